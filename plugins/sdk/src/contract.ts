@@ -1,0 +1,83 @@
+import type {Middleware, ToolDefinition} from './tools.js'
+
+/**
+ * The contract's version. A plugin states the version it was written against in every
+ * answer; the host ignores (with a warning naming the plugin) answers from another version.
+ */
+export const PLUGIN_API_VERSION = 1
+
+/** The hook events the host fires. Only `src/adapters/plugin-host.ts` fires them. */
+export const HOOK_CONTRIBUTE = 'hanzo:contribute'
+export const HOOK_DOCTOR = 'hanzo:doctor'
+
+/**
+ * What the host tells a plugin. `settings` is the merged configuration with every
+ * credential replaced by the string "[redacted]": plugins learn that a key is set, never
+ * its value.
+ */
+export interface HostContext {
+  apiVersion: number
+  /** The directory the command runs in. */
+  cwd: string
+  /** The project root: the nearest directory with `.hanzo/` or `.git/`, else `cwd`. */
+  projectRoot: string
+  /** Merged settings (user < project < local < env), credentials redacted. */
+  settings: Readonly<Record<string, unknown>>
+  /** Where hanzo-dev keeps user settings and credentials (`$XDG_CONFIG_HOME/hanzo`). */
+  configDir: string
+  /** Where hanzo-dev keeps sessions, logs and installed plugins. */
+  dataDir: string
+  env: Readonly<Record<string, string | undefined>>
+  /** Aborted when the host stops waiting; stop work and release resources. */
+  signal: AbortSignal
+}
+
+export interface HookOptions {
+  host: HostContext
+}
+
+/** The answer to `hanzo:contribute`. */
+export interface Contribution {
+  apiVersion: number
+  tools?: ToolDefinition[]
+  middleware?: Middleware[]
+  /** Text the loop adds to the system prompt. */
+  context?: string
+  /** Called once when the command that asked for the contribution ends. */
+  dispose?: () => Promise<void> | void
+}
+
+export type DoctorStatus = 'ok' | 'warn' | 'fail' | 'skip'
+
+export interface DoctorCheck {
+  /** Stable identifier, unique within the plugin: `git.found`. */
+  id: string
+  title: string
+  status: DoctorStatus
+  /** What was found (a version, a path, a count). */
+  detail?: string
+  /** What to try when the status is not ok. */
+  hint?: string
+}
+
+/** The answer to `hanzo:doctor`. */
+export interface DoctorReport {
+  apiVersion: number
+  checks: DoctorCheck[]
+}
+
+export type ContributeHook = (options: HookOptions) => Promise<Contribution | undefined>
+export type DoctorHook = (options: HookOptions) => Promise<DoctorReport>
+
+/** Identity helpers that give a plugin's hook file its types without importing oclif. */
+export function defineContributeHook(hook: ContributeHook): ContributeHook {
+  return hook
+}
+
+export function defineDoctorHook(hook: DoctorHook): DoctorHook {
+  return hook
+}
+
+export function doctorReport(checks: DoctorCheck[]): DoctorReport {
+  return {apiVersion: PLUGIN_API_VERSION, checks}
+}

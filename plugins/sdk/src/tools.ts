@@ -1,0 +1,51 @@
+/** JSON Schema as plain data; validation happens centrally in the core, never in a tool. */
+export type JsonSchema = {[key: string]: unknown}
+
+/** HIP-301 §2 ToolResult. `is_error` results go back to the model; they do not end the turn. */
+export interface ToolResult {
+  output: string
+  error: string | null
+  is_error: boolean
+}
+
+export interface ToolContext {
+  sessionId: string
+  /** The workspace directory tools act in. */
+  cwd: string
+  /** Aborted on Ctrl-C or when the turn ends; a tool must stop and kill its children. */
+  signal: AbortSignal
+}
+
+/**
+ * A tool is data plus `execute`. `mutating` says whether it can change anything outside the
+ * conversation; say `true` when unsure, so permissions treat it as a write.
+ */
+export interface ToolDefinition<I = Record<string, unknown>> {
+  name: string
+  description: string
+  inputSchema: JsonSchema
+  mutating: boolean
+  execute(input: I, context: ToolContext): Promise<ToolResult>
+}
+
+export interface ToolCall {
+  name: string
+  input: Record<string, unknown>
+}
+
+/** The executor the pipeline is built from: one call in, one result out. */
+export type ToolExecutorFn = (call: ToolCall, context: ToolContext) => Promise<ToolResult>
+
+/** Wraps the executor (sandbox and hooks use it): `wrap(next)` returns the new executor. */
+export interface Middleware {
+  name: string
+  wrap(next: ToolExecutorFn): ToolExecutorFn
+}
+
+export function toolOk(output: string): ToolResult {
+  return {error: null, is_error: false, output}
+}
+
+export function toolError(error: string, output = ''): ToolResult {
+  return {error, is_error: true, output}
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env node
+// Compiles every workspace (tsc project references, incremental), runs the code generators,
+// then regenerates each package's oclif.manifest.json so start-up never imports a command.
+import {execFileSync} from 'node:child_process'
+import {readFileSync} from 'node:fs'
+import {dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const bin = (name) => join(root, 'node_modules', '.bin', name)
+const env = {...process.env, OCLIF_SKIP_NEW_VERSION_CHECK: 'true'}
+const run = (cmd, args, cwd = root) => execFileSync(cmd, args, {cwd, env, stdio: 'inherit'})
+
+run(bin('tsc'), ['-b', 'tsconfig.build.json'])
+run(process.execPath, [join(root, 'scripts', 'generate-validators.js')])
+
+const {workspaces} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+for (const dir of ['.', ...workspaces]) {
+  const pjson = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'))
+  if (pjson.oclif) run(bin('oclif'), ['manifest'], join(root, dir))
+}

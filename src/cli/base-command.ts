@@ -1,0 +1,58 @@
+import {homedir} from 'node:os'
+import {Command, Errors, Interfaces} from '@oclif/core'
+
+import {DEFAULT_HOOK_TIMEOUT_MS} from '../adapters/plugin-host.js'
+import {type HanzoConfig, type LoadedConfig, loadConfig, redactConfig} from '../core/config/index.js'
+import {UserError} from '../core/errors.js'
+import {resolvePaths} from '../core/paths.js'
+
+/**
+ * What every hanzo-dev command shares: `--json`, settings loaded once with their warnings on
+ * stderr, and user errors printed as one clear message with the exit code they carry.
+ */
+export abstract class HanzoCommand extends Command {
+  static enableJsonFlag = true
+
+  private loaded?: LoadedConfig
+
+  get paths() {
+    return resolvePaths(process.env, homedir())
+  }
+
+  protected async settings(): Promise<LoadedConfig> {
+    if (!this.loaded) {
+      this.loaded = await loadConfig({cwd: process.cwd(), env: process.env, homedir: homedir()})
+      for (const w of this.loaded.warnings) this.warn(`${w.file}: ${w.keyPath ? `${w.keyPath}: ` : ''}${w.message}`)
+    }
+
+    return this.loaded
+  }
+
+  /** What the plugin host hands to plugins: settings with credentials redacted. */
+  protected hostInput(loaded: {config: Partial<HanzoConfig>; projectRoot: string}) {
+    const {configDir, dataDir} = this.paths
+    return {
+      configDir,
+      cwd: process.cwd(),
+      dataDir,
+      env: process.env,
+      projectRoot: loaded.projectRoot,
+      settings: redactConfig(loaded.config as HanzoConfig),
+    }
+  }
+
+  /** How long a plugin may take to answer a hook; `HANZO_PLUGIN_TIMEOUT_MS` overrides it. */
+  protected get pluginTimeoutMs(): number {
+    const value = Number(process.env.HANZO_PLUGIN_TIMEOUT_MS)
+    return Number.isInteger(value) && value > 0 ? value : DEFAULT_HOOK_TIMEOUT_MS
+  }
+
+  protected async catch(err: Interfaces.CommandError): Promise<unknown> {
+    if (err instanceof UserError) {
+      const cli = new Errors.CLIError(err.message, {exit: err.exitCode, suggestions: err.hint ? [err.hint] : undefined})
+      return super.catch(cli as Interfaces.CommandError)
+    }
+
+    return super.catch(err)
+  }
+}

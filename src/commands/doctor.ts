@@ -1,0 +1,60 @@
+import ora from 'ora'
+
+import {probeWritable} from '../adapters/fs-probe.js'
+import {collectDoctorReports} from '../adapters/plugin-host.js'
+import {HanzoCommand} from '../cli/base-command.js'
+import {renderDoctor} from '../cli/render-doctor.js'
+import {makeStyle} from '../cli/style.js'
+import type {LoadedConfig} from '../core/config/index.js'
+import {coreChecks} from '../core/doctor/core-checks.js'
+import {type DoctorSummary, type SourcedCheck, summarize} from '../core/doctor/report.js'
+import {UserError} from '../core/errors.js'
+
+export default class Doctor extends HanzoCommand {
+  static description = `Check that hanzo-dev and every plugin can work here.
+
+Core checks Node.js, the settings files and the data directories; each plugin adds its own
+(git, language servers, hooks, sandbox isolation, model credentials, MCP servers).
+Exits 1 when any check fails.`
+
+  static examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --json | jq .checks']
+
+  async run(): Promise<DoctorSummary> {
+    const {flags} = await this.parse(Doctor)
+    const spinner = flags.json || !process.stderr.isTTY ? undefined : ora({stream: process.stderr, text: 'Checking…'}).start()
+
+    const {configDir, dataDir} = this.paths
+    let loaded: LoadedConfig | undefined
+    let configError: {message: string} | undefined
+    try {
+      loaded = await this.settings()
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error
+      configError = {message: error.message}
+    }
+
+    const checks: SourcedCheck[] = coreChecks({
+      configError,
+      configFiles: loaded?.files ?? [],
+      nodeVersion: process.version,
+      writable: [
+        {dir: configDir, error: await probeWritable(configDir), label: 'config'},
+        {dir: dataDir, error: await probeWritable(dataDir), label: 'data'},
+      ],
+    }).map((c) => ({...c, source: 'core'}))
+
+    // Plugins still get their say, on empty settings, when the settings cannot be read.
+    const host = this.hostInput(loaded ?? {config: {}, projectRoot: process.cwd()})
+    const {answers, warnings} = await collectDoctorReports(this.config, host, this.pluginTimeoutMs)
+    for (const a of answers) checks.push(...a.value.checks.map((c) => ({...c, source: a.plugin})))
+    for (const w of warnings) {
+      checks.push({detail: w.message, id: 'plugin.answer', source: w.plugin, status: 'warn', title: 'plugin answered'})
+    }
+
+    spinner?.stop()
+    const summary = summarize(checks)
+    if (!flags.json) this.log(renderDoctor(summary, makeStyle(process.stdout)))
+    if (!summary.ok) process.exitCode = 1
+    return summary
+  }
+}

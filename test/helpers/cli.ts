@@ -1,0 +1,50 @@
+import {mkdtempSync, realpathSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join, resolve} from 'node:path'
+import {execa} from 'execa'
+
+export const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
+export const CLI = join(REPO_ROOT, 'bin', 'run.js')
+
+export interface Sandbox {
+  /** A temp directory that stands in for the user's home. */
+  home: string
+  /** HOME and every XDG directory inside `home`, colour off, no update checks. */
+  env: Record<string, string>
+  cleanup(): void
+}
+
+/** Tests never touch the real home: HOME and the XDG dirs point into a fresh temp dir. */
+export function makeSandbox(prefix = 'hanzo-test-'): Sandbox {
+  const home = realpathSync(mkdtempSync(join(tmpdir(), prefix)))
+  const env: Record<string, string> = {
+    HOME: home,
+    NO_COLOR: '1',
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+  }
+  return {cleanup: () => rmSync(home, {force: true, recursive: true}), env, home}
+}
+
+export interface CliResult {
+  stdout: string
+  stderr: string
+  exitCode: number
+}
+
+/** Runs the built CLI (`bin/run.js`) as a user would, without inheriting HANZO_* from the caller. */
+export async function runCli(
+  args: string[],
+  options: {cwd?: string; env?: Record<string, string>; input?: string; bin?: string} = {},
+): Promise<CliResult> {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(HANZO_|XDG_|OPENAI_|ANTHROPIC_)/.test(k)))
+  const result = await execa(process.execPath, [options.bin ?? CLI, ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: {...inherited, ...options.env},
+    extendEnv: false,
+    input: options.input ?? '',
+    reject: false,
+  })
+  return {exitCode: result.exitCode ?? 1, stderr: result.stderr, stdout: result.stdout}
+}

@@ -1,0 +1,11 @@
+import {defineConfig} from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'plugins/*/test/**/*.test.ts'],
+    // Integration tests spawn the built CLI and real processes (git, npm, language servers).
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+})
