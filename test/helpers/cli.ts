@@ -38,7 +38,11 @@ export async function runCli(
   args: string[],
   options: {cwd?: string; env?: Record<string, string>; input?: string; bin?: string} = {},
 ): Promise<CliResult> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(HANZO_|XDG_|OPENAI_|ANTHROPIC_)/.test(k)))
+  // Neither the caller's settings nor vitest's NODE_ENV=test nor `npm test`'s npm_config_*
+  // may leak in: the CLI must run as a user runs it.
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(HANZO_|XDG_|OPENAI_|ANTHROPIC_|npm_|NODE_ENV$)/i.test(k)),
+  )
   const result = await execa(process.execPath, [options.bin ?? CLI, ...args], {
     cwd: options.cwd ?? REPO_ROOT,
     env: {...inherited, ...options.env},

@@ -1,1 +1,3 @@
+export {mcpChecks} from './doctor-checks.js'
 export {default as doctor} from './hooks/doctor.js'
+export {displayUrl, type McpServerEntry, type McpTransport, type ParsedServer, type ParsedServers, parseMcpServers} from './server-config.js'

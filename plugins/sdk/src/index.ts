@@ -1,2 +1,5 @@
 export * from './contract.js'
+export * from './run-command.js'
+export * from './settings.js'
 export * from './tools.js'
+export * from './which.js'

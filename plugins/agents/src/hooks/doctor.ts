@@ -1,4 +1,5 @@
 import {defineDoctorHook, doctorReport} from '@hanzo-dev/sdk'
 
-// Placeholder, replaced by the agents checks.
-export default defineDoctorHook(async () => doctorReport([{id: 'agents.stub', status: 'skip', title: 'agents checks not written yet'}]))
+import {agentsChecks} from '../doctor-checks.js'
+
+export default defineDoctorHook(async ({host}) => doctorReport(await agentsChecks(host)))

@@ -1,4 +1,5 @@
 import {defineDoctorHook, doctorReport} from '@hanzo-dev/sdk'
 
-// Placeholder, replaced by the git checks.
-export default defineDoctorHook(async () => doctorReport([{id: 'git.stub', status: 'skip', title: 'git checks not written yet'}]))
+import {gitChecks} from '../doctor-checks.js'
+
+export default defineDoctorHook(async ({host}) => doctorReport(await gitChecks(host)))

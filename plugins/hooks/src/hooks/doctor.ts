@@ -1,4 +1,5 @@
 import {defineDoctorHook, doctorReport} from '@hanzo-dev/sdk'
 
-// Placeholder, replaced by the hooks checks.
-export default defineDoctorHook(async () => doctorReport([{id: 'hooks.stub', status: 'skip', title: 'hooks checks not written yet'}]))
+import {hooksChecks} from '../doctor-checks.js'
+
+export default defineDoctorHook(async ({host}) => doctorReport(await hooksChecks(host)))

@@ -1,4 +1,5 @@
 import {defineDoctorHook, doctorReport} from '@hanzo-dev/sdk'
 
-// Placeholder, replaced by the lsp checks.
-export default defineDoctorHook(async () => doctorReport([{id: 'lsp.stub', status: 'skip', title: 'lsp checks not written yet'}]))
+import {lspChecks} from '../doctor-checks.js'
+
+export default defineDoctorHook(async ({host}) => doctorReport(await lspChecks(host)))

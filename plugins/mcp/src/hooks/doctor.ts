@@ -1,4 +1,5 @@
 import {defineDoctorHook, doctorReport} from '@hanzo-dev/sdk'
 
-// Placeholder, replaced by the mcp checks.
-export default defineDoctorHook(async () => doctorReport([{id: 'mcp.stub', status: 'skip', title: 'mcp checks not written yet'}]))
+import {mcpChecks} from '../doctor-checks.js'
+
+export default defineDoctorHook(async ({host}) => doctorReport(await mcpChecks(host)))

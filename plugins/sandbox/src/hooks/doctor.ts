@@ -1,4 +1,5 @@
 import {defineDoctorHook, doctorReport} from '@hanzo-dev/sdk'
 
-// Placeholder, replaced by the sandbox checks.
-export default defineDoctorHook(async () => doctorReport([{id: 'sandbox.stub', status: 'skip', title: 'sandbox checks not written yet'}]))
+import {sandboxChecks} from '../doctor-checks.js'
+
+export default defineDoctorHook(async ({host}) => doctorReport(await sandboxChecks(host)))

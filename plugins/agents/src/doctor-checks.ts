@@ -1,0 +1,41 @@
+import type {DoctorCheck, HostContext} from '@hanzo-dev/sdk'
+
+import {type CredentialSource, findCredentialSources} from './credentials.js'
+
+type AgentsHost = Pick<HostContext, 'configDir' | 'env' | 'settings'>
+
+/** The agent needs a model and a way to pay for it; without either the agent commands cannot run, doctor still passes. */
+export async function agentsChecks(host: AgentsHost): Promise<DoctorCheck[]> {
+  const sources = await findCredentialSources(host)
+  const checks = [modelCheck(host.settings), credentialsCheck(sources)]
+  const file = sources.find((s) => s.kind === 'file')
+  if (file?.mode !== undefined && (file.mode & 0o077) !== 0) {
+    checks.push({
+      detail: `${file.name} is open to other users (mode ${file.mode.toString(8).padStart(4, '0')})`,
+      hint: `chmod 600 ${file.name}`,
+      id: 'agents.credentials.file',
+      status: 'warn',
+      title: 'credentials file is private',
+    })
+  }
+
+  return checks
+}
+
+function modelCheck(settings: AgentsHost['settings']): DoctorCheck {
+  const {model, provider} = settings
+  if (typeof model !== 'string' || model.trim() === '') {
+    return {detail: 'no model configured', hint: 'hanzo-dev config set model <model>  (or export HANZO_MODEL=...)', id: 'agents.model', status: 'warn', title: 'a model is configured'}
+  }
+
+  return {detail: typeof provider === 'string' && provider !== '' ? `${model} (provider ${provider})` : model, id: 'agents.model', status: 'ok', title: 'a model is configured'}
+}
+
+function credentialsCheck(sources: CredentialSource[]): DoctorCheck {
+  const title = 'credentials are configured'
+  if (sources.length === 0) {
+    return {detail: 'no API key or login found', hint: 'run: hanzo-dev auth login  (or export HANZO_API_KEY=...)', id: 'agents.credentials', status: 'warn', title}
+  }
+
+  return {detail: sources.map((s) => `${s.name} (${s.kind})`).join(', '), id: 'agents.credentials', status: 'ok', title}
+}

@@ -1,0 +1,68 @@
+import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+
+import {makeSandbox, type Sandbox} from '../../../test/helpers/cli.js'
+import {mcpChecks} from '../src/doctor-checks.js'
+
+let sandbox: Sandbox
+let project: string
+let bin: string
+
+beforeEach(() => {
+  sandbox = makeSandbox('hanzo-mcp-')
+  project = join(sandbox.home, 'project')
+  bin = join(sandbox.home, 'bin')
+  mkdirSync(project)
+  mkdirSync(bin)
+})
+afterEach(() => sandbox.cleanup())
+
+const host = (mcp_servers: unknown) => ({env: {PATH: bin}, projectRoot: project, settings: {mcp_servers}})
+
+/** A server that leaves a mark if anything ever starts it. */
+function installServer(dir: string, name: string): string {
+  const path = join(dir, name)
+  writeFileSync(path, `#!/bin/sh\ntouch '${join(sandbox.home, `started-${name}`)}'\n`, {mode: 0o755})
+  return path
+}
+
+describe('mcpChecks', () => {
+  it('says so when no servers are configured', async () => {
+    expect(await mcpChecks(host(undefined))).toEqual([expect.objectContaining({id: 'mcp.config', status: 'skip'})])
+  })
+
+  it('checks each server by its transport and never starts one', async () => {
+    const onPath = installServer(bin, 'mcp-everything')
+    const local = installServer(project, 'server.sh')
+    const checks = await mcpChecks(
+      host({
+        everything: {args: ['--api-key', 'sk-secret'], command: 'mcp-everything'},
+        local: {command: './server.sh'},
+        off: {command: 'not-installed', disabled: true},
+        remote: {headers: {Authorization: '[redacted]'}, url: 'https://mcp.example.com/mcp?key=sk-secret'},
+      }),
+    )
+    expect(checks).toEqual([
+      {detail: `stdio mcp-everything (${onPath})`, id: 'mcp.server.everything', status: 'ok', title: 'MCP server everything'},
+      {detail: `stdio ./server.sh (${local})`, id: 'mcp.server.local', status: 'ok', title: 'MCP server local'},
+      {detail: 'disabled (stdio not-installed)', id: 'mcp.server.off', status: 'skip', title: 'MCP server off'},
+      {detail: 'http https://mcp.example.com/mcp', id: 'mcp.server.remote', status: 'ok', title: 'MCP server remote'},
+    ])
+    expect(JSON.stringify(checks)).not.toContain('sk-secret')
+    expect(existsSync(join(sandbox.home, 'started-mcp-everything'))).toBe(false)
+    expect(existsSync(join(sandbox.home, 'started-server.sh'))).toBe(false)
+  })
+
+  it('fails a stdio server whose command is missing, with a hint', async () => {
+    const checks = await mcpChecks(host({github: {command: 'github-mcp'}, spaced: {command: 'npx -y server'}}))
+    expect(checks[0]).toMatchObject({detail: 'stdio github-mcp: not found on PATH', hint: expect.stringContaining('"disabled": true'), status: 'fail'})
+    expect(checks[1]).toMatchObject({hint: 'the command is one program; put its arguments in mcp_servers.spaced.args', status: 'fail'})
+  })
+
+  it('fails a malformed server, naming it, and skips a disabled one whatever its shape', async () => {
+    const checks = await mcpChecks(host({broken: {url: 'ftp://x'}, gone: {disabled: true}}))
+    expect(checks[0]).toMatchObject({detail: 'mcp_servers.broken: "url" must be an http:// or https:// URL', status: 'fail'})
+    expect(checks[1]).toMatchObject({detail: 'disabled', status: 'skip'})
+  })
+})

@@ -1,0 +1,43 @@
+import {describe, expect, it} from 'vitest'
+
+import {displayUrl, parseMcpServers} from '../src/server-config.js'
+
+describe('parseMcpServers', () => {
+  it('reads stdio servers in both command forms and http servers', () => {
+    const {servers} = parseMcpServers({
+      everything: {args: ['-y', '@modelcontextprotocol/server-everything'], command: 'npx'},
+      fs: {args: ['/srv'], command: ['node', 'server.js']},
+      remote: {disabled: true, url: 'https://mcp.example.com/mcp'},
+    })
+    expect(servers).toEqual([
+      {disabled: false, name: 'everything', server: {disabled: false, name: 'everything', transport: {args: ['-y', '@modelcontextprotocol/server-everything'], command: 'npx', type: 'stdio'}}},
+      {disabled: false, name: 'fs', server: {disabled: false, name: 'fs', transport: {args: ['server.js', '/srv'], command: 'node', type: 'stdio'}}},
+      {disabled: true, name: 'remote', server: {disabled: true, name: 'remote', transport: {type: 'http', url: new URL('https://mcp.example.com/mcp')}}},
+    ])
+  })
+
+  it.each([
+    [{command: 'x', url: 'https://a'}, /either "command" \(stdio\) or "url" \(http\), not both/],
+    [{args: ['x']}, /needs "command"/],
+    [{command: []}, /"command" must be a program name/],
+    [{command: ''}, /"command" must be a program name/],
+    [{command: 'x', args: 'y'}, /"args" must be a list of strings/],
+    [{url: 'not a url'}, /"url" must be an http/],
+    [{url: 'file:///etc/passwd'}, /"url" must be an http/],
+    [{command: 'x', disabled: 'yes'}, /"disabled" must be true or false/],
+    ['npx server', /must be an object/],
+  ])('reports %j', (entry, problem) => {
+    expect(parseMcpServers({bad: entry}).servers).toEqual([{disabled: false, name: 'bad', problem: expect.stringMatching(problem)}])
+  })
+
+  it('accepts no servers and rejects a list', () => {
+    expect(parseMcpServers(undefined)).toEqual({servers: []})
+    expect(parseMcpServers([{command: 'x'}]).problem).toMatch(/must map server names/)
+  })
+})
+
+describe('displayUrl', () => {
+  it('drops user info and the query, which may carry tokens', () => {
+    expect(displayUrl(new URL('https://me:s3cret@mcp.example.com:8443/v1/mcp?token=s3cret#x'))).toBe('https://mcp.example.com:8443/v1/mcp')
+  })
+})

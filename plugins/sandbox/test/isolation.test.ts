@@ -1,0 +1,35 @@
+import {describe, expect, it} from 'vitest'
+
+import {chooseEnforcement, readSandboxConfig} from '../src/isolation.js'
+
+describe('readSandboxConfig', () => {
+  it('defaults to workspace on a host and off in a container (HIP-301 §10)', () => {
+    expect(readSandboxConfig(undefined, null)).toEqual({config: {allowed_paths: [], mode: 'workspace'}, defaulted: true})
+    expect(readSandboxConfig({}, 'docker')).toEqual({config: {allowed_paths: [], mode: 'off'}, defaulted: true})
+  })
+
+  it('keeps an explicit mode, also inside a container', () => {
+    expect(readSandboxConfig({allowed_paths: ['/tmp/x'], mode: 'allowlist'}, 'k8s')).toEqual({
+      config: {allowed_paths: ['/tmp/x'], mode: 'allowlist'},
+      defaulted: false,
+    })
+  })
+
+  it.each([
+    ['strict', {mode: 'strict'}, /sandbox.mode "strict" is not one of off, workspace, allowlist/],
+    ['a string section', 'workspace', /"sandbox" must be an object/],
+    ['paths that are not a list', {allowed_paths: '/tmp'}, /allowed_paths must be a list/],
+    ['an empty path', {allowed_paths: ['']}, /allowed_paths must be a list/],
+  ])('rejects %s', (_name, raw, problem) => {
+    expect(readSandboxConfig(raw, null)).toEqual({problem: expect.stringMatching(problem)})
+  })
+})
+
+describe('chooseEnforcement', () => {
+  it('prefers bubblewrap, then unshare, then path checks; off needs nothing', () => {
+    expect(chooseEnforcement('off', {bwrap: true, unshare: true})).toBe('none')
+    expect(chooseEnforcement('workspace', {bwrap: true, unshare: true})).toBe('bwrap')
+    expect(chooseEnforcement('allowlist', {bwrap: false, unshare: true})).toBe('unshare')
+    expect(chooseEnforcement('workspace', {bwrap: false, unshare: false})).toBe('path-checks')
+  })
+})

@@ -1,0 +1,51 @@
+import {Flags} from '@oclif/core'
+
+import {HanzoCommand} from '../../cli/base-command.js'
+import {makeStyle} from '../../cli/style.js'
+
+interface PluginRow {
+  name: string
+  version: string
+  type: string
+  root: string
+}
+
+/**
+ * Replaces @oclif/plugin-plugins' listing, which hides core plugins: here the plugins that
+ * ship with hanzo-dev are capabilities a user should see next to the ones they installed.
+ */
+export default class PluginsList extends HanzoCommand {
+  static description = `List plugins: the ones that ship with hanzo-dev (core) and the ones you installed (user) or linked (link).
+
+Install more with "plugins install", develop one with "plugins link".`
+
+  static examples = [
+    '<%= config.bin %> plugins',
+    '<%= config.bin %> plugins --type user',
+    '<%= config.bin %> plugins --json',
+  ]
+
+  static flags = {
+    type: Flags.string({description: 'Show only plugins of this type.', options: ['core', 'user', 'link']}),
+  }
+
+  async run(): Promise<PluginRow[]> {
+    const {flags} = await this.parse(PluginsList)
+    const rows = this.config
+      .getPluginsList()
+      .filter((p) => p.root !== this.config.root && !p.parent && (!flags.type || p.type === flags.type))
+      .map((p) => ({name: p.name, root: p.root, type: p.type, version: p.version}))
+      .sort((a, b) => a.name.localeCompare(b.name))
+
+    const style = makeStyle(process.stdout)
+    for (const type of ['core', 'user', 'link', 'dev']) {
+      const group = rows.filter((r) => r.type === type)
+      if (group.length === 0) continue
+      this.log(style.bold(type))
+      for (const r of group) this.log(`  ${r.name} ${style.dim(r.version)}${type === 'link' ? style.dim(`  ${r.root}`) : ''}`)
+    }
+
+    if (rows.length === 0) this.log(flags.type ? `No ${flags.type} plugins.` : 'No plugins.')
+    return rows
+  }
+}
