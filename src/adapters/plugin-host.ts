@@ -38,6 +38,12 @@ export interface HostResults<T> {
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 10_000
 
+/** How long a plugin may take to answer a hook; `HANZO_PLUGIN_TIMEOUT_MS` overrides it. */
+export function hookTimeoutMs(env: Readonly<Record<string, string | undefined>>): number {
+  const value = Number(env.HANZO_PLUGIN_TIMEOUT_MS)
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_HOOK_TIMEOUT_MS
+}
+
 type HostInput = Omit<HostContext, 'apiVersion' | 'signal'>
 
 export function collectDoctorReports(config: Config, host: HostInput, timeoutMs = DEFAULT_HOOK_TIMEOUT_MS) {

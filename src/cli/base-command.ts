@@ -1,7 +1,6 @@
 import {homedir} from 'node:os'
 import {Command, Errors, Interfaces} from '@oclif/core'
 
-import {DEFAULT_HOOK_TIMEOUT_MS} from '../adapters/plugin-host.js'
 import {type HanzoConfig, type LoadedConfig, loadConfig, redactConfig} from '../core/config/index.js'
 import {UserError} from '../core/errors.js'
 import {resolvePaths} from '../core/paths.js'
@@ -39,12 +38,6 @@ export abstract class HanzoCommand extends Command {
       projectRoot: loaded.projectRoot,
       settings: redactConfig(loaded.config as HanzoConfig),
     }
-  }
-
-  /** How long a plugin may take to answer a hook; `HANZO_PLUGIN_TIMEOUT_MS` overrides it. */
-  protected get pluginTimeoutMs(): number {
-    const value = Number(process.env.HANZO_PLUGIN_TIMEOUT_MS)
-    return Number.isInteger(value) && value > 0 ? value : DEFAULT_HOOK_TIMEOUT_MS
   }
 
   protected async catch(err: Interfaces.CommandError): Promise<unknown> {

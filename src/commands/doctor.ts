@@ -1,7 +1,7 @@
 import ora from 'ora'
 
 import {probeWritable} from '../adapters/fs-probe.js'
-import {collectDoctorReports} from '../adapters/plugin-host.js'
+import {collectDoctorReports, hookTimeoutMs} from '../adapters/plugin-host.js'
 import {HanzoCommand} from '../cli/base-command.js'
 import {renderDoctor} from '../cli/render-doctor.js'
 import {makeStyle} from '../cli/style.js'
@@ -45,7 +45,7 @@ Exits 1 when any check fails.`
 
     // Plugins still get their say, on empty settings, when the settings cannot be read.
     const host = this.hostInput(loaded ?? {config: {}, projectRoot: process.cwd()})
-    const {answers, warnings} = await collectDoctorReports(this.config, host, this.pluginTimeoutMs)
+    const {answers, warnings} = await collectDoctorReports(this.config, host, hookTimeoutMs(process.env))
     for (const a of answers) checks.push(...a.value.checks.map((c) => ({...c, source: a.plugin})))
     for (const w of warnings) {
       checks.push({detail: w.message, id: 'plugin.answer', source: w.plugin, status: 'warn', title: 'plugin answered'})

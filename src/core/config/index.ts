@@ -1,54 +1,14 @@
-// STUB — replaced by the config work (owner: config helper). Signatures are the contract.
-import {UserError} from '../errors.js'
-
-export type Tier = 'user' | 'project' | 'local'
-
-export interface HanzoConfig {
-  model: string
-  [key: string]: unknown
-}
-
-export interface ConfigFile {
-  tier: Tier
-  path: string
-  exists: boolean
-}
-
-export interface ConfigWarning {
-  file: string
-  keyPath: string
-  message: string
-}
-
-export interface LoadConfigOptions {
-  cwd: string
-  env: Readonly<Record<string, string | undefined>>
-  homedir: string
-  projectRoot?: string
-}
-
-export interface LoadedConfig {
-  config: HanzoConfig
-  projectRoot: string
-  files: ConfigFile[]
-  origins: Record<string, string>
-  warnings: ConfigWarning[]
-}
-
-export class ConfigError extends UserError {
-  constructor(
-    message: string,
-    readonly file: string,
-    readonly keyPath?: string,
-  ) {
-    super(message)
-  }
-}
-
-export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
-  return {config: {model: 'claude-sonnet-4-20250514'}, files: [], origins: {}, projectRoot: options.cwd, warnings: []}
-}
-
-export function redactConfig(config: HanzoConfig): Record<string, unknown> {
-  return {...config, api_key: config.api_key ? '[redacted]' : undefined}
-}
+// Hierarchical settings (HIP-301 §4): user < project < local < environment. See load.ts for the
+// order, schema.ts for the fields, env.ts for the variables, and the modules named below for rules.
+export {ConfigError} from './config-error.js'
+export {editTarget, type EditResult, type EditTarget, formatLike, parseCliValue, setSetting, type SettingsWriteIO, unsetSetting, withGitignoreEntry} from './edit.js'
+export {formatOrigin, formatValue, type SettingEntry, settingEntries, settingEntry} from './display.js'
+export {ENV_BINDINGS} from './env.js'
+export {getAt, joinKey, leaves, resolveKey} from './key-path.js'
+export {loadConfig, readSettingsFile} from './load.js'
+export {nodeConfigIO, nodeSettingsWriteIO} from './node-io.js'
+export {type ConfigLocations, locateConfigFiles} from './locate.js'
+export {hostAllowed, KEY_VARIABLES} from './redirect-guard.js'
+export {DEFAULT_MODEL} from './schema.js'
+export {isRedactedPath, redactConfig, userOnlyReason} from './sensitive.js'
+export type * from './types.js'

@@ -1,0 +1,31 @@
+import {Args} from '@oclif/core'
+
+import {HanzoCommand} from '../../cli/base-command.js'
+import {formatOrigin, formatValue, type SettingEntry, settingEntry} from '../../core/config/index.js'
+import {UserError} from '../../core/errors.js'
+
+export default class ConfigGet extends HanzoCommand {
+  static description = `Print one merged setting; exits 1 when it is not set (like git config).
+
+KEY is dotted: model, sandbox.mode, mcp_servers.fs.command, permissions.exec(git status*).
+A section prints as JSON. Credentials print redacted.`
+
+  static examples = [
+    '<%= config.bin %> config get model',
+    '<%= config.bin %> config get mcp_servers --json',
+    '<%= config.bin %> config get "permissions.exec(git push*)"',
+  ]
+
+  static args = {
+    key: Args.string({description: 'Dotted setting key.', required: true}),
+  }
+
+  async run(): Promise<SettingEntry & {origin: string}> {
+    const {args} = await this.parse(ConfigGet)
+    const {config, origins} = await this.settings()
+    const entry = settingEntry(config, origins, args.key)
+    if (!entry) throw new UserError(`${args.key} is not set`)
+    this.log(formatValue(entry.value, 2))
+    return {...entry, origin: formatOrigin(entry.origin)}
+  }
+}

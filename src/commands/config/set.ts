@@ -1,0 +1,44 @@
+import {homedir} from 'node:os'
+import {Args, Flags} from '@oclif/core'
+
+import {writeFileAtomic} from '../../adapters/atomic-write.js'
+import {HanzoCommand} from '../../cli/base-command.js'
+import {type EditResult, editTarget, nodeConfigIO, nodeSettingsWriteIO, setSetting, type Tier} from '../../core/config/index.js'
+
+export default class ConfigSet extends HanzoCommand {
+  static description = `Set one setting in one settings file (the user file unless --tier says otherwise).
+
+VALUE is read as JSON when it parses as JSON (true, 8000, ["a","b"], {"command":"npx"}),
+else as a string; a setting that takes only text keeps VALUE as typed. The new file is
+validated before it is written, atomically, keeping its other keys, their order and its
+indentation. Credentials (api_key, oauth_credentials, providers.*.api_key, secret env or
+headers of an MCP server) are only accepted in the user tier. Creating the local file
+adds it to the project's .gitignore.`
+
+  static examples = [
+    '<%= config.bin %> config set model gpt-4o',
+    '<%= config.bin %> config set sandbox.mode workspace --tier project',
+    `<%= config.bin %> config set mcp_servers.fs '{"command":["npx","-y","@modelcontextprotocol/server-filesystem","."]}' --tier local`,
+    `<%= config.bin %> config set "permissions.exec(git push*)" deny --tier project`,
+  ]
+
+  static args = {
+    key: Args.string({description: 'Dotted setting key.', required: true}),
+    value: Args.string({description: 'The value: JSON, or text.', required: true}),
+  }
+
+  static flags = {
+    tier: Flags.string({default: 'user', description: 'The settings file to write.', options: ['user', 'project', 'local']}),
+  }
+
+  async run(): Promise<EditResult & {tier: string}> {
+    const {args, flags} = await this.parse(ConfigSet)
+    const tier = flags.tier as Tier
+    const options = {cwd: process.cwd(), env: process.env, homedir: homedir(), io: nodeConfigIO}
+    const target = await editTarget(options, tier, nodeSettingsWriteIO((path, text) => writeFileAtomic(path, text)))
+    const result = await setSetting(target, args.key, args.value)
+    this.log(`Set ${result.key} in ${result.file}`)
+    if (result.gitignore) this.log(`Added .hanzo/settings.local.json to ${result.gitignore}`)
+    return {...result, tier}
+  }
+}

@@ -1,0 +1,33 @@
+import {homedir} from 'node:os'
+import {Args, Flags} from '@oclif/core'
+
+import {writeFileAtomic} from '../../adapters/atomic-write.js'
+import {HanzoCommand} from '../../cli/base-command.js'
+import {type EditResult, editTarget, nodeConfigIO, nodeSettingsWriteIO, type Tier, unsetSetting} from '../../core/config/index.js'
+
+export default class ConfigUnset extends HanzoCommand {
+  static description = `Remove one setting from one settings file (the user file unless --tier says otherwise).
+
+Sections left empty are removed too; the file's other keys and formatting are kept. Exits 1
+when the key is not set in that file (see config list --show-origin for where a value comes from).`
+
+  static examples = ['<%= config.bin %> config unset model', '<%= config.bin %> config unset mcp_servers.fs --tier local']
+
+  static args = {
+    key: Args.string({description: 'Dotted setting key.', required: true}),
+  }
+
+  static flags = {
+    tier: Flags.string({default: 'user', description: 'The settings file to change.', options: ['user', 'project', 'local']}),
+  }
+
+  async run(): Promise<EditResult & {tier: string}> {
+    const {args, flags} = await this.parse(ConfigUnset)
+    const tier = flags.tier as Tier
+    const options = {cwd: process.cwd(), env: process.env, homedir: homedir(), io: nodeConfigIO}
+    const target = await editTarget(options, tier, nodeSettingsWriteIO((path, text) => writeFileAtomic(path, text)))
+    const result = await unsetSetting(target, args.key)
+    this.log(`Unset ${result.key} in ${result.file}`)
+    return {...result, tier}
+  }
+}

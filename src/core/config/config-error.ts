@@ -1,0 +1,40 @@
+import {UserError} from '../errors.js'
+
+/**
+ * A settings file (or settings environment variable) that cannot be used. The message names the
+ * file, and the key path or line and column; it never quotes a value, which may be a secret.
+ */
+export class ConfigError extends UserError {
+  readonly line?: number
+  readonly column?: number
+
+  constructor(
+    message: string,
+    /** The file path, or the environment variable name. */
+    readonly file: string,
+    readonly keyPath?: string,
+    options: {line?: number; column?: number; hint?: string} = {},
+  ) {
+    super(message, {hint: options.hint})
+    this.name = 'ConfigError'
+    this.line = options.line
+    this.column = options.column
+  }
+}
+
+export function syntaxError(file: string, detail: string, line: number, column: number): ConfigError {
+  return new ConfigError(`Invalid JSON in ${file} at line ${line}, column ${column}: ${detail}`, file, undefined, {
+    column,
+    hint: 'Settings files are strict JSON: no comments, no trailing commas, double-quoted strings.',
+    line,
+  })
+}
+
+/** `source` is a file path or an environment variable name (`fromEnv`). */
+export function invalidValueError(source: string, keyPath: string, expected: string, found: string, fromEnv = false): ConfigError {
+  const where = fromEnv ? `environment variable ${source}` : source
+  const subject = fromEnv ? `${source} (${keyPath})` : keyPath || 'the file'
+  return new ConfigError(`Invalid setting in ${where}: ${subject} must be ${expected}, found ${found}`, source, keyPath, {
+    hint: fromEnv ? `Fix or unset ${source}.` : 'Fix the value, or remove it with: hanzo-dev config unset <key> --tier <tier>',
+  })
+}

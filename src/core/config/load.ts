@@ -1,0 +1,61 @@
+import {resolvePaths} from '../paths.js'
+import {ConfigError, syntaxError} from './config-error.js'
+import {settingsFromEnv} from './env.js'
+import {JsonSyntaxError} from './json-text.js'
+import {locateConfigFiles} from './locate.js'
+import {mergeTiers} from './merge.js'
+import {nodeConfigIO} from './node-io.js'
+import {guardRedirects, KEY_VARIABLES} from './redirect-guard.js'
+import {type CheckedTier, checkTier} from './tier-check.js'
+import type {ConfigFile, ConfigIO, LoadConfigOptions, LoadedConfig} from './types.js'
+
+/**
+ * Loads the merged settings: user (`$XDG_CONFIG_HOME/hanzo/settings.json`) < project
+ * (`.hanzo/settings.json`) < local (`.hanzo/settings.local.json`) < environment (see env.ts).
+ * A malformed file or a value of the wrong type is a {@link ConfigError}; everything ignored
+ * (unknown keys, credentials outside the user tier, redirects, weakened denies) is a warning.
+ */
+export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
+  const io = options.io ?? nodeConfigIO
+  const {files, projectRoot} = await locateConfigFiles({...options, io})
+  const userFile = files[0].path
+  const tiers: CheckedTier[] = []
+  for (const file of files) {
+    if (!file.exists) continue
+    const document = await readSettingsFile(file, io)
+    if (document === null) continue
+    tiers.push(await checkTier(document.value, {file: file.path, tier: file.tier}, userFile))
+  }
+
+  const redirectWarnings = tiers.some((t) => t.tier !== 'user') ? guardRedirects(tiers, await outsideKeySources(options, io)) : []
+  const env = await settingsFromEnv(options.env)
+  const merged = mergeTiers(tiers, env)
+  return {
+    config: merged.config,
+    files,
+    origins: merged.origins,
+    permissionRules: merged.permissionRules,
+    projectRoot,
+    warnings: [...tiers.flatMap((t) => t.warnings), ...redirectWarnings, ...merged.warnings],
+  }
+}
+
+/** One settings file, parsed; `null` when it vanished since it was found. */
+export async function readSettingsFile(file: Pick<ConfigFile, 'path'>, io: ConfigIO = nodeConfigIO): Promise<{value: unknown} | null> {
+  try {
+    return await io.readJson(file.path)
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) throw syntaxError(file.path, error.message, error.line, error.column)
+    const code = (error as NodeJS.ErrnoException).code
+    if (typeof code === 'string') throw new ConfigError(`Cannot read settings file ${file.path} (${code})`, file.path)
+    throw error
+  }
+}
+
+/** The user's keys that live outside the settings files: key variables and the credentials file. */
+async function outsideKeySources(options: LoadConfigOptions, io: ConfigIO): Promise<string[]> {
+  const sources: string[] = KEY_VARIABLES.filter((name) => options.env[name])
+  const {credentials} = resolvePaths(options.env, options.homedir)
+  if ((await io.kind(credentials)) === 'file') sources.push(credentials)
+  return sources
+}

@@ -1,0 +1,44 @@
+import {isPlainObject} from './key-path.js'
+import type {CheckedTier} from './tier-check.js'
+import type {ConfigWarning, PermissionMode, PermissionRule, Tier} from './types.js'
+
+/**
+ * Merges every tier's `permissions` into one ordered rule list (HIP-301: the first match wins).
+ *
+ * - Each file's rules keep their file order.
+ * - A pattern set in several tiers takes the mode of the highest tier (local > project > user)...
+ * - ...except that a deny is never weakened: once any tier denies a pattern, a later `allow` or
+ *   `prompt` for it is ignored with a warning. No tier can remove another tier's deny.
+ * - Order: every deny rule first (so no allow can shadow a deny), then the others; within each
+ *   group local rules before project rules before user rules (the more specific setting is
+ *   consulted first, as in the merge of every other key), each in file order.
+ * Rules carry their tier: the permission layer may ask before trusting a project's `allow`.
+ */
+export function mergePermissionRules(tiers: CheckedTier[]): {rules: PermissionRule[]; warnings: ConfigWarning[]} {
+  const byPattern = new Map<string, PermissionRule & {index: number}>()
+  const warnings: ConfigWarning[] = []
+  for (const {data, file, tier} of tiers) {
+    const permissions = isPlainObject(data.permissions) ? data.permissions : {}
+    for (const [index, [pattern, mode]] of Object.entries(permissions).entries()) {
+      const previous = byPattern.get(pattern)
+      if (previous?.mode === 'deny' && mode !== 'deny') {
+        warnings.push({
+          file,
+          keyPath: `permissions.${pattern}`,
+          message: `ignored: ${previous.file} denies "${pattern}"; a deny rule cannot be weakened`,
+        })
+        continue
+      }
+
+      byPattern.set(pattern, {file, index, mode: mode as PermissionMode, pattern, tier})
+    }
+  }
+
+  const rank = (r: PermissionRule) => (r.mode === 'deny' ? 0 : 1)
+  const rules = [...byPattern.values()]
+    .sort((a, b) => rank(a) - rank(b) || TIER_ORDER[a.tier] - TIER_ORDER[b.tier] || a.index - b.index)
+    .map(({index: _index, ...rule}) => rule)
+  return {rules, warnings}
+}
+
+const TIER_ORDER: Record<Tier, number> = {local: 0, project: 1, user: 2}

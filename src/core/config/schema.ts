@@ -1,0 +1,125 @@
+/**
+ * The settings schema, as data. `scripts/generate-validators.js` compiles it at build time
+ * into an ajv standalone validator (`dist/core/config/settings-validator.js`), so start-up
+ * never loads ajv. The same object drives `config get/set` key checks (see key-path.ts).
+ *
+ * Every settings file (user, project, local) is checked against this schema on its own:
+ * nothing is required at file level, since a tier may set a single key. Unknown keys
+ * (`additionalProperties`) are warnings; every other mismatch is an error.
+ *
+ * `minLength` is never used: ajv's ESM standalone output turns it into a CommonJS `require`
+ * of its ucs2length helper. A non-empty string is written `pattern: '\\S'` instead.
+ */
+/** HIP-301 §4's default model. */
+export const DEFAULT_MODEL = 'claude-sonnet-4-20250514'
+/** HIP-301 §9's default hook timeout. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 5000
+
+const stringMap = {type: 'object', additionalProperties: {type: 'string'}} as const
+const httpUrl = {type: 'string', pattern: '^https?://'} as const
+
+const mcpServer = {
+  type: 'object',
+  description: 'An MCP server: a local command (stdio) or a url (HTTP). Merged by name across tiers.',
+  additionalProperties: false,
+  properties: {
+    command: {
+      description: 'The program to spawn, or the whole command line as a list.',
+      type: ['string', 'array'],
+      items: {type: 'string'},
+    },
+    args: {type: 'array', items: {type: 'string'}},
+    env: {...stringMap, description: 'Extra environment; secret-looking names are honoured only in the user tier.'},
+    url: httpUrl,
+    headers: {...stringMap, description: 'HTTP headers; secret-looking names are honoured only in the user tier.'},
+    disabled: {type: 'boolean', description: 'true turns the server off (a lower tier can disable a higher one).'},
+  },
+} as const
+
+const provider = {
+  type: 'object',
+  description: 'Per-provider settings; api_key and oauth are honoured only in the user tier.',
+  additionalProperties: false,
+  properties: {
+    base_url: httpUrl,
+    api_key: {type: 'string'},
+    api: {enum: ['chat_completions', 'responses']},
+    oauth: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        client_id: {type: 'string'},
+        client_secret: {type: 'string'},
+        authorize_url: httpUrl,
+        token_url: httpUrl,
+        device_authorization_url: httpUrl,
+        redirect_uri: {type: 'string'},
+        scopes: {type: 'array', items: {type: 'string'}},
+      },
+    },
+  },
+} as const
+
+const hook = {
+  type: 'object',
+  description: 'A shell command run around tool calls (HIP-301 §9); the hooks plugin checks the event name.',
+  additionalProperties: false,
+  required: ['event', 'command'],
+  properties: {
+    event: {type: 'string', pattern: '\\S'},
+    command: {type: 'string', pattern: '\\S'},
+    tool_pattern: {type: 'string', pattern: '\\S'},
+    timeout_ms: {type: 'integer', minimum: 1, maximum: 600_000},
+    fail_open: {type: 'boolean'},
+  },
+} as const
+
+/** Shared by the build-time generator and the from-source fallback, so both validate alike. */
+export const AJV_OPTIONS = {allErrors: true, allowUnionTypes: true, strict: true, verbose: true} as const
+
+export const SETTINGS_SCHEMA = {
+  $id: 'https://hanzo.ai/schemas/hanzo-dev/settings.json',
+  title: 'hanzo-dev settings',
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    $schema: {type: 'string', description: 'Editors may point this at the schema; ignored.'},
+    api_key: {type: 'string', description: 'API key of the default provider. User tier (or HANZO_API_KEY) only.'},
+    oauth_credentials: {type: 'object', description: 'Stored OAuth tokens (HIP-301 §4). User tier only.'},
+    model: {type: 'string', pattern: '\\S', description: `Model id; default ${DEFAULT_MODEL}.`},
+    base_url: {...httpUrl, description: 'API base URL of the default provider.'},
+    provider: {type: 'string', pattern: '\\S', description: 'The default provider (a name under providers, or a built-in one).'},
+    providers: {type: 'object', additionalProperties: provider},
+    allowed_base_url_hosts: {
+      type: 'array',
+      items: {type: 'string', pattern: '\\S'},
+      description:
+        'User tier only. Hosts ("host", "host:port" or "*.domain") a project or local base_url may point at ' +
+        'while your API key is configured; any other project base_url is ignored.',
+    },
+    mcp_servers: {type: 'object', additionalProperties: mcpServer},
+    permissions: {
+      type: 'object',
+      description: 'Tool pattern -> allow | deny | prompt, in file order. Deny rules from every tier are kept.',
+      additionalProperties: {enum: ['allow', 'deny', 'prompt']},
+    },
+    custom_instructions: {type: 'string', description: 'Text added to the system prompt.'},
+    hooks: {type: 'array', items: hook},
+    input_mode: {enum: ['vim', 'emacs', 'default']},
+    sandbox: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        mode: {enum: ['off', 'workspace', 'allowlist']},
+        allowed_paths: {type: 'array', items: {type: 'string', pattern: '\\S'}},
+      },
+    },
+    max_tokens: {type: 'integer', minimum: 1, description: 'Token budget of a conversation (compaction starts at 90%).'},
+    credentials: {
+      type: 'object',
+      description: 'Where `auth login` keeps tokens. User tier only.',
+      additionalProperties: false,
+      properties: {store: {enum: ['file', 'keychain']}},
+    },
+  },
+} as const

@@ -1,0 +1,116 @@
+import {DEFAULT_HOOK_TIMEOUT_MS} from './schema.js'
+
+/** Where a settings file sits; later tiers win: user < project < local (< environment). */
+export type Tier = 'user' | 'project' | 'local'
+
+export const TIERS: readonly Tier[] = ['user', 'project', 'local']
+
+export type PermissionMode = 'allow' | 'deny' | 'prompt'
+
+export interface McpServerConfig {
+  /** The server's argv: a string (a command line run by the shell) or an argv array. */
+  command?: string | string[]
+  args?: string[]
+  env?: Record<string, string>
+  url?: string
+  headers?: Record<string, string>
+  /** Kept in the merged settings (so `doctor` can list it) but never started. */
+  disabled?: boolean
+}
+
+/** One configured hook with its defaults applied and the tier it came from (project hooks need trust). */
+export interface HookConfig {
+  /** The hooks plugin checks the name (HIP-301 §9's two events plus the session events). */
+  event: string
+  command: string
+  tool_pattern: string
+  timeout_ms: number
+  fail_open: boolean
+  tier: Tier
+}
+
+export const HOOK_DEFAULTS = {fail_open: false, timeout_ms: DEFAULT_HOOK_TIMEOUT_MS, tool_pattern: '*'} as const
+
+export interface SandboxSettings {
+  mode?: 'off' | 'workspace' | 'allowlist'
+  allowed_paths?: string[]
+}
+
+export interface ProviderSettings {
+  base_url?: string
+  api_key?: string
+  api?: 'chat_completions' | 'responses'
+  oauth?: Record<string, unknown>
+}
+
+/** The merged settings (HIP-301 HanzoConfig plus hanzo-dev's fields), snake_case as in the files. */
+export interface HanzoConfig {
+  api_key?: string
+  oauth_credentials?: Record<string, unknown>
+  model: string
+  base_url?: string
+  provider?: string
+  /** User tier only: hosts a project or local `base_url` may point at while the user's key is in use. */
+  allowed_base_url_hosts?: string[]
+  mcp_servers: Record<string, McpServerConfig>
+  /** Tool pattern -> mode, in the merged rule order (see {@link LoadedConfig.permissionRules}). */
+  permissions: Record<string, PermissionMode>
+  custom_instructions?: string
+  hooks: HookConfig[]
+  input_mode?: 'vim' | 'emacs' | 'default'
+  sandbox?: SandboxSettings
+  providers?: Record<string, ProviderSettings>
+  max_tokens?: number
+  credentials?: {store?: 'file' | 'keychain'}
+}
+
+export interface ConfigFile {
+  tier: Tier
+  path: string
+  exists: boolean
+}
+
+/** Something in a settings file that was ignored; `file` is a path or an environment variable name. */
+export interface ConfigWarning {
+  file: string
+  keyPath: string
+  message: string
+}
+
+/** One permission rule of the merged policy, with where it came from. First match wins. */
+export interface PermissionRule {
+  pattern: string
+  mode: PermissionMode
+  tier: Tier
+  file: string
+}
+
+export interface LoadConfigOptions {
+  cwd: string
+  env: Readonly<Record<string, string | undefined>>
+  homedir: string
+  /** Skips the search for the project: its `.hanzo/` directory is read from here. */
+  projectRoot?: string
+  /** File access; defaults to the real file system through cosmiconfig (node-io.ts). */
+  io?: ConfigIO
+}
+
+export interface LoadedConfig {
+  config: HanzoConfig
+  /** The directory whose `.hanzo/` holds the project and local settings. */
+  projectRoot: string
+  files: ConfigFile[]
+  /** Dotted key of every merged leaf -> the file path or environment variable it came from, or `default`. */
+  origins: Record<string, string>
+  warnings: ConfigWarning[]
+  /** The merged permission rules in evaluation order: every deny first, then local > project > user. */
+  permissionRules: PermissionRule[]
+}
+
+/** How the loader touches the file system. */
+export interface ConfigIO {
+  /** What is at `path`, following symlinks. */
+  kind(path: string): Promise<'file' | 'directory' | 'other' | 'missing'>
+  /** The parsed JSON document at `path` (`undefined` for an empty file), or `null` when there is no file. */
+  readJson(path: string): Promise<{value: unknown} | null>
+}

@@ -1,0 +1,188 @@
+import {existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {execa} from 'execa'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+
+import {CLI, makeSandbox, runCli, type Sandbox} from '../helpers/cli.js'
+
+describe('hanzo-dev config', () => {
+  let box: Sandbox
+  let repo: string
+  let userFile: string
+  let projectFile: string
+  let localFile: string
+  const run = (args: string[], env: Record<string, string> = {}) => runCli(args, {cwd: repo, env: {...box.env, ...env}})
+
+  beforeEach(() => {
+    box = makeSandbox()
+    repo = join(box.home, 'repo')
+    mkdirSync(join(repo, '.git'), {recursive: true})
+    userFile = join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json')
+    projectFile = join(repo, '.hanzo', 'settings.json')
+    localFile = join(repo, '.hanzo', 'settings.local.json')
+  })
+  afterEach(() => box.cleanup())
+
+  const write = (file: string, content: string) => {
+    mkdirSync(join(file, '..'), {recursive: true})
+    writeFileSync(file, content)
+  }
+
+  it('names the file, line and column of a malformed file, without a stack trace', async () => {
+    write(projectFile, '{\n  "model": "m",\n}\n')
+    const {exitCode, stderr, stdout} = await run(['config', 'list'])
+    expect(exitCode).toBe(1)
+    expect(stdout).toBe('')
+    expect(stderr).toContain(projectFile)
+    expect(stderr).toContain('line 3, column 1')
+    expect(stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('sets, gets and unsets a key', async () => {
+    expect((await run(['config', 'get', 'model'])).stdout).toBe('claude-sonnet-4-20250514')
+    const set = await run(['config', 'set', 'model', 'gpt-4o'])
+    expect(set.exitCode).toBe(0)
+    expect(set.stdout).toContain(userFile)
+    expect((await run(['config', 'get', 'model'])).stdout).toBe('gpt-4o')
+
+    await run(['config', 'set', 'mcp_servers.fs', '{"command":["npx","server-fs"]}', '--tier', 'project'])
+    expect(JSON.parse((await run(['config', 'get', 'mcp_servers.fs.command'])).stdout)).toEqual(['npx', 'server-fs'])
+    await run(['config', 'set', 'max_tokens', '8000'])
+    expect(JSON.parse(readFileSync(userFile, 'utf8'))).toEqual({max_tokens: 8000, model: 'gpt-4o'})
+
+    expect((await run(['config', 'unset', 'model'])).exitCode).toBe(0)
+    expect((await run(['config', 'get', 'model'])).stdout).toBe('claude-sonnet-4-20250514')
+    expect((await run(['config', 'unset', 'model'])).exitCode).toBe(1)
+  })
+
+  it('exits 1 with nothing on stdout for an unset key', async () => {
+    const {exitCode, stdout} = await run(['config', 'get', 'custom_instructions'])
+    expect(exitCode).toBe(1)
+    expect(stdout).toBe('')
+  })
+
+  it('shows where each value comes from', async () => {
+    write(userFile, JSON.stringify({api_key: 'sk-user-secret-1', model: 'user-model'}))
+    write(projectFile, JSON.stringify({custom_instructions: 'be brief'}))
+    const {stdout} = await run(['config', 'list', '--show-origin'], {HANZO_MODEL: 'env-model'})
+    expect(stdout.split('\n')).toEqual(
+      expect.arrayContaining([
+        'env:HANZO_MODEL\tmodel=env-model',
+        `file:${userFile}\tapi_key=[redacted]`,
+        `file:${projectFile}\tcustom_instructions=be brief`,
+      ]),
+    )
+    expect(stdout).not.toContain('sk-user-secret-1')
+  })
+
+  it('answers --json with credentials redacted', async () => {
+    write(userFile, JSON.stringify({api_key: 'sk-user-secret-1', providers: {openai: {api_key: 'sk-user-secret-2'}}}))
+    const list = await run(['config', 'list', '--json'])
+    const parsed = JSON.parse(list.stdout)
+    expect(parsed.config.api_key).toBe('[redacted]')
+    expect(parsed.config.providers.openai.api_key).toBe('[redacted]')
+    expect(parsed.origins.api_key).toBe(userFile)
+    const get = JSON.parse((await run(['config', 'get', 'providers', '--json'])).stdout)
+    expect(get).toEqual({key: 'providers', origin: `file:${userFile}`, value: {openai: {api_key: '[redacted]'}}})
+    expect(list.stdout + JSON.stringify(get)).not.toContain('secret')
+    expect(JSON.parse((await run(['config', 'path', '--json'])).stdout).projectRoot).toBe(repo)
+  })
+
+  it('refuses a credential in the project tier and warns about one found there', async () => {
+    const refused = await run(['config', 'set', 'api_key', 'sk-project-secret', '--tier', 'project'])
+    expect(refused.exitCode).toBe(1)
+    expect(refused.stderr).toContain('api_key')
+    expect(refused.stderr).not.toContain('sk-project-secret')
+    expect(existsSync(projectFile)).toBe(false)
+    const nested = await run(['config', 'set', 'providers.openai', '{"api_key":"sk-project-secret"}', '--tier', 'local'])
+    expect(nested.exitCode).toBe(1)
+    expect(nested.stderr).toContain('providers.openai.api_key')
+
+    write(projectFile, JSON.stringify({api_key: 'sk-project-secret'}))
+    const {exitCode, stderr, stdout} = await run(['config', 'get', 'api_key'])
+    expect(exitCode).toBe(1)
+    expect(stdout).toBe('')
+    expect(stderr).toContain(projectFile)
+    expect(stderr).toContain('api_key')
+    expect(stderr).not.toContain('sk-project-secret')
+  })
+
+  it('adds a new local settings file to .gitignore, once, keeping what is there', async () => {
+    writeFileSync(join(repo, '.gitignore'), 'node_modules')
+    const first = await run(['config', 'set', 'input_mode', 'vim', '--tier', 'local'])
+    expect(first.exitCode).toBe(0)
+    expect(existsSync(localFile)).toBe(true)
+    await run(['config', 'set', 'model', 'm', '--tier', 'local'])
+    expect(readFileSync(join(repo, '.gitignore'), 'utf8')).toBe('node_modules\n.hanzo/settings.local.json\n')
+  })
+
+  it('keeps the other keys, their order and the indentation', async () => {
+    write(projectFile, '{\n    "sandbox": {\n        "mode": "off"\n    },\n    "model": "m",\n    "__proto__": {"x": 1}\n}\n')
+    expect((await run(['config', 'set', 'sandbox.allowed_paths', '["/srv"]', '--tier', 'project'])).exitCode).toBe(0)
+    expect(readFileSync(projectFile, 'utf8')).toBe(
+      '{\n    "sandbox": {\n        "mode": "off",\n        "allowed_paths": [\n            "/srv"\n        ]\n    },\n    "model": "m",\n    "__proto__": {\n        "x": 1\n    }\n}\n',
+    )
+  })
+
+  it('validates before writing', async () => {
+    write(userFile, '{"model": "m"}\n')
+    const bad = await run(['config', 'set', 'sandbox.mode', 'everywhere'])
+    expect(bad.exitCode).toBe(1)
+    expect(bad.stderr).toContain('sandbox.mode')
+    const unknown = await run(['config', 'set', 'modle', 'x'])
+    expect(unknown.exitCode).toBe(1)
+    expect(unknown.stderr).toContain('Unknown setting')
+    const inert = await run(['config', 'set', 'mcp_servers', '{"__proto__":{"command":"x"}}'])
+    expect(inert.exitCode).toBe(1)
+    expect(readFileSync(userFile, 'utf8')).toBe('{"model": "m"}\n')
+  })
+
+  it('leaves the old file in place when the write fails', async () => {
+    const before = '{\n  "model": "m"\n}\n'
+    write(userFile, before)
+    // ulimit -f 1: a file may not grow past 512 bytes; Node ignores SIGXFSZ, so the write fails with EFBIG.
+    const long = 'x'.repeat(4096)
+    const result = await execa('sh', ['-c', `ulimit -f 1; exec "${process.execPath}" "${CLI}" config set custom_instructions ${long}`], {
+      cwd: repo,
+      env: box.env,
+      reject: false,
+    })
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain('EFBIG')
+    expect(result.stderr).not.toMatch(/\n\s+at /)
+    expect(readFileSync(userFile, 'utf8')).toBe(before)
+    expect(readdirSync(join(userFile, '..'))).toEqual(['settings.json'])
+  })
+
+  it('refuses to write through a symbolic link', async () => {
+    const target = join(box.home, 'elsewhere.json')
+    writeFileSync(target, '{}\n')
+    mkdirSync(join(userFile, '..'), {recursive: true})
+    symlinkSync(target, userFile)
+    const {exitCode, stderr} = await run(['config', 'set', 'model', 'm'])
+    expect(exitCode).toBe(1)
+    expect(stderr).toContain('symbolic link')
+    expect(readFileSync(target, 'utf8')).toBe('{}\n')
+  })
+
+  it('exits 2 on an unknown flag and names a bad HANZO_MAX_TOKENS', async () => {
+    expect((await run(['config', 'list', '--nope'])).exitCode).toBe(2)
+    const bad = await run(['config', 'get', 'max_tokens'], {HANZO_MAX_TOKENS: 'lots'})
+    expect(bad.exitCode).toBe(1)
+    expect(bad.stderr).toContain('HANZO_MAX_TOKENS')
+  })
+
+  it("never runs the repository's code: no cosmiconfig meta config, no $import", async () => {
+    const marker = join(box.home, 'ran')
+    const payload = `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x'); module.exports = {}\n`
+    write(join(repo, '.config', 'config.js'), payload)
+    write(join(repo, '.config', 'config.cjs'), payload)
+    write(join(repo, '.hanzo', 'evil.cjs'), payload)
+    write(projectFile, JSON.stringify({$import: './evil.cjs', model: 'm'}))
+    const {exitCode, stderr, stdout} = await run(['config', 'get', 'model'])
+    expect(stdout).toBe('m')
+    expect(exitCode).toBe(0)
+    expect(stderr).toContain('$import')
+    expect(existsSync(marker)).toBe(false)
+  })
+})
