@@ -1,7 +1,11 @@
 import {homedir} from 'node:os'
-import {Command, Errors, Interfaces} from '@oclif/core'
+import {Command} from '@oclif/core/command'
+import {CLIError} from '@oclif/core/errors'
+import type {Interfaces} from '@oclif/core'
 
-import {type HanzoConfig, type LoadedConfig, loadConfig, redactConfig} from '../core/config/index.js'
+import {loadConfig} from '../core/config/load.js'
+import {redactConfig} from '../core/config/sensitive.js'
+import type {HanzoConfig, LoadedConfig} from '../core/config/types.js'
 import {UserError} from '../core/errors.js'
 import {resolvePaths} from '../core/paths.js'
 
@@ -42,7 +46,7 @@ export abstract class HanzoCommand extends Command {
 
   protected async catch(err: Interfaces.CommandError): Promise<unknown> {
     if (err instanceof UserError) {
-      const cli = new Errors.CLIError(err.message, {exit: err.exitCode, suggestions: err.hint ? [err.hint] : undefined})
+      const cli = new CLIError(err.message, {exit: err.exitCode, suggestions: err.hint ? [err.hint] : undefined})
       return super.catch(cli as Interfaces.CommandError)
     }
 

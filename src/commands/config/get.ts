@@ -1,7 +1,7 @@
-import {Args} from '@oclif/core'
+import * as Args from '@oclif/core/args'
 
 import {HanzoCommand} from '../../cli/base-command.js'
-import {formatOrigin, formatValue, type SettingEntry, settingEntry} from '../../core/config/index.js'
+import {formatOrigin, formatValue, type SettingEntry, settingEntry} from '../../core/config/display.js'
 import {UserError} from '../../core/errors.js'
 
 export default class ConfigGet extends HanzoCommand {

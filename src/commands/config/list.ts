@@ -1,7 +1,8 @@
-import {Flags} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import {HanzoCommand} from '../../cli/base-command.js'
-import {formatOrigin, formatValue, redactConfig, settingEntries} from '../../core/config/index.js'
+import {formatOrigin, formatValue, settingEntries} from '../../core/config/display.js'
+import {redactConfig} from '../../core/config/sensitive.js'
 
 export default class ConfigList extends HanzoCommand {
   static description = `List the merged settings, one key=value per line, credentials redacted.

@@ -1,5 +1,6 @@
 import {homedir} from 'node:os'
-import {Args, Flags} from '@oclif/core'
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
 
 import {writeFileAtomic} from '../../adapters/atomic-write.js'
 import {HanzoCommand} from '../../cli/base-command.js'

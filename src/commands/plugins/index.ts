@@ -1,4 +1,4 @@
-import {Flags} from '@oclif/core'
+import * as Flags from '@oclif/core/flags'
 
 import {HanzoCommand} from '../../cli/base-command.js'
 import {makeStyle} from '../../cli/style.js'

@@ -1,6 +1,6 @@
 import {existsSync} from 'node:fs'
 import {resolve} from 'node:path'
-import {Command} from '@oclif/core'
+import {Command} from '@oclif/core/command'
 import {commands} from '@oclif/plugin-plugins'
 
 const Base = commands['plugins:install']

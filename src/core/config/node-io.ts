@@ -1,4 +1,5 @@
 import {mkdir, readFile, stat} from 'node:fs/promises'
+import {createRequire} from 'node:module'
 
 import {parseJsonText} from './json-text.js'
 import type {SettingsWriteIO} from './edit.js'
@@ -24,8 +25,10 @@ type ExplorerClass = new (options: Record<string, unknown>) => Explorer
 let explorer: Promise<Explorer> | undefined
 
 async function settingsExplorer(): Promise<Explorer> {
-  explorer ??= import('cosmiconfig/dist/Explorer.js').then((module) => {
-    const {Explorer} = module as unknown as {Explorer: ExplorerClass}
+  // require, not import(): cosmiconfig is CommonJS, and the ESM wrapper around it costs more
+  // than the module itself on this path (bench/RESULTS.md).
+  explorer ??= Promise.resolve().then(() => {
+    const {Explorer} = createRequire(import.meta.url)('cosmiconfig/dist/Explorer.js') as {Explorer: ExplorerClass}
     return new Explorer({
       cache: false,
       ignoreEmptySearchPlaces: true,

@@ -1,4 +1,5 @@
-import {REDACTED} from '@hanzo-dev/sdk'
+// The narrow entry: the sdk's index also loads its process helpers, which settings never need.
+import {REDACTED} from '@hanzo-dev/sdk/settings'
 
 import {isPlainObject, type JsonObject} from './key-path.js'
 
