@@ -4,7 +4,7 @@
 import {spawnSync} from 'node:child_process'
 
 /**
- * @typedef {{name: string, command: string, args: string[], okExit?: number[]}} Case
+ * @typedef {{name: string, command: string, args: string[]}} Case
  * @typedef {{name: string, command: string, args: string[], samples: number[], median: number, q1: number, q3: number}} Timing
  */
 
@@ -13,8 +13,7 @@ function runOnce(c, options) {
   const start = process.hrtime.bigint()
   const result = spawnSync(c.command, c.args, {cwd: options.cwd, env: options.env, stdio: ['ignore', 'ignore', 'pipe']})
   const ms = Number(process.hrtime.bigint() - start) / 1e6
-  const okExit = c.okExit ?? [0]
-  if (result.error || !okExit.includes(result.status)) {
+  if (result.error || result.status !== 0) {
     const why = result.error?.message ?? `exit ${result.status ?? result.signal}`
     throw new Error(`${c.name} failed (${why}): ${String(result.stderr).trim().slice(0, 2000)}`)
   }

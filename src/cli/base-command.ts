@@ -3,6 +3,7 @@ import {Command} from '@oclif/core/command'
 import {CLIError} from '@oclif/core/errors'
 import type {Interfaces} from '@oclif/core'
 
+import {nodeConfigIO} from '../adapters/config-io.js'
 import {loadConfig} from '../core/config/load.js'
 import {redactConfig} from '../core/config/sensitive.js'
 import type {HanzoConfig, LoadedConfig} from '../core/config/types.js'
@@ -24,7 +25,7 @@ export abstract class HanzoCommand extends Command {
 
   protected async settings(): Promise<LoadedConfig> {
     if (!this.loaded) {
-      this.loaded = await loadConfig({cwd: process.cwd(), env: process.env, homedir: homedir()})
+      this.loaded = await loadConfig({cwd: process.cwd(), env: process.env, homedir: homedir(), io: nodeConfigIO})
       for (const w of this.loaded.warnings) this.warn(`${w.file}: ${w.keyPath ? `${w.keyPath}: ` : ''}${w.message}`)
     }
 

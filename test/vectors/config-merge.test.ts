@@ -3,6 +3,7 @@ import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 
+import {nodeConfigIO} from '../../src/adapters/config-io.js'
 import {ConfigError, loadConfig} from '../../src/core/config/index.js'
 import {REPO_ROOT} from '../helpers/cli.js'
 
@@ -70,7 +71,7 @@ describe('config-merge vectors', () => {
     const {expect: want} = vector
 
     if (want.error) {
-      const error = await loadConfig({cwd, env, homedir: home}).then(
+      const error = await loadConfig({cwd, env, homedir: home, io: nodeConfigIO}).then(
         () => undefined,
         (error_: unknown) => error_,
       )
@@ -98,7 +99,7 @@ describe('config-merge vectors', () => {
       return
     }
 
-    const loaded = await loadConfig({cwd, env, homedir: home})
+    const loaded = await loadConfig({cwd, env, homedir: home, io: nodeConfigIO})
     if (want.config) expect(loaded.config).toEqual(want.config)
     if (want.permissions_order) expect(Object.keys(loaded.config.permissions)).toEqual(want.permissions_order)
     for (const [key, where] of Object.entries(want.origins ?? {})) expect(origin(loaded.origins[key]), `origin of ${key}`).toBe(where)

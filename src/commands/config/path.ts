@@ -1,7 +1,8 @@
 import {homedir} from 'node:os'
 
+import {nodeConfigIO} from '../../adapters/config-io.js'
 import {HanzoCommand} from '../../cli/base-command.js'
-import {type ConfigFile, locateConfigFiles, nodeConfigIO} from '../../core/config/index.js'
+import {type ConfigFile, locateConfigFiles} from '../../core/config/index.js'
 
 export default class ConfigPath extends HanzoCommand {
   static description = `Print where the settings files are, lowest precedence first, and whether each exists.

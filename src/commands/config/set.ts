@@ -3,8 +3,9 @@ import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
 import {writeFileAtomic} from '../../adapters/atomic-write.js'
+import {nodeConfigIO, nodeSettingsWriteIO} from '../../adapters/config-io.js'
 import {HanzoCommand} from '../../cli/base-command.js'
-import {type EditResult, editTarget, nodeConfigIO, nodeSettingsWriteIO, setSetting, type Tier} from '../../core/config/index.js'
+import {type EditResult, editTarget, setSetting, type Tier} from '../../core/config/index.js'
 
 export default class ConfigSet extends HanzoCommand {
   static description = `Set one setting in one settings file (the user file unless --tier says otherwise).

@@ -3,8 +3,9 @@ import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
 import {writeFileAtomic} from '../../adapters/atomic-write.js'
+import {nodeConfigIO, nodeSettingsWriteIO} from '../../adapters/config-io.js'
 import {HanzoCommand} from '../../cli/base-command.js'
-import {type EditResult, editTarget, nodeConfigIO, nodeSettingsWriteIO, type Tier, unsetSetting} from '../../core/config/index.js'
+import {type EditResult, editTarget, type Tier, unsetSetting} from '../../core/config/index.js'
 
 export default class ConfigUnset extends HanzoCommand {
   static description = `Remove one setting from one settings file (the user file unless --tier says otherwise).

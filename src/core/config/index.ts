@@ -6,7 +6,6 @@ export {formatOrigin, formatValue, type SettingEntry, settingEntries, settingEnt
 export {ENV_BINDINGS} from './env.js'
 export {getAt, joinKey, leaves, resolveKey} from './key-path.js'
 export {loadConfig, readSettingsFile} from './load.js'
-export {nodeConfigIO, nodeSettingsWriteIO} from './node-io.js'
 export {type ConfigLocations, locateConfigFiles} from './locate.js'
 export {hostAllowed, KEY_VARIABLES} from './redirect-guard.js'
 export {DEFAULT_MODEL} from './schema.js'

@@ -4,7 +4,6 @@ import {settingsFromEnv} from './env.js'
 import {JsonSyntaxError} from './json-text.js'
 import {locateConfigFiles} from './locate.js'
 import {mergeTiers} from './merge.js'
-import {nodeConfigIO} from './node-io.js'
 import {guardRedirects, KEY_VARIABLES} from './redirect-guard.js'
 import {type CheckedTier, checkTier} from './tier-check.js'
 import type {ConfigFile, ConfigIO, LoadConfigOptions, LoadedConfig} from './types.js'
@@ -16,7 +15,7 @@ import type {ConfigFile, ConfigIO, LoadConfigOptions, LoadedConfig} from './type
  * (unknown keys, credentials outside the user tier, redirects, weakened denies) is a warning.
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
-  const io = options.io ?? nodeConfigIO
+  const {io} = options
   const {files, projectRoot} = await locateConfigFiles({...options, io})
   const userFile = files[0].path
   const tiers: CheckedTier[] = []
@@ -41,7 +40,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
 }
 
 /** One settings file, parsed; `null` when it vanished since it was found. */
-export async function readSettingsFile(file: Pick<ConfigFile, 'path'>, io: ConfigIO = nodeConfigIO): Promise<{value: unknown} | null> {
+export async function readSettingsFile(file: Pick<ConfigFile, 'path'>, io: ConfigIO): Promise<{value: unknown} | null> {
   try {
     return await io.readJson(file.path)
   } catch (error) {

@@ -91,8 +91,8 @@ export interface LoadConfigOptions {
   homedir: string
   /** Skips the search for the project: its `.hanzo/` directory is read from here. */
   projectRoot?: string
-  /** File access; defaults to the real file system through cosmiconfig (node-io.ts). */
-  io?: ConfigIO
+  /** File access: the real file system is `nodeConfigIO` (src/adapters/config-io.ts). */
+  io: ConfigIO
 }
 
 export interface LoadedConfig {

@@ -1,9 +1,9 @@
 import {mkdir, readFile, stat} from 'node:fs/promises'
 import {createRequire} from 'node:module'
 
-import {parseJsonText} from './json-text.js'
-import type {SettingsWriteIO} from './edit.js'
-import type {ConfigIO} from './types.js'
+import type {SettingsWriteIO} from '../core/config/edit.js'
+import {parseJsonText} from '../core/config/json-text.js'
+import type {ConfigIO} from '../core/config/types.js'
 
 /**
  * The real file system, with cosmiconfig reading the settings files.
