@@ -2,6 +2,7 @@
 export * from '@hanzo-dev/sdk'
 export {collectContributions, collectDoctorReports} from './adapters/plugin-host.js'
 export {nodeConfigIO} from './adapters/config-io.js'
+export {hostInput, loadHostContext} from './adapters/host-context.js'
 export * from './core/config/index.js'
 export * from './core/errors.js'
 export * from './core/paths.js'

@@ -7,6 +7,8 @@ import {UserError} from '../core/errors.js'
 export interface AtomicWriteOptions {
   /** Permission bits of a new file (an existing file keeps its own); 0o600 for credentials. */
   mode?: number
+  /** Gives an existing file `mode` too: repairs a private file others could read. */
+  forceMode?: boolean
 }
 
 /**
@@ -29,7 +31,7 @@ export async function writeFileAtomic(path: string, data: string, options: Atomi
 
   if (existing && !existing.isFile()) throw new UserError(`Refusing to write ${path}: it is not a regular file`)
 
-  const mode = existing ? existing.mode & 0o7777 : (options.mode ?? 0o666)
+  const mode = existing && !options.forceMode ? existing.mode & 0o7777 : (options.mode ?? 0o666)
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
   const handle = await open(temp, 'wx', mode)
   try {

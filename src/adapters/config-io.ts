@@ -1,20 +1,33 @@
-import {mkdir, readFile, stat} from 'node:fs/promises'
+import {constants} from 'node:fs'
+import {type FileHandle, mkdir, open, stat} from 'node:fs/promises'
 import {createRequire} from 'node:module'
 
+import {ConfigError} from '../core/config/config-error.js'
 import type {SettingsWriteIO} from '../core/config/edit.js'
 import {parseJsonText} from '../core/config/json-text.js'
 import type {ConfigIO} from '../core/config/types.js'
 
 /**
- * The real file system, with cosmiconfig reading the settings files.
+ * The real file system behind the settings loader and `config set` / `unset`.
  *
- * cosmiconfig's public `cosmiconfig()` is not used: it first searches `process.cwd()` for a
- * "meta config" and *executes* `.config/config.js` if there is one, and its `$import` key loads
- * other files, `.js` included. Running hanzo-dev inside a cloned repository must never run that
- * repository's code. So the loader is cosmiconfig's `Explorer` (what `cosmiconfig()` builds after
- * that search) with a single JSON loader, whose result is wrapped so no `$import` is ever followed.
- * It is imported on first use: a run with no settings files never loads cosmiconfig.
+ * A settings file may come from a cloned repository, so reading one must not run its code, hang
+ * or exhaust memory. Every read first opens the file (non-blocking, so a FIFO cannot block the
+ * open) and checks the handle with fstat: a regular file of at most {@link MAX_SETTINGS_BYTES}.
+ * `config set` / `unset` then read through that handle.
+ *
+ * The loader reads with cosmiconfig, which takes a path, not a handle: it reads the file just
+ * checked, so only a file swapped in between (by someone who can write the directory, and so
+ * could write the settings anyway) escapes the check. cosmiconfig's public `cosmiconfig()` is not
+ * used: it first searches `process.cwd()` for a "meta config" and *executes* `.config/config.js`
+ * if there is one, and its `$import` key loads other files, `.js` included. Running hanzo-dev
+ * inside a cloned repository must never run that repository's code. So the loader is
+ * cosmiconfig's `Explorer` (what `cosmiconfig()` builds after that search) with a single JSON
+ * loader, whose result is wrapped so no `$import` is ever followed. It is imported on first use:
+ * a run with no settings files never loads cosmiconfig.
  */
+
+/** Far above any hand-written settings file; past it, the file is not settings. */
+export const MAX_SETTINGS_BYTES = 1024 * 1024
 
 interface Explorer {
   load(filepath: string): Promise<{config?: {document: unknown}} | null>
@@ -57,6 +70,9 @@ export const nodeConfigIO: ConfigIO = {
   },
 
   async readJson(path) {
+    const handle = await openSettingsFile(path)
+    if (handle === null) return null
+    await handle.close()
     try {
       const result = await (await settingsExplorer()).load(path)
       return {value: result?.config?.document}
@@ -70,19 +86,68 @@ export const nodeConfigIO: ConfigIO = {
 /** What `config set` / `unset` use; `writeText` is the atomic writer (src/adapters/atomic-write.ts). */
 export function nodeSettingsWriteIO(writeText: SettingsWriteIO['writeText']): SettingsWriteIO {
   return {
-    async mkdir(dir) {
-      await mkdir(dir, {recursive: true})
-    },
-    async readText(path) {
+    async fileMode(path) {
+      if (process.platform === 'win32') return undefined
       try {
-        return await readFile(path, 'utf8')
+        return (await stat(path)).mode & 0o777
       } catch (error) {
-        if (isMissing(error)) return null
+        if (isMissing(error)) return undefined
         throw error
       }
     },
+    async mkdir(dir, mode) {
+      await mkdir(dir, {mode, recursive: true})
+    },
+    readText: readSettingsText,
     writeText,
   }
+}
+
+/** The text of a settings file (or `.gitignore`), `null` when there is none. */
+export async function readSettingsText(path: string): Promise<string | null> {
+  const handle = await openSettingsFile(path)
+  if (handle === null) return null
+  try {
+    // Reads up to one byte past the limit instead of trusting the size: the file may grow meanwhile.
+    // Unzeroed memory is fine: only the bytes read are decoded.
+    const buffer = Buffer.allocUnsafe(MAX_SETTINGS_BYTES + 1)
+    let length = 0
+    for (;;) {
+      const {bytesRead} = await handle.read(buffer, length, buffer.length - length, length)
+      if (bytesRead === 0) break
+      length += bytesRead
+      if (length > MAX_SETTINGS_BYTES) throw tooLarge(path)
+    }
+
+    return buffer.toString('utf8', 0, length)
+  } finally {
+    await handle.close()
+  }
+}
+
+/** An open handle on `path`, checked to be a regular file within the size limit; `null` when there is no file. */
+async function openSettingsFile(path: string): Promise<FileHandle | null> {
+  let handle: FileHandle
+  try {
+    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+  } catch (error) {
+    if (isMissing(error)) return null
+    throw error
+  }
+
+  try {
+    const info = await handle.stat()
+    if (!info.isFile()) throw new ConfigError(`Cannot use ${path}: it is not a regular file`, path, undefined, {hint: 'replace it with a JSON file, or remove it'})
+    if (info.size > MAX_SETTINGS_BYTES) throw tooLarge(path)
+    return handle
+  } catch (error) {
+    await handle.close()
+    throw error
+  }
+}
+
+function tooLarge(path: string): ConfigError {
+  return new ConfigError(`Cannot use ${path}: it is larger than 1 MiB, too large for a settings file`, path)
 }
 
 function isMissing(error: unknown): boolean {

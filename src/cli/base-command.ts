@@ -3,10 +3,12 @@ import {Command} from '@oclif/core/command'
 import {CLIError} from '@oclif/core/errors'
 import type {Interfaces} from '@oclif/core'
 
-import {nodeConfigIO} from '../adapters/config-io.js'
+import {writeFileAtomic} from '../adapters/atomic-write.js'
+import {nodeConfigIO, nodeSettingsWriteIO} from '../adapters/config-io.js'
+import {editTarget, type EditTarget} from '../core/config/edit.js'
 import {loadConfig} from '../core/config/load.js'
 import {redactConfig} from '../core/config/sensitive.js'
-import type {HanzoConfig, LoadedConfig} from '../core/config/types.js'
+import type {HanzoConfig, LoadedConfig, Tier} from '../core/config/types.js'
 import {UserError} from '../core/errors.js'
 import {resolvePaths} from '../core/paths.js'
 
@@ -30,6 +32,12 @@ export abstract class HanzoCommand extends Command {
     }
 
     return this.loaded
+  }
+
+  /** The settings file of `tier` that `config set` / `unset` change, written atomically. */
+  protected async settingsTarget(tier: Tier): Promise<EditTarget> {
+    const options = {cwd: process.cwd(), env: process.env, homedir: homedir(), io: nodeConfigIO}
+    return editTarget(options, tier, nodeSettingsWriteIO(writeFileAtomic))
   }
 
   /** What the plugin host hands to plugins: settings with credentials redacted. */

@@ -13,10 +13,3 @@ export class UserError extends Error {
     this.exitCode = options.exitCode ?? 1
   }
 }
-
-/** Exit codes scripts can rely on. 2 is oclif's own code for a bad flag or argument. */
-export const EXIT = {
-  OK: 0,
-  FAILURE: 1,
-  USAGE: 2,
-} as const

@@ -1,6 +1,6 @@
 import type {DoctorCheck, HostContext} from '@hanzo-dev/sdk'
 
-import {type CredentialSource, findCredentialSources} from './credentials.js'
+import {type CredentialSource, findCredentialSources, userSettingsWithCredential} from './credentials.js'
 
 type AgentsHost = Pick<HostContext, 'configDir' | 'env' | 'settings'>
 
@@ -9,17 +9,18 @@ export async function agentsChecks(host: AgentsHost): Promise<DoctorCheck[]> {
   const sources = await findCredentialSources(host)
   const checks = [modelCheck(host.settings), credentialsCheck(sources)]
   const file = sources.find((s) => s.kind === 'file')
-  if (file?.mode !== undefined && (file.mode & 0o077) !== 0) {
-    checks.push({
-      detail: `${file.name} is open to other users (mode ${file.mode.toString(8).padStart(4, '0')})`,
-      hint: `chmod 600 ${file.name}`,
-      id: 'agents.credentials.file',
-      status: 'warn',
-      title: 'credentials file is private',
-    })
-  }
-
+  const credentialsExposed = file && exposedCheck(file.name, file.mode, 'agents.credentials.file', 'credentials file is private')
+  if (credentialsExposed) checks.push(credentialsExposed)
+  const settings = await userSettingsWithCredential(host)
+  const settingsExposed = settings && exposedCheck(settings.path, settings.mode, 'agents.credentials.settings', 'user settings file with credentials is private')
+  if (settingsExposed) checks.push(settingsExposed)
   return checks
+}
+
+/** A warning when a file holding credentials is open to other users; `undefined` when it is not. */
+function exposedCheck(path: string, mode: number | undefined, id: string, title: string): DoctorCheck | undefined {
+  if (mode === undefined || (mode & 0o077) === 0) return undefined
+  return {detail: `${path} is open to other users (mode ${mode.toString(8).padStart(4, '0')})`, hint: `chmod 600 ${path}`, id, status: 'warn', title}
 }
 
 function modelCheck(settings: AgentsHost['settings']): DoctorCheck {

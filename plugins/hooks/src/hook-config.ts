@@ -1,13 +1,7 @@
-import {isRecord} from '@hanzo-dev/sdk'
+import {DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, type HookEvent, isRecord, MAX_HOOK_TIMEOUT_MS} from '@hanzo-dev/sdk'
 
-/** The events a hook can listen to: HIP-301 §9's two, plus the session events users of Claude Code expect. */
-export const HOOK_EVENTS = ['pre_tool_use', 'post_tool_use', 'session_start', 'user_prompt_submit', 'stop', 'pre_compact'] as const
-export type HookEvent = (typeof HOOK_EVENTS)[number]
-
-/** HIP-301 §9's default. */
-export const DEFAULT_HOOK_TIMEOUT_MS = 5000
-/** Past this a hook holds the agent hostage; a larger value is a typo (seconds written as ms twice over). */
-export const MAX_HOOK_TIMEOUT_MS = 600_000
+// The settings schema checks hooks against the same constants (they live in the sdk for that).
+export {DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, type HookEvent, MAX_HOOK_TIMEOUT_MS} from '@hanzo-dev/sdk'
 
 export interface HookConfig {
   event: HookEvent

@@ -6,6 +6,8 @@ export interface McpServerEntry {
   name: string
   disabled: boolean
   transport: McpTransport
+  /** The settings tier the server's command or url came from, when the loader says so (project servers need trust). */
+  tier?: string
 }
 
 /** A disabled server never starts, so a problem in it is carried but does not matter. */
@@ -39,9 +41,10 @@ function parseServer(name: string, entry: unknown): ParsedServer {
   if (hasCommand && hasUrl) return fail('set either "command" (stdio) or "url" (http), not both')
   if (!hasCommand && !hasUrl) return fail('needs "command" (a stdio server) or "url" (an http server)')
 
+  const tier = typeof entry.tier === 'string' ? {tier: entry.tier} : {}
   if (hasUrl) {
     const url = parseHttpUrl(entry.url)
-    return url ? {disabled, name, server: {disabled, name, transport: {type: 'http', url}}} : fail('"url" must be an http:// or https:// URL')
+    return url ? {disabled, name, server: {disabled, name, transport: {type: 'http', url}, ...tier}} : fail('"url" must be an http:// or https:// URL')
   }
 
   const argv = typeof entry.command === 'string' ? [entry.command] : entry.command
@@ -52,7 +55,7 @@ function parseServer(name: string, entry: unknown): ParsedServer {
   const args = entry.args ?? []
   if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) return fail('"args" must be a list of strings')
   const [command, ...leading] = argv as string[]
-  return {disabled, name, server: {disabled, name, transport: {args: [...leading, ...(args as string[])], command, type: 'stdio'}}}
+  return {disabled, name, server: {disabled, name, transport: {args: [...leading, ...(args as string[])], command, type: 'stdio'}, ...tier}}
 }
 
 function parseHttpUrl(value: unknown): URL | undefined {

@@ -30,6 +30,11 @@ describe('parseMcpServers', () => {
     expect(parseMcpServers({bad: entry}).servers).toEqual([{disabled: false, name: 'bad', problem: expect.stringMatching(problem)}])
   })
 
+  it("keeps the tier the settings loader tags a server with", () => {
+    const {servers} = parseMcpServers({local: {command: 'x', tier: 'project'}, remote: {tier: 'user', url: 'https://h/mcp'}})
+    expect(servers.map((s) => ('server' in s ? s.server.tier : s.problem))).toEqual(['project', 'user'])
+  })
+
   it('accepts no servers and rejects a list', () => {
     expect(parseMcpServers(undefined)).toEqual({servers: []})
     expect(parseMcpServers([{command: 'x'}]).problem).toMatch(/must map server names/)

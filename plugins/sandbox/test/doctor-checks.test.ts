@@ -41,7 +41,7 @@ const bwrapInstalled = realTrial(['sh', '-c', 'command -v bwrap'])
 
 describe('probes (real bubblewrap and unshare)', () => {
   it.skipIf(!bwrapInstalled)('runs bubblewrap for real and agrees with a plain run', async () => {
-    const probe = await probeBubblewrap({cwd: sandbox.home, env: process.env, signal})
+    const probe = await probeBubblewrap({cwd: sandbox.home, env: {PATH: process.env.PATH}, signal})
     expect(probe.path).toMatch(/bwrap$/)
     expect(probe.version).toMatch(/^\d+\.\d+/)
     expect(probe.works).toBe(realTrial(['bwrap', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', 'true']))
@@ -49,7 +49,7 @@ describe('probes (real bubblewrap and unshare)', () => {
   })
 
   it('runs unshare for real and agrees with a plain run', async () => {
-    const probe = await probeUnshare({cwd: sandbox.home, env: process.env, signal})
+    const probe = await probeUnshare({cwd: sandbox.home, env: {PATH: process.env.PATH}, signal})
     expect(probe.works).toBe(realTrial(['unshare', '--user', '--map-root-user', '--mount', 'true']))
   })
 
@@ -65,7 +65,7 @@ describe('probes (real bubblewrap and unshare)', () => {
 })
 
 describe('sandboxChecks', () => {
-  const host = (settings: Record<string, unknown>, env: Record<string, string | undefined> = process.env) => ({cwd: sandbox.home, env, settings, signal})
+  const host = (settings: Record<string, unknown>, env: Record<string, string | undefined> = {PATH: process.env.PATH}) => ({cwd: sandbox.home, env, settings, signal})
 
   it('names the container and turns the sandbox off there by default', async () => {
     const checks = await sandboxChecks(host({}), {container: inDocker, platform: 'linux'})

@@ -11,3 +11,23 @@ export const REDACTED = '[redacted]'
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
+
+/**
+ * The hook events (HIP-301 §9's `pre_tool_use` and `post_tool_use`, plus the session events
+ * users of Claude Code expect). The settings schema and the hooks plugin both check against
+ * this list, so a hook `config set` accepts is one the hooks plugin runs.
+ */
+export const HOOK_EVENTS = ['pre_tool_use', 'post_tool_use', 'session_start', 'user_prompt_submit', 'stop', 'pre_compact'] as const
+export type HookEvent = (typeof HOOK_EVENTS)[number]
+
+/** HIP-301 §9's default timeout of a settings hook (a shell command around tool calls). */
+export const DEFAULT_HOOK_TIMEOUT_MS = 5000
+/** Past this a hook holds the agent hostage; a larger value is a typo (seconds written as ms twice over). */
+export const MAX_HOOK_TIMEOUT_MS = 600_000
+
+/**
+ * The environment variables that hold a model key, in the order the provider registry reads
+ * them. The settings loader counts them as the user's keys (a project may not redirect them),
+ * and the agents plugin reports them.
+ */
+export const CREDENTIAL_ENV_VARS = ['HANZO_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY'] as const

@@ -2,6 +2,7 @@ import * as Args from '@oclif/core/args'
 
 import {HanzoCommand} from '../../cli/base-command.js'
 import {formatOrigin, formatValue, type SettingEntry, settingEntry} from '../../core/config/display.js'
+import {resolveKey, suggestKey} from '../../core/config/key-path.js'
 import {UserError} from '../../core/errors.js'
 
 export default class ConfigGet extends HanzoCommand {
@@ -24,7 +25,11 @@ A section prints as JSON. Credentials print redacted.`
     const {args} = await this.parse(ConfigGet)
     const {config, origins} = await this.settings()
     const entry = settingEntry(config, origins, args.key)
-    if (!entry) throw new UserError(`${args.key} is not set`)
+    if (!entry) {
+      const suggestion = resolveKey(args.key).schema ? undefined : suggestKey(args.key)
+      throw new UserError(`${args.key} is ${suggestion ? `not a setting; did you mean ${suggestion}?` : 'not set'}`)
+    }
+
     this.log(formatValue(entry.value, 2))
     return {...entry, origin: formatOrigin(entry.origin)}
   }

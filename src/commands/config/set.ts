@@ -1,11 +1,8 @@
-import {homedir} from 'node:os'
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
-import {writeFileAtomic} from '../../adapters/atomic-write.js'
-import {nodeConfigIO, nodeSettingsWriteIO} from '../../adapters/config-io.js'
 import {HanzoCommand} from '../../cli/base-command.js'
-import {type EditResult, editTarget, setSetting, type Tier} from '../../core/config/index.js'
+import {type EditResult, setSetting, type Tier} from '../../core/config/index.js'
 
 export default class ConfigSet extends HanzoCommand {
   static description = `Set one setting in one settings file (the user file unless --tier says otherwise).
@@ -36,10 +33,10 @@ adds it to the project's .gitignore.`
   async run(): Promise<EditResult & {tier: string}> {
     const {args, flags} = await this.parse(ConfigSet)
     const tier = flags.tier as Tier
-    const options = {cwd: process.cwd(), env: process.env, homedir: homedir(), io: nodeConfigIO}
-    const target = await editTarget(options, tier, nodeSettingsWriteIO((path, text) => writeFileAtomic(path, text)))
+    const target = await this.settingsTarget(tier)
     const result = await setSetting(target, args.key, args.value)
     this.log(`Set ${result.key} in ${result.file}`)
+    for (const warning of result.warnings) this.warn(warning)
     if (result.gitignore) this.log(`Added .hanzo/settings.local.json to ${result.gitignore}`)
     return {...result, tier}
   }

@@ -1,11 +1,8 @@
-import {homedir} from 'node:os'
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
-import {writeFileAtomic} from '../../adapters/atomic-write.js'
-import {nodeConfigIO, nodeSettingsWriteIO} from '../../adapters/config-io.js'
 import {HanzoCommand} from '../../cli/base-command.js'
-import {type EditResult, editTarget, type Tier, unsetSetting} from '../../core/config/index.js'
+import {type EditResult, type Tier, unsetSetting} from '../../core/config/index.js'
 
 export default class ConfigUnset extends HanzoCommand {
   static description = `Remove one setting from one settings file (the user file unless --tier says otherwise).
@@ -26,10 +23,10 @@ when the key is not set in that file (see config list --show-origin for where a 
   async run(): Promise<EditResult & {tier: string}> {
     const {args, flags} = await this.parse(ConfigUnset)
     const tier = flags.tier as Tier
-    const options = {cwd: process.cwd(), env: process.env, homedir: homedir(), io: nodeConfigIO}
-    const target = await editTarget(options, tier, nodeSettingsWriteIO((path, text) => writeFileAtomic(path, text)))
+    const target = await this.settingsTarget(tier)
     const result = await unsetSetting(target, args.key)
     this.log(`Unset ${result.key} in ${result.file}`)
+    for (const warning of result.warnings) this.warn(warning)
     return {...result, tier}
   }
 }

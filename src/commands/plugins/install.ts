@@ -7,7 +7,7 @@ const Base = commands['plugins:install']
 
 /**
  * @oclif/plugin-plugins reads `./my-plugin.tgz` as a GitHub `owner/repo`. A path that exists
- * on disk (a tarball or a directory) is what the user means: it is handed on as `file:<path>`.
+ * on disk (a tarball, or a directory spelled `./dir`) is what the user means: `file:<path>`.
  */
 export default class PluginsInstall extends Command {
   static aliases = Base.aliases
@@ -23,7 +23,12 @@ export default class PluginsInstall extends Command {
   static summary = Base.summary
 
   async run(): Promise<void> {
-    const argv = this.argv.map((arg) => (!arg.startsWith('-') && !arg.includes(':') && existsSync(arg) ? `file:${resolve(arg)}` : arg))
-    await Base.run(argv, this.config)
+    await Base.run(this.argv.map((arg) => (isLocalPath(arg) ? `file:${resolve(arg)}` : arg)), this.config)
   }
+}
+
+/** As npm reads a spec: only what is spelled as a path is one (`hello` stays a package name). */
+function isLocalPath(arg: string): boolean {
+  const pathLike = /^(\.{1,2}\/|\/)/.test(arg) || /\.(tgz|tar\.gz|tar)$/.test(arg)
+  return pathLike && existsSync(arg)
 }

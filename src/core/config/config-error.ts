@@ -1,4 +1,5 @@
 import {UserError} from '../errors.js'
+import type {Tier} from './types.js'
 
 /**
  * A settings file (or settings environment variable) that cannot be used. The message names the
@@ -30,11 +31,12 @@ export function syntaxError(file: string, detail: string, line: number, column: 
   })
 }
 
-/** `source` is a file path or an environment variable name (`fromEnv`). */
-export function invalidValueError(source: string, keyPath: string, expected: string, found: string, fromEnv = false): ConfigError {
+/** `from` is the tier of the file at `source`, or `env` when `source` is an environment variable name. */
+export function invalidValueError(source: string, keyPath: string, expected: string, found: string, from: Tier | 'env'): ConfigError {
+  const fromEnv = from === 'env'
   const where = fromEnv ? `environment variable ${source}` : source
   const subject = fromEnv ? `${source} (${keyPath})` : keyPath || 'the file'
-  return new ConfigError(`Invalid setting in ${where}: ${subject} must be ${expected}, found ${found}`, source, keyPath, {
-    hint: fromEnv ? `Fix or unset ${source}.` : 'Fix the value, or remove it with: hanzo-dev config unset <key> --tier <tier>',
-  })
+  let hint = `Fix or unset ${source}.`
+  if (!fromEnv) hint = keyPath ? `Fix the value, or remove it with: hanzo-dev config unset "${keyPath}" --tier ${from}` : 'Fix the file.'
+  return new ConfigError(`Invalid setting in ${where}: ${subject} must be ${expected}, found ${found}`, source, keyPath, {hint})
 }

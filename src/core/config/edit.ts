@@ -3,8 +3,9 @@ import {dirname, join} from 'node:path'
 import {UserError} from '../errors.js'
 import {ConfigError, syntaxError} from './config-error.js'
 import {JsonSyntaxError, parseJsonText} from './json-text.js'
-import {INERT_KEYS, isPlainObject, joinKey, type JsonObject, resolveKey, type SchemaNode, setAt, unsetAt} from './key-path.js'
+import {INERT_KEYS, isPlainObject, joinKey, type JsonObject, resolveKey, type SchemaNode, setAt, suggestKey, unsetAt} from './key-path.js'
 import {LOCAL_FILE, locateConfigFiles, PROJECT_DIR} from './locate.js'
+import {userOnlyReason} from './sensitive.js'
 import {userOnlyPaths} from './tier-check.js'
 import type {ConfigFile, ConfigIO, LoadConfigOptions, Tier} from './types.js'
 import {validateSettings} from './validate.js'
@@ -18,9 +19,15 @@ import {validateSettings} from './validate.js'
 export interface SettingsWriteIO {
   /** The file's text, or `null` when there is none. */
   readText(path: string): Promise<string | null>
-  /** Replaces the file atomically (creating its directory is done by `mkdir` first). */
-  writeText(path: string, text: string): Promise<void>
-  mkdir(dir: string): Promise<void>
+  /**
+   * Replaces the file atomically (creating its directory is done by `mkdir` first). `mode`: the
+   * bits of a new file; an existing file keeps its own unless `forceMode`.
+   */
+  writeText(path: string, text: string, options?: {mode?: number; forceMode?: boolean}): Promise<void>
+  /** Creates `dir` and its missing parents, with `mode` when given. */
+  mkdir(dir: string, mode?: number): Promise<void>
+  /** An existing file's permission bits; `undefined` when there is no file, or no such bits (Windows). */
+  fileMode(path: string): Promise<number | undefined>
 }
 
 export interface EditTarget {
@@ -38,9 +45,15 @@ export interface EditResult {
   created: boolean
   /** The `.gitignore` that gained the local settings file, when one did. */
   gitignore?: string
+  /** Things done besides the change, or left undone, for the user to know (never a value). */
+  warnings: string[]
 }
 
 const GITIGNORE_ENTRY = `${PROJECT_DIR}/${LOCAL_FILE}`
+
+/** The user settings file may hold credentials: only its owner may read it, or list its directory. */
+const PRIVATE_FILE_MODE = 0o600
+const PRIVATE_DIR_MODE = 0o700
 
 /** The settings file of `tier` for the project around `options.cwd`. */
 export async function editTarget(options: LoadConfigOptions & {io: ConfigIO}, tier: Tier, writeIO: SettingsWriteIO): Promise<EditTarget> {
@@ -63,7 +76,7 @@ export async function setSetting(target: EditTarget, key: string, raw: string): 
     }
   }
 
-  const text = await target.io.readText(target.file.path)
+  const text = await readTarget(target)
   const document = parseDocument(text, target.file.path)
   setAt(document, segments, value)
   const problems = (await validateSettings(document)).problems.filter((p) => overlaps(p.segments, segments))
@@ -72,22 +85,23 @@ export async function setSetting(target: EditTarget, key: string, raw: string): 
     throw new UserError(`${joinKey(problem.segments)} must be ${problem.expected}, found ${problem.found}; ${target.file.path} was not changed`)
   }
 
-  await write(target, document, text)
-  const result: EditResult = {created: text === null, file: target.file.path, key: joinKey(segments)}
-  if (text === null && target.file.tier === 'local') result.gitignore = await ignoreLocalFile(target)
+  const result: EditResult = {created: text === null, file: target.file.path, key: joinKey(segments), warnings: []}
+  await write(target, document, text, result.warnings)
+  if (text === null && target.file.tier === 'local') await ignoreLocalFile(target, result)
   return result
 }
 
 export async function unsetSetting(target: EditTarget, key: string): Promise<EditResult> {
   const {segments} = resolveKey(key)
-  const text = await target.io.readText(target.file.path)
+  const text = await readTarget(target)
   const document = parseDocument(text, target.file.path)
   if (segments.some((s) => INERT_KEYS.has(s)) || !unsetAt(document, segments)) {
     throw new UserError(`${key} is not set in ${target.file.path}`, {hint: 'see where a value comes from with: hanzo-dev config list --show-origin'})
   }
 
-  await write(target, document, text)
-  return {created: false, file: target.file.path, key: joinKey(segments)}
+  const result: EditResult = {created: false, file: target.file.path, key: joinKey(segments), warnings: []}
+  await write(target, document, text, result.warnings)
+  return result
 }
 
 /** VALUE is JSON when it parses as JSON, else a string; a setting that only takes strings keeps the text as typed. */
@@ -123,7 +137,10 @@ function checkedKey(key: string): {schema: SchemaNode; segments: string[]} {
   const inert = segments.find((s) => INERT_KEYS.has(s))
   if (inert) throw new UserError(`"${inert}" cannot be used as a key`)
   if (!schema || segments.some((s) => s === '')) {
-    throw new UserError(`Unknown setting "${key}"`, {hint: 'see the settings and their keys with: hanzo-dev config set --help'})
+    const suggestion = suggestKey(key)
+    throw new UserError(`Unknown setting "${key}"${suggestion ? `; did you mean ${suggestion}?` : ''}`, {
+      hint: 'see the settings and their keys with: hanzo-dev config set --help',
+    })
   }
 
   return {schema, segments}
@@ -144,24 +161,66 @@ function parseDocument(text: string | null, path: string): JsonObject {
   return value
 }
 
-async function write(target: EditTarget, document: JsonObject, original: string | null): Promise<void> {
+/** The target file's text; a file that cannot be read is an error naming it, not a raw errno. */
+async function readTarget(target: EditTarget): Promise<string | null> {
   const {path} = target.file
   try {
-    await target.io.mkdir(dirname(path))
-    await target.io.writeText(path, formatLike(document, original))
+    return await target.io.readText(path)
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (typeof code !== 'string') throw error
+    const code = errorCode(error)
+    if (code === undefined) throw error
+    throw new UserError(`Cannot read ${path} (${code}); nothing was changed`, {cause: error, hint: 'make it a readable JSON file, or remove it'})
+  }
+}
+
+/**
+ * Writes the settings file. The user file is private: created 0600 in a directory created 0700,
+ * and an existing one that holds a credential but is open to other users is made 0600 (warned).
+ */
+async function write(target: EditTarget, document: JsonObject, original: string | null, warnings: string[]): Promise<void> {
+  const {path, tier} = target.file
+  const isPrivate = tier === 'user'
+  try {
+    await target.io.mkdir(dirname(path), isPrivate ? PRIVATE_DIR_MODE : undefined)
+    const mode = isPrivate ? await target.io.fileMode(path) : undefined
+    const repair = mode !== undefined && (mode & 0o077) !== 0 && holdsCredential(document)
+    if (repair) {
+      warnings.push(`${path} holds credentials and was readable by other users (mode ${mode.toString(8).padStart(4, '0')}); it is now 0600`)
+    }
+
+    await target.io.writeText(path, formatLike(document, original), isPrivate ? {forceMode: repair, mode: PRIVATE_FILE_MODE} : {})
+  } catch (error) {
+    const code = errorCode(error)
+    if (code === undefined) throw error
     throw new UserError(`Cannot write ${path} (${code}); the file was not changed`, {cause: error})
   }
 }
 
-async function ignoreLocalFile(target: EditTarget): Promise<string | undefined> {
+function holdsCredential(document: JsonObject): boolean {
+  return userOnlyPaths(document, []).some((segments) => userOnlyReason(segments) === 'credential')
+}
+
+/**
+ * Adds the new local file to the project's `.gitignore`. The setting is already written by then,
+ * so a failure here is a warning (with what to add by hand), not a failed command.
+ */
+async function ignoreLocalFile(target: EditTarget, result: EditResult): Promise<void> {
   const path = join(target.projectRoot, '.gitignore')
-  const updated = withGitignoreEntry(await target.io.readText(path))
-  if (updated === undefined) return undefined
-  await target.io.writeText(path, updated)
-  return path
+  try {
+    const updated = withGitignoreEntry(await target.io.readText(path))
+    if (updated === undefined) return
+    await target.io.writeText(path, updated)
+    result.gitignore = path
+  } catch (error) {
+    const reason = errorCode(error) ?? (error instanceof UserError ? error.message : undefined)
+    if (reason === undefined) throw error
+    result.warnings.push(`Could not add ${GITIGNORE_ENTRY} to ${path} (${reason}); add it by hand so the file is not committed`)
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  return typeof code === 'string' ? code : undefined
 }
 
 function takesOnlyStrings(schema: SchemaNode | undefined): boolean {

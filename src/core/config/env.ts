@@ -43,7 +43,7 @@ export async function settingsFromEnv(env: Readonly<Record<string, string | unde
     const single: JsonObject = {}
     setAt(single, key, value)
     const [problem] = (await validateSettings(single)).problems
-    if (problem) throw invalidValueError(variable, joinKey(key), problem.expected, problem.found, true)
+    if (problem) throw invalidValueError(variable, joinKey(key), problem.expected, problem.found, 'env')
     setAt(result.data, key, value)
     result.origins[joinKey(key)] = variable
   }

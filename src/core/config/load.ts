@@ -1,10 +1,13 @@
+import {CREDENTIAL_ENV_VARS} from '@hanzo-dev/sdk/settings'
+
 import {resolvePaths} from '../paths.js'
 import {ConfigError, syntaxError} from './config-error.js'
 import {settingsFromEnv} from './env.js'
 import {JsonSyntaxError} from './json-text.js'
+import {isPlainObject, type JsonObject} from './key-path.js'
 import {locateConfigFiles} from './locate.js'
 import {mergeTiers} from './merge.js'
-import {guardRedirects, KEY_VARIABLES} from './redirect-guard.js'
+import {guardRedirects} from './redirect-guard.js'
 import {type CheckedTier, checkTier} from './tier-check.js'
 import type {ConfigFile, ConfigIO, LoadConfigOptions, LoadedConfig} from './types.js'
 
@@ -26,7 +29,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     tiers.push(await checkTier(document.value, {file: file.path, tier: file.tier}, userFile))
   }
 
-  const redirectWarnings = tiers.some((t) => t.tier !== 'user') ? guardRedirects(tiers, await outsideKeySources(options, io)) : []
+  const user = tiers.find((t) => t.tier === 'user')?.data
+  const redirectWarnings = tiers.some((t) => t.tier !== 'user') ? guardRedirects(tiers, await outsideKeySources(options, io, user)) : []
   const env = await settingsFromEnv(options.env)
   const merged = mergeTiers(tiers, env)
   return {
@@ -51,10 +55,17 @@ export async function readSettingsFile(file: Pick<ConfigFile, 'path'>, io: Confi
   }
 }
 
-/** The user's keys that live outside the settings files: key variables and the credentials file. */
-async function outsideKeySources(options: LoadConfigOptions, io: ConfigIO): Promise<string[]> {
-  const sources: string[] = KEY_VARIABLES.filter((name) => options.env[name])
+/**
+ * The user's keys that live outside the settings files: key variables, the credentials file, and
+ * the OS keychain when logins are kept there (`credentials.store` in the user tier, or
+ * HANZO_CREDENTIALS_STORE). The keychain is not opened: that it is the store is enough, since a
+ * login may land there at any time and a project must not have redirected it beforehand.
+ */
+async function outsideKeySources(options: LoadConfigOptions, io: ConfigIO, user: JsonObject | undefined): Promise<string[]> {
+  const sources: string[] = CREDENTIAL_ENV_VARS.filter((name) => options.env[name])
   const {credentials} = resolvePaths(options.env, options.homedir)
   if ((await io.kind(credentials)) === 'file') sources.push(credentials)
+  const store = options.env.HANZO_CREDENTIALS_STORE || (isPlainObject(user?.credentials) ? user.credentials.store : undefined)
+  if (store === 'keychain') sources.push(options.env.HANZO_CREDENTIALS_STORE ? 'the keychain (HANZO_CREDENTIALS_STORE)' : 'the keychain (credentials.store)')
   return sources
 }

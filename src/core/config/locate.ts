@@ -1,6 +1,7 @@
 import {dirname, join} from 'node:path'
 
 import {resolvePaths} from '../paths.js'
+import {ConfigError} from './config-error.js'
 import type {ConfigFile, ConfigIO, LoadConfigOptions} from './types.js'
 
 export const PROJECT_DIR = '.hanzo'
@@ -41,8 +42,22 @@ export async function locateConfigFiles(options: LoadConfigOptions & {io: Config
     ['project', join(projectRoot, PROJECT_DIR, PROJECT_FILE)],
     ['local', join(projectRoot, PROJECT_DIR, LOCAL_FILE)],
   ]
-  const files = await Promise.all(paths.map(async ([tier, path]) => ({exists: (await io.kind(path)) !== 'missing', path, tier})))
+  const files = await Promise.all(paths.map(async ([tier, path]) => ({exists: await isSettingsFile(path, io), path, tier})))
   return {files, gitRoot, projectRoot}
+}
+
+/**
+ * Whether there is a settings file at `path`. Anything but a regular file (after symlinks) is an
+ * error: a repository could otherwise point `.hanzo/settings.json` at `/dev/stdin` (every command
+ * hangs) or `/dev/zero` (every command runs out of memory).
+ */
+async function isSettingsFile(path: string, io: ConfigIO): Promise<boolean> {
+  const kind = await io.kind(path)
+  if (kind === 'missing') return false
+  if (kind === 'file') return true
+  throw new ConfigError(`Cannot use settings file ${path}: it is not a regular file (found a ${kind === 'directory' ? 'directory' : 'device, pipe or socket'})`, path, undefined, {
+    hint: `replace it with a JSON file, or remove it`,
+  })
 }
 
 async function findGitRoot(cwd: string, io: ConfigIO): Promise<string | undefined> {

@@ -5,14 +5,16 @@ import type {ConfigWarning, PermissionMode, PermissionRule, Tier} from './types.
 /**
  * Merges every tier's `permissions` into one ordered rule list (HIP-301: the first match wins).
  *
- * - Each file's rules keep their file order.
- * - A pattern set in several tiers takes the mode of the highest tier (local > project > user)...
+ * - Each file's rules keep their file order, denies included: `{"exec(git status*)": "allow",
+ *   "exec(*)": "deny"}` allows git status and denies the rest, as written.
+ * - Order: local rules, then project rules, then user rules (the more specific setting is
+ *   consulted first, as in the merge of every other key), each tier in its file order.
+ * - A pattern set in several tiers takes the mode and the place of the highest tier (local >
+ *   project > user)...
  * - ...except that a deny is never weakened: once any tier denies a pattern, a later `allow` or
  *   `prompt` for it is ignored with a warning. No tier can remove another tier's deny.
- * - Order: every deny rule first (so no allow can shadow a deny), then the others; within each
- *   group local rules before project rules before user rules (the more specific setting is
- *   consulted first, as in the merge of every other key), each in file order.
- * Rules carry their tier: the permission layer may ask before trusting a project's `allow`.
+ * Rules carry their tier: across tiers, the policy lets a deny of any tier win over another
+ * tier's allow (test-vectors/README.md says how), and may ask before trusting a project's `allow`.
  */
 export function mergePermissionRules(tiers: CheckedTier[]): {rules: PermissionRule[]; warnings: ConfigWarning[]} {
   const byPattern = new Map<string, PermissionRule & {index: number}>()
@@ -34,9 +36,8 @@ export function mergePermissionRules(tiers: CheckedTier[]): {rules: PermissionRu
     }
   }
 
-  const rank = (r: PermissionRule) => (r.mode === 'deny' ? 0 : 1)
   const rules = [...byPattern.values()]
-    .sort((a, b) => rank(a) - rank(b) || TIER_ORDER[a.tier] - TIER_ORDER[b.tier] || a.index - b.index)
+    .sort((a, b) => TIER_ORDER[a.tier] - TIER_ORDER[b.tier] || a.index - b.index)
     .map(({index: _index, ...rule}) => rule)
   return {rules, warnings}
 }

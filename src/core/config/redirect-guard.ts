@@ -1,21 +1,20 @@
-import {isPlainObject, joinKey, type JsonObject, unsetAt} from './key-path.js'
-import {isSecretName} from './sensitive.js'
+import {isPlainObject, joinKey, type JsonObject, leaves, unsetAt} from './key-path.js'
+import {serverCarriesSecrets} from './sensitive.js'
 import type {CheckedTier} from './tier-check.js'
 import type {ConfigWarning} from './types.js'
-
-/** The environment variables that hold a model key (the agents plugin reads the same ones). */
-export const KEY_VARIABLES = ['HANZO_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY'] as const
 
 /**
  * A project must not send the user's credentials elsewhere. A project or local setting that
  * would is dropped with a warning:
  * - a `base_url` (top level or `providers.<name>.base_url`) while any model key is the user's:
- *   in the user tier (`api_key`, `oauth_credentials`, `providers.*.api_key` / `oauth`), in one of
- *   {@link KEY_VARIABLES}, or in the credentials file, unless `allowed_base_url_hosts` in the
+ *   in the user tier (`api_key`, `oauth_credentials`, `providers.*.api_key` / `oauth`), or in one
+ *   of `keySources` (key variables, the credentials file, the keychain), unless `allowed_base_url_hosts` in the
  *   user tier names the URL's host. Keys are not matched to providers on purpose: a fallback
  *   key could reach any provider, so any user key guards every base_url.
- * - `mcp_servers.<name>.command` / `args` / `url` while the user tier gives that server secret
- *   `env` or `headers` (those would go to whatever the project runs or calls instead).
+ * - any change to `mcp_servers.<name>` but `"disabled": true` while the user tier gives that
+ *   server credentials ({@link serverCarriesSecrets}). Not only `command` / `args` / `url`: an
+ *   added `env.NODE_OPTIONS` or `env.PATH` runs the project's code with the user's secrets too,
+ *   and an added header can do as much to an HTTP server. One warning per server names the keys.
  */
 export function guardRedirects(tiers: CheckedTier[], keySources: readonly string[]): ConfigWarning[] {
   const user = tiers.find((t) => t.tier === 'user')?.data ?? {}
@@ -41,14 +40,18 @@ export function guardRedirects(tiers: CheckedTier[], keySources: readonly string
     for (const [name, provider] of objectEntries(tier.data.providers)) checkBaseUrl(provider.base_url, ['providers', name, 'base_url'])
 
     for (const [name, server] of objectEntries(tier.data.mcp_servers)) {
-      const userServer = objectAt(user.mcp_servers, name)
-      const secrets = [...Object.keys(objectAt(userServer, 'env')), ...Object.keys(objectAt(userServer, 'headers'))].some((k) => isSecretName(k))
-      if (!secrets) continue
-      for (const field of ['command', 'args', 'url']) {
-        if (server[field] !== undefined) {
-          drop(['mcp_servers', name, field], `ignored: your user settings give server "${name}" credentials; only they may change where it runs or connects`)
-        }
-      }
+      if (!serverCarriesSecrets(objectAt(user.mcp_servers, name))) continue
+      const changed = Object.keys(server).filter((field) => !(field === 'disabled' && server.disabled === true))
+      if (changed.length === 0) continue
+      const keys = leaves(Object.fromEntries(changed.map((field) => [field, server[field]]))).map((leaf) => leaf.key)
+      warnings.push({
+        file: tier.file,
+        keyPath: joinKey(['mcp_servers', name]),
+        message:
+          `ignored ${keys.join(', ')}: your user settings give server "${name}" credentials, ` +
+          'so only they may change it (a project may only turn it off with "disabled": true)',
+      })
+      for (const field of changed) unsetAt(tier.data, ['mcp_servers', name, field])
     }
   }
 

@@ -10,18 +10,23 @@
  * `minLength` is never used: ajv's ESM standalone output turns it into a CommonJS `require`
  * of its ucs2length helper. A non-empty string is written `pattern: '\\S'` instead.
  */
+// The narrow entry of the sdk: hook events and bounds are shared with the hooks plugin, so a
+// hook the schema accepts is one the plugin runs.
+import {HOOK_EVENTS, MAX_HOOK_TIMEOUT_MS} from '@hanzo-dev/sdk/settings'
+
 /** HIP-301 §4's default model. */
 export const DEFAULT_MODEL = 'claude-sonnet-4-20250514'
-/** HIP-301 §9's default hook timeout. */
-export const DEFAULT_HOOK_TIMEOUT_MS = 5000
 
 const stringMap = {type: 'object', additionalProperties: {type: 'string'}} as const
 const httpUrl = {type: 'string', pattern: '^https?://'} as const
 
 const mcpServer = {
   type: 'object',
-  description: 'An MCP server: a local command (stdio) or a url (HTTP). Merged by name across tiers.',
+  description:
+    'An MCP server: a local command (stdio) or a url (HTTP), never both in one file. Merged by name across ' +
+    'tiers; a later tier that sets one of them replaces the other (see merge.ts).',
   additionalProperties: false,
+  not: {properties: {command: true, url: true}, required: ['command', 'url']},
   properties: {
     command: {
       description: 'The program to spawn, or the whole command line as a list.',
@@ -62,14 +67,14 @@ const provider = {
 
 const hook = {
   type: 'object',
-  description: 'A shell command run around tool calls (HIP-301 §9); the hooks plugin checks the event name.',
+  description: 'A shell command run around tool calls (HIP-301 §9).',
   additionalProperties: false,
   required: ['event', 'command'],
   properties: {
-    event: {type: 'string', pattern: '\\S'},
+    event: {enum: HOOK_EVENTS},
     command: {type: 'string', pattern: '\\S'},
     tool_pattern: {type: 'string', pattern: '\\S'},
-    timeout_ms: {type: 'integer', minimum: 1, maximum: 600_000},
+    timeout_ms: {type: 'integer', minimum: 1, maximum: MAX_HOOK_TIMEOUT_MS},
     fail_open: {type: 'boolean'},
   },
 } as const

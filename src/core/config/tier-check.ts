@@ -1,13 +1,13 @@
 import {ConfigError, invalidValueError} from './config-error.js'
-import {INERT_KEYS, isPlainObject, joinKey, type JsonObject, unsetAt} from './key-path.js'
-import {userOnlyReason} from './sensitive.js'
+import {INERT_KEYS, isPlainObject, joinKey, type JsonObject, leaves, unsetAt} from './key-path.js'
+import {hasUrlUserinfo, userOnlyReason} from './sensitive.js'
 import type {ConfigWarning, Tier} from './types.js'
 import {describeValue, validateSettings} from './validate.js'
 
 /**
  * Turns one tier's parsed file into settings the merge can trust: prototype keys dropped,
  * schema checked (unknown keys dropped with a warning, a wrong type is an error), and in the
- * project and local tiers every user-only key dropped with a warning.
+ * project and local tiers every user-only key and every URL with user info dropped with a warning.
  */
 
 export interface TierSource {
@@ -32,7 +32,7 @@ export async function checkTier(value: unknown, source: TierSource, userFile: st
   const data = withoutInertKeys(value, [], warn) as JsonObject
   const {problems, unknownKeys} = await validateSettings(data)
   const [problem] = problems
-  if (problem) throw invalidValueError(source.file, joinKey(problem.segments), problem.expected, problem.found)
+  if (problem) throw invalidValueError(source.file, joinKey(problem.segments), problem.expected, problem.found, source.tier)
 
   for (const segments of unknownKeys) {
     warn(segments, 'unknown setting, ignored')
@@ -45,6 +45,14 @@ export async function checkTier(value: unknown, source: TierSource, userFile: st
       const what = credential ? 'credentials are only read from' : 'this setting is only read from'
       warn(segments, `ignored: ${what} your user settings (${userFile})${credential ? ' or the environment' : ''}`)
       unsetAt(data, segments)
+    }
+
+    // A user name or password in a URL is a credential too (`https://user:token@host/`).
+    for (const {segments, value} of leaves(data)) {
+      if (typeof value === 'string' && hasUrlUserinfo(value)) {
+        warn(segments, `ignored: a URL with a user name or password is a credential, only read from your user settings (${userFile})`)
+        unsetAt(data, segments)
+      }
     }
   }
 

@@ -1,4 +1,4 @@
-import {DEFAULT_HOOK_TIMEOUT_MS} from './schema.js'
+import {DEFAULT_HOOK_TIMEOUT_MS, type HookEvent} from '@hanzo-dev/sdk/settings'
 
 /** Where a settings file sits; later tiers win: user < project < local (< environment). */
 export type Tier = 'user' | 'project' | 'local'
@@ -16,12 +16,18 @@ export interface McpServerConfig {
   headers?: Record<string, string>
   /** Kept in the merged settings (so `doctor` can list it) but never started. */
   disabled?: boolean
+  /**
+   * Set by the merge, never read from a file: the tier whose file gave `command` or `url` (where
+   * the server runs or connects), else the first tier that names the server. Project and local
+   * servers come from the repository, so a trust prompt can tell them apart.
+   */
+  tier: Tier
 }
 
 /** One configured hook with its defaults applied and the tier it came from (project hooks need trust). */
 export interface HookConfig {
-  /** The hooks plugin checks the name (HIP-301 §9's two events plus the session events). */
-  event: string
+  /** HIP-301 §9's two events plus the session events (the sdk's HOOK_EVENTS). */
+  event: HookEvent
   command: string
   tool_pattern: string
   timeout_ms: number
@@ -103,7 +109,7 @@ export interface LoadedConfig {
   /** Dotted key of every merged leaf -> the file path or environment variable it came from, or `default`. */
   origins: Record<string, string>
   warnings: ConfigWarning[]
-  /** The merged permission rules in evaluation order: every deny first, then local > project > user. */
+  /** The merged permission rules: local, then project, then user rules, each tier in file order. */
   permissionRules: PermissionRule[]
 }
 

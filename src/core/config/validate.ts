@@ -58,6 +58,12 @@ function describeProblem(error: AjvError, segments: string[], value: unknown): S
     return {expected: `an object with "${missing}"`, found: `no "${missing}"`, segments}
   }
 
+  // The schema's only `not` is `{required: [a, b]}`: at most one of two keys (an MCP server's command or url).
+  if (error.keyword === 'not') {
+    const keys = (error.parentSchema?.not?.required ?? []).map((k) => `"${k}"`)
+    return {expected: `an object with ${keys.join(' or ')}, not both`, found: 'both', segments}
+  }
+
   return {expected: error.parentSchema ? describeSchema(error.parentSchema) : 'valid', found: describeValue(value), segments}
 }
 
@@ -72,6 +78,7 @@ export function describeSchema(node: SchemaNode): string {
     }
 
     case 'integer': {
+      if (node.minimum !== undefined && node.maximum !== undefined) return `an integer from ${node.minimum} to ${node.maximum}`
       return node.minimum === undefined ? 'an integer' : `an integer >= ${node.minimum}`
     }
 

@@ -30,6 +30,14 @@ describe('writeFileAtomic', () => {
     expect(statSync(file).mode & 0o777).toBe(0o640)
   })
 
+  it('gives an existing file the requested mode with forceMode (repairing a private file)', async () => {
+    const file = join(dir, 'settings.json')
+    writeFileSync(file, 'old')
+    chmodSync(file, 0o644)
+    await writeFileAtomic(file, 'new', {forceMode: true, mode: 0o600})
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+  })
+
   it('refuses to write through a symbolic link', async () => {
     const target = join(dir, 'target.json')
     writeFileSync(target, 'kept')

@@ -1,7 +1,7 @@
 import {REDACTED} from '@hanzo-dev/sdk'
 import {describe, expect, it} from 'vitest'
 
-import {hostAllowed, redactConfig, settingEntries} from '../../../src/core/config/index.js'
+import {hostAllowed, redactArgs, redactConfig, redactUrl, settingEntries} from '../../../src/core/config/index.js'
 import type {HanzoConfig} from '../../../src/core/config/index.js'
 
 describe('redaction and host allow-list', () => {
@@ -25,6 +25,35 @@ describe('redaction and host allow-list', () => {
       providers: {openai: {api: 'responses', api_key: REDACTED, oauth: {client_id: 'id', client_secret: REDACTED}}},
     })
     expect(JSON.stringify(settingEntries(config, {}))).not.toMatch(/sk-|ghp-|Bearer|"tok"|"cs"/)
+  })
+
+  it('redacts secret flags in MCP command lines and secrets in URLs', () => {
+    const config = {
+      base_url: 'https://u:pw-1@gw.example.com/v1?key=abc&region=eu#frag',
+      hooks: [],
+      mcp_servers: {
+        api: {args: ['--api-key', 'sk-live-123', '--token=tok-2', '--verbose', 'https://x:y@h/p', '-p', '8080'], command: ['api-mcp', '--secret', 'sk-3']},
+        web: {url: 'https://u:pw@h/x?token=abc'},
+      },
+      model: 'm',
+      permissions: {},
+    } as unknown as HanzoConfig
+    expect(redactConfig(config)).toEqual({
+      base_url: `https://${REDACTED}@gw.example.com/v1?key=${REDACTED}&region=${REDACTED}#${REDACTED}`,
+      hooks: [],
+      mcp_servers: {
+        api: {
+          args: ['--api-key', REDACTED, `--token=${REDACTED}`, '--verbose', `https://${REDACTED}@h/p`, '-p', '8080'],
+          command: ['api-mcp', '--secret', REDACTED],
+        },
+        web: {url: `https://${REDACTED}@h/x?token=${REDACTED}`},
+      },
+      model: 'm',
+      permissions: {},
+    })
+    expect(JSON.stringify(settingEntries(config, {}))).not.toMatch(/sk-|tok-2|pw|abc|x:y/)
+    expect(redactUrl('https://h/plain')).toBe('https://h/plain')
+    expect(redactArgs(['--port', '80', 'not a url'])).toEqual(['--port', '80', 'not a url'])
   })
 
   it.each([

@@ -1,0 +1,82 @@
+import {loadCommandHost, makePaint} from '@hanzo-dev/sdk'
+import {Command} from '@oclif/core/command'
+
+import {resolveHookCommand} from '../../command-word.js'
+import {type HookEvent, parseHooks} from '../../hook-config.js'
+
+export interface ListedHook {
+  /** Position in the merged `hooks` list (user hooks first, then project, then local). */
+  index: number
+  event?: HookEvent
+  tool_pattern?: string
+  /** The program the command line starts; the rest of the line is never shown (it may carry a token). */
+  program?: string
+  /** Where the program is: a file on PATH, or "builtin" for a shell builtin; null when not found. */
+  path?: string | null
+  timeout_ms?: number
+  fail_open?: boolean
+  tier?: string
+  /** Why the hook is invalid, or why its program cannot be found. */
+  problem?: string
+}
+
+export interface HooksListResult {
+  hooks: ListedHook[]
+}
+
+export default class HooksList extends Command {
+  static enableJsonFlag = true
+
+  static description = `List the configured hooks (settings.hooks) without running any.
+
+Each hook shows its event, the tools it applies to (tool_pattern), the program its command
+starts (the rest of the command line is not shown: it may carry a token), its timeout, whether
+a failing hook lets the tool run (fail_open), and the settings tier it came from.`
+
+  static examples = ['<%= config.bin %> hooks list', '<%= config.bin %> hooks list --json | jq ".hooks[] | select(.event == \\"pre_tool_use\\")"']
+
+  async run(): Promise<HooksListResult> {
+    const {flags} = await this.parse(HooksList)
+    const host = await loadCommandHost(this)
+    const parsed = parseHooks(host.settings.hooks)
+    if (parsed.problem) this.error(`${parsed.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
+
+    const hooks = await Promise.all(
+      parsed.hooks.map(async (entry): Promise<ListedHook> => {
+        if ('problem' in entry) return {index: entry.index, problem: entry.problem}
+        const {command, event, fail_open, tier, timeout_ms, tool_pattern} = entry.hook
+        // Looked up the way the runner will start it (relative paths from the project root), never run.
+        const resolved = await resolveHookCommand(command, {cwd: host.projectRoot, env: host.env})
+        const where =
+          'problem' in resolved ? {path: null, problem: resolved.problem} : {path: 'builtin' in resolved ? 'builtin' : resolved.path}
+        return {event, fail_open, index: entry.index, program: resolved.word, tier, timeout_ms, tool_pattern, ...where}
+      }),
+    )
+
+    if (!flags.json) this.log(render(hooks))
+    return {hooks}
+  }
+}
+
+function render(hooks: ListedHook[]): string {
+  if (hooks.length === 0) return 'No hooks configured (settings.hooks).'
+  const paint = makePaint()
+  const lines: string[] = []
+  for (const h of hooks) {
+    const at = `hooks[${h.index}]`
+    if (h.event === undefined) {
+      lines.push(`${paint.red('✗')} ${at}  ${paint.red(`invalid: ${h.problem}`)}`)
+      continue
+    }
+
+    const mark = h.problem ? paint.yellow('!') : paint.green('✓')
+    const tier = h.tier ? paint.dim(`  (${h.tier})`) : ''
+    lines.push(`${mark} ${at} ${h.event}${tier}`)
+    lines.push(`    tools     ${h.tool_pattern}`)
+    const where = h.problem ? paint.yellow(h.problem) : h.path === 'builtin' ? 'shell builtin' : h.path
+    lines.push(`    program   ${h.program ?? '?'}  ${paint.dim(`(${where})`)}`)
+    lines.push(`    timeout   ${h.timeout_ms} ms${h.fail_open ? ', fail open (a failing hook lets the tool run)' : ''}`)
+  }
+
+  return lines.join('\n')
+}

@@ -1,0 +1,81 @@
+import {isRecord, loadCommandHost, makePaint} from '@hanzo-dev/sdk'
+import {Command} from '@oclif/core/command'
+
+import {displayUrl, parseMcpServers} from '../../server-config.js'
+
+export interface ListedServer {
+  name: string
+  enabled: boolean
+  /** null when the entry is invalid (see `problem`). */
+  transport: 'stdio' | 'http' | null
+  /** stdio: the program started; its arguments and environment are never shown (tokens go there). */
+  program?: string
+  /** http: the URL without user info, query or fragment. */
+  url?: string
+  /** The settings tier the server's command or url came from, when the settings say so. */
+  tier?: string
+  problem?: string
+}
+
+export interface McpListResult {
+  servers: ListedServer[]
+}
+
+export default class McpList extends Command {
+  static enableJsonFlag = true
+
+  static description = `List the configured MCP servers (settings.mcp_servers) without starting any.
+
+Shows each server's transport: the program of a stdio server, the URL of an http server
+without user info or query. Arguments, environment and headers are never shown, since they
+are where tokens go. A server with "disabled": true (in any tier) is listed as disabled.`
+
+  static examples = ['<%= config.bin %> mcp list', '<%= config.bin %> mcp list --json | jq ".servers[] | select(.enabled)"']
+
+  async run(): Promise<McpListResult> {
+    const {flags} = await this.parse(McpList)
+    const host = await loadCommandHost(this)
+    const raw = host.settings.mcp_servers
+    const parsed = parseMcpServers(raw)
+    if (parsed.problem) this.error(`${parsed.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
+
+    const servers = parsed.servers.map((entry): ListedServer => {
+      const settings = isRecord(raw) ? raw[entry.name] : undefined
+      const tierValue = isRecord(settings) ? settings.tier : undefined
+      const tier = typeof tierValue === 'string' ? {tier: tierValue} : {}
+      const base = {enabled: !entry.disabled, name: entry.name, ...tier}
+      if ('problem' in entry) return {...base, problem: entry.problem, transport: null}
+      const {transport} = entry.server
+      return transport.type === 'http'
+        ? {...base, transport: 'http', url: displayUrl(transport.url)}
+        : {...base, program: programOf(transport.command), transport: 'stdio'}
+    })
+
+    if (!flags.json) this.log(render(servers))
+    return {servers}
+  }
+}
+
+/**
+ * `command` is one program, never split (servers start without a shell); a value with spaces
+ * in it is most likely a whole command line pasted in one string, whose later words may be a
+ * token, so only its first word is shown.
+ */
+function programOf(command: string): string {
+  const [first] = command.trim().split(/\s+/)
+  return first === command ? command : `${first} …`
+}
+
+function render(servers: ListedServer[]): string {
+  if (servers.length === 0) return 'No MCP servers configured (settings.mcp_servers).'
+  const paint = makePaint()
+  const width = Math.max(...servers.map((s) => s.name.length))
+  return servers
+    .map((s) => {
+      const state = s.enabled ? paint.green('enabled ') : paint.dim('disabled')
+      const where = s.problem ? paint.red(`invalid: ${s.problem}`) : s.transport === 'http' ? `http  ${s.url}` : `stdio ${s.program}`
+      const tier = s.tier ? paint.dim(`  (${s.tier})`) : ''
+      return `${s.name.padEnd(width)}  ${state}  ${where}${tier}`
+    })
+    .join('\n')
+}

@@ -1,0 +1,27 @@
+import {homedir} from 'node:os'
+
+import type {HostContext} from '@hanzo-dev/sdk'
+
+import {loadConfig} from '../core/config/load.js'
+import {redactConfig} from '../core/config/sensitive.js'
+import type {HanzoConfig, LoadedConfig} from '../core/config/types.js'
+import {resolvePaths} from '../core/paths.js'
+import {nodeConfigIO} from './config-io.js'
+
+export type HostInput = Omit<HostContext, 'apiVersion' | 'signal'>
+
+/** What plugins see of a run: settings with every credential redacted, and where things live. */
+export function hostInput(
+  loaded: Pick<LoadedConfig, 'projectRoot'> & {config: Partial<HanzoConfig>},
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+): HostInput {
+  const {configDir, dataDir} = resolvePaths(env, homedir())
+  return {configDir, cwd, dataDir, env, projectRoot: loaded.projectRoot, settings: redactConfig(loaded.config as HanzoConfig)}
+}
+
+/** For a plugin's own commands (see `loadHostLibrary` in @hanzo-dev/sdk). */
+export async function loadHostContext(options: {cwd: string; env: Readonly<Record<string, string | undefined>>}) {
+  const loaded = await loadConfig({...options, homedir: homedir(), io: nodeConfigIO})
+  return {host: hostInput(loaded, options.cwd, options.env), warnings: loaded.warnings}
+}

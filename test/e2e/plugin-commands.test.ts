@@ -1,0 +1,266 @@
+import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+
+import {makeSandbox, runCli, type Sandbox} from '../helpers/cli.js'
+
+// The plugins' own commands, through the built CLI: each one's text and --json output, that
+// listing MCP servers and hooks never shows a secret nor runs anything, and that a malformed
+// settings file is one clear error (exit 1, no stack trace).
+
+const STACK = /\n\s+at .*(\.js|\.ts):\d+|node:internal/
+
+let box: Sandbox
+let project: string
+
+beforeEach(() => {
+  box = makeSandbox('hanzo-plugin-commands-')
+  project = join(box.home, 'project')
+  mkdirSync(join(project, '.git'), {recursive: true})
+})
+afterEach(() => box.cleanup())
+
+function writeUserSettings(settings: unknown): void {
+  const dir = join(box.env.XDG_CONFIG_HOME, 'hanzo')
+  mkdirSync(dir, {recursive: true})
+  writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2))
+}
+
+function writeProjectSettings(settings: unknown): void {
+  mkdirSync(join(project, '.hanzo'), {recursive: true})
+  writeFileSync(join(project, '.hanzo', 'settings.json'), typeof settings === 'string' ? settings : JSON.stringify(settings, null, 2))
+}
+
+const run = (args: string[]) => runCli(args, {cwd: project, env: box.env})
+
+/** A program that leaves a mark when anything starts it. */
+function markerProgram(name: string): {path: string; mark: string} {
+  const bin = join(box.home, 'bin')
+  mkdirSync(bin, {recursive: true})
+  const path = join(bin, name)
+  const mark = join(box.home, `ran-${name}`)
+  writeFileSync(path, `#!/bin/sh\ntouch '${mark}'\n`, {mode: 0o755})
+  return {mark, path}
+}
+
+describe('hanzo-dev --help', () => {
+  it('lists the plugin topics', async () => {
+    const {exitCode, stdout} = await run(['--help'])
+    expect(exitCode).toBe(0)
+    for (const topic of ['lsp', 'sandbox', 'mcp', 'hooks']) expect(stdout).toMatch(new RegExp(`^ {2}${topic} +\\S`, 'm'))
+  })
+
+  it('shows each command with its examples', async () => {
+    for (const command of [['lsp', 'servers'], ['sandbox', 'status'], ['mcp', 'list'], ['hooks', 'list']]) {
+      const {exitCode, stdout} = await run([...command, '--help'])
+      expect(exitCode).toBe(0)
+      expect(stdout).toContain(`$ hanzo-dev ${command.join(' ')}`)
+      expect(stdout).toContain('--json')
+    }
+  })
+})
+
+describe('hanzo-dev lsp servers', () => {
+  it('lists every known server and the project languages without a server, with the install hint', async () => {
+    writeFileSync(join(project, 'Cargo.toml'), '[package]\nname = "x"\n')
+    // An empty PATH: no server is found, whatever this machine has.
+    const env = {...box.env, PATH: join(box.home, 'empty')}
+    const text = await runCli(['lsp', 'servers'], {cwd: project, env})
+    expect(text.exitCode).toBe(0)
+    expect(text.stdout).toMatch(/^Language servers\n/)
+    expect(text.stdout).toMatch(/- typescript-language-server +typescript +not on PATH/)
+    expect(text.stdout).toMatch(/- rust-analyzer +rust +not on PATH/)
+    expect(text.stdout).toContain(`Project languages (${project})`)
+    expect(text.stdout).toContain('! Rust: no server on PATH')
+    expect(text.stdout).toContain('→ rustup component add rust-analyzer')
+    expect(text.stdout).not.toContain('\u001B[')
+
+    const json = await runCli(['lsp', 'servers', '--json'], {cwd: project, env})
+    expect(json.exitCode).toBe(0)
+    const result = JSON.parse(json.stdout)
+    expect(result.projectRoot).toBe(project)
+    expect(result.servers.map((s: {command: string}) => s.command)).toContain('pyright-langserver')
+    expect(result.servers.every((s: {path: unknown}) => s.path === null)).toBe(true)
+    expect(result.languages).toEqual([{id: 'rust', install: 'rustup component add rust-analyzer', name: 'Rust', server: null}])
+  })
+
+  it('shows the path of a server on PATH and the server a language uses', async () => {
+    writeFileSync(join(project, 'go.mod'), 'module x\n')
+    const {path} = markerProgram('gopls')
+    const env = {...box.env, PATH: join(box.home, 'bin')}
+    const json = await runCli(['lsp', 'servers', '--json'], {cwd: project, env})
+    const result = JSON.parse(json.stdout)
+    expect(result.servers.find((s: {command: string}) => s.command === 'gopls').path).toBe(path)
+    expect(result.languages).toEqual([{id: 'go', name: 'Go', server: {command: 'gopls', path}}])
+
+    const text = await runCli(['lsp', 'servers'], {cwd: project, env})
+    expect(text.stdout).toMatch(new RegExp(`✓ gopls +go +${path}`))
+    expect(text.stdout).toContain('✓ Go: gopls')
+  })
+
+  it('says when no project language is detected', async () => {
+    const {exitCode, stdout} = await run(['lsp', 'servers'])
+    expect(exitCode).toBe(0)
+    expect(stdout).toContain('none detected')
+  })
+})
+
+describe('hanzo-dev sandbox status', () => {
+  it('reports the container, the real probes, the mode and the isolation it gets', async () => {
+    writeProjectSettings({sandbox: {allowed_paths: ['/tmp'], mode: 'allowlist'}})
+    const json = await run(['sandbox', 'status', '--json'])
+    expect(json.exitCode).toBe(0)
+    const status = JSON.parse(json.stdout)
+    expect(status).toMatchObject({allowed_paths: ['/tmp'], defaulted: false, mode: 'allowlist', platform: process.platform})
+    expect(['bwrap', 'unshare', 'path-checks']).toContain(status.enforcement)
+    // The enforcement follows the probes, which are real runs on this machine.
+    const expected = status.bubblewrap.works ? 'bwrap' : status.unshare.works ? 'unshare' : 'path-checks'
+    expect(status.enforcement).toBe(expected)
+    if (process.platform === 'linux') expect(status.bubblewrap.probed).toBe(true)
+
+    const text = await run(['sandbox', 'status'])
+    expect(text.exitCode).toBe(0)
+    expect(text.stdout).toMatch(/^container +\S/m)
+    expect(text.stdout).toMatch(/^bubblewrap +\S/m)
+    expect(text.stdout).toMatch(/^unshare +\S/m)
+    expect(text.stdout).toMatch(/^mode +allowlist \(settings\)$/m)
+    expect(text.stdout).toMatch(/^allowed +\/tmp$/m)
+    expect(text.stdout).toMatch(/^isolation +\S/m)
+  })
+
+  it('applies HIP-301 §10 defaults when the mode is unset: off in a container, workspace on a host', async () => {
+    const {exitCode, stdout} = await run(['sandbox', 'status', '--json'])
+    expect(exitCode).toBe(0)
+    const status = JSON.parse(stdout)
+    expect(status.defaulted).toBe(true)
+    expect(status.mode).toBe(status.container ? 'off' : 'workspace')
+    if (status.mode === 'off') expect(status.enforcement).toBe('none')
+  })
+
+  it('sees a Kubernetes pod from KUBERNETES_SERVICE_HOST when nothing else says container', async () => {
+    const {stdout} = await runCli(['sandbox', 'status', '--json'], {cwd: project, env: {...box.env, KUBERNETES_SERVICE_HOST: '10.0.0.1'}})
+    expect(JSON.parse(stdout).container).not.toBeNull()
+  })
+})
+
+describe('hanzo-dev mcp list', () => {
+  it('lists servers with transport, state and tier, and never a secret', async () => {
+    const stdio = markerProgram('fs-server')
+    writeUserSettings({
+      mcp_servers: {
+        fs: {args: ['--token', 'SECRET-ARG', '--api-key=SECRET-INLINE'], command: stdio.path, env: {API_TOKEN: 'SECRET-ENV'}},
+        web: {headers: {Authorization: 'Bearer SECRET-HEADER'}, url: 'https://alice:SECRET-PW@mcp.example.com/v1/mcp?access_token=SECRET-QUERY#frag'},
+      },
+    })
+    writeProjectSettings({mcp_servers: {pasted: {command: `${stdio.path} --token SECRET-PASTED`}, web: {disabled: true}}})
+
+    const text = await run(['mcp', 'list'])
+    expect(text.exitCode).toBe(0)
+    expect(text.stdout).toMatch(new RegExp(`^fs +enabled +stdio ${stdio.path} +\\(user\\)$`, 'm'))
+    expect(text.stdout).toMatch(/^web +disabled +http +https:\/\/mcp\.example\.com\/v1\/mcp +\(user\)$/m)
+    expect(text.stdout).toMatch(/^pasted +enabled +stdio \S+ … +\(project\)$/m)
+
+    const json = await run(['mcp', 'list', '--json'])
+    expect(json.exitCode).toBe(0)
+    expect(JSON.parse(json.stdout)).toEqual({
+      servers: [
+        {enabled: true, name: 'fs', program: stdio.path, tier: 'user', transport: 'stdio'},
+        {enabled: false, name: 'web', tier: 'user', transport: 'http', url: 'https://mcp.example.com/v1/mcp'},
+        {enabled: true, name: 'pasted', program: `${stdio.path} …`, tier: 'project', transport: 'stdio'},
+      ],
+    })
+
+    for (const output of [text.stdout, text.stderr, json.stdout, json.stderr]) {
+      expect(output).not.toContain('SECRET')
+      expect(output).not.toContain('alice')
+    }
+
+    expect(existsSync(stdio.mark)).toBe(false)
+  })
+
+  it('says when no server is configured', async () => {
+    const {exitCode, stdout} = await run(['mcp', 'list'])
+    expect(exitCode).toBe(0)
+    expect(stdout).toBe('No MCP servers configured (settings.mcp_servers).')
+    expect(JSON.parse((await run(['mcp', 'list', '--json'])).stdout)).toEqual({servers: []})
+  })
+})
+
+describe('hanzo-dev hooks list', () => {
+  it('lists event, tools, program, timeout, fail_open and tier, and never runs a hook', async () => {
+    const hook = markerProgram('audit-hook')
+    writeUserSettings({hooks: [{command: `${hook.path} --token SECRET-HOOK`, event: 'pre_tool_use', tool_pattern: 'exec'}]})
+    writeProjectSettings({hooks: [{command: 'exit 2', event: 'stop', fail_open: true, timeout_ms: 1000}, {command: 'no-such-hook-program', event: 'post_tool_use'}]})
+
+    const json = await run(['hooks', 'list', '--json'])
+    expect(json.exitCode).toBe(0)
+    expect(JSON.parse(json.stdout)).toEqual({
+      hooks: [
+        {event: 'pre_tool_use', fail_open: false, index: 0, path: hook.path, program: hook.path, tier: 'user', timeout_ms: 5000, tool_pattern: 'exec'},
+        {event: 'stop', fail_open: true, index: 1, path: 'builtin', program: 'exit', tier: 'project', timeout_ms: 1000, tool_pattern: '*'},
+        {
+          event: 'post_tool_use',
+          fail_open: false,
+          index: 2,
+          path: null,
+          problem: 'no-such-hook-program: not found on PATH',
+          program: 'no-such-hook-program',
+          tier: 'project',
+          timeout_ms: 5000,
+          tool_pattern: '*',
+        },
+      ],
+    })
+
+    const text = await run(['hooks', 'list'])
+    expect(text.exitCode).toBe(0)
+    expect(text.stdout).toContain('✓ hooks[0] pre_tool_use  (user)')
+    expect(text.stdout).toContain(`program   ${hook.path}  (${hook.path})`)
+    expect(text.stdout).toContain('tools     exec')
+    expect(text.stdout).toContain('timeout   1000 ms, fail open')
+    expect(text.stdout).toContain('program   exit  (shell builtin)')
+    expect(text.stdout).toContain('! hooks[2] post_tool_use  (project)')
+
+    for (const output of [text.stdout, text.stderr, json.stdout, json.stderr]) expect(output).not.toContain('SECRET')
+    expect(existsSync(hook.mark)).toBe(false)
+  })
+
+  it('says when no hook is configured', async () => {
+    const {exitCode, stdout} = await run(['hooks', 'list'])
+    expect(exitCode).toBe(0)
+    expect(stdout).toBe('No hooks configured (settings.hooks).')
+  })
+})
+
+describe('plugin commands and settings', () => {
+  const COMMANDS = [['lsp', 'servers'], ['sandbox', 'status'], ['mcp', 'list'], ['hooks', 'list']]
+
+  it('exit 1 on a malformed settings file, naming it with line and column, no stack trace', async () => {
+    writeProjectSettings('{"model": "x",\n}\n')
+    const file = join(project, '.hanzo', 'settings.json')
+    for (const command of COMMANDS) {
+      const {exitCode, stderr, stdout} = await run(command)
+      expect(exitCode, command.join(' ')).toBe(1)
+      expect(stdout).toBe('')
+      // oclif wraps long messages; the file and position are there once unwrapped.
+      const message = stderr.replaceAll(/\s*\n\s*(›\s*)?/g, ' ')
+      expect(message).toContain(`Invalid JSON in ${file}`)
+      expect(message).toMatch(/line 2, column 1/)
+      expect(stderr).not.toMatch(STACK)
+
+      const json = await run([...command, '--json'])
+      expect(json.exitCode).toBe(1)
+      expect(JSON.parse(json.stdout).error.message).toContain(file)
+    }
+  })
+
+  it('prints settings warnings on stderr and still answers', async () => {
+    writeProjectSettings({api_key: 'sk-project-SECRET', not_a_setting: 1})
+    for (const command of COMMANDS) {
+      const {exitCode, stderr} = await run(command)
+      expect(exitCode, command.join(' ')).toBe(0)
+      expect(stderr).toContain('not_a_setting')
+      expect(stderr).not.toContain('SECRET')
+    }
+  })
+})
