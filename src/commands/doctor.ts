@@ -1,6 +1,7 @@
 import {probeWritable} from '../adapters/fs-probe.js'
+import {hostInput} from '../adapters/host-context.js'
 import {collectDoctorReports, hookTimeoutMs} from '../adapters/plugin-host.js'
-import {HanzoCommand} from '../cli/base-command.js'
+import {formatWarning, HanzoCommand} from '../cli/base-command.js'
 import {renderDoctor} from '../cli/render-doctor.js'
 import {makeStyle} from '../cli/style.js'
 import type {LoadedConfig} from '../core/config/index.js'
@@ -27,7 +28,7 @@ Exits 1 when any check fails.`
     let loaded: LoadedConfig | undefined
     let configError: {message: string} | undefined
     try {
-      loaded = await this.settings()
+      loaded = await this.settings({printWarnings: false})
     } catch (error) {
       if (!(error instanceof UserError)) throw error
       configError = {message: error.message}
@@ -42,9 +43,12 @@ Exits 1 when any check fails.`
         {dir: dataDir, error: await probeWritable(dataDir), label: 'data'},
       ],
     }).map((c) => ({...c, source: 'core'}))
+    for (const w of loaded?.warnings ?? []) {
+      checks.push({detail: formatWarning(w), id: 'core.config.warning', source: 'core', status: 'warn', title: 'settings warning'})
+    }
 
     // Plugins still get their say, on empty settings, when the settings cannot be read.
-    const host = this.hostInput(loaded ?? {config: {}, projectRoot: process.cwd()})
+    const host = hostInput(loaded ?? {config: {}, projectRoot: process.cwd()}, process.cwd(), process.env)
     const {answers, warnings} = await collectDoctorReports(this.config, host, hookTimeoutMs(process.env))
     for (const a of answers) checks.push(...a.value.checks.map((c) => ({...c, source: a.plugin})))
     for (const w of warnings) {

@@ -43,6 +43,17 @@ describe('hanzo-dev doctor', () => {
     for (const p of PLUGINS) expect(report.checks.some((c) => c.source === p)).toBe(true)
   })
 
+  it('reports settings warnings as warnings, not failures', async () => {
+    mkdirSync(join(box.home, '.hanzo'))
+    writeFileSync(join(box.home, '.hanzo', 'settings.json'), '{"modle": "x"}\n')
+    const {exitCode, stdout, stderr} = await runCli(['doctor', '--json'], {cwd: box.home, env: box.env})
+    const warning = (JSON.parse(stdout) as {checks: Check[]}).checks.find((c) => c.id === 'core.config.warning')
+    expect(warning).toMatchObject({source: 'core', status: 'warn'})
+    expect(warning?.detail).toContain('modle')
+    expect(stderr).not.toContain('modle')
+    expect(exitCode).toBe(0)
+  })
+
   it('prints a readable report without colour when not on a terminal, and creates nothing', async () => {
     const {exitCode, stdout, stderr} = await runCli(['doctor'], {cwd: box.home, env: box.env})
     expect(exitCode).toBe(0)

@@ -2,6 +2,7 @@ import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
 import {HanzoCommand} from '../../cli/base-command.js'
+import {settingsTarget} from '../../cli/settings-target.js'
 import {type EditResult, setSetting, type Tier} from '../../core/config/index.js'
 
 export default class ConfigSet extends HanzoCommand {
@@ -33,7 +34,7 @@ adds it to the project's .gitignore.`
   async run(): Promise<EditResult & {tier: string}> {
     const {args, flags} = await this.parse(ConfigSet)
     const tier = flags.tier as Tier
-    const target = await this.settingsTarget(tier)
+    const target = await settingsTarget(tier)
     const result = await setSetting(target, args.key, args.value)
     this.log(`Set ${result.key} in ${result.file}`)
     for (const warning of result.warnings) this.warn(warning)

@@ -2,6 +2,7 @@ import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
 import {HanzoCommand} from '../../cli/base-command.js'
+import {settingsTarget} from '../../cli/settings-target.js'
 import {type EditResult, type Tier, unsetSetting} from '../../core/config/index.js'
 
 export default class ConfigUnset extends HanzoCommand {
@@ -23,7 +24,7 @@ when the key is not set in that file (see config list --show-origin for where a 
   async run(): Promise<EditResult & {tier: string}> {
     const {args, flags} = await this.parse(ConfigUnset)
     const tier = flags.tier as Tier
-    const target = await this.settingsTarget(tier)
+    const target = await settingsTarget(tier)
     const result = await unsetSetting(target, args.key)
     this.log(`Unset ${result.key} in ${result.file}`)
     for (const warning of result.warnings) this.warn(warning)
