@@ -1,54 +1,11 @@
-import {mkdirSync, writeFileSync} from 'node:fs'
-import {join} from 'node:path'
-import {format} from 'node:util'
-import {afterEach, beforeEach, describe, expect, it, vi} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
-import {makeSandbox, type Sandbox} from '../../../test/helpers/cli.js'
+import {useFakeHost} from '../../../test/helpers/fake-host.js'
 import McpList from '../src/commands/mcp/list.js'
 
-// The command in-process against a stand-in for the running hanzo-dev: a package whose
-// `loadHostContext` answers what host.json says (the settings rules themselves are the core's,
-// tested there and end to end in test/e2e/plugin-commands.test.ts).
-let box: Sandbox
-let root: string
-
-beforeEach(() => {
-  box = makeSandbox('hanzo-mcp-cmd-')
-  root = join(box.home, 'cli')
-  mkdirSync(root)
-  writeFileSync(join(root, 'package.json'), JSON.stringify({main: 'host.js', name: 'fake-hanzo-dev', type: 'module', version: '0.0.0'}))
-  writeFileSync(
-    join(root, 'host.js'),
-    `import {readFileSync} from 'node:fs'
-export async function loadHostContext({cwd, env}) {
-  const answer = JSON.parse(readFileSync(new URL('host.json', import.meta.url), 'utf8'))
-  if (answer.error) throw Object.assign(new Error(answer.error), {name: 'ConfigError'})
-  const {projectRoot = cwd, settings = {}, warnings = []} = answer
-  return {host: {configDir: '', cwd, dataDir: '', env: {...env, ...answer.env}, projectRoot, settings}, warnings}
-}\n`,
-  )
-})
-afterEach(() => box.cleanup())
-
-const answer = (value: unknown) => writeFileSync(join(root, 'host.json'), JSON.stringify(value))
-
-/** oclif prints through console.log / console.error; vitest would take those for itself. */
-async function run(argv: string[]) {
-  const stdout: string[] = []
-  const stderr: string[] = []
-  const log = vi.spyOn(console, 'log').mockImplementation((...a) => void stdout.push(format(...a)))
-  const err = vi.spyOn(console, 'error').mockImplementation((...a) => void stderr.push(format(...a)))
-  const output = () => ({stderr: stderr.join('\n'), stdout: stdout.join('\n')})
-  try {
-    const result = await McpList.run(argv, root)
-    return {...output(), error: undefined, result}
-  } catch (error) {
-    return {...output(), error: error as Error & {oclif?: {exit?: number}}, result: undefined}
-  } finally {
-    log.mockRestore()
-    err.mockRestore()
-  }
-}
+const fake = useFakeHost('hanzo-mcp-cmd-')
+const answer = fake.answer
+const run = (argv: string[]) => fake.run(McpList, argv)
 
 describe('mcp list', () => {
   it('returns each server without its arguments, environment, headers or URL secrets', async () => {
