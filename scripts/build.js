@@ -2,7 +2,7 @@
 // Compiles every workspace (tsc project references, incremental), runs the code generators,
 // then regenerates each package's oclif.manifest.json so start-up never imports a command.
 import {execFileSync} from 'node:child_process'
-import {readFileSync} from 'node:fs'
+import {readFileSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -17,5 +17,15 @@ run(process.execPath, [join(root, 'scripts', 'generate-validators.js')])
 const {workspaces} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
 for (const dir of ['.', ...workspaces]) {
   const pjson = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8'))
-  if (pjson.oclif) run(bin('oclif'), ['manifest'], join(root, dir))
+  if (!pjson.oclif) continue
+  run(bin('oclif'), ['manifest'], join(root, dir))
+  sortCommands(join(root, dir, 'oclif.manifest.json'))
+}
+
+// oclif lists commands in the order the file system returns them, which differs between
+// machines; sorted, the committed manifest is the same wherever it is built.
+function sortCommands(file) {
+  const manifest = JSON.parse(readFileSync(file, 'utf8'))
+  manifest.commands = Object.fromEntries(Object.entries(manifest.commands).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  writeFileSync(file, JSON.stringify(manifest, null, 2) + '\n')
 }
