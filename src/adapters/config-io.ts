@@ -1,6 +1,5 @@
 import {constants} from 'node:fs'
 import {type FileHandle, mkdir, open, stat} from 'node:fs/promises'
-import {createRequire} from 'node:module'
 
 import {ConfigError} from '../core/config/config-error.js'
 import type {SettingsWriteIO} from '../core/config/edit.js'
@@ -11,52 +10,19 @@ import type {ConfigIO} from '../core/config/types.js'
  * The real file system behind the settings loader and `config set` / `unset`.
  *
  * A settings file may come from a cloned repository, so reading one must not run its code, hang
- * or exhaust memory. Every read first opens the file (non-blocking, so a FIFO cannot block the
- * open) and checks the handle with fstat: a regular file of at most {@link MAX_SETTINGS_BYTES}.
- * `config set` / `unset` then read through that handle.
+ * or exhaust memory. Every read opens the file (non-blocking, so a FIFO cannot block the open),
+ * checks the handle with fstat (a regular file of at most {@link MAX_SETTINGS_BYTES}) and reads
+ * through that same handle, so nothing can be swapped in between the check and the read.
  *
- * The loader reads with cosmiconfig, which takes a path, not a handle: it reads the file just
- * checked, so only a file swapped in between (by someone who can write the directory, and so
- * could write the settings anyway) escapes the check. cosmiconfig's public `cosmiconfig()` is not
- * used: it first searches `process.cwd()` for a "meta config" and *executes* `.config/config.js`
- * if there is one, and its `$import` key loads other files, `.js` included. Running hanzo-dev
- * inside a cloned repository must never run that repository's code. So the loader is
- * cosmiconfig's `Explorer` (what `cosmiconfig()` builds after that search) with a single JSON
- * loader, whose result is wrapped so no `$import` is ever followed. It is imported on first use:
- * a run with no settings files never loads cosmiconfig.
+ * Settings files are plain JSON, read here rather than through cosmiconfig (which ARCHITECTURE.md
+ * names): cosmiconfig's public API executes `.config/config.js` from the working directory (its
+ * "meta config") and follows `$import` into `.js` files, so a cloned repository could run code;
+ * avoiding that meant reaching into its undocumented internals, reading each file twice (by
+ * path, after the handle was checked) and ~11 ms of start-up for no format we accept.
  */
 
 /** Far above any hand-written settings file; past it, the file is not settings. */
 export const MAX_SETTINGS_BYTES = 1024 * 1024
-
-interface Explorer {
-  load(filepath: string): Promise<{config?: {document: unknown}} | null>
-}
-
-type ExplorerClass = new (options: Record<string, unknown>) => Explorer
-
-let explorer: Promise<Explorer> | undefined
-
-async function settingsExplorer(): Promise<Explorer> {
-  // require, not import(): cosmiconfig is CommonJS, and the ESM wrapper around it costs more
-  // than the module itself on this path (bench/RESULTS.md).
-  explorer ??= Promise.resolve().then(() => {
-    const {Explorer} = createRequire(import.meta.url)('cosmiconfig/dist/Explorer.js') as {Explorer: ExplorerClass}
-    return new Explorer({
-      cache: false,
-      ignoreEmptySearchPlaces: true,
-      loaders: {'.json': (_file: string, content: string) => ({document: parseJsonText(content)})},
-      mergeImportArrays: false,
-      mergeSearchPlaces: false,
-      metaConfigFilePath: null,
-      moduleName: 'hanzo',
-      searchPlaces: [],
-      searchStrategy: 'none',
-      transform: (result: unknown) => result,
-    })
-  })
-  return explorer
-}
 
 export const nodeConfigIO: ConfigIO = {
   async kind(path) {
@@ -70,16 +36,8 @@ export const nodeConfigIO: ConfigIO = {
   },
 
   async readJson(path) {
-    const handle = await openSettingsFile(path)
-    if (handle === null) return null
-    await handle.close()
-    try {
-      const result = await (await settingsExplorer()).load(path)
-      return {value: result?.config?.document}
-    } catch (error) {
-      if (isMissing(error)) return null
-      throw error
-    }
+    const text = await readSettingsText(path)
+    return text === null ? null : {value: parseJsonText(text)}
   },
 }
 

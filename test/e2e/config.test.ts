@@ -175,7 +175,7 @@ describe('hanzo-dev config', () => {
     expect(bad.stderr).toContain('HANZO_MAX_TOKENS')
   })
 
-  it("never runs the repository's code: no cosmiconfig meta config, no $import", async () => {
+  it("never runs the repository's code: no .config/config.js (cosmiconfig's meta config), no $import", async () => {
     const marker = join(box.home, 'ran')
     const payload = `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'x'); module.exports = {}\n`
     write(join(repo, '.config', 'config.js'), payload)
