@@ -1,20 +1,8 @@
-import {DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, type HookEvent, isRecord, MAX_HOOK_TIMEOUT_MS} from '@hanzo-dev/sdk'
+import {DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, type HookConfig, type HookEvent, isRecord, MAX_HOOK_TIMEOUT_MS} from '@hanzo-dev/sdk'
 
 // The settings schema checks hooks against the same constants (they live in the sdk for that).
-export {DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, type HookEvent, MAX_HOOK_TIMEOUT_MS} from '@hanzo-dev/sdk'
+export {DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, type HookConfig, type HookEvent, MAX_HOOK_TIMEOUT_MS} from '@hanzo-dev/sdk'
 
-export interface HookConfig {
-  event: HookEvent
-  /** Run by `sh -c`, in the project root. */
-  command: string
-  /** Glob over tool names; every tool when unset. */
-  tool_pattern: string
-  timeout_ms: number
-  /** When the hook itself errors (not a deny), let the tool run instead of blocking it. */
-  fail_open: boolean
-  /** The settings tier the hook came from, when the loader says so. */
-  tier?: string
-}
 
 export type ParsedHook = {index: number; label: string} & ({hook: HookConfig} | {problem: string})
 

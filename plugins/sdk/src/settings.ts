@@ -20,6 +20,20 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export const HOOK_EVENTS = ['pre_tool_use', 'post_tool_use', 'session_start', 'user_prompt_submit', 'stop', 'pre_compact'] as const
 export type HookEvent = (typeof HOOK_EVENTS)[number]
 
+/** One configured hook as the merged settings hold it, defaults applied. */
+export interface HookConfig {
+  event: HookEvent
+  /** Run by `sh -c`, in the project root. */
+  command: string
+  /** Glob over tool names; `*` matches every tool. */
+  tool_pattern: string
+  timeout_ms: number
+  /** When the hook itself errors (not a deny), let the tool run instead of blocking it. */
+  fail_open: boolean
+  /** The settings tier the hook came from: project hooks need the user's trust. */
+  tier?: string
+}
+
 /** HIP-301 §9's default timeout of a settings hook (a shell command around tool calls). */
 export const DEFAULT_HOOK_TIMEOUT_MS = 5000
 /** Past this a hook holds the agent hostage; a larger value is a typo (seconds written as ms twice over). */

@@ -3,7 +3,7 @@ import {INERT_KEYS, isPlainObject, type JsonObject, leaves} from './key-path.js'
 import {mergePermissionRules} from './permission-rules.js'
 import {DEFAULT_MODEL} from './schema.js'
 import type {CheckedTier} from './tier-check.js'
-import {type ConfigWarning, HOOK_DEFAULTS, type HanzoConfig, type HookConfig, type PermissionRule, type Tier} from './types.js'
+import {type ConfigWarning, HOOK_DEFAULTS, type HanzoConfig, type ConfiguredHook, type PermissionRule, type Tier} from './types.js'
 
 /**
  * Merges checked tiers (user, project, local, in that order) and the environment: objects key
@@ -22,7 +22,7 @@ export function mergeTiers(
 ): {config: HanzoConfig; origins: Record<string, string>; warnings: ConfigWarning[]; permissionRules: PermissionRule[]} {
   const merged: JsonObject = {}
   const origins: Record<string, string> = {}
-  const hooks: HookConfig[] = []
+  const hooks: ConfiguredHook[] = []
   const serverTiers = new Map<string, Tier>()
 
   for (const {data, file, tier} of tiers) {
@@ -39,7 +39,7 @@ export function mergeTiers(
     mergeInto(merged, rest)
     for (const leaf of leaves(rest)) origins[leaf.key] = file
     for (const hook of Array.isArray(tierHooks) ? tierHooks : []) {
-      const index = hooks.push({...HOOK_DEFAULTS, ...(hook as Omit<HookConfig, 'tier'>), tier}) - 1
+      const index = hooks.push({...HOOK_DEFAULTS, ...(hook as Omit<ConfiguredHook, 'tier'>), tier}) - 1
       for (const leaf of leaves(hook, ['hooks', String(index)])) origins[leaf.key] = file
     }
   }

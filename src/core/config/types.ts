@@ -1,4 +1,4 @@
-import {DEFAULT_HOOK_TIMEOUT_MS, type HookEvent} from '@hanzo-dev/sdk/settings'
+import {DEFAULT_HOOK_TIMEOUT_MS, type HookConfig as SdkHookConfig} from '@hanzo-dev/sdk/settings'
 
 /** Where a settings file sits; later tiers win: user < project < local (< environment). */
 export type Tier = 'user' | 'project' | 'local'
@@ -25,15 +25,7 @@ export interface McpServerConfig {
 }
 
 /** One configured hook with its defaults applied and the tier it came from (project hooks need trust). */
-export interface HookConfig {
-  /** HIP-301 §9's two events plus the session events (the sdk's HOOK_EVENTS). */
-  event: HookEvent
-  command: string
-  tool_pattern: string
-  timeout_ms: number
-  fail_open: boolean
-  tier: Tier
-}
+export type ConfiguredHook = SdkHookConfig & {tier: Tier}
 
 export const HOOK_DEFAULTS = {fail_open: false, timeout_ms: DEFAULT_HOOK_TIMEOUT_MS, tool_pattern: '*'} as const
 
@@ -62,7 +54,7 @@ export interface HanzoConfig {
   /** Tool pattern -> mode, in the merged rule order (see {@link LoadedConfig.permissionRules}). */
   permissions: Record<string, PermissionMode>
   custom_instructions?: string
-  hooks: HookConfig[]
+  hooks: ConfiguredHook[]
   input_mode?: 'vim' | 'emacs' | 'default'
   sandbox?: SandboxSettings
   providers?: Record<string, ProviderSettings>
