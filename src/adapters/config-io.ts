@@ -31,7 +31,7 @@ export const nodeConfigIO: ConfigIO = {
       return stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : 'other'
     } catch (error) {
       if (isMissing(error)) return 'missing'
-      throw error
+      throw unusablePath(path, error)
     }
   },
 
@@ -44,20 +44,23 @@ export const nodeConfigIO: ConfigIO = {
 /** What `config set` / `unset` use; `writeText` is the atomic writer (src/adapters/atomic-write.ts). */
 export function nodeSettingsWriteIO(writeText: SettingsWriteIO['writeText']): SettingsWriteIO {
   return {
-    async fileMode(path) {
-      if (process.platform === 'win32') return undefined
-      try {
-        return (await stat(path)).mode & 0o777
-      } catch (error) {
-        if (isMissing(error)) return undefined
-        throw error
-      }
-    },
+    fileMode,
     async mkdir(dir, mode) {
       await mkdir(dir, {mode, recursive: true})
     },
     readText: readSettingsText,
     writeText,
+  }
+}
+
+/** A file's permission bits; `undefined` when there is no file, or no such bits (Windows). */
+export async function fileMode(path: string): Promise<number | undefined> {
+  if (process.platform === 'win32') return undefined
+  try {
+    return (await stat(path)).mode & 0o777
+  } catch (error) {
+    if (isMissing(error)) return undefined
+    throw error
   }
 }
 
@@ -102,6 +105,18 @@ async function openSettingsFile(path: string): Promise<FileHandle | null> {
     await handle.close()
     throw error
   }
+}
+
+/**
+ * A path the loader looks at (a settings file, `.hanzo/`, `.git`) that cannot even be checked:
+ * a symbolic link loop, or a directory the user may not enter. It names the path and the code
+ * instead of surfacing a raw errno with a stack.
+ */
+function unusablePath(path: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code
+  if (typeof code !== 'string') return error
+  const why = code === 'ELOOP' ? ': a symbolic link that leads back to itself' : code === 'EACCES' || code === 'EPERM' ? ': permission denied' : ''
+  return new ConfigError(`Cannot use ${path} (${code}${why})`, path, undefined, {hint: `fix or remove ${path}`})
 }
 
 function tooLarge(path: string): ConfigError {

@@ -3,7 +3,7 @@ import {homedir} from 'node:os'
 import type {HostContext} from '@hanzo-dev/sdk'
 
 import {loadConfig} from '../core/config/load.js'
-import {redactConfig} from '../core/config/sensitive.js'
+import {redactConfig} from '../core/config/redact.js'
 import type {HanzoConfig, LoadedConfig} from '../core/config/types.js'
 import {resolvePaths} from '../core/paths.js'
 import {nodeConfigIO} from './config-io.js'

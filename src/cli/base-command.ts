@@ -2,10 +2,11 @@ import {homedir} from 'node:os'
 import {Command} from '@oclif/core/command'
 import {CLIError} from '@oclif/core/errors'
 import type {Interfaces} from '@oclif/core'
+import {formatWarning} from '@hanzo-dev/sdk/settings'
 
 import {nodeConfigIO} from '../adapters/config-io.js'
 import {loadConfig} from '../core/config/load.js'
-import type {ConfigWarning, LoadedConfig} from '../core/config/types.js'
+import type {LoadedConfig} from '../core/config/types.js'
 import {UserError} from '../core/errors.js'
 import {resolvePaths} from '../core/paths.js'
 
@@ -13,10 +14,6 @@ import {resolvePaths} from '../core/paths.js'
  * What every hanzo-dev command shares: `--json`, settings loaded once with their warnings on
  * stderr, and user errors printed as one clear message with the exit code they carry.
  */
-export function formatWarning(w: ConfigWarning): string {
-  return `${w.file}: ${w.keyPath ? `${w.keyPath}: ` : ''}${w.message}`
-}
-
 export abstract class HanzoCommand extends Command {
   static enableJsonFlag = true
 

@@ -1,10 +1,16 @@
+import {formatWarning} from '@hanzo-dev/sdk/settings'
+
+import {fileMode, readSettingsText} from '../adapters/config-io.js'
 import {probeWritable} from '../adapters/fs-probe.js'
 import {hostInput} from '../adapters/host-context.js'
 import {collectDoctorReports, hookTimeoutMs} from '../adapters/plugin-host.js'
-import {formatWarning, HanzoCommand} from '../cli/base-command.js'
+import {HanzoCommand} from '../cli/base-command.js'
 import {renderDoctor} from '../cli/render-doctor.js'
 import {makeStyle} from '../cli/style.js'
 import type {LoadedConfig} from '../core/config/index.js'
+import {isPlainObject} from '../core/config/key-path.js'
+import {JsonSyntaxError, parseJsonText} from '../core/config/json-text.js'
+import {holdsCredential} from '../core/config/tier-check.js'
 import {coreChecks} from '../core/doctor/core-checks.js'
 import {type DoctorSummary, type SourcedCheck, summarize} from '../core/doctor/report.js'
 import {UserError} from '../core/errors.js'
@@ -37,14 +43,16 @@ Exits 1 when any check fails.`
     const checks: SourcedCheck[] = coreChecks({
       configError,
       configFiles: loaded?.files ?? [],
+      credentialFile: loaded ? await userCredentialFile(loaded.files[0].path) : undefined,
       nodeVersion: process.version,
       writable: [
         {dir: configDir, error: await probeWritable(configDir), label: 'config'},
         {dir: dataDir, error: await probeWritable(dataDir), label: 'data'},
       ],
     }).map((c) => ({...c, source: 'core'}))
-    for (const w of loaded?.warnings ?? []) {
-      checks.push({detail: formatWarning(w), id: 'core.config.warning', source: 'core', status: 'warn', title: 'settings warning'})
+    // Numbered in the loader's order (files, then keys), so each id is unique and the same run after run.
+    for (const [i, w] of (loaded?.warnings ?? []).entries()) {
+      checks.push({detail: formatWarning(w), id: `core.config.warning.${i + 1}`, source: 'core', status: 'warn', title: 'settings warning'})
     }
 
     // Plugins still get their say, on empty settings, when the settings cannot be read.
@@ -60,5 +68,21 @@ Exits 1 when any check fails.`
     if (!flags.json) this.log(renderDoctor(summary, makeStyle(process.stdout)))
     if (!summary.ok) process.exitCode = 1
     return summary
+  }
+}
+
+/**
+ * The user settings file when it holds a credential, read raw: the merged settings cannot tell
+ * (they are redacted, and HANZO_API_KEY may stand in front of the file's `api_key`).
+ */
+async function userCredentialFile(path: string): Promise<{path: string; mode?: number} | undefined> {
+  try {
+    const text = await readSettingsText(path)
+    const document = text === null ? undefined : parseJsonText(text)
+    return isPlainObject(document) && holdsCredential(document) ? {mode: await fileMode(path), path} : undefined
+  } catch (error) {
+    // The loader read this file a moment ago: one changed since is for the next run to report.
+    if (error instanceof UserError || error instanceof JsonSyntaxError || typeof (error as NodeJS.ErrnoException).code === 'string') return undefined
+    throw error
   }
 }

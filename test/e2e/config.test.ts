@@ -48,8 +48,8 @@ describe('hanzo-dev config', () => {
     expect(set.stdout).toContain(userFile)
     expect((await run(['config', 'get', 'model'])).stdout).toBe('gpt-4o')
 
-    await run(['config', 'set', 'mcp_servers.fs', '{"command":["npx","server-fs"]}', '--tier', 'project'])
-    expect(JSON.parse((await run(['config', 'get', 'mcp_servers.fs.command'])).stdout)).toEqual(['npx', 'server-fs'])
+    await run(['config', 'set', 'mcp_servers.fs', '{"command":["npx","-y"]}', '--tier', 'project'])
+    expect(JSON.parse((await run(['config', 'get', 'mcp_servers.fs.command'])).stdout)).toEqual(['npx', '-y'])
     await run(['config', 'set', 'max_tokens', '8000'])
     expect(JSON.parse(readFileSync(userFile, 'utf8'))).toEqual({max_tokens: 8000, model: 'gpt-4o'})
 
@@ -100,6 +100,17 @@ describe('hanzo-dev config', () => {
     const nested = await run(['config', 'set', 'providers.openai', '{"api_key":"sk-project-secret"}', '--tier', 'local'])
     expect(nested.exitCode).toBe(1)
     expect(nested.stderr).toContain('providers.openai.api_key')
+    // Whatever the loader would ignore in a project file, `config set` refuses to write there.
+    const url = await run(['config', 'set', 'mcp_servers.x.url', 'https://u:pwSECRET@h/', '--tier', 'project'])
+    expect(url.exitCode).toBe(1)
+    expect(flat(url.stderr)).toContain('mcp_servers.x.url: a URL with a user name or password is a credential')
+    const args = await run(['config', 'set', 'mcp_servers.x', '{"command":"srv","args":["https://u:pwSECRET@h/"]}', '--tier', 'local'])
+    expect(args.exitCode).toBe(1)
+    expect(flat(args.stderr)).toContain('mcp_servers.x.args')
+    const trust = await run(['config', 'set', 'allowed_base_url_hosts', '["evil.example"]', '--tier', 'project'])
+    expect(trust.exitCode).toBe(1)
+    for (const out of [url.stderr, url.stdout, args.stderr, args.stdout]) expect(out).not.toContain('pwSECRET')
+    expect(existsSync(projectFile) || existsSync(localFile)).toBe(false)
 
     write(projectFile, JSON.stringify({api_key: 'sk-project-secret'}))
     const {exitCode, stderr, stdout} = await run(['config', 'get', 'api_key'])
@@ -230,17 +241,6 @@ describe('hanzo-dev config', () => {
     expect(flat(stderr)).toContain('Could not add .hanzo/settings.local.json')
   })
 
-  it('redacts secret flags in MCP command lines and URL user info and query values', async () => {
-    write(userFile, JSON.stringify({mcp_servers: {api: {args: ['--api-key', 'sk-live-123', '--token=tok-9'], command: 'api-mcp'}, web: {url: 'https://u:pw-7@h.example/x?token=abc123'}}}))
-    const list = await run(['config', 'list'])
-    expect(list.stdout).toContain('mcp_servers.api.args=["--api-key","[redacted]","--token=[redacted]"]')
-    expect(list.stdout).toContain('mcp_servers.web.url=https://[redacted]@h.example/x?token=[redacted]')
-    const json = (await run(['config', 'list', '--json'])).stdout
-    const get = (await run(['config', 'get', 'mcp_servers', '--json'])).stdout
-    for (const out of [list.stdout, json, get]) expect(out).not.toMatch(/sk-live-123|tok-9|pw-7|abc123/)
-    expect(JSON.parse(get).value.api.tier).toBe('user')
-  })
-
   it('suggests the key a typo meant, and names the real key and tier in a wrong-type hint', async () => {
     const typo = await run(['config', 'get', 'modle'])
     expect(typo.exitCode).toBe(1)
@@ -255,7 +255,7 @@ describe('hanzo-dev config', () => {
     write(userFile, JSON.stringify({mcp_servers: {gh: {command: 'gh-mcp', env: {GITHUB_TOKEN: 'ghp-user-secret'}}}}))
     write(projectFile, JSON.stringify({mcp_servers: {gh: {disabled: true, env: {NODE_OPTIONS: '--require ./evil.js'}}}}))
     const {stdout} = await run(['config', 'get', 'mcp_servers.gh', '--json'])
-    expect(JSON.parse(stdout).value).toEqual({command: 'gh-mcp', disabled: true, env: {GITHUB_TOKEN: '[redacted]'}, tier: 'user'})
+    expect(JSON.parse(stdout).value).toEqual({command: 'gh-mcp', disabled: true, env: {GITHUB_TOKEN: '[redacted]'}})
     // --json keeps stderr quiet; the plain run shows the warning.
     const {stderr} = await run(['config', 'get', 'mcp_servers.gh'])
     expect(flat(stderr).match(/mcp_servers\.gh: ignored env\.NODE_OPTIONS/g)).toHaveLength(1)

@@ -1,4 +1,4 @@
-import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
+import {chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
@@ -43,13 +43,59 @@ describe('hanzo-dev doctor', () => {
     for (const p of PLUGINS) expect(report.checks.some((c) => c.source === p)).toBe(true)
   })
 
+  it.each([
+    ['settings.json links to itself', (dir: string) => symlinkSync('settings.json', join(dir, '.hanzo', 'settings.json')), '.hanzo/settings.json'],
+    ['.git links to itself', (dir: string) => symlinkSync('.git', join(dir, '.git')), '.git'],
+  ])('reports a symbolic link loop (%s) as the failed settings check, and still prints the rest', async (_name, makeLoop, culprit) => {
+    const repo = join(box.home, 'repo')
+    mkdirSync(join(repo, '.hanzo'), {recursive: true})
+    makeLoop(repo)
+    const {exitCode, stderr, stdout} = await runCli(['doctor', '--json'], {cwd: repo, env: box.env})
+    const report = JSON.parse(stdout) as {checks: Check[]}
+    const config = report.checks.find((c) => c.id === 'core.config')
+    expect(config?.status).toBe('fail')
+    expect(config?.detail).toBe(`Cannot use ${join(repo, culprit)} (ELOOP: a symbolic link that leads back to itself)`)
+    expect(report.checks.find((c) => c.id === 'core.node')?.status).toBe('ok')
+    for (const p of PLUGINS) expect(report.checks.some((c) => c.source === p)).toBe(true)
+    expect(exitCode).toBe(1)
+    expect(stderr).not.toMatch(/Error: ELOOP|Code: ELOOP|\n\s+at /)
+
+    const list = await runCli(['config', 'list'], {cwd: repo, env: box.env})
+    expect(list.exitCode).toBe(1)
+    expect(list.stderr).toContain(`Cannot use ${join(repo, culprit)} (ELOOP`)
+    expect(list.stderr).toContain(`fix or remove`)
+    expect(list.stderr).not.toMatch(/Error: ELOOP|Code: ELOOP|\n\s+at /)
+  })
+
+  it.skipIf(process.platform === 'win32')('warns when the user settings file holds a credential and others can read it, even with HANZO_API_KEY set', async () => {
+    const userFile = join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json')
+    mkdirSync(join(userFile, '..'), {recursive: true})
+    writeFileSync(userFile, '{"api_key": "sk-file-secret"}\n', {mode: 0o644})
+    chmodSync(userFile, 0o644)
+    const doctor = () => runCli(['doctor', '--json'], {cwd: box.home, env: {...box.env, HANZO_API_KEY: 'sk-env-secret'}})
+    const {exitCode, stdout} = await doctor()
+    const exposed = (JSON.parse(stdout) as {checks: Check[]}).checks.find((c) => c.id === 'core.config.private')
+    expect(exposed).toMatchObject({detail: `${userFile} holds credentials and is open to other users (mode 0644)`, source: 'core', status: 'warn'})
+    expect(stdout).not.toContain('secret')
+    expect(exitCode).toBe(0)
+
+    chmodSync(userFile, 0o600)
+    expect((JSON.parse((await doctor()).stdout) as {checks: Check[]}).checks.some((c) => c.id === 'core.config.private')).toBe(false)
+  })
+
   it('reports settings warnings as warnings, not failures', async () => {
     mkdirSync(join(box.home, '.hanzo'))
-    writeFileSync(join(box.home, '.hanzo', 'settings.json'), '{"modle": "x"}\n')
+    writeFileSync(join(box.home, '.hanzo', 'settings.json'), '{"modle": "x", "max_tokns": 1}\n')
     const {exitCode, stdout, stderr} = await runCli(['doctor', '--json'], {cwd: box.home, env: box.env})
-    const warning = (JSON.parse(stdout) as {checks: Check[]}).checks.find((c) => c.id === 'core.config.warning')
-    expect(warning).toMatchObject({source: 'core', status: 'warn'})
-    expect(warning?.detail).toContain('modle')
+    const {checks} = JSON.parse(stdout) as {checks: Check[]}
+    const warnings = checks.filter((c) => c.id.startsWith('core.config.warning'))
+    expect(warnings.map((w) => [w.id, w.source, w.status])).toEqual([
+      ['core.config.warning.1', 'core', 'warn'],
+      ['core.config.warning.2', 'core', 'warn'],
+    ])
+    expect(new Set(checks.map((c) => c.id)).size).toBe(checks.length)
+    expect(warnings[0].detail).toContain('modle')
+    expect(warnings[1].detail).toContain('max_tokns')
     expect(stderr).not.toContain('modle')
     expect(exitCode).toBe(0)
   })

@@ -113,9 +113,6 @@ describe('hanzo-dev sandbox status', () => {
     const status = JSON.parse(json.stdout)
     expect(status).toMatchObject({allowed_paths: ['/tmp'], defaulted: false, mode: 'allowlist', platform: process.platform})
     expect(['bwrap', 'unshare', 'path-checks']).toContain(status.enforcement)
-    // The enforcement follows the probes, which are real runs on this machine.
-    const expected = status.bubblewrap.works ? 'bwrap' : status.unshare.works ? 'unshare' : 'path-checks'
-    expect(status.enforcement).toBe(expected)
     if (process.platform === 'linux') expect(status.bubblewrap.probed).toBe(true)
 
     const text = await run(['sandbox', 'status'])
@@ -137,13 +134,22 @@ describe('hanzo-dev sandbox status', () => {
     if (status.mode === 'off') expect(status.enforcement).toBe('none')
   })
 
-  it('sees a Kubernetes pod from KUBERNETES_SERVICE_HOST when nothing else says container', async () => {
-    const {stdout} = await runCli(['sandbox', 'status', '--json'], {cwd: project, env: {...box.env, KUBERNETES_SERVICE_HOST: '10.0.0.1'}})
-    expect(JSON.parse(stdout).container).not.toBeNull()
+  // Known answers need known tools: stand-ins whose trial run fails (bwrap) or succeeds (unshare).
+  it.runIf(process.platform === 'linux')('is enforced by the first tool whose trial run succeeds', async () => {
+    const bin = join(box.home, 'tools')
+    mkdirSync(bin, {recursive: true})
+    writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\nexit 1\n', {mode: 0o755})
+    writeFileSync(join(bin, 'unshare'), '#!/bin/sh\nexit 0\n', {mode: 0o755})
+    writeProjectSettings({sandbox: {mode: 'workspace'}})
+    const {exitCode, stdout} = await runCli(['sandbox', 'status', '--json'], {cwd: project, env: {...box.env, PATH: bin}})
+    expect(exitCode).toBe(0)
+    expect(JSON.parse(stdout)).toMatchObject({bubblewrap: {works: false}, enforcement: 'unshare', unshare: {works: true}})
   })
 })
 
 describe('hanzo-dev mcp list', () => {
+  const WEB_SHOWN = 'https://[redacted]@mcp.example.com/[redacted]/[redacted]?[redacted]#[redacted]'
+
   it('lists servers with transport, state and tier, and never a secret', async () => {
     const stdio = markerProgram('fs-server')
     writeUserSettings({
@@ -157,7 +163,7 @@ describe('hanzo-dev mcp list', () => {
     const text = await run(['mcp', 'list'])
     expect(text.exitCode).toBe(0)
     expect(text.stdout).toMatch(new RegExp(`^fs +enabled +stdio ${stdio.path} +\\(user\\)$`, 'm'))
-    expect(text.stdout).toMatch(/^web +disabled +http +https:\/\/mcp\.example\.com\/v1\/mcp +\(user\)$/m)
+    expect(text.stdout).toContain(`web     disabled  http  ${WEB_SHOWN}`)
     expect(text.stdout).toMatch(/^pasted +enabled +stdio \S+ … +\(project\)$/m)
 
     const json = await run(['mcp', 'list', '--json'])
@@ -165,7 +171,7 @@ describe('hanzo-dev mcp list', () => {
     expect(JSON.parse(json.stdout)).toEqual({
       servers: [
         {enabled: true, name: 'fs', program: stdio.path, tier: 'user', transport: 'stdio'},
-        {enabled: false, name: 'web', tier: 'user', transport: 'http', url: 'https://mcp.example.com/v1/mcp'},
+        {enabled: false, name: 'web', tier: 'user', transport: 'http', url: WEB_SHOWN},
         {enabled: true, name: 'pasted', program: `${stdio.path} …`, tier: 'project', transport: 'stdio'},
       ],
     })

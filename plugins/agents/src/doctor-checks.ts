@@ -1,6 +1,6 @@
 import type {DoctorCheck, HostContext} from '@hanzo-dev/sdk'
 
-import {type CredentialSource, findCredentialSources, userSettingsWithCredential} from './credentials.js'
+import {type CredentialSource, findCredentialSources} from './credentials.js'
 
 type AgentsHost = Pick<HostContext, 'configDir' | 'env' | 'settings'>
 
@@ -11,9 +11,6 @@ export async function agentsChecks(host: AgentsHost): Promise<DoctorCheck[]> {
   const file = sources.find((s) => s.kind === 'file')
   const credentialsExposed = file && exposedCheck(file.name, file.mode, 'agents.credentials.file', 'credentials file is private')
   if (credentialsExposed) checks.push(credentialsExposed)
-  const settings = await userSettingsWithCredential(host)
-  const settingsExposed = settings && exposedCheck(settings.path, settings.mode, 'agents.credentials.settings', 'user settings file with credentials is private')
-  if (settingsExposed) checks.push(settingsExposed)
   return checks
 }
 

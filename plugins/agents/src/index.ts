@@ -1,5 +1,6 @@
+// Shared with the settings loader, which counts the same variables as the user's keys.
+export {CREDENTIAL_ENV_VARS} from '@hanzo-dev/sdk'
 export {
-  CREDENTIAL_ENV_VARS,
   type CredentialLookup,
   type CredentialSource,
   CREDENTIALS_FILE,

@@ -1,9 +1,5 @@
 import {DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, type HookConfig, type HookEvent, isRecord, MAX_HOOK_TIMEOUT_MS} from '@hanzo-dev/sdk'
 
-// The settings schema checks hooks against the same constants (they live in the sdk for that).
-export {DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, type HookConfig, type HookEvent, MAX_HOOK_TIMEOUT_MS} from '@hanzo-dev/sdk'
-
-
 export type ParsedHook = {index: number; label: string} & ({hook: HookConfig} | {problem: string})
 
 export interface ParsedHooks {

@@ -6,12 +6,13 @@ export interface McpServerEntry {
   name: string
   disabled: boolean
   transport: McpTransport
-  /** The settings tier the server's command or url came from, when the loader says so (project servers need trust). */
-  tier?: string
 }
 
-/** A disabled server never starts, so a problem in it is carried but does not matter. */
-export type ParsedServer = {name: string; disabled: boolean} & ({server: McpServerEntry} | {problem: string})
+/**
+ * A disabled server never starts, so a problem in it is carried but does not matter. `tier`: the
+ * settings tier the loader tagged the entry with (project servers need trust), valid or not.
+ */
+export type ParsedServer = {name: string; disabled: boolean; tier?: string} & ({server: McpServerEntry} | {problem: string})
 
 export interface ParsedServers {
   servers: ParsedServer[]
@@ -33,7 +34,8 @@ export function parseMcpServers(raw: unknown): ParsedServers {
 
 function parseServer(name: string, entry: unknown): ParsedServer {
   const disabled = isRecord(entry) && entry.disabled === true
-  const fail = (problem: string): ParsedServer => ({disabled, name, problem})
+  const tier = isRecord(entry) && typeof entry.tier === 'string' ? {tier: entry.tier} : {}
+  const fail = (problem: string): ParsedServer => ({disabled, name, problem, ...tier})
   if (!isRecord(entry)) return fail('must be an object: {command, args} or {url}')
   if (entry.disabled !== undefined && typeof entry.disabled !== 'boolean') return fail('"disabled" must be true or false')
   const hasCommand = entry.command !== undefined
@@ -41,10 +43,9 @@ function parseServer(name: string, entry: unknown): ParsedServer {
   if (hasCommand && hasUrl) return fail('set either "command" (stdio) or "url" (http), not both')
   if (!hasCommand && !hasUrl) return fail('needs "command" (a stdio server) or "url" (an http server)')
 
-  const tier = typeof entry.tier === 'string' ? {tier: entry.tier} : {}
   if (hasUrl) {
     const url = parseHttpUrl(entry.url)
-    return url ? {disabled, name, server: {disabled, name, transport: {type: 'http', url}, ...tier}} : fail('"url" must be an http:// or https:// URL')
+    return url ? {disabled, name, server: {disabled, name, transport: {type: 'http', url}}, ...tier} : fail('"url" must be an http:// or https:// URL')
   }
 
   const argv = typeof entry.command === 'string' ? [entry.command] : entry.command
@@ -55,7 +56,7 @@ function parseServer(name: string, entry: unknown): ParsedServer {
   const args = entry.args ?? []
   if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) return fail('"args" must be a list of strings')
   const [command, ...leading] = argv as string[]
-  return {disabled, name, server: {disabled, name, transport: {args: [...leading, ...(args as string[])], command, type: 'stdio'}, ...tier}}
+  return {disabled, name, server: {disabled, name, transport: {args: [...leading, ...(args as string[])], command, type: 'stdio'}}, ...tier}
 }
 
 function parseHttpUrl(value: unknown): URL | undefined {
@@ -66,9 +67,4 @@ function parseHttpUrl(value: unknown): URL | undefined {
   } catch {
     return undefined
   }
-}
-
-/** A URL fit for output: user info and query dropped, since either may carry a token. */
-export function displayUrl(url: URL): string {
-  return `${url.protocol}//${url.host}${url.pathname}`
 }

@@ -24,12 +24,12 @@ describe('mcp list', () => {
       servers: [
         {enabled: true, name: 'broken', problem: expect.stringContaining('"command"'), transport: null},
         {enabled: true, name: 'fs', program: 'npx', tier: 'user', transport: 'stdio'},
-        {enabled: false, name: 'off', transport: 'http', url: 'http://localhost:9/mcp'},
+        {enabled: false, name: 'off', transport: 'http', url: 'http://[redacted]@localhost:9/[redacted]?[redacted]'},
       ],
     })
     expect(stdout).toMatch(/^broken +enabled +invalid: /m)
     expect(stdout).toMatch(/^fs +enabled +stdio npx +\(user\)$/m)
-    expect(stdout).toMatch(/^off +disabled +http +http:\/\/localhost:9\/mcp$/m)
+    expect(stdout).toMatch(/^off +disabled +http +http:\/\/\[redacted\]@localhost:9\/\[redacted\]\?\[redacted\]$/m)
     expect(stdout + stderr).not.toContain('SECRET')
     expect(stderr).toContain('/p/.hanzo/settings.json: nope: unknown setting')
   })

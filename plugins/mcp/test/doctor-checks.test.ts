@@ -47,7 +47,7 @@ describe('mcpChecks', () => {
       {detail: `stdio mcp-everything (${onPath})`, id: 'mcp.server.everything', status: 'ok', title: 'MCP server everything'},
       {detail: `stdio ./server.sh (${local})`, id: 'mcp.server.local', status: 'ok', title: 'MCP server local'},
       {detail: 'disabled (stdio not-installed)', id: 'mcp.server.off', status: 'skip', title: 'MCP server off'},
-      {detail: 'http https://mcp.example.com/mcp', id: 'mcp.server.remote', status: 'ok', title: 'MCP server remote'},
+      {detail: 'http https://mcp.example.com/[redacted]?[redacted]', id: 'mcp.server.remote', status: 'ok', title: 'MCP server remote'},
     ])
     expect(JSON.stringify(checks)).not.toContain('sk-secret')
     expect(existsSync(join(sandbox.home, 'started-mcp-everything'))).toBe(false)

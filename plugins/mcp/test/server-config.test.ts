@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 
-import {displayUrl, parseMcpServers} from '../src/server-config.js'
+import {parseMcpServers} from '../src/server-config.js'
+import {displayUrl} from '../src/index.js'
 
 describe('parseMcpServers', () => {
   it('reads stdio servers in both command forms and http servers', () => {
@@ -30,9 +31,13 @@ describe('parseMcpServers', () => {
     expect(parseMcpServers({bad: entry}).servers).toEqual([{disabled: false, name: 'bad', problem: expect.stringMatching(problem)}])
   })
 
-  it("keeps the tier the settings loader tags a server with", () => {
-    const {servers} = parseMcpServers({local: {command: 'x', tier: 'project'}, remote: {tier: 'user', url: 'https://h/mcp'}})
-    expect(servers.map((s) => ('server' in s ? s.server.tier : s.problem))).toEqual(['project', 'user'])
+  it('keeps the tier the settings loader tags a server with, on invalid entries too', () => {
+    const {servers} = parseMcpServers({bad: {tier: 'local'}, local: {command: 'x', tier: 'project'}, remote: {tier: 'user', url: 'https://h/mcp'}})
+    expect(servers.map((s) => [s.name, s.tier, 'problem' in s])).toEqual([
+      ['bad', 'local', true],
+      ['local', 'project', false],
+      ['remote', 'user', false],
+    ])
   })
 
   it('accepts no servers and rejects a list', () => {
@@ -42,7 +47,12 @@ describe('parseMcpServers', () => {
 })
 
 describe('displayUrl', () => {
-  it('drops user info and the query, which may carry tokens', () => {
-    expect(displayUrl(new URL('https://me:s3cret@mcp.example.com:8443/v1/mcp?token=s3cret#x'))).toBe('https://mcp.example.com:8443/v1/mcp')
+  it('keeps scheme, host and port; redacts user info, every path segment, the query and the fragment', () => {
+    expect(displayUrl(new URL('https://me:s3cret@mcp.example.com:8443/v1/mcp?token=s3cret#x'))).toBe(
+      'https://[redacted]@mcp.example.com:8443/[redacted]/[redacted]?[redacted]#[redacted]',
+    )
+    expect(displayUrl('https://mcp.example.com/sse/ghp_SECRETPATH?x=1')).toBe('https://mcp.example.com/[redacted]/[redacted]?[redacted]')
+    expect(displayUrl('https://mcp.example.com')).toBe('https://mcp.example.com/')
+    expect(displayUrl('not a url ghp_SECRET')).toBe('[redacted]')
   })
 })

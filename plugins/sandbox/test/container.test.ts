@@ -33,6 +33,13 @@ describe('detectContainer', () => {
     expect(containerEvidence(markers)).toEqual({runtime: 'docker', source: '/.dockerenv'})
   })
 
+  it('names KUBERNETES_SERVICE_HOST when only the environment says pod, and reads the environment it is given', () => {
+    const host = {'/proc/1/cgroup': CGROUP_V2}
+    expect(containerEvidence(machine(host, {KUBERNETES_SERVICE_HOST: '10.0.0.1'}))).toEqual({runtime: 'k8s', source: 'KUBERNETES_SERVICE_HOST'})
+    expect(containerEvidence(machine(host, {KUBERNETES_SERVICE_HOST: ''}))).toBeNull()
+    expect(nodeContainerProbe({KUBERNETES_SERVICE_HOST: '10.0.0.1'}).env.KUBERNETES_SERVICE_HOST).toBe('10.0.0.1')
+  })
+
   it('reads the real machine without throwing', () => {
     expect([null, 'docker', 'podman', 'k8s']).toContain(detectContainer(nodeContainerProbe(process.env)))
   })

@@ -1,5 +1,6 @@
 import type {HostContext} from './contract.js'
 import {loadHostLibrary} from './host-library.js'
+import {formatWarning} from './settings.js'
 
 /** What a plugin command gets to work with: the hook's view of the run, without the hook's signal. */
 export type CommandHost = Omit<HostContext, 'apiVersion' | 'signal'>
@@ -43,7 +44,7 @@ export async function loadCommandHost(command: HostCommand, options: LoadCommand
     throw error
   }
 
-  for (const w of loaded.warnings) command.warn(`${w.file}: ${w.keyPath ? `${w.keyPath}: ` : ''}${w.message}`)
+  for (const w of loaded.warnings) command.warn(formatWarning(w))
   return loaded.host
 }
 

@@ -3,12 +3,7 @@ import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 
 import type {HostContext} from './contract.js'
-
-export interface SettingsWarning {
-  file: string
-  keyPath?: string
-  message: string
-}
+import type {SettingsWarning} from './settings.js'
 
 /** What a plugin's own command gets from the running hanzo-dev: the same view hooks get. */
 export interface HostLibrary {

@@ -5,6 +5,40 @@
 export const REDACTED = '[redacted]'
 
 /**
+ * A URL fit for output: scheme, host and port, with the user info, every non-empty path
+ * segment, the query and the fragment replaced by {@link REDACTED}, since any of them may carry
+ * a token (`https://u:pw@h/`, `/sse/ghp_...`, `?access_token=`, `#id_token=`). Text that is not
+ * a URL is redacted whole. The host and the plugins show URLs only through this.
+ */
+export function redactUrl(url: string | URL): string {
+  let parsed: URL
+  try {
+    parsed = typeof url === 'string' ? new URL(url) : url
+  } catch {
+    return REDACTED
+  }
+
+  const userinfo = parsed.username === '' && parsed.password === '' ? '' : `${REDACTED}@`
+  const path = parsed.pathname
+    .split('/')
+    .map((segment) => (segment === '' ? segment : REDACTED))
+    .join('/')
+  return `${parsed.protocol}//${userinfo}${parsed.host}${path}${parsed.search ? `?${REDACTED}` : ''}${parsed.hash ? `#${REDACTED}` : ''}`
+}
+
+/** Something in a settings file that was ignored; `file` is a path or an environment variable name. */
+export interface SettingsWarning {
+  file: string
+  keyPath?: string
+  message: string
+}
+
+/** `file: key.path: message`, the one way a settings warning is printed, by the host and by plugin commands. */
+export function formatWarning(w: SettingsWarning): string {
+  return `${w.file}: ${w.keyPath ? `${w.keyPath}: ` : ''}${w.message}`
+}
+
+/**
  * Settings reach plugins as plain JSON that may be partial or hand-edited; plugins read
  * their section through this guard instead of trusting its shape.
  */

@@ -1,8 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import {HanzoCommand} from '../../cli/base-command.js'
-import {formatOrigin, formatValue, settingEntries} from '../../core/config/display.js'
-import {redactConfig} from '../../core/config/sensitive.js'
+import {formatOrigin, formatValue, settingEntries, shownConfig} from '../../core/config/display.js'
 
 export default class ConfigList extends HanzoCommand {
   static description = `List the merged settings, one key=value per line, credentials redacted.
@@ -30,6 +29,6 @@ variable the value came from.`
       this.log(flags['show-origin'] ? `${formatOrigin(entry.origin)}\t${line}` : line)
     }
 
-    return {config: redactConfig(config), origins}
+    return {config: shownConfig(config), origins}
   }
 }

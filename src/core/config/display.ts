@@ -1,5 +1,5 @@
 import {getAt, leaves, resolveKey} from './key-path.js'
-import {redactConfig} from './sensitive.js'
+import {redactConfig} from './redact.js'
 import type {HanzoConfig} from './types.js'
 
 /**
@@ -14,14 +14,27 @@ export interface SettingEntry {
   origin?: string
 }
 
+/**
+ * The merged settings as shown: redacted, and without the `tier` tags the merge puts on servers
+ * and hooks (no file sets them, so they are not settings a user could change).
+ */
+export function shownConfig(config: HanzoConfig): Record<string, unknown> {
+  // Spread first, so the sections keep their place in the order settings are listed.
+  return redactConfig({
+    ...config,
+    hooks: (config.hooks ?? []).map(({tier: _tier, ...hook}) => hook),
+    mcp_servers: Object.fromEntries(Object.entries(config.mcp_servers ?? {}).map(([name, {tier: _tier, ...server}]) => [name, server])),
+  })
+}
+
 export function settingEntries(config: HanzoConfig, origins: Readonly<Record<string, string>>): SettingEntry[] {
-  return leaves(redactConfig(config)).map(({key, value}) => ({key, origin: origins[key], value}))
+  return leaves(shownConfig(config)).map(({key, value}) => ({key, origin: origins[key], value}))
 }
 
 /** One setting (a leaf or a whole section), redacted; `undefined` when it is not set. */
 export function settingEntry(config: HanzoConfig, origins: Readonly<Record<string, string>>, key: string): SettingEntry | undefined {
   const {segments} = resolveKey(key)
-  const value = getAt(redactConfig(config), segments)
+  const value = getAt(shownConfig(config), segments)
   if (value === undefined) return undefined
   const joined = segments.join('.')
   return {key: joined, origin: origins[joined] ?? sectionOrigin(origins, joined), value}

@@ -5,8 +5,7 @@ import {ConfigError, syntaxError} from './config-error.js'
 import {JsonSyntaxError, parseJsonText} from './json-text.js'
 import {INERT_KEYS, isPlainObject, joinKey, type JsonObject, resolveKey, type SchemaNode, setAt, suggestKey, unsetAt} from './key-path.js'
 import {LOCAL_FILE, locateConfigFiles, PROJECT_DIR} from './locate.js'
-import {userOnlyReason} from './sensitive.js'
-import {userOnlyPaths} from './tier-check.js'
+import {holdsCredential, nonUserTierViolations, userTierOnly} from './tier-check.js'
 import type {ConfigFile, ConfigIO, LoadConfigOptions, Tier} from './types.js'
 import {validateSettings} from './validate.js'
 
@@ -67,14 +66,7 @@ export async function setSetting(target: EditTarget, key: string, raw: string): 
   const value = parseCliValue(raw, schema)
   const inert = findInertKey(value)
   if (inert) throw new UserError(`"${inert}" cannot be used as a key`)
-  if (target.file.tier !== 'user') {
-    const [refused] = userOnlyPaths(value, segments)
-    if (refused) {
-      throw new UserError(`${joinKey(refused)} is only read from your user settings (${target.userFile}) or the environment; not written to ${target.file.path}`, {
-        hint: `set it with --tier user, or use an environment variable`,
-      })
-    }
-  }
+  if (target.file.tier !== 'user') refuseUserOnly(target, segments, value)
 
   const text = await readTarget(target)
   const document = parseDocument(text, target.file.path)
@@ -102,6 +94,17 @@ export async function unsetSetting(target: EditTarget, key: string): Promise<Edi
   const result: EditResult = {created: false, file: target.file.path, key: joinKey(segments), warnings: []}
   await write(target, document, text, result.warnings)
   return result
+}
+
+/** A non-user tier is refused whatever the loader would ignore there, before anything is read or written. */
+function refuseUserOnly(target: EditTarget, segments: string[], value: unknown): void {
+  const probe: JsonObject = {}
+  setAt(probe, segments, value)
+  const [refused] = nonUserTierViolations(probe)
+  if (!refused) return
+  throw new UserError(`${joinKey(refused.segments)}: ${userTierOnly(refused.reason, target.userFile)}; not written to ${target.file.path}`, {
+    hint: refused.reason === 'credential' ? 'set it with --tier user, or use an environment variable' : 'set it with --tier user',
+  })
 }
 
 /** VALUE is JSON when it parses as JSON, else a string; a setting that only takes strings keeps the text as typed. */
@@ -194,10 +197,6 @@ async function write(target: EditTarget, document: JsonObject, original: string 
     if (code === undefined) throw error
     throw new UserError(`Cannot write ${path} (${code}); the file was not changed`, {cause: error})
   }
-}
-
-function holdsCredential(document: JsonObject): boolean {
-  return userOnlyPaths(document, []).some((segments) => userOnlyReason(segments) === 'credential')
 }
 
 /**

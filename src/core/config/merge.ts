@@ -30,10 +30,8 @@ export function mergeTiers(
     for (const [name, server] of Object.entries(isPlainObject(rest.mcp_servers) ? rest.mcp_servers : {})) {
       if (!isPlainObject(server)) continue
       const transport = TRANSPORT_FIELDS.find(([field]) => server[field] !== undefined)
-      if (transport) {
-        replaceTransport(merged, origins, name, transport[1])
-        serverTiers.set(name, tier)
-      } else if (!serverTiers.has(name)) serverTiers.set(name, tier)
+      if (transport) replaceTransport(merged, origins, name, transport[1])
+      if (changesWhatRuns(server) || !serverTiers.has(name)) serverTiers.set(name, tier)
     }
 
     mergeInto(merged, rest)
@@ -75,6 +73,11 @@ const TRANSPORT_FIELDS: ReadonlyArray<[string, readonly string[]]> = [
   ['command', ['url']],
   ['url', ['command', 'args']],
 ]
+
+/** Whether a tier's entry for a server sets anything besides turning it off. */
+function changesWhatRuns(server: JsonObject): boolean {
+  return Object.entries(server).some(([field, value]) => value !== undefined && !(field === 'disabled' && value === true))
+}
 
 function replaceTransport(merged: JsonObject, origins: Record<string, string>, name: string, fields: readonly string[]): void {
   const server = isPlainObject(merged.mcp_servers) ? merged.mcp_servers[name] : undefined

@@ -1,10 +1,7 @@
-// The narrow entry: the sdk's index also loads its process helpers, which settings never need.
-import {REDACTED} from '@hanzo-dev/sdk/settings'
-
 import {isPlainObject, type JsonObject} from './key-path.js'
 
 /**
- * Which settings only the user tier may hold, and which are shown redacted.
+ * Which settings only the user tier may hold (what is shown redacted is redact.ts's concern).
  *
  * A repository's `.hanzo/settings.json` is written by whoever wrote the repository, so it may not
  * carry credentials (they would be committed, or be someone else's) nor widen where the user's
@@ -39,21 +36,6 @@ function isSecretFlag(arg: string): boolean {
   return flag !== null && isSecretName(flag[1])
 }
 
-/**
- * A command line with the values of secret flags redacted: the argument after `--token`, and
- * the value in `--api-key=...`. Other arguments only lose URL secrets ({@link redactUrl}).
- */
-export function redactArgs(args: readonly unknown[]): unknown[] {
-  return args.map((arg, i) => {
-    if (typeof arg !== 'string') return arg
-    const previous = args[i - 1]
-    if (typeof previous === 'string' && isSecretFlag(previous)) return REDACTED
-    const inline = /^(--?[a-z][\w.-]*)=/i.exec(arg)
-    if (inline && isSecretFlag(inline[1])) return `${inline[1]}=${REDACTED}`
-    return redactUrl(arg)
-  })
-}
-
 function parseUrl(text: string): URL | undefined {
   if (!/^[a-z][\d+.a-z-]*:\/\//i.test(text)) return undefined
   try {
@@ -76,18 +58,6 @@ function urlCarriesSecret(text: string): boolean {
 }
 
 /**
- * A URL with its user info, every query value and its fragment redacted (any of them may be a
- * token: `?access_token=`, `#id_token=`); any other text as it is.
- */
-export function redactUrl(text: string): string {
-  const url = parseUrl(text)
-  if (!url || (url.username === '' && url.password === '' && url.search === '' && url.hash === '')) return text
-  const userinfo = url.username === '' && url.password === '' ? '' : `${REDACTED}@`
-  const query = [...new Set(url.searchParams.keys())].map((k) => `${encodeURIComponent(k)}=${REDACTED}`).join('&')
-  return `${url.protocol}//${userinfo}${url.host}${url.pathname}${query ? `?${query}` : ''}${url.hash ? `#${REDACTED}` : ''}`
-}
-
-/**
  * Whether an MCP server's settings carry a credential: a secret-named `env` or `headers` entry,
  * a secret flag in its command line, or a URL with user info or a secret-named query parameter.
  */
@@ -99,40 +69,4 @@ export function serverCarriesSecrets(server: JsonObject): boolean {
     argv.some((arg) => typeof arg === 'string' && (isSecretFlag(arg) || isSecretFlag(arg.split('=')[0]) || urlCarriesSecret(arg))) ||
     (typeof server.url === 'string' && urlCarriesSecret(server.url))
   )
-}
-
-/** Whether the value at `segments` is shown as {@link REDACTED}. */
-export function isRedactedPath(segments: readonly string[]): boolean {
-  const [top, , field] = segments
-  if (top === 'api_key' || top === 'oauth_credentials') return true
-  if (top === 'providers' && field === 'api_key') return true
-  if (top === 'providers' && field === 'oauth') return segments.slice(3).some((s) => isSecretName(s))
-  return userOnlyReason(segments) === 'credential'
-}
-
-function isServerCommandLine(segments: readonly string[]): boolean {
-  return segments.length === 3 && segments[0] === 'mcp_servers' && (segments[2] === 'command' || segments[2] === 'args')
-}
-
-/**
- * A copy of the settings with every credential replaced by {@link REDACTED}: user-only keys,
- * secret flags' values in MCP command lines, and URLs' user info, query values and fragments.
- * Safe to print or hand to plugins.
- */
-export function redactConfig(config: object): Record<string, unknown> {
-  return redactValue(config, []) as Record<string, unknown>
-}
-
-function redactValue(value: unknown, segments: string[]): unknown {
-  if (segments.length > 0 && isRedactedPath(segments)) return REDACTED
-  if (Array.isArray(value) && isServerCommandLine(segments)) return redactArgs(value)
-  if (Array.isArray(value)) return value.map((v, i) => redactValue(v, [...segments, String(i)]))
-  if (typeof value === 'string') return redactUrl(value)
-  if (!isPlainObject(value)) return value
-  const out: JsonObject = {}
-  for (const [k, v] of Object.entries(value)) {
-    if (v !== undefined) out[k] = redactValue(v, [...segments, k])
-  }
-
-  return out
 }

@@ -1,13 +1,13 @@
 import {ConfigError, invalidValueError} from './config-error.js'
 import {INERT_KEYS, isPlainObject, joinKey, type JsonObject, leaves, unsetAt} from './key-path.js'
-import {hasUrlUserinfo, userOnlyReason} from './sensitive.js'
+import {hasUrlUserinfo, type UserOnlyReason, userOnlyReason} from './sensitive.js'
 import type {ConfigWarning, Tier} from './types.js'
 import {describeValue, validateSettings} from './validate.js'
 
 /**
  * Turns one tier's parsed file into settings the merge can trust: prototype keys dropped,
  * schema checked (unknown keys dropped with a warning, a wrong type is an error), and in the
- * project and local tiers every user-only key and every URL with user info dropped with a warning.
+ * project and local tiers everything {@link nonUserTierViolations} lists dropped with a warning.
  */
 
 export interface TierSource {
@@ -40,19 +40,9 @@ export async function checkTier(value: unknown, source: TierSource, userFile: st
   }
 
   if (source.tier !== 'user') {
-    for (const segments of userOnlyPaths(data, [])) {
-      const credential = userOnlyReason(segments) === 'credential'
-      const what = credential ? 'credentials are only read from' : 'this setting is only read from'
-      warn(segments, `ignored: ${what} your user settings (${userFile})${credential ? ' or the environment' : ''}`)
+    for (const {reason, segments} of nonUserTierViolations(data)) {
+      warn(segments, `ignored: ${userTierOnly(reason, userFile)}`)
       unsetAt(data, segments)
-    }
-
-    // A user name or password in a URL is a credential too (`https://user:token@host/`).
-    for (const {segments, value} of leaves(data)) {
-      if (typeof value === 'string' && hasUrlUserinfo(value)) {
-        warn(segments, `ignored: a URL with a user name or password is a credential, only read from your user settings (${userFile})`)
-        unsetAt(data, segments)
-      }
     }
   }
 
@@ -74,6 +64,42 @@ function withoutInertKeys(value: unknown, segments: string[], warn: (segments: s
   }
 
   return out
+}
+
+export type TierViolationReason = UserOnlyReason | 'url-credential'
+
+export interface TierViolation {
+  segments: string[]
+  reason: TierViolationReason
+}
+
+/**
+ * What a project or local settings document may not hold: every user-only key (a whole
+ * `oauth_credentials` object is one), and every value that is, or lists, a URL with a user name
+ * or password in it (`https://user:token@host/` is a credential too). The loader ignores these
+ * in those tiers and `config set` refuses to write them there, so both go by this one list.
+ */
+export function nonUserTierViolations(data: JsonObject): TierViolation[] {
+  const found: TierViolation[] = userOnlyPaths(data, []).map((segments) => ({reason: userOnlyReason(segments) ?? 'trust', segments}))
+  const covered = (segments: string[]) => found.some((v) => v.segments.every((s, i) => s === segments[i]))
+  for (const {segments, value} of leaves(data)) {
+    const strings = Array.isArray(value) ? value : [value]
+    if (!covered(segments) && strings.some((v) => typeof v === 'string' && hasUrlUserinfo(v))) found.push({reason: 'url-credential', segments})
+  }
+
+  return found
+}
+
+/** Whether a settings document holds a credential (what only the user tier may hold, less the trust settings). */
+export function holdsCredential(document: JsonObject): boolean {
+  return nonUserTierViolations(document).some((v) => v.reason !== 'trust')
+}
+
+/** Where a setting of a non-user tier is only read from, for the warning or the refusal that names it. */
+export function userTierOnly(reason: TierViolationReason, userFile: string): string {
+  if (reason === 'credential') return `credentials are only read from your user settings (${userFile}) or the environment`
+  if (reason === 'trust') return `this setting is only read from your user settings (${userFile})`
+  return `a URL with a user name or password is a credential, only read from your user settings (${userFile})`
 }
 
 /** The outermost user-only keys: a whole `oauth_credentials` object is one. */

@@ -1,4 +1,4 @@
-import {DEFAULT_HOOK_TIMEOUT_MS, type HookConfig as SdkHookConfig} from '@hanzo-dev/sdk/settings'
+import {DEFAULT_HOOK_TIMEOUT_MS, type HookConfig as SdkHookConfig, type SettingsWarning} from '@hanzo-dev/sdk/settings'
 
 /** Where a settings file sits; later tiers win: user < project < local (< environment). */
 export type Tier = 'user' | 'project' | 'local'
@@ -17,8 +17,9 @@ export interface McpServerConfig {
   /** Kept in the merged settings (so `doctor` can list it) but never started. */
   disabled?: boolean
   /**
-   * Set by the merge, never read from a file: the tier whose file gave `command` or `url` (where
-   * the server runs or connects), else the first tier that names the server. Project and local
+   * Set by the merge, never read from a file: the most local tier whose file set any of the
+   * server's fields other than `disabled: true` (a project that changes a user server's `args` or
+   * `env` changes what runs), else the first tier that names the server. Project and local
    * servers come from the repository, so a trust prompt can tell them apart.
    */
   tier: Tier
@@ -51,7 +52,13 @@ export interface HanzoConfig {
   /** User tier only: hosts a project or local `base_url` may point at while the user's key is in use. */
   allowed_base_url_hosts?: string[]
   mcp_servers: Record<string, McpServerConfig>
-  /** Tool pattern -> mode, in the merged rule order (see {@link LoadedConfig.permissionRules}). */
+  /**
+   * Tool pattern -> mode, in the merged rule order: for showing and listing only. Do NOT evaluate
+   * this flat map first-match-wins on its own: a project's `"exec(*)": "allow"` would then beat
+   * the user's `"exec(rm *)": "deny"`. The permission policy reads {@link LoadedConfig.permissionRules},
+   * which keep each rule's tier, and takes a deny from any tier first (test-vectors/README.md,
+   * "Permission rules").
+   */
   permissions: Record<string, PermissionMode>
   custom_instructions?: string
   hooks: ConfiguredHook[]
@@ -68,14 +75,13 @@ export interface ConfigFile {
   exists: boolean
 }
 
-/** Something in a settings file that was ignored; `file` is a path or an environment variable name. */
-export interface ConfigWarning {
-  file: string
-  keyPath: string
-  message: string
-}
+/** Something in a settings file that was ignored: the sdk's shape, which plugin commands print too. */
+export type ConfigWarning = SettingsWarning
 
-/** One permission rule of the merged policy, with where it came from. First match wins. */
+/**
+ * One permission rule of the merged policy, with where it came from. First match wins within a
+ * tier; across tiers a matching deny of any tier wins, else the highest tier's match decides.
+ */
 export interface PermissionRule {
   pattern: string
   mode: PermissionMode
@@ -101,7 +107,10 @@ export interface LoadedConfig {
   /** Dotted key of every merged leaf -> the file path or environment variable it came from, or `default`. */
   origins: Record<string, string>
   warnings: ConfigWarning[]
-  /** The merged permission rules: local, then project, then user rules, each tier in file order. */
+  /**
+   * The merged permission rules: local, then project, then user rules, each tier in file order.
+   * What the permission policy reads (not `config.permissions`): the tiers decide who wins.
+   */
   permissionRules: PermissionRule[]
 }
 

@@ -9,6 +9,8 @@ export interface CoreCheckInput {
   /** The settings files found, or the error that stopped loading them. */
   configFiles: ConfigFile[]
   configError?: {message: string; file?: string}
+  /** The user settings file, when it holds a credential; `mode`: its permission bits (none on Windows). */
+  credentialFile?: {path: string; mode?: number}
   /** Each data directory and the error met when writing there (null: writable). */
   writable: {dir: string; label: string; error: string | null}[]
 }
@@ -31,6 +33,17 @@ export function coreChecks(input: CoreCheckInput): DoctorCheck[] {
       id: 'core.config',
       status: 'ok',
       title: 'settings files are valid',
+    })
+  }
+
+  const exposed = input.credentialFile
+  if (exposed?.mode !== undefined && (exposed.mode & 0o077) !== 0) {
+    checks.push({
+      detail: `${exposed.path} holds credentials and is open to other users (mode ${exposed.mode.toString(8).padStart(4, '0')})`,
+      hint: `chmod 600 ${exposed.path}`,
+      id: 'core.config.private',
+      status: 'warn',
+      title: 'user settings file with credentials is private',
     })
   }
 

@@ -1,8 +1,8 @@
-import {loadCommandHost, makePaint} from '@hanzo-dev/sdk'
+import {type HookEvent, loadCommandHost, makePaint} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 
 import {resolveHookCommand} from '../../command-word.js'
-import {type HookEvent, parseHooks} from '../../hook-config.js'
+import {parseHooks} from '../../hook-config.js'
 
 export interface ListedHook {
   /** Position in the merged `hooks` list (user hooks first, then project, then local). */

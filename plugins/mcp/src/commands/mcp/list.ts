@@ -1,7 +1,7 @@
-import {isRecord, loadCommandHost, makePaint} from '@hanzo-dev/sdk'
+import {loadCommandHost, makePaint, redactUrl} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 
-import {displayUrl, parseMcpServers} from '../../server-config.js'
+import {parseMcpServers} from '../../server-config.js'
 
 export interface ListedServer {
   name: string
@@ -10,7 +10,7 @@ export interface ListedServer {
   transport: 'stdio' | 'http' | null
   /** stdio: the program started; its arguments and environment are never shown (tokens go there). */
   program?: string
-  /** http: the URL without user info, query or fragment. */
+  /** http: the URL's scheme, host and port; its user info, path, query and fragment redacted. */
   url?: string
   /** The settings tier the server's command or url came from, when the settings say so. */
   tier?: string
@@ -26,8 +26,8 @@ export default class McpList extends Command {
 
   static description = `List the configured MCP servers (settings.mcp_servers) without starting any.
 
-Shows each server's transport: the program of a stdio server, the URL of an http server
-without user info or query. Arguments, environment and headers are never shown, since they
+Shows each server's transport: the program of a stdio server, the scheme and host of an http
+server's URL (its path and query may hold a token). Arguments, environment and headers are never shown, since they
 are where tokens go. A server with "disabled": true (in any tier) is listed as disabled.`
 
   static examples = ['<%= config.bin %> mcp list', '<%= config.bin %> mcp list --json | jq ".servers[] | select(.enabled)"']
@@ -35,19 +35,15 @@ are where tokens go. A server with "disabled": true (in any tier) is listed as d
   async run(): Promise<McpListResult> {
     const {flags} = await this.parse(McpList)
     const host = await loadCommandHost(this)
-    const raw = host.settings.mcp_servers
-    const parsed = parseMcpServers(raw)
+    const parsed = parseMcpServers(host.settings.mcp_servers)
     if (parsed.problem) this.error(`${parsed.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
 
     const servers = parsed.servers.map((entry): ListedServer => {
-      const settings = isRecord(raw) ? raw[entry.name] : undefined
-      const tierValue = isRecord(settings) ? settings.tier : undefined
-      const tier = typeof tierValue === 'string' ? {tier: tierValue} : {}
-      const base = {enabled: !entry.disabled, name: entry.name, ...tier}
+      const base = {enabled: !entry.disabled, name: entry.name, ...(entry.tier === undefined ? {} : {tier: entry.tier})}
       if ('problem' in entry) return {...base, problem: entry.problem, transport: null}
       const {transport} = entry.server
       return transport.type === 'http'
-        ? {...base, transport: 'http', url: displayUrl(transport.url)}
+        ? {...base, transport: 'http', url: redactUrl(transport.url)}
         : {...base, program: programOf(transport.command), transport: 'stdio'}
     })
 
