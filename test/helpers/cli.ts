@@ -1,7 +1,8 @@
-import {mkdtempSync, realpathSync, rmSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, realpathSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {execa} from 'execa'
+import {afterEach, beforeEach} from 'vitest'
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..')
 export const CLI = join(REPO_ROOT, 'bin', 'run.js')
@@ -51,4 +52,21 @@ export async function runCli(
     reject: false,
   })
   return {exitCode: result.exitCode ?? 1, stderr: result.stderr, stdout: result.stdout}
+}
+
+/**
+ * A fresh sandbox per test with named directories inside it (created before each test,
+ * removed after): `const dirs = useSandboxDirs('hanzo-lsp-', 'project', 'bin')`.
+ */
+export function useSandboxDirs<N extends string>(prefix: string, ...names: N[]) {
+  const state = {} as {box: Sandbox} & Record<N, string>
+  beforeEach(() => {
+    state.box = makeSandbox(prefix)
+    for (const name of names) {
+      state[name] = join(state.box.home, name) as (typeof state)[N]
+      mkdirSync(state[name], {recursive: true})
+    }
+  })
+  afterEach(() => state.box.cleanup())
+  return state
 }

@@ -1,24 +1,13 @@
-import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
+import {existsSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
-import {makeSandbox, type Sandbox} from '../../../test/helpers/cli.js'
+import {useSandboxDirs} from '../../../test/helpers/cli.js'
 import {hooksChecks} from '../src/doctor-checks.js'
 
-let sandbox: Sandbox
-let project: string
-let bin: string
+const dirs = useSandboxDirs('hanzo-hooks-', 'project', 'bin', 'project/scripts')
 
-beforeEach(() => {
-  sandbox = makeSandbox('hanzo-hooks-')
-  project = join(sandbox.home, 'project')
-  bin = join(sandbox.home, 'bin')
-  mkdirSync(join(project, 'scripts'), {recursive: true})
-  mkdirSync(bin)
-})
-afterEach(() => sandbox.cleanup())
-
-const host = (hooks: unknown) => ({env: {HOME: sandbox.home, PATH: bin}, projectRoot: project, settings: {hooks}})
+const host = (hooks: unknown) => ({env: {HOME: dirs.box.home, PATH: dirs.bin}, projectRoot: dirs.project, settings: {hooks}})
 
 describe('hooksChecks', () => {
   it('says so when no hooks are configured', async () => {
@@ -26,8 +15,8 @@ describe('hooksChecks', () => {
   })
 
   it('passes hooks whose program exists: on PATH, relative to the project, a builtin', async () => {
-    writeFileSync(join(bin, 'lint-hook'), '#!/bin/sh\nexit 0\n', {mode: 0o755})
-    writeFileSync(join(project, 'scripts', 'guard.sh'), '#!/bin/sh\nexit 0\n', {mode: 0o755})
+    writeFileSync(join(dirs.bin, 'lint-hook'), '#!/bin/sh\nexit 0\n', {mode: 0o755})
+    writeFileSync(join(dirs.project, 'scripts', 'guard.sh'), '#!/bin/sh\nexit 0\n', {mode: 0o755})
     const checks = await hooksChecks(
       host([
         {command: 'lint-hook --token=abc123', event: 'post_tool_use', tool_pattern: 'fs_*'},
@@ -36,15 +25,15 @@ describe('hooksChecks', () => {
       ]),
     )
     expect(checks.map((c) => c.status)).toEqual(['ok', 'ok', 'ok'])
-    expect(checks[0].detail).toBe(`lint-hook (${join(bin, 'lint-hook')}), tools fs_*, timeout 5000 ms`)
-    expect(checks[1].detail).toBe(`./scripts/guard.sh (${join(project, 'scripts', 'guard.sh')}), timeout 2000 ms`)
+    expect(checks[0].detail).toBe(`lint-hook (${join(dirs.bin, 'lint-hook')}), tools fs_*, timeout 5000 ms`)
+    expect(checks[1].detail).toBe(`./scripts/guard.sh (${join(dirs.project, 'scripts', 'guard.sh')}), timeout 2000 ms`)
     expect(checks[2].detail).toContain('shell builtin')
     // Only the program is shown, never the rest of the line (it may carry a token).
     expect(JSON.stringify(checks)).not.toContain('abc123')
   })
 
   it('fails a hook whose program is missing or not executable, naming the hook', async () => {
-    writeFileSync(join(project, 'scripts', 'plain.sh'), 'exit 0\n', {mode: 0o644})
+    writeFileSync(join(dirs.project, 'scripts', 'plain.sh'), 'exit 0\n', {mode: 0o644})
     const checks = await hooksChecks(
       host([
         {command: 'no-such-hook', event: 'pre_tool_use'},
@@ -53,7 +42,7 @@ describe('hooksChecks', () => {
     )
     expect(checks[0]).toMatchObject({detail: 'no-such-hook: not found on PATH', id: 'hooks.hook.0', status: 'fail', title: 'hook hooks[0] pre_tool_use'})
     expect(checks[1]).toMatchObject({detail: './scripts/plain.sh: no executable file there', status: 'fail', title: 'hook hooks[1] stop (project)'})
-    expect(checks[1].hint).toContain(project)
+    expect(checks[1].hint).toContain(dirs.project)
   })
 
   it('fails a hook that does not parse and still checks the others', async () => {
@@ -67,8 +56,8 @@ describe('hooksChecks', () => {
   })
 
   it('never runs a hook', async () => {
-    const marker = join(sandbox.home, 'ran')
-    writeFileSync(join(bin, 'touches'), `#!/bin/sh\ntouch '${marker}'\n`, {mode: 0o755})
+    const marker = join(dirs.box.home, 'ran')
+    writeFileSync(join(dirs.bin, 'touches'), `#!/bin/sh\ntouch '${marker}'\n`, {mode: 0o755})
     await hooksChecks(host([{command: 'touches', event: 'session_start'}]))
     expect(existsSync(marker)).toBe(false)
   })

@@ -1,29 +1,18 @@
-import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
+import {existsSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
-import {makeSandbox, type Sandbox} from '../../../test/helpers/cli.js'
+import {useSandboxDirs} from '../../../test/helpers/cli.js'
 import {mcpChecks} from '../src/doctor-checks.js'
 
-let sandbox: Sandbox
-let project: string
-let bin: string
+const dirs = useSandboxDirs('hanzo-mcp-', 'project', 'bin')
 
-beforeEach(() => {
-  sandbox = makeSandbox('hanzo-mcp-')
-  project = join(sandbox.home, 'project')
-  bin = join(sandbox.home, 'bin')
-  mkdirSync(project)
-  mkdirSync(bin)
-})
-afterEach(() => sandbox.cleanup())
-
-const host = (mcp_servers: unknown) => ({env: {PATH: bin}, projectRoot: project, settings: {mcp_servers}})
+const host = (mcp_servers: unknown) => ({env: {PATH: dirs.bin}, projectRoot: dirs.project, settings: {mcp_servers}})
 
 /** A server that leaves a mark if anything ever starts it. */
 function installServer(dir: string, name: string): string {
   const path = join(dir, name)
-  writeFileSync(path, `#!/bin/sh\ntouch '${join(sandbox.home, `started-${name}`)}'\n`, {mode: 0o755})
+  writeFileSync(path, `#!/bin/sh\ntouch '${join(dirs.box.home, `started-${name}`)}'\n`, {mode: 0o755})
   return path
 }
 
@@ -33,8 +22,8 @@ describe('mcpChecks', () => {
   })
 
   it('checks each server by its transport and never starts one', async () => {
-    const onPath = installServer(bin, 'mcp-everything')
-    const local = installServer(project, 'server.sh')
+    const onPath = installServer(dirs.bin, 'mcp-everything')
+    const local = installServer(dirs.project, 'server.sh')
     const checks = await mcpChecks(
       host({
         everything: {args: ['--api-key', 'sk-secret'], command: 'mcp-everything'},
@@ -50,8 +39,8 @@ describe('mcpChecks', () => {
       {detail: 'http https://mcp.example.com/[redacted]?[redacted]', id: 'mcp.server.remote', status: 'ok', title: 'MCP server remote'},
     ])
     expect(JSON.stringify(checks)).not.toContain('sk-secret')
-    expect(existsSync(join(sandbox.home, 'started-mcp-everything'))).toBe(false)
-    expect(existsSync(join(sandbox.home, 'started-server.sh'))).toBe(false)
+    expect(existsSync(join(dirs.box.home, 'started-mcp-everything'))).toBe(false)
+    expect(existsSync(join(dirs.box.home, 'started-server.sh'))).toBe(false)
   })
 
   it('fails a stdio server whose command is missing, with a hint', async () => {

@@ -1,8 +1,7 @@
 import * as Args from '@oclif/core/args'
-import * as Flags from '@oclif/core/flags'
 
 import {HanzoCommand} from '../../cli/base-command.js'
-import {settingsTarget} from '../../cli/settings-target.js'
+import {settingsTarget, tierFlag} from '../../cli/settings-target.js'
 import {type EditResult, setSetting, type Tier} from '../../core/config/index.js'
 
 export default class ConfigSet extends HanzoCommand {
@@ -28,7 +27,7 @@ adds it to the project's .gitignore.`
   }
 
   static flags = {
-    tier: Flags.string({default: 'user', description: 'The settings file to write.', options: ['user', 'project', 'local']}),
+    tier: tierFlag('The settings file to write.'),
   }
 
   async run(): Promise<EditResult & {tier: string}> {

@@ -1,8 +1,7 @@
 import * as Args from '@oclif/core/args'
-import * as Flags from '@oclif/core/flags'
 
 import {HanzoCommand} from '../../cli/base-command.js'
-import {settingsTarget} from '../../cli/settings-target.js'
+import {settingsTarget, tierFlag} from '../../cli/settings-target.js'
 import {type EditResult, type Tier, unsetSetting} from '../../core/config/index.js'
 
 export default class ConfigUnset extends HanzoCommand {
@@ -18,7 +17,7 @@ when the key is not set in that file (see config list --show-origin for where a 
   }
 
   static flags = {
-    tier: Flags.string({default: 'user', description: 'The settings file to change.', options: ['user', 'project', 'local']}),
+    tier: tierFlag('The settings file to change.'),
   }
 
   async run(): Promise<EditResult & {tier: string}> {
