@@ -1,0 +1,5 @@
+export * from './backoff.js'
+export * from './mcp-tool-name.js'
+export * from './pkce.js'
+export * from './protocol-error.js'
+export * from './sse-frame-buffer.js'
