@@ -62,8 +62,8 @@ function dataValueStart(s: string, start: number, end: number, complete: boolean
 /**
  * A stateful server-sent-events parser following the WHATWG "interpreting an event stream"
  * rules, fed chunks of any size (strings or bytes). Work is linear in the total input however
- * it is chunked: each character is scanned once, and a line split across chunks is kept as
- * parts joined once when the line ends (never a re-scan of a growing buffer).
+ * it is chunked: each character is scanned once, and a line split across chunks is kept as a
+ * rope, copied at most once (never a re-scan of a growing buffer). bench/sse.js measures it.
  */
 export class SseFrameBuffer {
   private readonly maxBufferSize: number
