@@ -78,6 +78,14 @@ describe('hanzo-dev config', () => {
     expect(stdout).not.toContain('sk-user-secret-1')
   })
 
+  it('shows the shipped permission rules, which a configured rule for the same pattern replaces', async () => {
+    write(localFile, JSON.stringify({permissions: {fs_grep: 'prompt'}}))
+    const {stdout} = await run(['config', 'list', '--show-origin'])
+    expect(stdout).toContain('default (built-in)\tpermissions.fs_read=allow')
+    expect(stdout).not.toContain('default (built-in)\tpermissions.fs_grep')
+    expect(JSON.parse((await run(['config', 'list', '--json'])).stdout).defaultPermissions).toEqual({fs_glob: 'allow', fs_list: 'allow', fs_read: 'allow'})
+  })
+
   it('answers --json with credentials redacted', async () => {
     write(userFile, JSON.stringify({api_key: 'sk-user-secret-1', providers: {openai: {api_key: 'sk-user-secret-2'}}}))
     const list = await run(['config', 'list', '--json'])

@@ -2,6 +2,7 @@ import * as Flags from '@oclif/core/flags'
 
 import {HanzoCommand} from '../../cli/base-command.js'
 import {formatOrigin, formatValue, settingEntries, shownConfig} from '../../core/config/display.js'
+import {DEFAULT_PERMISSION_RULES} from '../../core/permissions/policy.js'
 
 export default class ConfigList extends HanzoCommand {
   static description = `List the merged settings, one key=value per line, credentials redacted.
@@ -21,7 +22,7 @@ variable the value came from.`
     'show-origin': Flags.boolean({description: 'Show the file or environment variable each value came from.'}),
   }
 
-  async run(): Promise<{config: Record<string, unknown>; origins: Record<string, string>}> {
+  async run(): Promise<{config: Record<string, unknown>; defaultPermissions: Record<string, string>; origins: Record<string, string>}> {
     const {flags} = await this.parse(ConfigList)
     const {config, origins} = await this.settings()
     for (const entry of settingEntries(config, origins)) {
@@ -29,6 +30,14 @@ variable the value came from.`
       this.log(flags['show-origin'] ? `${formatOrigin(entry.origin)}\t${line}` : line)
     }
 
-    return {config: shownConfig(config), origins}
+    // The shipped rules (read-only built-ins allowed) apply after every configured rule; shown
+    // so nobody has to guess why fs_read never asks. A configured rule for the pattern replaces it.
+    const defaults = DEFAULT_PERMISSION_RULES.filter(({pattern}) => !(pattern in config.permissions))
+    for (const {mode, pattern} of defaults) {
+      const line = `permissions.${pattern}=${mode}`
+      this.log(flags['show-origin'] ? `default (built-in)\t${line}` : line)
+    }
+
+    return {config: shownConfig(config), defaultPermissions: Object.fromEntries(defaults.map((r) => [r.pattern, r.mode])), origins}
   }
 }

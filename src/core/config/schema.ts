@@ -95,6 +95,12 @@ export const SETTINGS_SCHEMA = {
     base_url: {...httpUrl, description: 'API base URL of the default provider.'},
     provider: {type: 'string', pattern: '\\S', description: 'The default provider (a name under providers, or a built-in one).'},
     providers: {type: 'object', additionalProperties: provider},
+    api: {
+      enum: ['chat_completions', 'responses'],
+      description: 'Wire API of the default provider; default responses for api.openai.com, chat_completions elsewhere.',
+    },
+    max_retries: {type: 'integer', minimum: 0, maximum: 10, description: 'Retries of a model request after a 429 or 5xx; default 2.'},
+    max_turns: {type: 'integer', minimum: 1, description: 'Model requests one `run` may make; default 25.'},
     allowed_base_url_hosts: {
       type: 'array',
       items: {type: 'string', pattern: '\\S'},

@@ -65,6 +65,9 @@ export interface HanzoConfig {
   input_mode?: 'vim' | 'emacs' | 'default'
   sandbox?: SandboxSettings
   providers?: Record<string, ProviderSettings>
+  api?: 'chat_completions' | 'responses'
+  max_retries?: number
+  max_turns?: number
   max_tokens?: number
   credentials?: {store?: 'file' | 'keychain'}
 }

@@ -1,0 +1,25 @@
+import {toolSubject} from '../../core/permissions/index.js'
+
+const MAX_SUMMARY_LENGTH = 120
+/** Control and format characters (escape sequences, bidi overrides): the model wrote this text, the terminal must not obey it. */
+const UNPRINTABLE = /[\p{Cc}\p{Cf}]/gu
+
+/**
+ * One short line saying what a call would do: the command for exec, the path for file tools,
+ * the input as JSON for other tools.
+ */
+export function summarizeToolInput(toolName: string, input: Readonly<Record<string, unknown>>): string {
+  const subject = toolSubject(toolName, input)
+  return oneLine(subject === undefined ? JSON.stringify(input) : subject.kind === 'command' ? subject.command : subject.path)
+}
+
+/**
+ * `text` safe to show on one terminal line: newlines as `⏎`, anything a terminal would act on
+ * as `�`, cut with `…` after 120 characters, so a huge input never floods the prompt.
+ */
+export function oneLine(text: string): string {
+  const head = text.slice(0, MAX_SUMMARY_LENGTH * 2)
+  const chars = [...head.replaceAll(/\r?\n/g, ' ⏎ ').replaceAll('\t', ' ').replaceAll(UNPRINTABLE, '\uFFFD')]
+  const cut = chars.length > MAX_SUMMARY_LENGTH || head.length < text.length
+  return cut ? `${chars.slice(0, MAX_SUMMARY_LENGTH - 1).join('')}…` : chars.join('')
+}

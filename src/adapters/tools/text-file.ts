@@ -1,0 +1,55 @@
+import {constants} from 'node:fs'
+import {type FileHandle, open} from 'node:fs/promises'
+
+import {ToolFailure} from './tool-failure.js'
+
+/** How much of a file is looked at to tell text from binary (what git and grep look at too). */
+export const BINARY_SNIFF_BYTES = 8192
+
+/** A NUL byte early in a file means binary: text encodings the tools handle never contain one. */
+export function looksBinary(bytes: Uint8Array): boolean {
+  return bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)
+}
+
+/**
+ * An open handle on the regular file at `absolute`. Opened non-blocking and checked through the
+ * handle, so a FIFO or device cannot hang the tool and nothing is swapped in between check and
+ * read. `display` names the file in the error the model reads.
+ */
+export async function openRegularFile(absolute: string, display: string): Promise<{handle: FileHandle; size: number}> {
+  const handle = await open(absolute, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+  try {
+    const info = await handle.stat()
+    if (info.isDirectory()) throw new ToolFailure(`${display} is a directory; use fs_list to see its entries`)
+    if (!info.isFile()) throw new ToolFailure(`${display} is not a regular file (a device, socket or pipe); it cannot be read as text`)
+    return {handle, size: info.size}
+  } catch (error) {
+    await handle.close()
+    throw error
+  }
+}
+
+/**
+ * The whole content behind `handle`, or `undefined` when it is larger than `maxBytes`. The buffer
+ * starts at `sizeHint` (the size fstat gave) but the file may grow meanwhile, so it reads until
+ * end of file, never past one byte over the limit.
+ */
+export async function readUpTo(handle: FileHandle, maxBytes: number, sizeHint: number): Promise<Buffer | undefined> {
+  // Unzeroed memory is fine: only the bytes read are used.
+  let buffer = Buffer.allocUnsafe(Math.min(sizeHint, maxBytes) + 1)
+  let length = 0
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > maxBytes) return undefined
+      const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1))
+      buffer.copy(grown, 0, 0, length)
+      buffer = grown
+    }
+
+    const {bytesRead} = await handle.read(buffer, length, buffer.length - length, length)
+    if (bytesRead === 0) break
+    length += bytesRead
+  }
+
+  return length > maxBytes ? undefined : buffer.subarray(0, length)
+}

@@ -1,0 +1,86 @@
+import {lstat, readlink, realpath} from 'node:fs/promises'
+import {basename, dirname, join, relative, resolve, sep} from 'node:path'
+
+import {ToolFailure} from './tool-failure.js'
+
+/**
+ * Workspace confinement for every file tool: a path the model gives is resolved against the
+ * workspace root, then canonicalized (symlinks followed through the longest existing ancestor,
+ * dangling links through their target), and refused unless it lands inside the root. Tools then
+ * work on the canonical path, so what was checked is what is opened.
+ *
+ * `..` is resolved by name before the check (`link/..` is the directory holding `link`), the
+ * way the model reads a path. What this cannot stop is a link swapped in between the check and
+ * the open by another process; the model's own tools run one at a time.
+ */
+
+export interface WorkspacePath {
+  /** The canonical absolute path. */
+  absolute: string
+  /** Relative to the workspace root with `/` separators; `.` for the root itself. */
+  relative: string
+}
+
+/** Past this a chain of dangling links is a loop (the kernel's own limit is 40). */
+const MAX_LINK_HOPS = 40
+
+/** The canonical workspace root: `cwd` itself may be reached through a symlink (`/tmp` on macOS). */
+export function workspaceRoot(cwd: string): Promise<string> {
+  return realpath(cwd)
+}
+
+/** A tool's `path` input, resolved in the workspace of the call (`cwd`). */
+export async function resolveToolPath(cwd: string, input: string): Promise<WorkspacePath> {
+  return resolveInWorkspace(await workspaceRoot(cwd), input)
+}
+
+/** `input` (relative to `root`, or absolute) as a canonical path inside the workspace, or a {@link ToolFailure}. */
+export async function resolveInWorkspace(root: string, input: string): Promise<WorkspacePath> {
+  if (input.includes('\0')) throw new ToolFailure('the path contains a NUL byte')
+  const requested = resolve(root, input)
+  const absolute = await canonicalize(requested)
+  if (!isInside(root, absolute)) {
+    const via = absolute === requested ? '' : ` (it resolves to ${absolute})`
+    throw new ToolFailure(`${input} is outside the workspace ${root}${via}; tools can only access paths inside it`)
+  }
+
+  return {absolute, relative: workspaceRelative(root, absolute)}
+}
+
+/** Whether `path` is `root` or below it; the trailing separator keeps `/work/ab` out of `/work/a`. */
+export function isInside(root: string, path: string): boolean {
+  if (path === root) return true
+  return path.startsWith(root.endsWith(sep) ? root : root + sep)
+}
+
+/** How paths are shown to the model: relative to the root, `/`-separated, `.` for the root. */
+export function workspaceRelative(root: string, absolute: string): string {
+  return relative(root, absolute).split(sep).join('/') || '.'
+}
+
+async function canonicalize(path: string, hops = 0): Promise<string> {
+  try {
+    return await realpath(path)
+  } catch (error) {
+    if (!isMissing(error)) throw error
+  }
+
+  const entry = await lstat(path).catch((error: unknown) => {
+    if (isMissing(error)) return undefined
+    throw error
+  })
+  const parent = dirname(path)
+  if (entry?.isSymbolicLink()) {
+    // A dangling link still decides where a write through it would land.
+    if (hops >= MAX_LINK_HOPS) throw new ToolFailure(`${path}: too many levels of symbolic links`)
+    return canonicalize(resolve(await canonicalize(parent, hops), await readlink(path)), hops + 1)
+  }
+
+  if (parent === path) return path
+  return join(await canonicalize(parent, hops), basename(path))
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code
+  return code === 'ENOENT' || code === 'ENOTDIR'
+}

@@ -1,0 +1,71 @@
+import * as Args from '@oclif/core/args'
+import * as Flags from '@oclif/core/flags'
+
+import {HanzoCommand} from '../cli/base-command.js'
+import {type OutputFormat, RunOutput} from '../cli/run-output.js'
+import {startRun} from '../cli/run-session.js'
+import {makeStyle} from '../cli/style.js'
+import {SESSION_PERMISSION_MODES, type SessionPermissionMode} from '../core/permissions/policy.js'
+import {UserError} from '../core/errors.js'
+
+export default class Run extends HanzoCommand {
+  static description = `Run the agent on one task, headless, and print its answer.
+
+The agent reads and edits files in the current directory and runs commands, asking before anything the permission rules do not allow (off a terminal it denies instead and says how to allow it). The answer streams to stdout; tool activity goes to stderr.
+
+Output formats: text (default), json (one object at the end), stream-json (one JSON event per line as the run goes; see docs/run-output.md). Exit codes: 0 done, 1 error or stopped at --max-turns, 2 usage, 130 interrupted.`
+
+  static examples = [
+    '<%= config.bin %> run "fix the failing test in src/parser.ts"',
+    'git diff | <%= config.bin %> run - --output-format json',
+    '<%= config.bin %> run "summarize this repo" --base-url http://127.0.0.1:11434/v1 --model qwen3:8b',
+    '<%= config.bin %> run "run the tests and fix what fails" --permission-mode allow-all --max-turns 40',
+  ]
+
+  static enableJsonFlag = false
+
+  static args = {
+    prompt: Args.string({description: 'The task; - reads it from stdin.', required: true}),
+  }
+
+  static flags = {
+    model: Flags.string({description: 'Model id (default: the `model` setting).'}),
+    'base-url': Flags.string({description: 'An OpenAI-compatible /v1 base URL (Ollama, vLLM, LM Studio, ...).'}),
+    'max-turns': Flags.integer({description: 'The most model requests this run may make (default: max_turns, else 25).', min: 1}),
+    'output-format': Flags.option({default: 'text', description: 'How to report.', options: ['text', 'json', 'stream-json'] as const})(),
+    'permission-mode': Flags.option({
+      default: 'prompt',
+      description: 'prompt: ask (deny off a terminal); allow-reads: read-only tools run; deny: never ask; allow-all: run everything not denied.',
+      options: SESSION_PERMISSION_MODES,
+    })(),
+    'fake-model': Flags.string({description: 'Replay a scripted model (tests, demos).', hidden: true}),
+  }
+
+  async run(): Promise<void> {
+    const {args, flags} = await this.parse(Run)
+    const prompt = args.prompt === '-' ? await readStdin() : args.prompt
+    if (!prompt.trim()) throw new UserError('The task is empty', {exitCode: 2, hint: 'pass it as an argument, or with - on stdin'})
+    const loaded = await this.settings()
+    const format = flags['output-format'] as OutputFormat
+    const run = await startRun({
+      cliConfig: this.config,
+      fakeModel: flags['fake-model'],
+      flags: {baseURL: flags['base-url'], maxTurns: flags['max-turns'], model: flags.model},
+      loaded,
+      permissionMode: flags['permission-mode'] as SessionPermissionMode,
+      warn: (message) => this.warn(message),
+    })
+    // ora costs ~50 ms to load: only when a spinner can be seen.
+    const spinner = format === 'text' && process.stderr.isTTY ? (await import('ora')).default({stream: process.stderr, text: 'Thinking…'}) : undefined
+    const output = new RunOutput(format, {spinner, stderr: process.stderr, stdout: process.stdout, style: makeStyle(process.stderr)}, run.summary)
+    const exitCode = await run.execute(prompt, output)
+    if (exitCode !== 0) this.exit(exitCode)
+  }
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw new UserError('Nothing on stdin to read the task from', {exitCode: 2, hint: 'pipe the task in, e.g. echo "..." | hanzo-dev run -'})
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}

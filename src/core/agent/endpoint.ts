@@ -1,0 +1,85 @@
+import {redactUrl} from '@hanzo-dev/sdk/settings'
+
+import type {HanzoConfig} from '../config/types.js'
+import {UserError} from '../errors.js'
+
+/**
+ * Where a run's model requests go. Hanzo's API is the default; any OpenAI-compatible server
+ * (Ollama, vLLM, LM Studio) works through a base URL. Precedence, highest first: the
+ * `--base-url` / `--model` flags, then the settings (whose own precedence already puts
+ * HANZO_BASE_URL / HANZO_MODEL / HANZO_API_KEY over the files), then the provider's defaults.
+ */
+export interface ModelEndpoint {
+  provider: string
+  model: string
+  baseURL: string
+  /** Undefined for local servers that need none. */
+  apiKey?: string
+  api: 'chat_completions' | 'responses'
+  maxRetries: number
+}
+
+interface BuiltinProvider {
+  baseURL: string
+  /** The environment variable holding its key, besides the settings. */
+  keyVariable?: string
+  /** Local servers take any key. */
+  local?: boolean
+}
+
+export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
+  hanzo: {baseURL: 'https://api.hanzo.ai/v1', keyVariable: 'HANZO_API_KEY'},
+  lmstudio: {baseURL: 'http://127.0.0.1:1234/v1', local: true},
+  ollama: {baseURL: 'http://127.0.0.1:11434/v1', local: true},
+  openai: {baseURL: 'https://api.openai.com/v1', keyVariable: 'OPENAI_API_KEY'},
+  vllm: {baseURL: 'http://127.0.0.1:8000/v1', local: true},
+}
+
+export const DEFAULT_PROVIDER = 'hanzo'
+export const DEFAULT_MAX_RETRIES = 2
+
+export function resolveEndpoint(
+  config: HanzoConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  flags: {model?: string; baseURL?: string} = {},
+): ModelEndpoint {
+  const provider = config.provider ?? DEFAULT_PROVIDER
+  const builtin = BUILTIN_PROVIDERS[provider]
+  const custom = config.providers?.[provider]
+  if (!builtin && !custom) {
+    throw new UserError(`Unknown provider "${provider}"`, {
+      hint: `use one of ${Object.keys(BUILTIN_PROVIDERS).join(', ')}, or define it under "providers" in your settings`,
+    })
+  }
+
+  const onDefaultProvider = config.provider === undefined || provider === DEFAULT_PROVIDER
+  const baseURL = flags.baseURL ?? custom?.base_url ?? (onDefaultProvider ? config.base_url : undefined) ?? builtin?.baseURL
+  if (!baseURL) throw new UserError(`Provider "${provider}" has no base_url`, {hint: `set providers.${provider}.base_url`})
+  const host = hostOf(baseURL)
+  const local = host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || builtin?.local === true
+  // A local server gets no key but its own: the Hanzo or OpenAI key has no business there.
+  const sharedKey = onDefaultProvider ? config.api_key : undefined
+  const apiKey = custom?.api_key ?? (local ? undefined : (sharedKey ?? (builtin?.keyVariable ? env[builtin.keyVariable] : undefined)))
+  if (!apiKey && !local) {
+    throw new UserError(`No API key for ${redactUrl(baseURL)}`, {
+      hint: 'run `hanzo-dev auth login`, set HANZO_API_KEY, or point --base-url at a local server (e.g. Ollama: http://127.0.0.1:11434/v1)',
+    })
+  }
+
+  return {
+    api: custom?.api ?? config.api ?? (host === 'api.openai.com' ? 'responses' : 'chat_completions'),
+    apiKey,
+    baseURL,
+    maxRetries: config.max_retries ?? DEFAULT_MAX_RETRIES,
+    model: flags.model ?? config.model,
+    provider,
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname
+  } catch {
+    throw new UserError(`The base URL "${redactUrl(url)}" is not a URL`, {hint: 'use e.g. http://127.0.0.1:11434/v1'})
+  }
+}

@@ -1,0 +1,135 @@
+import {randomUUID} from 'node:crypto'
+
+import {type JsonSchema, type Middleware, type ToolContext, type ToolDefinition, type ToolResult, toolOk} from '@hanzo-dev/sdk'
+
+import {type PermissionStep, ToolPipeline} from '../tools/pipeline.js'
+import {ToolRegistry} from '../tools/registry.js'
+import {type AgentEvent, type LoopStop, runAgentLoop} from './loop.js'
+import type {ApiClient, Message, Usage} from './types.js'
+
+/**
+ * The library API in the spirit of hanzo-agent's `Agent` / `Runner` / `function_tool`:
+ *
+ *   const agent = new Agent({name: 'Assistant', instructions: '...', model: 'qwen3:0.6b', tools: [weather]})
+ *   const result = await Runner.run(agent, 'What is the weather in Tokyo?', {client})
+ *   console.log(result.finalOutput)
+ *
+ * `hanzo-dev run` builds the same Agent (built-in and plugin tools, the permission gate) and
+ * calls the same `Runner.run`: there is one loop.
+ */
+export interface AgentOptions {
+  name: string
+  instructions?: string
+  model: string
+  tools?: ToolDefinition[]
+}
+
+export class Agent {
+  readonly name: string
+  readonly instructions: string
+  readonly model: string
+  readonly tools: ToolDefinition[]
+
+  constructor(options: AgentOptions) {
+    this.name = options.name
+    this.instructions = options.instructions ?? ''
+    this.model = options.model
+    this.tools = options.tools ?? []
+  }
+}
+
+export interface FunctionToolOptions<I> {
+  name: string
+  description: string
+  /** JSON Schema of the input object; the input is checked against it before `execute` runs. */
+  parameters: JsonSchema
+  /** Whether the tool can change anything; defaults to true (say so when unsure). */
+  mutating?: boolean
+  execute(input: I, context: ToolContext): Promise<string | ToolResult> | string | ToolResult
+}
+
+/** A tool from a plain function: what it returns (text, or a ToolResult) goes to the model. */
+export function tool<I = Record<string, unknown>>(options: FunctionToolOptions<I>): ToolDefinition<I> {
+  return {
+    description: options.description,
+    async execute(input, context) {
+      const result = await options.execute(input, context)
+      return typeof result === 'string' ? toolOk(result) : result
+    },
+    inputSchema: options.parameters,
+    mutating: options.mutating ?? true,
+    name: options.name,
+  }
+}
+
+export interface RunOptions {
+  client: ApiClient
+  signal?: AbortSignal
+  /** Default 10. */
+  maxTurns?: number
+  maxTokens?: number
+  sessionId?: string
+  /** The workspace tools act in; default the process's cwd. */
+  cwd?: string
+  /** Earlier messages of the conversation (without the system message), to continue it. */
+  history?: Message[]
+  /** Asked before each tool call; absent, the agent's tools run without asking. */
+  permissions?: PermissionStep
+  /** Wraps every tool call (sandbox, hooks). */
+  middleware?: readonly Middleware[]
+  /**
+   * The tools with where each came from (plugin tools always ask permission); absent, the
+   * agent's tools, as the caller's own.
+   */
+  registry?: ToolRegistry
+  onEvent?: (event: AgentEvent) => void
+}
+
+export interface RunResult {
+  finalOutput: string
+  /** Each reply as the provider sent it, think blocks included. */
+  rawResponses: unknown[]
+  /** The conversation after the run (system message included), fit to send again. */
+  history: Message[]
+  stop: LoopStop
+  turns: number
+  usage: Usage
+}
+
+export const DEFAULT_MAX_TURNS = 10
+
+function libraryRegistry(tools: readonly ToolDefinition[]): ToolRegistry {
+  const registry = new ToolRegistry()
+  for (const definition of tools) {
+    const warning = registry.register(definition, 'library')
+    if (warning) throw new TypeError(warning)
+  }
+
+  return registry
+}
+
+/** A class with a static `run`, as hanzo-agent's `Runner.run`. */
+export class Runner {
+  static async run(agent: Agent, input: string, options: RunOptions): Promise<RunResult> {
+    const registry = options.registry ?? libraryRegistry(agent.tools)
+    const cwd = options.cwd ?? process.cwd()
+    const executor = new ToolPipeline({cwd, middleware: options.middleware, permissions: options.permissions, registry})
+    const history: Message[] = [
+      ...(agent.instructions ? [{content: agent.instructions, role: 'system'} as const] : []),
+      ...(options.history ?? []),
+      {content: input, role: 'user'},
+    ]
+    const result = await runAgentLoop(history, {
+      client: options.client,
+      executor,
+      maxTokens: options.maxTokens,
+      maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
+      model: agent.model,
+      onEvent: options.onEvent,
+      sessionId: options.sessionId ?? randomUUID(),
+      signal: options.signal,
+      tools: registry.specs(),
+    })
+    return {...result, history}
+  }
+}

@@ -1,0 +1,116 @@
+import type {PermissionPrompter} from '../agent/types.js'
+import type {AuditSink, PermissionAuditRecord} from './audit-record.js'
+import type {PermissionEvaluation, PermissionPolicy} from './policy.js'
+import {canonicalToolName, toolSubject} from './tool-subject.js'
+
+export interface PermissionCheck {
+  toolName: string
+  input: Readonly<Record<string, unknown>>
+  mutating: boolean
+  sessionId: string
+  /** The workspace-relative canonical form of a file tool's `path`, when resolved (see PermissionPolicy). */
+  canonicalPath?: string
+}
+
+export type PermissionOutcome = {allowed: true} | {allowed: false; reason: string}
+
+export interface PermissionGateOptions {
+  policy: PermissionPolicy
+  prompter: PermissionPrompter
+  audit: AuditSink
+  /** The clock for audit timestamps. */
+  now?: () => Date
+}
+
+/**
+ * The first stage of the tool pipeline (ARCHITECTURE.md): the policy decides, and when it says
+ * prompt the prompter asks. Every decision is exactly one audit record, written before the
+ * caller goes on.
+ *
+ * "Allow for this session" is remembered per session for the tool and its exact subject (the
+ * same command line, the same path as given), or for the tool alone when it has no subject, so
+ * the same call is not asked again. A remembered approval only answers a prompt: it never
+ * overrides a deny. A prompter that escalates has no one above it here, so that is a deny.
+ */
+export class PermissionGate {
+  private readonly policy: PermissionPolicy
+  private readonly prompter: PermissionPrompter
+  private readonly audit: AuditSink
+  private readonly now: () => Date
+  private readonly sessionApprovals = new Set<string>()
+
+  constructor(options: PermissionGateOptions) {
+    this.policy = options.policy
+    this.prompter = options.prompter
+    this.audit = options.audit
+    this.now = options.now ?? (() => new Date())
+  }
+
+  async check(call: PermissionCheck): Promise<PermissionOutcome> {
+    const evaluation = this.policy.evaluate(call.toolName, call.input, {canonicalPath: call.canonicalPath, mutating: call.mutating})
+    switch (evaluation.mode) {
+      case 'allow': {
+        return this.allow(call, evaluation, evaluation.reason)
+      }
+
+      case 'deny': {
+        return this.deny(call, evaluation, evaluation.reason)
+      }
+
+      case 'prompt': {
+        return this.ask(call, evaluation)
+      }
+    }
+  }
+
+  private async ask(call: PermissionCheck, evaluation: PermissionEvaluation): Promise<PermissionOutcome> {
+    const key = approvalKey(call)
+    if (this.sessionApprovals.has(key)) return this.allow(call, evaluation, 'approved earlier in this session')
+    const decision = await this.prompter.requestPermission(call.toolName, {...call.input}).catch(async (error: unknown) => {
+      await this.record(call, evaluation, 'deny', 'the permission prompt ended without an answer')
+      throw error
+    })
+    switch (decision.type) {
+      case 'allow': {
+        if (decision.scope === 'session') this.sessionApprovals.add(key)
+        return this.allow(call, evaluation, decision.scope === 'session' ? 'approved for this session' : 'approved once')
+      }
+
+      case 'deny': {
+        return this.deny(call, evaluation, decision.reason)
+      }
+
+      case 'escalate': {
+        return this.deny(call, evaluation, `no one could approve ${call.toolName}: the permission prompt escalated it, and there is no one to escalate to`)
+      }
+    }
+  }
+
+  private async allow(call: PermissionCheck, evaluation: PermissionEvaluation, reason?: string): Promise<PermissionOutcome> {
+    await this.record(call, evaluation, 'allow', reason)
+    return {allowed: true}
+  }
+
+  private async deny(call: PermissionCheck, evaluation: PermissionEvaluation, reason: string): Promise<PermissionOutcome> {
+    await this.record(call, evaluation, 'deny', reason)
+    return {allowed: false, reason}
+  }
+
+  private record(call: PermissionCheck, evaluation: PermissionEvaluation, decision: 'allow' | 'deny', reason: string | undefined): Promise<void> {
+    const record: PermissionAuditRecord = {
+      decision,
+      mode: evaluation.mode,
+      reason: reason ?? null,
+      rule_matched: evaluation.rule?.pattern ?? null,
+      session_id: call.sessionId,
+      timestamp: this.now().toISOString(),
+      tool_name: call.toolName,
+    }
+    return this.audit.append(record)
+  }
+}
+
+/** An exec call without a string `command` gets its own key too: never one that covers every exec. */
+function approvalKey(call: PermissionCheck): string {
+  return JSON.stringify([call.sessionId, canonicalToolName(call.toolName), toolSubject(call.toolName, call.input) ?? null])
+}

@@ -1,0 +1,88 @@
+import {type Middleware, type ToolCall, type ToolExecutorFn, type ToolResult, toolError} from '@hanzo-dev/sdk'
+
+import type {ToolExecutor} from '../agent/types.js'
+import type {PermissionGate, PermissionOutcome} from '../permissions/gate.js'
+import {validateToolInput} from './input-validation.js'
+import {type ToolRegistry, trusted} from './registry.js'
+import {DEFAULT_MAX_OUTPUT_CHARS, truncateOutput} from './truncate.js'
+
+/** The permission step: a PermissionGate (policy, prompter, session approvals, audit). */
+export type PermissionStep = Pick<PermissionGate, 'check'>
+
+export interface ToolPipelineOptions {
+  registry: ToolRegistry
+  /** The workspace the tools act in. */
+  cwd: string
+  /** Absent: every call is allowed (a library caller running its own tools). */
+  permissions?: PermissionStep
+  /** Sandbox, hooks: each wraps the execution that follows it. */
+  middleware?: readonly Middleware[]
+  maxOutputChars?: number
+}
+
+export const CANCELLED = 'cancelled: the turn was interrupted before this tool call finished'
+
+/**
+ * One order for every tool call (ARCHITECTURE.md): lookup, input validation, permission
+ * (policy, then the prompter), middleware (pre-hooks, sandbox), execute, output truncation.
+ * Whatever goes wrong comes back as an error result for the model: an unknown tool, bad input,
+ * a denial, a tool that throws. Only the caller's abort ends a call early ("cancelled").
+ */
+export class ToolPipeline implements ToolExecutor {
+  // One prompt at a time, in call order, even while read-only calls run side by side.
+  private permissionQueue: Promise<unknown> = Promise.resolve()
+  private readonly run: ToolExecutorFn
+
+  constructor(private readonly options: ToolPipelineOptions) {
+    const execute: ToolExecutorFn = (call, context) => this.options.registry.get(call.name)!.definition.execute(call.input, context)
+    this.run = (options.middleware ?? []).reduceRight<ToolExecutorFn>((next, m) => m.wrap(next), execute)
+  }
+
+  /** Whether a call must wait for the calls before it (unknown tools count as mutating). */
+  isMutating(name: string): boolean {
+    const tool = this.options.registry.get(name)
+    return !tool || !trusted(tool) || tool.definition.mutating
+  }
+
+  async execute(name: string, input: Record<string, unknown>, sessionId: string, signal?: AbortSignal): Promise<ToolResult> {
+    const result = await this.executeUntruncated(name, input, sessionId, signal ?? new AbortController().signal)
+    const max = this.options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS
+    return {
+      error: result.error === null ? null : truncateOutput(result.error, max),
+      is_error: result.is_error,
+      output: truncateOutput(result.output, max),
+    }
+  }
+
+  private async executeUntruncated(name: string, input: Record<string, unknown>, sessionId: string, signal: AbortSignal): Promise<ToolResult> {
+    const tool = this.options.registry.get(name)
+    if (!tool) {
+      const known = this.options.registry.list().map((t) => t.definition.name)
+      return toolError(`Unknown tool "${name}". The available tools are: ${known.join(', ')}`)
+    }
+
+    const problem = await validateToolInput(tool.definition.inputSchema, input)
+    if (problem) return toolError(`Invalid input for ${tool.definition.name}: ${problem}. Fix the arguments and call it again.`)
+
+    if (signal.aborted) return toolError(CANCELLED)
+    const permission = await this.checkPermission(tool.definition.name, input, this.isMutating(name), sessionId)
+    if (!permission.allowed) return toolError(`Permission denied for ${tool.definition.name}: ${permission.reason}`)
+
+    const call: ToolCall = {input, name: tool.definition.name}
+    try {
+      const result = await this.run(call, {cwd: this.options.cwd, sessionId, signal})
+      return signal.aborted && !result.is_error ? toolError(CANCELLED, result.output) : result
+    } catch (error) {
+      if (signal.aborted) return toolError(CANCELLED)
+      return toolError(`${tool.definition.name} failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
+  private checkPermission(toolName: string, input: Record<string, unknown>, mutating: boolean, sessionId: string) {
+    const {permissions} = this.options
+    if (!permissions) return Promise.resolve<PermissionOutcome>({allowed: true})
+    const decision = this.permissionQueue.then(() => permissions.check({input, mutating, sessionId, toolName}))
+    this.permissionQueue = decision.catch(() => undefined)
+    return decision
+  }
+}

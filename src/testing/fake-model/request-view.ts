@@ -1,0 +1,24 @@
+import {isRecord} from '@hanzo-dev/sdk/settings'
+
+/** What the fake model checks and counts in a request, read alike from either API's body. */
+export interface RequestView {
+  system: string[]
+  /** The user messages' text, in order. */
+  users: string[]
+  /** `name` is the tool of the call the result answers, when the history shows that call. */
+  toolResults: Array<{callId: string; name?: string; content: string}>
+  tools: string[]
+  /** Characters of all the text the conversation carries (messages, tool arguments, results): the default input usage. */
+  textLength: number
+}
+
+export function emptyView(): RequestView {
+  return {system: [], textLength: 0, toolResults: [], tools: [], users: []}
+}
+
+/** The text of a message's content: a string, or the `text` of each part (`text`, `input_text`, `output_text`). */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return content.map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('')
+}

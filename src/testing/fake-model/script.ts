@@ -1,0 +1,176 @@
+import {readFile} from 'node:fs/promises'
+
+import {isRecord} from '@hanzo-dev/sdk/settings'
+
+/** An error object as OpenAI sends it inside `{"error": ...}`; extra fields are sent as written. */
+export interface ScriptErrorObject {
+  message: string
+  type?: string
+  code?: string | null
+  param?: string | null
+  [field: string]: unknown
+}
+
+/** Checks on the request a turn answers; when one fails the server answers 400 saying which. */
+export interface Expectations {
+  /** The last user message contains this text. */
+  last_user_contains?: string
+  /** A system message (or the Responses `instructions`) contains this text. */
+  system_contains?: string
+  /** The history holds a tool result for this call id, or for a call of this tool name. */
+  has_tool_result_for?: string
+  /** Some tool result in the history contains this text. */
+  tool_result_contains?: string
+  /** The request offers tools with all of these names. */
+  tools_include?: string[]
+}
+
+export interface ScriptToolCall {
+  name: string
+  /** An object is sent as its JSON; a string is sent exactly as written (to script invalid JSON). Default `{}`. */
+  arguments?: Record<string, unknown> | string
+  /** Default `call_fake_<turn>_<n>`. */
+  id?: string
+}
+
+export interface ReplyTurn {
+  expect?: Expectations
+  text?: string
+  tool_calls?: ScriptToolCall[]
+  /** Default: about one token per four characters of the request's and the reply's text. */
+  usage?: {input_tokens?: number; output_tokens?: number}
+  /** Text and arguments go in deltas of this many characters; default one delta each. */
+  chunk_size?: number
+  /** A pause before each streamed event, for demos and for aborting mid-stream. */
+  delay_ms?: number
+  /** The reply hit the output limit (`finish_reason: "length"`, Responses `incomplete`). */
+  truncated?: boolean
+  /** After the text (and tool calls), the stream breaks with this error in the API's style. */
+  stream_error?: ScriptErrorObject
+}
+
+export interface HttpErrorTurn {
+  expect?: Expectations
+  status: number
+  /** An error object (sent as `{"error": body}`) or a string sent as text/plain. Default: a message naming the status. */
+  body?: ScriptErrorObject | string
+  headers?: Record<string, string>
+}
+
+/** A 200 whose JSON body is `{"error": error_body}`. */
+export interface ErrorBodyTurn {
+  expect?: Expectations
+  error_body: ScriptErrorObject
+}
+
+export type Turn = ReplyTurn | HttpErrorTurn | ErrorBodyTurn
+
+export interface Script {
+  /** The model `GET /v1/models` lists and the replies name. Default `fake-model`. */
+  model?: string
+  turns: Turn[]
+}
+
+/** A script file's path, or the script itself. */
+export type ScriptSource = string | Script
+
+export const DEFAULT_MODEL = 'fake-model'
+
+const TURN_KEYS = {
+  error_body: ['expect', 'error_body'],
+  reply: ['expect', 'text', 'tool_calls', 'usage', 'chunk_size', 'delay_ms', 'truncated', 'stream_error'],
+  status: ['expect', 'status', 'body', 'headers'],
+}
+const EXPECT_KEYS = ['last_user_contains', 'system_contains', 'has_tool_result_for', 'tool_result_contains', 'tools_include']
+
+/** A script that cannot run: says which file, which turn and what is wrong. */
+export class ScriptError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ScriptError'
+  }
+}
+
+export async function loadScript(source: ScriptSource): Promise<Script> {
+  if (typeof source !== 'string') return parseScript(source)
+  let value: unknown
+  try {
+    value = JSON.parse(await readFile(source, 'utf8'))
+  } catch (error) {
+    throw new ScriptError(`${source}: ${error instanceof SyntaxError ? 'not JSON: ' : ''}${(error as Error).message}`)
+  }
+
+  return parseScript(value, source)
+}
+
+/** Checks a script's shape up front, so a typo fails at start, not as a puzzling reply mid-test. */
+export function parseScript(value: unknown, source = 'script'): Script {
+  const fail = (where: string, problem: string): never => {
+    throw new ScriptError(`${source}: ${where}: ${problem}`)
+  }
+
+  if (!isRecord(value)) fail('the script', 'must be an object {"model"?, "turns": [...]}')
+  const script = value as Record<string, unknown>
+  // `$comment` says what a script is for, as in the conformance vectors.
+  for (const key of Object.keys(script)) if (!['$comment', 'model', 'turns'].includes(key)) fail(key, 'unknown key (expected "model", "turns", "$comment")')
+  if (script.model !== undefined && typeof script.model !== 'string') fail('model', 'must be a string')
+  if (!Array.isArray(script.turns)) fail('turns', 'must be an array')
+  ;(script.turns as unknown[]).forEach((turn, index) => checkTurn(turn, `turns[${index}]`, fail))
+  return value as Script
+}
+
+type Fail = (where: string, problem: string) => never
+
+function checkTurn(turn: unknown, where: string, fail: Fail): void {
+  if (!isRecord(turn)) fail(where, 'must be an object')
+  const t = turn as Record<string, unknown>
+  const kind = 'status' in t ? 'status' : 'error_body' in t ? 'error_body' : 'reply'
+  for (const key of Object.keys(t)) {
+    if (!TURN_KEYS[kind].includes(key)) {
+      fail(where, `unknown key "${key}" for ${kind === 'reply' ? 'a reply' : kind === 'status' ? 'an HTTP error (status)' : 'an error body (error_body)'}; allowed: ${TURN_KEYS[kind].join(', ')}`)
+    }
+  }
+
+  const check = (key: string, ok: (v: unknown) => boolean, expected: string) => {
+    if (t[key] !== undefined && !ok(t[key])) fail(`${where}.${key}`, `must be ${expected}`)
+  }
+
+  check('text', (v) => typeof v === 'string', 'a string')
+  check('tool_calls', (v) => Array.isArray(v), 'an array')
+  if (Array.isArray(t.tool_calls)) t.tool_calls.forEach((call, i) => checkToolCall(call, `${where}.tool_calls[${i}]`, fail))
+  check('usage', (v) => isRecord(v) && Object.entries(v).every(([k, n]) => ['input_tokens', 'output_tokens'].includes(k) && isCount(n)), '{"input_tokens"?, "output_tokens"?} with counts')
+  check('chunk_size', (v) => isCount(v) && v > 0, 'a positive integer')
+  check('delay_ms', isCount, 'a non-negative integer')
+  check('truncated', (v) => typeof v === 'boolean', 'true or false')
+  check('stream_error', isErrorObject, 'an error object with a "message" string')
+  check('status', (v) => isCount(v) && v >= 400 && v <= 599, 'an HTTP error status (400-599)')
+  check('body', (v) => typeof v === 'string' || isErrorObject(v), 'a string or an error object with a "message" string')
+  check('headers', (v) => isRecord(v) && Object.values(v).every((h) => typeof h === 'string'), 'an object of strings')
+  if (kind === 'error_body' && !isErrorObject(t.error_body)) fail(`${where}.error_body`, 'must be an error object with a "message" string')
+  if (t.expect !== undefined) checkExpect(t.expect, `${where}.expect`, fail)
+}
+
+function checkToolCall(call: unknown, where: string, fail: Fail): void {
+  if (!isRecord(call) || typeof call.name !== 'string') fail(where, 'must be {"name": string, "arguments"?: object or string, "id"?: string}')
+  const c = call as Record<string, unknown>
+  for (const key of Object.keys(c)) if (!['name', 'arguments', 'id'].includes(key)) fail(where, `unknown key "${key}"`)
+  if (c.arguments !== undefined && typeof c.arguments !== 'string' && !isRecord(c.arguments)) fail(`${where}.arguments`, 'must be an object or a string')
+  if (c.id !== undefined && typeof c.id !== 'string') fail(`${where}.id`, 'must be a string')
+}
+
+function checkExpect(expect: unknown, where: string, fail: Fail): void {
+  if (!isRecord(expect)) fail(where, 'must be an object')
+  for (const [key, value] of Object.entries(expect as Record<string, unknown>)) {
+    if (!EXPECT_KEYS.includes(key)) fail(where, `unknown check "${key}"; known: ${EXPECT_KEYS.join(', ')}`)
+    const ok = key === 'tools_include' ? Array.isArray(value) && value.every((name) => typeof name === 'string') : typeof value === 'string'
+    if (!ok) fail(`${where}.${key}`, `must be ${key === 'tools_include' ? 'an array of strings' : 'a string'}`)
+  }
+}
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0
+}
+
+function isErrorObject(value: unknown): boolean {
+  return isRecord(value) && typeof value.message === 'string'
+}

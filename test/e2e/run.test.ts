@@ -1,0 +1,187 @@
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterEach, describe, expect, it} from 'vitest'
+
+import type {Script} from '../../src/testing/fake-model/script.js'
+import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
+import {REPO_ROOT, runCli, useSandboxDirs} from '../helpers/cli.js'
+
+/** A task that reads a file, edits it, runs a command and answers, as a model would script it. */
+const EDIT_TASK: Script = {
+  turns: [
+    {
+      expect: {last_user_contains: 'goodbye', system_contains: 'Always answer in English', tools_include: ['fs_read', 'fs_edit', 'exec']},
+      text: 'Let me look.',
+      tool_calls: [{arguments: {path: 'greeting.txt'}, name: 'fs_read'}],
+    },
+    {expect: {tool_result_contains: 'hello world'}, tool_calls: [{arguments: {new_string: 'goodbye', old_string: 'hello', path: 'greeting.txt'}, name: 'fs_edit'}]},
+    {expect: {has_tool_result_for: 'fs_edit'}, tool_calls: [{arguments: {command: 'cat greeting.txt && echo exit-ok'}, name: 'exec'}]},
+    {
+      chunk_size: 4,
+      expect: {tool_result_contains: 'goodbye world'},
+      text: '<think>the file says goodbye now</think>Done: greeting.txt now says goodbye world.',
+      usage: {input_tokens: 300, output_tokens: 12},
+    },
+  ],
+}
+
+describe('hanzo-dev run', () => {
+  const dirs = useSandboxDirs('hanzo-run-', 'project')
+  let model: FakeModel | undefined
+  afterEach(async () => {
+    await model?.close()
+    model = undefined
+  })
+
+  async function setUp(script: Script) {
+    model = await startFakeModel(script)
+    writeFileSync(join(dirs.project, 'greeting.txt'), 'hello world\n')
+    writeFileSync(join(dirs.project, 'AGENTS.md'), 'Always answer in English.\n')
+    const env = {...dirs.box.env}
+    return (...args: string[]) => runCli(['run', ...args, '--base-url', model!.url], {cwd: dirs.project, env})
+  }
+
+  it('completes a multi-tool task in text: the answer on stdout, tool activity on stderr', async () => {
+    const run = await setUp(EDIT_TASK)
+    const result = await run('change the greeting to goodbye', '--permission-mode', 'allow-all')
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stdout).toBe('Let me look.\nDone: greeting.txt now says goodbye world.')
+    expect(result.stderr).toContain('⏺ exec cat greeting.txt && echo exit-ok')
+    expect(readFileSync(join(dirs.project, 'greeting.txt'), 'utf8')).toBe('goodbye world\n')
+    // Each request met the script's expectations (AGENTS.md in the system prompt, each tool result sent back).
+    expect(model!.requests).toHaveLength(4)
+    const audit = readFileSync(join(dirs.box.env.XDG_DATA_HOME, 'hanzo-dev', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    expect(audit.map((r) => [r.tool_name, r.decision])).toEqual([['fs_read', 'allow'], ['fs_edit', 'allow'], ['exec', 'allow']])
+  })
+
+  it('reports one JSON object with --output-format json', async () => {
+    const run = await setUp(EDIT_TASK)
+    const result = await run('change the greeting to goodbye', '--output-format', 'json', '--permission-mode', 'allow-all')
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      is_error: false,
+      num_turns: 4,
+      result: 'Done: greeting.txt now says goodbye world.',
+      stop: 'completed',
+      type: 'result',
+      usage: {output_tokens: expect.any(Number)},
+    })
+  })
+
+  it('streams one JSON event per line with --output-format stream-json', async () => {
+    const run = await setUp(EDIT_TASK)
+    const result = await run('change the greeting to goodbye', '--output-format', 'stream-json', '--permission-mode', 'allow-all')
+    expect(result.exitCode, result.stderr).toBe(0)
+    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line))
+    expect(events[0]).toMatchObject({subtype: 'init', tools: expect.arrayContaining(['fs_read', 'exec']), type: 'system'})
+    expect(events.at(-1)).toMatchObject({result: 'Done: greeting.txt now says goodbye world.', type: 'result'})
+    const calls = events.filter((e) => e.type === 'tool_call').map((e) => e.name)
+    expect(calls).toEqual(['fs_read', 'fs_edit', 'exec'])
+    const results = events.filter((e) => e.type === 'tool_result')
+    expect(results.map((e) => e.id)).toEqual(events.filter((e) => e.type === 'tool_call').map((e) => e.id))
+    expect(results[2].output).toContain('exit-ok')
+    expect(events.filter((e) => e.type === 'text_delta').map((e) => e.text).join('')).toBe('Let me look.Done: greeting.txt now says goodbye world.')
+  })
+
+  it('off a terminal, denies what needs approval and tells the model how the user can allow it', async () => {
+    const run = await setUp({
+      turns: [
+        {tool_calls: [{arguments: {command: 'rm -rf build'}, name: 'exec'}]},
+        {expect: {tool_result_contains: 'exec(rm *)'}, text: 'I was not allowed to delete build/.'},
+      ],
+    })
+    const result = await run('clean the build')
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stdout).toBe('I was not allowed to delete build/.')
+    expect(result.stderr).toContain('--permission-mode allow-all')
+  })
+
+  it('reads the task from stdin with -', async () => {
+    model = await startFakeModel({turns: [{expect: {last_user_contains: 'from a pipe'}, text: 'Got it.'}]})
+    const result = await runCli(['run', '-', '--base-url', model.url], {cwd: dirs.project, env: dirs.box.env, input: 'a task from a pipe'})
+    expect(result).toMatchObject({exitCode: 0, stdout: 'Got it.'})
+  })
+
+  it('exits 1 with the server’s own message when the model call fails, without retrying a 402', async () => {
+    const run = await setUp({turns: [{body: {code: 'insufficient_balance', message: 'Insufficient balance: add credits'}, status: 402}]})
+    const result = await run('anything')
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain('Insufficient balance: add credits')
+    expect(result.stderr).not.toMatch(/\bat .*\.js:\d+/)
+    expect(model!.requests).toHaveLength(1)
+  })
+
+  it('retries a 429 twice, then fails with its message', async () => {
+    const busy = {body: {message: 'Rate limit reached'}, status: 429}
+    const run = await setUp({turns: [busy, busy, busy]})
+    const result = await run('anything', '--output-format', 'json')
+    expect(result.exitCode).toBe(1)
+    expect(JSON.parse(result.stdout)).toMatchObject({is_error: true, message: expect.stringContaining('Rate limit reached'), type: 'error'})
+    expect(model!.requests).toHaveLength(3)
+  })
+
+  it('names an unreachable server and what to try', async () => {
+    const result = await runCli(['run', 'hi', '--base-url', 'http://127.0.0.1:9/v1'], {cwd: dirs.project, env: dirs.box.env})
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toMatch(/127\.0\.0\.1:9/)
+    expect(result.stderr).toMatch(/running/i)
+  })
+
+  it('exits 1 when --max-turns ends the run before the task is done', async () => {
+    const again = {tool_calls: [{arguments: {path: 'greeting.txt'}, name: 'fs_read'}]}
+    const run = await setUp({turns: [again, again]})
+    const result = await run('loop', '--max-turns', '2')
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain('--max-turns')
+  })
+
+  it('asks for a key before sending anything to Hanzo’s API', async () => {
+    const result = await runCli(['run', 'hi'], {cwd: dirs.project, env: dirs.box.env})
+    expect(result.exitCode).toBe(1)
+    expect(result.stderr).toContain('No API key')
+    expect(result.stderr).toContain('hanzo-dev auth login')
+  })
+
+  it('runs on a scripted model without a server (--fake-model)', async () => {
+    const script = join(dirs.box.home, 'script.json')
+    writeFileSync(script, JSON.stringify({turns: [{text: 'Scripted hello.'}]}))
+    const result = await runCli(['run', 'hi', '--fake-model', script], {cwd: dirs.project, env: dirs.box.env})
+    expect(result).toMatchObject({exitCode: 0, stdout: 'Scripted hello.'})
+  })
+
+  it("runs the README's first command: the demo task on the scripted demo model", async () => {
+    const result = await runCli(['run', 'what is in this repository?', '--fake-model', 'examples/demo/model.json'], {cwd: REPO_ROOT, env: dirs.box.env})
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stdout).toContain('This is hanzo-dev')
+    expect(result.stderr).toContain('⏺ fs_read README.md')
+  })
+
+  it('calls a tool contributed by a linked third-party plugin (which asks permission)', async () => {
+    const link = await runCli(['plugins', 'link', '--no-install', join(REPO_ROOT, 'examples', 'plugin-hello')], {cwd: dirs.project, env: dirs.box.env})
+    expect(link.exitCode, link.stderr).toBe(0)
+    const run = await setUp({
+      turns: [
+        {expect: {tools_include: ['hello_greet']}, tool_calls: [{arguments: {name: 'Ada'}, name: 'hello_greet'}]},
+        {expect: {tool_result_contains: 'Hello, Ada!'}, text: 'It said: Hello, Ada!'},
+      ],
+    })
+    writeFileSync(join(dirs.project, 'AGENTS.md'), '')
+    // A plugin's read-only claim is not believed: allow-reads does not cover it...
+    const denied = await run('greet Ada', '--permission-mode', 'allow-reads', '--output-format', 'stream-json')
+    expect(denied.stdout).toContain('Permission denied for hello_greet')
+    // ...an explicit rule does.
+    await model!.close()
+    const allowed = await setUp({
+      turns: [
+        {tool_calls: [{arguments: {name: 'Ada'}, name: 'hello_greet'}]},
+        {expect: {tool_result_contains: 'Hello, Ada!'}, text: 'It said: Hello, Ada!'},
+      ],
+    })
+    const settings = join(dirs.project, '.hanzo')
+    mkdirSync(settings, {recursive: true})
+    writeFileSync(join(settings, 'settings.local.json'), JSON.stringify({permissions: {hello_greet: 'allow'}}))
+    const result = await allowed('greet Ada')
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stdout).toBe('It said: Hello, Ada!')
+  })
+})

@@ -1,0 +1,193 @@
+import {toolOk} from '@hanzo-dev/sdk'
+import {describe, expect, it} from 'vitest'
+
+import {
+  Agent,
+  type AgentEvent,
+  type ApiClient,
+  type Message,
+  ModelError,
+  runAgentLoop,
+  Runner,
+  type StreamEvent,
+  tool,
+  type ToolCallRequest,
+} from '../../../src/core/agent/index.js'
+
+/** A model that answers each request with the next scripted list of events. */
+function scripted(...replies: StreamEvent[][]): ApiClient & {requests: Message[][]} {
+  const requests: Message[][] = []
+  return {
+    requests,
+    async *sendMessage(messages) {
+      requests.push(structuredClone([...messages]))
+      const reply = replies.shift()
+      if (!reply) throw new Error('script exhausted')
+      yield* reply
+    },
+  }
+}
+
+const call = (id: string, name: string, input: Record<string, unknown>, args = JSON.stringify(input)): ToolCallRequest => ({arguments: args, id, input, name})
+const text = (t: string): StreamEvent[] => [{text: t, type: 'content_delta'}, {stopReason: 'end_turn', type: 'message_stop'}]
+const calls = (...requests: ToolCallRequest[]): StreamEvent[] => [
+  ...requests.map((c) => ({call: c, type: 'tool_use'}) as const),
+  {stopReason: 'tool_use', type: 'message_stop'},
+]
+const echo = tool<{text: string}>({
+  description: 'Echoes its input',
+  execute: ({text: t}) => `echo: ${t}`,
+  mutating: false,
+  name: 'echo',
+  parameters: {additionalProperties: false, properties: {text: {type: 'string'}}, required: ['text'], type: 'object'},
+})
+
+describe('Runner.run', () => {
+  it('answers without tools, keeping the system message and the user input in the history', async () => {
+    const client = scripted(text('Hello!'))
+    const result = await Runner.run(new Agent({instructions: 'Be brief.', model: 'm', name: 'a'}), 'Hi', {client})
+    expect(result).toMatchObject({finalOutput: 'Hello!', stop: 'completed', turns: 1})
+    expect(result.history).toEqual([
+      {content: 'Be brief.', role: 'system'},
+      {content: 'Hi', role: 'user'},
+      {content: 'Hello!', role: 'assistant', toolCalls: []},
+    ])
+  })
+
+  it('runs a tool call and sends its result back, in a history the next request can carry', async () => {
+    const client = scripted(calls(call('c1', 'echo', {text: 'x'})), text('done'))
+    const result = await Runner.run(new Agent({model: 'm', name: 'a', tools: [echo]}), 'go', {client})
+    expect(result.finalOutput).toBe('done')
+    expect(client.requests[1].at(-1)).toEqual({content: 'echo: x', isError: false, role: 'tool', toolCallId: 'c1', toolName: 'echo'})
+  })
+
+  it('sends bad calls back to the model as errors: invalid JSON, unknown tool, input against the schema, a throwing tool', async () => {
+    const boom = tool({description: 'fails', execute: () => Promise.reject(new Error('disk on fire')), name: 'boom', parameters: {type: 'object'}})
+    const client = scripted(
+      calls(call('a', 'echo', {}, '{"text": '), call('b', 'nope', {}), call('c', 'echo', {text: 3}), call('d', 'boom', {})),
+      text('ok'),
+    )
+    await Runner.run(new Agent({model: 'm', name: 'a', tools: [echo, boom]}), 'go', {client})
+    const results = client.requests[1].filter((m) => m.role === 'tool')
+    expect(results.map((m) => m.isError)).toEqual([true, true, true, true])
+    expect(results[0].content).toMatch(/not valid JSON/)
+    expect(results[1].content).toMatch(/Unknown tool "nope".*echo, boom/)
+    expect(results[2].content).toMatch(/Invalid input for echo: "text" must be string/)
+    expect(results[3].content).toMatch(/boom failed: disk on fire/)
+  })
+
+  it('runs neighbouring read-only calls side by side and mutating ones alone, results in call order', async () => {
+    const log: string[] = []
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    // Each read waits for the other to start: run one after the other, they would never finish.
+    let started = 0
+    const read = tool<{id: string}>({
+      description: 'reads',
+      async execute({id}) {
+        log.push(`start ${id}`)
+        if (++started === 2) release()
+        await gate
+        return id
+      },
+      mutating: false,
+      name: 'read',
+      parameters: {type: 'object'},
+    })
+    const write = tool<{id: string}>({description: 'writes', execute: ({id}) => (log.push(`write ${id}`), id), name: 'write', parameters: {type: 'object'}})
+    const client = scripted(calls(call('1', 'read', {id: 'r1'}), call('2', 'read', {id: 'r2'}), call('3', 'write', {id: 'w'})), text('ok'))
+    await Runner.run(new Agent({model: 'm', name: 'a', tools: [read, write]}), 'go', {client})
+    expect(log).toEqual(['start r1', 'start r2', 'write w'])
+    expect(client.requests[1].filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['r1', 'r2', 'w'])
+  })
+
+  it('ends on abort with a result for every call, so the history stays valid', async () => {
+    const controller = new AbortController()
+    const slow = tool({
+      description: 'waits for abort',
+      execute: (_input, {signal}) => new Promise((resolve) => signal.addEventListener('abort', () => resolve('stopped'))),
+      name: 'slow',
+      parameters: {type: 'object'},
+    })
+    const events: AgentEvent[] = []
+    const client = scripted(calls(call('1', 'slow', {}), call('2', 'slow', {})))
+    const run = Runner.run(new Agent({model: 'm', name: 'a', tools: [slow]}), 'go', {
+      client,
+      onEvent(event) {
+        events.push(event)
+        if (event.type === 'tool_call' && event.call.id === '2') setTimeout(() => controller.abort(), 10)
+      },
+      signal: controller.signal,
+    })
+    const result = await run
+    expect(result.stop).toBe('cancelled')
+    const results = result.history.filter((m) => m.role === 'tool')
+    expect(results.map((m) => m.role === 'tool' && m.toolCallId)).toEqual(['1', '2'])
+    expect(results.every((m) => m.role === 'tool' && m.isError && /cancelled/.test(m.content))).toBe(true)
+  })
+
+  it('ends the turn on a model error, leaving the history as before the failed request', async () => {
+    const client = scripted(calls(call('1', 'echo', {text: 'x'})), [{error: new ModelError('Insufficient balance', {status: 402}), type: 'error'}])
+    const history: Message[] = [{content: 'go', role: 'user'}]
+    const executor = {execute: async () => toolOk('x')}
+    await expect(runAgentLoop(history, {client, executor, maxTurns: 5, model: 'm', sessionId: 's', tools: []})).rejects.toThrow(/Insufficient balance/)
+    expect(history.map((m) => m.role)).toEqual(['user', 'assistant', 'tool'])
+  })
+
+  it('stops after maxTurns requests', async () => {
+    const client = scripted(calls(call('1', 'echo', {text: 'a'})), calls(call('2', 'echo', {text: 'b'})))
+    const result = await Runner.run(new Agent({model: 'm', name: 'a', tools: [echo]}), 'go', {client, maxTurns: 2})
+    expect(result).toMatchObject({stop: 'max_turns', turns: 2})
+    expect(result.history.at(-1)).toMatchObject({role: 'tool', toolCallId: '2'})
+  })
+
+  it('leaves a leading think block out of the output, the deltas and the next history, and keeps it in the raw responses', async () => {
+    const client = scripted(
+      [
+        {text: '<thi', type: 'content_delta'},
+        {text: 'nk>plan: call echo</think>\n', type: 'content_delta'},
+        {call: call('1', 'echo', {text: 'x'}), type: 'tool_use'},
+        {raw: {id: 'r1'}, stopReason: 'tool_use', type: 'message_stop'},
+      ],
+      [{text: '<think>hm</think>The answer.', type: 'content_delta'}, {stopReason: 'end_turn', type: 'message_stop'}],
+    )
+    const deltas: string[] = []
+    const result = await Runner.run(new Agent({model: 'm', name: 'a', tools: [echo]}), 'go', {
+      client,
+      onEvent: (e) => e.type === 'text_delta' && deltas.push(e.text),
+    })
+    expect(result.finalOutput).toBe('The answer.')
+    expect(deltas.join('')).toBe('The answer.')
+    expect(client.requests[1].find((m) => m.role === 'assistant')).toMatchObject({content: ''})
+    expect(result.rawResponses).toEqual([{id: 'r1'}, '<think>hm</think>The answer.'])
+  })
+
+  it('cuts long tool output centrally, keeping head and tail and saying so', async () => {
+    const big = tool({description: 'big', execute: () => `HEAD${'x'.repeat(300_000)}TAIL`, name: 'big', parameters: {type: 'object'}})
+    const client = scripted(calls(call('1', 'big', {})), text('ok'))
+    await Runner.run(new Agent({model: 'm', name: 'a', tools: [big]}), 'go', {client})
+    const output = client.requests[1].at(-1)!.content
+    expect(output.length).toBeLessThan(101_000)
+    expect(output).toMatch(/^HEAD/)
+    expect(output).toMatch(/TAIL$/)
+    expect(output).toMatch(/characters \(0 lines\) cut from the middle/)
+  })
+
+  it('asks the permission check before each call and sends a denial back to the model', async () => {
+    const asked: string[] = []
+    const client = scripted(calls(call('1', 'echo', {text: 'x'})), text('ok'))
+    await Runner.run(new Agent({model: 'm', name: 'a', tools: [echo]}), 'go', {
+      client,
+      permissions: {
+        async check({toolName}) {
+          asked.push(toolName)
+          return {allowed: false, reason: 'not today'}
+        },
+      },
+    })
+    expect(asked).toEqual(['echo'])
+    expect(client.requests[1].at(-1)).toMatchObject({content: 'Error: Permission denied for echo: not today', isError: true})
+  })
+})

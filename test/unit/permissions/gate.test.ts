@@ -1,0 +1,150 @@
+import {describe, expect, it} from 'vitest'
+
+import type {PermissionDecision, PermissionPrompter} from '../../../src/core/agent/types.js'
+import type {PermissionRule} from '../../../src/core/config/types.js'
+import {type PermissionAuditRecord, type PermissionCheck, PermissionGate, PermissionPolicy, type SessionPermissionMode} from '../../../src/core/permissions/index.js'
+
+const SECRET = 'sk-test-secret-4242'
+
+/** Answers with the scripted decisions in order and remembers what it was asked. */
+class ScriptedPrompter implements PermissionPrompter {
+  readonly asked: Array<{toolName: string; input: Record<string, unknown>}> = []
+  constructor(private readonly answers: Array<PermissionDecision | Error>) {}
+
+  async requestPermission(toolName: string, input: Record<string, unknown>): Promise<PermissionDecision> {
+    this.asked.push({input, toolName})
+    const answer = this.answers.shift()
+    if (answer === undefined) throw new Error(`unexpected prompt for ${toolName}`)
+    if (answer instanceof Error) throw answer
+    return answer
+  }
+}
+
+function setup(options: {rules?: Array<Pick<PermissionRule, 'pattern' | 'mode'>>; answers?: Array<PermissionDecision | Error>; mode?: SessionPermissionMode} = {}) {
+  const rules = (options.rules ?? []).map((rule) => ({...rule, file: '/home/u/.config/hanzo/settings.json', tier: 'user' as const}))
+  const prompter = new ScriptedPrompter(options.answers ?? [])
+  const records: PermissionAuditRecord[] = []
+  const gate = new PermissionGate({
+    audit: {append: async (record) => void records.push(record)},
+    now: () => new Date(Date.UTC(2026, 0, 2, 3, 4, 5)),
+    policy: new PermissionPolicy(rules, {defaults: [], mode: options.mode}),
+    prompter,
+  })
+  return {gate, prompter, records}
+}
+
+const exec = (command: string, sessionId = 's1'): PermissionCheck => ({input: {command}, mutating: true, sessionId, toolName: 'exec'})
+const write = (path: string): PermissionCheck => ({input: {content: SECRET, path}, mutating: true, sessionId: 's1', toolName: 'fs_write'})
+
+describe('PermissionGate', () => {
+  it('allows what the policy allows without asking, with one audit record', async () => {
+    const {gate, prompter, records} = setup({rules: [{mode: 'allow', pattern: 'exec(git status*)'}]})
+    expect(await gate.check(exec('git status'))).toEqual({allowed: true})
+    expect(prompter.asked).toEqual([])
+    expect(records).toEqual([
+      {decision: 'allow', mode: 'allow', reason: null, rule_matched: 'exec(git status*)', session_id: 's1', timestamp: '2026-01-02T03:04:05.000Z', tool_name: 'exec'},
+    ])
+  })
+
+  it('denies what the policy denies, with the policy reason', async () => {
+    const {gate, prompter, records} = setup({rules: [{mode: 'deny', pattern: 'exec(rm *)'}]})
+    const outcome = await gate.check(exec('ls; rm -rf /'))
+    expect(outcome).toEqual({allowed: false, reason: expect.stringContaining('"exec(rm *)" is denied by the user settings')})
+    expect(prompter.asked).toEqual([])
+    expect(records).toMatchObject([{decision: 'deny', mode: 'deny', reason: (outcome as {reason: string}).reason, rule_matched: 'exec(rm *)'}])
+  })
+
+  it('asks on prompt and passes the tool name and input to the prompter', async () => {
+    const {gate, prompter, records} = setup({answers: [{scope: 'once', type: 'allow'}]})
+    expect(await gate.check(exec('make'))).toEqual({allowed: true})
+    expect(prompter.asked).toEqual([{input: {command: 'make'}, toolName: 'exec'}])
+    expect(records).toMatchObject([{decision: 'allow', mode: 'prompt', reason: 'approved once', rule_matched: null}])
+  })
+
+  it('asks again after "allow once"', async () => {
+    const {gate, prompter} = setup({answers: [{scope: 'once', type: 'allow'}, {scope: 'once', type: 'allow'}]})
+    await gate.check(exec('make'))
+    await gate.check(exec('make'))
+    expect(prompter.asked).toHaveLength(2)
+  })
+
+  it('remembers "allow for this session" for the same command only, in the same session only', async () => {
+    const {gate, prompter, records} = setup({answers: [{scope: 'session', type: 'allow'}, {scope: 'once', type: 'allow'}, {scope: 'once', type: 'allow'}]})
+    await gate.check(exec('npm test'))
+    expect(await gate.check(exec('npm test'))).toEqual({allowed: true})
+    expect(prompter.asked).toHaveLength(1)
+    await gate.check(exec('npm test -- --watch'))
+    await gate.check(exec('npm test', 's2'))
+    expect(prompter.asked).toHaveLength(3)
+    expect(records.map((record) => record.reason)).toEqual(['approved for this session', 'approved earlier in this session', 'approved once', 'approved once'])
+  })
+
+  it('remembers a file tool approval for the path, with either spelling of the tool', async () => {
+    const {gate, prompter} = setup({answers: [{scope: 'session', type: 'allow'}, {scope: 'once', type: 'allow'}]})
+    await gate.check(write('src/a.ts'))
+    await gate.check({...write('src/a.ts'), toolName: 'fs.write'})
+    await gate.check(write('src/b.ts'))
+    expect(prompter.asked.map((ask) => ask.input.path)).toEqual(['src/a.ts', 'src/b.ts'])
+  })
+
+  it('remembers a tool without a subject by its name alone', async () => {
+    const {gate, prompter} = setup({answers: [{scope: 'session', type: 'allow'}]})
+    const call = (title: string): PermissionCheck => ({input: {title}, mutating: true, sessionId: 's1', toolName: 'mcp__github__create_issue'})
+    await gate.check(call('one'))
+    expect(await gate.check(call('two'))).toEqual({allowed: true})
+    expect(prompter.asked).toHaveLength(1)
+  })
+
+  it('does not let an approval of an exec call without a command cover other commands', async () => {
+    const {gate, prompter} = setup({answers: [{scope: 'session', type: 'allow'}, {type: 'deny', reason: 'no'}]})
+    await gate.check({input: {}, mutating: true, sessionId: 's1', toolName: 'exec'})
+    expect(await gate.check(exec('rm -rf ~'))).toEqual({allowed: false, reason: 'no'})
+    expect(prompter.asked).toHaveLength(2)
+  })
+
+  it("passes the prompter's deny reason on", async () => {
+    const {gate, records} = setup({answers: [{reason: 'the user denied it: not now', type: 'deny'}]})
+    expect(await gate.check(exec('make'))).toEqual({allowed: false, reason: 'the user denied it: not now'})
+    expect(records).toMatchObject([{decision: 'deny', mode: 'prompt', reason: 'the user denied it: not now'}])
+  })
+
+  it('treats escalate as a deny that says no one could approve it', async () => {
+    const {gate, records} = setup({answers: [{type: 'escalate'}]})
+    const outcome = await gate.check(exec('make'))
+    expect(outcome).toEqual({allowed: false, reason: expect.stringMatching(/^no one could approve exec/)})
+    expect(records).toMatchObject([{decision: 'deny', mode: 'prompt', reason: (outcome as {reason: string}).reason}])
+  })
+
+  it('records a deny and rethrows when the prompt fails (Ctrl-C)', async () => {
+    const {gate, records} = setup({answers: [new Error('User force closed the prompt')]})
+    await expect(gate.check(exec('make'))).rejects.toThrow('force closed')
+    expect(records).toMatchObject([{decision: 'deny', reason: 'the permission prompt ended without an answer'}])
+  })
+
+  it('never asks in session mode deny and never overrides a deny in allow-all', async () => {
+    const denying = setup({mode: 'deny'})
+    expect(await denying.gate.check(exec('make'))).toEqual({allowed: false, reason: expect.stringContaining('permission mode deny')})
+    const allowing = setup({mode: 'allow-all', rules: [{mode: 'deny', pattern: 'fs_write(.env)'}]})
+    expect(await allowing.gate.check(write('.env'))).toMatchObject({allowed: false})
+    expect(await allowing.gate.check(write('a.txt'))).toEqual({allowed: true})
+    expect(allowing.records.map((record) => [record.mode, record.decision, record.reason])).toEqual([
+      ['deny', 'deny', expect.stringContaining('fs_write(.env)')],
+      ['allow', 'allow', 'permission mode allow-all allows what would be asked'],
+    ])
+  })
+
+  it('writes exactly one record per check, and never the tool input', async () => {
+    const {gate, records} = setup({answers: [{scope: 'session', type: 'allow'}, {type: 'escalate'}], rules: [{mode: 'deny', pattern: 'exec(curl *)'}]})
+    await gate.check(exec(`export TOKEN=${SECRET}; make`))
+    await gate.check(exec(`export TOKEN=${SECRET}; make`))
+    await gate.check(exec(`curl -H "Authorization: ${SECRET}" x`))
+    await gate.check(write('a.txt'))
+    expect(records).toHaveLength(4)
+    for (const record of records) {
+      expect(Object.keys(record).sort()).toEqual(['decision', 'mode', 'reason', 'rule_matched', 'session_id', 'timestamp', 'tool_name'])
+    }
+
+    expect(JSON.stringify(records)).not.toContain(SECRET)
+    expect(JSON.stringify(records)).not.toContain('a.txt')
+  })
+})

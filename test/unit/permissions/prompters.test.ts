@@ -1,0 +1,102 @@
+import {PassThrough} from 'node:stream'
+import {describe, expect, it} from 'vitest'
+
+import {createPrompter, NonInteractivePrompter, oneLine, suggestedAllowPattern, summarizeToolInput, TtyPrompter} from '../../../src/adapters/prompt/index.js'
+
+describe('NonInteractivePrompter', () => {
+  it('denies and says how to allow the command next time', async () => {
+    const decision = await new NonInteractivePrompter().requestPermission('exec', {command: 'npm run build && npm test'})
+    expect(decision).toEqual({
+      reason:
+        'exec needs approval and no one can be asked in this run: run with --permission-mode allow-all, or add "exec(npm *)": "allow" to "permissions" in .hanzo/settings.local.json',
+      type: 'deny',
+    })
+  })
+
+  it('suggests the tool name for tools without a command', async () => {
+    const decision = await createPrompter({interactive: false}).requestPermission('mcp__github__create_issue', {title: 'x'})
+    expect(decision).toMatchObject({reason: expect.stringContaining('add "mcp__github__create_issue": "allow" to "permissions"'), type: 'deny'})
+  })
+
+  it('suggests a pattern from the program, not from leading assignments that may hold secrets', () => {
+    expect(suggestedAllowPattern('exec', {command: 'TOKEN=sk-test-secret-1 curl -s x'})).toBe('exec(curl *)')
+    expect(suggestedAllowPattern('exec', {command: "'./run tests.sh'"})).toBe('exec(./run tests.sh *)')
+    expect(suggestedAllowPattern('exec', {command: '   '})).toBe('exec')
+    expect(suggestedAllowPattern('fs_write', {path: 'a.txt'})).toBe('fs_write')
+  })
+})
+
+describe('summarizeToolInput', () => {
+  it('shows the command for exec, the path for file tools, JSON otherwise', () => {
+    expect(summarizeToolInput('exec', {command: 'git status'})).toBe('git status')
+    expect(summarizeToolInput('fs.write', {content: 'x'.repeat(10_000), path: 'src/a.ts'})).toBe('src/a.ts')
+    expect(summarizeToolInput('mcp__x__y', {a: 1})).toBe('{"a":1}')
+  })
+
+  it('keeps it on one line and out of reach of terminal escapes', () => {
+    expect(oneLine('a\nb\r\nc\td')).toBe('a ⏎ b ⏎ c d')
+    expect(oneLine('red \u001B[31m text \u202E')).toBe('red \uFFFD[31m text \uFFFD')
+  })
+
+  it('cuts long text', () => {
+    const line = oneLine('x'.repeat(1_000_000))
+    expect([...line]).toHaveLength(120)
+    expect(line.endsWith('…')).toBe(true)
+    expect(oneLine('y'.repeat(120))).toBe('y'.repeat(120))
+  })
+})
+
+describe('TtyPrompter', () => {
+  const ENTER = '\r'
+  const DOWN = '\u001B[B'
+
+  /** Types each answer's keys once the screen shows its question. */
+  function terminal(...answers: Array<{question: string; keys: string[]}>) {
+    const input = new PassThrough()
+    const output = new PassThrough()
+    // Inquirer pipes into the output and ends it after each prompt; pipe never ends process.stdout
+    // or process.stderr, so a terminal lives on: this stream must too.
+    output.end = () => output
+    let screen = ''
+    let unanswered = ''
+    output.on('data', (chunk: Buffer) => {
+      screen += chunk.toString()
+      unanswered += chunk.toString()
+      const next = answers[0]
+      if (next === undefined || !unanswered.includes(next.question)) return
+      answers.shift()
+      unanswered = ''
+      setImmediate(() => {
+        for (const key of next.keys) input.write(key)
+      })
+    })
+    return {input, output, screen: () => screen}
+  }
+
+  it('allows once on the first choice and shows the tool and command', async () => {
+    const streams = terminal({keys: [ENTER], question: 'Allow exec'})
+    const decision = await new TtyPrompter(streams).requestPermission('exec', {command: 'git push\n--force'})
+    expect(decision).toEqual({scope: 'once', type: 'allow'})
+    expect(streams.screen()).toContain('Allow exec: git push ⏎ --force?')
+  })
+
+  it('allows for the session on the second choice', async () => {
+    const streams = terminal({keys: [DOWN, ENTER], question: 'Allow fs_write'})
+    expect(await new TtyPrompter(streams).requestPermission('fs_write', {path: 'a.txt'})).toEqual({scope: 'session', type: 'allow'})
+  })
+
+  it('denies on the third choice with the reason typed', async () => {
+    const streams = terminal({keys: [DOWN, DOWN, ENTER], question: 'Allow exec'}, {keys: [...'too risky', ENTER], question: 'Reason'})
+    expect(await new TtyPrompter(streams).requestPermission('exec', {command: 'rm -rf build'})).toEqual({reason: 'the user denied it: too risky', type: 'deny'})
+  })
+
+  it('asks one question at a time when calls run in parallel', async () => {
+    const streams = terminal({keys: [ENTER], question: 'Allow exec'}, {keys: [DOWN, ENTER], question: 'Allow fs_write'})
+    const prompter = new TtyPrompter(streams)
+    const decisions = await Promise.all([prompter.requestPermission('exec', {command: 'make'}), prompter.requestPermission('fs_write', {path: 'a.txt'})])
+    expect(decisions).toEqual([
+      {scope: 'once', type: 'allow'},
+      {scope: 'session', type: 'allow'},
+    ])
+  })
+})

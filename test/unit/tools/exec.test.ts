@@ -1,0 +1,117 @@
+import {existsSync, readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+
+import {exec, EXEC_MAX_STREAM_BYTES} from '../../../src/adapters/tools/exec.js'
+import {isAlive, run, useTempWorkspace, waitUntil} from './tool-harness.js'
+
+/** The pids a command printed, one per line, `pid:<n>`. */
+function pidsIn(output: string): number[] {
+  return [...output.matchAll(/pid:(\d+)/g)].map((match) => Number(match[1]))
+}
+
+describe('exec', () => {
+  const dirs = useTempWorkspace()
+
+  it('runs the command in the workspace and labels the exit code, stdout and stderr', async () => {
+    const result = await run(exec, {command: 'pwd; echo oops >&2; exit 3'}, dirs.workspace)
+    expect(result).toEqual({error: null, is_error: false, output: `exit code: 3\n--- stdout ---\n${dirs.workspace}\n--- stderr ---\noops`})
+    expect((await run(exec, {command: 'true'}, dirs.workspace)).output).toBe('exit code: 0\n--- stdout ---\n(none)\n--- stderr ---\n(none)')
+  })
+
+  it('runs bash with stdin closed, so a command waiting for input ends', async () => {
+    const result = await run(exec, {command: 'echo "[$BASH_VERSION]"; cat; read -r line || echo no-input'}, dirs.workspace)
+    expect(result.output).toMatch(/^exit code: 0\n--- stdout ---\n\[\d+\.[^\]]+\]\nno-input\n/)
+  })
+
+  it('reports the signal that ended the command', async () => {
+    expect((await run(exec, {command: 'kill -TERM $$'}, dirs.workspace)).output).toMatch(/^killed by signal SIGTERM\n/)
+  })
+
+  describe('the environment', () => {
+    const secrets = {
+      ANTHROPIC_API_KEY: 'sk-ant-value-1',
+      GITHUB_TOKEN: 'ghp-value-2',
+      HANZO_API_KEY: 'hk-value-3',
+      My_Service_Secret: 'secret-value-4',
+      OPENAI_API_KEY: 'sk-value-5',
+      npm_token: 'npm-value-6',
+    }
+    let saved: Record<string, string | undefined>
+    beforeEach(() => {
+      saved = Object.fromEntries([...Object.keys(secrets), 'HANZO_VISIBLE'].map((name) => [name, process.env[name]]))
+      Object.assign(process.env, secrets, {HANZO_VISIBLE: 'plain-value'})
+    })
+    afterEach(() => {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name]
+        else process.env[name] = value
+      }
+    })
+
+    it('holds no credential the model could print, and everything else', async () => {
+      const result = await run(exec, {command: 'env; echo "key=[$HANZO_API_KEY]"'}, dirs.workspace)
+      for (const value of Object.values(secrets)) expect(result.output).not.toContain(value)
+      expect(result.output).toContain('key=[]')
+      expect(result.output).toContain('HANZO_VISIBLE=plain-value')
+      expect(result.output).toContain(`PATH=${process.env.PATH}`)
+    })
+  })
+
+  it('kills the whole process group on timeout, grandchildren and SIGTERM-ignoring ones included', async () => {
+    const command = [
+      'echo "pid:$$"',
+      'sleep 300 & echo "pid:$!"',
+      `bash -c 'trap "" TERM; exec sleep 300' & echo "pid:$!"`,
+      'wait',
+    ].join('\n')
+    const result = await run(exec, {command, timeout_ms: 1000}, dirs.workspace)
+    expect(result.is_error).toBe(true)
+    expect(result.error).toBe('timed out after 1000 ms; the command and everything it started were killed')
+    const pids = pidsIn(result.output)
+    expect(pids).toHaveLength(3)
+    for (const pid of pids) await waitUntil(() => !isAlive(pid), `process ${pid} is gone`)
+  })
+
+  it('kills the whole process group when the signal aborts', async () => {
+    const controller = new AbortController()
+    const pidFile = join(dirs.workspace, 'pid.txt')
+    const running = run(exec, {command: `sleep 300 & echo "pid:$!" > ${pidFile}; wait`}, dirs.workspace, controller.signal)
+    await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').includes('\n'), 'the command wrote its pid')
+    const [pid] = pidsIn(readFileSync(pidFile, 'utf8'))
+    expect(isAlive(pid)).toBe(true)
+    controller.abort()
+    const result = await running
+    expect(result).toMatchObject({error: 'cancelled; the command and everything it started were killed', is_error: true})
+    await waitUntil(() => !isAlive(pid), `process ${pid} is gone`)
+  })
+
+  it('does not start when the signal is already aborted', async () => {
+    const controller = new AbortController()
+    controller.abort()
+    const result = await run(exec, {command: `touch ${join(dirs.workspace, 'ran')}`}, dirs.workspace, controller.signal)
+    expect(result.error).toBe('cancelled before the command started')
+    expect(existsSync(join(dirs.workspace, 'ran'))).toBe(false)
+  })
+
+  it('stops what the command left running in the background when it ends', async () => {
+    const result = await run(exec, {command: 'sleep 300 & echo "pid:$!"'}, dirs.workspace)
+    expect(result.output).toMatch(/^exit code: 0\n/)
+    expect(result.output).toContain('[processes the command left running in the background were stopped]')
+    const [pid] = pidsIn(result.output)
+    await waitUntil(() => !isAlive(pid), `process ${pid} is gone`)
+  })
+
+  it('keeps the head and the tail of a large output, saying how much was cut', async () => {
+    const total = 3 * EXEC_MAX_STREAM_BYTES
+    const result = await run(exec, {command: `echo START; head -c ${total} /dev/zero | tr '\\0' a; echo; echo END`}, dirs.workspace)
+    expect(result.output).toMatch(/^exit code: 0\n--- stdout ---\nSTART\na+\n\[… \d+ bytes cut from the middle …\]\na+\nEND\n--- stderr ---\n\(none\)$/)
+    expect(result.output.length).toBeLessThan(EXEC_MAX_STREAM_BYTES + 200)
+  })
+
+  it('is a tool error when the command cannot start', async () => {
+    const result = await run(exec, {command: 'true'}, join(dirs.workspace, 'missing'))
+    expect(result).toMatchObject({error: expect.stringMatching(/^could not start the command with .*: ENOENT$/), is_error: true})
+    expect((await run(exec, {command: 'echo a\0b'}, dirs.workspace)).error).toMatch(/NUL byte/)
+  })
+})

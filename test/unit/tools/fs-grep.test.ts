@@ -1,0 +1,82 @@
+import {symlinkSync} from 'node:fs'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+
+import {fsGrep, GREP_MAX_FILE_BYTES, GREP_MAX_LINE_CHARS, GREP_MAX_LINES} from '../../../src/adapters/tools/fs-grep.js'
+import {IGNORE_TREE, IGNORE_TREE_VISIBLE, run, useTempWorkspace, writeTree} from './tool-harness.js'
+
+describe('fs_grep', () => {
+  const dirs = useTempWorkspace()
+  const source = {'src/a.ts': 'import x\nconst load = 1\nLOAD()\n', 'src/b.ts': 'nothing here\n', 'docs/c.md': 'load the docs\r\n'}
+
+  it('prints path:line:text of each matching line, in path order', async () => {
+    writeTree(dirs.workspace, source)
+    expect((await run(fsGrep, {pattern: 'load'}, dirs.workspace)).output).toBe('docs/c.md:1:load the docs\nsrc/a.ts:2:const load = 1')
+    expect((await run(fsGrep, {case_insensitive: true, pattern: 'load\\b'}, dirs.workspace)).output).toBe(
+      'docs/c.md:1:load the docs\nsrc/a.ts:2:const load = 1\nsrc/a.ts:3:LOAD()',
+    )
+  })
+
+  it('lists matching files, or counts per file', async () => {
+    writeTree(dirs.workspace, source)
+    expect((await run(fsGrep, {output_mode: 'files_with_matches', pattern: 'load', case_insensitive: true}, dirs.workspace)).output).toBe('docs/c.md\nsrc/a.ts')
+    expect((await run(fsGrep, {case_insensitive: true, output_mode: 'count', pattern: 'load'}, dirs.workspace)).output).toBe(
+      'docs/c.md:1\nsrc/a.ts:2\n[3 matching lines in 2 files]',
+    )
+  })
+
+  it('narrows by path (a directory or one file) and by glob', async () => {
+    writeTree(dirs.workspace, source)
+    expect((await run(fsGrep, {path: 'src', pattern: 'load'}, dirs.workspace)).output).toBe('src/a.ts:2:const load = 1')
+    expect((await run(fsGrep, {path: 'docs/c.md', pattern: 'load'}, dirs.workspace)).output).toBe('docs/c.md:1:load the docs')
+    expect((await run(fsGrep, {glob: '*.ts', pattern: 'load'}, dirs.workspace)).output).toBe('src/a.ts:2:const load = 1')
+    expect((await run(fsGrep, {glob: 'docs/*.md', pattern: 'load'}, dirs.workspace)).output).toBe('docs/c.md:1:load the docs')
+  })
+
+  it('respects .gitignore files (root and nested)', async () => {
+    writeTree(dirs.workspace, IGNORE_TREE)
+    const expected = IGNORE_TREE_VISIBLE.filter((path) => !path.endsWith('.gitignore'))
+    expect((await run(fsGrep, {output_mode: 'files_with_matches', pattern: 'needle'}, dirs.workspace)).output).toBe(expected.join('\n'))
+  })
+
+  it('skips binary files and files over the size cap, saying so', async () => {
+    writeTree(dirs.workspace, {'image.bin': Buffer.from('needle\0\x01\x02'), 'huge.txt': `needle\n${'x'.repeat(GREP_MAX_FILE_BYTES)}`, 'kept.txt': 'needle\n'})
+    expect((await run(fsGrep, {pattern: 'needle'}, dirs.workspace)).output).toBe('kept.txt:1:needle\n[1 file over 1 MB not searched]\n[1 binary file skipped]')
+  })
+
+  it(`prints at most ${GREP_MAX_LINES} lines and counts the rest; cuts long lines around the match`, async () => {
+    writeTree(dirs.workspace, {
+      'many.txt': Array.from({length: GREP_MAX_LINES + 20}, (_, i) => `hit ${i}`).join('\n'),
+      'min.js': `${'a'.repeat(5000)}NEEDLE${'b'.repeat(5000)}`,
+    })
+    const many = (await run(fsGrep, {pattern: 'hit'}, dirs.workspace)).output.split('\n')
+    expect(many).toHaveLength(GREP_MAX_LINES + 1)
+    expect(many.at(-1)).toMatch(/^\[… and 20 more matching lines/)
+    const min = (await run(fsGrep, {pattern: 'NEEDLE'}, dirs.workspace)).output
+    expect(min).toMatch(/^min\.js:1:\[… \d+ characters\] a+NEEDLEb+ \[… \d+ more characters\]$/)
+    expect(min.length).toBeLessThan(GREP_MAX_LINE_CHARS + 100)
+  })
+
+  it('reports no matches as a result, and an invalid regex as an error naming the problem', async () => {
+    writeTree(dirs.workspace, source)
+    expect(await run(fsGrep, {pattern: 'absent'}, dirs.workspace)).toMatchObject({is_error: false, output: 'No matches for /absent/ in ..'})
+    const invalid = await run(fsGrep, {pattern: 'load(('}, dirs.workspace)
+    expect(invalid.is_error).toBe(true)
+    expect(invalid.error).toMatch(/not a valid JavaScript regular expression: .*Unterminated group/)
+  })
+
+  it('accepts Unicode property escapes and legacy escapes alike', async () => {
+    writeTree(dirs.workspace, {'a.txt': 'Ünïcode\nx-y\n'})
+    expect((await run(fsGrep, {pattern: '^\\p{Lu}'}, dirs.workspace)).output).toBe('a.txt:1:Ünïcode')
+    expect((await run(fsGrep, {pattern: 'x\\-y'}, dirs.workspace)).output).toBe('a.txt:2:x-y')
+  })
+
+  it('does not read outside the workspace', async () => {
+    writeTree(dirs.outside, {'secret.txt': 'needle\n'})
+    symlinkSync(dirs.outside, join(dirs.workspace, 'out'))
+    symlinkSync(join(dirs.outside, 'secret.txt'), join(dirs.workspace, 'secret-link'))
+    expect((await run(fsGrep, {pattern: 'needle'}, dirs.workspace)).output).toMatch(/^No matches/)
+    expect((await run(fsGrep, {path: 'secret-link', pattern: 'needle'}, dirs.workspace)).error).toMatch(/outside the workspace/)
+    expect((await run(fsGrep, {path: '../outside', pattern: 'needle'}, dirs.workspace)).error).toMatch(/outside the workspace/)
+  })
+})

@@ -1,0 +1,94 @@
+import {mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {dirname, join} from 'node:path'
+import {setTimeout as delay} from 'node:timers/promises'
+
+import type {ToolContext, ToolDefinition, ToolResult} from '@hanzo-dev/sdk'
+import {afterEach, beforeEach} from 'vitest'
+
+/**
+ * A fresh temp directory for each test, split in two: `workspace` (the tools' cwd) and `outside`
+ * (a sibling the tools must not reach). Both canonical, so expected paths compare equal.
+ */
+export function useTempWorkspace() {
+  const state = {base: '', outside: '', workspace: ''}
+  beforeEach(() => {
+    state.base = realpathSync(mkdtempSync(join(tmpdir(), 'hanzo-tools-')))
+    state.workspace = join(state.base, 'ws')
+    state.outside = join(state.base, 'outside')
+    mkdirSync(state.workspace)
+    mkdirSync(state.outside)
+  })
+  afterEach(() => rmSync(state.base, {force: true, recursive: true}))
+  return state
+}
+
+export function toolContext(cwd: string, signal: AbortSignal = new AbortController().signal): ToolContext {
+  return {cwd, sessionId: 'test-session', signal}
+}
+
+/** Runs `tool` as the executor would, after schema validation. */
+export function run<I>(tool: ToolDefinition<I>, input: I, cwd: string, signal?: AbortSignal): Promise<ToolResult> {
+  return tool.execute(input, toolContext(cwd, signal))
+}
+
+/**
+ * Whether `pid` is a live process. A zombie counts as dead: an orphan's reaper here may never
+ * reap it, and it runs nothing.
+ */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+
+  try {
+    // /proc/<pid>/stat: "pid (comm) S ...", the state after the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    return process.platform !== 'linux'
+  }
+}
+
+/** Polls `check` until it holds; generous, because tests never assert timings. */
+export async function waitUntil(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  for (const start = Date.now(); Date.now() - start < timeoutMs; await delay(25)) if (check()) return
+  throw new Error(`timed out waiting until ${what}`)
+}
+
+/** Writes each `path: content` under `root`, creating directories. */
+export function writeTree(root: string, files: Record<string, string | Buffer>): void {
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), {recursive: true})
+    writeFileSync(join(root, path), content)
+  }
+}
+
+/**
+ * A tree with a root and a nested `.gitignore` (anchored patterns, directory patterns and
+ * negations), for the tools that walk; every file but the `.gitignore`s holds `needle`.
+ */
+export const IGNORE_TREE: Record<string, string> = {
+  '.git/config': 'needle',
+  '.gitignore': '*.log\nbuild/\n/top-only.txt\n!keep.log\n',
+  'app.log': 'needle',
+  'keep.log': 'needle',
+  'build/out.js': 'needle',
+  'top-only.txt': 'needle',
+  'src/top-only.txt': 'needle',
+  'src/main.ts': 'needle',
+  'pkg/.gitignore': 'generated/\n*.tmp\n!important.log\n/local.txt\n',
+  'pkg/generated/x.ts': 'needle',
+  'pkg/a.tmp': 'needle',
+  'pkg/deep/b.tmp': 'needle',
+  'pkg/important.log': 'needle',
+  'pkg/other.log': 'needle',
+  'pkg/local.txt': 'needle',
+  'pkg/deep/local.txt': 'needle',
+  'other/a.tmp': 'needle',
+}
+
+/** The files of {@link IGNORE_TREE} git would not ignore, in path order. */
+export const IGNORE_TREE_VISIBLE = ['.gitignore', 'keep.log', 'other/a.tmp', 'pkg/.gitignore', 'pkg/deep/local.txt', 'pkg/important.log', 'src/main.ts', 'src/top-only.txt']

@@ -1,0 +1,34 @@
+import {readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+
+import type {PermissionMode, Tier} from '../../src/core/config/types.js'
+import {PermissionPolicy, type SessionPermissionMode} from '../../src/core/permissions/index.js'
+import {REPO_ROOT} from '../helpers/cli.js'
+
+interface Vector {
+  name: string
+  description: string
+  rules: Array<{pattern: string; mode: PermissionMode; tier: Tier}>
+  defaults?: Array<{pattern: string; mode: PermissionMode}>
+  mode?: SessionPermissionMode
+  tool: string
+  input?: Record<string, unknown>
+  canonicalPath?: string
+  mutating?: boolean
+  expect: {mode: PermissionMode; rule: string | null; tier?: Tier | 'default'}
+}
+
+const {cases} = JSON.parse(readFileSync(join(REPO_ROOT, 'test-vectors', 'permission-policy.json'), 'utf8')) as {cases: Vector[]}
+
+describe('permission-policy vectors (HIP-301 §7)', () => {
+  it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, vector) => {
+    const rules = vector.rules.map((rule) => ({...rule, file: `/${rule.tier}/settings.json`}))
+    const policy = new PermissionPolicy(rules, {defaults: vector.defaults ?? [], mode: vector.mode})
+    // A tool not known to be read-only counts as mutating (README: `mutating` defaults to true).
+    const result = policy.evaluate(vector.tool, vector.input, {canonicalPath: vector.canonicalPath, mutating: vector.mutating ?? true})
+    expect({mode: result.mode, rule: result.rule?.pattern ?? null}).toEqual({mode: vector.expect.mode, rule: vector.expect.rule})
+    if (vector.expect.tier) expect(result.rule?.tier).toBe(vector.expect.tier)
+    if (result.mode === 'deny') expect(result.reason).toBeTruthy()
+  })
+})
