@@ -10,6 +10,7 @@ import {collectContributions, hookTimeoutMs} from '../adapters/plugin-host.js'
 import {readProjectInstructions} from '../adapters/project-instructions.js'
 import {createPrompter} from '../adapters/prompt/index.js'
 import {builtinTools} from '../adapters/tools/index.js'
+import {resolveToolPath} from '../adapters/tools/workspace-path.js'
 import {resolveEndpoint} from '../core/agent/endpoint.js'
 import {Agent, Runner} from '../core/agent/runner.js'
 import {buildSystemPrompt} from '../core/agent/system-prompt.js'
@@ -91,6 +92,7 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
       process.on('SIGINT', interrupt)
       try {
         const result = await Runner.run(agent, prompt, {
+          canonicalPath: (path) => resolveToolPath(cwd, path).then((resolved) => resolved.relative, () => undefined),
           client,
           cwd,
           maxTurns: options.flags.maxTurns ?? config.max_turns ?? DEFAULT_RUN_MAX_TURNS,

@@ -1,16 +1,17 @@
-import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 
 import type {Script} from '../../src/testing/fake-model/script.js'
 import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
-import {REPO_ROOT, runCli, useSandboxDirs} from '../helpers/cli.js'
+import {REPO_ROOT, runCli, spawnCli, useSandboxDirs} from '../helpers/cli.js'
+import {isAlive, waitUntil} from '../helpers/processes.js'
 
 /** A task that reads a file, edits it, runs a command and answers, as a model would script it. */
 const EDIT_TASK: Script = {
   turns: [
     {
-      expect: {last_user_contains: 'goodbye', system_contains: 'Always answer in English', tools_include: ['fs_read', 'fs_edit', 'exec']},
+      expect: {last_user_contains: 'goodbye', system_contains: 'Keep the greeting lowercase', tools_include: ['fs_read', 'fs_edit', 'exec']},
       text: 'Let me look.',
       tool_calls: [{arguments: {path: 'greeting.txt'}, name: 'fs_read'}],
     },
@@ -37,6 +38,7 @@ describe('hanzo-dev run', () => {
     model = await startFakeModel(script)
     writeFileSync(join(dirs.project, 'greeting.txt'), 'hello world\n')
     writeFileSync(join(dirs.project, 'AGENTS.md'), 'Always answer in English.\n')
+    writeFileSync(join(dirs.project, 'HANZO.md'), 'Keep the greeting lowercase.\n')
     const env = {...dirs.box.env}
     return (...args: string[]) => runCli(['run', ...args, '--base-url', model!.url], {cwd: dirs.project, env})
   }
@@ -50,6 +52,9 @@ describe('hanzo-dev run', () => {
     expect(readFileSync(join(dirs.project, 'greeting.txt'), 'utf8')).toBe('goodbye world\n')
     // Each request met the script's expectations (AGENTS.md in the system prompt, each tool result sent back).
     expect(model!.requests).toHaveLength(4)
+    const system = (model!.requests[0].body as {messages: Array<{content: string}>}).messages[0].content
+    expect(system).toContain('# Project instructions (AGENTS.md)\n\nAlways answer in English.')
+    expect(system).toContain('# Project instructions (HANZO.md)\n\nKeep the greeting lowercase.')
     const audit = readFileSync(join(dirs.box.env.XDG_DATA_HOME, 'hanzo-dev', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
     expect(audit.map((r) => [r.tool_name, r.decision])).toEqual([['fs_read', 'allow'], ['fs_edit', 'allow'], ['exec', 'allow']])
   })
@@ -94,6 +99,42 @@ describe('hanzo-dev run', () => {
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toBe('I was not allowed to delete build/.')
     expect(result.stderr).toContain('--permission-mode allow-all')
+  })
+
+  it('matches path rules against the canonical workspace path', async () => {
+    const run = await setUp({
+      turns: [
+        {
+          tool_calls: [
+            {arguments: {content: 'a', path: './notes/../notes/a.txt'}, name: 'fs_write'},
+            {arguments: {content: 'b', path: 'other/b.txt'}, name: 'fs_write'},
+          ],
+        },
+        {expect: {tool_result_contains: 'Permission denied for fs_write'}, text: 'Wrote one note.'},
+      ],
+    })
+    mkdirSync(join(dirs.project, '.hanzo'), {recursive: true})
+    writeFileSync(join(dirs.project, '.hanzo', 'settings.local.json'), JSON.stringify({permissions: {'fs_write(notes/*)': 'allow'}}))
+    const result = await run('take notes')
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(readFileSync(join(dirs.project, 'notes', 'a.txt'), 'utf8')).toBe('a')
+    expect(existsSync(join(dirs.project, 'other'))).toBe(false)
+  })
+
+  it('ends on Ctrl-C: the running command is killed, its call gets a cancelled result, exit 130', async () => {
+    model = await startFakeModel({turns: [{tool_calls: [{arguments: {command: 'echo $$ > shell.pid; sleep 60'}, name: 'exec'}]}]})
+    const args = ['run', 'wait a minute', '--base-url', model.url, '--permission-mode', 'allow-all', '--output-format', 'stream-json']
+    const child = spawnCli(args, {cwd: dirs.project, env: dirs.box.env})
+    const pidFile = join(dirs.project, 'shell.pid')
+    await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the command started')
+    const shell = Number(readFileSync(pidFile, 'utf8'))
+    child.kill('SIGINT')
+    const result = await child
+    expect(result.exitCode).toBe(130)
+    await waitUntil(() => !isAlive(shell), 'the command was killed')
+    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line))
+    expect(events.find((e) => e.type === 'tool_result')).toMatchObject({error: expect.stringContaining('cancelled'), is_error: true, name: 'exec'})
+    expect(events.at(-1)).toMatchObject({stop: 'cancelled', type: 'result'})
   })
 
   it('reads the task from stdin with -', async () => {

@@ -34,23 +34,32 @@ export interface CliResult {
   exitCode: number
 }
 
-/** Runs the built CLI (`bin/run.js`) as a user would, without inheriting HANZO_* from the caller. */
-export async function runCli(
-  args: string[],
-  options: {cwd?: string; env?: Record<string, string>; input?: string; bin?: string} = {},
-): Promise<CliResult> {
+interface CliOptions {
+  cwd?: string
+  env?: Record<string, string>
+  input?: string
+  bin?: string
+}
+
+/** Starts the built CLI (`bin/run.js`) as a user would, without inheriting HANZO_* from the caller. */
+export function spawnCli(args: string[], options: CliOptions = {}) {
   // Neither the caller's settings nor vitest's NODE_ENV=test nor `npm test`'s npm_config_*
   // may leak in: the CLI must run as a user runs it.
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !/^(HANZO_|XDG_|OPENAI_|ANTHROPIC_|npm_|NODE_ENV$)/i.test(k)),
   )
-  const result = await execa(process.execPath, [options.bin ?? CLI, ...args], {
+  return execa(process.execPath, [options.bin ?? CLI, ...args], {
     cwd: options.cwd ?? REPO_ROOT,
     env: {...inherited, ...options.env},
     extendEnv: false,
     input: options.input ?? '',
     reject: false,
   })
+}
+
+/** Runs the built CLI to the end. */
+export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  const result = await spawnCli(args, options)
   return {exitCode: result.exitCode ?? 1, stderr: result.stderr, stdout: result.stdout}
 }
 

@@ -75,6 +75,8 @@ export interface RunOptions {
   history?: Message[]
   /** Asked before each tool call; absent, the agent's tools run without asking. */
   permissions?: PermissionStep
+  /** See ToolPipelineOptions.canonicalPath. */
+  canonicalPath?: (path: string) => Promise<string | undefined>
   /** Wraps every tool call (sandbox, hooks). */
   middleware?: readonly Middleware[]
   /**
@@ -113,7 +115,8 @@ export class Runner {
   static async run(agent: Agent, input: string, options: RunOptions): Promise<RunResult> {
     const registry = options.registry ?? libraryRegistry(agent.tools)
     const cwd = options.cwd ?? process.cwd()
-    const executor = new ToolPipeline({cwd, middleware: options.middleware, permissions: options.permissions, registry})
+    const {canonicalPath, middleware, permissions} = options
+    const executor = new ToolPipeline({canonicalPath, cwd, middleware, permissions, registry})
     const history: Message[] = [
       ...(agent.instructions ? [{content: agent.instructions, role: 'system'} as const] : []),
       ...(options.history ?? []),

@@ -69,7 +69,10 @@ export interface ApiClient {
 export class ModelError extends Error {
   /** The HTTP status, when the server answered. */
   readonly status?: number
-  /** The server's error code or type (`insufficient_quota`, `overloaded_error`), when given. */
+  /**
+   * The server's error code or type (`insufficient_quota`, `overloaded_error`) when it gave one,
+   * else the client's own (`ECONNREFUSED`, `ENOTFOUND`, `ETIMEDOUT`, `invalid_base_url`).
+   */
   readonly code?: string
   /** Where the request went (base URL without credentials), for "is the server up?" hints. */
   readonly endpoint?: string

@@ -1,7 +1,7 @@
 import {type Middleware, type ToolCall, type ToolExecutorFn, type ToolResult, toolError} from '@hanzo-dev/sdk'
 
 import type {ToolExecutor} from '../agent/types.js'
-import type {PermissionGate, PermissionOutcome} from '../permissions/gate.js'
+import type {PermissionCheck, PermissionGate, PermissionOutcome} from '../permissions/gate.js'
 import {validateToolInput} from './input-validation.js'
 import {type ToolRegistry, trusted} from './registry.js'
 import {DEFAULT_MAX_OUTPUT_CHARS, truncateOutput} from './truncate.js'
@@ -15,6 +15,11 @@ export interface ToolPipelineOptions {
   cwd: string
   /** Absent: every call is allowed (a library caller running its own tools). */
   permissions?: PermissionStep
+  /**
+   * A file tool's `path` as permission rules see it: workspace-relative, symlinks and `..`
+   * resolved (undefined when it cannot be), so `fs_write(src/*)` matches `./src/../src/a.ts`.
+   */
+  canonicalPath?: (path: string) => Promise<string | undefined>
   /** Sandbox, hooks: each wraps the execution that follows it. */
   middleware?: readonly Middleware[]
   maxOutputChars?: number
@@ -65,7 +70,8 @@ export class ToolPipeline implements ToolExecutor {
     if (problem) return toolError(`Invalid input for ${tool.definition.name}: ${problem}. Fix the arguments and call it again.`)
 
     if (signal.aborted) return toolError(CANCELLED)
-    const permission = await this.checkPermission(tool.definition.name, input, this.isMutating(name), sessionId)
+    const canonicalPath = typeof input.path === 'string' ? await this.options.canonicalPath?.(input.path) : undefined
+    const permission = await this.checkPermission({canonicalPath, input, mutating: this.isMutating(name), sessionId, toolName: tool.definition.name})
     if (!permission.allowed) return toolError(`Permission denied for ${tool.definition.name}: ${permission.reason}`)
 
     const call: ToolCall = {input, name: tool.definition.name}
@@ -78,10 +84,10 @@ export class ToolPipeline implements ToolExecutor {
     }
   }
 
-  private checkPermission(toolName: string, input: Record<string, unknown>, mutating: boolean, sessionId: string) {
+  private checkPermission(request: PermissionCheck) {
     const {permissions} = this.options
     if (!permissions) return Promise.resolve<PermissionOutcome>({allowed: true})
-    const decision = this.permissionQueue.then(() => permissions.check({input, mutating, sessionId, toolName}))
+    const decision = this.permissionQueue.then(() => permissions.check(request))
     this.permissionQueue = decision.catch(() => undefined)
     return decision
   }

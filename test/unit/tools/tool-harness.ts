@@ -1,7 +1,6 @@
-import {mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
-import {setTimeout as delay} from 'node:timers/promises'
 
 import type {ToolContext, ToolDefinition, ToolResult} from '@hanzo-dev/sdk'
 import {afterEach, beforeEach} from 'vitest'
@@ -32,31 +31,7 @@ export function run<I>(tool: ToolDefinition<I>, input: I, cwd: string, signal?: 
   return tool.execute(input, toolContext(cwd, signal))
 }
 
-/**
- * Whether `pid` is a live process. A zombie counts as dead: an orphan's reaper here may never
- * reap it, and it runs nothing.
- */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return false
-  }
-
-  try {
-    // /proc/<pid>/stat: "pid (comm) S ...", the state after the last ')'.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  } catch {
-    return process.platform !== 'linux'
-  }
-}
-
-/** Polls `check` until it holds; generous, because tests never assert timings. */
-export async function waitUntil(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  for (const start = Date.now(); Date.now() - start < timeoutMs; await delay(25)) if (check()) return
-  throw new Error(`timed out waiting until ${what}`)
-}
+export {isAlive, waitUntil} from '../../helpers/processes.js'
 
 /** Writes each `path: content` under `root`, creating directories. */
 export function writeTree(root: string, files: Record<string, string | Buffer>): void {
