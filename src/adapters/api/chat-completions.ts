@@ -9,19 +9,6 @@ import {arrayField, notJsonError, numberField, parseFrameData, type RequestBuild
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam
 
-/**
- * `POST /chat/completions`, the API every OpenAI-compatible server speaks (Ollama, vLLM,
- * llama.cpp, LM Studio, gateways). `max_tokens` rather than `max_completion_tokens`: it is the
- * field those servers read; OpenAI's reasoning models are reached through the Responses API.
- * The `raw` of `message_stop` is the array of chunks as received (or the whole completion
- * when the server did not stream).
- */
-export const chatCompletions: WireApi = {
-  replyEvents: completionEvents,
-  send: (client, messages, tools, options) => client.chat.completions.create(chatRequest(messages, tools, options), {signal: options.signal}),
-  streamDecoder: (context) => new ChatStreamDecoder(context),
-}
-
 export const chatRequest: RequestBuilder<OpenAI.Chat.ChatCompletionCreateParamsStreaming> = (messages, tools, options) => ({
   messages: messages.map((message) => chatMessage(message)),
   model: options.model,
@@ -32,6 +19,20 @@ export const chatRequest: RequestBuilder<OpenAI.Chat.ChatCompletionCreateParamsS
   stream: true,
   stream_options: {include_usage: true},
 })
+
+/**
+ * `POST /chat/completions`, the API every OpenAI-compatible server speaks (Ollama, vLLM,
+ * llama.cpp, LM Studio, gateways). `max_tokens` rather than `max_completion_tokens`: it is the
+ * field those servers read; OpenAI's reasoning models are reached through the Responses API.
+ * The `raw` of `message_stop` is the array of chunks as received (or the whole completion
+ * when the server did not stream).
+ */
+export const chatCompletions: WireApi = {
+  replyEvents: completionEvents,
+  path: '/chat/completions',
+  request: chatRequest,
+  streamDecoder: (context) => new ChatStreamDecoder(context),
+}
 
 function chatMessage(message: Message): ChatMessage {
   switch (message.role) {

@@ -47,12 +47,12 @@ function serverErrorFromText(text: string): ServerError {
   }
 }
 
-/** A body or stream event that is an error object: what the openai client raises as APIError. */
+/** A body or stream event that is an error object, not a reply. */
 export function isErrorReply(value: unknown): boolean {
   return isRecord(value) && value.error !== undefined && value.error !== null
 }
 
-/** A non-2xx answer, after the client's retries. */
+/** A non-2xx answer, after the transport's retries. */
 export function httpStatusError(status: number, bodyText: string, context: ErrorContext): ModelError {
   const {code, message} = serverErrorFromText(bodyText)
   return modelError(message ?? `The model server answered HTTP ${status} without an error message.`, context, {code, status})
@@ -98,7 +98,7 @@ export function timeoutError(timeoutMs: number | undefined, context: ErrorContex
   return modelError(`The model server${at(context)} did not answer ${limit}. Is it overloaded? ${CONFIG_HINT}`, context, {code: 'ETIMEDOUT'})
 }
 
-/** A base URL fetch cannot use: not a URL, or one with a user name or password in it. */
+/** A base URL the client will not use: not an http(s) URL, or one with a user name or password in it. */
 export function invalidBaseUrl(problem: string, context: ErrorContext): ModelError {
   return modelError(`The base URL${at(context)} ${problem}. ${CONFIG_HINT}`, context, {code: 'invalid_base_url'})
 }
@@ -109,7 +109,7 @@ export function unexpectedFailure(cause: unknown, context: ErrorContext): ModelE
 }
 
 function modelError(message: string, context: ErrorContext, details: {status?: number; code?: string; cause?: unknown} = {}): ModelError {
-  // Other layers' messages quote URLs whole (fetch's do): their user info goes too.
+  // Other layers' messages may quote URLs whole: their user info goes too.
   let text = (context.secret ? message.replaceAll(context.secret, REDACTED) : message).replaceAll(/(\/\/)[^/@\s]+@/g, `$1${REDACTED}@`)
   if (text.length > MAX_MESSAGE_LENGTH) text = `${text.slice(0, MAX_MESSAGE_LENGTH)}…`
   return new ModelError(text, {...details, endpoint: context.endpoint})
@@ -123,7 +123,7 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-/** The innermost cause's message: fetch says only "fetch failed", its cause says why ("bad port"). */
+/** The innermost cause's message: a wrapping error says only that it failed, its cause says why. */
 function rootMessage(error: unknown): string {
   let inner = error
   for (let depth = 0; depth < 5 && inner instanceof Error && inner.cause instanceof Error; depth++) inner = inner.cause
@@ -131,9 +131,9 @@ function rootMessage(error: unknown): string {
 }
 
 /**
- * The system error code (`ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_SOCKET`) under fetch's
- * "fetch failed": undici puts it on the cause, or on each error of an AggregateError when a
- * host name has several addresses (`localhost` is ::1 and 127.0.0.1).
+ * The system error code (`ECONNREFUSED`, `ENOTFOUND`, `ECONNRESET`): on the error, on its
+ * cause, or on each error of an AggregateError when a host name has several addresses
+ * (`localhost` is ::1 and 127.0.0.1).
  */
 function systemErrorCode(error: unknown, depth = 0): string | undefined {
   if (!isRecord(error) || depth > 5) return undefined

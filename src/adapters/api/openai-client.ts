@@ -1,8 +1,12 @@
+import type {IncomingMessage} from 'node:http'
+import {text} from 'node:stream/consumers'
+
 import {redactUrl} from '@hanzo-dev/sdk/settings'
 
 import type {ApiClient, Message, ModelError, ModelToolSpec, SendOptions, StreamEvent} from '../../core/agent/types.js'
 import {chatCompletions} from './chat-completions.js'
 import {decodeStream} from './decode-stream.js'
+import {type Answer, createHttpTransport, type HttpTransport, release} from './http-transport.js'
 import {
   connectionError,
   type ErrorContext,
@@ -23,44 +27,37 @@ export interface OpenAIClientOptions {
   /** Absent or empty for servers without authentication (Ollama, llama.cpp): then no Authorization header is sent. */
   apiKey?: string
   api: 'chat_completions' | 'responses'
-  /** Retries of a 408, 409, 429 or 5xx answer and of a failed connection, with the openai client's backoff (or the server's retry-after). */
+  /** Retries of a 408, 409, 429 or 5xx answer and of a failed connection, with exponential backoff (or the server's retry-after); default 2. */
   maxRetries?: number
   defaultHeaders?: Record<string, string>
-  /** How long each attempt may wait for the server to start answering; a stream that has started runs on. */
+  /** How long each attempt may wait for the server to start answering; a stream that has started runs on. Default 10 minutes. */
   timeoutMs?: number
-}
-
-type OpenAIModule = typeof import('openai')
-
-let openai: Promise<OpenAIModule> | undefined
-
-/** The openai package is imported on the first request only: the CLI's start-up never pays for it. */
-function loadOpenAI(): Promise<OpenAIModule> {
-  openai ??= import('openai')
-  return openai
 }
 
 /**
  * An `ApiClient` for any OpenAI-compatible server, over chat completions or the Responses API.
- * Every failure is yielded as one `error` event carrying a `ModelError` (never thrown, never an
- * openai class, never the API key in its message); `options.signal` ends the stream quietly.
+ * Every failure is yielded as one `error` event carrying a `ModelError` (never thrown, never the
+ * API key in its message); `options.signal` ends the stream quietly.
  *
- * The openai client sends the request, authenticates, retries and times out; the body is read
+ * `http-transport` sends, authenticates, retries and times out each request; the body is read
  * with our `SseFrameBuffer` (HIP-301 §3), which also lets a 200 JSON body (an error object, or
  * a whole reply from a server that ignores `stream: true`) be told apart from a stream.
  */
 export function createOpenAIClient(options: OpenAIClientOptions): ApiClient {
   const wire = options.api === 'responses' ? responses : chatCompletions
   const context: ErrorContext = {endpoint: redactUrl(options.baseURL), secret: options.apiKey || undefined}
+  const transport = createHttpTransport(options)
   return {
-    sendMessage: (messages, tools, sendOptions) => streamReply(options, wire, context, {messages, sendOptions, tools}),
+    sendMessage: (messages, tools, sendOptions) => streamReply({context, options, transport, wire}, {messages, sendOptions, tools}),
   }
 }
 
-/** A non-2xx answer as it came, kept for its body (see streamReply). */
-interface FailedAnswer {
-  status: number
-  body: string
+/** What every call of one client shares. */
+interface Client {
+  context: ErrorContext
+  options: OpenAIClientOptions
+  transport: HttpTransport
+  wire: WireApi
 }
 
 interface Call {
@@ -69,13 +66,9 @@ interface Call {
   sendOptions: SendOptions
 }
 
-async function* streamReply(options: OpenAIClientOptions, wire: WireApi, context: ErrorContext, call: Call): AsyncGenerator<StreamEvent> {
+async function* streamReply(client: Client, call: Call): AsyncGenerator<StreamEvent> {
+  const {context, options, wire} = client
   const {signal} = call.sendOptions
-  let sdk: OpenAIModule | undefined
-  // The openai client keeps only `body.error` of a failed answer; the whole body is kept here
-  // so that servers whose errors have another shape (vLLM, FastAPI, a proxy's text) still get
-  // their own message through.
-  let lastFailure: FailedAnswer | undefined
   try {
     if (signal?.aborted) return
     const problem = baseUrlProblem(options.baseURL)
@@ -84,39 +77,43 @@ async function* streamReply(options: OpenAIClientOptions, wire: WireApi, context
       return
     }
 
-    sdk = await loadOpenAI()
-    const client = newClient(sdk, options, (failure) => {
-      lastFailure = failure
-    })
-    const response = await untilAborted(wire.send(client, call.messages, call.tools, call.sendOptions).asResponse(), signal)
-    if (response === undefined) return
-    const events = await replyEvents(response, wire, context)
-    for await (const event of events) {
-      if (signal?.aborted) return
-      yield event
+    const url = new URL(options.baseURL.replace(/\/$/, '') + wire.path)
+    const body = JSON.stringify(wire.request(call.messages, call.tools, call.sendOptions))
+    const answer = await client.transport.post(url, body, signal)
+    if (answer.kind === 'aborted') return
+    if (answer.kind !== 'response') {
+      yield {error: failure(answer, context, options.timeoutMs), type: 'error'}
+      return
+    }
+
+    try {
+      for await (const event of await replyEvents(answer.response, wire, context)) {
+        if (signal?.aborted) return
+        yield event
+      }
+    } finally {
+      await release(answer.response)
     }
   } catch (error) {
     if (signal?.aborted) return
-    yield {error: toModelError(error, sdk, lastFailure, context, options.timeoutMs), type: 'error'}
+    yield {error: unexpectedFailure(error, context), type: 'error'}
   }
 }
 
-function newClient(sdk: OpenAIModule, options: OpenAIClientOptions, onFailure: (failure: FailedAnswer) => void) {
-  return new sdk.OpenAI({
-    apiKey: options.apiKey || 'no-key',
-    baseURL: options.baseURL,
-    defaultHeaders: {...options.defaultHeaders, ...(!options.apiKey && {Authorization: null})},
-    async fetch(input, init) {
-      const response = await fetch(input, init)
-      if (!response.ok) onFailure({body: await response.clone().text(), status: response.status})
-      return response
-    },
-    maxRetries: options.maxRetries ?? 2,
-    // Not read from OPENAI_ORG_ID / OPENAI_PROJECT_ID: those belong to OpenAI, not to whatever server base_url names.
-    organization: null,
-    project: null,
-    ...(options.timeoutMs !== undefined && {timeout: options.timeoutMs}),
-  })
+function failure(answer: Exclude<Answer, {kind: 'response' | 'aborted'}>, context: ErrorContext, timeoutMs: number | undefined): ModelError {
+  switch (answer.kind) {
+    case 'status': {
+      return httpStatusError(answer.status, answer.body, context)
+    }
+
+    case 'timeout': {
+      return timeoutError(timeoutMs, context)
+    }
+
+    case 'connection': {
+      return connectionError(answer.cause, context)
+    }
+  }
 }
 
 function baseUrlProblem(baseURL: string): string | undefined {
@@ -128,72 +125,29 @@ function baseUrlProblem(baseURL: string): string | undefined {
   }
 
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'is not an http(s) URL'
-  // fetch refuses such URLs; the key belongs in api_key / HANZO_API_KEY.
+  // node:http would send them as Basic credentials, beside or instead of the key, which belongs in api_key / HANZO_API_KEY.
   if (url.username || url.password) return 'contains a user name or password, which cannot be sent that way; put the key in api_key or HANZO_API_KEY'
   return undefined
 }
 
 /** A stream, or a whole JSON body (an error object, or the reply of a server that ignores `stream: true`). */
-async function replyEvents(response: Response, wire: WireApi, context: ErrorContext): Promise<Iterable<StreamEvent> | AsyncIterable<StreamEvent>> {
-  const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? ''
-  if (mediaType === 'application/json' || mediaType.endsWith('+json')) return jsonReply(await response.text(), wire, context)
-  if (mediaType === 'text/html') {
-    // A web page, not an API: base_url most likely lacks its /v1 or names the wrong server.
-    await response.body?.cancel()
-    return [{error: unexpectedReply('an HTML page', context), type: 'error'}]
-  }
-
-  // Not every server labels its stream text/event-stream: anything else is read as one.
-  return decodeStream(response.body ?? [], wire.streamDecoder(context))
+async function replyEvents(response: IncomingMessage, wire: WireApi, context: ErrorContext): Promise<Iterable<StreamEvent> | AsyncIterable<StreamEvent>> {
+  const mediaType = response.headers['content-type']?.split(';')[0]?.trim().toLowerCase() ?? ''
+  if (mediaType === 'application/json' || mediaType.endsWith('+json')) return jsonReply(await text(response), wire, context)
+  // A web page, not an API: base_url most likely lacks its /v1 or names the wrong server.
+  if (mediaType === 'text/html') return [{error: unexpectedReply('an HTML page', context), type: 'error'}]
+  // Not every server labels its stream text/event-stream: anything else is read as one. The
+  // reader stops at the reply's final event without destroying the body: `release` drains it.
+  return decodeStream(response.iterator({destroyOnReturn: false}), wire.streamDecoder(context))
 }
 
-function jsonReply(text: string, wire: WireApi, context: ErrorContext): StreamEvent[] {
+function jsonReply(json: string, wire: WireApi, context: ErrorContext): StreamEvent[] {
   let body: unknown
   try {
-    body = JSON.parse(text)
+    body = JSON.parse(json)
   } catch {
     return [{error: unexpectedReply('a JSON content type with a body that does not parse', context), type: 'error'}]
   }
 
   return isErrorReply(body) ? [{error: replyError(body, context), type: 'error'}] : wire.replyEvents(body, context)
-}
-
-/**
- * The openai client sleeps between retries without watching the signal: Ctrl-C during a
- * rate-limit backoff must end the call now, not after the wait. Undefined when aborted first.
- */
-async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
-  if (!signal) return promise
-  let onAbort: (() => void) | undefined
-  const aborted = new Promise<undefined>((resolve) => {
-    onAbort = () => resolve(undefined)
-    signal.addEventListener('abort', onAbort, {once: true})
-  })
-  // The request still settles after an abort (as APIUserAbortError): nobody is waiting for it.
-  promise.catch(() => {})
-  try {
-    return await Promise.race([promise, aborted])
-  } finally {
-    signal.removeEventListener('abort', onAbort!)
-  }
-}
-
-function toModelError(
-  error: unknown,
-  sdk: OpenAIModule | undefined,
-  lastFailure: FailedAnswer | undefined,
-  context: ErrorContext,
-  timeoutMs: number | undefined,
-): ModelError {
-  if (sdk) {
-    // The timeout class extends the connection class: it is asked first.
-    if (error instanceof sdk.APIConnectionTimeoutError) return timeoutError(timeoutMs, context)
-    if (error instanceof sdk.APIConnectionError) return connectionError(error.cause, context)
-    if (error instanceof sdk.APIError && error.status !== undefined) {
-      const body = lastFailure && lastFailure.status === error.status ? lastFailure.body : JSON.stringify({error: error.error})
-      return httpStatusError(error.status, body, context)
-    }
-  }
-
-  return unexpectedFailure(error, context)
 }

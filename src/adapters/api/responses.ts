@@ -7,19 +7,6 @@ import {type ErrorContext, isErrorReply, replyError, streamEndedEarly, unexpecte
 import {toolCallRequest} from './tool-call.js'
 import {arrayField, notJsonError, numberField, parseFrameData, type RequestBuilder, type StreamDecoder, stringField, usageEvent, type WireApi} from './wire-api.js'
 
-/**
- * `POST /responses`. The conversation goes whole with every request (`store: false`: nothing
- * is kept on the server, and no `previous_response_id`), a leading system message as
- * `instructions`. The `raw` of `message_stop` is the final `response` object.
- */
-export const responses: WireApi = {
-  replyEvents(body, context) {
-    return new ResponsesStreamDecoder(context).finish(body)
-  },
-  send: (client, messages, tools, options) => client.responses.create(responsesRequest(messages, tools, options), {signal: options.signal}),
-  streamDecoder: (context) => new ResponsesStreamDecoder(context),
-}
-
 export const responsesRequest: RequestBuilder<OpenAI.Responses.ResponseCreateParamsStreaming> = (messages, tools, options) => {
   const [first] = messages
   const instructions = first?.role === 'system' ? first.content : undefined
@@ -35,6 +22,20 @@ export const responsesRequest: RequestBuilder<OpenAI.Responses.ResponseCreatePar
     store: false,
     stream: true,
   }
+}
+
+/**
+ * `POST /responses`. The conversation goes whole with every request (`store: false`: nothing
+ * is kept on the server, and no `previous_response_id`), a leading system message as
+ * `instructions`. The `raw` of `message_stop` is the final `response` object.
+ */
+export const responses: WireApi = {
+  replyEvents(body, context) {
+    return new ResponsesStreamDecoder(context).finish(body)
+  },
+  path: '/responses',
+  request: responsesRequest,
+  streamDecoder: (context) => new ResponsesStreamDecoder(context),
 }
 
 function inputItems(message: Message): OpenAI.Responses.ResponseInputItem[] {

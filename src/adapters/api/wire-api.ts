@@ -1,5 +1,4 @@
 import {isRecord} from '@hanzo-dev/sdk/settings'
-import type OpenAI from 'openai'
 
 import type {Message, ModelError, ModelToolSpec, SendOptions, StreamEvent} from '../../core/agent/types.js'
 import type {SseFrame} from '../../core/protocol/sse-frame-buffer.js'
@@ -11,8 +10,10 @@ import {type ErrorContext, unexpectedReply} from './model-errors.js'
  * streams through the same decoders, so both paths give the same events.
  */
 export interface WireApi {
-  /** Starts the streaming request (the openai client sends, authenticates and retries it). */
-  send(client: OpenAI, messages: readonly Message[], tools: readonly ModelToolSpec[], options: SendOptions): {asResponse(): Promise<Response>}
+  /** Where the request goes, under the base URL. */
+  path: string
+  /** The streaming request's JSON body. */
+  request: RequestBuilder<object>
   streamDecoder(context: ErrorContext): StreamDecoder
   /** The events of a whole JSON reply: what a server that ignores `stream: true` sends. */
   replyEvents(body: unknown, context: ErrorContext): StreamEvent[]

@@ -78,7 +78,13 @@ describe('the requests the OpenAI client sends', () => {
     const model = await fakeModel({turns: [{text: 'a'}, {text: 'b'}]})
     await collect(clientFor(model, api, {defaultHeaders: {'x-hanzo-session': 's1'}}))
     await collect(clientFor(model, api, {apiKey: undefined}))
-    expect(model.requests[0].headers).toMatchObject({authorization: 'Bearer [redacted]', 'x-hanzo-session': 's1'})
+    expect(model.requests[0].headers).toMatchObject({
+      accept: 'text/event-stream',
+      authorization: 'Bearer [redacted]',
+      'content-type': 'application/json',
+      'user-agent': expect.stringMatching(/^hanzo-dev/),
+      'x-hanzo-session': 's1',
+    })
     expect(model.requests[1].headers).not.toHaveProperty('authorization')
   })
 

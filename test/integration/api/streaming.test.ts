@@ -79,7 +79,7 @@ describe.each(APIS)('the OpenAI client over %s, against the fake model', (api) =
     expect(events).toEqual([{text: 'a', type: 'content_delta'}])
   })
 
-  // The openai client would sleep out the retry-after (20 s) before noticing: the test's timeout catches that.
+  // A wait that does not watch the signal would sleep out the retry-after (20 s): the test's timeout catches that.
   it('ends quietly at once when the signal aborts during a retry wait', {timeout: 10_000}, async () => {
     const model = await fakeModel({turns: [{headers: {'retry-after': '20'}, status: 429}, {text: 'never sent'}]})
     const controller = new AbortController()

@@ -1,0 +1,48 @@
+import {describe, expect, it} from 'vitest'
+
+import {resolveEndpoint} from '../../../src/core/agent/endpoint.js'
+import type {HanzoConfig} from '../../../src/core/config/types.js'
+import {UserError} from '../../../src/core/errors.js'
+
+const config = (settings: Partial<HanzoConfig> = {}): HanzoConfig => ({hooks: [], mcp_servers: {}, model: 'm', permissions: {}, ...settings})
+
+describe('resolveEndpoint', () => {
+  it("defaults to Hanzo's API with the configured key, over chat completions", () => {
+    expect(resolveEndpoint(config({api_key: 'sk-secret'}), {})).toMatchObject({
+      api: 'chat_completions',
+      apiKey: 'sk-secret',
+      baseURL: 'https://api.hanzo.ai/v1',
+      maxRetries: 2,
+      provider: 'hanzo',
+    })
+  })
+
+  it('refuses to call a remote API without a key, naming what to do', () => {
+    expect(() => resolveEndpoint(config(), {})).toThrow(UserError)
+    expect(() => resolveEndpoint(config(), {})).toThrow(/No API key for https:\/\/api\.hanzo\.ai/)
+  })
+
+  it('needs no key for a local server, and never sends it the Hanzo key', () => {
+    const local = resolveEndpoint(config({api_key: 'sk-secret'}), {}, {baseURL: 'http://127.0.0.1:11434/v1', model: 'qwen3:8b'})
+    expect(local).toMatchObject({apiKey: undefined, baseURL: 'http://127.0.0.1:11434/v1', model: 'qwen3:8b'})
+    expect(resolveEndpoint(config({provider: 'ollama'}), {})).toMatchObject({apiKey: undefined, baseURL: 'http://127.0.0.1:11434/v1'})
+  })
+
+  it('uses a custom provider with its own URL, key and API', () => {
+    const settings = config({provider: 'corp', providers: {corp: {api: 'responses', api_key: 'tok-secret', base_url: 'https://llm.corp.example/v1'}}})
+    expect(resolveEndpoint(settings, {})).toMatchObject({api: 'responses', apiKey: 'tok-secret', baseURL: 'https://llm.corp.example/v1', provider: 'corp'})
+  })
+
+  it("takes OpenAI's key from OPENAI_API_KEY and defaults api.openai.com to the Responses API", () => {
+    expect(resolveEndpoint(config({provider: 'openai'}), {OPENAI_API_KEY: 'sk-openai-secret'})).toMatchObject({api: 'responses', apiKey: 'sk-openai-secret'})
+  })
+
+  it('honours api and max_retries from the settings', () => {
+    expect(resolveEndpoint(config({api: 'responses', api_key: 'k', max_retries: 0}), {})).toMatchObject({api: 'responses', maxRetries: 0})
+  })
+
+  it('names an unknown provider and a base URL that is not a URL', () => {
+    expect(() => resolveEndpoint(config({provider: 'nope'}), {})).toThrow(/Unknown provider "nope"/)
+    expect(() => resolveEndpoint(config({api_key: 'k'}), {}, {baseURL: 'not a url'})).toThrow(/is not a URL/)
+  })
+})
