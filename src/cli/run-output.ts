@@ -54,7 +54,7 @@ export class RunOutput {
       this.wroteText = true
     } else if (event.type === 'tool_call') {
       this.endTextLine()
-      stderr.write(style.dim(`⏺ ${event.call.name} ${oneLine(event.call.input)}\n`))
+      stderr.write(style.dim(`⏺ ${[event.call.name, oneLine(event.call.input)].filter(Boolean).join(' ')}\n`))
     } else if (event.type === 'tool_result' && event.result.is_error) {
       stderr.write(style.yellow(`  ↳ ${firstLine(event.result.error ?? 'failed')}\n`))
     }
@@ -123,7 +123,7 @@ function streamEvent(event: AgentEvent): object {
 /** A tool call's input in one short line: the command or path when there is one. */
 function oneLine(input: Record<string, unknown>): string {
   const subject = input.command ?? input.path ?? input.pattern
-  const text = typeof subject === 'string' ? subject : JSON.stringify(input)
+  const text = typeof subject === 'string' ? subject : Object.keys(input).length > 0 ? JSON.stringify(input) : ''
   return firstLine(text).slice(0, 120)
 }
 

@@ -1,7 +1,10 @@
 import {CREDENTIAL_ENV_VARS} from '@hanzo-dev/sdk/settings'
 
-/** Variable names that conventionally hold a secret, whichever service it is for (`GITHUB_TOKEN`, `STRIPE_SECRET`). */
-const SECRET_VARIABLE = /(_API_KEY|_TOKEN|_SECRET)$/i
+/**
+ * Variable names that conventionally hold a secret, whichever service it is for (`GITHUB_TOKEN`,
+ * `STRIPE_SECRET`, `AWS_SECRET_ACCESS_KEY`, `PGPASSWORD`).
+ */
+const SECRET_VARIABLE = /(_API_KEY|_TOKEN|_SECRET|_SECRET_KEY|_SECRET_ACCESS_KEY|_PRIVATE_KEY|PASSWORD|_PASSWD)$/i
 
 const CREDENTIALS = new Set<string>(CREDENTIAL_ENV_VARS)
 

@@ -36,6 +36,9 @@ describe('exec', () => {
       My_Service_Secret: 'secret-value-4',
       OPENAI_API_KEY: 'sk-value-5',
       npm_token: 'npm-value-6',
+      AWS_SECRET_ACCESS_KEY: 'aws-value-7',
+      PGPASSWORD: 'pg-value-8',
+      DEPLOY_PRIVATE_KEY: 'pk-value-9',
     }
     let saved: Record<string, string | undefined>
     beforeEach(() => {
