@@ -1,0 +1,46 @@
+// oidc-provider 9 ships no type declarations and no @types package is installed; this declares
+// only the slice the test harness uses, so a wrong call still fails the type check.
+declare module 'oidc-provider' {
+  import type {IncomingMessage, ServerResponse} from 'node:http'
+
+  type Handler = (req: IncomingMessage, res: ServerResponse) => void
+
+  export interface InteractionResult {
+    login?: {accountId: string}
+    consent?: {grantId: string}
+    error?: string
+    error_description?: string
+  }
+
+  export interface InteractionDetails {
+    uid: string
+    grantId?: string
+    params: Record<string, unknown> & {client_id: string}
+    prompt: {name: string; details: Record<string, unknown> & {missingOIDCScope?: string[]; missingOIDCClaims?: string[]}}
+    session?: {accountId: string}
+  }
+
+  export interface Grant {
+    addOIDCScope(scope: string): void
+    addOIDCClaims(claims: string[]): void
+    save(): Promise<string>
+  }
+
+  export interface GrantModel {
+    new (properties: {accountId: string; clientId: string}): Grant
+    find(id: string): Promise<Grant | undefined>
+  }
+
+  export default class Provider {
+    constructor(issuer: string, configuration: Record<string, unknown>)
+    readonly Grant: GrantModel
+    callback(): Handler
+    interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: InteractionResult,
+      options?: {mergeWithLastSubmission?: boolean},
+    ): Promise<void>
+  }
+}
