@@ -14,3 +14,6 @@ export {createOpenAIClient, type OpenAIClientOptions} from './adapters/api/opena
 export {AuditLog, auditLogPath} from './adapters/audit-log.js'
 export {createPrompter} from './adapters/prompt/index.js'
 export {builtinTools} from './adapters/tools/index.js'
+export * from './core/auth/credentials.js'
+export * from './core/auth/refresh.js'
+export {FileCredentialStore} from './adapters/credentials/file-store.js'
