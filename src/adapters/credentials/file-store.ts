@@ -1,6 +1,6 @@
 import {constants} from 'node:fs'
-import {type FileHandle, lstat, mkdir, open} from 'node:fs/promises'
-import {dirname} from 'node:path'
+import {type FileHandle, lstat, mkdir, open, readdir, rm} from 'node:fs/promises'
+import {basename, dirname, join} from 'node:path'
 
 import {
   type Credential,
@@ -129,10 +129,22 @@ export class FileCredentialStore implements CredentialStore {
     return info !== undefined
   }
 
+  /**
+   * A writer killed mid-write leaves its temp file behind: private, but a copy of every secret.
+   * Writes happen under the lock, so no other writer of this file is running: each one is stale.
+   */
+  private async removeLeftTempFiles(): Promise<void> {
+    const prefix = `.${basename(this.path)}.`
+    const names = await readdir(dirname(this.path))
+    const left = names.filter((name) => name.startsWith(prefix) && name.endsWith('.tmp'))
+    await Promise.all(left.map((name) => rm(join(dirname(this.path), name), {force: true})))
+  }
+
   private async write(providers: Map<string, Credential>): Promise<void> {
     const sorted = Object.fromEntries([...providers].sort(([a], [b]) => (a < b ? -1 : 1)))
     const text = `${JSON.stringify({providers: sorted, version: FORMAT_VERSION}, null, 2)}\n`
     try {
+      await this.removeLeftTempFiles()
       await writeFileAtomic(this.path, text, {forceMode: true, mode: 0o600})
     } catch (error) {
       throw cannotUse(this.path, error)

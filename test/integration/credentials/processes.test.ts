@@ -1,7 +1,7 @@
 import {type ChildProcess, spawn} from 'node:child_process'
-import {chownSync, chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {chownSync, chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {join, resolve} from 'node:path'
+import {dirname, join, resolve} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
@@ -71,6 +71,11 @@ describe.skipIf(!built)('the credential file across processes', () => {
       const {key} = credential as {key: string}
       expect(key === 'old' || /^\d+-x{2000000}$/.test(key)).toBe(true)
     }
+
+    // A killed writer's temp file (a copy of the secrets) goes with the next write.
+    writeFileSync(join(dirname(path), `.credentials.json.99999.0123456789ab.tmp`), 'left by a killed writer', {mode: 0o600})
+    await store.store('hanzo', old)
+    expect(readdirSync(dirname(path)).filter((name) => name.endsWith('.tmp'))).toEqual([])
   })
 
   it('refreshes once when several processes find the same expired login', async () => {
