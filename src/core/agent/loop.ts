@@ -2,7 +2,7 @@ import {type ToolResult, toolError} from '@hanzo-dev/sdk'
 
 import {CANCELLED} from '../tools/pipeline.js'
 import {stripThinkBlock, ThinkBlockFilter} from './think.js'
-import type {ApiClient, Message, ModelToolSpec, StopReason, ToolCallRequest, ToolExecutor, Usage} from './types.js'
+import type {ApiClient, Message, ModelToolSpec, ToolCallRequest, ToolExecutor, Usage} from './types.js'
 
 /** What the loop reports as it goes: the CLI's output formats are built from these. */
 export type AgentEvent =
@@ -79,7 +79,6 @@ export async function runAgentLoop(history: Message[], options: LoopOptions): Pr
 interface Reply {
   text: string
   calls: ToolCallRequest[]
-  stopReason?: StopReason
   raw: unknown
   cancelled: boolean
 }
@@ -111,7 +110,6 @@ async function streamReply(history: readonly Message[], options: LoopOptions, us
       }
 
       case 'message_stop': {
-        reply.stopReason = event.stopReason
         reply.raw = event.raw ?? reply.text
         break
       }
