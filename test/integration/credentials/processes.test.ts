@@ -1,5 +1,5 @@
 import {type ChildProcess, spawn} from 'node:child_process'
-import {chownSync, chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {chownSync, chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -123,9 +123,20 @@ describe.skipIf(!built)('the credential file across processes', () => {
   it('reports a read-only config dir clearly and keeps the old file', async () => {
     await new FileCredentialStore({path}).store('hanzo', {key: `old-${CANARY}`, type: 'api_key'})
     const dir = join(root, 'hanzo')
+    // root may write anywhere: the writer runs as nobody, who owns the files but not the right to
+    // write. nobody may not reach the repository (a clone in a private temp dir), so it gets its own
+    // copy of the compiled store (plain node: imports only).
+    const asUser = process.getuid?.() === 0 ? {gid: 65534, uid: 65534} : {}
+    let module = storeModule
+    if (asUser.uid !== undefined) {
+      cpSync(dist, join(root, 'dist'), {recursive: true})
+      writeFileSync(join(root, 'package.json'), '{"type": "module"}')
+      module = pathToFileURL(join(root, 'dist', 'adapters/credentials/file-store.js')).href
+    }
+
     const script = join(root, 'readonly.mjs')
     writeFileSync(script, `
-      import {FileCredentialStore} from ${JSON.stringify(storeModule)}
+      import {FileCredentialStore} from ${JSON.stringify(module)}
       try {
         await new FileCredentialStore({path: process.argv[2]}).store('hanzo', {type: 'api_key', key: 'new-${CANARY}'})
         process.stdout.write('written')
@@ -133,8 +144,6 @@ describe.skipIf(!built)('the credential file across processes', () => {
         process.stdout.write(JSON.stringify({hint: error.hint, message: error.message, name: error.name}))
       }
     `)
-    // root may write anywhere: the writer runs as nobody, who owns the files but not the right to write.
-    const asUser = process.getuid?.() === 0 ? {gid: 65534, uid: 65534} : {}
     if (asUser.uid !== undefined) {
       for (const file of [root, dir, path, script]) chownSync(file, asUser.uid, asUser.gid)
     }
