@@ -1,6 +1,6 @@
 import {homedir} from 'node:os'
 import {Command} from '@oclif/core/command'
-import {CLIError} from '@oclif/core/errors'
+import {CLIError, warn as printWarning} from '@oclif/core/errors'
 import type {Interfaces} from '@oclif/core'
 import {formatWarning} from '@hanzo-dev/sdk/settings'
 
@@ -31,6 +31,15 @@ export abstract class HanzoCommand extends Command {
     }
 
     return this.loaded
+  }
+
+  /**
+   * Warnings go to stderr with --json too (oclif drops them then): stdout stays one JSON document,
+   * and a script still learns that a credential went somewhere other than it asked.
+   */
+  warn(input: string | Error): string | Error {
+    printWarning(input)
+    return input
   }
 
   protected async catch(err: Interfaces.CommandError): Promise<unknown> {

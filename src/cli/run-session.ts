@@ -11,7 +11,6 @@ import {readProjectInstructions} from '../adapters/project-instructions.js'
 import {createPrompter} from '../adapters/prompt/index.js'
 import {builtinTools} from '../adapters/tools/index.js'
 import {resolveToolPath} from '../adapters/tools/workspace-path.js'
-import {resolveEndpoint} from '../core/agent/endpoint.js'
 import {Agent, Runner} from '../core/agent/runner.js'
 import {buildSystemPrompt} from '../core/agent/system-prompt.js'
 import {type ApiClient, ModelError} from '../core/agent/types.js'
@@ -20,6 +19,7 @@ import {UserError} from '../core/errors.js'
 import {resolvePaths} from '../core/paths.js'
 import {DEFAULT_PERMISSION_RULES, PermissionGate, PermissionPolicy, type SessionPermissionMode} from '../core/permissions/index.js'
 import {ToolRegistry, type ToolSource} from '../core/tools/registry.js'
+import {resolveRunEndpoint} from './auth-context.js'
 import type {RunOutput, RunSummary} from './run-output.js'
 
 export const DEFAULT_RUN_MAX_TURNS = 25
@@ -133,7 +133,7 @@ async function modelClient(options: StartRunOptions): Promise<{client: ApiClient
     return {client, model: options.flags.model ?? client.model}
   }
 
-  const endpoint = resolveEndpoint(options.loaded.config, process.env, options.flags)
+  const endpoint = await resolveRunEndpoint(options.loaded.config, process.env, options.flags, options.warn)
   const client = createOpenAIClient({api: endpoint.api, apiKey: endpoint.apiKey, baseURL: endpoint.baseURL, maxRetries: endpoint.maxRetries})
   return {client, model: endpoint.model}
 }

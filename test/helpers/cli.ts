@@ -38,6 +38,8 @@ interface CliOptions {
   cwd?: string
   env?: Record<string, string>
   input?: string
+  /** Leaves stdin open as a pipe (`child.stdin`) instead of closing it at once. */
+  openStdin?: boolean
   bin?: string
 }
 
@@ -52,7 +54,7 @@ export function spawnCli(args: string[], options: CliOptions = {}) {
     cwd: options.cwd ?? REPO_ROOT,
     env: {...inherited, ...options.env},
     extendEnv: false,
-    input: options.input ?? '',
+    ...(options.openStdin ? {} : {input: options.input ?? ''}),
     reject: false,
   })
 }

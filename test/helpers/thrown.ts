@@ -8,3 +8,14 @@ export function thrownBy(run: () => unknown): unknown {
 
   return undefined
 }
+
+/** What `promise` rejects with; fails the test when it resolves. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise
+  } catch (error) {
+    return error as Error
+  }
+
+  throw new Error('expected a rejection, but the promise resolved')
+}

@@ -73,7 +73,9 @@ export class FileCredentialStore implements CredentialStore {
   }
 
   async withLock<T>(fn: (locked: LockedCredentials) => Promise<T>): Promise<T> {
-    if (!(await this.checkDirectory())) {
+    if (await this.checkDirectory()) {
+      await this.tightenDirectory()
+    } else {
       const dir = dirname(this.path)
       await mkdir(dir, {mode: 0o700, recursive: true}).catch((error: unknown) => {
         throw cannotUse(dir, error)
@@ -127,6 +129,30 @@ export class FileCredentialStore implements CredentialStore {
     if (info?.isSymbolicLink()) throw symlinkRefused(dir)
     if (info && !info.isDirectory()) throw new UserError(`Refusing to use ${dir}: it is not a directory`, {hint: `move it away`})
     return info !== undefined
+  }
+
+  /**
+   * In a config directory others may write to, they can replace the credentials file or hold its
+   * lock; in one they may read, they see what is there. Before the store writes into it, it
+   * becomes 0700 (HIP-301 §12); a read that finds nothing changes nothing.
+   */
+  private async tightenDirectory(): Promise<void> {
+    if (process.platform === 'win32') return
+    const dir = dirname(this.path)
+    // Through a handle opened without following links: the directory checked is the one changed.
+    const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'ELOOP' ? symlinkRefused(dir) : cannotUse(dir, error)
+    })
+    try {
+      const mode = (await handle.stat()).mode & 0o777
+      if ((mode & 0o077) === 0) return
+      await handle.chmod(0o700)
+      this.onWarning(`${dir} was open to other users (mode ${mode.toString(8).padStart(4, '0')}); it is now 0700`)
+    } catch (error) {
+      throw cannotUse(dir, error)
+    } finally {
+      await handle.close()
+    }
   }
 
   /**

@@ -28,6 +28,8 @@ interface BuiltinProvider {
 }
 
 export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
+  // Anthropic's OpenAI-compatible endpoint, until the Messages API adapter lands.
+  anthropic: {baseURL: 'https://api.anthropic.com/v1', keyVariable: 'ANTHROPIC_API_KEY'},
   hanzo: {baseURL: 'https://api.hanzo.ai/v1', keyVariable: 'HANZO_API_KEY'},
   lmstudio: {baseURL: 'http://127.0.0.1:1234/v1', local: true},
   ollama: {baseURL: 'http://127.0.0.1:11434/v1', local: true},
@@ -38,10 +40,16 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
 export const DEFAULT_PROVIDER = 'hanzo'
 export const DEFAULT_MAX_RETRIES = 2
 
+/**
+ * `storedKey` is the provider's own credential from `auth login` (an API key or an OAuth access
+ * token): a key from the environment or the user settings wins over it (HIP-301 §6), and unlike
+ * those it is sent to a local server too, since it was issued for this very provider.
+ */
 export function resolveEndpoint(
   config: HanzoConfig,
   env: Readonly<Record<string, string | undefined>>,
   flags: {model?: string; baseURL?: string} = {},
+  storedKey?: string,
 ): ModelEndpoint {
   const provider = config.provider ?? DEFAULT_PROVIDER
   const builtin = BUILTIN_PROVIDERS[provider]
@@ -58,8 +66,11 @@ export function resolveEndpoint(
   const host = hostOf(baseURL)
   const local = host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || builtin?.local === true
   // A local server gets no key but its own: the Hanzo or OpenAI key has no business there.
-  const sharedKey = onDefaultProvider ? config.api_key : undefined
-  const apiKey = custom?.api_key ?? (local ? undefined : (sharedKey ?? (builtin?.keyVariable ? env[builtin.keyVariable] : undefined)))
+  const configured = configuredKey(config, env, provider)?.key
+  // A stored login may go to the provider's own URL, local or not, but never to a local server
+  // that --base-url or base_url put in its place.
+  const redirected = flags.baseURL !== undefined || (custom?.base_url === undefined && onDefaultProvider && config.base_url !== undefined)
+  const apiKey = custom?.api_key ?? (local ? undefined : configured) ?? (local && redirected ? undefined : storedKey)
   if (!apiKey && !local) {
     throw new UserError(`No API key for ${redactUrl(baseURL)}`, {
       hint: 'run `hanzo-dev auth login`, set HANZO_API_KEY, or point --base-url at a local server (e.g. Ollama: http://127.0.0.1:11434/v1)',
@@ -74,6 +85,21 @@ export function resolveEndpoint(
     model: flags.model ?? config.model,
     provider,
   }
+}
+
+/** A key for `provider` from the user settings or the environment, and where it came from (never the key in messages). */
+export function configuredKey(
+  config: HanzoConfig,
+  env: Readonly<Record<string, string | undefined>>,
+  provider: string,
+): {key: string; source: string} | undefined {
+  const custom = config.providers?.[provider]?.api_key
+  if (custom) return {key: custom, source: `providers.${provider}.api_key`}
+  // The top-level api_key (and HANZO_API_KEY, which sets it) belongs to the default provider.
+  if (config.api_key && provider === DEFAULT_PROVIDER) return {key: config.api_key, source: 'api_key'}
+  const variable = BUILTIN_PROVIDERS[provider]?.keyVariable
+  const fromEnv = variable ? env[variable] : undefined
+  return variable && fromEnv ? {key: fromEnv, source: variable} : undefined
 }
 
 function hostOf(url: string): string {

@@ -18,6 +18,8 @@ export interface OAuthCredential {
   scope?: string
   issuer?: string
   account?: string
+  /** The client the grant belongs to: a refresh must come from the same client. Not a secret. */
+  clientId?: string
 }
 
 export type Credential = ApiKeyCredential | OAuthCredential
@@ -66,7 +68,7 @@ export function summarizeCredential(provider: string, credential: Credential): C
   return dropUndefined({account, expiresAt, hasRefreshToken: refreshToken !== undefined, issuer, provider, scope, type: 'oauth'})
 }
 
-const OAUTH_STRINGS = ['refreshToken', 'tokenType', 'scope', 'issuer', 'account'] as const
+const OAUTH_STRINGS = ['refreshToken', 'tokenType', 'scope', 'issuer', 'account', 'clientId'] as const
 
 /**
  * A stored value checked to be a credential, or the reason it is not. The reason names fields,

@@ -39,7 +39,21 @@ export interface ProviderSettings {
   base_url?: string
   api_key?: string
   api?: 'chat_completions' | 'responses'
-  oauth?: Record<string, unknown>
+  oauth?: ProviderOAuthSettings
+}
+
+/** `providers.<name>.oauth`: overrides of the built-in login table, or a whole custom provider. */
+export interface ProviderOAuthSettings {
+  issuer?: string
+  client_id?: string
+  client_secret?: string
+  authorize_url?: string
+  token_url?: string
+  device_authorization_url?: string
+  revocation_url?: string
+  redirect_uri?: string
+  scopes?: string[]
+  flow?: 'pkce' | 'device'
 }
 
 /** The merged settings (HIP-301 HanzoConfig plus hanzo-dev's fields), snake_case as in the files. */

@@ -1,3 +1,5 @@
+import {createHash} from 'node:crypto'
+
 import type {RequestView} from './request-view.js'
 import type {Expectations} from './script.js'
 
@@ -30,6 +32,14 @@ export function unmetExpectations(expect: Expectations, view: RequestView): stri
   const missing = (tools ?? []).filter((name) => !view.tools.includes(name))
   if (missing.length > 0) {
     failures.push(`tools_include: ${missing.join(', ')} not offered; the request offers ${view.tools.length === 0 ? 'no tools' : view.tools.join(', ')}`)
+  }
+
+  if (expect.authorization_sha256 !== undefined) {
+    const credential = view.authorization?.replace(/^bearer\s+/i, '')
+    const hash = credential === undefined ? undefined : createHash('sha256').update(credential).digest('hex')
+    if (hash !== expect.authorization_sha256.toLowerCase()) {
+      failures.push(`authorization_sha256: ${credential === undefined ? 'the request carries no Authorization header' : 'the request carries another credential'}`)
+    }
   }
 
   return failures

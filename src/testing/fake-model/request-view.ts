@@ -8,6 +8,8 @@ export interface RequestView {
   /** `name` is the tool of the call the result answers, when the history shows that call. */
   toolResults: Array<{callId: string; name?: string; content: string}>
   tools: string[]
+  /** The Authorization header, only to check `authorization_sha256`; never recorded or shown. */
+  authorization?: string
   /** Characters of all the text the conversation carries (messages, tool arguments, results): the default input usage. */
   textLength: number
 }

@@ -23,6 +23,8 @@ export interface Expectations {
   tool_result_contains?: string
   /** The request offers tools with all of these names. */
   tools_include?: string[]
+  /** Hex SHA-256 of the bearer credential the request carries: checks which key or token was sent without writing it down. */
+  authorization_sha256?: string
 }
 
 export interface ScriptToolCall {
@@ -81,7 +83,7 @@ const TURN_KEYS = {
   reply: ['expect', 'text', 'tool_calls', 'usage', 'chunk_size', 'delay_ms', 'truncated', 'stream_error'],
   status: ['expect', 'status', 'body', 'headers'],
 }
-const EXPECT_KEYS = ['last_user_contains', 'system_contains', 'has_tool_result_for', 'tool_result_contains', 'tools_include']
+const EXPECT_KEYS = ['last_user_contains', 'system_contains', 'has_tool_result_for', 'tool_result_contains', 'tools_include', 'authorization_sha256']
 
 /** A script that cannot run: says which file, which turn and what is wrong. */
 export class ScriptError extends Error {

@@ -77,7 +77,7 @@ export async function startFakeModel(source: ScriptSource, options: FakeModelOpt
       return
     }
 
-    await answer(response, cursor.answer(format.view(body)), format, body)
+    await answer(response, cursor.answer({...format.view(body), authorization: request.headers.authorization}), format, body)
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -82,6 +82,19 @@ describe('FileCredentialStore', () => {
     expect(warnings[0]).not.toContain(CANARY)
   })
 
+  it.skipIf(process.platform === 'win32')('tightens a config dir others may enter to 0700 when it first writes, with a warning', async () => {
+    mkdirSync(dir, {mode: 0o755, recursive: true})
+    chmodSync(dir, 0o755)
+    expect(await store.get('hanzo')).toBeUndefined()
+    expect(statSync(dir).mode & 0o777).toBe(0o755)
+    expect(warnings).toEqual([])
+    await store.store('hanzo', oauth)
+    expect(statSync(dir).mode & 0o777).toBe(0o700)
+    expect(warnings).toEqual([`${dir} was open to other users (mode 0755); it is now 0700`])
+    await store.store('openai', apiKey)
+    expect(warnings).toHaveLength(1)
+  })
+
   it('refuses a symbolic link at the file and leaves its target alone', async () => {
     mkdirSync(dir, {recursive: true})
     const target = join(root, 'elsewhere.json')

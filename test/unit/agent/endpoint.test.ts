@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {resolveEndpoint} from '../../../src/core/agent/endpoint.js'
+import {configuredKey, resolveEndpoint} from '../../../src/core/agent/endpoint.js'
 import type {HanzoConfig} from '../../../src/core/config/types.js'
 import {UserError} from '../../../src/core/errors.js'
 
@@ -45,4 +45,25 @@ describe('resolveEndpoint', () => {
     expect(() => resolveEndpoint(config({provider: 'nope'}), {})).toThrow(/Unknown provider "nope"/)
     expect(() => resolveEndpoint(config({api_key: 'k'}), {}, {baseURL: 'not a url'})).toThrow(/is not a URL/)
   })
+
+  it('sends a stored login when no key is configured; a key from the settings or the environment wins', () => {
+    expect(resolveEndpoint(config(), {}, {}, 'oauth-token')).toMatchObject({apiKey: 'oauth-token', provider: 'hanzo'})
+    expect(resolveEndpoint(config({api_key: 'sk-user'}), {}, {}, 'oauth-token')).toMatchObject({apiKey: 'sk-user'})
+    expect(resolveEndpoint(config({provider: 'openai'}), {OPENAI_API_KEY: 'sk-env'}, {}, 'oauth-token')).toMatchObject({apiKey: 'sk-env'})
+  })
+
+  it("sends a stored login to the provider's own local URL, never to a local server put in its place", () => {
+    const corp = config({provider: 'corp', providers: {corp: {base_url: 'http://127.0.0.1:8080/v1'}}})
+    expect(resolveEndpoint(corp, {}, {}, 'corp-token')).toMatchObject({apiKey: 'corp-token'})
+    expect(resolveEndpoint(config(), {}, {baseURL: 'http://127.0.0.1:11434/v1'}, 'hanzo-token')).toMatchObject({apiKey: undefined})
+    expect(resolveEndpoint(config({base_url: 'http://127.0.0.1:11434/v1'}), {}, {}, 'hanzo-token')).toMatchObject({apiKey: undefined})
+  })
+
+  it('names where a configured key comes from (never the key)', () => {
+    expect(configuredKey(config({api_key: 'k'}), {}, 'hanzo')).toEqual({key: 'k', source: 'api_key'})
+    expect(configuredKey(config({api_key: 'k'}), {}, 'openai')).toBeUndefined()
+    expect(configuredKey(config(), {ANTHROPIC_API_KEY: 'a'}, 'anthropic')).toEqual({key: 'a', source: 'ANTHROPIC_API_KEY'})
+    expect(configuredKey(config({providers: {corp: {api_key: 'c'}}}), {}, 'corp')).toEqual({key: 'c', source: 'providers.corp.api_key'})
+  })
 })
+

@@ -1,0 +1,103 @@
+import {setTimeout as delay} from 'node:timers/promises'
+
+import {startLoopbackReceiver} from '../adapters/auth/loopback-receiver.js'
+import {openBrowser} from '../adapters/auth/open-browser.js'
+import {withPastedRedirect} from '../adapters/auth/paste-receiver.js'
+import type {Credential} from '../core/auth/credentials.js'
+import {type DevicePrompt, runDeviceFlow} from '../core/auth/device-flow.js'
+import type {AuthServerMetadata} from '../core/auth/discovery.js'
+import {OAuthFlow} from '../core/auth/oauth-flow.js'
+import {credentialFromToken, type TokenResponse} from '../core/auth/oauth-http.js'
+import {type AuthProvider, type LoginFlow, providerEndpoints} from '../core/auth/providers.js'
+import {UserError} from '../core/errors.js'
+import type {AuthContext} from './auth-context.js'
+
+/** How the login talks to the user; everything goes to stderr, so stdout stays for --json. */
+export interface LoginIO {
+  /** A line for the user (instructions, the URL to open). */
+  say(message: string): void
+  warn(message: string): void
+  /** Shows a spinner (on a terminal) while `work` runs. */
+  waiting<T>(text: string, work: Promise<T>): Promise<T>
+  /** Where a pasted redirect URL or code is read from (`--no-browser`). */
+  input: NodeJS.ReadableStream
+  signal: AbortSignal
+}
+
+export interface OAuthLoginOptions {
+  device: boolean
+  browser: boolean
+}
+
+const LOGIN_TIMEOUT_MS = 10 * 60_000
+
+/** Runs the provider's login flow and stores the credential; returns what was stored. */
+export async function loginWithOAuth(context: AuthContext, provider: AuthProvider, options: OAuthLoginOptions, io: LoginIO): Promise<Credential> {
+  const flow: LoginFlow = options.device ? 'device' : provider.flow
+  const endpoints = await io.waiting(`Reading ${provider.issuer ?? provider.name}'s OAuth metadata`, providerEndpoints(provider, flow, context.fetch, io.signal))
+  const token = flow === 'device' ? await deviceLogin(context, provider, endpoints, io) : await browserLogin(context, provider, endpoints, options, io)
+  const credential = credentialFromToken(token, context.now(), {clientId: provider.clientId, issuer: endpoints.issuer || undefined})
+  await context.store.store(provider.name, credential)
+  return credential
+}
+
+async function browserLogin(context: AuthContext, provider: AuthProvider, endpoints: AuthServerMetadata, options: OAuthLoginOptions, io: LoginIO): Promise<TokenResponse> {
+  const loopback = await startLoopbackReceiver(provider.redirectUri)
+  const receiver = options.browser ? loopback : withPastedRedirect(loopback, io.input)
+  const signal = AbortSignal.any([io.signal, AbortSignal.timeout(LOGIN_TIMEOUT_MS)])
+  try {
+    const flow = new OAuthFlow({
+      clientId: provider.clientId!,
+      clientSecret: provider.clientSecret,
+      fetch: context.fetch,
+      issRequired: endpoints.authorization_response_iss_parameter_supported,
+      issuer: endpoints.issuer || undefined,
+      redirectUri: receiver.redirectUri,
+      tokenUrl: endpoints.token_endpoint,
+    })
+    // OpenID Connect drops offline_access (so no refresh token) unless consent is asked for.
+    const extraParams: Record<string, string> = provider.scopes.includes('offline_access') ? {prompt: 'consent'} : {}
+    return await flow.authorize(endpoints.authorization_endpoint!, provider.scopes, {
+      extraParams,
+      async onAuthorizationUrl(url) {
+        const opened = options.browser && (await openBrowser(url))
+        io.say(opened ? `Opened your browser. If it did not open, visit:\n\n  ${url}\n` : `Open this URL in a browser to log in:\n\n  ${url}\n`)
+        if (!options.browser) io.say('Then paste the URL the browser ends on (or the code it shows) here and press Enter.')
+        void io.waiting('Waiting for the login in the browser (Ctrl-C to cancel)', receiver.wait(signal)).catch(() => {})
+      },
+      receiver,
+      signal,
+    })
+  } catch (error) {
+    throw signal.aborted && !io.signal.aborted ? timedOut() : error
+  } finally {
+    if ('close' in receiver && receiver !== loopback) receiver.close()
+    await loopback.close()
+  }
+}
+
+async function deviceLogin(context: AuthContext, provider: AuthProvider, endpoints: AuthServerMetadata, io: LoginIO): Promise<TokenResponse> {
+  const login = runDeviceFlow({
+    clientId: provider.clientId!,
+    clientSecret: provider.clientSecret,
+    deviceAuthorizationUrl: endpoints.device_authorization_endpoint!,
+    fetch: context.fetch,
+    issuer: endpoints.issuer || undefined,
+    onPrompt(prompt: DevicePrompt) {
+      io.say(`To log in, open ${prompt.verificationUri} on any device and enter the code:\n\n  ${prompt.userCode}\n`)
+      if (prompt.verificationUriComplete) io.say(`(or open ${prompt.verificationUriComplete})`)
+      io.say(`The code expires in ${Math.round(prompt.expiresInSeconds / 60)} minutes.`)
+      void io.waiting('Waiting for approval (Ctrl-C to cancel)', login).catch(() => {})
+    },
+    onWarning: io.warn,
+    scopes: provider.scopes,
+    signal: io.signal,
+    sleep: (ms, signal) => delay(ms, undefined, {signal}),
+    tokenUrl: endpoints.token_endpoint,
+  })
+  return login
+}
+
+function timedOut(): UserError {
+  return new UserError(`No login arrived within ${LOGIN_TIMEOUT_MS / 60_000} minutes`, {hint: 'run hanzo-dev auth login again'})
+}

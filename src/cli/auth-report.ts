@@ -1,0 +1,52 @@
+import {type Credential, type CredentialSummary, summarizeCredential} from '../core/auth/credentials.js'
+import type {AuthContext} from './auth-context.js'
+
+/** What `auth login` and `auth status` report of a credential: never the key or a token. */
+export interface CredentialReport {
+  provider: string
+  type: Credential['type']
+  account?: string
+  /** ISO 8601; absent when the server gave no expiry. */
+  expiresAt?: string
+  expired?: boolean
+  renewable?: boolean
+  issuer?: string
+  backend: AuthContext['backend']
+  storedIn: string
+  /** A relative time for people ("in 59 minutes"); left out of --json. */
+  expires?: string
+}
+
+export function describeCredential(provider: string, credential: Credential, context: Pick<AuthContext, 'backend' | 'credentialsPath' | 'now'>) {
+  return describeSummary(summarizeCredential(provider, credential), context)
+}
+
+export function describeSummary(summary: CredentialSummary, context: Pick<AuthContext, 'backend' | 'credentialsPath' | 'now'>): CredentialReport {
+  const report: CredentialReport = {
+    backend: context.backend,
+    provider: summary.provider,
+    storedIn: context.backend === 'keychain' ? 'the OS keychain' : context.credentialsPath,
+    type: summary.type,
+  }
+  if (summary.account) report.account = summary.account
+  if (summary.issuer) report.issuer = summary.issuer
+  if (summary.type === 'oauth') report.renewable = summary.hasRefreshToken === true
+  if (summary.expiresAt !== undefined) {
+    report.expiresAt = new Date(summary.expiresAt).toISOString()
+    report.expired = summary.expiresAt <= context.now()
+    report.expires = relative(summary.expiresAt - context.now())
+  }
+
+  return report
+}
+
+/** The report as --json prints it: the human-only fields dropped. */
+export function jsonReport({expires: _expires, ...report}: CredentialReport): Omit<CredentialReport, 'expires'> {
+  return report
+}
+
+function relative(ms: number): string {
+  const minutes = Math.round(Math.abs(ms) / 60_000)
+  const span = minutes < 120 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : minutes < 48 * 60 ? `${Math.round(minutes / 60)} hours` : `${Math.round(minutes / 1440)} days`
+  return ms >= 0 ? `in ${span}` : `${span} ago`
+}

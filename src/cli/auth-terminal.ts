@@ -1,0 +1,76 @@
+import {UserError} from '../core/errors.js'
+
+/** Whether the user can be asked: both ends of the conversation are a terminal. */
+export function isInteractive(): boolean {
+  return Boolean(process.stdin.isTTY && process.stderr.isTTY)
+}
+
+/**
+ * `work`, with an ora spinner on stderr while it runs when stderr is a terminal. ora is imported
+ * only then: it costs start-up time nobody sees in a script.
+ */
+export async function withSpinner<T>(text: string, work: Promise<T>): Promise<T> {
+  if (!process.stderr.isTTY) return work
+  const {default: ora} = await import('ora')
+  const spinner = ora({stream: process.stderr, text}).start()
+  try {
+    return await work
+  } finally {
+    spinner.stop()
+  }
+}
+
+/**
+ * The provider a command acts on when none was named: asked on a terminal, an error listing the
+ * choices in a script (a guess could log in to, or out of, the wrong account).
+ */
+export async function chooseProvider(choices: string[], what: string): Promise<string> {
+  if (choices.length === 1) return choices[0]
+  if (choices.length === 0 || !isInteractive()) {
+    throw new UserError(`Name the provider to ${what}`, {
+      exitCode: 2,
+      hint: choices.length > 0 ? `pass --provider with one of: ${choices.join(', ')}` : 'pass --provider',
+    })
+  }
+
+  const {select} = await import('@inquirer/prompts')
+  return select({choices: choices.map((value) => ({value})), message: `Provider to ${what}`}, {output: process.stderr})
+}
+
+/** An API key from stdin: a hidden prompt on a terminal, the whole input in a script. */
+export async function readApiKey(provider: string): Promise<string> {
+  let key: string
+  if (process.stdin.isTTY) {
+    const {password} = await import('@inquirer/prompts')
+    key = await password({mask: true, message: `API key for ${provider}`}, {output: process.stderr})
+  } else {
+    const chunks: Buffer[] = []
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+    key = Buffer.concat(chunks).toString('utf8')
+  }
+
+  key = key.trim()
+  if (key === '' || /\s/.test(key)) {
+    throw new UserError(key === '' ? 'No API key on stdin' : 'The API key holds whitespace: pass exactly one key', {
+      exitCode: 2,
+      hint: `e.g. printenv MY_KEY | hanzo-dev auth login --provider ${provider} --with-api-key`,
+    })
+  }
+
+  return key
+}
+
+/**
+ * An AbortSignal that Ctrl-C aborts with "cancelled" (exit 130); a second Ctrl-C exits at once.
+ * `release` removes the handler when the command is done.
+ */
+export function interruptSignal(what: string): {signal: AbortSignal; release(): void} {
+  const controller = new AbortController()
+  const onInterrupt = () => {
+    if (controller.signal.aborted) process.exit(130)
+    controller.abort(new UserError(`${what} cancelled`, {exitCode: 130}))
+  }
+
+  process.on('SIGINT', onInterrupt)
+  return {release: () => process.off('SIGINT', onInterrupt), signal: controller.signal}
+}

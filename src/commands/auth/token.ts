@@ -1,0 +1,35 @@
+import * as Flags from '@oclif/core/flags'
+
+import {bearerOf, freshCredential, openAuthContext} from '../../cli/auth-context.js'
+import {HanzoCommand} from '../../cli/base-command.js'
+import {AUTO_DETECT_ORDER, storedProviderName} from '../../core/auth/providers.js'
+import {UserError} from '../../core/errors.js'
+
+export default class AuthToken extends HanzoCommand {
+  static description = `Print a valid access token (or the stored API key) on stdout, for scripts; renews an expired login first.
+
+Concurrent calls are safe: a renewal happens once, under a lock, and every caller gets the new token.`
+
+  static examples = ['curl -H "Authorization: Bearer $(<%= config.bin %> auth token --provider hanzo)" https://api.hanzo.ai/v1/models']
+
+  // The output is the secret itself: nothing else, and no JSON wrapper to log by accident.
+  static enableJsonFlag = false
+
+  static flags = {
+    provider: Flags.string({char: 'p', description: 'Provider (default: the first logged-in of hanzo, anthropic, openai).'}),
+  }
+
+  async run(): Promise<void> {
+    const {flags} = await this.parse(AuthToken)
+    const {config} = await this.settings()
+    const context = await openAuthContext(config, process.env, (message) => this.warn(message))
+    const stored = new Set((await context.store.list()).map((summary) => summary.provider))
+    const provider = flags.provider ? storedProviderName(flags.provider, config) : (AUTO_DETECT_ORDER.find((name) => stored.has(name)) ?? [...stored][0])
+    const credential = provider === undefined ? undefined : await freshCredential(context, provider)
+    if (!credential) {
+      throw new UserError(provider ? `Not logged in to ${provider}` : 'Not logged in', {hint: `run hanzo-dev auth login${provider ? ` --provider ${provider}` : ''}`})
+    }
+
+    process.stdout.write(`${bearerOf(credential)}\n`)
+  }
+}

@@ -1,0 +1,178 @@
+import {UserError} from '../errors.js'
+import type {OAuthCredential} from './credentials.js'
+
+/** The `fetch` the OAuth code uses; injected so the core holds no network globals. */
+export type FetchLike = (url: string, init: {method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal}) => Promise<Response>
+
+/** A successful token endpoint answer (RFC 6749 §5.1). */
+export interface TokenResponse {
+  access_token: string
+  token_type: string
+  expires_in?: number
+  refresh_token?: string
+  scope?: string
+  id_token?: string
+}
+
+/**
+ * An OAuth error answer (RFC 6749 §5.2): `error` is the code callers branch on
+ * (`invalid_grant`, `authorization_pending`, ...). The description is the server's own words,
+ * with every secret of the request cut out.
+ */
+export class OAuthError extends Error {
+  readonly error: string
+  readonly status: number
+
+  constructor(error: string, description: string | undefined, status: number) {
+    super(description ? `${error}: ${description}` : error)
+    this.name = 'OAuthError'
+    this.error = error
+    this.status = status
+  }
+}
+
+/** An answer that is neither a token nor an OAuth error: a 5xx page, HTML from a proxy. */
+export class OAuthServerError extends Error {
+  readonly status: number
+  /** A 5xx or a body that is not JSON: the next try may work. A malformed token answer will not. */
+  readonly retryable: boolean
+
+  constructor(message: string, status: number, retryable = false) {
+    super(message)
+    this.name = 'OAuthServerError'
+    this.status = status
+    this.retryable = retryable
+  }
+}
+
+export interface ClientAuth {
+  clientId: string
+  /** Confidential clients only; sent in the body (client_secret_post). */
+  clientSecret?: string
+}
+
+/**
+ * POSTs a form to an OAuth endpoint and reads the JSON answer. Every value of the form is a
+ * possible secret (codes, verifiers, refresh tokens): none of them reaches an error.
+ */
+export async function postForm(fetch: FetchLike, url: string, form: Record<string, string>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  let response: Response
+  try {
+    response = await fetch(url, {
+      body: new URLSearchParams(form).toString(),
+      headers: {accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded'},
+      method: 'POST',
+      signal,
+    })
+  } catch (error) {
+    throw unreachable(url, error, signal)
+  }
+
+  const text = await response.text()
+  // Revocation answers 200 with no body (RFC 7009 §2.2).
+  if (response.ok && text.trim() === '') return {}
+  const body = parseJsonObject(text)
+  const scrub = (value: string) => withoutValues(value, Object.values(form))
+  // A 5xx is the server failing, whatever its body says: worth a retry where one is safe.
+  if (body && typeof body.error === 'string' && response.status < 500) {
+    const description = typeof body.error_description === 'string' ? scrub(body.error_description) : undefined
+    throw new OAuthError(scrub(body.error), description, response.status)
+  }
+
+  if (!response.ok || !body) {
+    const what = !body ? `HTTP ${response.status} with a body that is not JSON` : typeof body.error === 'string' ? `HTTP ${response.status} (${scrub(body.error)})` : `HTTP ${response.status}`
+    throw new OAuthServerError(`${originOf(url)} answered ${what}`, response.status, !body || response.status >= 500)
+  }
+
+  return body
+}
+
+/** Checks a token answer's shape; the message names the field, never its value. */
+export function parseTokenResponse(body: Record<string, unknown>, url: string): TokenResponse {
+  const fail = (why: string) => new OAuthServerError(`${originOf(url)} sent a token response without ${why}`, 200)
+  if (typeof body.access_token !== 'string' || body.access_token === '') throw fail('an access_token')
+  const response: TokenResponse = {access_token: body.access_token, token_type: typeof body.token_type === 'string' ? body.token_type : 'Bearer'}
+  if (typeof body.expires_in === 'number' && Number.isFinite(body.expires_in)) response.expires_in = body.expires_in
+  else if (typeof body.expires_in === 'string' && /^\d+$/.test(body.expires_in)) response.expires_in = Number(body.expires_in)
+  for (const field of ['refresh_token', 'scope', 'id_token'] as const) {
+    if (typeof body[field] === 'string') response[field] = body[field]
+  }
+
+  return response
+}
+
+export async function requestToken(
+  fetch: FetchLike,
+  tokenUrl: string,
+  client: ClientAuth,
+  grant: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<TokenResponse> {
+  const form: Record<string, string> = {...grant, client_id: client.clientId}
+  if (client.clientSecret) form.client_secret = client.clientSecret
+  return parseTokenResponse(await postForm(fetch, tokenUrl, form, signal), tokenUrl)
+}
+
+/** What a login keeps of a token answer. The account is read, unverified, from the ID token: for display only. */
+export function credentialFromToken(token: TokenResponse, now: number, origin: {issuer?: string; clientId?: string} = {}): OAuthCredential {
+  const {clientId, issuer} = origin
+  const credential: OAuthCredential = {accessToken: token.access_token, tokenType: token.token_type, type: 'oauth'}
+  if (clientId) credential.clientId = clientId
+  if (token.refresh_token) credential.refreshToken = token.refresh_token
+  if (token.expires_in !== undefined) credential.expiresAt = now + token.expires_in * 1000
+  if (token.scope) credential.scope = token.scope
+  if (issuer) credential.issuer = issuer
+  const account = token.id_token ? accountOf(token.id_token) : undefined
+  if (account) credential.account = account
+  return credential
+}
+
+function accountOf(idToken: string): string | undefined {
+  try {
+    const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>
+    const account = claims.email ?? claims.preferred_username ?? claims.sub
+    return typeof account === 'string' && account !== '' ? stripControl(account) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Control characters out of server-chosen text before it reaches a terminal (escape sequences). */
+export function stripControl(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001F\u007F-\u009F]/g, '')
+}
+
+export function originOf(url: string): string {
+  try {
+    const parsed = new URL(url)
+    return `${parsed.origin}${parsed.pathname}`
+  } catch {
+    return 'the authorization server'
+  }
+}
+
+/** A failed connection as one line naming the server; an abort passes through unchanged. */
+export function unreachable(url: string, error: unknown, signal?: AbortSignal): unknown {
+  if (signal?.aborted) return signal.reason ?? error
+  const cause = (error as {cause?: {code?: string; message?: string}}).cause
+  // A system code (ECONNREFUSED, ENOTFOUND) says it best; undici's own codes less than its words.
+  const systemCode = cause?.code && !cause.code.startsWith('UND_ERR') ? cause.code : undefined
+  const why = systemCode ?? cause?.message ?? (error instanceof Error ? error.message : String(error))
+  return new UserError(`Cannot reach ${originOf(url)} (${why})`, {hint: 'check the network and the issuer URL (providers.<name>.oauth.issuer)'})
+}
+
+function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function withoutValues(text: string, secrets: string[]): string {
+  let clean = stripControl(text)
+  for (const secret of secrets) if (secret.length >= 8) clean = clean.split(secret).join('[REDACTED]')
+  return clean
+}
