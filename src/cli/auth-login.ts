@@ -7,7 +7,7 @@ import type {Credential} from '../core/auth/credentials.js'
 import {type DevicePrompt, runDeviceFlow} from '../core/auth/device-flow.js'
 import type {AuthServerMetadata} from '../core/auth/discovery.js'
 import {OAuthFlow} from '../core/auth/oauth-flow.js'
-import {credentialFromToken, type TokenResponse} from '../core/auth/oauth-http.js'
+import {credentialFromToken, OAuthError, OAuthServerError, type TokenResponse} from '../core/auth/oauth-http.js'
 import {type AuthProvider, type LoginFlow, providerEndpoints} from '../core/auth/providers.js'
 import {UserError} from '../core/errors.js'
 import type {AuthContext} from './auth-context.js'
@@ -35,7 +35,11 @@ const LOGIN_TIMEOUT_MS = 10 * 60_000
 export async function loginWithOAuth(context: AuthContext, provider: AuthProvider, options: OAuthLoginOptions, io: LoginIO): Promise<Credential> {
   const flow: LoginFlow = options.device ? 'device' : provider.flow
   const endpoints = await io.waiting(`Reading ${provider.issuer ?? provider.name}'s OAuth metadata`, providerEndpoints(provider, flow, context.fetch, io.signal))
-  const token = flow === 'device' ? await deviceLogin(context, provider, endpoints, io) : await browserLogin(context, provider, endpoints, options, io)
+  const token = await (flow === 'device' ? deviceLogin(context, provider, endpoints, io) : browserLogin(context, provider, endpoints, options, io)).catch(
+    (error: unknown) => {
+      throw explained(error)
+    },
+  )
   const credential = credentialFromToken(token, context.now(), {clientId: provider.clientId, issuer: endpoints.issuer || undefined})
   await context.store.store(provider.name, credential)
   return credential
@@ -96,6 +100,13 @@ async function deviceLogin(context: AuthContext, provider: AuthProvider, endpoin
     tokenUrl: endpoints.token_endpoint,
   })
   return login
+}
+
+/** A refusal at the token endpoint in the server's words (secrets already cut out), as a user error. */
+function explained(error: unknown): unknown {
+  if (error instanceof OAuthError) return new UserError(`The authorization server refused the login (${error.message})`, {hint: 'run hanzo-dev auth login again'})
+  if (error instanceof OAuthServerError) return new UserError(`The login failed: ${error.message}`, {hint: 'the authorization server may be down; try again later'})
+  return error
 }
 
 function timedOut(): UserError {

@@ -1,6 +1,12 @@
 import {describe, expect, it} from 'vitest'
 
+import {mkdtempSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+
 import {startFakeModel} from '../../src/testing/fake-model/server.js'
+import {HeadlessBrowser} from '../support/oidc/browser.js'
+import {startOidcServer} from '../support/oidc/server.js'
 
 // The package's own entry, as `import ... from 'hanzo-dev'` resolves it (the built dist/).
 const library = await import('hanzo-dev')
@@ -43,6 +49,29 @@ describe("the library entry ('hanzo-dev')", () => {
       expect(JSON.stringify(result.rawResponses)).toContain('<think>easy</think>')
     } finally {
       await model.close()
+    }
+  })
+
+  it("logs in with the README's OAuthFlow example against a real authorization server", async () => {
+    const {credentialFromToken, discoverAuthServer, FileCredentialStore, OAuthFlow, startLoopbackReceiver} = library
+    const server = await startOidcServer()
+    const dir = mkdtempSync(join(tmpdir(), 'hanzo-lib-'))
+    try {
+      const meta = await discoverAuthServer(server.issuer, fetch)
+      const receiver = await startLoopbackReceiver()
+      const flow = new OAuthFlow({clientId: server.clientId, fetch, issuer: meta.issuer, redirectUri: receiver.redirectUri, tokenUrl: meta.token_endpoint})
+      const token = await flow.authorize(meta.authorization_endpoint!, ['openid'], {
+        // The test is the browser: it signs in and follows the redirect to the loopback listener.
+        onAuthorizationUrl: async (url) => void (await fetch(await new HeadlessBrowser().approveAuthorization(url, {account: 'lib'}))),
+        receiver,
+      })
+      await receiver.close()
+      const store = new FileCredentialStore({path: join(dir, 'credentials.json')})
+      await store.store('corp', credentialFromToken(token, Date.now(), {clientId: server.clientId, issuer: meta.issuer}))
+      expect(await store.list()).toEqual([{account: 'lib', expiresAt: expect.any(Number), hasRefreshToken: false, issuer: server.issuer, provider: 'corp', scope: 'openid', type: 'oauth'}])
+    } finally {
+      rmSync(dir, {force: true, recursive: true})
+      await server.close()
     }
   })
 })

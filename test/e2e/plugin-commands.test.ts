@@ -2,7 +2,7 @@ import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {makeSandbox, runCli, type Sandbox} from '../helpers/cli.js'
+import {makeSandbox, runCli, type Sandbox, unwrapped} from '../helpers/cli.js'
 
 // The plugins' own commands, through the built CLI: each one's text and --json output, that
 // listing MCP servers and hooks never shows a secret nor runs anything, and that a malformed
@@ -249,7 +249,7 @@ describe('plugin commands and settings', () => {
       expect(exitCode, command.join(' ')).toBe(1)
       expect(stdout).toBe('')
       // oclif wraps long messages; the file and position are there once unwrapped.
-      const message = stderr.replaceAll(/\s*\n\s*(›\s*)?/g, ' ')
+      const message = unwrapped(stderr)
       expect(message).toContain(`Invalid JSON in ${file}`)
       expect(message).toMatch(/line 2, column 1/)
       expect(stderr).not.toMatch(STACK)

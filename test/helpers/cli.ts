@@ -81,3 +81,8 @@ export function useSandboxDirs<N extends string>(prefix: string, ...names: N[]) 
   afterEach(() => state.box.cleanup())
   return state
 }
+
+/** oclif wraps long errors and warnings at the terminal width, continuing with ` ›   `: undone so a message matches whole. */
+export function unwrapped(stderr: string): string {
+  return stderr.replaceAll(/\s*\n\s*(›\s*)?/g, ' ')
+}

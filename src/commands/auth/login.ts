@@ -1,3 +1,4 @@
+import type {Interfaces} from '@oclif/core'
 import * as Flags from '@oclif/core/flags'
 
 import {openAuthContext} from '../../cli/auth-context.js'
@@ -7,6 +8,7 @@ import {chooseProvider, interruptSignal, readApiKey, withSpinner} from '../../cl
 import {HanzoCommand} from '../../cli/base-command.js'
 import type {Credential} from '../../core/auth/credentials.js'
 import {loginProviders, resolveAuthProvider} from '../../core/auth/providers.js'
+import {UserError} from '../../core/errors.js'
 
 export default class AuthLogin extends HanzoCommand {
   static description = `Log in to a model provider and keep the credential for later runs.
@@ -28,6 +30,17 @@ Credentials go to the OS keychain (macOS, Windows; on Linux when credentials.sto
     'no-browser': Flags.boolean({description: 'Print the login URL instead of opening a browser, and read the redirect URL or code from stdin.'}),
     'with-api-key': Flags.boolean({description: 'Store an API key read from stdin instead of logging in.'}),
     'client-id': Flags.string({description: 'OAuth client id (for an issuer URL, or to override the provider table).'}),
+  }
+
+  /** oclif quotes an unexpected argument back, and here that is most likely a key typed in by mistake. */
+  protected async catch(error: Interfaces.CommandError): Promise<unknown> {
+    if (!/^Unexpected arguments?: /.test(error.message)) return super.catch(error)
+    return super.catch(
+      new UserError('auth login takes no arguments; an API key goes on stdin', {
+        exitCode: 2,
+        hint: 'printenv MY_KEY | hanzo-dev auth login --provider <name> --with-api-key',
+      }) as unknown as Interfaces.CommandError,
+    )
   }
 
   async run(): Promise<ReturnType<typeof jsonReport>> {

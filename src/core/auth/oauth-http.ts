@@ -1,3 +1,5 @@
+import {REDACTED} from '@hanzo-dev/sdk/settings'
+
 import {UserError} from '../errors.js'
 import type {OAuthCredential} from './credentials.js'
 
@@ -51,9 +53,12 @@ export interface ClientAuth {
   clientSecret?: string
 }
 
+/** The form fields that carry secrets: a server quoting them back must not show them. */
+const SECRET_FIELDS = new Set(['client_secret', 'code', 'code_verifier', 'device_code', 'refresh_token', 'token'])
+
 /**
- * POSTs a form to an OAuth endpoint and reads the JSON answer. Every value of the form is a
- * possible secret (codes, verifiers, refresh tokens): none of them reaches an error.
+ * POSTs a form to an OAuth endpoint and reads the JSON answer. The form's secrets (codes,
+ * verifiers, refresh tokens) never reach an error, even when the server quotes them back.
  */
 export async function postForm(fetch: FetchLike, url: string, form: Record<string, string>, signal?: AbortSignal): Promise<Record<string, unknown>> {
   let response: Response
@@ -72,7 +77,8 @@ export async function postForm(fetch: FetchLike, url: string, form: Record<strin
   // Revocation answers 200 with no body (RFC 7009 §2.2).
   if (response.ok && text.trim() === '') return {}
   const body = parseJsonObject(text)
-  const scrub = (value: string) => withoutValues(value, Object.values(form))
+  const secrets = Object.entries(form).flatMap(([field, value]) => (SECRET_FIELDS.has(field) ? [value] : []))
+  const scrub = (value: string) => withoutSecrets(value, secrets)
   // A 5xx is the server failing, whatever its body says: worth a retry where one is safe.
   if (body && typeof body.error === 'string' && response.status < 500) {
     const description = typeof body.error_description === 'string' ? scrub(body.error_description) : undefined
@@ -171,8 +177,9 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
-function withoutValues(text: string, secrets: string[]): string {
+/** `text` safe to show: control characters out, every one of `secrets` replaced by a marker. */
+export function withoutSecrets(text: string, secrets: Array<string | undefined>): string {
   let clean = stripControl(text)
-  for (const secret of secrets) if (secret.length >= 8) clean = clean.split(secret).join('[REDACTED]')
+  for (const secret of secrets) if (secret) clean = clean.split(secret).join(REDACTED)
   return clean
 }

@@ -1,5 +1,6 @@
 import {UserError} from '../errors.js'
 import {type Credential, type CredentialStore, isExpired, type OAuthCredential} from './credentials.js'
+import {withoutSecrets} from './oauth-http.js'
 
 /**
  * Trades an expired credential for a fresh one (an OAuth refresh-token grant). An OAuth error
@@ -58,7 +59,7 @@ async function refreshOrExplain(refresh: Refresher, credential: OAuthCredential,
     // The refresher's message may quote the request (tokens and all), and so may its cause: keep
     // neither, only the message with this credential's secrets cut out.
     const message = error instanceof Error ? error.message : String(error)
-    throw new UserError(`Could not renew the ${provider} login: ${withoutSecrets(message, credential)}`, {
+    throw new UserError(`Could not renew the ${provider} login: ${withoutSecrets(message, [credential.accessToken, credential.refreshToken])}`, {
       hint: `try again, or ${loginHint(provider)}`,
     })
   }
@@ -68,15 +69,6 @@ function oauthErrorCode(error: unknown): unknown {
   if (typeof error !== 'object' || error === null) return undefined
   const {code, error: oauthError} = error as {code?: unknown; error?: unknown}
   return oauthError ?? code
-}
-
-function withoutSecrets(message: string, credential: OAuthCredential): string {
-  let clean = message
-  for (const secret of [credential.accessToken, credential.refreshToken]) {
-    if (secret) clean = clean.split(secret).join('[REDACTED]')
-  }
-
-  return clean
 }
 
 function loginHint(provider: string): string {

@@ -2,10 +2,8 @@ import {statSync} from 'node:fs'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {startFakeModel} from '../../../src/testing/fake-model/server.js'
-import {makeSandbox, runCli, type Sandbox} from '../../helpers/cli.js'
+import {makeSandbox, runCli, type Sandbox, unwrapped} from '../../helpers/cli.js'
 import {credentialsFile, storedCredentials, writeUserSettings} from '../../support/oauth/cli-login.js'
-
-const oneLine = (text: string) => text.replaceAll(/\s*\n\s*(›\s*)?/g, ' ')
 
 describe('auth commands without a server', () => {
   let box: Sandbox
@@ -17,8 +15,8 @@ describe('auth commands without a server', () => {
   it('asks a script to name the provider, listing them (exit 2)', async () => {
     const out = await runCli(['auth', 'login'], {env: box.env})
     expect(out.exitCode).toBe(2)
-    expect(oneLine(out.stderr)).toContain('Name the provider to log in to')
-    expect(oneLine(out.stderr)).toContain('pass --provider with one of: anthropic, hanzo, openai')
+    expect(unwrapped(out.stderr)).toContain('Name the provider to log in to')
+    expect(unwrapped(out.stderr)).toContain('pass --provider with one of: anthropic, hanzo, openai')
   })
 
   it('stores an API key from stdin (0600), reports it without the key, and run uses it', async () => {
@@ -32,6 +30,13 @@ describe('auth commands without a server', () => {
     expect(status).toMatchObject({exitCode: 0, stdout: expect.stringMatching(/^openai: API key — .*credentials\.json$/)})
     expect(status.stdout + status.stderr).not.toContain('sk-stored-key-123')
     expect(await runCli(['auth', 'token', '--provider', 'openai'], {env: box.env})).toMatchObject({exitCode: 0, stdout: 'sk-stored-key-123'})
+  })
+
+  it('never echoes a key typed as an argument by mistake', async () => {
+    const out = await runCli(['auth', 'login', '--with-api-key', 'sk-typed-by-mistake'], {env: box.env})
+    expect(out.exitCode).toBe(2)
+    expect(unwrapped(out.stderr)).toContain('auth login takes no arguments; an API key goes on stdin')
+    expect(out.stdout + out.stderr).not.toContain('sk-typed-by-mistake')
   })
 
   it('refuses an empty key or one with spaces', async () => {
@@ -59,10 +64,10 @@ describe('auth commands without a server', () => {
     expect(await runCli(['auth', 'status', '--json'], {env: box.env})).toMatchObject({exitCode: 1})
     const token = await runCli(['auth', 'token'], {env: box.env})
     expect(token.exitCode).toBe(1)
-    expect(oneLine(token.stderr)).toContain('Not logged in')
+    expect(unwrapped(token.stderr)).toContain('Not logged in')
     const logout = await runCli(['auth', 'logout', '--provider', 'hanzo'], {env: box.env})
     expect(logout.exitCode).toBe(1)
-    expect(oneLine(logout.stderr)).toContain('Not logged in to hanzo')
+    expect(unwrapped(logout.stderr)).toContain('Not logged in to hanzo')
     expect(await runCli(['auth', 'logout'], {env: box.env})).toMatchObject({exitCode: 0, stdout: 'Not logged in to any provider.'})
   })
 
@@ -86,7 +91,7 @@ describe('auth commands without a server', () => {
     })
     expect(out.exitCode).toBe(0)
     expect(JSON.parse(out.stdout)).toMatchObject({backend: 'file'})
-    expect(oneLine(out.stderr)).toMatch(/Warning: Cannot write to the Secret Service keyring \(.*\); credentials go to .*credentials\.json/)
+    expect(unwrapped(out.stderr)).toMatch(/Warning: Cannot write to the Secret Service keyring \(.*\); credentials go to .*credentials\.json/)
     expect(storedCredentials(box)).toEqual({hanzo: {key: 'hk-1', type: 'api_key'}})
   })
 })

@@ -2,14 +2,11 @@ import {existsSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
-import {makeSandbox, runCli, type Sandbox} from '../../helpers/cli.js'
+import {makeSandbox, runCli, type Sandbox, unwrapped} from '../../helpers/cli.js'
 import {waitUntil} from '../../helpers/processes.js'
 import {HeadlessBrowser} from '../../support/oidc/browser.js'
 import {type OidcServer, startOidcServer} from '../../support/oidc/server.js'
 import {AUTHORIZE_URL, credentialsFile, startLogin, storedCredentials, writeUserSettings} from '../../support/oauth/cli-login.js'
-
-/** oclif wraps error messages at the terminal width. */
-const oneLine = (text: string) => text.replaceAll(/\s*\n\s*(›\s*)?/g, ' ')
 
 // The built CLI against a real authorization server (oidc-provider), the test playing the browser.
 describe('hanzo-dev auth login (PKCE) against oidc-provider', () => {
@@ -98,7 +95,7 @@ describe('hanzo-dev auth login (PKCE) against oidc-provider', () => {
     login.paste(callback.href)
     const end = await login.result
     expect(end.exitCode).toBe(1)
-    expect(oneLine(end.stderr)).toContain('The redirect does not belong to this login (its state does not match): login stopped')
+    expect(unwrapped(end.stderr)).toContain('The redirect does not belong to this login (its state does not match): login stopped')
     expect(end.stderr).not.toMatch(/at .*\.js:\d+/)
     expect(existsSync(credentialsFile(box))).toBe(false)
   })
@@ -123,7 +120,7 @@ describe('hanzo-dev auth login (PKCE) against oidc-provider', () => {
     login.paste(callback.href)
     const end = await login.result
     expect(end.exitCode).toBe(1)
-    expect(oneLine(end.stderr)).toContain('The login was denied (access_denied')
+    expect(unwrapped(end.stderr)).toContain('The login was denied (access_denied')
   })
 
   it('stops at Ctrl-C with exit 130', async () => {

@@ -3,12 +3,10 @@ import {readFileSync, writeFileSync} from 'node:fs'
 import {afterAll, beforeAll, beforeEach, describe, expect, it} from 'vitest'
 
 import {startFakeModel} from '../../../src/testing/fake-model/server.js'
-import {makeSandbox, runCli, type Sandbox} from '../../helpers/cli.js'
+import {makeSandbox, runCli, type Sandbox, unwrapped} from '../../helpers/cli.js'
 import {HeadlessBrowser} from '../../support/oidc/browser.js'
 import {type OidcServer, startOidcServer} from '../../support/oidc/server.js'
 import {credentialsFile, pasteLogin, startLogin, storedCredentials, writeUserSettings} from '../../support/oauth/cli-login.js'
-
-const oneLine = (text: string) => text.replaceAll(/\s*\n\s*(›\s*)?/g, ' ')
 
 // Access tokens live 30 s, under the 60 s safety margin: every use renews the login.
 describe('stored logins in use: refresh with rotation, concurrency, revocation, run', () => {
@@ -64,8 +62,8 @@ describe('stored logins in use: refresh with rotation, concurrency, revocation, 
     writeFileSync(credentialsFile(box), stale, {mode: 0o600})
     const reused = await runCli(['auth', 'token', '--provider', 'corp'], {env: box.env})
     expect(reused.exitCode).toBe(1)
-    expect(oneLine(reused.stderr)).toContain('The corp login was revoked, or its refresh token was already used')
-    expect(oneLine(reused.stderr)).toContain('run hanzo-dev auth login --provider corp')
+    expect(unwrapped(reused.stderr)).toContain('The corp login was revoked, or its refresh token was already used')
+    expect(unwrapped(reused.stderr)).toContain('run hanzo-dev auth login --provider corp')
     expect(reused.stdout).toBe('')
   })
 
@@ -145,7 +143,7 @@ describe('hanzo-dev auth login --device against oidc-provider', () => {
     try {
       const denied = await deviceLogin(server, false)
       expect(denied.exitCode).toBe(1)
-      expect(oneLine(denied.stderr)).toContain('The login was denied on the verification page')
+      expect(unwrapped(denied.stderr)).toContain('The login was denied on the verification page')
     } finally {
       await server.close()
     }
@@ -156,7 +154,7 @@ describe('hanzo-dev auth login --device against oidc-provider', () => {
     try {
       const expired = await deviceLogin(server, undefined)
       expect(expired.exitCode).toBe(1)
-      expect(oneLine(expired.stderr)).toContain('The code expired before the login was approved')
+      expect(unwrapped(expired.stderr)).toContain('The code expired before the login was approved')
     } finally {
       await server.close()
     }
