@@ -1,7 +1,7 @@
 import {randomUUID} from 'node:crypto'
 import {homedir} from 'node:os'
 import type {Config} from '@oclif/core'
-import type {Middleware} from '@hanzo-dev/sdk'
+import type {Middleware, SessionEventInput} from '@hanzo-dev/sdk'
 
 import {createOpenAIClient} from '../adapters/api/openai-client.js'
 import {AuditLog, auditLogPath} from '../adapters/audit-log.js'
@@ -21,6 +21,7 @@ import {DEFAULT_PERMISSION_RULES, PermissionGate, PermissionPolicy, type Session
 import {ToolRegistry, type ToolSource} from '../core/tools/registry.js'
 import {resolveRunEndpoint} from './auth-context.js'
 import type {RunOutput, RunSummary} from './run-output.js'
+import {fireSessionEvent} from './session-events.js'
 
 export const DEFAULT_RUN_MAX_TURNS = 25
 
@@ -87,10 +88,19 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
   return {
     async execute(prompt, output) {
       output.start(registry.list().map((t) => t.definition.name), cwd)
+      const sessionEvent = (name: SessionEventInput['event'], extra: Partial<SessionEventInput> = {}) =>
+        fireSessionEvent(contributed.answers, {cwd, event: name, sessionId, ...extra}, options.warn)
       const controller = new AbortController()
       const interrupt = () => (controller.signal.aborted ? process.exit(130) : controller.abort())
       process.on('SIGINT', interrupt)
       try {
+        await sessionEvent('session_start')
+        const submitted = await sessionEvent('user_prompt_submit', {prompt})
+        if (submitted.decision === 'deny') {
+          output.fail(submitted.reason)
+          throw new UserError(`A hook stopped the prompt: ${submitted.reason}`, {hint: 'hanzo-dev hooks list shows the user_prompt_submit hooks'})
+        }
+
         const result = await Runner.run(agent, prompt, {
           canonicalPath: (path) => resolveToolPath(cwd, path).then((resolved) => resolved.relative, () => undefined),
           client,
@@ -117,6 +127,7 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
         throw new UserError(error.message, {hint: modelErrorHint(error)})
       } finally {
         process.off('SIGINT', interrupt)
+        await sessionEvent('stop')
         await dispose()
       }
     },

@@ -36,6 +36,24 @@ export interface HookOptions {
   host: HostContext
 }
 
+/** The moments of a session besides tool calls that plugins may act on (HIP-301 §9). */
+export type SessionEvent = 'session_start' | 'user_prompt_submit' | 'stop' | 'pre_compact'
+
+export interface SessionEventInput {
+  event: SessionEvent
+  sessionId: string
+  cwd: string
+  /** The user's prompt, for `user_prompt_submit`. */
+  prompt?: string
+}
+
+/**
+ * What a plugin says about a session event. `deny` on `user_prompt_submit` stops the prompt
+ * before the model sees it (the reason is shown to the user); on the other events the host
+ * reports it and goes on.
+ */
+export type SessionEventVerdict = {decision: 'allow'} | {decision: 'deny'; reason: string}
+
 /** The answer to `hanzo:contribute`. */
 export interface Contribution {
   apiVersion: number
@@ -43,6 +61,8 @@ export interface Contribution {
   middleware?: Middleware[]
   /** Text the loop adds to the system prompt. */
   context?: string
+  /** Called by the host at each session event, in the order plugins answered. */
+  onSessionEvent?: (input: SessionEventInput) => Promise<SessionEventVerdict>
   /** Called once when the command that asked for the contribution ends. */
   dispose?: () => Promise<void> | void
 }

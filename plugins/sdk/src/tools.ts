@@ -14,6 +14,12 @@ export interface ToolContext {
   cwd: string
   /** Aborted on Ctrl-C or when the turn ends; a tool must stop and kill its children. */
   signal: AbortSignal
+  /**
+   * How a tool that starts a process must start it, set by the sandbox middleware (bubblewrap,
+   * an unshare mount namespace): given the argv it would run (`[shell, '-c', command]`) and the
+   * working directory, the argv to spawn instead. Absent: run the argv as it is.
+   */
+  wrapCommand?: (argv: string[], cwd: string) => string[]
 }
 
 /**

@@ -126,6 +126,7 @@ export const SETTINGS_SCHEMA = {
       properties: {
         mode: {enum: ['off', 'workspace', 'allowlist']},
         allowed_paths: {type: 'array', items: {type: 'string', pattern: '\\S'}},
+        network: {type: 'boolean', description: 'false: commands the agent runs get no network (under bubblewrap).'},
       },
     },
     max_tokens: {type: 'integer', minimum: 1, description: 'Token budget of a conversation (compaction starts at 90%).'},

@@ -33,6 +33,7 @@ export const HOOK_DEFAULTS = {fail_open: false, timeout_ms: DEFAULT_HOOK_TIMEOUT
 export interface SandboxSettings {
   mode?: 'off' | 'workspace' | 'allowlist'
   allowed_paths?: string[]
+  network?: boolean
 }
 
 export interface ProviderSettings {
