@@ -3,25 +3,26 @@ import {homedir} from 'node:os'
 import type {HostContext} from '@hanzo-dev/sdk'
 
 import {loadConfig} from '../core/config/load.js'
-import {redactConfig} from '../core/config/redact.js'
+import {redactForPlugins} from '../core/config/redact.js'
 import type {HanzoConfig, LoadedConfig} from '../core/config/types.js'
 import {resolvePaths} from '../core/paths.js'
 import {nodeConfigIO} from './config-io.js'
+import {FileTrustStore} from './trust-store.js'
 
 export type HostInput = Omit<HostContext, 'apiVersion' | 'signal'>
 
-/** What plugins see of a run: settings with every credential redacted, and where things live. */
+/** What plugins see of a run: settings with the model credentials redacted, and where things live. */
 export function hostInput(
   loaded: Pick<LoadedConfig, 'projectRoot'> & {config: Partial<HanzoConfig>},
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
 ): HostInput {
   const {configDir, dataDir} = resolvePaths(env, homedir())
-  return {configDir, cwd, dataDir, env, projectRoot: loaded.projectRoot, settings: redactConfig(loaded.config as HanzoConfig)}
+  return {configDir, cwd, dataDir, env, projectRoot: loaded.projectRoot, settings: redactForPlugins(loaded.config as HanzoConfig)}
 }
 
 /** For a plugin's own commands (see `loadHostLibrary` in @hanzo-dev/sdk). */
 export async function loadHostContext(options: {cwd: string; env: Readonly<Record<string, string | undefined>>}) {
-  const loaded = await loadConfig({...options, homedir: homedir(), io: nodeConfigIO})
+  const loaded = await loadConfig({...options, homedir: homedir(), io: nodeConfigIO, trust: FileTrustStore.of(options.env, homedir())})
   return {host: hostInput(loaded, options.cwd, options.env), warnings: loaded.warnings}
 }

@@ -5,6 +5,7 @@ import type {Interfaces} from '@oclif/core'
 import {formatWarning} from '@hanzo-dev/sdk/settings'
 
 import {nodeConfigIO} from '../adapters/config-io.js'
+import {FileTrustStore} from '../adapters/trust-store.js'
 import {loadConfig} from '../core/config/load.js'
 import type {LoadedConfig} from '../core/config/types.js'
 import {UserError} from '../core/errors.js'
@@ -26,7 +27,8 @@ export abstract class HanzoCommand extends Command {
   /** Settings warnings go to stderr, unless the command reports them itself (`doctor`). */
   protected async settings({printWarnings = true} = {}): Promise<LoadedConfig> {
     if (!this.loaded) {
-      this.loaded = await loadConfig({cwd: process.cwd(), env: process.env, homedir: homedir(), io: nodeConfigIO})
+      const trust = FileTrustStore.of(process.env, homedir())
+      this.loaded = await loadConfig({cwd: process.cwd(), env: process.env, homedir: homedir(), io: nodeConfigIO, trust})
       if (printWarnings) for (const w of this.loaded.warnings) this.warn(formatWarning(w))
     }
 

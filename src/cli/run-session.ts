@@ -1,10 +1,13 @@
 import {randomUUID} from 'node:crypto'
+import {realpath} from 'node:fs/promises'
 import {homedir} from 'node:os'
+import {basename, dirname, join} from 'node:path'
 import type {Config} from '@oclif/core'
 import type {Middleware, SessionEventInput} from '@hanzo-dev/sdk'
 
 import {createOpenAIClient} from '../adapters/api/openai-client.js'
 import {AuditLog, auditLogPath} from '../adapters/audit-log.js'
+import {trustStorePath} from '../adapters/trust-store.js'
 import {hostInput} from '../adapters/host-context.js'
 import {collectContributions, hookTimeoutMs} from '../adapters/plugin-host.js'
 import {readProjectInstructions} from '../adapters/project-instructions.js'
@@ -17,7 +20,7 @@ import {type ApiClient, ModelError} from '../core/agent/types.js'
 import type {LoadedConfig} from '../core/config/types.js'
 import {UserError} from '../core/errors.js'
 import {resolvePaths} from '../core/paths.js'
-import {DEFAULT_PERMISSION_RULES, PermissionGate, PermissionPolicy, type SessionPermissionMode} from '../core/permissions/index.js'
+import {DEFAULT_PERMISSION_RULES, PermissionGate, PermissionPolicy, protectedPathRules, type SessionPermissionMode} from '../core/permissions/index.js'
 import {ToolRegistry, type ToolSource} from '../core/tools/registry.js'
 import {resolveRunEndpoint} from './auth-context.js'
 import type {RunOutput, RunSummary} from './run-output.js'
@@ -70,7 +73,7 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
   const permissions = new PermissionGate({
     audit: new AuditLog(auditLogPath(resolvePaths(process.env, homedir()).dataDir), options.warn),
-    policy: new PermissionPolicy(permissionRules, {defaults: DEFAULT_PERMISSION_RULES, mode: options.permissionMode}),
+    policy: new PermissionPolicy(permissionRules, {defaults: DEFAULT_PERMISSION_RULES, mode: options.permissionMode, protected: await protectedRules(cwd)}),
     prompter: createPrompter({input: process.stdin, interactive, output: process.stderr}),
   })
   const instructions = buildSystemPrompt({
@@ -102,7 +105,7 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
         }
 
         const result = await Runner.run(agent, prompt, {
-          canonicalPath: (path) => resolveToolPath(cwd, path).then((resolved) => resolved.relative, () => undefined),
+          canonicalPath: (path) => resolveToolPath(cwd, path).then((resolved) => resolved.relative, () => null),
           client,
           cwd,
           maxTurns: options.flags.maxTurns ?? config.max_turns ?? DEFAULT_RUN_MAX_TURNS,
@@ -154,4 +157,20 @@ function modelErrorHint(error: ModelError): string | undefined {
   if (error.status === 402) return 'the account behind this key has no credit left'
   if (error.status === 404) return 'check the model id (--model) and the base URL'
   return undefined
+}
+
+/**
+ * The files that configure hanzo-dev outside the project (user settings, credentials, the trust
+ * store), protected from the agent's tools like the project's own settings: they matter when the
+ * workspace holds them (the agent runs in the home directory) or a command names them.
+ */
+async function protectedRules(cwd: string) {
+  const paths = resolvePaths(process.env, homedir())
+  const files = [paths.userSettings, paths.credentials, `${paths.credentials}.lock`, trustStorePath(paths.dataDir)]
+  return protectedPathRules({protectedFiles: await Promise.all(files.map((file) => canonicalFile(file))), workspaceRoot: await realpath(cwd)})
+}
+
+/** The path with its directory's symlinks resolved (the file itself may not exist yet). */
+async function canonicalFile(file: string): Promise<string> {
+  return join(await realpath(dirname(file)).catch(() => dirname(file)), basename(file))
 }

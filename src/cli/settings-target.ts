@@ -3,6 +3,7 @@ import * as Flags from '@oclif/core/flags'
 
 import {writeFileAtomic} from '../adapters/atomic-write.js'
 import {nodeConfigIO, nodeSettingsWriteIO} from '../adapters/config-io.js'
+import {keepingTrust} from '../adapters/trust-store.js'
 import {editTarget, type EditTarget} from '../core/config/edit.js'
 import type {Tier} from '../core/config/types.js'
 
@@ -13,6 +14,14 @@ export function tierFlag(description: string) {
 
 /** The settings file of `tier` that `config set` / `unset` change, written atomically. */
 export function settingsTarget(tier: Tier): Promise<EditTarget> {
-  const options = {cwd: process.cwd(), env: process.env, homedir: homedir(), io: nodeConfigIO}
-  return editTarget(options, tier, nodeSettingsWriteIO(writeFileAtomic))
+  return editTarget(loadOptions(), tier, nodeSettingsWriteIO(writeFileAtomic))
+}
+
+/** Runs `config set` / `unset`'s edit; the user's own edit keeps a trusted project trusted. */
+export function editKeepingTrust<T>(edit: () => Promise<T>): Promise<T> {
+  return keepingTrust(loadOptions(), edit)
+}
+
+function loadOptions() {
+  return {cwd: process.cwd(), env: process.env, homedir: homedir(), io: nodeConfigIO}
 }

@@ -22,8 +22,8 @@ describe("the library entry ('hanzo-dev')", () => {
     expect(library.normalizeMcpToolName('github', 'create.issue')).toBe('mcp__github__create_issue')
   })
 
-  it('exports the config loader', () => {
-    expect(library).toHaveProperty('loadConfig')
+  it('exports the config loader and the capability classes', () => {
+    for (const name of ['loadConfig', 'HookRunner', 'Sandbox', 'OAuthFlow', 'FileCredentialStore', 'PermissionPolicy']) expect(library, name).toHaveProperty(name)
   })
 
   it("runs the README's Agent / Runner / tool example against an OpenAI-compatible server", async () => {

@@ -33,6 +33,11 @@ function writeProjectSettings(settings: unknown): void {
 
 const run = (args: string[]) => runCli(args, {cwd: project, env: box.env})
 
+/** Project hooks, MCP servers and allow rules apply only in a project the user trusts. */
+async function trustProject(): Promise<void> {
+  expect(await run(['trust', '--yes'])).toMatchObject({exitCode: 0})
+}
+
 /** A program that leaves a mark when anything starts it. */
 function markerProgram(name: string): {path: string; mark: string} {
   const bin = join(box.home, 'bin')
@@ -159,6 +164,7 @@ describe('hanzo-dev mcp list', () => {
       },
     })
     writeProjectSettings({mcp_servers: {pasted: {command: `${stdio.path} --token SECRET-PASTED`}, web: {disabled: true}}})
+    await trustProject()
 
     const text = await run(['mcp', 'list'])
     expect(text.exitCode).toBe(0)
@@ -197,6 +203,7 @@ describe('hanzo-dev hooks list', () => {
     const hook = markerProgram('audit-hook')
     writeUserSettings({hooks: [{command: `${hook.path} --token SECRET-HOOK`, event: 'pre_tool_use', tool_pattern: 'exec'}]})
     writeProjectSettings({hooks: [{command: 'exit 2', event: 'stop', fail_open: true, timeout_ms: 1000}, {command: 'no-such-hook-program', event: 'post_tool_use'}]})
+    await trustProject()
 
     const json = await run(['hooks', 'list', '--json'])
     expect(json.exitCode).toBe(0)

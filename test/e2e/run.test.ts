@@ -28,6 +28,8 @@ const EDIT_TASK: Script = {
 
 describe('hanzo-dev run', () => {
   const dirs = useSandboxDirs('hanzo-run-', 'project')
+  /** Project allow rules apply only once the user trusts the project. */
+  const trust = async () => expect(await runCli(['trust', '--yes'], {cwd: dirs.project, env: dirs.box.env})).toMatchObject({exitCode: 0})
   let model: FakeModel | undefined
   afterEach(async () => {
     await model?.close()
@@ -115,6 +117,7 @@ describe('hanzo-dev run', () => {
     })
     mkdirSync(join(dirs.project, '.hanzo'), {recursive: true})
     writeFileSync(join(dirs.project, '.hanzo', 'settings.local.json'), JSON.stringify({permissions: {'fs_write(notes/*)': 'allow'}}))
+    await trust()
     const result = await run('take notes')
     expect(result.exitCode, result.stderr).toBe(0)
     expect(readFileSync(join(dirs.project, 'notes', 'a.txt'), 'utf8')).toBe('a')
@@ -221,6 +224,7 @@ describe('hanzo-dev run', () => {
     const settings = join(dirs.project, '.hanzo')
     mkdirSync(settings, {recursive: true})
     writeFileSync(join(settings, 'settings.local.json'), JSON.stringify({permissions: {hello_greet: 'allow'}}))
+    await trust()
     const result = await allowed('greet Ada')
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toBe('It said: Hello, Ada!')

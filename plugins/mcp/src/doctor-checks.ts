@@ -1,6 +1,6 @@
 import {type DoctorCheck, findExecutable, type HostContext, redactUrl} from '@hanzo-dev/sdk'
 
-import {type McpServerEntry, type ParsedServer, parseMcpServers} from './server-config.js'
+import {type McpServerEntry, type ParsedServer, parseMcpServers, programOf} from './server-config.js'
 
 type McpHost = Pick<HostContext, 'env' | 'projectRoot' | 'settings'>
 
@@ -44,5 +44,5 @@ async function serverCheck(entry: ParsedServer, host: McpHost): Promise<DoctorCh
 
 // Arguments and headers are left out: they are where tokens go.
 function describeTransport(server: McpServerEntry): string {
-  return server.transport.type === 'http' ? `http ${redactUrl(server.transport.url)}` : `stdio ${server.transport.command}`
+  return server.transport.type === 'http' ? `http ${redactUrl(server.transport.url)}` : `stdio ${programOf(server.transport.command)}`
 }

@@ -68,3 +68,13 @@ function parseHttpUrl(value: unknown): URL | undefined {
     return undefined
   }
 }
+
+/**
+ * `command` is one program, never split (servers start without a shell); a value with spaces
+ * in it is most likely a whole command line pasted in one string, whose later words may be a
+ * token, so only its first word is shown.
+ */
+export function programOf(command: string): string {
+  const [first] = command.trim().split(/\s+/)
+  return first === command ? command : `${first} …`
+}

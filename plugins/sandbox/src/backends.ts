@@ -1,5 +1,7 @@
 import {findExecutable, runCommand} from '@hanzo-dev/sdk'
 
+import type {Mechanism} from './isolation.js'
+
 export interface ProbeContext {
   cwd: string
   env: Readonly<Record<string, string | undefined>>
@@ -18,33 +20,26 @@ export interface BackendProbe {
 
 export const PROBE_TIMEOUT_MS = 5000
 
-/**
- * The trial runs use the namespaces real runs need, with `true` as the payload: whether a
- * namespace can be made is decided by the kernel, seccomp and AppArmor at run time, so
- * finding the binary proves nothing.
- */
-export const BWRAP_TRIAL = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', '--die-with-parent', '--new-session', 'true']
-export const UNSHARE_TRIAL = ['--user', '--map-root-user', '--mount', 'true']
+const BINARY: Record<Mechanism, string> = {bwrap: 'bwrap', unshare: 'unshare'}
 
-export async function probeBubblewrap(context: ProbeContext): Promise<BackendProbe> {
-  const path = await findExecutable('bwrap', context)
+/**
+ * Finds the mechanism's tool and makes a trial run with `trialArgs`: the arguments a real run
+ * would get, with `true` as the command. Whether a namespace can be made is decided by the
+ * kernel, seccomp and AppArmor at run time, and whether the binds work by the paths, so finding
+ * the binary proves nothing and a generic trial proves little.
+ */
+export async function probeMechanism(mechanism: Mechanism, trialArgs: readonly string[], context: ProbeContext): Promise<BackendProbe> {
+  const path = await findExecutable(BINARY[mechanism], context)
   if (!path) return {works: false}
-  const [version, trial] = await Promise.all([run(path, ['--version'], context), run(path, BWRAP_TRIAL, context)])
+  const [version, trial] = await Promise.all([mechanism === 'bwrap' ? run(path, ['--version'], context) : undefined, run(path, trialArgs, context)])
   return {
     path,
     reason: trial.failure,
-    version: version.ok ? version.stdout.trim().replace(/^bubblewrap\s+/, '') : undefined,
+    version: version?.ok ? version.stdout.trim().replace(/^bubblewrap\s+/, '') : undefined,
     works: trial.ok,
   }
 }
 
-export async function probeUnshare(context: ProbeContext): Promise<BackendProbe> {
-  const path = await findExecutable('unshare', context)
-  if (!path) return {works: false}
-  const trial = await run(path, UNSHARE_TRIAL, context)
-  return {path, reason: trial.failure, works: trial.ok}
-}
-
-function run(path: string, args: string[], context: ProbeContext) {
+function run(path: string, args: readonly string[], context: ProbeContext) {
   return runCommand(path, args, {cwd: context.cwd, env: context.env, signal: context.signal, timeoutMs: PROBE_TIMEOUT_MS})
 }

@@ -1,4 +1,5 @@
-export {type BackendProbe, BWRAP_TRIAL, type ProbeContext, probeBubblewrap, probeUnshare, UNSHARE_TRIAL} from './backends.js'
+export {type BackendProbe, probeMechanism, type ProbeContext} from './backends.js'
+export {type BackendStatus, type CommandWrapper, type Confinement} from './confinement.js'
 export {
   type ContainerEvidence,
   type ContainerProbe,
@@ -8,13 +9,24 @@ export {
   nodeContainerProbe,
 } from './container.js'
 export {sandboxChecks} from './doctor-checks.js'
+export {type HostSandbox, sandboxForHost, type SandboxHost} from './host-sandbox.js'
+export {default as contribute} from './hooks/contribute.js'
 export {default as doctor} from './hooks/doctor.js'
 export {
   chooseEnforcement,
   type Enforcement,
+  ENFORCEMENT_TEXT,
   ISOLATION_MODES,
   type IsolationMode,
+  MECHANISM_ENV,
+  type Mechanism,
+  MECHANISMS,
+  mechanismsToTry,
   readSandboxConfig,
   type ResolvedSandboxConfig,
   type SandboxConfig,
 } from './isolation.js'
+export {sandboxMiddleware} from './middleware.js'
+export {type MountPlan, type ProtectedPath, type Roots} from './mount-plan.js'
+export {type CheckPathOptions, type PathVerdict, Sandbox, type SandboxOptions} from './sandbox.js'
+export {bwrapArgs, mountPoints, unshareArgs} from './wrappers.js'

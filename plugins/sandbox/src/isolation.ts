@@ -8,7 +8,10 @@ export type IsolationMode = (typeof ISOLATION_MODES)[number]
 
 export interface SandboxConfig {
   mode: IsolationMode
+  /** allowlist mode: where tools and commands may write; relative to the project root or absolute. */
   allowed_paths: string[]
+  /** False: commands get no network. */
+  network: boolean
 }
 
 export interface ResolvedSandboxConfig {
@@ -19,10 +22,10 @@ export interface ResolvedSandboxConfig {
 
 /**
  * `settings.sandbox` with HIP-301 §10's defaults: workspace on a host, off inside a
- * container (the container is the sandbox).
+ * container (the container is the sandbox); the network stays on unless set to false.
  */
 export function readSandboxConfig(raw: unknown, container: ContainerRuntime | null): ResolvedSandboxConfig | {problem: string} {
-  if (raw !== undefined && !isRecord(raw)) return {problem: '"sandbox" must be an object {mode, allowed_paths}'}
+  if (raw !== undefined && !isRecord(raw)) return {problem: '"sandbox" must be an object {mode, allowed_paths, network}'}
   const section = raw ?? {}
   const mode = section.mode
   if (mode !== undefined && !ISOLATION_MODES.includes(mode as IsolationMode)) {
@@ -34,14 +37,32 @@ export function readSandboxConfig(raw: unknown, container: ContainerRuntime | nu
     return {problem: 'sandbox.allowed_paths must be a list of paths'}
   }
 
+  const network = section.network ?? true
+  if (typeof network !== 'boolean') return {problem: 'sandbox.network must be true or false'}
   return {
-    config: {allowed_paths: paths as string[], mode: (mode as IsolationMode | undefined) ?? (container ? 'off' : 'workspace')},
+    config: {allowed_paths: paths as string[], mode: (mode as IsolationMode | undefined) ?? (container ? 'off' : 'workspace'), network},
     defaulted: mode === undefined,
   }
 }
 
 /** How tool processes are confined: by a namespace tool, or only by checking the paths tools name. */
 export type Enforcement = 'none' | 'bwrap' | 'unshare' | 'path-checks'
+
+/** The namespace tools, in the order they are tried. */
+export const MECHANISMS = ['bwrap', 'unshare'] as const
+export type Mechanism = (typeof MECHANISMS)[number]
+
+/** Forces one mechanism (or none), for tests and for machines where the first one misbehaves. */
+export const MECHANISM_ENV = 'HANZO_SANDBOX_MECHANISM'
+
+/** The mechanisms to try: all in order, or the one {@link MECHANISM_ENV} names (`path-checks`: none). */
+export function mechanismsToTry(env: Readonly<Record<string, string | undefined>>): readonly Mechanism[] | {problem: string} {
+  const forced = env[MECHANISM_ENV]
+  if (forced === undefined || forced === '') return MECHANISMS
+  if (forced === 'path-checks') return []
+  if ((MECHANISMS as readonly string[]).includes(forced)) return [forced as Mechanism]
+  return {problem: `${MECHANISM_ENV}=${forced} is not one of ${[...MECHANISMS, 'path-checks'].join(', ')}`}
+}
 
 /**
  * bubblewrap first (it sets up the read-only root and writable workspace itself), then a raw
@@ -52,4 +73,12 @@ export function chooseEnforcement(mode: IsolationMode, works: {bwrap: boolean; u
   if (works.bwrap) return 'bwrap'
   if (works.unshare) return 'unshare'
   return 'path-checks'
+}
+
+/** What each enforcement does to a tool run, one line, shared by status, doctor and the agent's note. */
+export const ENFORCEMENT_TEXT: Record<Enforcement, string> = {
+  bwrap: 'bubblewrap: / read-only, the allowed paths writable, tool processes confined',
+  none: 'no restrictions',
+  'path-checks': 'path checks only: file tools are confined, processes they start are not',
+  unshare: 'unshare mount namespace: / read-only, the allowed paths writable',
 }

@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {makeSandbox, type Sandbox} from '../../../test/helpers/cli.js'
-import {probeBubblewrap, probeUnshare} from '../src/backends.js'
+import {probeMechanism} from '../src/backends.js'
 import type {ContainerProbe} from '../src/container.js'
 import {sandboxChecks} from '../src/doctor-checks.js'
 
@@ -39,33 +39,43 @@ function refusingTool(name: string, message: string): void {
 
 const bwrapInstalled = realTrial(['sh', '-c', 'command -v bwrap'])
 
-describe('probes (real bubblewrap and unshare)', () => {
+describe('probeMechanism (real bubblewrap and unshare)', () => {
+  const plain = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', 'true']
+
   it.skipIf(!bwrapInstalled)('runs bubblewrap for real and agrees with a plain run', async () => {
-    const probe = await probeBubblewrap({cwd: sandbox.home, env: {PATH: process.env.PATH}, signal})
+    const probe = await probeMechanism('bwrap', plain, {cwd: sandbox.home, env: {PATH: process.env.PATH}, signal})
     expect(probe.path).toMatch(/bwrap$/)
     expect(probe.version).toMatch(/^\d+\.\d+/)
-    expect(probe.works).toBe(realTrial(['bwrap', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-all', 'true']))
+    expect(probe.works).toBe(realTrial(['bwrap', ...plain]))
     if (!probe.works) expect(probe.reason).toBeTruthy()
   })
 
   it('runs unshare for real and agrees with a plain run', async () => {
-    const probe = await probeUnshare({cwd: sandbox.home, env: {PATH: process.env.PATH}, signal})
-    expect(probe.works).toBe(realTrial(['unshare', '--user', '--map-root-user', '--mount', 'true']))
+    const args = ['--user', '--map-root-user', '--mount', 'true']
+    const probe = await probeMechanism('unshare', args, {cwd: sandbox.home, env: {PATH: process.env.PATH}, signal})
+    expect(probe.works).toBe(realTrial(['unshare', ...args]))
   })
 
   it('reports why a tool that is present refuses to run', async () => {
     refusingTool('bwrap', 'bwrap: setting up uid map: Permission denied')
-    const probe = await probeBubblewrap({cwd: sandbox.home, env: {PATH: bin}, signal})
+    const probe = await probeMechanism('bwrap', plain, {cwd: sandbox.home, env: {PATH: bin}, signal})
     expect(probe).toEqual({path: join(bin, 'bwrap'), reason: 'bwrap: setting up uid map: Permission denied', version: '9.9', works: false})
   })
 
   it('reports a tool that is missing', async () => {
-    expect(await probeUnshare({cwd: sandbox.home, env: {PATH: bin}, signal})).toEqual({works: false})
+    expect(await probeMechanism('unshare', ['true'], {cwd: sandbox.home, env: {PATH: bin}, signal})).toEqual({works: false})
   })
 })
 
 describe('sandboxChecks', () => {
-  const host = (settings: Record<string, unknown>, env: Record<string, string | undefined> = {PATH: process.env.PATH}) => ({cwd: sandbox.home, env, settings, signal})
+  const host = (settings: Record<string, unknown>, env: Record<string, string | undefined> = {PATH: process.env.PATH}) => ({
+    configDir: join(sandbox.home, '.config', 'hanzo'),
+    dataDir: join(sandbox.home, '.local', 'share', 'hanzo'),
+    env,
+    projectRoot: sandbox.home,
+    settings,
+    signal,
+  })
 
   it('names the container and turns the sandbox off there by default', async () => {
     const checks = await sandboxChecks(host({}), {container: inDocker, platform: 'linux'})
@@ -100,6 +110,13 @@ describe('sandboxChecks', () => {
     const mode = checks.find((c) => c.id === 'sandbox.mode')!
     if (bwrap.status === 'ok') expect(mode.detail).toBe('allowlist, 1 allowed path -> bubblewrap: / read-only, the allowed paths writable, tool processes confined')
     else expect(mode.detail).not.toContain('bubblewrap')
+  })
+
+  it('reports what HANZO_SANDBOX_MECHANISM forced and does not try the rest', async () => {
+    const checks = await sandboxChecks(host({sandbox: {mode: 'workspace'}}, {HANZO_SANDBOX_MECHANISM: 'unshare', PATH: process.env.PATH}), {container: onHost, platform: 'linux'})
+    const byId = Object.fromEntries(checks.map((c) => [c.id, c]))
+    expect(byId['sandbox.bwrap']).toMatchObject({detail: 'not tried: HANZO_SANDBOX_MECHANISM=unshare', status: 'skip'})
+    expect(byId['sandbox.mode'].detail).toBe('workspace -> unshare mount namespace: / read-only, the allowed paths writable')
   })
 
   it('warns about an allowlist with no paths', async () => {

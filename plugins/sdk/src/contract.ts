@@ -11,9 +11,10 @@ export const HOOK_CONTRIBUTE = 'hanzo:contribute'
 export const HOOK_DOCTOR = 'hanzo:doctor'
 
 /**
- * What the host tells a plugin. `settings` is the merged configuration with every
- * credential replaced by the string "[redacted]": plugins learn that a key is set, never
- * its value.
+ * What the host tells a plugin. `settings` is the merged configuration with the model
+ * credentials (`api_key`, `providers.*.api_key` / `oauth`, `oauth_credentials`) replaced by
+ * "[redacted]": plugins learn that a key is set, never its value. Hook commands and MCP server
+ * entries arrive whole: the plugins that own them must run them.
  */
 export interface HostContext {
   apiVersion: number
@@ -21,7 +22,7 @@ export interface HostContext {
   cwd: string
   /** The project root: the nearest directory with `.hanzo/` or `.git/`, else `cwd`. */
   projectRoot: string
-  /** Merged settings (user < project < local < env), credentials redacted. */
+  /** Merged settings (user < project < local < env), model credentials redacted. */
   settings: Readonly<Record<string, unknown>>
   /** Where hanzo-dev keeps user settings and credentials (`$XDG_CONFIG_HOME/hanzo`). */
   configDir: string

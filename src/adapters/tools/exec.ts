@@ -50,7 +50,10 @@ export const exec: ToolDefinition<ExecInput> = {
     if (input.command.includes('\0')) return toolError('the command contains a NUL byte, which no shell can receive')
     const timeoutMs = input.timeout_ms ?? EXEC_DEFAULT_TIMEOUT_MS
     const shell = (await findExecutable('bash', {cwd: context.cwd, env: process.env})) ?? '/bin/sh'
-    const child = spawn(shell, ['-c', input.command], {
+    // The sandbox, when one is in force, says how the shell must start (bubblewrap, unshare).
+    const plain = [shell, '-c', input.command]
+    const [file, ...args] = context.wrapCommand?.(plain, context.cwd) ?? plain
+    const child = spawn(file, args, {
       cwd: context.cwd,
       // Its own process group, so a timeout or a cancel can end everything the command started.
       detached: true,
@@ -63,7 +66,7 @@ export const exec: ToolDefinition<ExecInput> = {
     child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk))
 
     const ending = await waitForEnd(child, timeoutMs, context.signal)
-    if (ending.kind === 'failed') return toolError(`could not start the command with ${shell}: ${ending.error.code ?? ending.error.message}`)
+    if (ending.kind === 'failed') return toolError(`could not start the command with ${file}: ${ending.error.code ?? ending.error.message}`)
     const leftovers = child.pid !== undefined && (await terminateGroup(child.pid))
     await drain(child)
 

@@ -2,12 +2,13 @@ import {type Dirent} from 'node:fs'
 import {readdir, realpath, stat} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
 
+import {isInside} from '@hanzo-dev/sdk'
 import ignore, {type Ignore} from 'ignore'
 
 import {rebaseGitignore} from './gitignore-rules.js'
 import {openRegularFile, readUpTo} from './text-file.js'
 import {ToolFailure} from './tool-failure.js'
-import {isInside, workspaceRelative} from './workspace-path.js'
+import {workspaceRelative} from './workspace-path.js'
 
 export interface WalkedFile {
   absolute: string

@@ -1,5 +1,7 @@
-import {lstat, readlink, realpath} from 'node:fs/promises'
-import {basename, dirname, join, relative, resolve, sep} from 'node:path'
+import {realpath} from 'node:fs/promises'
+import {relative, resolve, sep} from 'node:path'
+
+import {canonicalize, isInside} from '@hanzo-dev/sdk'
 
 import {ToolFailure} from './tool-failure.js'
 
@@ -21,8 +23,6 @@ export interface WorkspacePath {
   relative: string
 }
 
-/** Past this a chain of dangling links is a loop (the kernel's own limit is 40). */
-const MAX_LINK_HOPS = 40
 
 /** The canonical workspace root: `cwd` itself may be reached through a symlink (`/tmp` on macOS). */
 export function workspaceRoot(cwd: string): Promise<string> {
@@ -47,40 +47,9 @@ export async function resolveInWorkspace(root: string, input: string): Promise<W
   return {absolute, relative: workspaceRelative(root, absolute)}
 }
 
-/** Whether `path` is `root` or below it; the trailing separator keeps `/work/ab` out of `/work/a`. */
-export function isInside(root: string, path: string): boolean {
-  if (path === root) return true
-  return path.startsWith(root.endsWith(sep) ? root : root + sep)
-}
 
 /** How paths are shown to the model: relative to the root, `/`-separated, `.` for the root. */
 export function workspaceRelative(root: string, absolute: string): string {
   return relative(root, absolute).split(sep).join('/') || '.'
 }
 
-async function canonicalize(path: string, hops = 0): Promise<string> {
-  try {
-    return await realpath(path)
-  } catch (error) {
-    if (!isMissing(error)) throw error
-  }
-
-  const entry = await lstat(path).catch((error: unknown) => {
-    if (isMissing(error)) return undefined
-    throw error
-  })
-  const parent = dirname(path)
-  if (entry?.isSymbolicLink()) {
-    // A dangling link still decides where a write through it would land.
-    if (hops >= MAX_LINK_HOPS) throw new ToolFailure(`${path}: too many levels of symbolic links`)
-    return canonicalize(resolve(await canonicalize(parent, hops), await readlink(path)), hops + 1)
-  }
-
-  if (parent === path) return path
-  return join(await canonicalize(parent, hops), basename(path))
-}
-
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code
-  return code === 'ENOENT' || code === 'ENOTDIR'
-}

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 
 import {HanzoCommand} from '../../cli/base-command.js'
-import {settingsTarget, tierFlag} from '../../cli/settings-target.js'
+import {editKeepingTrust, settingsTarget, tierFlag} from '../../cli/settings-target.js'
 import {type EditResult, setSetting, type Tier} from '../../core/config/index.js'
 
 export default class ConfigSet extends HanzoCommand {
@@ -34,7 +34,7 @@ adds it to the project's .gitignore.`
     const {args, flags} = await this.parse(ConfigSet)
     const tier = flags.tier as Tier
     const target = await settingsTarget(tier)
-    const result = await setSetting(target, args.key, args.value)
+    const result = await editKeepingTrust(() => setSetting(target, args.key, args.value))
     this.log(`Set ${result.key} in ${result.file}`)
     for (const warning of result.warnings) this.warn(warning)
     if (result.gitignore) this.log(`Added .hanzo/settings.local.json to ${result.gitignore}`)

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 
 import {HanzoCommand} from '../../cli/base-command.js'
-import {settingsTarget, tierFlag} from '../../cli/settings-target.js'
+import {editKeepingTrust, settingsTarget, tierFlag} from '../../cli/settings-target.js'
 import {type EditResult, type Tier, unsetSetting} from '../../core/config/index.js'
 
 export default class ConfigUnset extends HanzoCommand {
@@ -24,7 +24,7 @@ when the key is not set in that file (see config list --show-origin for where a 
     const {args, flags} = await this.parse(ConfigUnset)
     const tier = flags.tier as Tier
     const target = await settingsTarget(tier)
-    const result = await unsetSetting(target, args.key)
+    const result = await editKeepingTrust(() => unsetSetting(target, args.key))
     this.log(`Unset ${result.key} in ${result.file}`)
     for (const warning of result.warnings) this.warn(warning)
     return {...result, tier}

@@ -76,7 +76,7 @@ export interface RunOptions {
   /** Asked before each tool call; absent, the agent's tools run without asking. */
   permissions?: PermissionStep
   /** See ToolPipelineOptions.canonicalPath. */
-  canonicalPath?: (path: string) => Promise<string | undefined>
+  canonicalPath?: (path: string) => Promise<string | null | undefined>
   /** Wraps every tool call (sandbox, hooks). */
   middleware?: readonly Middleware[]
   /**

@@ -11,4 +11,18 @@ export {hostAllowed} from './redirect-guard.js'
 export {DEFAULT_MODEL} from './schema.js'
 export {redactConfig} from './redact.js'
 export {userOnlyReason} from './sensitive.js'
+export {
+  applyProjectTrust,
+  type InertSettings,
+  type ProjectTier,
+  type ProjectTrust,
+  type ProjectTrustPort,
+  settingsNeedingTrust,
+  type TrustedSettings,
+  trustDigest,
+  type TrustRecord,
+  trustStatus,
+  type TrustStatus,
+} from './trust.js'
+export {renderTrustReview, reviewTrust, type TrustReview} from './trust-review.js'
 export type * from './types.js'

@@ -9,6 +9,7 @@ import {locateConfigFiles} from './locate.js'
 import {mergeTiers} from './merge.js'
 import {guardRedirects} from './redirect-guard.js'
 import {type CheckedTier, checkTier} from './tier-check.js'
+import {applyProjectTrust} from './trust.js'
 import type {ConfigFile, ConfigIO, LoadConfigOptions, LoadedConfig} from './types.js'
 
 /**
@@ -16,6 +17,7 @@ import type {ConfigFile, ConfigIO, LoadConfigOptions, LoadedConfig} from './type
  * (`.hanzo/settings.json`) < local (`.hanzo/settings.local.json`) < environment (see env.ts).
  * A malformed file or a value of the wrong type is a {@link ConfigError}; everything ignored
  * (unknown keys, credentials outside the user tier, redirects, weakened denies) is a warning.
+ * With `options.trust`, an untrusted project's hooks, MCP servers and allow rules are left out (trust.ts).
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
   const {io} = options
@@ -31,6 +33,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
 
   const user = tiers.find((t) => t.tier === 'user')?.data
   const redirectWarnings = tiers.some((t) => t.tier !== 'user') ? guardRedirects(tiers, await outsideKeySources(options, io, user)) : []
+  const {trust, warnings: trustWarnings} = await applyProjectTrust(tiers, projectRoot, options.trust)
   const env = await settingsFromEnv(options.env)
   const merged = mergeTiers(tiers, env)
   return {
@@ -39,7 +42,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     origins: merged.origins,
     permissionRules: merged.permissionRules,
     projectRoot,
-    warnings: [...tiers.flatMap((t) => t.warnings), ...redirectWarnings, ...merged.warnings],
+    trust,
+    warnings: [...tiers.flatMap((t) => t.warnings), ...redirectWarnings, ...trustWarnings, ...merged.warnings],
   }
 }
 

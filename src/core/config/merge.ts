@@ -75,7 +75,7 @@ const TRANSPORT_FIELDS: ReadonlyArray<[string, readonly string[]]> = [
 ]
 
 /** Whether a tier's entry for a server sets anything besides turning it off. */
-function changesWhatRuns(server: JsonObject): boolean {
+export function changesWhatRuns(server: JsonObject): boolean {
   return Object.entries(server).some(([field, value]) => value !== undefined && !(field === 'disabled' && value === true))
 }
 

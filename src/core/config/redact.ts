@@ -4,7 +4,7 @@ import {REDACTED, redactUrl} from '@hanzo-dev/sdk/settings'
 import {isPlainObject, type JsonObject} from './key-path.js'
 
 /**
- * The settings as they may be shown (`config list`, `config get`, `--json`) or handed to plugins.
+ * The settings as they may be shown (`config list`, `config get`, `--json`).
  *
  * Redaction goes by where a value sits, not by what its name looks like: a secret hides as well
  * in `CREDS`, `-p pw` or `SLACK_WEBHOOK=https://hooks.slack.com/services/…/SECRET` as in `TOKEN`.
@@ -14,25 +14,36 @@ import {isPlainObject, type JsonObject} from './key-path.js'
  */
 
 type Redactor = (value: unknown) => unknown
+type RedactorAt = (segments: readonly string[]) => Redactor | undefined
 
 export function redactConfig(config: object): Record<string, unknown> {
-  return redactValue(config, []) as Record<string, unknown>
+  return redactValue(config, [], displayRedactorAt) as Record<string, unknown>
 }
 
-function redactValue(value: unknown, segments: string[]): unknown {
+/**
+ * The settings handed to plugins: the model credentials redacted, but hook commands and MCP
+ * server entries whole, because the plugins that own them must run them (with their tokens).
+ * Plugins run in the CLI's process and could read the files anyway: this keeps keys they have
+ * no use for out of their hands (and their logs), it is not a wall.
+ */
+export function redactForPlugins(config: object): Record<string, unknown> {
+  return redactValue(config, [], credentialRedactorAt) as Record<string, unknown>
+}
+
+function redactValue(value: unknown, segments: string[], redactorAt: RedactorAt): unknown {
   const redactor = redactorAt(segments)
   if (redactor) return redactor(value)
-  if (Array.isArray(value)) return value.map((v, i) => redactValue(v, [...segments, String(i)]))
+  if (Array.isArray(value)) return value.map((v, i) => redactValue(v, [...segments, String(i)], redactorAt))
   if (!isPlainObject(value)) return value
   const out: JsonObject = {}
   for (const [k, v] of Object.entries(value)) {
-    if (v !== undefined) out[k] = redactValue(v, [...segments, k])
+    if (v !== undefined) out[k] = redactValue(v, [...segments, k], redactorAt)
   }
 
   return out
 }
 
-function redactorAt(segments: readonly string[]): Redactor | undefined {
+function credentialRedactorAt(segments: readonly string[]): Redactor | undefined {
   const [top, , field] = segments
   if (segments.length === 1) {
     if (top === 'api_key' || top === 'oauth_credentials') return redactWhole
@@ -40,12 +51,18 @@ function redactorAt(segments: readonly string[]): Redactor | undefined {
     return undefined
   }
 
-  if (segments.length !== 3) return undefined
-  if (top === 'providers') {
+  if (segments.length === 3 && top === 'providers') {
     if (field === 'api_key' || field === 'oauth') return redactWhole
     if (field === 'base_url') return redactUrlValue
   }
 
+  return undefined
+}
+
+function displayRedactorAt(segments: readonly string[]): Redactor | undefined {
+  const credential = credentialRedactorAt(segments)
+  if (credential || segments.length !== 3) return credential
+  const [top, , field] = segments
   if (top === 'mcp_servers') {
     if (field === 'env' || field === 'headers') return redactMapValues
     if (field === 'args') return (value) => (Array.isArray(value) ? redactArgs(value) : REDACTED)

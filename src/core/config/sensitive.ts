@@ -31,7 +31,7 @@ export function userOnlyReason(segments: readonly string[]): UserOnlyReason | un
 }
 
 /** `--api-key`, `-token`: a command-line flag whose value is a secret. */
-function isSecretFlag(arg: string): boolean {
+export function isSecretFlag(arg: string): boolean {
   const flag = /^--?([a-z][\w.-]*)$/i.exec(arg)
   return flag !== null && isSecretName(flag[1])
 }

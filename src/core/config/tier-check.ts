@@ -81,6 +81,10 @@ export interface TierViolation {
  */
 export function nonUserTierViolations(data: JsonObject): TierViolation[] {
   const found: TierViolation[] = userOnlyPaths(data, []).map((segments) => ({reason: userOnlyReason(segments) ?? 'trust', segments}))
+  // A repository may tighten the sandbox, never turn it off or give its commands the network.
+  const sandbox = isPlainObject(data.sandbox) ? data.sandbox : {}
+  if (sandbox.mode === 'off') found.push({reason: 'trust', segments: ['sandbox', 'mode']})
+  if (sandbox.network === true) found.push({reason: 'trust', segments: ['sandbox', 'network']})
   const covered = (segments: string[]) => found.some((v) => v.segments.every((s, i) => s === segments[i]))
   for (const {segments, value} of leaves(data)) {
     const strings = Array.isArray(value) ? value : [value]

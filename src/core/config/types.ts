@@ -1,5 +1,7 @@
 import {DEFAULT_HOOK_TIMEOUT_MS, type HookConfig as SdkHookConfig, type SettingsWarning} from '@hanzo-dev/sdk/settings'
 
+import type {ProjectTrust, ProjectTrustPort} from './trust.js'
+
 /** Where a settings file sits; later tiers win: user < project < local (< environment). */
 export type Tier = 'user' | 'project' | 'local'
 
@@ -115,6 +117,12 @@ export interface LoadConfigOptions {
   projectRoot?: string
   /** File access: the real file system is `nodeConfigIO` (src/adapters/config-io.ts). */
   io: ConfigIO
+  /**
+   * The user's trust decisions (`FileTrustStore`, src/adapters/trust-store.ts): without it the
+   * project and local hooks, MCP servers and allow rules apply untrusted, as HIP-301's merge
+   * defines. The CLI and plugin commands always pass it (see trust.ts).
+   */
+  trust?: ProjectTrustPort
 }
 
 export interface LoadedConfig {
@@ -130,6 +138,8 @@ export interface LoadedConfig {
    * What the permission policy reads (not `config.permissions`): the tiers decide who wins.
    */
   permissionRules: PermissionRule[]
+  /** Whether the project's hooks, MCP servers and allow rules apply, and what was left out if not. */
+  trust: ProjectTrust
 }
 
 /** How the loader touches the file system. */

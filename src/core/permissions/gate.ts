@@ -8,8 +8,8 @@ export interface PermissionCheck {
   input: Readonly<Record<string, unknown>>
   mutating: boolean
   sessionId: string
-  /** The workspace-relative canonical form of a file tool's `path`, when resolved (see PermissionPolicy). */
-  canonicalPath?: string
+  /** The workspace-relative canonical form of a file tool's `path`; null when it leads out of the workspace (see ToolCallFacts). */
+  canonicalPath?: string | null
 }
 
 export type PermissionOutcome = {allowed: true} | {allowed: false; reason: string}

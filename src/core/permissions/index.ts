@@ -1,7 +1,9 @@
 // Tool permissions (HIP-301 §7): PermissionPolicy decides, PermissionGate asks and audits.
 export type {AuditSink, PermissionAuditRecord} from './audit-record.js'
+export {analyzeCommandLine, type CommandAnalysis, type CommandHazard, type CommandPart, type DenyForms} from './command-analysis.js'
+export type {FileWrite} from './command-wrappers.js'
 export {type PermissionCheck, PermissionGate, type PermissionGateOptions, type PermissionOutcome} from './gate.js'
-export {globMatches} from './glob.js'
+export {globCoversShape, globMatches, globOverlapsShape} from './glob.js'
 export {
   DEFAULT_PERMISSION_RULES,
   type DefaultPermissionRule,
@@ -9,10 +11,12 @@ export {
   type PermissionEvaluation,
   PermissionPolicy,
   type PermissionPolicyOptions,
+  type ProtectedPermissionRule,
   SESSION_PERMISSION_MODES,
   type SessionPermissionMode,
   type ToolCallFacts,
 } from './policy.js'
+export {PROTECTED_PERMISSION_RULES, protectedPathRules, type ProtectedRule, WRITING_TOOLS} from './protected-paths.js'
 export {parseRulePattern, type RulePattern} from './rule-pattern.js'
-export {commandWords, type ParsedShellCommand, parseShellCommand, type ShellHazard, type SimpleCommand} from './shell-command.js'
+export {commandWords, type ParsedShellCommand, parseShellCommand, type Redirection, type ShellHazard, type SimpleCommand} from './shell-command.js'
 export {canonicalToolName, toolSubject, type ToolSubject} from './tool-subject.js'

@@ -1,20 +1,31 @@
 import {type PermissionMode, type PermissionRule, type Tier, TIERS} from '../config/types.js'
-import {parseRulePattern, ruleMatches, type RulePattern, ruleTarget, type RuleTarget} from './rule-pattern.js'
+import {PROTECTED_PERMISSION_RULES} from './protected-paths.js'
+import {type DenyMemo, matchRule, parseRulePattern, type RuleMatch, type RulePattern} from './rule-pattern.js'
+import {needsAllow, type RuleTarget, ruleTargets} from './rule-target.js'
 
 /**
- * HIP-301 §7 PermissionPolicy: which mode a tool call gets, from the configured rules, the
- * shipped defaults and the session's permission mode, in that order:
+ * HIP-301 §7 PermissionPolicy: which mode a tool call gets. A call is judged as one or more
+ * targets (rule-target.ts: an exec command line is a target per simple command, plus what it
+ * writes), each by:
  *
+ * 0. The protected rules (protected-paths.ts): shipped denies on the files that configure
+ *    hanzo-dev, plus the ones the caller adds. Nothing overrides them.
  * 1. Configured rules (test-vectors/README.md, "Permission rules"): in each tier the first
- *    matching rule in file order; if any tier's match is `deny` the call is denied, else the
- *    match of the highest tier (local > project > user) decides.
+ *    matching rule in file order; if any tier's match is `deny` it is denied, else the match of
+ *    the highest tier (local > project > user) decides.
  * 2. Only when no configured rule matched: the shipped defaults, first match wins.
+ *
+ * The call is denied when any target is certainly denied; allowed only when every target that
+ * needs it is allowed (each part of a command line by its own rule, perhaps of another tier)
+ * and no deny rule may match; else it is asked. A deny rule that only may match (the command
+ * holds expansions or globs that could turn into what it denies: rule-pattern.ts) makes the
+ * call one a person decides: it is asked even where a rule allows it, and denied where no one
+ * would be asked.
+ *
  * 3. The session mode (`--permission-mode`) changes what would prompt: `allow-all` allows it,
  *    `allow-reads` allows it for tools that change nothing, `deny` denies it, `prompt` leaves it.
  *    No session mode turns a deny into anything else.
  * 4. Nothing matched: prompt (HIP-301: the behaviour before rules existed).
- *
- * How one pattern matches a call is rule-pattern.ts; exec commands are cut by shell-command.ts.
  */
 
 export type SessionPermissionMode = 'prompt' | 'allow-reads' | 'deny' | 'allow-all'
@@ -25,6 +36,12 @@ export interface DefaultPermissionRule {
   pattern: string
   mode: PermissionMode
   tier: 'default'
+}
+
+export interface ProtectedPermissionRule {
+  pattern: string
+  mode: 'deny'
+  tier: 'protected'
 }
 
 /**
@@ -41,6 +58,8 @@ export const DEFAULT_PERMISSION_RULES: ReadonlyArray<Omit<DefaultPermissionRule,
 export interface PermissionPolicyOptions {
   /** Consulted when no configured rule matches; the shipped {@link DEFAULT_PERMISSION_RULES} when left out. */
   defaults?: ReadonlyArray<{pattern: string; mode: PermissionMode}>
+  /** Deny patterns checked before everything, besides the shipped ones (protectedPathRules). */
+  protected?: ReadonlyArray<{pattern: string}>
   /** The session's permission mode; `prompt` when left out. */
   mode?: SessionPermissionMode
 }
@@ -48,11 +67,14 @@ export interface PermissionPolicyOptions {
 export interface ToolCallFacts {
   /** Whether the tool changes anything (its definition says so); `allow-reads` needs `false`. */
   mutating: boolean
-  /** The workspace-relative canonical form of a file tool's `path`, when the caller resolved it. */
-  canonicalPath?: string
+  /**
+   * The workspace-relative canonical form of a file tool's `path`, when the caller resolved it;
+   * null when it tried and the path leads out of the workspace (no allow rule then matches).
+   */
+  canonicalPath?: string | null
 }
 
-export type MatchedRule = PermissionRule | DefaultPermissionRule
+export type MatchedRule = PermissionRule | DefaultPermissionRule | ProtectedPermissionRule
 
 /** A deny always says why: the reason goes back to the model and into the audit log. */
 export type PermissionEvaluation =
@@ -63,16 +85,32 @@ interface CompiledRule<R extends MatchedRule> {
   rule: R
   /** Undefined for a pattern that cannot match anything (see parseRulePattern). */
   pattern?: RulePattern
+  memo: DenyMemo
+}
+
+interface Hit {
+  rule: MatchedRule
+  match: RuleMatch
+}
+
+/** How one target fares: the deny that matches it (a certain one first), and the rule that decides otherwise. */
+interface Verdict {
+  target: RuleTarget
+  deny?: Hit
+  decision?: MatchedRule
 }
 
 const HIGHEST_TIER_FIRST: readonly Tier[] = [...TIERS].reverse()
 
 export class PermissionPolicy {
+  private readonly protected: CompiledRule<ProtectedPermissionRule>[]
   private readonly tiers: ReadonlyArray<CompiledRule<PermissionRule>[]>
   private readonly defaults: CompiledRule<DefaultPermissionRule>[]
   private readonly mode: SessionPermissionMode
 
   constructor(rules: readonly PermissionRule[], options: PermissionPolicyOptions = {}) {
+    const protectedRules = [...PROTECTED_PERMISSION_RULES, ...(options.protected ?? [])]
+    this.protected = protectedRules.map(({pattern}) => compile({mode: 'deny', pattern, tier: 'protected'}))
     this.tiers = HIGHEST_TIER_FIRST.map((tier) => rules.filter((rule) => rule.tier === tier).map((rule) => compile(rule)))
     this.defaults = (options.defaults ?? DEFAULT_PERMISSION_RULES).map(({mode, pattern}) => compile({mode, pattern, tier: 'default'}))
     this.mode = options.mode ?? 'prompt'
@@ -80,12 +118,24 @@ export class PermissionPolicy {
 
   /** Without `info` a tool counts as mutating: `allow-reads` never allows what it cannot tell is a read. */
   evaluate(toolName: string, input: Readonly<Record<string, unknown>> = {}, info?: ToolCallFacts): PermissionEvaluation {
-    const target = ruleTarget(toolName, input, info?.canonicalPath)
-    const tierMatches = this.tiers.map((rules) => firstMatch(rules, target)).filter((rule) => rule !== undefined)
-    const rule = tierMatches.find(({mode}) => mode === 'deny') ?? tierMatches[0] ?? firstMatch(this.defaults, target)
-    if (rule?.mode === 'deny') return {mode: 'deny', reason: denialReason(rule), rule}
-    if (rule?.mode === 'allow') return {mode: 'allow', rule}
-    return this.promptOrSessionMode(rule ?? null, info?.mutating ?? true)
+    const verdicts = ruleTargets(toolName, input, info?.canonicalPath).map((target) => this.judge(target))
+    const certain = verdicts.find(({deny}) => deny?.match === 'certain')
+    if (certain) return {mode: 'deny', reason: denialReason(certain.deny!.rule, certain.target), rule: certain.deny!.rule}
+    const possible = verdicts.find(({deny}) => deny !== undefined)
+    const mutating = info?.mutating ?? true
+    if (possible) return this.askAPerson(possible.deny!.rule, possibleReason(possible.deny!.rule, possible.target), mutating)
+    const decisions = verdicts.filter(({target}) => needsAllow(target)).map(({decision}) => decision)
+    if (decisions.every((rule) => rule?.mode === 'allow')) return {mode: 'allow', rule: decisions[0]!}
+    return this.promptOrSessionMode(decisions.find((rule) => rule?.mode !== 'allow') ?? null, mutating)
+  }
+
+  private judge(target: RuleTarget): Verdict {
+    const tiers = this.tiers.map((rules) => firstHits(rules, target))
+    const scanned = tiers.some(({certain, possible}) => certain ?? possible) ? tiers : [firstHits(this.defaults, target)]
+    const deciding = scanned.map(({certain}) => certain).filter((hit) => hit !== undefined)
+    const guarded = firstHits(this.protected, target)
+    const deny = guarded.certain ?? deciding.find(({rule}) => rule.mode === 'deny') ?? guarded.possible ?? scanned.find(({possible}) => possible)?.possible
+    return {decision: deciding[0]?.rule, deny, target}
   }
 
   private promptOrSessionMode(rule: MatchedRule | null, mutating: boolean): PermissionEvaluation {
@@ -107,17 +157,47 @@ export class PermissionPolicy {
       }
     }
   }
+
+  /** A call a deny rule may match: asked, or denied where the session mode would answer for the user. */
+  private askAPerson(rule: MatchedRule, reason: string, mutating: boolean): PermissionEvaluation {
+    if (this.mode === 'prompt' || (this.mode === 'allow-reads' && mutating)) return {mode: 'prompt', reason, rule}
+    return {mode: 'deny', reason: `${reason}; permission mode ${this.mode} does not answer for that`, rule}
+  }
 }
 
 function compile<R extends MatchedRule>(rule: R): CompiledRule<R> {
-  return {pattern: parseRulePattern(rule.pattern), rule}
+  return {memo: new WeakMap(), pattern: parseRulePattern(rule.pattern), rule}
 }
 
-function firstMatch<R extends MatchedRule>(rules: CompiledRule<R>[], target: RuleTarget): R | undefined {
-  return rules.find(({pattern, rule}) => pattern !== undefined && ruleMatches(pattern, rule.mode, target))?.rule
+/**
+ * The first rule that certainly matches, and the first deny before it that may match: a deny
+ * written before an allow still stands when the command may be what it denies.
+ */
+function firstHits(rules: readonly CompiledRule<MatchedRule>[], target: RuleTarget): {certain?: Hit; possible?: Hit} {
+  let possible: Hit | undefined
+  for (const {memo, pattern, rule} of rules) {
+    const match = pattern && matchRule(pattern, rule.mode, target, memo)
+    if (match === 'certain') return {certain: {match, rule}, possible}
+    if (match === 'possible') possible ??= {match, rule}
+  }
+
+  return {possible}
 }
 
-function denialReason(rule: MatchedRule): string {
-  const where = rule.tier === 'default' ? 'the default rules' : `the ${rule.tier} settings (${rule.file})`
-  return `"${rule.pattern}" is denied by ${where}`
+function ruleSource(rule: MatchedRule): string {
+  if (rule.tier === 'protected') return 'protected: hanzo-dev never lets a tool write the files that configure it'
+  return `denied by ${rule.tier === 'default' ? 'the default rules' : `the ${rule.tier} settings (${rule.file})`}`
+}
+
+function denialReason(rule: MatchedRule, target: RuleTarget): string {
+  const written = target.kind === 'write' ? ` (the command writes ${target.write.target})` : ''
+  return `"${rule.pattern}" is ${ruleSource(rule)}${written}`
+}
+
+/** Only command, write and unread targets match possibly (rule-pattern.ts). */
+function possibleReason(rule: MatchedRule, target: RuleTarget): string {
+  const matched = `"${rule.pattern}" matches: that is ${ruleSource(rule)}`
+  if (target.kind === 'write') return `the command writes ${target.write.target}, which may turn out to be a file ${matched}`
+  if (target.kind === 'unread') return `the command cannot be read in full, and may hold one ${matched}`
+  return `once its expansions, globs or braces are known, the command may turn out to be one ${matched}`
 }

@@ -1,11 +1,14 @@
 import type {PermissionMode} from '../config/types.js'
-import {globMatches} from './glob.js'
-import {commandWords, type ParsedShellCommand, parseShellCommand, type SimpleCommand} from './shell-command.js'
-import {canonicalToolName, toolSubject} from './tool-subject.js'
+import type {DenyForms} from './command-analysis.js'
+import {globCoversShape, globMatches, globOverlapsShape} from './glob.js'
+import {literalPathShapes, normalizePathGlob, normalizePathShape} from './path-forms.js'
+import type {RuleTarget} from './rule-target.js'
+import {canonicalToolName} from './tool-subject.js'
+import {literalShape} from './word-shape.js'
 
 /**
  * A rule's pattern: `<tool glob>` or `<tool glob>(<argument glob>)`, e.g. `fs_read`,
- * `mcp__github__*`, `exec(git status*)`, `fs.write(src/*)`. The tool glob is matched against
+ * `mcp__github__*`, `exec(git status*)`, `fs.write(src/**)`. The tool glob is matched against
  * the whole tool name, with `.` and `_` equivalent; the argument glob against the call's
  * subject (tool-subject.ts). Both use glob.ts: `*` is any run of characters, `?` one.
  */
@@ -27,57 +30,93 @@ export function parseRulePattern(pattern: string): RulePattern | undefined {
   return {argument: pattern.slice(open + 1, -1), tool: canonicalToolName(pattern.slice(0, open))}
 }
 
-/** A tool call as the rules see it, its subject read once for every rule. */
-export interface RuleTarget {
-  /** The canonical tool name (`.` spelled `_`). */
-  name: string
-  subject?: {kind: 'command'; line: string; parsed: ParsedShellCommand} | {kind: 'path'; given: string; canonical?: string}
-}
+/**
+ * `certain`: the rule matches whatever the target turns out to be. `possible`: only a deny rule
+ * on something known when the command runs (`$X -rf /` for `exec(rm *)`, `> "$F"` for a path).
+ */
+export type RuleMatch = 'certain' | 'possible' | undefined
+
+/** One rule's answers for deny forms shared by many parts (the words of a wrapper around them). */
+export type DenyMemo = WeakMap<DenyForms, RuleMatch | null>
 
 /**
- * `canonicalPath` is the workspace-relative canonical form of a file tool's `path` (`..` and
- * symlinks resolved), when the caller has resolved it.
+ * Whether a rule of this pattern and mode matches the target (rule-target.ts):
+ * - a pattern without an argument matches every target of its tools, except that only deny
+ *   rules see `write` and `unread` targets;
+ * - `command`: an allow or prompt rule matches the part's literal forms, and only when the
+ *   line has no hazards; a deny rule its shapes and those of the wrappers around it;
+ * - `line`: the line as written;
+ * - `path`: the rule's path is normalized (`./.env` is `.env`). An allow or prompt rule matches
+ *   the canonical path when the caller gave one, nothing when the caller could not resolve it
+ *   (null), else the path as given without a `..` segment; a deny rule matches any form, and
+ *   ignores case (macOS and Windows file systems do);
+ * - `write`: only deny rules, on the target's shape, normalized, ignoring case.
  */
-export function ruleTarget(toolName: string, input: Readonly<Record<string, unknown>>, canonicalPath?: string): RuleTarget {
-  const name = canonicalToolName(toolName)
-  const subject = toolSubject(toolName, input)
-  if (subject?.kind === 'command') return {name, subject: {kind: 'command', line: subject.command, parsed: parseShellCommand(subject.command)}}
-  if (subject?.kind === 'path') return {name, subject: {canonical: canonicalPath, given: subject.path, kind: 'path'}}
-  return {name}
-}
-
-/**
- * Whether a rule of this pattern and mode matches the call. Allow and prompt rules must cover
- * the whole call; deny rules match any part of it:
- * - exec: see shell-command.ts (every simple command and no hazards, vs any simple command);
- * - file tools: an allow or prompt rule matches the canonical path when the caller gave one
- *   (symlinks and `..` can make the path as given name another file), else the path as given
- *   unless it has a `..` segment; a deny rule matches either form.
- */
-export function ruleMatches(pattern: RulePattern, mode: PermissionMode, target: RuleTarget): boolean {
-  if (!globMatches(pattern.tool, target.name)) return false
+export function matchRule(pattern: RulePattern, mode: PermissionMode, target: RuleTarget, memo?: DenyMemo): RuleMatch {
+  if (!target.tools.some((tool) => globMatches(pattern.tool, tool))) return undefined
   const {argument} = pattern
-  const {subject} = target
-  if (argument === undefined) return true
-  if (subject === undefined) return false
-  const matches = (text: string | undefined) => text !== undefined && globMatches(argument, text)
-  if (subject.kind === 'command') {
-    const {commands, hazards} = subject.parsed
-    if (mode === 'deny') return matches(subject.line.trim()) || commands.some((command) => denyForms(command).some(matches))
-    return hazards.length === 0 && commands.length > 0 && commands.every((command) => allowForms(command).some(matches))
+  const deny = mode === 'deny'
+  if (target.kind === 'write' || target.kind === 'unread') {
+    if (!deny) return undefined
+    if (argument === undefined) return target.kind === 'write' ? 'certain' : 'possible'
+    return target.kind === 'unread' ? 'possible' : matchShapes(lower(normalizePathGlob(argument)), [target.write.shape, normalizePathShape(target.write.shape)].map(lower))
   }
 
-  if (mode === 'deny') return matches(subject.given) || matches(subject.canonical)
-  return subject.canonical === undefined ? !PARENT_SEGMENT.test(subject.given) && matches(subject.given) : matches(subject.canonical)
+  if (argument === undefined) return 'certain'
+  switch (target.kind) {
+    case 'call': {
+      return undefined
+    }
+
+    case 'line': {
+      return globMatches(argument, target.line) ? 'certain' : undefined
+    }
+
+    case 'command': {
+      if (deny) return matchDenyForms(argument, target.part.deny, memo)
+      return target.vouched && target.part.allow.some((form) => globMatches(argument, form)) ? 'certain' : undefined
+    }
+
+    case 'path': {
+      const glob = normalizePathGlob(argument)
+      const {canonical, given} = target
+      if (deny) return matchShapes(lower(glob), [...literalPathShapes(given), ...(typeof canonical === 'string' ? [literalShape(canonical)] : [])].map(lower))
+      if (canonical === null || (canonical === undefined && PARENT_SEGMENT.test(given))) return undefined
+      const shape = canonical === undefined ? normalizePathShape(literalShape(given)) : literalShape(canonical)
+      return globCoversShape(glob, shape) ? 'certain' : undefined
+    }
+  }
 }
 
 const PARENT_SEGMENT = /(?:^|[/\\])\.\.(?:[/\\]|$)/
 
-/** A simple command as written, and its words one space apart (so `git  status` and `'git' status` read as `git status`). */
-function allowForms(command: SimpleCommand): string[] {
-  return [command.text, command.words.join(' ')]
+function matchDenyForms(glob: string, forms: DenyForms, memo?: DenyMemo): RuleMatch {
+  let match: RuleMatch
+  for (let node: DenyForms | undefined = forms; node; node = node.outer) {
+    let found = memo?.get(node)
+    if (found === undefined) {
+      found = matchShapes(glob, node.shapes) ?? null
+      memo?.set(node, found)
+    }
+
+    if (found === 'certain') return found
+    match = found ?? match
+  }
+
+  return match
 }
 
-function denyForms(command: SimpleCommand): string[] {
-  return [...allowForms(command), commandWords(command).join(' ')]
+function matchShapes(glob: string, shapes: readonly string[]): RuleMatch {
+  let match: RuleMatch
+  for (const shape of shapes) {
+    if (!globOverlapsShape(glob, shape)) continue
+    if (globCoversShape(glob, shape)) return 'certain'
+    match = 'possible'
+  }
+
+  return match
+}
+
+function lower(text: string): string {
+  return text.toLowerCase()
 }

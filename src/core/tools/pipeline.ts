@@ -17,9 +17,10 @@ export interface ToolPipelineOptions {
   permissions?: PermissionStep
   /**
    * A file tool's `path` as permission rules see it: workspace-relative, symlinks and `..`
-   * resolved (undefined when it cannot be), so `fs_write(src/*)` matches `./src/../src/a.ts`.
+   * resolved, so `fs_write(src/*)` matches `./src/../src/a.ts`; null when it leads out of the
+   * workspace (no path rule may then allow it), undefined when there is no such notion.
    */
-  canonicalPath?: (path: string) => Promise<string | undefined>
+  canonicalPath?: (path: string) => Promise<string | null | undefined>
   /** Sandbox, hooks: each wraps the execution that follows it. */
   middleware?: readonly Middleware[]
   maxOutputChars?: number

@@ -133,6 +133,19 @@ describe('PermissionGate', () => {
     ])
   })
 
+  it('never lets an allow rule or allow-all write the settings files, however the path is spelled', async () => {
+    const {gate, prompter, records} = setup({mode: 'allow-all', rules: [{mode: 'allow', pattern: 'fs_write'}, {mode: 'allow', pattern: 'exec'}]})
+    expect(await gate.check(write('./.hanzo//settings.local.json'))).toMatchObject({allowed: false, reason: expect.stringContaining('protected')})
+    expect(await gate.check({...write('conf/s.json'), canonicalPath: '.hanzo/settings.json'})).toMatchObject({allowed: false})
+    expect(await gate.check(exec('echo {} | tee .hanzo/settings.json'))).toMatchObject({allowed: false})
+    expect(prompter.asked).toEqual([])
+    expect(records.map((record) => [record.decision, record.rule_matched])).toEqual([
+      ['deny', 'fs_write(.hanzo/settings.local.json)'],
+      ['deny', 'fs_write(.hanzo/settings.json)'],
+      ['deny', 'fs_write(.hanzo/settings.json)'],
+    ])
+  })
+
   it('writes exactly one record per check, and never the tool input', async () => {
     const {gate, records} = setup({answers: [{scope: 'session', type: 'allow'}, {type: 'escalate'}], rules: [{mode: 'deny', pattern: 'exec(curl *)'}]})
     await gate.check(exec(`export TOKEN=${SECRET}; make`))

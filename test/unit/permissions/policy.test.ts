@@ -1,6 +1,15 @@
 import {describe, expect, it} from 'vitest'
 
-import {DEFAULT_PERMISSION_RULES, globMatches, parseRulePattern, PermissionPolicy} from '../../../src/core/permissions/index.js'
+import {
+  DEFAULT_PERMISSION_RULES,
+  globCoversShape,
+  globMatches,
+  globOverlapsShape,
+  parseRulePattern,
+  PermissionPolicy,
+  PROTECTED_PERMISSION_RULES,
+  protectedPathRules,
+} from '../../../src/core/permissions/index.js'
 
 describe('globMatches', () => {
   it('reads * as any run, ? as one character, the rest literally', () => {
@@ -19,6 +28,32 @@ describe('globMatches', () => {
     const text = 'a'.repeat(20_000)
     expect(globMatches('*a*a*a*a*a*b', text)).toBe(false)
     expect(globMatches('*a*a*a*a*a*', text)).toBe(true)
+  })
+})
+
+describe('globCoversShape and globOverlapsShape', () => {
+  it('covers a shape when every expansion of it matches, and overlaps when some does', () => {
+    expect(globCoversShape('rm *', 'rm -rf *')).toBe(true)
+    expect(globCoversShape('rm *', '* -rf /')).toBe(false)
+    expect(globOverlapsShape('rm *', '* -rf /')).toBe(true)
+    expect(globOverlapsShape('rm *', 'r? -rf /')).toBe(true)
+    expect(globCoversShape('r?', 'r?')).toBe(true)
+    expect(globCoversShape('rm', 'r?')).toBe(false)
+    expect(globOverlapsShape('git *', 'echo *')).toBe(false)
+    expect(globOverlapsShape('*', '')).toBe(true)
+    expect(globCoversShape('*/.hanzo/settings.json', '*/.hanzo/settings.json')).toBe(true)
+  })
+
+  it('reads escapes in the shape as the characters themselves', () => {
+    expect(globCoversShape('a*', 'a\\*')).toBe(true)
+    expect(globOverlapsShape('ab', 'a\\*')).toBe(false)
+    expect(globCoversShape('a\\b', 'a\\\\b')).toBe(true)
+  })
+
+  it('stays linear in the shape', () => {
+    const shape = `${'a'.repeat(200_000)}*`
+    expect(globOverlapsShape('*a*a*a*b', shape)).toBe(true)
+    expect(globCoversShape('*a*a*a*b', shape)).toBe(false)
   })
 })
 
@@ -67,5 +102,99 @@ describe('PermissionPolicy', () => {
   it('reads rules of one tier in their order wherever they sit in the list', () => {
     const policy = new PermissionPolicy([rule('exec(git *)', 'allow', 'user'), rule('exec', 'prompt', 'local'), rule('exec', 'deny', 'user')])
     expect(policy.evaluate('exec', {command: 'git log'})).toMatchObject({mode: 'prompt', rule: {tier: 'local'}})
+  })
+
+  it('allows a command line when each part is allowed by its own rule, and says which rule allowed the first', () => {
+    const policy = new PermissionPolicy([rule('exec(git diff*)', 'allow', 'project'), rule('exec(git status*)', 'allow', 'user')])
+    expect(policy.evaluate('exec', {command: 'git status && git diff'})).toMatchObject({mode: 'allow', rule: {pattern: 'exec(git status*)'}})
+    expect(policy.evaluate('exec', {command: 'git status && git log'})).toEqual({mode: 'prompt', rule: null})
+  })
+
+  it('asks when a deny rule may match, and denies where no one would be asked', () => {
+    const rules = [rule('exec(*)', 'allow', 'project'), rule('exec(rm *)', 'deny')]
+    const evaluate = (mode: 'prompt' | 'allow-all' | 'allow-reads' | 'deny', mutating = true) => new PermissionPolicy(rules, {mode}).evaluate('exec', {command: 'X=rm; $X -rf /'}, {mutating})
+    expect(evaluate('prompt')).toEqual({mode: 'prompt', reason: expect.stringContaining('"exec(rm *)"'), rule: rule('exec(rm *)', 'deny')})
+    expect(evaluate('allow-reads')).toMatchObject({mode: 'prompt'})
+    expect(evaluate('allow-reads', false)).toMatchObject({mode: 'deny'})
+    expect(evaluate('allow-all')).toMatchObject({mode: 'deny', reason: expect.stringContaining('allow-all')})
+    expect(evaluate('deny')).toMatchObject({mode: 'deny'})
+  })
+
+  it('lets a deny that may match, written before an allow, stand; and an allow before it shield it', () => {
+    const command = {command: '$X --version'}
+    expect(new PermissionPolicy([rule('exec(rm *)', 'deny'), rule('exec', 'allow')]).evaluate('exec', command)).toMatchObject({mode: 'prompt', rule: {pattern: 'exec(rm *)'}})
+    expect(new PermissionPolicy([rule('exec', 'allow'), rule('exec(rm *)', 'deny')]).evaluate('exec', command)).toMatchObject({mode: 'allow', rule: {pattern: 'exec'}})
+  })
+
+  it('denies a command that cannot be read where an exec deny rule could match it', () => {
+    const policy = new PermissionPolicy([rule('exec', 'allow'), rule('exec(curl *)', 'deny', 'project')], {mode: 'allow-all'})
+    expect(policy.evaluate('exec', {command: 'echo "oops'})).toMatchObject({mode: 'deny', rule: {pattern: 'exec(curl *)'}})
+    expect(new PermissionPolicy([rule('exec', 'allow')], {mode: 'allow-all'}).evaluate('exec', {command: 'echo "oops'}).mode).toBe('allow')
+  })
+
+  it('never allows a path the caller found to lead out of the workspace', () => {
+    const policy = new PermissionPolicy([rule('fs_write(src/**)', 'allow')])
+    expect(policy.evaluate('fs_write', {path: 'src/link/x'}, {canonicalPath: null, mutating: true}).mode).toBe('prompt')
+    expect(policy.evaluate('fs_write', {path: 'src/link/x'}, {canonicalPath: 'src/link/x', mutating: true}).mode).toBe('allow')
+  })
+
+  it('reads the wrapper around the commands of a long script once per rule (reading it for each would time out)', () => {
+    const policy = new PermissionPolicy([rule('exec(a*)', 'allow'), rule('exec(bash -c *rm -rf*)', 'deny'), rule('exec(curl *)', 'deny')])
+    expect(policy.evaluate('exec', {command: `bash -c '${'a;'.repeat(50_000)}'`}).mode).toBe('allow')
+  })
+})
+
+describe('PermissionPolicy: protected files', () => {
+  const rule = (pattern: string, mode: 'allow' | 'deny' | 'prompt', tier: 'user' | 'project' | 'local' = 'local') => ({file: `/${tier}.json`, mode, pattern, tier})
+
+  it('ships deny rules for the settings files, which win over every allow and every mode', () => {
+    expect(PROTECTED_PERMISSION_RULES.map(({pattern}) => pattern)).toEqual([
+      'fs_write(.hanzo/settings.json)',
+      'fs_write(*/.hanzo/settings.json)',
+      'fs_write(.hanzo/settings.local.json)',
+      'fs_write(*/.hanzo/settings.local.json)',
+      'fs_write(.hanzo)',
+      'fs_write(*/.hanzo)',
+      'fs_edit(.hanzo/settings.json)',
+      'fs_edit(*/.hanzo/settings.json)',
+      'fs_edit(.hanzo/settings.local.json)',
+      'fs_edit(*/.hanzo/settings.local.json)',
+      'fs_edit(.hanzo)',
+      'fs_edit(*/.hanzo)',
+    ])
+    const policy = new PermissionPolicy([rule('fs_write', 'allow'), rule('exec', 'allow')], {defaults: [], mode: 'allow-all'})
+    expect(policy.evaluate('fs_write', {path: 'a/b/.hanzo/settings.local.json'})).toEqual({
+      mode: 'deny',
+      reason: '"fs_write(*/.hanzo/settings.local.json)" is protected: hanzo-dev never lets a tool write the files that configure it',
+      rule: {mode: 'deny', pattern: 'fs_write(*/.hanzo/settings.local.json)', tier: 'protected'},
+    })
+    expect(policy.evaluate('exec', {command: 'echo {} > .hanzo/settings.json'})).toMatchObject({
+      mode: 'deny',
+      reason: expect.stringContaining('(the command writes .hanzo/settings.json)'),
+    })
+    expect(policy.evaluate('exec', {command: 'rm -rf ./.hanzo/'})).toMatchObject({mode: 'deny', rule: {pattern: 'fs_write(.hanzo)'}})
+    expect(policy.evaluate('fs_write', {path: '.hanzo/notes.md'}).mode).toBe('allow')
+  })
+
+  it('makes deny rules for more files, relative to the workspace when inside it and absolute', () => {
+    expect(
+      protectedPathRules({protectedFiles: ['/home/u/.config/hanzo/credentials.json', '/etc/hanzo/trust.json'], workspaceRoot: '/home/u/'}).map(({mode, pattern}) => `${mode} ${pattern}`),
+    ).toEqual([
+      'deny fs_write(.config/hanzo/credentials.json)',
+      'deny fs_write(/home/u/.config/hanzo/credentials.json)',
+      'deny fs_write(/etc/hanzo/trust.json)',
+      'deny fs_edit(.config/hanzo/credentials.json)',
+      'deny fs_edit(/home/u/.config/hanzo/credentials.json)',
+      'deny fs_edit(/etc/hanzo/trust.json)',
+    ])
+    expect(protectedPathRules({protectedFiles: ['C:\\Users\\u\\hanzo\\settings.json'], workspaceRoot: 'C:\\Users\\u'})[0].pattern).toBe('fs_write(hanzo/settings.json)')
+  })
+
+  it('takes the added rules as protected ones', () => {
+    const extra = protectedPathRules({protectedFiles: ['/home/u/.config/hanzo/settings.json'], workspaceRoot: '/home/u'})
+    const policy = new PermissionPolicy([rule('fs_edit', 'allow'), rule('exec', 'allow')], {mode: 'allow-all', protected: extra})
+    expect(policy.evaluate('fs_edit', {path: '.config/hanzo/settings.json'})).toMatchObject({mode: 'deny', rule: {tier: 'protected'}})
+    expect(policy.evaluate('exec', {command: 'cp x ~/.config/hanzo/settings.json'})).toMatchObject({mode: 'deny', rule: {pattern: 'fs_write(/home/u/.config/hanzo/settings.json)'}})
+    expect(policy.evaluate('exec', {command: 'cp x ~/.config/hanzo/other.json'}).mode).toBe('allow')
   })
 })

@@ -4,6 +4,8 @@ import {commandWords, parseShellCommand} from '../../../src/core/permissions/ind
 
 const texts = (line: string) => parseShellCommand(line).commands.map((command) => command.text)
 const hazards = (line: string) => parseShellCommand(line).hazards
+/** Each command's text and words, the parts most cases are about. */
+const read = (line: string) => parseShellCommand(line).commands.map(({text, words}) => ({text, words}))
 
 describe('parseShellCommand', () => {
   it('cuts at ; && || | & and newlines', () => {
@@ -17,9 +19,8 @@ describe('parseShellCommand', () => {
   })
 
   it('reads separators inside quotes and after a backslash as text', () => {
-    const {commands, hazards} = parseShellCommand(`echo "a;b" 'c && d' e\\;f`)
-    expect(commands).toEqual([{text: `echo "a;b" 'c && d' e\\;f`, words: ['echo', 'a;b', 'c && d', 'e;f']}])
-    expect(hazards).toEqual([])
+    expect(read(`echo "a;b" 'c && d' e\\;f`)).toEqual([{text: `echo "a;b" 'c && d' e\\;f`, words: ['echo', 'a;b', 'c && d', 'e;f']}])
+    expect(hazards(`echo "a;b" 'c && d' e\\;f`)).toEqual([])
   })
 
   it('removes quotes into words, keeping empty words', () => {
@@ -45,7 +46,7 @@ describe('parseShellCommand', () => {
       expect(hazards(line), line).toEqual(['substitution'])
     }
 
-    expect(parseShellCommand('echo "x $(rm -rf ~; ls) y" z').commands).toEqual([
+    expect(read('echo "x $(rm -rf ~; ls) y" z')).toEqual([
       {text: 'rm -rf ~', words: ['rm', '-rf', '~']},
       {text: 'ls', words: ['ls']},
       {text: 'echo "x $(rm -rf ~; ls) y" z', words: ['echo', 'x $(rm -rf ~; ls) y', 'z']},
@@ -57,16 +58,20 @@ describe('parseShellCommand', () => {
   })
 
   it('does not see substitutions inside single quotes', () => {
-    expect(parseShellCommand("echo '$(id) `id`'")).toEqual({commands: [{text: "echo '$(id) `id`'", words: ['echo', '$(id) `id`']}], hazards: []})
+    expect(read("echo '$(id) `id`'")).toEqual([{text: "echo '$(id) `id`'", words: ['echo', '$(id) `id`']}])
+    expect(hazards("echo '$(id) `id`'")).toEqual([])
   })
 
   it('reads a plain ${...} as part of a word, separators and spaces included', () => {
-    expect(parseShellCommand('echo ${HOME}/x ${y:-a b; c}')).toEqual({commands: [{text: 'echo ${HOME}/x ${y:-a b; c}', words: ['echo', '${HOME}/x', '${y:-a b; c}']}], hazards: []})
+    expect(read('echo ${HOME}/x ${y:-a b; c}')).toEqual([{text: 'echo ${HOME}/x ${y:-a b; c}', words: ['echo', '${HOME}/x', '${y:-a b; c}']}])
+    expect(hazards('echo ${HOME}/x ${y:-a b; c}')).toEqual([])
   })
 
-  it('reports a ${...} holding quotes or expansions, where shells disagree', () => {
-    expect(hazards(`echo "\${x:-'}'}"`)).toEqual(['substitution'])
-    expect(hazards('echo ${x:-$y}')).toEqual(['substitution'])
+  it('cannot read a ${...} holding quotes or expansions, where shells disagree', () => {
+    expect(hazards(`echo "\${x:-'}'}"`)).toEqual(['unparsable'])
+    // Read on as text, it still finds what the braces would run.
+    expect(hazards('echo ${x:-$(rm -rf ~)}')).toEqual(['unparsable', 'substitution'])
+    expect(texts('echo ${x:-$(rm -rf ~)}')).toContain('rm -rf ~')
     expect(hazards('echo ${x')).toEqual(['unparsable'])
   })
 
@@ -80,9 +85,21 @@ describe('parseShellCommand', () => {
     }
   })
 
-  it('keeps a redirection as one word with its descriptor and target', () => {
-    expect(parseShellCommand('npm test 2>&1 > "/dev/null"').commands[0].words).toEqual(['npm', 'test', '2>&1', '>/dev/null'])
-    expect(parseShellCommand('echo 2 >&2').commands[0].words).toEqual(['echo', '2', '>&2'])
+  it('keeps redirections apart from the words, each with its descriptor, target and shape', () => {
+    const [command] = parseShellCommand('npm test 2>&1 > "/dev/null" >> ~/log').commands
+    expect(command.words).toEqual(['npm', 'test'])
+    expect(command.redirections).toEqual([
+      {operator: '2>&', shape: '1', target: '1', writes: false},
+      {operator: '>', shape: '/dev/null', target: '/dev/null', writes: false},
+      {operator: '>>', shape: '*/log', target: '~/log', writes: true},
+    ])
+    expect(parseShellCommand('echo 2 >&2').commands[0].words).toEqual(['echo', '2'])
+  })
+
+  it('keeps a command that is only a redirection, which still writes', () => {
+    expect(parseShellCommand('> .hanzo/settings.json').commands).toEqual([
+      {redirections: [{operator: '>', shape: '.hanzo/settings.json', target: '.hanzo/settings.json', writes: true}], shapes: [], text: '> .hanzo/settings.json', words: []},
+    ])
   })
 
   it('does not take the & of a redirection for a separator', () => {
@@ -99,19 +116,59 @@ describe('parseShellCommand', () => {
       expect(hazards(line), line).toContain('unparsable')
     }
 
-    expect(parseShellCommand("echo $'a\\tb' \"$'x'\"")).toEqual({commands: [{text: "echo $'a\\tb' \"$'x'\"", words: ['echo', 'a\\tb', "$'x'"]}], hazards: []})
+    expect(read("echo $'a\\tb' \"$'x'\"")).toEqual([{text: "echo $'a\\tb' \"$'x'\"", words: ['echo', 'a\tb', "$'x'"]}])
   })
 
   it('stays linear on deep nesting and unclosed braces (a quadratic parse of a long line would time out)', () => {
     const deep = parseShellCommand(`${'$('.repeat(100_000)}rm -rf ~${')'.repeat(100_000)}`)
     expect(deep.hazards).toEqual(['substitution', 'unparsable'])
     expect(deep.commands.some((command) => command.text.startsWith('$($(') && command.text.includes('rm -rf ~'))).toBe(true)
-    expect(parseShellCommand('${'.repeat(200_000)).hazards).toEqual(['substitution', 'unparsable'])
-    expect(parseShellCommand(`\${${'a'.repeat(200_000)}`.repeat(3)).hazards).toEqual(['substitution', 'unparsable'])
+    expect(parseShellCommand('${'.repeat(200_000)).hazards).toEqual(['unparsable'])
+    expect(parseShellCommand(`\${${'a'.repeat(200_000)}`.repeat(3)).hazards).toEqual(['unparsable'])
   })
 
   it('cuts where bash cuts after an escaped quote in $\'...\'', () => {
     expect(texts("echo $'\\'' ; rm -rf ~")).toEqual(["echo $'\\''", 'rm -rf ~'])
+  })
+})
+
+describe('parseShellCommand: word shapes', () => {
+  const shapes = (line: string) => parseShellCommand(line).commands.at(-1)!.shapes
+
+  it('keeps quoted and escaped text literal, escaping the glob characters', () => {
+    expect(shapes(`'a*b' "c?d" e\\*f`)).toEqual(['a\\*b', 'c\\?d', 'e\\*f'])
+    expect(shapes(`'{a,b}' "~" '[x]'`)).toEqual(['{a,b}', '~', '[x]'])
+  })
+
+  it('makes every expansion a wildcard, also inside double quotes', () => {
+    expect(shapes('echo $HOME "$1x" ${a:-b} $(id) `id` $((1+2)) <(ls)')).toEqual(['echo', '*', '*x', '*', '*', '*', '*', '*'])
+    expect(shapes('echo $ "$" $"text"')).toEqual(['echo', '$', '$', 'text'])
+  })
+
+  it('reads unquoted globs, brace expansions, bracket expressions and a leading tilde', () => {
+    expect(shapes('a*b c?d {x,y}z {1..3} {} [ab]c [ ~/x ~user/y a~')).toEqual(['a*b', 'c?d', '*z', '*', '{}', '?c', '[', '*/x', '*/y', 'a~'])
+  })
+})
+
+describe('parseShellCommand: what bash reads otherwise', () => {
+  it("decodes $'...' as bash does", () => {
+    const word = (line: string) => parseShellCommand(line).commands[0].words[0]
+    expect(word("$'\\x72\\x6d'")).toBe('rm')
+    expect(word("$'\\162\\155'")).toBe('rm')
+    expect(word("$'\\u0072m\\n\\t\\\\\\q'")).toBe('rm\n\t\\\\q')
+    expect(word("$'\\cA\\e'")).toBe('\u0001\u001B')
+  })
+
+  it('reads a parameter as one piece of the word', () => {
+    expect(parseShellCommand('echo $HOME/x $@ $10').commands[0].words).toEqual(['echo', '$HOME/x', '$@', '$10'])
+  })
+
+  it('reports control, invisible and bidirectional characters', () => {
+    for (const line of ['git status\rrm -rf ~', 'echo a\u0000b', 'ls \u202Etxt.exe', 'g\u200Bit', 'echo \u001B[2J', 'a\u2028b']) {
+      expect(hazards(line), JSON.stringify(line)).toContain('hidden-character')
+    }
+
+    expect(hazards('echo "tab\there"\necho ok')).toEqual([])
   })
 })
 

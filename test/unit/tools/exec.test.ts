@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {exec, EXEC_MAX_STREAM_BYTES} from '../../../src/adapters/tools/exec.js'
-import {isAlive, run, useTempWorkspace, waitUntil} from './tool-harness.js'
+import {isAlive, run, toolContext, useTempWorkspace, waitUntil} from './tool-harness.js'
 
 /** The pids a command printed, one per line, `pid:<n>`. */
 function pidsIn(output: string): number[] {
@@ -110,6 +110,23 @@ describe('exec', () => {
     const result = await run(exec, {command: `echo START; head -c ${total} /dev/zero | tr '\\0' a; echo; echo END`}, dirs.workspace)
     expect(result.output).toMatch(/^exit code: 0\n--- stdout ---\nSTART\na+\n\[… \d+ bytes cut from the middle …\]\na+\nEND\n--- stderr ---\n\(none\)$/)
     expect(result.output.length).toBeLessThan(EXEC_MAX_STREAM_BYTES + 200)
+  })
+
+  it('spawns the argv the sandbox gives (ToolContext.wrapCommand), still as one process group', async () => {
+    const asked: Array<[string[], string]> = []
+    const wrapCommand = (argv: string[], cwd: string) => {
+      asked.push([argv, cwd])
+      return ['/usr/bin/env', 'WRAPPED=yes', ...argv]
+    }
+    const result = await exec.execute({command: 'echo "$WRAPPED $PWD"; sleep 300 & echo "pid:$!"'}, {...toolContext(dirs.workspace), wrapCommand})
+    expect(asked).toEqual([[[expect.stringMatching(/\/(bash|sh)$/), '-c', 'echo "$WRAPPED $PWD"; sleep 300 & echo "pid:$!"'], dirs.workspace]])
+    expect(result.output).toMatch(new RegExp(`^exit code: 0\n--- stdout ---\nyes ${dirs.workspace}\n`))
+    // Still one process group: what the wrapped command left running is stopped.
+    expect(result.output).toContain('[processes the command left running in the background were stopped]')
+    const [pid] = pidsIn(result.output)
+    await waitUntil(() => !isAlive(pid), `process ${pid} is gone`)
+    const broken = await exec.execute({command: 'true'}, {...toolContext(dirs.workspace), wrapCommand: () => ['/nonexistent/wrapper', 'true']})
+    expect(broken.error).toBe('could not start the command with /nonexistent/wrapper: ENOENT')
   })
 
   it('is a tool error when the command cannot start', async () => {

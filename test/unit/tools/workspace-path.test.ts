@@ -3,7 +3,8 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {ToolFailure} from '../../../src/adapters/tools/tool-failure.js'
-import {isInside, resolveInWorkspace, workspaceRoot} from '../../../src/adapters/tools/workspace-path.js'
+import {resolveInWorkspace, workspaceRoot} from '../../../src/adapters/tools/workspace-path.js'
+import {isInside} from '@hanzo-dev/sdk'
 import {useTempWorkspace} from './tool-harness.js'
 
 describe('workspace confinement', () => {

@@ -1,7 +1,7 @@
 import {loadCommandHost, makePaint, redactUrl} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 
-import {parseMcpServers} from '../../server-config.js'
+import {parseMcpServers, programOf} from '../../server-config.js'
 
 export interface ListedServer {
   name: string
@@ -50,16 +50,6 @@ are where tokens go. A server with "disabled": true (in any tier) is listed as d
     if (!flags.json) this.log(render(servers))
     return {servers}
   }
-}
-
-/**
- * `command` is one program, never split (servers start without a shell); a value with spaces
- * in it is most likely a whole command line pasted in one string, whose later words may be a
- * token, so only its first word is shown.
- */
-function programOf(command: string): string {
-  const [first] = command.trim().split(/\s+/)
-  return first === command ? command : `${first} …`
 }
 
 function render(servers: ListedServer[]): string {

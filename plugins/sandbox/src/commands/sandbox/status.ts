@@ -1,35 +1,27 @@
 import {loadCommandHost, makePaint} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 
-import {type BackendProbe, probeBubblewrap, probeUnshare} from '../../backends.js'
-import {type ContainerEvidence, containerEvidence, nodeContainerProbe} from '../../container.js'
-import {chooseEnforcement, type Enforcement, type IsolationMode, readSandboxConfig} from '../../isolation.js'
-
-export interface BackendStatus extends BackendProbe {
-  /** False when no trial run was made (bubblewrap and unshare are Linux only). */
-  probed: boolean
-}
+import type {BackendStatus} from '../../confinement.js'
+import type {ContainerEvidence} from '../../container.js'
+import {sandboxForHost} from '../../host-sandbox.js'
+import {type Enforcement, ENFORCEMENT_TEXT, type IsolationMode} from '../../isolation.js'
 
 export interface SandboxStatusResult {
   platform: NodeJS.Platform
   /** HIP-301 §10's container detection; null on a host. */
   container: ContainerEvidence | null
+  /** The project root: what workspace mode confines to. */
+  workspace: string
   bubblewrap: BackendStatus
   unshare: BackendStatus
   mode: IsolationMode
   /** True when settings.sandbox.mode is unset and HIP-301 §10's default applies. */
   defaulted: boolean
   allowed_paths: string[]
-  /** What tool processes will actually get here with that mode. */
+  /** False when settings.sandbox.network is false: commands get no network. */
+  network: boolean
+  /** The mechanism in force: what tool processes get here with that mode, after the trial runs. */
   enforcement: Enforcement
-}
-
-// How each enforcement confines a tool run, in the words of the doctor's sandbox check.
-const ENFORCEMENT: Record<Enforcement, string> = {
-  bwrap: 'bubblewrap: / read-only, the allowed paths writable, tool processes confined',
-  none: 'no restrictions',
-  'path-checks': 'path checks only: file tools are confined, processes they start are not',
-  unshare: 'unshare mount namespace: / read-only, the allowed paths writable',
 }
 
 export default class SandboxStatus extends Command {
@@ -37,40 +29,39 @@ export default class SandboxStatus extends Command {
 
   static description = `Show which isolation works here and what the configured sandbox mode will get.
 
-Detects a container (HIP-301 §10: /proc/1/cgroup, /.dockerenv, /run/.containerenv,
-KUBERNETES_SERVICE_HOST), makes a trial run of bubblewrap and unshare (finding them on PATH
-proves nothing: the kernel decides at run time), and reads settings.sandbox.mode (default:
-workspace on a host, off inside a container, where the container is the sandbox).`
+Detects a container (HIP-301 §10: /proc/1/cgroup, /.dockerenv,
+/run/.containerenv, KUBERNETES_SERVICE_HOST), makes a trial run of bubblewrap
+and of unshare with the arguments the agent's commands would get (finding them
+on PATH proves nothing: the kernel decides at run time), and reads
+settings.sandbox: mode (default: workspace on a host, off inside a container,
+where the container is the sandbox), allowed_paths and network (default: on).
+HANZO_SANDBOX_MECHANISM=bwrap, unshare or path-checks forces one mechanism.`
 
-  static examples = ['<%= config.bin %> sandbox status', '<%= config.bin %> sandbox status --json | jq .enforcement']
+  static examples = [
+    '<%= config.bin %> sandbox status',
+    '<%= config.bin %> sandbox status --json | jq .enforcement',
+    'HANZO_SANDBOX_MECHANISM=unshare <%= config.bin %> sandbox status',
+  ]
 
   async run(): Promise<SandboxStatusResult> {
     const {flags} = await this.parse(SandboxStatus)
     const host = await loadCommandHost(this)
-    const container = containerEvidence(nodeContainerProbe(host.env))
-    const resolved = readSandboxConfig(host.settings.sandbox, container?.runtime ?? null)
-    if ('problem' in resolved) {
-      this.error(`${resolved.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
-    }
-
-    const {platform} = process
-    const context = {cwd: host.cwd, env: host.env}
-    const notProbed: BackendStatus = {probed: false, reason: `${platform}: Linux only`, works: false}
-    const [bubblewrap, unshare] =
-      platform === 'linux'
-        ? (await Promise.all([probeBubblewrap(context), probeUnshare(context)])).map((p) => ({...p, probed: true}))
-        : [notProbed, notProbed]
-
-    const {config, defaulted} = resolved
+    const made = sandboxForHost(host)
+    if ('problem' in made) this.error(`${made.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
+    const {container, defaulted, sandbox} = made
+    const {bubblewrap, enforcement, unshare} = await sandbox.confinement()
+    const {config} = sandbox
     const status: SandboxStatusResult = {
       allowed_paths: config.allowed_paths,
       bubblewrap,
       container,
       defaulted,
-      enforcement: chooseEnforcement(config.mode, {bwrap: bubblewrap.works, unshare: unshare.works}),
+      enforcement,
       mode: config.mode,
-      platform,
+      network: config.network,
+      platform: process.platform,
       unshare,
+      workspace: sandbox.workspace,
     }
     if (!flags.json) this.log(render(status))
     return status
@@ -93,9 +84,12 @@ function render(s: SandboxStatusResult): string {
     row('bubblewrap', backend(s.bubblewrap)),
     row('unshare', backend(s.unshare)),
     row('mode', `${s.mode}${origin}`),
+    row('workspace', s.workspace),
   ]
   if (s.mode === 'allowlist') lines.push(row('allowed', s.allowed_paths.length > 0 ? s.allowed_paths.join(', ') : paint.yellow('none')))
-  const isolation = ENFORCEMENT[s.enforcement]
+  const isolation = ENFORCEMENT_TEXT[s.enforcement]
   lines.push(row('isolation', s.enforcement === 'path-checks' ? paint.yellow(isolation) : isolation))
+  const noNetwork = s.enforcement === 'bwrap' || s.enforcement === 'unshare' ? 'off for commands' : paint.yellow('off requested, but nothing here can turn it off')
+  lines.push(row('network', s.network ? 'on' : noNetwork))
   return lines.join('\n')
 }

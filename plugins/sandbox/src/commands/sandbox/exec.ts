@@ -1,0 +1,71 @@
+import {findExecutable, loadCommandHost} from '@hanzo-dev/sdk'
+import * as Args from '@oclif/core/args'
+import {Command} from '@oclif/core/command'
+
+import {argumentsIn} from '../../arguments.js'
+import {sandboxForHost} from '../../host-sandbox.js'
+import type {Enforcement} from '../../isolation.js'
+import {commandNote} from '../../middleware.js'
+import {runConfined} from '../../run-confined.js'
+
+export interface SandboxExecResult {
+  enforcement: Enforcement
+  /** The command line the shell ran. */
+  command: string
+  exitCode: number
+  signal: string | null
+  stdout: string
+  stderr: string
+}
+
+export default class SandboxExec extends Command {
+  static enableJsonFlag = true
+  // Everything after the flags is the command.
+  static strict = false
+
+  static description = `Run a command the way the agent's exec runs it: inside the sandbox.
+
+The command runs by bash -c (sh -c where bash is missing) in the current
+directory, with stdin closed, confined by the mechanism in force here
+(bubblewrap, else an unshare mount namespace, else path checks only: see
+"sandbox status"). One argument is a command line (pipes and redirections
+work); several are quoted and joined. The output streams through, and the exit
+code is the command's (128 + the signal number when a signal ended it). With
+--json the output is collected into the result instead.`
+
+  static examples = [
+    "<%= config.bin %> sandbox exec -- 'touch ~/outside && echo written'",
+    '<%= config.bin %> sandbox exec -- git status',
+    '<%= config.bin %> sandbox exec --json -- getent hosts example.com | jq .exitCode',
+  ]
+
+  static args = {
+    command: Args.string({description: 'the command (after --)', required: true}),
+  }
+
+  async run(): Promise<SandboxExecResult> {
+    const {raw} = await this.parse(SandboxExec)
+    const host = await loadCommandHost(this)
+    const made = sandboxForHost(host)
+    if ('problem' in made) this.error(`${made.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
+    const {sandbox} = made
+    const confinement = await sandbox.confinement()
+    const wrap = await sandbox.commandWrapper()
+    const words = argumentsIn(raw)
+    const command = words.length === 1 ? words[0] : words.map((w) => shellQuote(w)).join(' ')
+    const shell = (await findExecutable('bash', {cwd: host.cwd, env: host.env})) ?? '/bin/sh'
+    const plain = [shell, '-c', command]
+    if (!this.jsonEnabled() && sandbox.config.mode !== 'off') {
+      this.logToStderr(commandNote(confinement, (await sandbox.roots()).writable, sandbox.config.network))
+    }
+
+    const run = await runConfined(wrap?.(plain, host.cwd) ?? plain, {capture: this.jsonEnabled(), cwd: host.cwd, env: host.env})
+    process.exitCode = run.exitCode
+    return {command, enforcement: confinement.enforcement, exitCode: run.exitCode, signal: run.signal, stderr: run.stderr, stdout: run.stdout}
+  }
+}
+
+/** One word for sh, whatever it holds. */
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`
+}

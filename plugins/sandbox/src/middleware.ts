@@ -1,0 +1,75 @@
+import {type Middleware, type ToolCall, type ToolResult, toolError} from '@hanzo-dev/sdk'
+
+import type {BackendStatus, Confinement} from './confinement.js'
+import type {Sandbox} from './sandbox.js'
+
+/** The built-in file tools: which input names a path, and whether they write through it. */
+const FILE_TOOLS = new Map([
+  ['fs_edit', {write: true}],
+  ['fs_glob', {write: false}],
+  ['fs_grep', {write: false}],
+  ['fs_list', {write: false}],
+  ['fs_read', {write: false}],
+  ['fs_write', {write: true}],
+])
+
+/**
+ * The sandbox step of the pipeline (after the pre-hooks, before the tool): a file tool's `path`
+ * (the workspace when absent) and exec's working directory go through `Sandbox.checkPath`, and
+ * a refusal is a tool error naming the path and why. exec then runs wrapped by the mechanism in
+ * force (`wrapCommand`); its first result in a session says which. Other tools pass: they name no
+ * path the sandbox can judge, and permissions already ask about them.
+ */
+export function sandboxMiddleware(sandbox: Sandbox): Middleware {
+  let told = false
+  return {
+    name: 'sandbox',
+    wrap(next) {
+      if (sandbox.config.mode === 'off') return next
+      return async (call, context) => {
+        const file = FILE_TOOLS.get(call.name)
+        if (file) {
+          const path = typeof call.input.path === 'string' ? call.input.path : '.'
+          const verdict = await sandbox.checkPath(path, {cwd: context.cwd, write: file.write})
+          return verdict.allowed ? next(call, context) : refusal(call, verdict.reason)
+        }
+
+        if (call.name !== 'exec') return next(call, context)
+        const verdict = await sandbox.checkPath(context.cwd)
+        if (!verdict.allowed) return refusal(call, `the working directory ${verdict.reason}`)
+        const [confinement, wrapCommand] = await Promise.all([sandbox.confinement(), sandbox.commandWrapper()])
+        const result = await next(call, wrapCommand ? {...context, wrapCommand} : context)
+        if (told) return result
+        told = true
+        const note = commandNote(confinement, (await sandbox.roots()).writable, sandbox.config.network)
+        return {...result, output: result.output === '' ? note : `${result.output}\n${note}`}
+      }
+    },
+  }
+}
+
+/** When the sandbox settings cannot be read: every tool it would judge is refused, with the reason. */
+export function refusingMiddleware(problem: string): Middleware {
+  return {
+    name: 'sandbox',
+    wrap: (next) => async (call, context) => (FILE_TOOLS.has(call.name) || call.name === 'exec' ? refusal(call, `${problem}; fix the sandbox settings`) : next(call, context)),
+  }
+}
+
+function refusal(call: ToolCall, reason: string): ToolResult {
+  return toolError(`sandbox: ${call.name} refused: ${reason}`)
+}
+
+/** Says once per session how commands are confined, so the model knows what failures to expect. */
+export function commandNote(confinement: Confinement, writable: string[], network: boolean): string {
+  const {enforcement} = confinement
+  if (enforcement === 'bwrap' || enforcement === 'unshare') {
+    const how = enforcement === 'bwrap' ? 'bubblewrap' : 'an unshare mount namespace'
+    const where = writable.length > 0 ? writable.join(', ') : 'nothing'
+    return `[sandbox: commands run under ${how}: writable only ${where} (and a private /tmp)${network ? '' : ', no network'}]`
+  }
+
+  const why = (name: string, p: BackendStatus) => `${name}: ${p.reason ?? (p.path ? 'failed' : 'not found')}`
+  const reasons = `${why('bubblewrap', confinement.bubblewrap)}; ${why('unshare', confinement.unshare)}`
+  return `[sandbox: commands run unconfined${network ? '' : ' and with network'}, only their working directory is checked: neither works here (${reasons})]`
+}

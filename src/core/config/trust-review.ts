@@ -1,0 +1,82 @@
+import {REDACTED, redactUrl} from '@hanzo-dev/sdk/settings'
+
+import {isPlainObject, type JsonObject} from './key-path.js'
+import {isSecretFlag, isSecretName} from './sensitive.js'
+import type {ProjectTier, TrustedSettings} from './trust.js'
+import type {PermissionMode} from './types.js'
+
+/**
+ * What `hanzo-dev trust` shows before the user decides. Hooks and rules are shown as written:
+ * they are the project's own text, and a trust decision needs all of it. MCP servers are shown
+ * with their commands and arguments too (`node [redacted]` would tell nothing), less what may be
+ * a secret: the value of a secret-named flag or variable (`--token X`, `--api-key=X`,
+ * `API_TOKEN=X`), URLs beyond their scheme and host, and every env and header value.
+ */
+
+export interface TrustReview {
+  tier: ProjectTier
+  hooks: JsonObject[]
+  mcp_servers: Record<string, JsonObject>
+  permissions: Array<{pattern: string; mode: PermissionMode}>
+}
+
+export function reviewTrust(settings: Partial<Record<ProjectTier, TrustedSettings>>): TrustReview[] {
+  return (Object.entries(settings) as Array<[ProjectTier, TrustedSettings]>).map(([tier, s]) => ({
+    hooks: s.hooks,
+    mcp_servers: Object.fromEntries(Object.entries(s.mcp_servers).map(([name, server]) => [name, reviewServer(server)])),
+    permissions: s.permissions.map(([pattern, mode]) => ({mode, pattern})),
+    tier,
+  }))
+}
+
+/** The review as text, one section per settings file (`files` names each tier's file). */
+export function renderTrustReview(review: readonly TrustReview[], files: Readonly<Record<ProjectTier, string>>): string[] {
+  const lines: string[] = []
+  for (const {hooks, mcp_servers: servers, permissions, tier} of review) {
+    lines.push(`${files[tier]}:`)
+    if (hooks.length > 0) lines.push('  hooks (shell commands run around tool calls and session events):')
+    for (const hook of hooks) lines.push(`    ${hook.event} (tools: ${hook.tool_pattern}): ${hook.command}`)
+    if (Object.keys(servers).length > 0) lines.push('  MCP servers (started or connected to at every run):')
+    for (const [name, server] of Object.entries(servers)) lines.push(`    ${name}: ${describeServer(server)}`)
+    if (permissions.length > 0) lines.push('  permission rules (allow runs a tool without asking; the first match wins):')
+    for (const {mode, pattern} of permissions) lines.push(`    ${pattern}: ${mode}`)
+  }
+
+  return lines
+}
+
+function reviewServer(server: JsonObject): JsonObject {
+  const out: JsonObject = {}
+  for (const [field, value] of Object.entries(server)) {
+    if (field === 'env' || field === 'headers') out[field] = isPlainObject(value) ? Object.fromEntries(Object.keys(value).map((k) => [k, REDACTED])) : REDACTED
+    else if (field === 'url') out[field] = typeof value === 'string' ? redactUrl(value) : REDACTED
+    else if (field === 'command' && typeof value === 'string') out[field] = redactWords(value.split(' ')).join(' ')
+    else if (field === 'command' || field === 'args') out[field] = Array.isArray(value) ? redactWords(value) : REDACTED
+    else out[field] = value
+  }
+
+  return out
+}
+
+/** Words of an argv or command line, with secret values and URL paths redacted. */
+function redactWords(words: readonly unknown[]): unknown[] {
+  return words.map((word, i) => {
+    if (typeof word !== 'string') return word
+    if (i > 0 && typeof words[i - 1] === 'string' && isSecretFlag(words[i - 1] as string)) return REDACTED
+    const assignment = /^(-{0,2}[A-Za-z_][\w.-]*)=/.exec(word)
+    if (assignment && isSecretName(assignment[1].replace(/^-+/, ''))) return `${assignment[1]}=${REDACTED}`
+    return /^[a-z][\d+.a-z-]*:\/\//i.test(word) ? redactUrl(word) : word
+  })
+}
+
+function describeServer(server: JsonObject): string {
+  const argv = [server.command, server.args].flatMap((part) => (Array.isArray(part) ? part : part === undefined ? [] : [part]))
+  const names = (field: string) => (isPlainObject(server[field]) ? Object.keys(server[field]) : [])
+  const extras = [
+    names('env').length > 0 ? `env: ${names('env').join(', ')}` : '',
+    names('headers').length > 0 ? `headers: ${names('headers').join(', ')}` : '',
+    server.disabled === true ? 'disabled' : '',
+  ].filter(Boolean)
+  const target = typeof server.url === 'string' ? server.url : argv.join(' ')
+  return `${target || '(no command or URL)'}${extras.length > 0 ? `  (${extras.join('; ')})` : ''}`
+}
