@@ -125,6 +125,9 @@ describe('hanzo-dev run', () => {
   })
 
   it('ends on Ctrl-C: the running command is killed, its call gets a cancelled result, exit 130', async () => {
+    // The test reads the shell's pid, which only means something outside a sandbox's pid namespace.
+    mkdirSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
+    writeFileSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({sandbox: {mode: 'off'}}))
     model = await startFakeModel({turns: [{tool_calls: [{arguments: {command: 'echo $$ > shell.pid; sleep 60'}, name: 'exec'}]}]})
     const args = ['run', 'wait a minute', '--base-url', model.url, '--permission-mode', 'allow-all', '--output-format', 'stream-json']
     const child = spawnCli(args, {cwd: dirs.project, env: dirs.box.env})

@@ -51,6 +51,7 @@ function credentialRedactorAt(segments: readonly string[]): Redactor | undefined
     return undefined
   }
 
+  if (segments.length === 2 && top === 'tracing' && segments[1] === 'api_key') return redactWhole
   if (segments.length === 3 && top === 'providers') {
     if (field === 'api_key' || field === 'oauth') return redactWhole
     if (field === 'base_url') return redactUrlValue

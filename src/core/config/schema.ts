@@ -130,6 +130,26 @@ export const SETTINGS_SCHEMA = {
       },
     },
     max_tokens: {type: 'integer', minimum: 1, description: 'Token budget of a conversation (compaction starts at 90%).'},
+    reserve_recent: {type: 'integer', minimum: 1, description: 'Turns compaction keeps whole at the end of the history; default 4.'},
+    pricing: {
+      type: 'object',
+      description: 'Model id -> USD per million tokens, to show a cost next to usage.',
+      additionalProperties: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['input', 'output'],
+        properties: {input: {type: 'number', minimum: 0}, output: {type: 'number', minimum: 0}},
+      },
+    },
+    tracing: {
+      type: 'object',
+      description: 'Send run, model and tool spans to a collector. User tier only.',
+      additionalProperties: false,
+      properties: {
+        endpoint: {...httpUrl, description: 'Where span batches are POSTed (JSON).'},
+        api_key: {type: 'string', description: 'Sent as a bearer token to the endpoint.'},
+      },
+    },
     credentials: {
       type: 'object',
       description: 'Where `auth login` keeps tokens. User tier only.',

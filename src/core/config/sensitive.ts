@@ -21,7 +21,7 @@ export type UserOnlyReason = 'credential' | 'trust'
 export function userOnlyReason(segments: readonly string[]): UserOnlyReason | undefined {
   const [top, name, field, sub] = segments
   if (top === 'api_key' || top === 'oauth_credentials') return 'credential'
-  if (top === 'allowed_base_url_hosts' || top === 'credentials') return 'trust'
+  if (top === 'allowed_base_url_hosts' || top === 'credentials' || top === 'tracing') return 'trust'
   if (top === 'providers' && segments.length >= 3 && (field === 'api_key' || field === 'oauth')) return 'credential'
   if (top === 'mcp_servers' && name !== undefined && (field === 'env' || field === 'headers') && sub !== undefined) {
     return isSecretName(sub) ? 'credential' : undefined

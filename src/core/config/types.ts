@@ -86,6 +86,9 @@ export interface HanzoConfig {
   max_retries?: number
   max_turns?: number
   max_tokens?: number
+  reserve_recent?: number
+  pricing?: Record<string, {input: number; output: number}>
+  tracing?: {endpoint?: string; api_key?: string}
   credentials?: {store?: 'file' | 'keychain'}
 }
 
