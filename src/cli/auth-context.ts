@@ -64,5 +64,7 @@ export async function resolveRunEndpoint(
   const stored = new Set((await context.store.list()).map((summary) => summary.provider))
   const provider = named ?? AUTO_DETECT_ORDER.find((name) => configuredKey(config, env, name) || stored.has(name)) ?? DEFAULT_PROVIDER
   const credential = stored.has(provider) ? await freshCredential(context, provider) : undefined
-  return resolveEndpoint({...config, provider}, env, flags, credential && bearerOf(credential))
+  const endpoint = resolveEndpoint({...config, provider}, env, flags, credential && bearerOf(credential))
+  const viaLogin = credential?.type === 'oauth' && endpoint.apiKey === credential.accessToken
+  return viaLogin ? {...endpoint, authScheme: 'bearer'} : endpoint
 }

@@ -2,12 +2,24 @@ import type {ChalkInstance} from 'chalk'
 
 import type {AgentEvent} from '../core/agent/loop.js'
 import type {RunResult} from '../core/agent/runner.js'
+import type {Usage} from '../core/agent/types.js'
+import {callSubject, firstLine} from '../core/sessions/render.js'
+import {type Pricing, requestCost, type TurnUsage, type UsageTotals} from '../core/sessions/usage.js'
 
 export type OutputFormat = 'text' | 'json' | 'stream-json'
 
 export interface RunSummary {
   sessionId: string
   model: string
+  /** The `pricing` setting: usage gets a cost when the model has a price. */
+  pricing?: Pricing
+}
+
+/** Tokens (and cost) of the run's model requests, and of the whole session (earlier runs too). */
+export interface RunUsage {
+  turns: TurnUsage[]
+  run: UsageTotals
+  session: UsageTotals
 }
 
 interface Streams {
@@ -28,6 +40,7 @@ interface Streams {
  */
 export class RunOutput {
   private wroteText = false
+  private turn = 0
 
   constructor(
     private readonly format: OutputFormat,
@@ -40,10 +53,15 @@ export class RunOutput {
   }
 
   event(event: AgentEvent): void {
-    if (event.type === 'turn_start') this.streams.spinner?.start()
-    else this.streams.spinner?.stop()
+    if (event.type === 'turn_start') {
+      this.turn = event.turn
+      this.streams.spinner?.start()
+    } else {
+      this.streams.spinner?.stop()
+    }
+
     if (this.format === 'stream-json') {
-      this.line(streamEvent(event))
+      this.line(event.type === 'usage' ? this.usageEvent(event.usage) : streamEvent(event))
       return
     }
 
@@ -54,22 +72,23 @@ export class RunOutput {
       this.wroteText = true
     } else if (event.type === 'tool_call') {
       this.endTextLine()
-      stderr.write(style.dim(`⏺ ${[event.call.name, oneLine(event.call.input)].filter(Boolean).join(' ')}\n`))
+      stderr.write(style.dim(`⏺ ${[event.call.name, callSubject(event.call.input)].filter(Boolean).join(' ')}\n`))
     } else if (event.type === 'tool_result' && event.result.is_error) {
       stderr.write(style.yellow(`  ↳ ${firstLine(event.result.error ?? 'failed')}\n`))
     }
   }
 
-  finish(result: RunResult): void {
+  finish(result: RunResult, usage: RunUsage): void {
     this.streams.spinner?.stop()
     const summary = {
       is_error: result.stop !== 'completed',
       num_turns: result.turns,
       result: result.finalOutput,
       session_id: this.summary.sessionId,
+      session_usage: usage.session,
       stop: result.stop,
       type: 'result',
-      usage: {input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens},
+      usage: {...usage.run, by_turn: usage.turns},
     }
     if (this.format === 'text') this.endTextLine()
     else if (this.format === 'json') this.streams.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)
@@ -87,6 +106,11 @@ export class RunOutput {
     const error = {is_error: true, message, session_id: this.summary.sessionId, type: 'error'}
     if (this.format === 'json') this.streams.stdout.write(`${JSON.stringify(error, null, 2)}\n`)
     else this.line(error)
+  }
+
+  private usageEvent({inputTokens, outputTokens}: Usage): object {
+    const cost = requestCost({input_tokens: inputTokens, model: this.summary.model, output_tokens: outputTokens}, this.summary.pricing)
+    return {input_tokens: inputTokens, output_tokens: outputTokens, turn: this.turn, type: 'usage', ...(cost === undefined ? {} : {cost_usd: cost})}
   }
 
   private endTextLine(): void {
@@ -110,24 +134,8 @@ function streamEvent(event: AgentEvent): object {
       return {error, id: event.call.id, is_error: isError, name: event.call.name, output, type: 'tool_result'}
     }
 
-    case 'usage': {
-      return {input_tokens: event.usage.inputTokens, output_tokens: event.usage.outputTokens, type: 'usage'}
-    }
-
     default: {
       return event
     }
   }
-}
-
-/** A tool call's input in one short line: the command or path when there is one. */
-function oneLine(input: Record<string, unknown>): string {
-  const subject = input.command ?? input.path ?? input.pattern
-  const text = typeof subject === 'string' ? subject : Object.keys(input).length > 0 ? JSON.stringify(input) : ''
-  return firstLine(text).slice(0, 120)
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0]
-  return line.length < text.length ? `${line} …` : line
 }

@@ -5,8 +5,9 @@ import {basename, dirname, join} from 'node:path'
 import type {Config} from '@oclif/core'
 import type {Middleware, SessionEventInput} from '@hanzo-dev/sdk'
 
-import {createOpenAIClient} from '../adapters/api/openai-client.js'
 import {AuditLog, auditLogPath} from '../adapters/audit-log.js'
+import {type LoadedSession, SessionStore, TranscriptFile} from '../adapters/session-store.js'
+import {configureCliTracing} from '../adapters/tracing-exporter.js'
 import {trustStorePath} from '../adapters/trust-store.js'
 import {hostInput} from '../adapters/host-context.js'
 import {collectContributions, hookTimeoutMs} from '../adapters/plugin-host.js'
@@ -16,14 +17,17 @@ import {builtinTools} from '../adapters/tools/index.js'
 import {resolveToolPath} from '../adapters/tools/workspace-path.js'
 import {Agent, Runner} from '../core/agent/runner.js'
 import {buildSystemPrompt} from '../core/agent/system-prompt.js'
-import {type ApiClient, ModelError} from '../core/agent/types.js'
+import {type Message, ModelError} from '../core/agent/types.js'
 import type {LoadedConfig} from '../core/config/types.js'
 import {UserError} from '../core/errors.js'
 import {resolvePaths} from '../core/paths.js'
+import {SessionRecorder} from '../core/sessions/recorder.js'
+import {type RunLine, type SessionHeader, TRANSCRIPT_VERSION, type TranscriptLine} from '../core/sessions/transcript.js'
+import {type Pricing, totalUsage, turnUsage, usageLines} from '../core/sessions/usage.js'
 import {DEFAULT_PERMISSION_RULES, PermissionGate, PermissionPolicy, protectedPathRules, type SessionPermissionMode} from '../core/permissions/index.js'
 import {ToolRegistry, type ToolSource} from '../core/tools/registry.js'
-import {resolveRunEndpoint} from './auth-context.js'
-import type {RunOutput, RunSummary} from './run-output.js'
+import {modelClient, modelErrorHint} from './model-client.js'
+import type {RunOutput, RunSummary, RunUsage} from './run-output.js'
 import {fireSessionEvent} from './session-events.js'
 
 export const DEFAULT_RUN_MAX_TURNS = 25
@@ -35,6 +39,8 @@ export interface StartRunOptions {
   permissionMode: SessionPermissionMode
   /** A model script to replay instead of a server (hidden `--fake-model`). */
   fakeModel?: string
+  /** Carry on a saved session: `resume` names it (its id, or a unique prefix), `continue` is this project's latest. */
+  session?: {resume?: string; continue?: boolean}
   warn(message: string): void
 }
 
@@ -52,8 +58,11 @@ export interface PreparedRun {
 export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
   const {config, permissionRules, projectRoot} = options.loaded
   const cwd = process.cwd()
-  const {client, model} = await modelClient(options)
-  const sessionId = randomUUID()
+  const sessions = SessionStore.at(resolvePaths(process.env, homedir()).dataDir)
+  // Before the model client: a wrong id is the first thing to say.
+  const saved = await savedSession(sessions, options, projectRoot)
+  const {client, model, provider} = await modelClient(options)
+  const sessionId = saved?.transcript.header.id ?? randomUUID()
   const registry = new ToolRegistry()
   for (const tool of builtinTools()) registry.register(tool, 'builtin')
   const contributed = await collectContributions(options.cliConfig, hostInput(options.loaded, cwd, process.env), hookTimeoutMs(process.env))
@@ -96,6 +105,8 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
       const controller = new AbortController()
       const interrupt = () => (controller.signal.aborted ? process.exit(130) : controller.abort())
       process.on('SIGINT', interrupt)
+      let recording: Recording | undefined
+      let tracing: ReturnType<typeof configureCliTracing>
       try {
         await sessionEvent('session_start')
         const submitted = await sessionEvent('user_prompt_submit', {prompt})
@@ -104,19 +115,46 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
           throw new UserError(`A hook stopped the prompt: ${submitted.reason}`, {hint: 'hanzo-dev hooks list shows the user_prompt_submit hooks'})
         }
 
+        const at = new Date().toISOString()
+        recording = startRecording({
+          first: saved
+            ? {at, cwd, model, provider, type: 'run'}
+            : {created_at: at, cwd, id: sessionId, model, project_root: projectRoot, provider, type: 'session', version: TRANSCRIPT_VERSION},
+          history: saved?.history ?? [],
+          instructions,
+          path: saved?.path ?? sessions.pathFor(projectRoot, sessionId),
+          warn: options.warn,
+        })
+        const {recorder} = recording
+        tracing = configureCliTracing(config, process.env)
         const result = await Runner.run(agent, prompt, {
           canonicalPath: (path) => resolveToolPath(cwd, path).then((resolved) => resolved.relative, () => null),
-          client,
+          client: recorder.wrap(client),
           cwd,
+          compaction:
+            config.max_tokens === undefined
+              ? undefined
+              : {
+                  maxTokens: config.max_tokens,
+                  onCompacted: (result) => recorder.compacted(result),
+                  onPreCompact: async () => void (await sessionEvent('pre_compact')),
+                  reserveRecent: config.reserve_recent,
+                },
+          history: saved?.history,
           maxTurns: options.flags.maxTurns ?? config.max_turns ?? DEFAULT_RUN_MAX_TURNS,
           middleware,
-          onEvent: (event) => output.event(event),
+          onEvent(event) {
+            recorder.onEvent(event)
+            output.event(event)
+          },
           permissions,
           registry,
           sessionId,
           signal: controller.signal,
         })
-        output.finish(result)
+        recorder.finish(result.history)
+        recorder.end(result.stop)
+        output.finish(result, runUsage(recorder, saved, config.pricing))
         if (result.stop === 'cancelled') return 130
         if (result.stop === 'max_turns') {
           options.warn(`stopped after ${result.turns} model requests (--max-turns) before the task was done`)
@@ -125,38 +163,64 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
 
         return 0
       } catch (error) {
+        recording?.recorder.end('error', error instanceof Error ? error.message : String(error))
         if (!(error instanceof ModelError)) throw error
         output.fail(error.message)
         throw new UserError(error.message, {hint: modelErrorHint(error)})
       } finally {
+        // Bounded (2 s): a collector that is down never holds the exit.
+        await tracing?.shutdown()
+        recording?.transcript.close()
         process.off('SIGINT', interrupt)
         await sessionEvent('stop')
         await dispose()
       }
     },
-    summary: {model, sessionId},
+    summary: {model, pricing: config.pricing, sessionId},
   }
 }
 
-async function modelClient(options: StartRunOptions): Promise<{client: ApiClient; model: string}> {
-  if (options.fakeModel) {
-    const [{createScriptedClient}, {ScriptError}] = await Promise.all([import('../testing/fake-model/scripted-client.js'), import('../testing/fake-model/script.js')])
-    const client = await createScriptedClient(options.fakeModel).catch((error: unknown) => {
-      throw error instanceof ScriptError ? new UserError(error.message, {exitCode: 2}) : error
+interface Recording {
+  recorder: SessionRecorder
+  transcript: TranscriptFile
+}
+
+/**
+ * Opens the session's transcript and starts it: a new session with its header, a resumed one
+ * with a `run` line. Only once the prompt is on its way: a prompt a hook stopped saves nothing.
+ */
+function startRecording(options: {path: string; first: SessionHeader | RunLine; history: readonly Message[]; instructions: string; warn(message: string): void}): Recording {
+  const transcript = new TranscriptFile(options.path, options.warn)
+  transcript.append(options.first)
+  const write = (line: TranscriptLine) => transcript.append(line)
+  return {recorder: new SessionRecorder({history: options.history, instructions: options.instructions, now: () => new Date(), write}), transcript}
+}
+
+/** This run's usage per request and in total, and the session's (earlier runs too), with costs. */
+function runUsage(recorder: SessionRecorder, saved: LoadedSession | undefined, pricing: Pricing | undefined): RunUsage {
+  const earlier = saved ? usageLines(saved.transcript.lines) : []
+  return {
+    run: totalUsage(recorder.requests, pricing),
+    session: totalUsage([...earlier, ...recorder.requests], pricing),
+    turns: turnUsage(recorder.requests, pricing),
+  }
+}
+
+/** The saved session `--resume` or `--continue` names, loaded; none for a new session. */
+async function savedSession(sessions: SessionStore, options: StartRunOptions, projectRoot: string): Promise<LoadedSession | undefined> {
+  const {continue: latest, resume} = options.session ?? {}
+  const found = resume === undefined ? (latest ? await sessions.latest(projectRoot) : undefined) : await sessions.find(resume)
+  if (!found) {
+    if (!latest) return undefined
+    throw new UserError(`No saved session in ${projectRoot} to continue`, {
+      hint: 'hanzo-dev sessions list --all shows the sessions of every project; hanzo-dev run --resume ID carries on one of them',
     })
-    return {client, model: options.flags.model ?? client.model}
   }
 
-  const endpoint = await resolveRunEndpoint(options.loaded.config, process.env, options.flags, options.warn)
-  const client = createOpenAIClient({api: endpoint.api, apiKey: endpoint.apiKey, baseURL: endpoint.baseURL, maxRetries: endpoint.maxRetries})
-  return {client, model: endpoint.model}
-}
-
-function modelErrorHint(error: ModelError): string | undefined {
-  if (error.status === 401 || error.status === 403) return 'check your API key: `hanzo-dev auth login`, or HANZO_API_KEY'
-  if (error.status === 402) return 'the account behind this key has no credit left'
-  if (error.status === 404) return 'check the model id (--model) and the base URL'
-  return undefined
+  const session = await sessions.load(found.path)
+  const lines = session.transcript.skipped.map((skipped) => skipped.line)
+  if (lines.length > 0) options.warn(`session ${found.id}: skipped line ${lines.join(', ')} of its transcript, cut short by a kill or not readable`)
+  return session
 }
 
 /**

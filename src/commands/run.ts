@@ -13,13 +13,17 @@ export default class Run extends HanzoCommand {
 
 The agent reads and edits files in the current directory and runs commands, asking before anything the permission rules do not allow (off a terminal it denies instead and says how to allow it). The answer streams to stdout; tool activity goes to stderr.
 
-Output formats: text (default), json (one object at the end), stream-json (one JSON event per line as the run goes; see docs/run-output.md). Exit codes: 0 done, 1 error or stopped at --max-turns, 2 usage, 130 interrupted.`
+Every run is saved as a session in your data dir ($XDG_DATA_HOME/hanzo-dev/sessions). --continue carries on the latest session of this project, --resume ID any session (hanzo-dev sessions list shows them): the model gets the conversation so far, and the run is added to the same session. The model and settings are today's, not the session's.
+
+Output formats: text (default), json (one object at the end, with tokens and, when the pricing setting has the model, cost), stream-json (one JSON event per line as the run goes; see docs/run-output.md). Exit codes: 0 done, 1 error or stopped at --max-turns, 2 usage, 130 interrupted.`
 
   static examples = [
     '<%= config.bin %> run "fix the failing test in src/parser.ts"',
     'git diff | <%= config.bin %> run - --output-format json',
     '<%= config.bin %> run "summarize this repo" --base-url http://127.0.0.1:11434/v1 --model qwen3:8b',
     '<%= config.bin %> run "run the tests and fix what fails" --permission-mode allow-all --max-turns 40',
+    '<%= config.bin %> run --continue "now add a test for it"',
+    '<%= config.bin %> run --resume 2b6c1f3a "why did you change the parser?"',
   ]
 
   static enableJsonFlag = false
@@ -31,6 +35,8 @@ Output formats: text (default), json (one object at the end), stream-json (one J
   static flags = {
     model: Flags.string({description: 'Model id (default: the `model` setting).'}),
     'base-url': Flags.string({description: 'An OpenAI-compatible /v1 base URL (Ollama, vLLM, LM Studio, ...).'}),
+    continue: Flags.boolean({char: 'c', description: 'Carry on the latest session of this project.', exclusive: ['resume']}),
+    resume: Flags.string({char: 'r', description: 'Carry on a saved session: its id, or the start of it.', exclusive: ['continue'], helpValue: 'ID'}),
     'max-turns': Flags.integer({description: 'The most model requests this run may make (default: max_turns, else 25).', min: 1}),
     'output-format': Flags.option({default: 'text', description: 'How to report.', options: ['text', 'json', 'stream-json'] as const})(),
     'permission-mode': Flags.option({
@@ -53,6 +59,7 @@ Output formats: text (default), json (one object at the end), stream-json (one J
       flags: {baseURL: flags['base-url'], maxTurns: flags['max-turns'], model: flags.model},
       loaded,
       permissionMode: flags['permission-mode'] as SessionPermissionMode,
+      session: {continue: flags.continue, resume: flags.resume},
       warn: (message) => this.warn(message),
     })
     // ora costs ~50 ms to load: only when a spinner can be seen.

@@ -9,7 +9,7 @@ import {arrayField, notJsonError, numberField, parseFrameData, type RequestBuild
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam
 
-export const chatRequest: RequestBuilder<OpenAI.Chat.ChatCompletionCreateParamsStreaming> = (messages, tools, options) => ({
+const chatRequest: RequestBuilder<OpenAI.Chat.ChatCompletionCreateParamsStreaming> = (messages, tools, options) => ({
   messages: messages.map((message) => chatMessage(message)),
   model: options.model,
   ...(tools.length > 0 && {

@@ -8,6 +8,8 @@ export interface ErrorContext {
   endpoint?: string
   /** The API key: servers echo it back ("Incorrect API key provided: sk-..."), so it is scrubbed from every message. */
   secret?: string
+  /** What a reply of this API is called, for a body that is not one; default `an OpenAI-compatible reply`. */
+  expectedReply?: string
 }
 
 /** What a server said about a failure. */
@@ -74,7 +76,7 @@ export function streamEndedEarly(context: ErrorContext): ModelError {
 
 /** A 200 whose body is neither the API's reply nor an error object. */
 export function unexpectedReply(what: string, context: ErrorContext): ModelError {
-  return modelError(`The model server${at(context)} sent ${what}, not an OpenAI-compatible reply. ${CONFIG_HINT}`, context)
+  return modelError(`The model server${at(context)} sent ${what}, not ${context.expectedReply ?? 'an OpenAI-compatible reply'}. ${CONFIG_HINT}`, context)
 }
 
 /** The server was never reached, or the connection failed before an answer. */

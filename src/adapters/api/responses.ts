@@ -7,7 +7,7 @@ import {type ErrorContext, isErrorReply, replyError, streamEndedEarly, unexpecte
 import {toolCallRequest} from './tool-call.js'
 import {arrayField, notJsonError, numberField, parseFrameData, type RequestBuilder, type StreamDecoder, stringField, usageEvent, type WireApi} from './wire-api.js'
 
-export const responsesRequest: RequestBuilder<OpenAI.Responses.ResponseCreateParamsStreaming> = (messages, tools, options) => {
+const responsesRequest: RequestBuilder<OpenAI.Responses.ResponseCreateParamsStreaming> = (messages, tools, options) => {
   const [first] = messages
   const instructions = first?.role === 'system' ? first.content : undefined
   const conversation = instructions === undefined ? messages : messages.slice(1)

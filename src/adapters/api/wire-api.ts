@@ -5,8 +5,8 @@ import type {SseFrame} from '../../core/protocol/sse-frame-buffer.js'
 import {type ErrorContext, unexpectedReply} from './model-errors.js'
 
 /**
- * One OpenAI-compatible API (chat completions, Responses) as the client speaks it: the request
- * it sends and how it reads the answer. The fake model's replay client reads its scripted
+ * One wire API (chat completions, Responses, Anthropic Messages) as the client speaks it: the
+ * request it sends and how it reads the answer. The fake model's replay client reads its scripted
  * streams through the same decoders, so both paths give the same events.
  */
 export interface WireApi {

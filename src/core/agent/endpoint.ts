@@ -15,8 +15,10 @@ export interface ModelEndpoint {
   baseURL: string
   /** Undefined for local servers that need none. */
   apiKey?: string
-  api: 'chat_completions' | 'responses'
+  api: 'chat_completions' | 'responses' | 'anthropic_messages'
   maxRetries: number
+  /** How Anthropic's API gets the key: an OAuth access token goes as a bearer token. */
+  authScheme?: 'x-api-key' | 'bearer'
 }
 
 interface BuiltinProvider {
@@ -28,8 +30,7 @@ interface BuiltinProvider {
 }
 
 export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
-  // Anthropic's OpenAI-compatible endpoint, until the Messages API adapter lands.
-  anthropic: {baseURL: 'https://api.anthropic.com/v1', keyVariable: 'ANTHROPIC_API_KEY'},
+  anthropic: {baseURL: 'https://api.anthropic.com', keyVariable: 'ANTHROPIC_API_KEY'},
   hanzo: {baseURL: 'https://api.hanzo.ai/v1', keyVariable: 'HANZO_API_KEY'},
   lmstudio: {baseURL: 'http://127.0.0.1:1234/v1', local: true},
   ollama: {baseURL: 'http://127.0.0.1:11434/v1', local: true},
@@ -78,7 +79,7 @@ export function resolveEndpoint(
   }
 
   return {
-    api: custom?.api ?? config.api ?? (host === 'api.openai.com' ? 'responses' : 'chat_completions'),
+    api: custom?.api ?? config.api ?? defaultApi(host),
     apiKey,
     baseURL,
     maxRetries: config.max_retries ?? DEFAULT_MAX_RETRIES,
@@ -100,6 +101,13 @@ export function configuredKey(
   const variable = BUILTIN_PROVIDERS[provider]?.keyVariable
   const fromEnv = variable ? env[variable] : undefined
   return variable && fromEnv ? {key: fromEnv, source: variable} : undefined
+}
+
+/** Each vendor's own API on its own host (the Messages API for Anthropic, whatever the provider is called); chat completions elsewhere. */
+function defaultApi(host: string): ModelEndpoint['api'] {
+  if (host === 'api.openai.com') return 'responses'
+  if (host === 'api.anthropic.com') return 'anthropic_messages'
+  return 'chat_completions'
 }
 
 function hostOf(url: string): string {

@@ -1,4 +1,7 @@
+export * from './compaction.js'
+export * from './compaction-summary.js'
 export * from './loop.js'
 export * from './runner.js'
 export * from './think.js'
 export * from './types.js'
+export * from './token-count.js'

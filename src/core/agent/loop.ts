@@ -1,8 +1,10 @@
 import {type ToolResult, toolError} from '@hanzo-dev/sdk'
 
 import {CANCELLED} from '../tools/pipeline.js'
+import type {CompactionResult, SessionCompactor} from './compaction.js'
 import {stripThinkBlock, ThinkBlockFilter} from './think.js'
-import type {ApiClient, Message, ModelToolSpec, ToolCallRequest, ToolExecutor, Usage} from './types.js'
+import {TokenLedger} from './token-count.js'
+import type {ApiClient, Message, ModelToolSpec, ReasoningBlock, ToolCallRequest, ToolExecutor, Usage} from './types.js'
 
 /** What the loop reports as it goes: the CLI's output formats are built from these. */
 export type AgentEvent =
@@ -21,9 +23,21 @@ export interface LoopOptions {
   sessionId: string
   /** The most model requests one run makes. */
   maxTurns: number
+  /** The most tokens one reply may have (sent with each request). */
   maxTokens?: number
+  /** Opt-in (HIP-301 §5): absent, the history is sent whole, however long it grows. */
+  compaction?: LoopCompaction
   signal?: AbortSignal
   onEvent?: (event: AgentEvent) => void
+}
+
+export interface LoopCompaction {
+  /** Holds the conversation's budget (`max_tokens`) and `reserve_recent`. */
+  compactor: SessionCompactor
+  /** The `pre_compact` session event: awaited before each compaction, which goes on after it. */
+  onPreCompact?: () => Promise<void>
+  /** After the history was compacted (not when there was nothing to compact). */
+  onCompacted?: (result: CompactionResult) => void
 }
 
 export type LoopStop = 'completed' | 'max_turns' | 'cancelled'
@@ -45,15 +59,19 @@ export interface LoopResult {
  * `history` is the caller's and is appended to as the run goes, so it is always a valid
  * conversation, also when the run ends early: every tool call gets a result (a cancelled one
  * on abort), and a model error (thrown as ModelError; it ends the turn) leaves the history as
- * it was before the failed request.
+ * it was before the failed request. With `compaction`, the history is also rewritten in place
+ * before a request when its estimated tokens exceed 0.9 × max_tokens: the caller's array then
+ * holds the compacted conversation.
  */
 export async function runAgentLoop(history: Message[], options: LoopOptions): Promise<LoopResult> {
   const usage: Usage = {inputTokens: 0, outputTokens: 0}
   const rawResponses: unknown[] = []
   const emit = options.onEvent ?? (() => {})
+  const ledger = new TokenLedger()
   let finalOutput = ''
   for (let turn = 1; turn <= options.maxTurns; turn++) {
     emit({turn, type: 'turn_start'})
+    if (options.compaction) await compactIfOverBudget(history, options.compaction, ledger, usage, options)
     const reply = await streamReply(history, options, usage)
     rawResponses.push(reply.raw)
     finalOutput = stripThinkBlock(reply.text)
@@ -62,7 +80,7 @@ export async function runAgentLoop(history: Message[], options: LoopOptions): Pr
       return {finalOutput, rawResponses, stop: 'cancelled', turns: turn, usage}
     }
 
-    history.push({content: finalOutput, role: 'assistant', toolCalls: reply.calls})
+    history.push({content: finalOutput, role: 'assistant', toolCalls: reply.calls, ...(reply.reasoning && {reasoning: reply.reasoning})})
     if (reply.calls.length === 0) return {finalOutput, rawResponses, stop: 'completed', turns: turn, usage}
     const results = await runToolCalls(reply.calls, options)
     for (const [index, call] of reply.calls.entries()) {
@@ -76,11 +94,31 @@ export async function runAgentLoop(history: Message[], options: LoopOptions): Pr
   return {finalOutput, rawResponses, stop: 'max_turns', turns: options.maxTurns, usage}
 }
 
+/** The history's tokens are kept per message and summed as it grows, so a turn costs O(its messages). */
+async function compactIfOverBudget(history: Message[], compaction: LoopCompaction, ledger: TokenLedger, usage: Usage, options: LoopOptions): Promise<void> {
+  const {compactor} = compaction
+  // After Ctrl-C the next request ends at once: there is nothing to make room for.
+  if (options.signal?.aborted || !compactor.shouldCompact(ledger.sync(history)) || !compactor.canCompact(history)) return
+  await compaction.onPreCompact?.()
+  const result = await compactor.compact(history, {signal: options.signal})
+  if (result.usage) {
+    usage.inputTokens += result.usage.inputTokens
+    usage.outputTokens += result.usage.outputTokens
+    options.onEvent?.({type: 'usage', usage: result.usage})
+  }
+
+  history.splice(0, history.length, ...result.messages)
+  ledger.reset()
+  compaction.onCompacted?.(result)
+}
+
 interface Reply {
   text: string
   calls: ToolCallRequest[]
   raw: unknown
   cancelled: boolean
+  /** Anthropic's signed thinking: it must go back with the tool calls it led to. */
+  reasoning?: ReasoningBlock[]
 }
 
 async function streamReply(history: readonly Message[], options: LoopOptions, usage: Usage): Promise<Reply> {
@@ -111,6 +149,7 @@ async function streamReply(history: readonly Message[], options: LoopOptions, us
 
       case 'message_stop': {
         reply.raw = event.raw ?? reply.text
+        reply.reasoning = event.reasoning
         break
       }
 

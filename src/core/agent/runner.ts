@@ -4,6 +4,9 @@ import {type JsonSchema, type Middleware, type ToolContext, type ToolDefinition,
 
 import {type PermissionStep, ToolPipeline} from '../tools/pipeline.js'
 import {ToolRegistry} from '../tools/registry.js'
+import {traceAgentRun, type TracedPorts} from '../tracing/agent-run.js'
+import {type CompactionResult, SessionCompactor} from './compaction.js'
+import {modelSummarizer} from './compaction-summary.js'
 import {type AgentEvent, type LoopStop, runAgentLoop} from './loop.js'
 import type {ApiClient, Message, Usage} from './types.js'
 
@@ -85,6 +88,11 @@ export interface RunOptions {
    */
   registry?: ToolRegistry
   onEvent?: (event: AgentEvent) => void
+  /**
+   * Opt-in compaction (HIP-301 §5): past 90% of `maxTokens` (the conversation's budget, not
+   * the per-reply cap above) the middle of the history becomes a summary the model writes.
+   */
+  compaction?: {maxTokens: number; reserveRecent?: number; onPreCompact?: () => Promise<void>; onCompacted?: (result: CompactionResult) => void}
 }
 
 export interface RunResult {
@@ -110,7 +118,11 @@ function libraryRegistry(tools: readonly ToolDefinition[]): ToolRegistry {
   return registry
 }
 
-/** A class with a static `run`, as hanzo-agent's `Runner.run`. */
+/**
+ * A class with a static `run`, as hanzo-agent's `Runner.run`. Once a trace processor is added
+ * (`addTraceProcessor`), each run makes a trace named after the agent, with an agent span and a
+ * span per model request and per tool call; without one, it makes nothing.
+ */
 export class Runner {
   static async run(agent: Agent, input: string, options: RunOptions): Promise<RunResult> {
     const registry = options.registry ?? libraryRegistry(agent.tools)
@@ -122,17 +134,29 @@ export class Runner {
       ...(options.history ?? []),
       {content: input, role: 'user'},
     ]
-    const result = await runAgentLoop(history, {
-      client: options.client,
-      executor,
-      maxTokens: options.maxTokens,
-      maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
-      model: agent.model,
-      onEvent: options.onEvent,
-      sessionId: options.sessionId ?? randomUUID(),
-      signal: options.signal,
-      tools: registry.specs(),
-    })
+    const sessionId = options.sessionId ?? randomUUID()
+    const tools = registry.specs()
+    const loop = (ports: TracedPorts) =>
+      runAgentLoop(history, {
+        ...ports,
+        maxTokens: options.maxTokens,
+        maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
+        model: agent.model,
+        onEvent: options.onEvent,
+        sessionId,
+        signal: options.signal,
+        tools,
+        compaction: options.compaction && {
+          // The summary goes through the traced client: its request gets a span like any other.
+          compactor: new SessionCompactor({...options.compaction, summarize: modelSummarizer(ports.client, agent.model)}),
+          onCompacted: options.compaction.onCompacted,
+          onPreCompact: options.compaction.onPreCompact,
+        },
+      })
+    // Spans (when a trace processor is added and tracing is not disabled) come from the ports.
+    const ports = {client: options.client, executor}
+    const tracer = traceAgentRun(agent, tools, sessionId)
+    const result = await (tracer ? tracer.run(ports, loop) : loop(ports))
     return {...result, history}
   }
 }

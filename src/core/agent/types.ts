@@ -18,11 +18,18 @@ export interface ToolCallRequest {
   arguments: string
 }
 
+/**
+ * Reasoning a provider signs and needs back unchanged with the reply it came in: Anthropic's
+ * thinking blocks, which must accompany a reply's tool calls when they are sent back. Never
+ * shown and never part of the reply's text.
+ */
+export type ReasoningBlock = {type: 'thinking'; thinking: string; signature: string} | {type: 'redacted_thinking'; data: string}
+
 /** The conversation, provider-neutral; adapters translate it to each wire format. */
 export type Message =
   | {role: 'system'; content: string}
   | {role: 'user'; content: string}
-  | {role: 'assistant'; content: string; toolCalls: ToolCallRequest[]}
+  | {role: 'assistant'; content: string; toolCalls: ToolCallRequest[]; reasoning?: ReasoningBlock[]}
   | {role: 'tool'; toolCallId: string; toolName: string; content: string; isError: boolean}
 
 export interface Usage {
@@ -40,7 +47,7 @@ export type StreamEvent =
   | {type: 'content_delta'; text: string}
   | {type: 'tool_use'; call: ToolCallRequest}
   | {type: 'usage'; usage: Usage}
-  | {type: 'message_stop'; stopReason: StopReason; raw?: unknown}
+  | {type: 'message_stop'; stopReason: StopReason; raw?: unknown; reasoning?: ReasoningBlock[]}
   | {type: 'error'; error: ModelError}
 
 /** A tool as the model is told about it. */

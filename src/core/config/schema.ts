@@ -48,7 +48,7 @@ const provider = {
   properties: {
     base_url: httpUrl,
     api_key: {type: 'string'},
-    api: {enum: ['chat_completions', 'responses']},
+    api: {enum: ['chat_completions', 'responses', 'anthropic_messages']},
     oauth: {
       type: 'object',
       additionalProperties: false,
@@ -99,8 +99,8 @@ export const SETTINGS_SCHEMA = {
     provider: {type: 'string', pattern: '\\S', description: 'The default provider (a name under providers, or a built-in one).'},
     providers: {type: 'object', additionalProperties: provider},
     api: {
-      enum: ['chat_completions', 'responses'],
-      description: 'Wire API of the default provider; default responses for api.openai.com, chat_completions elsewhere.',
+      enum: ['chat_completions', 'responses', 'anthropic_messages'],
+      description: 'Wire API of the default provider; default responses for api.openai.com, anthropic_messages for api.anthropic.com, chat_completions elsewhere.',
     },
     max_retries: {type: 'integer', minimum: 0, maximum: 10, description: 'Retries of a model request after a 429 or 5xx; default 2.'},
     max_turns: {type: 'integer', minimum: 1, description: 'Model requests one `run` may make; default 25.'},

@@ -41,7 +41,7 @@ export interface SandboxSettings {
 export interface ProviderSettings {
   base_url?: string
   api_key?: string
-  api?: 'chat_completions' | 'responses'
+  api?: 'chat_completions' | 'responses' | 'anthropic_messages'
   oauth?: ProviderOAuthSettings
 }
 
@@ -82,7 +82,7 @@ export interface HanzoConfig {
   input_mode?: 'vim' | 'emacs' | 'default'
   sandbox?: SandboxSettings
   providers?: Record<string, ProviderSettings>
-  api?: 'chat_completions' | 'responses'
+  api?: 'chat_completions' | 'responses' | 'anthropic_messages'
   max_retries?: number
   max_turns?: number
   max_tokens?: number

@@ -2,7 +2,7 @@ import {isRecord} from '@hanzo-dev/sdk/settings'
 
 import {contentText, emptyView} from './request-view.js'
 import type {Reply} from './script-cursor.js'
-import {deltas, FAKE_CREATED, type FakeWireFormat, sse} from './wire-format.js'
+import {deltas, FAKE_CREATED, type FakeWireFormat, openAIErrorBody, sse} from './wire-format.js'
 
 /**
  * OpenAI chat completions: `chat.completion.chunk` events (the role first, then text and
@@ -11,6 +11,8 @@ import {deltas, FAKE_CREATED, type FakeWireFormat, sse} from './wire-format.js'
  * `chat.completion` object. A `stream_error` is a `data: {"error": ...}` event with no `[DONE]`.
  */
 export const chatFormat: FakeWireFormat = {
+  errorBody: openAIErrorBody,
+
   json(reply) {
     return {
       choices: [

@@ -2,7 +2,7 @@ import {isRecord} from '@hanzo-dev/sdk/settings'
 
 import {contentText, emptyView} from './request-view.js'
 import type {Reply} from './script-cursor.js'
-import {deltas, FAKE_CREATED, type FakeWireFormat, sse} from './wire-format.js'
+import {deltas, FAKE_CREATED, type FakeWireFormat, openAIErrorBody, sse} from './wire-format.js'
 
 /**
  * The OpenAI Responses API: `response.created`, `response.in_progress`, then per output item
@@ -13,6 +13,8 @@ import {deltas, FAKE_CREATED, type FakeWireFormat, sse} from './wire-format.js'
  * sends the deltas without closing the items, then an `error` event.
  */
 export const responsesFormat: FakeWireFormat = {
+  errorBody: openAIErrorBody,
+
   json(reply) {
     return responseObject(reply, reply.truncated ? 'incomplete' : 'completed', outputItems(reply))
   },

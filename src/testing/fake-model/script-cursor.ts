@@ -16,12 +16,13 @@ export interface Reply {
   streamError?: ScriptErrorObject
 }
 
-/** How the fake model answers one request, whatever the API. */
+/** How the fake model answers one request, whatever the API: each API shapes error objects its own way. */
 export type Outcome =
   | {kind: 'reply'; reply: Reply}
-  | {kind: 'http_error'; status: number; headers: Record<string, string>; body: string}
-  /** A 200 with the JSON body `{"error": ...}` (given as its text). */
-  | {kind: 'error_body'; body: string}
+  /** `body`: an error object, or a text/plain body as written. */
+  | {kind: 'http_error'; status: number; headers: Record<string, string>; body: ScriptErrorObject | string}
+  /** A 200 whose JSON body is this error. */
+  | {kind: 'error_body'; error: ScriptErrorObject}
 
 /** Statuses the openai client retries (with `x-should-retry` unset). */
 export function isRetryableStatus(status: number): boolean {
@@ -62,7 +63,7 @@ export class ScriptCursor {
     }
 
     if ('status' in turn) return scriptedStatus(turn)
-    if ('error_body' in turn) return {body: JSON.stringify({error: turn.error_body}), kind: 'error_body'}
+    if ('error_body' in turn) return {error: turn.error_body, kind: 'error_body'}
     return {kind: 'reply', reply: resolveReply(turn, number, this.model, view)}
   }
 }
@@ -72,18 +73,17 @@ function scriptedStatus(turn: HttpErrorTurn): Outcome {
   // So that tests and demos do not wait out the client's default backoff (0.5 s, 1 s, ...).
   const retryNow = isRetryableStatus(turn.status) && !names.includes('retry-after') && !names.includes('retry-after-ms')
   const headers: Record<string, string> = {...(retryNow && {'retry-after-ms': '0'}), ...turn.headers}
-  if (typeof turn.body === 'string') return {body: turn.body, headers: {'content-type': 'text/plain; charset=utf-8', ...headers}, kind: 'http_error', status: turn.status}
-  const error = turn.body ?? {
+  const body = turn.body ?? {
     code: null,
     message: `fake-model: scripted HTTP ${turn.status}`,
     param: null,
     type: turn.status >= 500 ? 'server_error' : 'invalid_request_error',
   }
-  return failure(turn.status, headers, error)
+  return failure(turn.status, headers, body)
 }
 
-function failure(status: number, headers: Record<string, string>, error: ScriptErrorObject): Outcome {
-  return {body: JSON.stringify({error}), headers: {'content-type': 'application/json', ...headers}, kind: 'http_error', status}
+function failure(status: number, headers: Record<string, string>, body: ScriptErrorObject | string): Outcome {
+  return {body, headers, kind: 'http_error', status}
 }
 
 function resolveReply(turn: ReplyTurn, number: number, model: string, view: RequestView): Reply {

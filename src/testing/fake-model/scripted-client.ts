@@ -1,25 +1,29 @@
 import {setTimeout as sleep} from 'node:timers/promises'
 
-import {chatCompletions, chatRequest} from '../../adapters/api/chat-completions.js'
+import {anthropicMessages} from '../../adapters/api/anthropic-client.js'
+import {chatCompletions} from '../../adapters/api/chat-completions.js'
 import {decodeStream} from '../../adapters/api/decode-stream.js'
 import {type ErrorContext, httpStatusError, replyError} from '../../adapters/api/model-errors.js'
-import {responses, responsesRequest} from '../../adapters/api/responses.js'
+import {responses} from '../../adapters/api/responses.js'
 import type {ApiClient, Message, ModelToolSpec, SendOptions, StreamEvent} from '../../core/agent/types.js'
+import {anthropicFormat} from './anthropic-format.js'
 import {chatFormat} from './chat-format.js'
 import {responsesFormat} from './responses-format.js'
 import {loadScript, parseScript, type Script, type ScriptSource} from './script.js'
 import {isRetryableStatus, type Outcome, ScriptCursor} from './script-cursor.js'
+import {httpErrorBody} from './wire-format.js'
 
 export interface ScriptedClientOptions {
   /** The API whose wire format the replay goes through; default `chat_completions`. */
-  api?: 'chat_completions' | 'responses'
+  api?: 'chat_completions' | 'responses' | 'anthropic_messages'
   /** Retries of a retryable scripted status, each taking the next turn, as the openai client's; default 2. */
   maxRetries?: number
 }
 
 const APIS = {
-  chat_completions: {format: chatFormat, request: chatRequest, wire: chatCompletions},
-  responses: {format: responsesFormat, request: responsesRequest, wire: responses},
+  anthropic_messages: {format: anthropicFormat, wire: anthropicMessages()},
+  chat_completions: {format: chatFormat, wire: chatCompletions},
+  responses: {format: responsesFormat, wire: responses},
 }
 
 /** Replays have no server: errors name no endpoint. */
@@ -52,17 +56,17 @@ export class ScriptedApiClient implements ApiClient {
     if (signal?.aborted) return
     const api = APIS[this.options.api ?? 'chat_completions']
     // Through JSON, as the body travels: the view is read from exactly what a server receives.
-    const request = JSON.parse(JSON.stringify(api.request(messages, tools, options))) as Record<string, unknown>
+    const request = JSON.parse(JSON.stringify(api.wire.request(messages, tools, options))) as Record<string, unknown>
     const view = api.format.view(request)
     let outcome = this.cursor.answer(view)
     for (let retries = this.options.maxRetries ?? 2; retries > 0 && willRetry(outcome); retries--) outcome = this.cursor.answer(view)
     if (outcome.kind === 'http_error') {
-      yield {error: httpStatusError(outcome.status, outcome.body, CONTEXT), type: 'error'}
+      yield {error: httpStatusError(outcome.status, httpErrorBody(api.format, outcome.status, outcome.body).text, CONTEXT), type: 'error'}
       return
     }
 
     if (outcome.kind === 'error_body') {
-      yield {error: replyError(JSON.parse(outcome.body), CONTEXT), type: 'error'}
+      yield {error: replyError(api.format.errorBody(outcome.error), CONTEXT), type: 'error'}
       return
     }
 

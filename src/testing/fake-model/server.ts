@@ -4,11 +4,12 @@ import {setTimeout as sleep} from 'node:timers/promises'
 
 import {isRecord, REDACTED} from '@hanzo-dev/sdk/settings'
 
+import {anthropicFormat} from './anthropic-format.js'
 import {chatFormat} from './chat-format.js'
 import {responsesFormat} from './responses-format.js'
 import {loadScript, type ScriptSource} from './script.js'
 import {type Outcome, ScriptCursor} from './script-cursor.js'
-import type {FakeWireFormat} from './wire-format.js'
+import {type FakeWireFormat, httpErrorBody} from './wire-format.js'
 
 /** A request as the fake model received it. */
 export interface RecordedRequest {
@@ -37,12 +38,13 @@ export interface FakeModelOptions {
 const CREDENTIAL_HEADERS = new Set(['authorization', 'api-key', 'x-api-key', 'proxy-authorization'])
 const FORMATS: Record<string, FakeWireFormat> = {
   '/v1/chat/completions': chatFormat,
+  '/v1/messages': anthropicFormat,
   '/v1/responses': responsesFormat,
 }
 
 /**
- * The fake model: a real HTTP server on 127.0.0.1 answering from a script with the OpenAI wire
- * formats (see README.md). Each model request takes the next turn, whichever API it uses.
+ * The fake model: a real HTTP server on 127.0.0.1 answering from a script with the OpenAI and
+ * Anthropic wire formats (see README.md). Each model request takes the next turn, whichever API it uses.
  */
 export async function startFakeModel(source: ScriptSource, options: FakeModelOptions = {}): Promise<FakeModel> {
   const script = await loadScript(source)
@@ -68,16 +70,18 @@ export async function startFakeModel(source: ScriptSource, options: FakeModelOpt
 
     const format = FORMATS[path]
     if (request.method !== 'POST' || !format) {
-      sendError(response, 404, `fake-model: no route ${request.method} ${path}; it serves GET /v1/models, POST /v1/chat/completions and POST /v1/responses`, 'invalid_request_error')
+      sendError(response, 404, `fake-model: no route ${request.method} ${path}; it serves GET /v1/models, POST /v1/chat/completions, POST /v1/responses and POST /v1/messages`, 'invalid_request_error')
       return
     }
 
     if (!isRecord(body)) {
-      sendError(response, 400, 'fake-model: the request body is not a JSON object', 'invalid_request_error')
+      sendJson(response, 400, format.errorBody({code: null, message: 'fake-model: the request body is not a JSON object', param: null, type: 'invalid_request_error'}, 400))
       return
     }
 
-    await answer(response, cursor.answer({...format.view(body), authorization: request.headers.authorization}), format, body)
+    // Anthropic's API keys travel in x-api-key; `authorization_sha256` checks whichever credential came.
+    const authorization = request.headers.authorization ?? singleHeader(request.headers['x-api-key'])
+    await answer(response, cursor.answer({...format.view(body), authorization}), format, body)
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -98,21 +102,20 @@ export async function startFakeModel(source: ScriptSource, options: FakeModelOpt
 
 async function answer(response: ServerResponse, outcome: Outcome, format: FakeWireFormat, request: Record<string, unknown>): Promise<void> {
   if (outcome.kind === 'http_error') {
-    response.writeHead(outcome.status, outcome.headers).end(outcome.body)
+    const {contentType, text} = httpErrorBody(format, outcome.status, outcome.body)
+    response.writeHead(outcome.status, {'content-type': contentType, ...outcome.headers}).end(text)
     return
   }
 
-  const {kind} = outcome
-  if (kind === 'error_body' || (request.stream !== true && outcome.reply.streamError)) {
-    // Without a stream to break, a stream error is the 200 error body it would have been.
-    const body = kind === 'error_body' ? outcome.body : JSON.stringify({error: outcome.reply.streamError})
-    response.writeHead(200, {'content-type': 'application/json'}).end(body)
+  if (outcome.kind === 'error_body') {
+    sendJson(response, 200, format.errorBody(outcome.error))
     return
   }
 
   const {reply} = outcome
   if (request.stream !== true) {
-    sendJson(response, 200, format.json(reply))
+    // Without a stream to break, a stream error is the 200 error body it would have been.
+    sendJson(response, 200, reply.streamError ? format.errorBody(reply.streamError) : format.json(reply))
     return
   }
 
@@ -134,6 +137,10 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
 
 function sendError(response: ServerResponse, status: number, message: string, type: string): void {
   sendJson(response, status, {error: {code: null, message, param: null, type}})
+}
+
+function singleHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {

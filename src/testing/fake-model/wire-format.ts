@@ -1,4 +1,5 @@
 import type {RequestView} from './request-view.js'
+import type {ScriptErrorObject} from './script.js'
 import type {Reply} from './script-cursor.js'
 
 /** One API as the fake model speaks it. */
@@ -9,6 +10,19 @@ export interface FakeWireFormat {
   stream(reply: Reply, request: Record<string, unknown>): string[]
   /** A reply to a request without `stream: true`. */
   json(reply: Reply): unknown
+  /** The JSON body carrying an error: of an HTTP error (with its status), or of a 200. */
+  errorBody(error: ScriptErrorObject, status?: number): unknown
+}
+
+/** OpenAI's error body (both OpenAI APIs): the error object as written. */
+export function openAIErrorBody(error: ScriptErrorObject): unknown {
+  return {error}
+}
+
+/** The headers and text of a scripted HTTP error's body: an error object in the API's shape, or a string as written. */
+export function httpErrorBody(format: FakeWireFormat, status: number, body: ScriptErrorObject | string): {contentType: string; text: string} {
+  if (typeof body === 'string') return {contentType: 'text/plain; charset=utf-8', text: body}
+  return {contentType: 'application/json', text: JSON.stringify(format.errorBody(body, status))}
 }
 
 /** Every reply is stamped with this time: a script gives the same bytes on every run. */

@@ -37,6 +37,17 @@ describe('resolveEndpoint', () => {
     expect(resolveEndpoint(config({provider: 'openai'}), {OPENAI_API_KEY: 'sk-openai-secret'})).toMatchObject({api: 'responses', apiKey: 'sk-openai-secret'})
   })
 
+  it("takes Anthropic's key from ANTHROPIC_API_KEY and speaks the Messages API to api.anthropic.com", () => {
+    expect(resolveEndpoint(config({provider: 'anthropic'}), {ANTHROPIC_API_KEY: 'sk-ant-secret'})).toMatchObject({
+      api: 'anthropic_messages',
+      apiKey: 'sk-ant-secret',
+      baseURL: 'https://api.anthropic.com',
+    })
+    expect(resolveEndpoint(config({provider: 'anthropic'}), {}, {}, 'oauth-token')).toMatchObject({api: 'anthropic_messages', apiKey: 'oauth-token'})
+    const proxy = config({provider: 'corp', providers: {corp: {api_key: 'k', base_url: 'https://api.anthropic.com/v1'}}})
+    expect(resolveEndpoint(proxy, {})).toMatchObject({api: 'anthropic_messages'})
+  })
+
   it('honours api and max_retries from the settings', () => {
     expect(resolveEndpoint(config({api: 'responses', api_key: 'k', max_retries: 0}), {})).toMatchObject({api: 'responses', maxRetries: 0})
   })

@@ -1,0 +1,43 @@
+import * as Flags from '@oclif/core/flags'
+
+import {SessionStore} from '../../adapters/session-store.js'
+import {HanzoCommand} from '../../cli/base-command.js'
+import {UserError} from '../../core/errors.js'
+import {type ListedSession, renderSessionList} from '../../core/sessions/render.js'
+import {summarize} from '../../core/sessions/summary.js'
+
+export default class SessionsList extends HanzoCommand {
+  static description = `List saved sessions, newest first: this project's, or every project's with --all.
+
+Every hanzo-dev run is saved as a session in your data dir ($XDG_DATA_HOME/hanzo-dev/sessions); hanzo-dev run --continue or --resume ID carries one on. TURNS counts model requests; tokens add up every run of the session. COST shows when the pricing setting has a price for the model (USD per million tokens, at today's prices): hanzo-dev config set pricing.gpt-4o '{"input": 2.5, "output": 10}'.`
+
+  static examples = ['<%= config.bin %> sessions list', '<%= config.bin %> sessions list --all --limit 50', '<%= config.bin %> sessions list --json | jq -r ".sessions[0].id"']
+
+  static flags = {
+    all: Flags.boolean({description: "Every project's sessions, with their project."}),
+    limit: Flags.integer({default: 20, description: 'Show at most this many sessions.', min: 1}),
+  }
+
+  async run(): Promise<{sessions: Array<ListedSession & {path: string}>}> {
+    const {flags} = await this.parse(SessionsList)
+    const {config, projectRoot} = await this.settings()
+    const store = SessionStore.at(this.paths.dataDir)
+    const sessions: Array<ListedSession & {path: string}> = []
+    for (const stored of (await store.list(flags.all ? undefined : projectRoot)).slice(0, flags.limit)) {
+      // One unreadable file (a kill while its header was written) does not hide the others.
+      const transcript = await store.read(stored.path).catch((error: unknown) => {
+        if (!(error instanceof UserError)) throw error
+        this.warn(error.message)
+      })
+      if (transcript) sessions.push({...summarize(transcript, config.pricing), path: stored.path, updated_at: stored.modified.toISOString()})
+    }
+
+    if (sessions.length > 0) {
+      for (const line of renderSessionList(sessions, {allProjects: flags.all})) this.log(line)
+    } else {
+      this.log(flags.all ? 'No saved sessions.' : `No saved sessions in ${projectRoot} (--all lists every project's).`)
+    }
+
+    return {sessions}
+  }
+}

@@ -1,0 +1,131 @@
+import type {ParsedTranscript} from './parse.js'
+import type {SessionSummary} from './summary.js'
+import type {SavedToolCall, TranscriptLine} from './transcript.js'
+import type {UsageTotals} from './usage.js'
+
+export type ListedSession = SessionSummary & {updated_at: string}
+
+/** `sessions list`: one row per session, newest first; the project column only across projects. */
+export function renderSessionList(sessions: readonly ListedSession[], options: {allProjects: boolean}): string[] {
+  const rows = sessions.map((s) => [
+    s.id.slice(0, 8),
+    localTime(s.updated_at),
+    String(s.turns),
+    `${compact(s.usage.input_tokens)}/${compact(s.usage.output_tokens)}`,
+    s.usage.cost_usd === undefined ? '-' : usd(s.usage.cost_usd),
+    s.model,
+    ...(options.allProjects ? [s.project_root] : []),
+    excerpt(s.first_prompt ?? '', 60),
+  ])
+  const head = ['ID', 'UPDATED', 'TURNS', 'TOKENS IN/OUT', 'COST', 'MODEL', ...(options.allProjects ? ['PROJECT'] : []), 'PROMPT']
+  return table([head, ...rows])
+}
+
+/** `sessions show`: the summary, then the conversation as it went, run by run. */
+export function renderSession(summary: SessionSummary, {lines, skipped}: ParsedTranscript): string[] {
+  const out = [
+    `Session   ${summary.id}`,
+    `Project   ${summary.project_root}`,
+    `Started   ${localTime(summary.created_at)} · ${plural(summary.runs, 'run')} · ${plural(summary.turns, 'model request')}`,
+    `Model     ${summary.model} (${summary.provider})`,
+    `Usage     ${usage(summary.usage)}`,
+  ]
+  if (skipped.length > 0) out.push(`Skipped   ${skipped.map((s) => `line ${s.line} (${s.reason === 'torn' ? 'cut short by a kill' : 'not readable'})`).join(', ')}`)
+  out.push('')
+  let run = 1
+  for (const line of lines) out.push(...renderLine(line, () => ++run))
+  return out
+}
+
+function renderLine(line: TranscriptLine, nextRun: () => number): string[] {
+  switch (line.type) {
+    case 'run': {
+      return ['', `── run ${nextRun()} · ${localTime(line.at)} · ${line.model} · ${line.cwd}`]
+    }
+
+    case 'user': {
+      return [`> ${line.content.replaceAll('\n', '\n  ')}`]
+    }
+
+    case 'assistant': {
+      return [...(line.content ? [line.content] : []), ...line.tool_calls.map((call) => `⏺ ${[call.name, argumentsSubject(call)].filter(Boolean).join(' ')}`)]
+    }
+
+    case 'tool_result': {
+      return [`  ↳ ${line.is_error ? 'error: ' : ''}${excerpt(line.content, 120)}`]
+    }
+
+    case 'history': {
+      return [`── the conversation continues from here as ${plural(line.messages.length, 'message')} (compacted)`]
+    }
+
+    case 'end': {
+      return [`── ${line.stop}${line.error ? `: ${line.error}` : ''} · ${plural(line.turns, 'turn')} · ${usage(line.usage)}`]
+    }
+
+    default: {
+      return []
+    }
+  }
+}
+
+/** A tool call's input in one short line: the command or path when there is one. */
+export function callSubject(input: Record<string, unknown>): string {
+  const subject = input.command ?? input.path ?? input.pattern
+  const text = typeof subject === 'string' ? subject : Object.keys(input).length > 0 ? JSON.stringify(input) : ''
+  return firstLine(text).slice(0, 120)
+}
+
+export function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0]
+  return line.length < text.length ? `${line} …` : line
+}
+
+/** Cents from a dollar up; below, two significant digits (a short run costs fractions of a cent). */
+function usd(cost: number): string {
+  return `$${cost >= 1 || cost === 0 ? cost.toFixed(2) : cost.toPrecision(2)}`
+}
+
+function usage(totals: UsageTotals): string {
+  const tokens = `${totals.input_tokens.toLocaleString('en-US')} in · ${totals.output_tokens.toLocaleString('en-US')} out`
+  return totals.cost_usd === undefined ? tokens : `${tokens} · ${usd(totals.cost_usd)}`
+}
+
+/** Arguments that are not a JSON object are shown as the model sent them. */
+function argumentsSubject(call: SavedToolCall): string {
+  try {
+    const input: unknown = JSON.parse(call.arguments)
+    if (typeof input === 'object' && input !== null && !Array.isArray(input)) return callSubject(input as Record<string, unknown>)
+  } catch {
+    // Shown raw, below.
+  }
+
+  return firstLine(call.arguments).slice(0, 120)
+}
+
+function excerpt(text: string, width: number): string {
+  const flat = text.replaceAll(/\s+/g, ' ').trim()
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat
+}
+
+function compact(tokens: number): string {
+  if (tokens < 1000) return String(tokens)
+  return tokens < 1e6 ? `${(tokens / 1000).toFixed(1)}k` : `${(tokens / 1e6).toFixed(1)}M`
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
+}
+
+/** `2025-01-31 14:03` in the local time zone. */
+function localTime(iso: string): string {
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return iso
+  const two = (n: number) => String(n).padStart(2, '0')
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`
+}
+
+function table(rows: readonly string[][]): string[] {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)))
+  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]))).join('  '))
+}

@@ -1,0 +1,107 @@
+import type {Message, ReasoningBlock} from '../agent/types.js'
+
+/**
+ * A saved session is one JSONL file, appended to as the session goes (docs/run-output.md,
+ * "Sessions"). The first line is the header; every later line is one of the types below.
+ * Messages are stored as the model saw them, so a resumed run sends the same conversation.
+ * Readers skip line types they do not know: later versions may add some.
+ */
+export const TRANSCRIPT_VERSION = 1
+
+export interface SessionHeader {
+  type: 'session'
+  version: number
+  id: string
+  created_at: string
+  cwd: string
+  project_root: string
+  model: string
+  provider: string
+}
+
+/** A later run of the same session (`run --continue` / `--resume`): where and with what it ran. */
+export interface RunLine {
+  type: 'run'
+  at: string
+  cwd: string
+  model: string
+  provider: string
+}
+
+export interface SavedToolCall {
+  id: string
+  name: string
+  /** The arguments exactly as the model sent them. */
+  arguments: string
+}
+
+/** A message of the conversation (the agent's system prompt is not one: each run builds its own). */
+export type MessageLine =
+  | {type: 'system'; at?: string; content: string}
+  | {type: 'user'; at?: string; content: string}
+  | {type: 'assistant'; at?: string; content: string; tool_calls: SavedToolCall[]; reasoning?: ReasoningBlock[]}
+  | {type: 'tool_result'; at?: string; tool_call_id: string; tool_name: string; content: string; is_error: boolean}
+
+/** One model request: `turn` is the loop's turn it belongs to (1-based, per run). */
+export interface UsageLine {
+  type: 'usage'
+  at: string
+  turn: number
+  model: string
+  input_tokens: number
+  output_tokens: number
+}
+
+/** The conversation was rewritten (compaction replaced earlier messages): it is `messages` from here on. */
+export interface HistoryLine {
+  type: 'history'
+  at: string
+  messages: MessageLine[]
+}
+
+/** A compaction, as the compactor reported it; the conversation it left follows as a `history` line. */
+export interface CompactionLine {
+  type: 'compaction'
+  at: string
+  strategy: string
+  compacted_count: number
+  tokens_saved: number
+  fallback_reason?: string
+}
+
+export type RunStop = 'completed' | 'max_turns' | 'cancelled' | 'error'
+
+export interface EndLine {
+  type: 'end'
+  at: string
+  stop: RunStop
+  turns: number
+  /** This run's tokens. */
+  usage: {input_tokens: number; output_tokens: number}
+  error?: string
+}
+
+export type TranscriptLine = SessionHeader | RunLine | MessageLine | UsageLine | HistoryLine | CompactionLine | EndLine
+
+export function toLine(message: Message, at?: string): MessageLine {
+  switch (message.role) {
+    case 'system':
+    case 'user': {
+      return {at, content: message.content, type: message.role}
+    }
+
+    case 'assistant': {
+      const calls = message.toolCalls.map(({arguments: args, id, name}) => ({arguments: args, id, name}))
+      // Signed reasoning goes back with its reply's tool calls (Anthropic refuses the turn without it).
+      return {at, content: message.content, tool_calls: calls, type: 'assistant', ...(message.reasoning && {reasoning: message.reasoning})}
+    }
+
+    case 'tool': {
+      return {at, content: message.content, is_error: message.isError, tool_call_id: message.toolCallId, tool_name: message.toolName, type: 'tool_result'}
+    }
+  }
+}
+
+export function isMessageLine(line: {type: string}): line is MessageLine {
+  return line.type === 'system' || line.type === 'user' || line.type === 'assistant' || line.type === 'tool_result'
+}
