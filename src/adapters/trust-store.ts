@@ -8,9 +8,8 @@ import type {ProjectTrustPort, TrustRecord} from '../core/config/trust.js'
 import type {LoadConfigOptions, LoadedConfig} from '../core/config/types.js'
 import {UserError} from '../core/errors.js'
 import {resolvePaths} from '../core/paths.js'
-import {writeFileAtomic} from './atomic-write.js'
 import {cannotUse} from './credentials/fs-errors.js'
-import {type LockFileOptions, withLockFile} from './credentials/lock-file.js'
+import type {LockFileOptions} from './credentials/lock-file.js'
 
 /**
  * The user's trust decisions (src/core/config/trust.ts says what is trusted): one JSON file in
@@ -81,6 +80,9 @@ export class FileTrustStore implements ProjectTrustPort {
   }
 
   private async update(change: (projects: Map<string, TrustRecord>) => void, lock = this.lock): Promise<void> {
+    // Every command reads the store; only `trust` and a first warning write it: the writing
+    // half loads then, not at every start-up.
+    const [{withLockFile}, {writeFileAtomic}] = await Promise.all([import('./credentials/lock-file.js'), import('./atomic-write.js')])
     await mkdir(dirname(this.path), {mode: 0o700, recursive: true}).catch((error: unknown) => {
       throw cannotUse(dirname(this.path), error)
     })
