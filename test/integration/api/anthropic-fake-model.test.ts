@@ -3,11 +3,10 @@ import {createHash} from 'node:crypto'
 import {describe, expect, it} from 'vitest'
 
 import {createAnthropicClient} from '../../../src/adapters/api/anthropic-client.js'
-import type {ApiClient, Message, StreamEvent} from '../../../src/core/agent/types.js'
 import {SseFrameBuffer} from '../../../src/core/protocol/sse-frame-buffer.js'
 import type {Script} from '../../../src/testing/fake-model/script.js'
 import {createScriptedClient} from '../../../src/testing/fake-model/scripted-client.js'
-import {API_KEY, collect, fakeModel, READ_FILE} from './helpers.js'
+import {API_KEY, CALL, fakeModel, READ_FILE, replaySession} from './helpers.js'
 
 const REQUEST = {max_tokens: 1024, messages: [{content: 'hi', role: 'user'}], model: 'fake-model', stream: true}
 
@@ -134,32 +133,11 @@ const SCRIPT: Script = {
   ],
 }
 
-const CALL = {arguments: '{"path":"a.ts"}', id: 'call_fake_1_1', input: {path: 'a.ts'}, name: 'fs_read'}
-const CONVERSATIONS: Message[][] = [
-  [{content: 'please fix a.ts', role: 'user'}],
-  [
-    {content: 'please fix a.ts', role: 'user'},
-    {content: 'Reading.', role: 'assistant', toolCalls: [CALL]},
-    {content: 'const a = 1', isError: false, role: 'tool', toolCallId: CALL.id, toolName: 'fs_read'},
-  ],
-]
-
-async function session(client: ApiClient): Promise<unknown[]> {
-  const calls: unknown[] = []
-  for (let i = 0; i < 8; i++) calls.push(comparable(await collect(client, CONVERSATIONS[Math.min(i, 1)], [READ_FILE])))
-  return calls
-}
-
-/** Errors compared by what the caller reads; the endpoint is the one thing a replay cannot have. */
-function comparable(events: StreamEvent[]): unknown[] {
-  return events.map((event) => (event.type === 'error' ? {code: event.error.code, message: event.error.message, status: event.error.status, type: 'error'} : event))
-}
-
 describe('the replay client over anthropic_messages', () => {
   it('yields the same events as the Anthropic client against the fake server', async () => {
     const model = await fakeModel(SCRIPT)
-    const overHttp = await session(createAnthropicClient({apiKey: API_KEY, baseURL: model.url}))
-    const replayed = await session(await createScriptedClient(SCRIPT, {api: 'anthropic_messages'}))
+    const overHttp = await replaySession(createAnthropicClient({apiKey: API_KEY, baseURL: model.url}), 8)
+    const replayed = await replaySession(await createScriptedClient(SCRIPT, {api: 'anthropic_messages'}), 8)
     expect(replayed).toEqual(overHttp)
     expect(overHttp.slice(2)).toMatchObject([
       [{call: {arguments: '{"path": ', id: 'bad', input: {}}}, {type: 'usage'}, {stopReason: 'max_tokens'}],

@@ -73,3 +73,30 @@ export const LIST_DIR: ModelToolSpec = {
   inputSchema: {properties: {path: {type: 'string'}}, type: 'object'},
   name: 'fs_list',
 }
+
+/** The tool call the replay conversations hold. */
+export const CALL = {arguments: '{"path":"a.ts"}', id: 'call_fake_1_1', input: {path: 'a.ts'}, name: 'fs_read'}
+const CONVERSATIONS: Message[][] = [
+  [{content: 'please fix a.ts', role: 'user'}],
+  [
+    {content: 'please fix a.ts', role: 'user'},
+    {content: 'Reading.', role: 'assistant', toolCalls: [CALL]},
+    {content: 'const a = 1', isError: false, role: 'tool', toolCallId: CALL.id, toolName: 'fs_read'},
+  ],
+]
+
+/**
+ * Runs a whole script of `requests` turns, for comparing a client over HTTP with the replay
+ * client: the first two conversations, then the second again until the script ends. Errors are
+ * compared by what the caller reads; the endpoint is the one thing a replay cannot have.
+ */
+export async function replaySession(client: ApiClient, requests: number): Promise<unknown[]> {
+  const calls: unknown[] = []
+  for (let i = 0; i < requests; i++) {
+    const events = await collect(client, CONVERSATIONS[Math.min(i, 1)], [READ_FILE])
+    calls.push(events.map((event) => (event.type === 'error' ? {code: event.error.code, message: event.error.message, status: event.error.status, type: 'error'} : event)))
+  }
+
+  return calls
+}
+

@@ -4,10 +4,10 @@ import {join} from 'node:path'
 
 import {describe, expect, it} from 'vitest'
 
-import type {ApiClient, Message, StreamEvent} from '../../../src/core/agent/types.js'
+import type {StreamEvent} from '../../../src/core/agent/types.js'
 import type {Script} from '../../../src/testing/fake-model/script.js'
 import {createScriptedClient} from '../../../src/testing/fake-model/scripted-client.js'
-import {APIS, clientFor, collect, fakeModel, READ_FILE} from './helpers.js'
+import {APIS, clientFor, collect, fakeModel, replaySession} from './helpers.js'
 
 /** One of everything a script can do, as a session would meet it. */
 const SCRIPT: Script = {
@@ -26,33 +26,11 @@ const SCRIPT: Script = {
   ],
 }
 
-const CALL = {arguments: '{"path":"a.ts"}', id: 'call_fake_1_1', input: {path: 'a.ts'}, name: 'fs_read'}
-const CONVERSATIONS: Message[][] = [
-  [{content: 'please fix a.ts', role: 'user'}],
-  [
-    {content: 'please fix a.ts', role: 'user'},
-    {content: 'Reading.', role: 'assistant', toolCalls: [CALL]},
-    {content: 'const a = 1', isError: false, role: 'tool', toolCallId: CALL.id, toolName: 'fs_read'},
-  ],
-]
-
-/** Runs the whole script: the first two conversations, then the first one again until the script ends. */
-async function session(client: ApiClient): Promise<unknown[]> {
-  const calls: unknown[] = []
-  for (let i = 0; i < 9; i++) calls.push(comparable(await collect(client, CONVERSATIONS[Math.min(i, 1)], [READ_FILE])))
-  return calls
-}
-
-/** Errors compared by what the caller reads; the endpoint is the one thing a replay cannot have. */
-function comparable(events: StreamEvent[]): unknown[] {
-  return events.map((event) => (event.type === 'error' ? {code: event.error.code, message: event.error.message, status: event.error.status, type: 'error'} : event))
-}
-
 describe.each(APIS)('the replay client over %s', (api) => {
   it('yields the same events as the OpenAI client against the fake server, raw replies and errors included', async () => {
     const model = await fakeModel(SCRIPT)
-    const overHttp = await session(clientFor(model, api))
-    const replayed = await session(await createScriptedClient(SCRIPT, {api}))
+    const overHttp = await replaySession(clientFor(model, api), 9)
+    const replayed = await replaySession(await createScriptedClient(SCRIPT, {api}), 9)
     expect(replayed).toEqual(overHttp)
     expect(overHttp.map((events) => (events as Array<{type: string}>).at(-1)?.type)).toEqual([
       'message_stop',

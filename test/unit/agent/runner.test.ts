@@ -4,7 +4,6 @@ import {describe, expect, it} from 'vitest'
 import {
   Agent,
   type AgentEvent,
-  type ApiClient,
   type Message,
   ModelError,
   runAgentLoop,
@@ -13,20 +12,7 @@ import {
   tool,
   type ToolCallRequest,
 } from '../../../src/core/agent/index.js'
-
-/** A model that answers each request with the next scripted list of events. */
-function scripted(...replies: StreamEvent[][]): ApiClient & {requests: Message[][]} {
-  const requests: Message[][] = []
-  return {
-    requests,
-    async *sendMessage(messages) {
-      requests.push(structuredClone([...messages]))
-      const reply = replies.shift()
-      if (!reply) throw new Error('script exhausted')
-      yield* reply
-    },
-  }
-}
+import {scripted} from '../../helpers/scripted-model.js'
 
 const call = (id: string, name: string, input: Record<string, unknown>, args = JSON.stringify(input)): ToolCallRequest => ({arguments: args, id, input, name})
 const text = (t: string): StreamEvent[] => [{text: t, type: 'content_delta'}, {stopReason: 'end_turn', type: 'message_stop'}]

@@ -3,18 +3,7 @@ import {describe, expect, it} from 'vitest'
 import {Agent, type ApiClient, type Message, Runner, type StreamEvent, tool} from '../../../src/core/agent/index.js'
 import {SessionRecorder} from '../../../src/core/sessions/recorder.js'
 import type {TranscriptLine} from '../../../src/core/sessions/transcript.js'
-
-/** A model that answers each request with the next scripted list of events. */
-function scripted(...replies: StreamEvent[][]): ApiClient & {requests: Message[][]} {
-  const requests: Message[][] = []
-  return {
-    requests,
-    async *sendMessage(messages) {
-      requests.push(structuredClone([...messages]))
-      yield* replies.shift() ?? []
-    },
-  }
-}
+import {scripted} from '../../helpers/scripted-model.js'
 
 const usage = (input: number, output: number): StreamEvent => ({type: 'usage', usage: {inputTokens: input, outputTokens: output}})
 const stop: StreamEvent = {stopReason: 'end_turn', type: 'message_stop'}
