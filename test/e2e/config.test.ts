@@ -159,6 +159,21 @@ describe('hanzo-dev config', () => {
     expect(readFileSync(userFile, 'utf8')).toBe('{"model": "m"}\n')
   })
 
+  it('refuses a provider that is neither built in nor defined, with the list, and takes one defined in any tier', async () => {
+    write(userFile, '{"model": "m"}\n')
+    const bad = await run(['config', 'set', 'provider', 'nosuch'])
+    expect(bad.exitCode).toBe(1)
+    expect(flat(bad.stderr)).toContain(`Unknown provider "nosuch"; ${userFile} was not changed`)
+    expect(flat(bad.stderr)).toContain('use one of anthropic, hanzo, lmstudio, ollama, openai, vllm, or define it first: hanzo-dev config set providers.nosuch.base_url <url>')
+    expect(bad.stderr).not.toMatch(/\n\s+at /)
+    expect(readFileSync(userFile, 'utf8')).toBe('{"model": "m"}\n')
+
+    expect((await run(['config', 'set', 'provider', 'ollama'])).exitCode).toBe(0)
+    write(projectFile, '{"providers": {"corp": {"base_url": "https://llm.corp.example/v1"}}}\n')
+    expect((await run(['config', 'set', 'provider', 'corp'])).exitCode).toBe(0)
+    expect(JSON.parse(readFileSync(userFile, 'utf8'))).toEqual({model: 'm', provider: 'corp'})
+  })
+
   it('leaves the old file in place when the write fails', async () => {
     const before = '{\n  "model": "m"\n}\n'
     write(userFile, before)

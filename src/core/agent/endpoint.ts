@@ -52,18 +52,7 @@ export function resolveEndpoint(
   flags: {model?: string; baseURL?: string} = {},
   storedKey?: string,
 ): ModelEndpoint {
-  const provider = config.provider ?? DEFAULT_PROVIDER
-  const builtin = BUILTIN_PROVIDERS[provider]
-  const custom = config.providers?.[provider]
-  if (!builtin && !custom) {
-    throw new UserError(`Unknown provider "${provider}"`, {
-      hint: `use one of ${Object.keys(BUILTIN_PROVIDERS).join(', ')}, or define it under "providers" in your settings`,
-    })
-  }
-
-  const onDefaultProvider = config.provider === undefined || provider === DEFAULT_PROVIDER
-  const baseURL = flags.baseURL ?? custom?.base_url ?? (onDefaultProvider ? config.base_url : undefined) ?? builtin?.baseURL
-  if (!baseURL) throw new UserError(`Provider "${provider}" has no base_url`, {hint: `set providers.${provider}.base_url`})
+  const {baseURL, builtin, custom, onDefaultProvider, provider} = providerTarget(config, flags)
   const host = hostOf(baseURL)
   const local = host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || builtin?.local === true
   // A local server gets no key but its own: the Hanzo or OpenAI key has no business there.
@@ -86,6 +75,32 @@ export function resolveEndpoint(
     model: flags.model ?? config.model,
     provider,
   }
+}
+
+/** The providers `provider` may name: the built-in ones, then those defined under `providers`. */
+export function knownProviders(config: Pick<HanzoConfig, 'providers'>): string[] {
+  return [...new Set([...Object.keys(BUILTIN_PROVIDERS), ...Object.keys(config.providers ?? {})])]
+}
+
+export function unknownProviderError(provider: string, known: readonly string[], context = ''): UserError {
+  return new UserError(`Unknown provider "${provider}"${context}`, {
+    hint: `use one of ${known.join(', ')}, or define it first: hanzo-dev config set providers.${provider}.base_url <url>`,
+  })
+}
+
+/**
+ * The provider a run talks to and the base URL its requests go to, before any key is looked for
+ * (`doctor` checks that URL without one). An unknown provider or one without a base URL is a UserError.
+ */
+export function providerTarget(config: HanzoConfig, flags: {baseURL?: string} = {}) {
+  const provider = config.provider ?? DEFAULT_PROVIDER
+  const builtin: BuiltinProvider | undefined = BUILTIN_PROVIDERS[provider]
+  const custom = config.providers?.[provider]
+  if (!builtin && !custom) throw unknownProviderError(provider, knownProviders(config))
+  const onDefaultProvider = config.provider === undefined || provider === DEFAULT_PROVIDER
+  const baseURL = flags.baseURL ?? custom?.base_url ?? (onDefaultProvider ? config.base_url : undefined) ?? builtin?.baseURL
+  if (!baseURL) throw new UserError(`Provider "${provider}" has no base_url`, {hint: `set providers.${provider}.base_url`})
+  return {baseURL, builtin, custom, onDefaultProvider, provider}
 }
 
 /** A key for `provider` from the user settings or the environment, and where it came from (never the key in messages). */

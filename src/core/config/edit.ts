@@ -1,5 +1,6 @@
 import {dirname, join} from 'node:path'
 
+import {knownProviders, unknownProviderError} from '../agent/endpoint.js'
 import {UserError} from '../errors.js'
 import {ConfigError, syntaxError} from './config-error.js'
 import {JsonSyntaxError, parseJsonText} from './json-text.js'
@@ -35,6 +36,8 @@ export interface EditTarget {
   userFile: string
   projectRoot: string
   io: SettingsWriteIO
+  /** The other settings files there are: a `provider` may name one defined under `providers` in any of them. */
+  otherFiles?: string[]
 }
 
 export interface EditResult {
@@ -58,7 +61,8 @@ const PRIVATE_DIR_MODE = 0o700
 export async function editTarget(options: LoadConfigOptions & {io: ConfigIO}, tier: Tier, writeIO: SettingsWriteIO): Promise<EditTarget> {
   const {files, projectRoot} = await locateConfigFiles(options)
   const file = files.find((f) => f.tier === tier) ?? files[0]
-  return {file, io: writeIO, projectRoot, userFile: files[0].path}
+  const otherFiles = files.filter((f) => f.exists && f !== file).map((f) => f.path)
+  return {file, io: writeIO, otherFiles, projectRoot, userFile: files[0].path}
 }
 
 export async function setSetting(target: EditTarget, key: string, raw: string): Promise<EditResult> {
@@ -76,6 +80,8 @@ export async function setSetting(target: EditTarget, key: string, raw: string): 
   if (problem) {
     throw new UserError(`${joinKey(problem.segments)} must be ${problem.expected}, found ${problem.found}; ${target.file.path} was not changed`)
   }
+
+  if (segments.length === 1 && segments[0] === 'provider') await refuseUnknownProvider(target, document, value as string)
 
   const result: EditResult = {created: text === null, file: target.file.path, key: joinKey(segments), warnings: []}
   await write(target, document, text, result.warnings)
@@ -105,6 +111,29 @@ function refuseUserOnly(target: EditTarget, segments: string[], value: unknown):
   throw new UserError(`${joinKey(refused.segments)}: ${userTierOnly(refused.reason, target.userFile)}; not written to ${target.file.path}`, {
     hint: refused.reason === 'credential' ? 'set it with --tier user, or use an environment variable' : 'set it with --tier user',
   })
+}
+
+/**
+ * The schema takes any name for `provider`; one that is neither built in nor defined under
+ * `providers` in some settings file would fail every run, so it is refused here with the list.
+ */
+async function refuseUnknownProvider(target: EditTarget, document: JsonObject, name: string): Promise<void> {
+  const others = await Promise.all((target.otherFiles ?? []).map((path) => readQuietly(target.io, path)))
+  const providers = Object.assign({}, ...[...others, document].map((d) => (isPlainObject(d?.providers) ? d.providers : {})))
+  const known = knownProviders({providers})
+  if (!known.includes(name)) throw unknownProviderError(name, known, `; ${target.file.path} was not changed`)
+}
+
+/** Another settings file, for what it defines; one that cannot be read is for the loader to report, not this edit. */
+async function readQuietly(io: SettingsWriteIO, path: string): Promise<JsonObject | undefined> {
+  try {
+    const text = await io.readText(path)
+    const value = text === null ? undefined : parseJsonText(text)
+    return isPlainObject(value) ? value : undefined
+  } catch (error) {
+    if (error instanceof UserError || error instanceof JsonSyntaxError || typeof (error as NodeJS.ErrnoException).code === 'string') return undefined
+    throw error
+  }
 }
 
 /** VALUE is JSON when it parses as JSON, else a string; a setting that only takes strings keeps the text as typed. */
