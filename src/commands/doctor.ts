@@ -1,8 +1,10 @@
+import * as Flags from '@oclif/core/flags'
 import {formatWarning} from '@hanzo-dev/sdk/settings'
 
 import {fileMode, readSettingsText} from '../adapters/config-io.js'
 import {probeWritable} from '../adapters/fs-probe.js'
 import {hostInput} from '../adapters/host-context.js'
+import {probeUrl} from '../adapters/http-probe.js'
 import {collectDoctorReports, hookTimeoutMs} from '../adapters/plugin-host.js'
 import {HanzoCommand} from '../cli/base-command.js'
 import {renderDoctor} from '../cli/render-doctor.js'
@@ -12,6 +14,7 @@ import {isPlainObject} from '../core/config/key-path.js'
 import {JsonSyntaxError, parseJsonText} from '../core/config/json-text.js'
 import {holdsCredential} from '../core/config/tier-check.js'
 import {coreChecks} from '../core/doctor/core-checks.js'
+import {modelChecks} from '../core/doctor/model-checks.js'
 import {type DoctorSummary, type SourcedCheck, summarize} from '../core/doctor/report.js'
 import {UserError} from '../core/errors.js'
 
@@ -22,7 +25,11 @@ Core checks Node.js, the settings files and the data directories; each plugin ad
 (git, language servers, hooks, sandbox isolation, model credentials, MCP servers).
 Exits 1 when any check fails.`
 
-  static examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --json | jq .checks']
+  static examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --offline', '<%= config.bin %> doctor --json | jq .checks']
+
+  static flags = {
+    offline: Flags.boolean({description: 'Do not contact the model endpoint (its reachability check is skipped).'}),
+  }
 
   async run(): Promise<DoctorSummary> {
     const {flags} = await this.parse(Doctor)
@@ -57,7 +64,14 @@ Exits 1 when any check fails.`
 
     // Plugins still get their say, on empty settings, when the settings cannot be read.
     const host = hostInput(loaded ?? {config: {}, projectRoot: process.cwd()}, process.cwd(), process.env)
-    const {answers, warnings} = await collectDoctorReports(this.config, host, hookTimeoutMs(process.env))
+    // The plugins are asked while the model endpoint is: either may take its whole timeout.
+    const reports = collectDoctorReports(this.config, host, hookTimeoutMs(process.env))
+    if (loaded) {
+      const model = await modelChecks({config: loaded.config, origins: loaded.origins, probe: flags.offline ? undefined : probeUrl})
+      checks.push(...model.map((c) => ({...c, source: 'core'})))
+    }
+
+    const {answers, warnings} = await reports
     for (const a of answers) checks.push(...a.value.checks.map((c) => ({...c, source: a.plugin})))
     for (const w of warnings) {
       checks.push({detail: w.message, id: 'plugin.answer', source: w.plugin, status: 'warn', title: 'plugin answered'})

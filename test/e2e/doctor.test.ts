@@ -1,4 +1,6 @@
 import {chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync} from 'node:fs'
+import {createServer, type IncomingHttpHeaders} from 'node:http'
+import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
@@ -11,6 +13,7 @@ interface Check {
   id: string
   status: string
   detail?: string
+  hint?: string
 }
 
 describe('hanzo-dev doctor', () => {
@@ -109,6 +112,56 @@ describe('hanzo-dev doctor', () => {
     expect(stderr).not.toMatch(/Error|at .*\.js:\d+/)
     expect(existsSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'))).toBe(false)
     expect(existsSync(join(box.env.XDG_DATA_HOME, 'hanzo-dev'))).toBe(false)
+  })
+
+  it('checks that the configured model endpoint answers, without sending the key; a closed port fails it; --offline skips it', async () => {
+    const seen: IncomingHttpHeaders[] = []
+    const server = createServer((request, response) => {
+      seen.push(request.headers)
+      response.writeHead(404).end('404 page not found')
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const {port} = server.address() as AddressInfo
+    const userFile = join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json')
+    mkdirSync(join(userFile, '..'), {recursive: true})
+    const settings = {provider: 'local', providers: {local: {api_key: 'sk-local-secret', base_url: `http://127.0.0.1:${port}/v1?token=url-secret`}}}
+    writeFileSync(userFile, JSON.stringify(settings), {mode: 0o600})
+    const doctor = async (...flags: string[]) => {
+      const {exitCode, stdout} = await runCli(['doctor', '--json', ...flags], {cwd: box.home, env: box.env})
+      expect(stdout).not.toMatch(/secret/)
+      const {checks} = JSON.parse(stdout) as {checks: Check[]}
+      return {checks: checks.filter((c) => c.id.startsWith('core.model')), exitCode}
+    }
+
+    try {
+      const up = await doctor()
+      expect(up.checks).toEqual([
+        expect.objectContaining({detail: 'local (providers.local)', id: 'core.model.provider', status: 'ok'}),
+        expect.objectContaining({detail: `http://127.0.0.1:${port}/[redacted]?[redacted] answered (HTTP 404)`, id: 'core.model.endpoint', status: 'ok'}),
+      ])
+      expect(up.exitCode).toBe(0)
+      expect(seen).toHaveLength(1)
+      expect(seen[0].authorization).toBeUndefined()
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
+
+    const down = await doctor()
+    expect(down.checks[1]).toMatchObject({detail: expect.stringContaining('connection refused'), id: 'core.model.endpoint', status: 'fail'})
+    expect(down.checks[1].hint).toBe(`check providers.local.base_url (file:${userFile}), or run hanzo-dev doctor --offline to skip this check`)
+    expect(down.exitCode).toBe(1)
+
+    const offline = await doctor('--offline')
+    expect(offline.checks[1]).toMatchObject({id: 'core.model.endpoint', status: 'skip'})
+    expect(offline.exitCode).toBe(0)
+  })
+
+  it('fails a provider that does not exist, naming where it was set and the ones that do', async () => {
+    const {exitCode, stdout} = await runCli(['doctor', '--json', '--offline'], {cwd: box.home, env: {...box.env, HANZO_PROVIDER: 'nosuch'}})
+    const provider = (JSON.parse(stdout) as {checks: Check[]}).checks.find((c) => c.id === 'core.model.provider')
+    expect(provider).toMatchObject({detail: 'Unknown provider "nosuch" (env:HANZO_PROVIDER)', source: 'core', status: 'fail'})
+    expect(provider?.hint).toContain('use one of anthropic, hanzo, lmstudio, ollama, openai, vllm')
+    expect(exitCode).toBe(1)
   })
 
   it('rejects an unknown flag with exit 2', async () => {

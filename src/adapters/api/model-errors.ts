@@ -137,7 +137,7 @@ function rootMessage(error: unknown): string {
  * cause, or on each error of an AggregateError when a host name has several addresses
  * (`localhost` is ::1 and 127.0.0.1).
  */
-function systemErrorCode(error: unknown, depth = 0): string | undefined {
+export function systemErrorCode(error: unknown, depth = 0): string | undefined {
   if (!isRecord(error) || depth > 5) return undefined
   if (typeof error.code === 'string') return error.code
   if (Array.isArray(error.errors)) {
