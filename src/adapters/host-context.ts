@@ -4,6 +4,7 @@ import type {HostContext} from '@hanzo-dev/sdk'
 
 import {loadConfig} from '../core/config/load.js'
 import {redactForPlugins} from '../core/config/redact.js'
+import {untrustedForPlugins} from '../core/config/trust-review.js'
 import type {HanzoConfig, LoadedConfig} from '../core/config/types.js'
 import {resolvePaths} from '../core/paths.js'
 import {nodeConfigIO} from './config-io.js'
@@ -11,14 +12,18 @@ import {FileTrustStore} from './trust-store.js'
 
 export type HostInput = Omit<HostContext, 'apiVersion' | 'signal'>
 
-/** What plugins see of a run: settings with the model credentials redacted, and where things live. */
+/**
+ * What plugins see of a run: settings with the model credentials redacted, where things live,
+ * and what an untrusted project's settings would add.
+ */
 export function hostInput(
-  loaded: Pick<LoadedConfig, 'projectRoot'> & {config: Partial<HanzoConfig>},
+  loaded: Pick<LoadedConfig, 'projectRoot'> & Partial<Pick<LoadedConfig, 'trust'>> & {config: Partial<HanzoConfig>},
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
 ): HostInput {
   const {configDir, dataDir} = resolvePaths(env, homedir())
-  return {configDir, cwd, dataDir, env, projectRoot: loaded.projectRoot, settings: redactForPlugins(loaded.config as HanzoConfig)}
+  const untrusted = loaded.trust && untrustedForPlugins(loaded.trust)
+  return {configDir, cwd, dataDir, env, projectRoot: loaded.projectRoot, settings: redactForPlugins(loaded.config as HanzoConfig), ...(untrusted ? {untrusted} : {})}
 }
 
 /** For a plugin's own commands (see `loadHostLibrary` in @hanzo-dev/sdk). */

@@ -54,11 +54,22 @@ describe('hanzo-dev trust', () => {
     expect(before.stderr.split(INERT)).toHaveLength(2)
     expect(before.stderr).toContain('(this project is not trusted); run "hanzo-dev trust" to review and trust them')
 
-    // Plugin commands get the same view, and the warning is not repeated.
+    // Plugin commands get the same view, and the warning is not repeated; what was left out is
+    // listed as not trusted, every time, never as "none configured".
     const hooks = await json('hooks', 'list')
-    expect(hooks.value).toEqual({hooks: []})
+    expect(hooks.value).toEqual({hooks: [expect.objectContaining({event: 'stop', program: 'touch', tier: 'project', trusted: false})]})
     expect(hooks.stderr).not.toContain('ignored')
-    expect((await json('mcp', 'list')).value.servers).toEqual([])
+    expect((await json('mcp', 'list')).value.servers).toEqual([{enabled: false, name: 'srv', program: 'node', tier: 'project', transport: 'stdio', trusted: false}])
+    const listed = await run('mcp', 'list')
+    expect(listed.stdout).toMatch(/^srv {2}not trusted {2}stdio node {2}\(project\)$/m)
+    expect(listed.stdout).toContain('(run hanzo-dev trust to review and trust them)')
+    expect(listed.stdout + listed.stderr).not.toContain('SECRET-ARG')
+    expect((await run('hooks', 'list')).stdout).toContain('! hooks[0] stop  (project)  not trusted')
+    const doctor = JSON.parse((await run('doctor', '--offline', '--json')).stdout) as {checks: Array<{id: string; status: string; hint?: string}>}
+    expect(doctor.checks.filter((c) => c.id.includes('untrusted'))).toEqual([
+      expect.objectContaining({hint: 'run hanzo-dev trust to review and trust them', id: 'hooks.untrusted.0', status: 'warn'}),
+      expect.objectContaining({hint: 'run hanzo-dev trust to review and trust them', id: 'mcp.untrusted.srv', status: 'warn'}),
+    ])
     const tested = await run('hooks', 'test', 'stop')
     expect(tested.stdout).toBe('No stop hooks (settings.hooks).')
     expect(existsSync(marker)).toBe(false)
@@ -82,6 +93,7 @@ describe('hanzo-dev trust', () => {
     expect(after).toMatchObject({hooks: 1, permissions: {'exec(npm test)': 'allow', 'exec(rm *)': 'deny'}, servers: ['srv']})
     expect(after.stderr).not.toContain('ignored')
     expect((await json('hooks', 'list')).value.hooks).toMatchObject([{event: 'stop', program: 'touch', tier: 'project'}])
+    expect((await json('mcp', 'list')).value.servers).toEqual([{enabled: true, name: 'srv', program: 'node', tier: 'project', transport: 'stdio'}])
     expect((await json('trust', '--yes')).value.status).toBe('already-trusted')
   })
 

@@ -31,8 +31,8 @@ export function useFakeHost(prefix: string) {
 export async function loadHostContext({cwd, env}) {
   const answer = JSON.parse(readFileSync(new URL('host.json', import.meta.url), 'utf8'))
   if (answer.error) throw Object.assign(new Error(answer.error), {name: 'ConfigError'})
-  const {projectRoot = cwd, settings = {}, warnings = []} = answer
-  return {host: {configDir: '', cwd, dataDir: '', env: {...env, ...answer.env}, projectRoot, settings}, warnings}
+  const {projectRoot = cwd, settings = {}, untrusted, warnings = []} = answer
+  return {host: {configDir: '', cwd, dataDir: '', env: {...env, ...answer.env}, projectRoot, settings, ...(untrusted ? {untrusted} : {})}, warnings}
 }\n`,
     )
   })

@@ -1,13 +1,14 @@
-import type {DoctorCheck, HostContext} from '@hanzo-dev/sdk'
+import {type DoctorCheck, type HostContext, untrustedNote, type UntrustedSettings} from '@hanzo-dev/sdk'
 
 import {resolveHookCommand} from './command-word.js'
 import {type ParsedHook, parseHooks} from './hook-config.js'
 
-type HooksHost = Pick<HostContext, 'env' | 'projectRoot' | 'settings'>
+type HooksHost = Pick<HostContext, 'env' | 'projectRoot' | 'settings' | 'untrusted'>
 
 /**
  * Checks each configured hook parses and that the program it starts exists. Never runs a
- * hook: doctor may be run in a project the user has not looked at yet.
+ * hook: doctor may be run in a project the user has not looked at yet. Those of an untrusted
+ * project are a warning each.
  */
 export async function hooksChecks(host: HooksHost): Promise<DoctorCheck[]> {
   const parsed = parseHooks(host.settings.hooks)
@@ -15,8 +16,15 @@ export async function hooksChecks(host: HooksHost): Promise<DoctorCheck[]> {
     return [{detail: parsed.problem, hint: 'fix "hooks" in your settings (hanzo-dev config list --show-origin shows which file)', id: 'hooks.config', status: 'fail', title: 'hooks are valid'}]
   }
 
-  if (parsed.hooks.length === 0) return [{detail: 'no hooks configured', id: 'hooks.config', status: 'skip', title: 'hooks are valid'}]
-  return Promise.all(parsed.hooks.map((h) => hookCheck(h, host)))
+  const {untrusted} = host
+  const notTrusted = untrusted ? parseHooks(untrusted.hooks).hooks.map((h) => untrustedCheck(h, untrusted.status)) : []
+  if (parsed.hooks.length === 0 && notTrusted.length === 0) return [{detail: 'no hooks configured', id: 'hooks.config', status: 'skip', title: 'hooks are valid'}]
+  return [...(await Promise.all(parsed.hooks.map((h) => hookCheck(h, host)))), ...notTrusted]
+}
+
+function untrustedCheck(entry: ParsedHook, status: UntrustedSettings['status']): DoctorCheck {
+  const {hint, reason} = untrustedNote(status)
+  return {detail: `not trusted: ${reason}`, hint, id: `hooks.untrusted.${entry.index}`, status: 'warn', title: `hook ${entry.label}`}
 }
 
 async function hookCheck(entry: ParsedHook, host: HooksHost): Promise<DoctorCheck> {

@@ -33,6 +33,15 @@ describe('hooks list', () => {
     expect(existsSync(mark)).toBe(false)
   })
 
+  it("lists an untrusted project's hooks as not trusted, never as none configured", async () => {
+    answer({settings: {hooks: []}, untrusted: {hooks: [{command: 'exit 2', event: 'stop', tier: 'project'}], mcp_servers: {}, status: 'untrusted'}})
+    const {result, stdout} = await run([])
+    expect(result?.hooks).toEqual([{event: 'stop', fail_open: false, index: 0, path: 'builtin', program: 'exit', tier: 'project', timeout_ms: 5000, tool_pattern: '*', trusted: false}])
+    expect(stdout).toContain('! hooks[0] stop  (project)  not trusted')
+    expect(stdout).toContain("not trusted: this project's settings are not trusted (run hanzo-dev trust to review and trust them)")
+    expect(stdout).not.toContain('No hooks configured')
+  })
+
   it('refuses a hooks setting that is not a list', async () => {
     answer({settings: {hooks: {event: 'stop'}}})
     const {error} = await run([])

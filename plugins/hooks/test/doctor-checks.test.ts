@@ -14,6 +14,19 @@ describe('hooksChecks', () => {
     expect(await hooksChecks(host(undefined))).toEqual([expect.objectContaining({id: 'hooks.config', status: 'skip'})])
   })
 
+  it('warns about each hook of an untrusted project, naming what to run', async () => {
+    const untrusted = {hooks: [{command: 'touch x', event: 'stop', tier: 'local'}], mcp_servers: {}, status: 'untrusted' as const}
+    expect(await hooksChecks({...host(undefined), untrusted})).toEqual([
+      {
+        detail: "not trusted: this project's settings are not trusted",
+        hint: 'run hanzo-dev trust to review and trust them',
+        id: 'hooks.untrusted.0',
+        status: 'warn',
+        title: 'hook hooks[0] stop (local)',
+      },
+    ])
+  })
+
   it('passes hooks whose program exists: on PATH, relative to the project, a builtin', async () => {
     writeFileSync(join(dirs.bin, 'lint-hook'), '#!/bin/sh\nexit 0\n', {mode: 0o755})
     writeFileSync(join(dirs.project, 'scripts', 'guard.sh'), '#!/bin/sh\nexit 0\n', {mode: 0o755})

@@ -1,20 +1,32 @@
-import {type DoctorCheck, findExecutable, type HostContext, redactUrl} from '@hanzo-dev/sdk'
+import {type DoctorCheck, findExecutable, type HostContext, redactUrl, untrustedNote, type UntrustedSettings} from '@hanzo-dev/sdk'
 
 import {type McpServerEntry, type ParsedServer, parseMcpServers, programOf} from './server-config.js'
 
-type McpHost = Pick<HostContext, 'env' | 'projectRoot' | 'settings'>
+type McpHost = Pick<HostContext, 'env' | 'projectRoot' | 'settings' | 'untrusted'>
 
 const SETTINGS_HINT = 'hanzo-dev config list --show-origin shows which file sets it'
 
 /**
  * Checks each configured server can be reached the way it is configured, without starting
- * it: a project's servers must not run before the user trusts the project.
+ * it: a project's servers must not run before the user trusts the project. Those of an
+ * untrusted project are a warning each, never looked up.
  */
 export async function mcpChecks(host: McpHost): Promise<DoctorCheck[]> {
   const parsed = parseMcpServers(host.settings.mcp_servers)
   if (parsed.problem) return [{detail: parsed.problem, hint: SETTINGS_HINT, id: 'mcp.config', status: 'fail', title: 'MCP servers are valid'}]
-  if (parsed.servers.length === 0) return [{detail: 'no MCP servers configured', id: 'mcp.config', status: 'skip', title: 'MCP servers are valid'}]
-  return Promise.all(parsed.servers.map((s) => serverCheck(s, host)))
+  const {untrusted} = host
+  const notTrusted = untrusted ? parseMcpServers(untrusted.mcp_servers).servers.map((s) => untrustedCheck(s, untrusted.status)) : []
+  if (parsed.servers.length === 0 && notTrusted.length === 0) {
+    return [{detail: 'no MCP servers configured', id: 'mcp.config', status: 'skip', title: 'MCP servers are valid'}]
+  }
+
+  return [...(await Promise.all(parsed.servers.map((s) => serverCheck(s, host)))), ...notTrusted]
+}
+
+function untrustedCheck(entry: ParsedServer, status: UntrustedSettings['status']): DoctorCheck {
+  const where = ['server' in entry ? describeTransport(entry.server) : '', entry.tier ?? ''].filter(Boolean).join(', ')
+  const {hint, reason} = untrustedNote(status)
+  return {detail: `not trusted${where ? ` (${where})` : ''}: ${reason}`, hint, id: `mcp.untrusted.${entry.name}`, status: 'warn', title: `MCP server ${entry.name}`}
 }
 
 async function serverCheck(entry: ParsedServer, host: McpHost): Promise<DoctorCheck> {

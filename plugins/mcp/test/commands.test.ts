@@ -34,6 +34,18 @@ describe('mcp list', () => {
     expect(stderr).toContain('/p/.hanzo/settings.json: nope: unknown setting')
   })
 
+  it("lists an untrusted project's servers as not trusted, never as none configured", async () => {
+    answer({
+      settings: {mcp_servers: {}},
+      untrusted: {hooks: [], mcp_servers: {fs: {args: ['[redacted]'], command: 'npx', tier: 'project'}}, status: 'untrusted'},
+    })
+    const {result, stdout} = await run([])
+    expect(result).toEqual({servers: [{enabled: false, name: 'fs', program: 'npx', tier: 'project', transport: 'stdio', trusted: false}]})
+    expect(stdout).toMatch(/^fs {2}not trusted {2}stdio npx {2}\(project\)$/m)
+    expect(stdout).toContain("not trusted: this project's settings are not trusted (run hanzo-dev trust to review and trust them)")
+    expect(stdout).not.toContain('No MCP servers configured')
+  })
+
   it('turns a settings error into one message and exit 1', async () => {
     answer({error: 'Invalid JSON in /p/.hanzo/settings.json at line 2, column 1'})
     const {error} = await run([])

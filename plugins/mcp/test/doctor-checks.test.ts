@@ -49,6 +49,19 @@ describe('mcpChecks', () => {
     expect(checks[1]).toMatchObject({hint: 'the command is one program; put its arguments in mcp_servers.spaced.args', status: 'fail'})
   })
 
+  it("warns about each server of an untrusted project, naming what to run, and never looks it up", async () => {
+    const untrusted = {hooks: [], mcp_servers: {fs: {command: 'not-installed', tier: 'project'}}, status: 'changed' as const}
+    expect(await mcpChecks({...host(undefined), untrusted})).toEqual([
+      {
+        detail: "not trusted (stdio not-installed, project): this project's settings changed since you trusted them",
+        hint: 'run hanzo-dev trust to review and trust them again',
+        id: 'mcp.untrusted.fs',
+        status: 'warn',
+        title: 'MCP server fs',
+      },
+    ])
+  })
+
   it('fails a malformed server, naming it, and skips a disabled one whatever its shape', async () => {
     const checks = await mcpChecks(host({broken: {url: 'ftp://x'}, gone: {disabled: true}}))
     expect(checks[0]).toMatchObject({detail: 'mcp_servers.broken: "url" must be an http:// or https:// URL', status: 'fail'})

@@ -29,8 +29,36 @@ export interface HostContext {
   /** Where hanzo-dev keeps sessions, logs and installed plugins. */
   dataDir: string
   env: Readonly<Record<string, string | undefined>>
+  /** What the project's settings set but `settings` leaves out for want of trust; absent when nothing is. */
+  untrusted?: UntrustedSettings
   /** Aborted when the host stops waiting; stop work and release resources. */
   signal: AbortSignal
+}
+
+/**
+ * The hooks and MCP servers of an untrusted project (`.hanzo/settings.json`, `.hanzo/settings.local.json`),
+ * shaped like `settings.hooks` and `settings.mcp_servers` (each tagged with its `tier`), with what
+ * may be a secret redacted as `hanzo-dev trust` shows it. A listing shows them as not trusted
+ * rather than not there; nothing may run or connect to them.
+ */
+export interface UntrustedSettings {
+  /** `changed`: the user trusted this project's settings once, and they changed since. */
+  status: 'untrusted' | 'changed'
+  hooks: readonly unknown[]
+  mcp_servers: Readonly<Record<string, unknown>>
+}
+
+/** Why what {@link UntrustedSettings} holds does not apply, and what to run: the words every listing shares. */
+export function untrustedNote(status: UntrustedSettings['status']): {reason: string; hint: string} {
+  return status === 'changed'
+    ? {hint: 'run hanzo-dev trust to review and trust them again', reason: "this project's settings changed since you trusted them"}
+    : {hint: 'run hanzo-dev trust to review and trust them', reason: "this project's settings are not trusted"}
+}
+
+/** The line a listing ends with when it shows untrusted entries. */
+export function untrustedLine(status: UntrustedSettings['status']): string {
+  const {hint, reason} = untrustedNote(status)
+  return `not trusted: ${reason} (${hint})`
 }
 
 export interface HookOptions {

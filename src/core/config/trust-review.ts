@@ -1,8 +1,9 @@
+import type {UntrustedSettings} from '@hanzo-dev/sdk'
 import {REDACTED, redactUrl} from '@hanzo-dev/sdk/settings'
 
 import {isPlainObject, type JsonObject} from './key-path.js'
 import {isSecretFlag, isSecretName} from './sensitive.js'
-import type {ProjectTier, TrustedSettings} from './trust.js'
+import type {ProjectTier, ProjectTrust, TrustedSettings} from './trust.js'
 import type {PermissionMode} from './types.js'
 
 /**
@@ -27,6 +28,31 @@ export function reviewTrust(settings: Partial<Record<ProjectTier, TrustedSetting
     permissions: s.permissions.map(([pattern, mode]) => ({mode, pattern})),
     tier,
   }))
+}
+
+/**
+ * What plugins are told of the hooks and MCP servers left out for want of trust, so `mcp list`,
+ * `hooks list` and doctor show them as not trusted instead of absent; `undefined` when none are.
+ * Shaped like the merged settings: hooks in tier order, servers by name (the local tier over the
+ * project's, a new transport replacing the old one), each tagged with the tier that set it.
+ */
+export function untrustedForPlugins(trust: Pick<ProjectTrust, 'settings' | 'status'>): UntrustedSettings | undefined {
+  if (trust.status !== 'untrusted' && trust.status !== 'changed') return undefined
+  const hooks: JsonObject[] = []
+  const servers: Record<string, JsonObject> = {}
+  const order: ProjectTier[] = ['project', 'local']
+  for (const review of reviewTrust(trust.settings).sort((a, b) => order.indexOf(a.tier) - order.indexOf(b.tier))) {
+    hooks.push(...review.hooks.map((hook) => ({...hook, tier: review.tier})))
+    for (const [name, server] of Object.entries(review.mcp_servers)) {
+      const replaced = server.url === undefined ? (server.command === undefined ? [] : ['url']) : ['command', 'args']
+      const earlier = Object.fromEntries(Object.entries(servers[name] ?? {}).filter(([field]) => !replaced.includes(field)))
+      const tier = replaced.length > 0 || earlier.tier === undefined ? review.tier : earlier.tier
+      servers[name] = {...earlier, ...server, tier}
+    }
+  }
+
+  if (hooks.length === 0 && Object.keys(servers).length === 0) return undefined
+  return {hooks, mcp_servers: servers, status: trust.status}
 }
 
 /** The review as text, one section per settings file (`files` names each tier's file). */

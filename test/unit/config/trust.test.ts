@@ -16,6 +16,7 @@ import {
   type TrustRecord,
 } from '../../../src/core/config/index.js'
 import type {CheckedTier} from '../../../src/core/config/tier-check.js'
+import {untrustedForPlugins} from '../../../src/core/config/trust-review.js'
 
 const tier = (name: CheckedTier['tier'], data: Record<string, unknown>): CheckedTier => ({data: structuredClone(data), file: `/${name}.json`, tier: name, warnings: []})
 const digestOf = (project: Record<string, unknown>, local: Record<string, unknown> = {}) =>
@@ -203,5 +204,30 @@ describe('the trust review', () => {
     expect(text).toContain(`api: https://mcp.example.com/${REDACTED}/${REDACTED}?${REDACTED}  (env: LOG; headers: X-Team)`)
     expect(text).toContain('exec(npm test): allow')
     expect(text).not.toMatch(/tok-\d/)
+  })
+})
+
+describe('what plugins are told of an untrusted project', () => {
+  const settings = {
+    local: {hooks: [{...HOOK, tier: 'x'}], mcp_servers: {fs: {env: {TOKEN: 'tok-1'}, url: 'https://mcp.example.com/tok-2'}}, permissions: []},
+    project: {hooks: [{command: 'exit 2', event: 'stop'}], mcp_servers: {fs: {args: ['--token', 'tok-3'], command: 'npx'}, gh: {command: 'gh-mcp'}}, permissions: []},
+  }
+
+  it('gives its hooks and servers shaped like the merged settings, tagged with their tier, secrets redacted', () => {
+    expect(untrustedForPlugins({settings, status: 'changed'})).toEqual({
+      hooks: [
+        {command: 'exit 2', event: 'stop', tier: 'project'},
+        {...HOOK, tier: 'local'},
+      ],
+      // The local url replaces the project's command and args, as the merge would.
+      mcp_servers: {fs: {env: {TOKEN: REDACTED}, tier: 'local', url: `https://mcp.example.com/${REDACTED}`}, gh: {command: 'gh-mcp', tier: 'project'}},
+      status: 'changed',
+    })
+    expect(JSON.stringify(untrustedForPlugins({settings, status: 'untrusted'}))).not.toMatch(/tok-\d/)
+  })
+
+  it('tells nothing when everything applies, or when only allow rules were left out', () => {
+    for (const status of ['trusted', 'not-needed', 'unchecked'] as const) expect(untrustedForPlugins({settings, status})).toBeUndefined()
+    expect(untrustedForPlugins({settings: {project: {hooks: [], mcp_servers: {}, permissions: [['fs_write', 'allow']]}}, status: 'untrusted'})).toBeUndefined()
   })
 })

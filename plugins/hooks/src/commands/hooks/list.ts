@@ -1,8 +1,8 @@
-import {type HookEvent, loadCommandHost, makePaint} from '@hanzo-dev/sdk'
+import {type CommandHost, type HookEvent, loadCommandHost, makePaint, untrustedLine, type UntrustedSettings} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 
 import {resolveHookCommand} from '../../command-word.js'
-import {parseHooks} from '../../hook-config.js'
+import {type ParsedHook, parseHooks} from '../../hook-config.js'
 
 export interface ListedHook {
   /** Position in the merged `hooks` list (user hooks first, then project, then local). */
@@ -16,6 +16,8 @@ export interface ListedHook {
   timeout_ms?: number
   fail_open?: boolean
   tier?: string
+  /** false: set in this project's settings, which the user has not trusted (`hanzo-dev trust`); it never runs. `index` counts these apart. */
+  trusted?: false
   /** Why the hook is invalid, or why its program cannot be found. */
   problem?: string
 }
@@ -41,24 +43,24 @@ a failing hook lets the tool run (fail_open), and the settings tier it came from
     const parsed = parseHooks(host.settings.hooks)
     if (parsed.problem) this.error(`${parsed.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
 
-    const hooks = await Promise.all(
-      parsed.hooks.map(async (entry): Promise<ListedHook> => {
-        if ('problem' in entry) return {index: entry.index, problem: entry.problem}
-        const {command, event, fail_open, tier, timeout_ms, tool_pattern} = entry.hook
-        // Looked up the way the runner will start it (relative paths from the project root), never run.
-        const resolved = await resolveHookCommand(command, {cwd: host.projectRoot, env: host.env})
-        const where =
-          'problem' in resolved ? {path: null, problem: resolved.problem} : {path: 'builtin' in resolved ? 'builtin' : resolved.path}
-        return {event, fail_open, index: entry.index, program: resolved.word, tier, timeout_ms, tool_pattern, ...where}
-      }),
-    )
-
-    if (!flags.json) this.log(render(hooks))
+    // An untrusted project's hooks are shown as not trusted: "none configured" would be untrue.
+    const untrusted = await Promise.all(parseHooks(host.untrusted?.hooks).hooks.map(async (entry) => ({...(await listed(entry, host)), trusted: false as const})))
+    const hooks = [...(await Promise.all(parsed.hooks.map((entry) => listed(entry, host)))), ...untrusted]
+    if (!flags.json) this.log(render(hooks, untrusted.length > 0 ? host.untrusted?.status : undefined))
     return {hooks}
   }
 }
 
-function render(hooks: ListedHook[]): string {
+async function listed(entry: ParsedHook, host: CommandHost): Promise<ListedHook> {
+  if ('problem' in entry) return {index: entry.index, problem: entry.problem}
+  const {command, event, fail_open, tier, timeout_ms, tool_pattern} = entry.hook
+  // Looked up the way the runner will start it (relative paths from the project root), never run.
+  const resolved = await resolveHookCommand(command, {cwd: host.projectRoot, env: host.env})
+  const where = 'problem' in resolved ? {path: null, problem: resolved.problem} : {path: 'builtin' in resolved ? 'builtin' : resolved.path}
+  return {event, fail_open, index: entry.index, program: resolved.word, tier, timeout_ms, tool_pattern, ...where}
+}
+
+function render(hooks: ListedHook[], untrusted: UntrustedSettings['status'] | undefined): string {
   if (hooks.length === 0) return 'No hooks configured (settings.hooks).'
   const paint = makePaint()
   const lines: string[] = []
@@ -69,14 +71,15 @@ function render(hooks: ListedHook[]): string {
       continue
     }
 
-    const mark = h.problem ? paint.yellow('!') : paint.green('✓')
+    const mark = h.problem || h.trusted === false ? paint.yellow('!') : paint.green('✓')
     const tier = h.tier ? paint.dim(`  (${h.tier})`) : ''
-    lines.push(`${mark} ${at} ${h.event}${tier}`)
+    lines.push(`${mark} ${at} ${h.event}${tier}${h.trusted === false ? `  ${paint.yellow('not trusted')}` : ''}`)
     lines.push(`    tools     ${h.tool_pattern}`)
     const where = h.problem ? paint.yellow(h.problem) : h.path === 'builtin' ? 'shell builtin' : h.path
     lines.push(`    program   ${h.program ?? '?'}  ${paint.dim(`(${where})`)}`)
     lines.push(`    timeout   ${h.timeout_ms} ms${h.fail_open ? ', fail open (a failing hook lets the tool run)' : ''}`)
   }
 
+  if (untrusted) lines.push('', untrustedLine(untrusted))
   return lines.join('\n')
 }
