@@ -1,4 +1,5 @@
 import {type Credential, type CredentialSummary, summarizeCredential} from '../core/auth/credentials.js'
+import {ENV_BINDINGS} from '../core/config/env.js'
 import type {AuthContext} from './auth-context.js'
 
 /** What `auth login` and `auth status` report of a credential: never the key or a token. */
@@ -38,6 +39,30 @@ export function describeSummary(summary: CredentialSummary, context: Pick<AuthCo
   }
 
   return report
+}
+
+/** Where a configured API key comes from, named so the user can find it; never the key. */
+export interface KeySource {
+  provider: string
+  /** The environment variable, or the setting (`api_key`, `providers.<name>.api_key`), holding the key. */
+  source: string
+  /** The settings file holding it, when a setting does. */
+  file?: string
+}
+
+/**
+ * `configuredKey`'s source made findable: `api_key` is HANZO_API_KEY when the environment set it
+ * (the loader's `origins` say which), else the setting in the file that holds it.
+ */
+export function keySource(provider: string, source: string, origins: Readonly<Record<string, string>>): KeySource {
+  const origin = origins[source]
+  if (origin === undefined) return {provider, source}
+  return ENV_BINDINGS.some((binding) => binding.variable === origin) ? {provider, source: origin} : {file: origin, provider, source}
+}
+
+/** "HANZO_API_KEY", or "api_key in /home/me/.config/hanzo/settings.json". */
+export function describeKeySource(key: KeySource): string {
+  return key.file ? `${key.source} in ${key.file}` : key.source
 }
 
 /** The report as --json prints it: the human-only fields dropped. */

@@ -1,15 +1,9 @@
 import {openAuthContext} from '../../cli/auth-context.js'
-import {type CredentialReport, describeSummary, jsonReport} from '../../cli/auth-report.js'
+import {type CredentialReport, describeKeySource, describeSummary, jsonReport, keySource, type KeySource} from '../../cli/auth-report.js'
 import {HanzoCommand} from '../../cli/base-command.js'
 import {makeStyle} from '../../cli/style.js'
 import {configuredKey} from '../../core/agent/endpoint.js'
 import {AUTO_DETECT_ORDER} from '../../core/auth/providers.js'
-
-interface KeySource {
-  provider: string
-  /** The variable or setting holding the key; the key itself is never shown. */
-  source: string
-}
 
 export default class AuthStatus extends HanzoCommand {
   static description = `Show the stored logins (provider, account, expiry, where they are kept) and the API keys found in the environment or your settings. Never prints a token or a key.
@@ -20,13 +14,13 @@ Exit code 0 when any credential is found, 1 when none is.`
 
   async run(): Promise<{backend: string; credentials: Omit<CredentialReport, 'expires'>[]; apiKeys: KeySource[]}> {
     await this.parse(AuthStatus)
-    const {config} = await this.settings()
+    const {config, origins} = await this.settings()
     const context = await openAuthContext(config, process.env, (message) => this.warn(message))
     const reports = (await context.store.list()).map((summary) => describeSummary(summary, context))
     const apiKeys: KeySource[] = []
     for (const provider of new Set([...AUTO_DETECT_ORDER, ...Object.keys(config.providers ?? {})])) {
       const found = configuredKey(config, process.env, provider)
-      if (found) apiKeys.push({provider, source: found.source})
+      if (found) apiKeys.push(keySource(provider, found.source, origins))
     }
 
     const style = makeStyle(process.stdout)
@@ -38,7 +32,7 @@ Exit code 0 when any credential is found, 1 when none is.`
       this.log(`${style.bold(report.provider)}: ${details.filter(Boolean).join(', ')} — ${report.storedIn}`)
     }
 
-    for (const key of apiKeys) this.log(`${style.bold(key.provider)}: API key from ${key.source}`)
+    for (const key of apiKeys) this.log(`${style.bold(key.provider)}: API key from ${describeKeySource(key)}`)
     if (reports.length === 0 && apiKeys.length === 0) process.exitCode = 1
     return {apiKeys, backend: context.backend, credentials: reports.map((report) => jsonReport(report))}
   }

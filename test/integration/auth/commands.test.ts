@@ -72,16 +72,44 @@ describe('auth commands without a server', () => {
   })
 
   it('shows API keys from the environment by their variable, never the key', async () => {
-    const out = await runCli(['auth', 'status', '--json'], {env: {...box.env, ANTHROPIC_API_KEY: 'sk-ant-secret', HANZO_API_KEY: 'hk-secret'}})
+    const env = {...box.env, ANTHROPIC_API_KEY: 'sk-ant-secret', HANZO_API_KEY: 'hk-secret'}
+    const out = await runCli(['auth', 'status', '--json'], {env})
     expect(out.exitCode).toBe(0)
     expect(JSON.parse(out.stdout)).toEqual({
       apiKeys: [
-        {provider: 'hanzo', source: 'api_key'},
+        {provider: 'hanzo', source: 'HANZO_API_KEY'},
         {provider: 'anthropic', source: 'ANTHROPIC_API_KEY'},
       ],
       backend: 'file',
       credentials: [],
     })
+    const text = await runCli(['auth', 'status'], {env})
+    expect(text.stdout).toBe('hanzo: API key from HANZO_API_KEY\nanthropic: API key from ANTHROPIC_API_KEY')
+    expect(text.stdout + text.stderr).not.toContain('secret')
+  })
+
+  it('names the settings file a key comes from', async () => {
+    const file = writeUserSettings(box, {api_key: 'hk-file-secret'})
+    const out = await runCli(['auth', 'status', '--json'], {env: box.env})
+    expect(JSON.parse(out.stdout).apiKeys).toEqual([{file, provider: 'hanzo', source: 'api_key'}])
+    expect((await runCli(['auth', 'status'], {env: box.env})).stdout).toBe(`hanzo: API key from api_key in ${file}`)
+  })
+
+  it('auth token with only a key in the environment or settings says where the key is, not "Not logged in", and prints no key', async () => {
+    const fromEnv = await runCli(['auth', 'token'], {env: {...box.env, HANZO_API_KEY: 'hk-env-secret'}})
+    expect(fromEnv.exitCode).toBe(1)
+    expect(unwrapped(fromEnv.stderr)).toContain('No stored login for hanzo: its API key comes from the environment (HANZO_API_KEY)')
+    expect(unwrapped(fromEnv.stderr)).toContain('use $HANZO_API_KEY directly, or store a login for auth token to print: hanzo-dev auth login --provider hanzo')
+    expect(fromEnv.stdout + fromEnv.stderr).not.toMatch(/Not logged in|secret/)
+
+    const fromOpenAI = await runCli(['auth', 'token', '--provider', 'openai'], {env: {...box.env, OPENAI_API_KEY: 'sk-env-secret'}})
+    expect(unwrapped(fromOpenAI.stderr)).toContain('No stored login for openai: its API key comes from the environment (OPENAI_API_KEY)')
+
+    const file = writeUserSettings(box, {api_key: 'hk-file-secret'})
+    const fromFile = await runCli(['auth', 'token'], {env: box.env})
+    expect(fromFile.exitCode).toBe(1)
+    expect(unwrapped(fromFile.stderr)).toContain(`No stored login for hanzo: its API key comes from api_key in ${file}`)
+    expect(fromFile.stdout + fromFile.stderr).not.toContain('secret')
   })
 
   it('falls back to the file with a warning when the keychain is asked for but unusable here', async () => {
