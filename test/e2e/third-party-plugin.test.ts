@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {execa} from 'execa'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {makeSandbox, REPO_ROOT, runCli, type Sandbox} from '../helpers/cli.js'
+import {makeSandbox, REPO_ROOT, runCli, type Sandbox, unwrapped} from '../helpers/cli.js'
 
 const HELLO = join(REPO_ROOT, 'examples', 'plugin-hello')
 const NAME = 'hanzo-dev-plugin-hello'
@@ -72,6 +72,15 @@ describe('a third-party plugin, end to end', () => {
     expect(userPlugins().oclif.plugins).toEqual([])
     expect(existsSync(join(box.env.XDG_DATA_HOME, 'hanzo-dev', 'node_modules', NAME))).toBe(false)
     expect((await cli('hello')).exitCode).not.toBe(0)
+  })
+
+  it('refuses a local path that is not there at once, instead of reading it as a GitHub repository', async () => {
+    for (const missing of ['./nosuch.tgz', '../nosuch', '/nosuch/plugin.tgz', '~/nosuch.tgz']) {
+      const out = await cli('plugins', 'install', missing)
+      expect(out.exitCode, out.stderr).toBe(2)
+      expect(unwrapped(out.stderr)).toContain(`No such file or directory: ${missing}`)
+      expect(out.stderr).not.toMatch(/github|\n\s+at /i)
+    }
   })
 
   it('links from a directory, runs, and unlinks', async () => {

@@ -1,5 +1,6 @@
 import {existsSync} from 'node:fs'
-import {resolve} from 'node:path'
+import {homedir} from 'node:os'
+import {join, resolve} from 'node:path'
 import {Command} from '@oclif/core/command'
 import {commands} from '@oclif/plugin-plugins'
 
@@ -8,6 +9,8 @@ const Base = commands['plugins:install']
 /**
  * @oclif/plugin-plugins reads `./my-plugin.tgz` as a GitHub `owner/repo`. A path that exists
  * on disk (a tarball, or a directory spelled `./dir`) is what the user means: `file:<path>`.
+ * One spelled as a path (`.`, `/` or `~` first) that does not exist is an error: handed on,
+ * it would become a GitHub URL and hang on git.
  */
 export default class PluginsInstall extends Command {
   static aliases = Base.aliases
@@ -23,12 +26,22 @@ export default class PluginsInstall extends Command {
   static summary = Base.summary
 
   async run(): Promise<void> {
-    await Base.run(this.argv.map((arg) => (isLocalPath(arg) ? `file:${resolve(arg)}` : arg)), this.config)
+    const argv = this.argv.map((arg) => {
+      const spec = asSpec(arg)
+      if (spec === undefined) this.error(`No such file or directory: ${arg}`, {exit: 2, suggestions: ['give the path of a plugin tarball or directory, or an npm package name']})
+      return spec
+    })
+    await Base.run(argv, this.config)
   }
 }
 
-/** As npm reads a spec: only what is spelled as a path is one (`hello` stays a package name). */
-function isLocalPath(arg: string): boolean {
-  const pathLike = /^(\.{1,2}\/|\/)/.test(arg) || /\.(tgz|tar\.gz|tar)$/.test(arg)
-  return pathLike && existsSync(arg)
+/**
+ * As npm reads a spec: only what is spelled as a path is one (`hello` stays a package name);
+ * `undefined` for a path that is not there.
+ */
+function asSpec(arg: string): string | undefined {
+  const spelledAsPath = /^[./~]/.test(arg)
+  const path = /^~(?=\/|$)/.test(arg) ? join(homedir(), arg.slice(1)) : arg
+  if (existsSync(path) && (spelledAsPath || /\.(tgz|tar\.gz|tar)$/.test(arg))) return `file:${resolve(path)}`
+  return spelledAsPath ? undefined : arg
 }
