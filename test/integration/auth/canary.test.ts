@@ -173,7 +173,7 @@ describe('secrets never leak (issue 5): canaries through every command, with deb
     expect((await cli('auth status', ['auth', 'status'])).exitCode).toBe(0)
     const status = await cli('auth status --json', ['auth', 'status', '--json'])
     expect(JSON.parse(status.stdout)).toMatchObject({
-      apiKeys: expect.arrayContaining([{provider: 'hanzo', source: 'api_key'}, {provider: 'corp3', source: 'providers.corp3.api_key'}]),
+      apiKeys: expect.arrayContaining([{provider: 'hanzo', source: 'HANZO_API_KEY'}, {file: settingsFile(), provider: 'corp3', source: 'providers.corp3.api_key'}]),
       credentials: [expect.objectContaining({provider: 'corp'}), expect.objectContaining({provider: 'corp2', type: 'api_key'})],
     })
   })
