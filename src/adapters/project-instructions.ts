@@ -5,6 +5,12 @@ import type {InstructionFile} from '../core/agent/system-prompt.js'
 
 /** AGENTS.md is the convention other agents read too; HANZO.md is ours. Both when present. */
 export const INSTRUCTION_FILES = ['AGENTS.md', 'HANZO.md'] as const
+/**
+ * Without either, the file another agent reads, so a project set up for Claude Code or Gemini CLI
+ * works unchanged. Only the first found: a project set up for both keeps the same instructions
+ * twice (Codex CLI's fallback file names work the same way).
+ */
+const FALLBACK_INSTRUCTION_FILES = ['CLAUDE.md', 'GEMINI.md'] as const
 /** A repository cannot fill the context window through its instructions. */
 const MAX_BYTES = 64 * 1024
 
@@ -15,7 +21,13 @@ export async function readProjectInstructions(projectRoot: string): Promise<Inst
     if (text !== undefined) files.push({name, text})
   }
 
-  return files
+  if (files.length > 0) return files
+  for (const name of FALLBACK_INSTRUCTION_FILES) {
+    const text = await readCapped(join(projectRoot, name))
+    if (text !== undefined) return [{name, text}]
+  }
+
+  return []
 }
 
 async function readCapped(path: string): Promise<string | undefined> {

@@ -12,7 +12,8 @@ import {toolCallRequest} from './api/tool-call.js'
 
 const SUFFIX = '.jsonl'
 /** Session ids are UUIDs; a unique prefix of at least 4 characters names one too, as git's short hashes. */
-const ID_PREFIX = /^[\da-f-]{4,36}$/i
+const ID_PREFIX = /^[\da-f-]{1,36}$/i
+const MIN_PREFIX = 4
 const FIND_HINT = 'hanzo-dev sessions list shows the sessions of this project, with --all of every project'
 
 export interface StoredSession {
@@ -59,6 +60,7 @@ export class SessionStore {
   /** The session with this id, or the only one whose id starts with it. */
   async find(id: string): Promise<StoredSession> {
     if (!ID_PREFIX.test(id)) throw new UserError(`"${id}" is not a session id`, {exitCode: 2, hint: FIND_HINT})
+    if (id.length < MIN_PREFIX) throw new UserError(`"${id}" is too short: give at least ${MIN_PREFIX} characters of the session id`, {exitCode: 2, hint: FIND_HINT})
     const wanted = id.toLowerCase()
     const matches = (await this.list()).filter((session) => session.id.startsWith(wanted))
     const exact = matches.find((session) => session.id === wanted)

@@ -21,9 +21,7 @@ import {UserError} from '../core/errors.js'
 export default class Doctor extends HanzoCommand {
   static description = `Check that hanzo-dev and every plugin can work here.
 
-Core checks Node.js, the settings files and the data directories; each plugin adds its own
-(git, language servers, hooks, sandbox isolation, model credentials, MCP servers).
-Exits 1 when any check fails.`
+Core checks Node.js, the settings files and the data directories; each plugin adds its own (git, language servers, hooks, sandbox isolation, model credentials, MCP servers). Exits 1 when any check fails.`
 
   static examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --offline', '<%= config.bin %> doctor --json | jq .checks']
 

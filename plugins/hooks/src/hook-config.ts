@@ -53,7 +53,7 @@ function parseHook(entry: unknown, index: number): ParsedHook {
   return {hook, index, label}
 }
 
-function isHookEvent(value: unknown): value is HookEvent {
+export function isHookEvent(value: unknown): value is HookEvent {
   return typeof value === 'string' && (HOOK_EVENTS as readonly string[]).includes(value)
 }
 

@@ -16,9 +16,9 @@ interface LogoutReport {
 }
 
 export default class AuthLogout extends HanzoCommand {
-  static description = `Log out: revoke the login at the provider (when it offers revocation) and delete the stored credential.
+  static description = `Log out of a provider: revoke the login there and delete the stored credential.
 
-The credential is deleted even when the server cannot be reached; the output says so.`
+The login is revoked at the provider when it offers revocation. The credential is deleted even when the server cannot be reached; the output says so.`
 
   static examples = ['<%= config.bin %> auth logout --provider hanzo', '<%= config.bin %> auth logout --all --json']
 

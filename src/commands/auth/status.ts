@@ -6,9 +6,9 @@ import {configuredKey} from '../../core/agent/endpoint.js'
 import {AUTO_DETECT_ORDER} from '../../core/auth/providers.js'
 
 export default class AuthStatus extends HanzoCommand {
-  static description = `Show the stored logins (provider, account, expiry, where they are kept) and the API keys found in the environment or your settings. Never prints a token or a key.
+  static description = `Show the stored logins and the API keys found; never a token or a key itself.
 
-Exit code 0 when any credential is found, 1 when none is.`
+Each login shows its provider, account, expiry and where it is kept; API keys are the ones found in the environment or your settings. Exit code 0 when any credential is found, 1 when none is.`
 
   static examples = ['<%= config.bin %> auth status', '<%= config.bin %> auth status --json']
 

@@ -8,9 +8,9 @@ import {AUTO_DETECT_ORDER, storedProviderName} from '../../core/auth/providers.j
 import {UserError} from '../../core/errors.js'
 
 export default class AuthToken extends HanzoCommand {
-  static description = `Print a valid access token (or the stored API key) on stdout, for scripts; renews an expired login first.
+  static description = `Print a valid access token (or the stored API key) on stdout, for scripts.
 
-Concurrent calls are safe: a renewal happens once, under a lock, and every caller gets the new token.`
+An expired login is renewed first. Concurrent calls are safe: a renewal happens once, under a lock, and every caller gets the new token.`
 
   static examples = ['curl -H "Authorization: Bearer $(<%= config.bin %> auth token --provider hanzo)" https://api.hanzo.ai/v1/models']
 

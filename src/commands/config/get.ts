@@ -2,14 +2,13 @@ import * as Args from '@oclif/core/args'
 
 import {HanzoCommand} from '../../cli/base-command.js'
 import {formatOrigin, formatValue, type SettingEntry, settingEntry} from '../../core/config/display.js'
-import {resolveKey, suggestKey} from '../../core/config/key-path.js'
+import {resolveKey, unknownSettingError} from '../../core/config/key-path.js'
 import {UserError} from '../../core/errors.js'
 
 export default class ConfigGet extends HanzoCommand {
   static description = `Print one merged setting; exits 1 when it is not set (like git config).
 
-KEY is dotted: model, sandbox.mode, mcp_servers.fs.command, permissions.exec(git status*).
-A section prints as JSON. Credentials print redacted.`
+KEY is dotted: model, sandbox.mode, mcp_servers.fs.command, permissions.exec(git status*); config keys lists every setting. A section prints as JSON. Credentials print redacted.`
 
   static examples = [
     '<%= config.bin %> config get model',
@@ -25,10 +24,7 @@ A section prints as JSON. Credentials print redacted.`
     const {args} = await this.parse(ConfigGet)
     const {config, origins} = await this.settings()
     const entry = settingEntry(config, origins, args.key)
-    if (!entry) {
-      const suggestion = resolveKey(args.key).schema ? undefined : suggestKey(args.key)
-      throw new UserError(`${args.key} is ${suggestion ? `not a setting; did you mean ${suggestion}?` : 'not set'}`)
-    }
+    if (!entry) throw resolveKey(args.key).schema ? new UserError(`${args.key} is not set`) : unknownSettingError(args.key)
 
     this.log(formatValue(entry.value, 2))
     return {...entry, origin: formatOrigin(entry.origin)}

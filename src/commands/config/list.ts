@@ -7,10 +7,7 @@ import {DEFAULT_PERMISSION_RULES} from '../../core/permissions/policy.js'
 export default class ConfigList extends HanzoCommand {
   static description = `List the merged settings, one key=value per line, credentials redacted.
 
-Settings come from the user file ($XDG_CONFIG_HOME/hanzo/settings.json), the project file
-(.hanzo/settings.json), the local file (.hanzo/settings.local.json) and HANZO_* environment
-variables, each overriding the one before. --show-origin prefixes every line with the file or
-variable the value came from.`
+Settings come from the user file ($XDG_CONFIG_HOME/hanzo/settings.json), the project file (.hanzo/settings.json), the local file (.hanzo/settings.local.json) and HANZO_* environment variables, each overriding the one before. --show-origin prefixes every line with the file or variable the value came from.`
 
   static examples = [
     '<%= config.bin %> config list',

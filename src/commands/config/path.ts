@@ -5,10 +5,9 @@ import {HanzoCommand} from '../../cli/base-command.js'
 import {type ConfigFile, locateConfigFiles} from '../../core/config/index.js'
 
 export default class ConfigPath extends HanzoCommand {
-  static description = `Print where the settings files are, lowest precedence first, and whether each exists.
+  static description = `Print the settings files, lowest precedence first, and whether each exists.
 
-The project is the nearest directory with a .hanzo/ folder between here and the git
-repository's root (or the root itself); outside a repository, the current directory.`
+The project is the nearest directory with a .hanzo/ folder between here and the git repository's root (or the root itself); outside a repository, the current directory.`
 
   static examples = ['<%= config.bin %> config path', '<%= config.bin %> config path --json']
 

@@ -5,19 +5,14 @@ import {editKeepingTrust, settingsTarget, tierFlag} from '../../cli/settings-tar
 import {type EditResult, setSetting, type Tier} from '../../core/config/index.js'
 
 export default class ConfigSet extends HanzoCommand {
-  static description = `Set one setting in one settings file (the user file unless --tier says otherwise).
+  static description = `Set one setting in your user settings file, or in the one --tier names.
 
-VALUE is read as JSON when it parses as JSON (true, 8000, ["a","b"], {"command":"npx"}),
-else as a string; a setting that takes only text keeps VALUE as typed. The new file is
-validated before it is written, atomically, keeping its other keys, their order and its
-indentation. Credentials (api_key, oauth_credentials, providers.*.api_key, secret env or
-headers of an MCP server) are only accepted in the user tier. Creating the local file
-adds it to the project's .gitignore.`
+KEY is dotted (sandbox.mode, mcp_servers.fs.command); config keys lists every setting with its type, default and the tiers that may set it. VALUE is read as JSON when it parses as JSON (true, 8000, ["a","b"], {"command":"npx"}), else as a string; a setting that takes only text keeps VALUE as typed. The new file is validated before it is written, atomically, keeping its other keys, their order and its indentation. Credentials (api_key, oauth_credentials, providers.*.api_key, secret env or headers of an MCP server) are only accepted in the user tier. Creating the local file adds it to the project's .gitignore.`
 
   static examples = [
     '<%= config.bin %> config set model gpt-4o',
     '<%= config.bin %> config set sandbox.mode workspace --tier project',
-    `<%= config.bin %> config set mcp_servers.fs '{"command":["npx","-y","@modelcontextprotocol/server-filesystem","."]}' --tier local`,
+    `<%= config.bin %> config set mcp_servers.docs '{"url":"http://127.0.0.1:3000/mcp"}'`,
     `<%= config.bin %> config set "permissions.exec(git push*)" deny --tier project`,
   ]
 

@@ -5,10 +5,9 @@ import {editKeepingTrust, settingsTarget, tierFlag} from '../../cli/settings-tar
 import {type EditResult, type Tier, unsetSetting} from '../../core/config/index.js'
 
 export default class ConfigUnset extends HanzoCommand {
-  static description = `Remove one setting from one settings file (the user file unless --tier says otherwise).
+  static description = `Remove one setting from your user settings file, or from the one --tier names.
 
-Sections left empty are removed too; the file's other keys and formatting are kept. Exits 1
-when the key is not set in that file (see config list --show-origin for where a value comes from).`
+Sections left empty are removed too; the file's other keys and formatting are kept. Exits 1 when the key is not set in that file (see config list --show-origin for where a value comes from).`
 
   static examples = ['<%= config.bin %> config unset model', '<%= config.bin %> config unset mcp_servers.fs --tier local']
 

@@ -15,9 +15,9 @@ interface PluginRow {
  * ship with hanzo-dev are capabilities a user should see next to the ones they installed.
  */
 export default class PluginsList extends HanzoCommand {
-  static description = `List plugins: the ones that ship with hanzo-dev (core) and the ones you installed (user) or linked (link).
+  static description = `List the plugins that ship with hanzo-dev and the ones you installed or linked.
 
-Install more with "plugins install", develop one with "plugins link".`
+Each plugin is core (it ships with hanzo-dev), user (you installed it with "plugins install") or link (you develop it, linked with "plugins link"); --type shows one kind.`
 
   static examples = [
     '<%= config.bin %> plugins',

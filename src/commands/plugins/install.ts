@@ -15,7 +15,10 @@ const Base = commands['plugins:install']
 export default class PluginsInstall extends Command {
   static aliases = Base.aliases
   static args = Base.args
-  static description = Base.description
+  // Ours, not Base's: its lines are wrapped in the source and come out ragged.
+  static description = `Uses npm to install plugins: a package name, a GitHub URL or owner/repo, or a local tarball or directory (./my-plugin-1.0.0.tgz). A plugin you install overrides a core plugin of the same name.
+
+Set npm's log level with <%= config.scopedEnvVarKey('NPM_LOG_LEVEL') %> and its registry with <%= config.scopedEnvVarKey('NPM_REGISTRY') %>.`
   static examples = [
     ...Base.examples,
     {command: '<%= config.bin %> <%= command.id %> ./my-plugin-1.0.0.tgz', description: 'Install a plugin from a local tarball.'},

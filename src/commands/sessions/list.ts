@@ -7,7 +7,7 @@ import {type ListedSession, renderSessionList} from '../../core/sessions/render.
 import {summarize} from '../../core/sessions/summary.js'
 
 export default class SessionsList extends HanzoCommand {
-  static description = `List saved sessions, newest first: this project's, or every project's with --all.
+  static description = `List saved sessions, newest first: this project's, or all of them with --all.
 
 Every hanzo-dev run is saved as a session in your data dir ($XDG_DATA_HOME/hanzo-dev/sessions); hanzo-dev run --continue or --resume ID carries one on. TURNS counts model requests; tokens add up every run of the session. COST shows when the pricing setting has a price for the model (USD per million tokens, at today's prices): hanzo-dev config set pricing.gpt-4o '{"input": 2.5, "output": 10}'.`
 

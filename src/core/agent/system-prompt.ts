@@ -1,8 +1,8 @@
 /**
  * The system prompt of a run: hanzo-dev's own instructions, then what the project says about
- * itself (AGENTS.md, the cross-tool convention, and HANZO.md), the user's
- * `custom_instructions`, and what plugins contribute (e.g. LSP diagnostics). Each part is
- * labelled, so the model can tell the user's words from a repository's.
+ * itself (AGENTS.md, the cross-tool convention, and HANZO.md; without them CLAUDE.md or
+ * GEMINI.md), the user's `custom_instructions`, and what plugins contribute (e.g. LSP
+ * diagnostics). Each part is labelled, so the model can tell the user's words from a repository's.
  */
 export interface InstructionFile {
   /** As shown to the model: relative to the project root. */

@@ -4,7 +4,7 @@ import {knownProviders, unknownProviderError} from '../agent/endpoint.js'
 import {UserError} from '../errors.js'
 import {ConfigError, syntaxError} from './config-error.js'
 import {JsonSyntaxError, parseJsonText} from './json-text.js'
-import {INERT_KEYS, isPlainObject, joinKey, type JsonObject, resolveKey, type SchemaNode, setAt, suggestKey, unsetAt} from './key-path.js'
+import {INERT_KEYS, isPlainObject, joinKey, type JsonObject, resolveKey, type SchemaNode, setAt, unknownSettingError, unsetAt} from './key-path.js'
 import {LOCAL_FILE, locateConfigFiles, PROJECT_DIR} from './locate.js'
 import {holdsCredential, nonUserTierViolations, userTierOnly} from './tier-check.js'
 import type {ConfigFile, ConfigIO, LoadConfigOptions, Tier} from './types.js'
@@ -168,12 +168,7 @@ function checkedKey(key: string): {schema: SchemaNode; segments: string[]} {
   const {schema, segments} = resolveKey(key)
   const inert = segments.find((s) => INERT_KEYS.has(s))
   if (inert) throw new UserError(`"${inert}" cannot be used as a key`)
-  if (!schema || segments.some((s) => s === '')) {
-    const suggestion = suggestKey(key)
-    throw new UserError(`Unknown setting "${key}"${suggestion ? `; did you mean ${suggestion}?` : ''}`, {
-      hint: 'see the settings and their keys with: hanzo-dev config set --help',
-    })
-  }
+  if (!schema || segments.some((s) => s === '')) throw unknownSettingError(key)
 
   return {schema, segments}
 }

@@ -1,3 +1,4 @@
+import {UserError} from '../errors.js'
 import {SETTINGS_SCHEMA} from './schema.js'
 
 /**
@@ -14,6 +15,8 @@ export type JsonObject = {[key: string]: unknown}
 
 interface SchemaNode {
   type?: string | readonly string[]
+  description?: string
+  default?: unknown
   properties?: Record<string, SchemaNode>
   additionalProperties?: SchemaNode | boolean
   items?: SchemaNode
@@ -156,6 +159,14 @@ export function suggestKey(key: string): string | undefined {
   }
 
   return best?.key
+}
+
+/** The error for a key the schema does not know, with the closest known key when one is close. */
+export function unknownSettingError(key: string): UserError {
+  const suggestion = suggestKey(key)
+  return new UserError(`Unknown setting "${key}"${suggestion ? `; did you mean ${suggestion}?` : ''}`, {
+    hint: 'hanzo-dev config keys lists every setting',
+  })
 }
 
 /** Levenshtein distance, with a swap of two neighbours counted as one edit (`modle`). */

@@ -14,17 +14,22 @@
 // hook the schema accepts is one the plugin runs.
 import {HOOK_EVENTS, MAX_HOOK_TIMEOUT_MS} from '@hanzo-dev/sdk/settings'
 
+import {HOOK_DEFAULTS} from './types.js'
+
 /** HIP-301 §4's default model. */
 export const DEFAULT_MODEL = 'claude-sonnet-4-20250514'
 
+/** What a URL setting must start with; `config keys` shows such a setting as a URL. */
+export const HTTP_URL_PATTERN = '^https?://'
+
 const stringMap = {type: 'object', additionalProperties: {type: 'string'}} as const
-const httpUrl = {type: 'string', pattern: '^https?://'} as const
+const httpUrl = {type: 'string', pattern: HTTP_URL_PATTERN} as const
 
 const mcpServer = {
   type: 'object',
   description:
     'An MCP server: a local command (stdio) or a url (HTTP), never both in one file. Merged by name across ' +
-    'tiers; a later tier that sets one of them replaces the other (see merge.ts).',
+    'tiers; a later tier that sets one of them replaces the other.',
   additionalProperties: false,
   not: {properties: {command: true, url: true}, required: ['command', 'url']},
   properties: {
@@ -33,36 +38,45 @@ const mcpServer = {
       type: ['string', 'array'],
       items: {type: 'string'},
     },
-    args: {type: 'array', items: {type: 'string'}},
-    env: {...stringMap, description: 'Extra environment; secret-looking names are honoured only in the user tier.'},
-    url: httpUrl,
-    headers: {...stringMap, description: 'HTTP headers; secret-looking names are honoured only in the user tier.'},
-    disabled: {type: 'boolean', description: 'true turns the server off (a lower tier can disable a higher one).'},
+    args: {type: 'array', items: {type: 'string'}, description: 'Arguments after command.'},
+    env: {
+      ...stringMap,
+      description: 'Extra environment of the server process.',
+      additionalProperties: {type: 'string', description: 'The value of the variable.'},
+    },
+    url: {...httpUrl, description: 'The server endpoint (streamable HTTP).'},
+    headers: {
+      ...stringMap,
+      description: 'HTTP headers sent with every request.',
+      additionalProperties: {type: 'string', description: 'The value of the header.'},
+    },
+    disabled: {type: 'boolean', default: false, description: 'true turns the server off (a later tier can disable a server an earlier one defines).'},
   },
 } as const
 
 const provider = {
   type: 'object',
-  description: 'Per-provider settings; api_key and oauth are honoured only in the user tier.',
+  description: 'A model provider: one of the built-in ones (hanzo, anthropic, openai, ollama, vllm, lmstudio) with changes, or a new one.',
   additionalProperties: false,
   properties: {
-    base_url: httpUrl,
-    api_key: {type: 'string'},
-    api: {enum: ['chat_completions', 'responses', 'anthropic_messages']},
+    base_url: {...httpUrl, description: "The provider's API base URL (for OpenAI-compatible servers, the one ending in /v1)."},
+    api_key: {type: 'string', description: 'The API key sent to this provider.'},
+    api: {enum: ['chat_completions', 'responses', 'anthropic_messages'], description: 'The wire API the provider speaks.'},
     oauth: {
       type: 'object',
+      description: 'How `auth login` signs in to this provider.',
       additionalProperties: false,
       properties: {
         issuer: {...httpUrl, description: 'OAuth issuer; its discovery document gives the endpoints not set here.'},
-        client_id: {type: 'string'},
-        client_secret: {type: 'string'},
-        authorize_url: httpUrl,
-        token_url: httpUrl,
-        device_authorization_url: httpUrl,
-        revocation_url: httpUrl,
-        flow: {enum: ['pkce', 'device'], description: 'How `auth login` signs in when --device is not given.'},
-        redirect_uri: {type: 'string'},
-        scopes: {type: 'array', items: {type: 'string'}},
+        client_id: {type: 'string', description: 'The OAuth client id registered for hanzo-dev.'},
+        client_secret: {type: 'string', description: 'The client secret, for a provider that requires one.'},
+        authorize_url: {...httpUrl, description: 'The authorization endpoint (browser login).'},
+        token_url: {...httpUrl, description: 'The token endpoint.'},
+        device_authorization_url: {...httpUrl, description: 'The device authorization endpoint (RFC 8628, `auth login --device`).'},
+        revocation_url: {...httpUrl, description: 'Where `auth logout` revokes the login.'},
+        flow: {enum: ['pkce', 'device'], default: 'pkce', description: 'How `auth login` signs in when --device is not given.'},
+        redirect_uri: {type: 'string', description: 'The redirect URI registered for the client; default: a loopback address on 127.0.0.1.'},
+        scopes: {type: 'array', items: {type: 'string'}, description: 'The scopes to ask for.'},
       },
     },
   },
@@ -70,21 +84,37 @@ const provider = {
 
 const hook = {
   type: 'object',
-  description: 'A shell command run around tool calls (HIP-301 §9).',
+  description: 'A shell command run at an event of the agent loop (HIP-301 §9): exit 0 allows, exit 2 denies with stderr as the reason.',
   additionalProperties: false,
   required: ['event', 'command'],
   properties: {
-    event: {enum: HOOK_EVENTS},
-    command: {type: 'string', pattern: '\\S'},
-    tool_pattern: {type: 'string', pattern: '\\S'},
-    timeout_ms: {type: 'integer', minimum: 1, maximum: MAX_HOOK_TIMEOUT_MS},
-    fail_open: {type: 'boolean'},
+    event: {enum: HOOK_EVENTS, description: 'When the hook runs.'},
+    command: {type: 'string', pattern: '\\S', description: 'The command line, run by the shell in the project root.'},
+    tool_pattern: {
+      type: 'string',
+      pattern: '\\S',
+      default: HOOK_DEFAULTS.tool_pattern,
+      description: 'The tools a pre_tool_use or post_tool_use hook runs for: a glob of tool names (exec, fs_*, mcp__github__*).',
+    },
+    timeout_ms: {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_HOOK_TIMEOUT_MS,
+      default: HOOK_DEFAULTS.timeout_ms,
+      description: 'How long the hook may run before its whole process group is killed.',
+    },
+    fail_open: {type: 'boolean', default: HOOK_DEFAULTS.fail_open, description: 'true: a hook that crashes or times out lets the tool run (by default it denies).'},
   },
 } as const
 
 /** Shared by the build-time generator and the from-source fallback, so both validate alike. */
 export const AJV_OPTIONS = {allErrors: true, allowUnionTypes: true, strict: true, verbose: true} as const
 
+/**
+ * Every setting has a description, and a `default` when it has one that does not depend on
+ * where hanzo-dev runs: `hanzo-dev config keys` shows them. Which tiers may set what is not
+ * written here: it is derived from the checks that enforce it (see setting-keys.ts).
+ */
 export const SETTINGS_SCHEMA = {
   $id: 'https://hanzo.ai/schemas/hanzo-dev/settings.json',
   title: 'hanzo-dev settings',
@@ -92,58 +122,74 @@ export const SETTINGS_SCHEMA = {
   additionalProperties: false,
   properties: {
     $schema: {type: 'string', description: 'Editors may point this at the schema; ignored.'},
-    api_key: {type: 'string', description: 'API key of the default provider. User tier (or HANZO_API_KEY) only.'},
-    oauth_credentials: {type: 'object', description: 'Stored OAuth tokens (HIP-301 §4). User tier only.'},
-    model: {type: 'string', pattern: '\\S', description: `Model id; default ${DEFAULT_MODEL}.`},
-    base_url: {...httpUrl, description: 'API base URL of the default provider.'},
-    provider: {type: 'string', pattern: '\\S', description: 'The default provider (a name under providers, or a built-in one).'},
-    providers: {type: 'object', additionalProperties: provider},
+    api_key: {type: 'string', description: 'API key of the default provider.'},
+    oauth_credentials: {type: 'object', description: 'Stored OAuth tokens (HIP-301 §4).'},
+    model: {type: 'string', pattern: '\\S', default: DEFAULT_MODEL, description: 'The model id requests ask for.'},
+    base_url: {...httpUrl, description: "API base URL of the default provider (hanzo's, unless provider names another)."},
+    provider: {
+      type: 'string',
+      pattern: '\\S',
+      description:
+        'The provider to use: a built-in one (hanzo, anthropic, openai, ollama, vllm, lmstudio) or a name under providers. ' +
+        'Unset: the first of hanzo, anthropic and openai that has a key or a login.',
+    },
+    providers: {type: 'object', description: 'Providers by name: changes to built-in ones, or new ones.', additionalProperties: provider},
     api: {
       enum: ['chat_completions', 'responses', 'anthropic_messages'],
-      description: 'Wire API of the default provider; default responses for api.openai.com, anthropic_messages for api.anthropic.com, chat_completions elsewhere.',
+      description: 'Wire API of the default provider. Unset: responses for api.openai.com, anthropic_messages for api.anthropic.com, chat_completions elsewhere.',
     },
-    max_retries: {type: 'integer', minimum: 0, maximum: 10, description: 'Retries of a model request after a 429 or 5xx; default 2.'},
-    max_turns: {type: 'integer', minimum: 1, description: 'Model requests one `run` may make; default 25.'},
+    max_retries: {type: 'integer', minimum: 0, maximum: 10, default: 2, description: 'Retries of a model request after a 429 or 5xx.'},
+    max_turns: {type: 'integer', minimum: 1, default: 25, description: 'Model requests one `run` may make (--max-turns overrides it).'},
     allowed_base_url_hosts: {
       type: 'array',
       items: {type: 'string', pattern: '\\S'},
       description:
-        'User tier only. Hosts ("host", "host:port" or "*.domain") a project or local base_url may point at ' +
-        'while your API key is configured; any other project base_url is ignored.',
+        'Hosts ("host", "host:port" or "*.domain") a project or local base_url may point at while your API key is ' +
+        'configured; any other project base_url is ignored.',
     },
-    mcp_servers: {type: 'object', additionalProperties: mcpServer},
+    mcp_servers: {type: 'object', description: 'MCP servers by name; their tools reach the agent as mcp__<name>__<tool>.', additionalProperties: mcpServer},
     permissions: {
       type: 'object',
-      description: 'Tool pattern -> allow | deny | prompt, in file order. Deny rules from every tier are kept.',
-      additionalProperties: {enum: ['allow', 'deny', 'prompt']},
+      description:
+        'Permission rules: a tool pattern (exec, fs_write(src/**), exec(git status*), mcp__github__*) and what to do ' +
+        'with a call it matches. Deny rules of every tier are checked first; read-only tools are allowed by built-in rules (`config list` shows them).',
+      additionalProperties: {enum: ['allow', 'deny', 'prompt'], description: 'allow runs the call, deny refuses it, prompt asks first.'},
     },
-    custom_instructions: {type: 'string', description: 'Text added to the system prompt.'},
-    hooks: {type: 'array', items: hook},
-    input_mode: {enum: ['vim', 'emacs', 'default']},
+    custom_instructions: {type: 'string', description: 'Text added to the system prompt, after the project instructions (AGENTS.md, ...).'},
+    hooks: {type: 'array', items: hook, description: 'Shell commands run around tool calls and other events of the agent loop.'},
+    input_mode: {enum: ['vim', 'emacs', 'default'], description: 'Key bindings of the interactive session input line.'},
     sandbox: {
       type: 'object',
+      description: "How the agent's file tools and commands are confined (HIP-301 §10).",
       additionalProperties: false,
       properties: {
-        mode: {enum: ['off', 'workspace', 'allowlist']},
-        allowed_paths: {type: 'array', items: {type: 'string', pattern: '\\S'}},
-        network: {type: 'boolean', description: 'false: commands the agent runs get no network (under bubblewrap).'},
+        mode: {
+          enum: ['off', 'workspace', 'allowlist'],
+          description: 'workspace: tools reach only the project; allowlist: the project and allowed_paths, writing only to allowed_paths; off: no confinement. Unset: workspace on a host, off inside a container.',
+        },
+        allowed_paths: {type: 'array', items: {type: 'string', pattern: '\\S'}, description: 'The paths allowlist mode adds, and the only ones it lets tools write: relative to the project root, or absolute.'},
+        network: {type: 'boolean', default: true, description: 'false: commands the agent runs get no network (under bubblewrap).'},
       },
     },
-    max_tokens: {type: 'integer', minimum: 1, description: 'Token budget of a conversation (compaction starts at 90%).'},
-    reserve_recent: {type: 'integer', minimum: 1, description: 'Turns compaction keeps whole at the end of the history; default 4.'},
+    max_tokens: {type: 'integer', minimum: 1, description: 'Token budget of a conversation: compaction starts at 90% of it. Unset: no compaction.'},
+    reserve_recent: {type: 'integer', minimum: 1, default: 4, description: 'Turns compaction keeps whole at the end of the history.'},
     pricing: {
       type: 'object',
-      description: 'Model id -> USD per million tokens, to show a cost next to usage.',
+      description: 'Prices by model id, in USD per million tokens, to show a cost next to usage.',
       additionalProperties: {
         type: 'object',
+        description: "The model's prices.",
         additionalProperties: false,
         required: ['input', 'output'],
-        properties: {input: {type: 'number', minimum: 0}, output: {type: 'number', minimum: 0}},
+        properties: {
+          input: {type: 'number', minimum: 0, description: 'USD per million input tokens.'},
+          output: {type: 'number', minimum: 0, description: 'USD per million output tokens.'},
+        },
       },
     },
     tracing: {
       type: 'object',
-      description: 'Send run, model and tool spans to a collector. User tier only.',
+      description: 'Send run, model and tool spans to a collector (HANZO_TRACING_DISABLED=1 turns it off).',
       additionalProperties: false,
       properties: {
         endpoint: {...httpUrl, description: 'Where span batches are POSTed (JSON).'},
@@ -152,9 +198,14 @@ export const SETTINGS_SCHEMA = {
     },
     credentials: {
       type: 'object',
-      description: 'Where `auth login` keeps tokens. User tier only.',
+      description: 'Where `auth login` keeps tokens.',
       additionalProperties: false,
-      properties: {store: {enum: ['file', 'keychain']}},
+      properties: {
+        store: {
+          enum: ['file', 'keychain'],
+          description: 'file: credentials.json (0600) beside your user settings; keychain: the OS keychain. Unset: the keychain on macOS and Windows, the file elsewhere.',
+        },
+      },
     },
   },
 } as const

@@ -1,5 +1,5 @@
 import {ConfigError, invalidValueError} from './config-error.js'
-import {INERT_KEYS, isPlainObject, joinKey, type JsonObject, leaves, unsetAt} from './key-path.js'
+import {INERT_KEYS, isPlainObject, joinKey, type JsonObject, leaves, suggestKey, unsetAt} from './key-path.js'
 import {hasUrlUserinfo, type UserOnlyReason, userOnlyReason} from './sensitive.js'
 import type {ConfigWarning, Tier} from './types.js'
 import {describeValue, validateSettings} from './validate.js'
@@ -35,7 +35,8 @@ export async function checkTier(value: unknown, source: TierSource, userFile: st
   if (problem) throw invalidValueError(source.file, joinKey(problem.segments), problem.expected, problem.found, source.tier)
 
   for (const segments of unknownKeys) {
-    warn(segments, 'unknown setting, ignored')
+    const suggestion = suggestKey(joinKey(segments))
+    warn(segments, `unknown setting, ignored${suggestion ? `; did you mean ${suggestion}?` : ''} (hanzo-dev config keys lists the settings)`)
     unsetAt(data, segments)
   }
 

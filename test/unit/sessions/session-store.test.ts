@@ -67,6 +67,13 @@ describe('SessionStore and TranscriptFile', () => {
     await expect(store().find('../../etc/passwd')).rejects.toMatchObject({exitCode: 2})
   })
 
+  it('says a prefix under 4 characters is too short, not that it is no session id', async () => {
+    save(ID)
+    await expect(store().find('2b6')).rejects.toMatchObject({exitCode: 2, message: '"2b6" is too short: give at least 4 characters of the session id'})
+    await expect(store().find('2b6z')).rejects.toThrow('"2b6z" is not a session id')
+    expect((await store().find('2b6c')).id).toBe(ID)
+  })
+
   it('deletes a session, and its project directory once empty', async () => {
     const path = save(ID)
     await store().delete(await store().find(ID))

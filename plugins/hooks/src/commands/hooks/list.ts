@@ -31,9 +31,7 @@ export default class HooksList extends Command {
 
   static description = `List the configured hooks (settings.hooks) without running any.
 
-Each hook shows its event, the tools it applies to (tool_pattern), the program its command
-starts (the rest of the command line is not shown: it may carry a token), its timeout, whether
-a failing hook lets the tool run (fail_open), and the settings tier it came from.`
+Each hook shows its event, the tools it applies to (tool_pattern), the program its command starts (the rest of the command line is not shown: it may carry a token), its timeout, whether a failing hook lets the tool run (fail_open), and the settings tier it came from.`
 
   static examples = ['<%= config.bin %> hooks list', '<%= config.bin %> hooks list --json | jq ".hooks[] | select(.event == \\"pre_tool_use\\")"']
 

@@ -2,9 +2,10 @@ import {randomUUID} from 'node:crypto'
 import {HOOK_EVENTS, type HookEvent, isRecord, loadCommandHost, makePaint} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
+import {CLIError} from '@oclif/core/errors'
 import * as Flags from '@oclif/core/flags'
 
-import {parseHooks} from '../../hook-config.js'
+import {isHookEvent, parseHooks} from '../../hook-config.js'
 import {type HookOutcome, HookRunner} from '../../hook-runner.js'
 
 export interface HooksTestResult {
@@ -34,7 +35,16 @@ Exits 1 when any hook would block: a deny, or an error of a hook without fail_op
   ]
 
   static args = {
-    event: Args.string({description: 'The hook event.', options: [...HOOK_EVENTS], required: true}),
+    // Checked here rather than listed as `options`: oclif prints options as one "(a|b|...)" word,
+    // which a terminal of 80 columns breaks in the middle of an event name.
+    event: Args.string({
+      description: `The hook event: ${HOOK_EVENTS.join(', ')}.`,
+      async parse(event) {
+        if (isHookEvent(event)) return event
+        throw new CLIError(`Unknown hook event "${event}": use one of ${HOOK_EVENTS.join(', ')}`, {exit: 2})
+      },
+      required: true,
+    }),
   }
 
   static flags = {

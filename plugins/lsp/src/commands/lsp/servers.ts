@@ -30,11 +30,9 @@ export interface LspServersResult {
 export default class LspServers extends Command {
   static enableJsonFlag = true
 
-  static description = `List the language servers hanzo-dev knows, whether each is on PATH, and the project's languages.
+  static description = `List the language servers hanzo-dev knows, and the languages of this project.
 
-A language counts as used when one of its marker files (tsconfig.json, package.json,
-pyproject.toml, Cargo.toml, go.mod, ...) sits in the project root. A used language without a
-server on PATH only loses diagnostics; the install command is shown next to it. No server is started.`
+Each known server shows whether it is on PATH. A language counts as used when one of its marker files (tsconfig.json, package.json, pyproject.toml, Cargo.toml, go.mod, ...) sits in the project root. A used language without a server on PATH only loses diagnostics; the install command is shown next to it. No server is started.`
 
   static examples = ['<%= config.bin %> lsp servers', '<%= config.bin %> lsp servers --json | jq ".languages[] | select(.server == null)"']
 

@@ -28,9 +28,7 @@ export default class McpList extends Command {
 
   static description = `List the configured MCP servers (settings.mcp_servers) without starting any.
 
-Shows each server's transport: the program of a stdio server, the scheme and host of an http
-server's URL (its path and query may hold a token). Arguments, environment and headers are never shown, since they
-are where tokens go. A server with "disabled": true (in any tier) is listed as disabled.`
+Shows each server's transport: the program of a stdio server, the scheme and host of an http server's URL (its path and query may hold a token). Arguments, environment and headers are never shown, since they are where tokens go. A server with "disabled": true (in any tier) is listed as disabled.`
 
   static examples = ['<%= config.bin %> mcp list', '<%= config.bin %> mcp list --json | jq ".servers[] | select(.enabled)"']
 

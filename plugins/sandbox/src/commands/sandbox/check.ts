@@ -30,13 +30,7 @@ export default class SandboxCheck extends Command {
 
   static description = `Say whether the sandbox lets the agent's tools at each PATH, and why not.
 
-The check the file tools get (and exec's working directory): the path is
-resolved from the current directory, through symlinks (a dangling one by its
-target) and '..', and must land inside the workspace (workspace mode), or the
-workspace and the allowed paths (allowlist mode). With --write it is checked
-for writing: only the allowed paths in allowlist mode, never a protected path
-(.git/hooks, .git/config, .hanzo/, hanzo-dev's settings and data), never a file
-with more than one hard link. Exits 1 when any path is refused.`
+The check the file tools get (and exec's working directory): the path is resolved from the current directory, through symlinks (a dangling one by its target) and '..', and must land inside the workspace (workspace mode), or the workspace and the allowed paths (allowlist mode). With --write it is checked for writing: only the allowed paths in allowlist mode, never a protected path (.git/hooks, .git/config, .hanzo/, hanzo-dev's settings and data), never a file with more than one hard link. Exits 1 when any path is refused.`
 
   static examples = [
     '<%= config.bin %> sandbox check src/index.ts ../elsewhere',
@@ -45,11 +39,11 @@ with more than one hard link. Exits 1 when any path is refused.`
   ]
 
   static args = {
-    path: Args.string({description: 'a path to check (give several to check each)', required: true}),
+    path: Args.string({description: 'A path to check; give several to check each.', required: true}),
   }
 
   static flags = {
-    write: Flags.boolean({description: 'check for writing (fs_write, fs_edit) instead of reading'}),
+    write: Flags.boolean({description: 'Check for writing (fs_write, fs_edit) instead of reading.'}),
   }
 
   async run(): Promise<SandboxCheckResult> {

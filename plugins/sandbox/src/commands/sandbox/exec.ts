@@ -25,13 +25,7 @@ export default class SandboxExec extends Command {
 
   static description = `Run a command the way the agent's exec runs it: inside the sandbox.
 
-The command runs by bash -c (sh -c where bash is missing) in the current
-directory, with stdin closed, confined by the mechanism in force here
-(bubblewrap, else an unshare mount namespace, else path checks only: see
-"sandbox status"). One argument is a command line (pipes and redirections
-work); several are quoted and joined. The output streams through, and the exit
-code is the command's (128 + the signal number when a signal ended it). With
---json the output is collected into the result instead.`
+The command runs by bash -c (sh -c where bash is missing) in the current directory, with stdin closed, confined by the mechanism in force here (bubblewrap, else an unshare mount namespace, else path checks only: see "sandbox status"). One argument is a command line (pipes and redirections work); several are quoted and joined. The output streams through, and the exit code is the command's (128 + the signal number when a signal ended it). With --json the output is collected into the result instead.`
 
   static examples = [
     "<%= config.bin %> sandbox exec -- 'touch ~/outside && echo written'",
@@ -40,7 +34,7 @@ code is the command's (128 + the signal number when a signal ended it). With
   ]
 
   static args = {
-    command: Args.string({description: 'the command (after --)', required: true}),
+    command: Args.string({description: 'The command, after --.', required: true}),
   }
 
   async run(): Promise<SandboxExecResult> {
