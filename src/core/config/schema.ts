@@ -130,6 +130,11 @@ export const SETTINGS_SCHEMA = {
       },
     },
     max_tokens: {type: 'integer', minimum: 1, description: 'Token budget of a conversation (compaction starts at 90%).'},
+    max_output_tokens: {
+      type: 'integer',
+      minimum: 1,
+      description: "The most tokens one model reply may have, sent with each request; default the server's (Anthropic: 8192).",
+    },
     reserve_recent: {type: 'integer', minimum: 1, description: 'Turns compaction keeps whole at the end of the history; default 4.'},
     pricing: {
       type: 'object',
