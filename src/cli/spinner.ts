@@ -18,7 +18,9 @@ export interface Spinner {
 export async function terminalSpinner(stream: NodeJS.WriteStream, style: ChalkInstance): Promise<Spinner | undefined> {
   if (!stream.isTTY || !(stream.columns > 0)) return undefined
   const {default: ora} = await import('ora')
-  const spinner = ora({color: style.level > 0 ? 'cyan' : false, stream, text: 'Thinking…'})
+  // ora's stdin discarder makes the terminal raw and waits for a Ctrl-C byte on a stdin nothing
+  // reads, so Ctrl-C did nothing: the terminal stays as it is and sends SIGINT.
+  const spinner = ora({color: style.level > 0 ? 'cyan' : false, discardStdin: false, stream, text: 'Thinking…'})
   return {
     start() {
       if (!spinner.isSpinning) spinner.start()

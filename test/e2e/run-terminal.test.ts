@@ -53,6 +53,16 @@ describe('hanzo-dev run on a terminal', () => {
     expect(output.text).not.toMatch(new RegExp(String.raw`\u001B\[[\d;]*m`))
   })
 
+  it('ends as cancelled (130) on Ctrl-C while the spinner waits for the model', async () => {
+    const script = join(dirs.box.home, 'slow.json')
+    writeFileSync(script, JSON.stringify({turns: [{delay_ms: 5000, text: 'too late'}]}))
+    await terminals.open('wait', `${process.execPath} ${CLI} run 'take your time' --fake-model ${script}`, {cwd: dirs.project})
+    await terminals.waitFor('wait', 'Thinking…')
+    await terminals.keys('wait', 'C-c')
+    expect(await terminals.exitStatus('wait')).toBe(130)
+    expect(await terminals.screen('wait')).toEqual(['Cancelled'])
+  })
+
   it('shows the diff it asks about; Ctrl-C at the question ends the run as cancelled (130), the transcript closed', async () => {
     const script = join(dirs.box.home, 'edit.json')
     const edit = {new_string: 'TWO\nand more', old_string: 'two', path: 'a.txt'}
@@ -80,10 +90,10 @@ describe('hanzo-dev run on a terminal', () => {
 
 /**
  * Runs `command` under `script`, whose pseudo-terminal has the size of the terminal it runs in:
- * with stdin not a terminal, 0 columns and 0 rows. Stopped once it has written RUNAWAY_BYTES.
+ * with stdin not a terminal, 0 columns and 0 rows. TERM says it is a colour terminal, as a user's does. Stopped once it has written RUNAWAY_BYTES.
  */
 function scriptTerminal(command: string, env: Record<string, string>): Promise<{text: string; exitCode: number | null; runaway: boolean}> {
-  const child = spawn('script', ['-qec', command, '/dev/null'], {cwd: REPO_ROOT, env: {...env, LANG: 'C.UTF-8', PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`}, stdio: ['ignore', 'pipe', 'inherit']})
+  const child = spawn('script', ['-qec', command, '/dev/null'], {cwd: REPO_ROOT, env: {LANG: 'C.UTF-8', TERM: 'xterm-256color', ...env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`}, stdio: ['ignore', 'pipe', 'inherit']})
   const chunks: Buffer[] = []
   let bytes = 0
   let runaway = false
