@@ -1,10 +1,13 @@
 import type {ChalkInstance} from 'chalk'
 
+import {fileLine} from '../adapters/prompt/diff-view.js'
 import type {AgentEvent} from '../core/agent/loop.js'
 import type {RunResult} from '../core/agent/runner.js'
 import type {Usage} from '../core/agent/types.js'
-import {callSubject, firstLine} from '../core/sessions/render.js'
+import {callSubject} from '../core/sessions/render.js'
 import {type Pricing, requestCost, type TurnUsage, type UsageTotals} from '../core/sessions/usage.js'
+import type {Spinner} from './spinner.js'
+import {toolResultLines} from './tool-result-lines.js'
 
 export type OutputFormat = 'text' | 'json' | 'stream-json'
 
@@ -28,13 +31,15 @@ interface Streams {
   /** Colour for stderr's progress lines (off when not a TTY or NO_COLOR). */
   style: ChalkInstance
   /** Shown on stderr while the model has not answered yet (text output on a terminal only). */
-  spinner?: {start(): unknown; stop(): unknown}
+  spinner?: Spinner
 }
 
 /**
  * How `hanzo-dev run` reports (docs/run-output.md):
- * - text: the answer streams to stdout as it arrives; tool activity goes to stderr, so
- *   `hanzo-dev run ... > answer.txt` captures only the answer;
+ * - text: the answer streams to stdout as it arrives; tool activity (each call, and a short
+ *   summary of its result, longer with `verbose`) goes to stderr, so `hanzo-dev run ... >
+ *   answer.txt` captures only the answer. The spinner runs only while the model has not started
+ *   its reply, so it never draws over streamed text;
  * - json: one JSON object on stdout when the run ends;
  * - stream-json: one JSON event per line on stdout as the run goes, ending with the result.
  */
@@ -46,6 +51,7 @@ export class RunOutput {
     private readonly format: OutputFormat,
     private readonly streams: Streams,
     private readonly summary: RunSummary,
+    private readonly options: {verbose?: boolean} = {},
   ) {}
 
   start(tools: readonly string[], cwd: string): void {
@@ -56,7 +62,8 @@ export class RunOutput {
     if (event.type === 'turn_start') {
       this.turn = event.turn
       this.streams.spinner?.start()
-    } else {
+    } else if (event.type !== 'usage') {
+      // Usage may come before the reply (a compaction's summary request): the wait goes on.
       this.streams.spinner?.stop()
     }
 
@@ -72,9 +79,10 @@ export class RunOutput {
       this.wroteText = true
     } else if (event.type === 'tool_call') {
       this.endTextLine()
-      stderr.write(style.dim(`⏺ ${[event.call.name, callSubject(event.call.input)].filter(Boolean).join(' ')}\n`))
-    } else if (event.type === 'tool_result' && event.result.is_error) {
-      stderr.write(style.yellow(`  ↳ ${firstLine(event.result.error ?? 'failed')}\n`))
+      stderr.write(style.dim(`⏺ ${fileLine([event.call.name, callSubject(event.call.input)].filter(Boolean).join(' '))}\n`))
+    } else if (event.type === 'tool_result') {
+      const lines = toolResultLines(event.call, event.result, {style, verbose: this.options.verbose ?? false})
+      stderr.write(`${lines.join('\n')}\n`)
     }
   }
 
@@ -91,7 +99,9 @@ export class RunOutput {
       usage: {...usage.run, by_turn: usage.turns},
     }
     if (this.format === 'text') this.endTextLine()
-    else if (this.format === 'json') this.streams.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)
+    // On stderr in every format: stdout stays the answer or the JSON.
+    if (result.stop === 'cancelled') this.streams.stderr.write('Cancelled\n')
+    if (this.format === 'json') this.streams.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)
     else this.line(summary)
   }
 

@@ -29,6 +29,7 @@ import {ToolRegistry, type ToolSource} from '../core/tools/registry.js'
 import {modelClient, modelErrorHint} from './model-client.js'
 import type {RunOutput, RunSummary, RunUsage} from './run-output.js'
 import {fireSessionEvent} from './session-events.js'
+import {makeStyle} from './style.js'
 
 export const DEFAULT_RUN_MAX_TURNS = 25
 
@@ -80,10 +81,12 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
   }
 
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
+  // Ctrl-C: SIGINT, or the key at a permission prompt (the terminal is raw then, so no signal).
+  const interrupt = new AbortController()
   const permissions = new PermissionGate({
     audit: new AuditLog(auditLogPath(resolvePaths(process.env, homedir()).dataDir), options.warn),
     policy: new PermissionPolicy(permissionRules, {defaults: DEFAULT_PERMISSION_RULES, mode: options.permissionMode, protected: await protectedRules(cwd)}),
-    prompter: createPrompter({input: process.stdin, interactive, output: process.stderr}),
+    prompter: createPrompter({cwd, input: process.stdin, interactive, interrupt, output: process.stderr, style: makeStyle(process.stderr)}),
   })
   const instructions = buildSystemPrompt({
     customInstructions: config.custom_instructions,
@@ -102,9 +105,8 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
       output.start(registry.list().map((t) => t.definition.name), cwd)
       const sessionEvent = (name: SessionEventInput['event'], extra: Partial<SessionEventInput> = {}) =>
         fireSessionEvent(contributed.answers, {cwd, event: name, sessionId, ...extra}, options.warn)
-      const controller = new AbortController()
-      const interrupt = () => (controller.signal.aborted ? process.exit(130) : controller.abort())
-      process.on('SIGINT', interrupt)
+      const onSigint = () => (interrupt.signal.aborted ? process.exit(130) : interrupt.abort())
+      process.on('SIGINT', onSigint)
       let recording: Recording | undefined
       let tracing: ReturnType<typeof configureCliTracing>
       try {
@@ -141,6 +143,7 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
                   reserveRecent: config.reserve_recent,
                 },
           history: saved?.history,
+          maxTokens: config.max_output_tokens,
           maxTurns: options.flags.maxTurns ?? config.max_turns ?? DEFAULT_RUN_MAX_TURNS,
           middleware,
           onEvent(event) {
@@ -150,7 +153,7 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
           permissions,
           registry,
           sessionId,
-          signal: controller.signal,
+          signal: interrupt.signal,
         })
         recorder.finish(result.history)
         recorder.end(result.stop)
@@ -158,6 +161,12 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
         if (result.stop === 'cancelled') return 130
         if (result.stop === 'max_turns') {
           options.warn(`stopped after ${result.turns} model requests (--max-turns) before the task was done`)
+          return 1
+        }
+
+        if (result.stop === 'max_tokens') {
+          const limit = config.max_output_tokens === undefined ? "the server's default" : `max_output_tokens ${config.max_output_tokens}`
+          options.warn(`the reply was cut at the model's output limit (stop: max_tokens, ${limit}): raise it with hanzo-dev config set max_output_tokens ${suggestedOutputLimit(config.max_output_tokens)}, or ask for a shorter answer`)
           return 1
         }
 
@@ -171,13 +180,18 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
         // Bounded (2 s): a collector that is down never holds the exit.
         await tracing?.shutdown()
         recording?.transcript.close()
-        process.off('SIGINT', interrupt)
+        process.off('SIGINT', onSigint)
         await sessionEvent('stop')
         await dispose()
       }
     },
     summary: {model, pricing: config.pricing, sessionId},
   }
+}
+
+/** Twice the limit that was hit; with none set, a limit above most servers' defaults. */
+function suggestedOutputLimit(current: number | undefined): number {
+  return current === undefined ? 16_384 : current * 2
 }
 
 interface Recording {

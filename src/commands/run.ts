@@ -4,6 +4,8 @@ import * as Flags from '@oclif/core/flags'
 import {HanzoCommand} from '../cli/base-command.js'
 import {type OutputFormat, RunOutput} from '../cli/run-output.js'
 import {startRun} from '../cli/run-session.js'
+import {readTask} from '../cli/run-task.js'
+import {terminalSpinner} from '../cli/spinner.js'
 import {makeStyle} from '../cli/style.js'
 import {SESSION_PERMISSION_MODES, type SessionPermissionMode} from '../core/permissions/policy.js'
 import {UserError} from '../core/errors.js'
@@ -44,12 +46,13 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
       description: 'prompt: ask (deny off a terminal); allow-reads: read-only tools run; deny: never ask; allow-all: run everything not denied.',
       options: SESSION_PERMISSION_MODES,
     })(),
+    verbose: Flags.boolean({description: 'Show more of each tool result on stderr: output lines, the diff of an edit (text output).'}),
     'fake-model': Flags.string({description: 'Replay a scripted model (tests, demos).', hidden: true}),
   }
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Run)
-    const prompt = args.prompt === '-' ? await readStdin() : args.prompt
+    const prompt = await readTask(args.prompt, process.stdin)
     if (!prompt.trim()) throw new UserError('The task is empty', {exitCode: 2, hint: 'pass it as an argument, or with - on stdin'})
     const loaded = await this.settings()
     const format = flags['output-format'] as OutputFormat
@@ -62,17 +65,10 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
       session: {continue: flags.continue, resume: flags.resume},
       warn: (message) => this.warn(message),
     })
-    // ora costs ~50 ms to load: only when a spinner can be seen.
-    const spinner = format === 'text' && process.stderr.isTTY ? (await import('ora')).default({stream: process.stderr, text: 'Thinking…'}) : undefined
-    const output = new RunOutput(format, {spinner, stderr: process.stderr, stdout: process.stdout, style: makeStyle(process.stderr)}, run.summary)
+    const style = makeStyle(process.stderr)
+    const spinner = format === 'text' ? await terminalSpinner(process.stderr, style) : undefined
+    const output = new RunOutput(format, {spinner, stderr: process.stderr, stdout: process.stdout, style}, run.summary, {verbose: flags.verbose})
     const exitCode = await run.execute(prompt, output)
     if (exitCode !== 0) this.exit(exitCode)
   }
-}
-
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY) throw new UserError('Nothing on stdin to read the task from', {exitCode: 2, hint: 'pipe the task in, e.g. echo "..." | hanzo-dev run -'})
-  const chunks: Buffer[] = []
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks).toString('utf8')
 }

@@ -4,7 +4,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 
 import type {Script} from '../../src/testing/fake-model/script.js'
 import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
-import {REPO_ROOT, runCli, spawnCli, useSandboxDirs} from '../helpers/cli.js'
+import {REPO_ROOT, runCli, spawnCli, unwrapped, useSandboxDirs} from '../helpers/cli.js'
 import {isAlive, waitUntil} from '../helpers/processes.js'
 
 /** A task that reads a file, edits it, runs a command and answers, as a model would script it. */
@@ -50,7 +50,11 @@ describe('hanzo-dev run', () => {
     const result = await run('change the greeting to goodbye', '--permission-mode', 'allow-all')
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toBe('Let me look.\nDone: greeting.txt now says goodbye world.')
-    expect(result.stderr).toContain('⏺ exec cat greeting.txt && echo exit-ok')
+    // Each result, summed up under its call: the lines an edit changed, a command's exit code and first lines.
+    expect(result.stderr).toContain('⏺ fs_read greeting.txt\n  ↳ 1 line\n')
+    expect(result.stderr).toContain('⏺ fs_edit greeting.txt\n  ↳ +1 -1 lines\n')
+    expect(result.stderr).toContain('⏺ exec cat greeting.txt && echo exit-ok\n  ↳ exit 0\n    goodbye world\n    exit-ok')
+    expect(result.stderr).not.toContain('+goodbye world')
     expect(readFileSync(join(dirs.project, 'greeting.txt'), 'utf8')).toBe('goodbye world\n')
     // Each request met the script's expectations (AGENTS.md in the system prompt, each tool result sent back).
     expect(model!.requests).toHaveLength(4)
@@ -59,6 +63,14 @@ describe('hanzo-dev run', () => {
     expect(system).toContain('# Project instructions (HANZO.md)\n\nKeep the greeting lowercase.')
     const audit = readFileSync(join(dirs.box.env.XDG_DATA_HOME, 'hanzo-dev', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
     expect(audit.map((r) => [r.tool_name, r.decision])).toEqual([['fs_read', 'allow'], ['fs_edit', 'allow'], ['exec', 'allow']])
+  })
+
+  it('shows more of each result with --verbose: the diff of an edit', async () => {
+    const run = await setUp(EDIT_TASK)
+    const result = await run('change the greeting to goodbye', '--permission-mode', 'allow-all', '--verbose')
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stderr).toContain('  ↳ +1 -1 lines\n    @@ -1,1 +1,1 @@\n    -hello world\n    +goodbye world\n')
+    expect(result.stderr).toContain('     1    hello world')
   })
 
   it('reports one JSON object with --output-format json', async () => {
@@ -147,6 +159,39 @@ describe('hanzo-dev run', () => {
     model = await startFakeModel({turns: [{expect: {last_user_contains: 'from a pipe'}, text: 'Got it.'}]})
     const result = await runCli(['run', '-', '--base-url', model.url], {cwd: dirs.project, env: dirs.box.env, input: 'a task from a pipe'})
     expect(result).toMatchObject({exitCode: 0, stdout: 'Got it.'})
+  })
+
+  it('takes piped stdin as context for the task given as an argument', async () => {
+    model = await startFakeModel({turns: [{expect: {last_user_contains: 'summarize\n\n<stdin>\nline one\nline two\n</stdin>'}, text: 'Two lines.'}]})
+    const result = await runCli(['run', 'summarize', '--base-url', model.url], {cwd: dirs.project, env: dirs.box.env, input: 'line one\nline two\n'})
+    expect(result, result.stderr).toMatchObject({exitCode: 0, stdout: 'Two lines.'})
+  })
+
+  it('says a reply cut at the output limit was cut: stop max_tokens, exit 1, how to raise max_output_tokens', async () => {
+    const cut = {text: 'The files are: a, b, and', truncated: true}
+    const run = await setUp({turns: [cut, cut]})
+    const text = await run('list the files')
+    expect(text.exitCode).toBe(1)
+    expect(text.stdout).toBe('The files are: a, b, and')
+    expect(unwrapped(text.stderr)).toContain('max_tokens')
+    expect(unwrapped(text.stderr)).toContain('hanzo-dev config set max_output_tokens 16384')
+    const json = await run('list the files', '--output-format', 'json')
+    expect(json.exitCode).toBe(1)
+    expect(JSON.parse(json.stdout)).toMatchObject({is_error: true, result: 'The files are: a, b, and', stop: 'max_tokens'})
+  })
+
+  it.each([
+    ['chat_completions', 'max_tokens'],
+    ['responses', 'max_output_tokens'],
+    ['anthropic_messages', 'max_tokens'],
+  ])('sends the max_output_tokens setting as the output limit of %s requests (%s)', async (api, field) => {
+    model = await startFakeModel({turns: [{text: 'ok'}]})
+    mkdirSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
+    const settings = {max_output_tokens: 321, provider: 'fake', providers: {fake: {api, api_key: 'sk-test-key', base_url: model.url}}}
+    writeFileSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify(settings))
+    const result = await runCli(['run', 'hi'], {cwd: dirs.project, env: dirs.box.env})
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(model.requests[0].body).toMatchObject({[field]: 321})
   })
 
   it('exits 1 with the server’s own message when the model call fails, without retrying a 402', async () => {

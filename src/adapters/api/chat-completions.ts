@@ -9,29 +9,40 @@ import {arrayField, notJsonError, numberField, parseFrameData, type RequestBuild
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam
 
-const chatRequest: RequestBuilder<OpenAI.Chat.ChatCompletionCreateParamsStreaming> = (messages, tools, options) => ({
-  messages: messages.map((message) => chatMessage(message)),
-  model: options.model,
-  ...(tools.length > 0 && {
-    tools: tools.map((tool) => ({function: {description: tool.description, name: tool.name, parameters: tool.inputSchema}, type: 'function' as const})),
-  }),
-  ...(options.maxTokens !== undefined && {max_tokens: options.maxTokens}),
-  stream: true,
-  stream_options: {include_usage: true},
-})
+/** The request's output limit: `max_tokens` for compatible servers, `max_completion_tokens` for OpenAI's own API. */
+type OutputLimitField = 'max_tokens' | 'max_completion_tokens'
+
+function chatRequest(limitField: OutputLimitField): RequestBuilder<OpenAI.Chat.ChatCompletionCreateParamsStreaming> {
+  return (messages, tools, options) => ({
+    messages: messages.map((message) => chatMessage(message)),
+    model: options.model,
+    ...(tools.length > 0 && {
+      tools: tools.map((tool) => ({function: {description: tool.description, name: tool.name, parameters: tool.inputSchema}, type: 'function' as const})),
+    }),
+    ...(options.maxTokens !== undefined && {[limitField]: options.maxTokens}),
+    stream: true,
+    stream_options: {include_usage: true},
+  })
+}
+
+function chatWire(limitField: OutputLimitField): WireApi {
+  return {replyEvents: completionEvents, path: '/chat/completions', request: chatRequest(limitField), streamDecoder: (context) => new ChatStreamDecoder(context)}
+}
 
 /**
  * `POST /chat/completions`, the API every OpenAI-compatible server speaks (Ollama, vLLM,
- * llama.cpp, LM Studio, gateways). `max_tokens` rather than `max_completion_tokens`: it is the
- * field those servers read; OpenAI's reasoning models are reached through the Responses API.
- * The `raw` of `message_stop` is the array of chunks as received (or the whole completion
- * when the server did not stream).
+ * llama.cpp, LM Studio, gateways). The output limit goes as `max_tokens`, the field those
+ * servers read. The `raw` of `message_stop` is the array of chunks as received (or the whole
+ * completion when the server did not stream).
  */
-export const chatCompletions: WireApi = {
-  replyEvents: completionEvents,
-  path: '/chat/completions',
-  request: chatRequest,
-  streamDecoder: (context) => new ChatStreamDecoder(context),
+export const chatCompletions: WireApi = chatWire('max_tokens')
+
+/**
+ * The chat completions API as `baseURL` reads it: api.openai.com has replaced `max_tokens` by
+ * `max_completion_tokens`, and its reasoning models refuse the old field.
+ */
+export function chatCompletionsFor(baseURL: string): WireApi {
+  return URL.canParse(baseURL) && new URL(baseURL).hostname === 'api.openai.com' ? chatWire('max_completion_tokens') : chatCompletions
 }
 
 function chatMessage(message: Message): ChatMessage {

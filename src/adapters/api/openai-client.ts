@@ -1,7 +1,7 @@
 import {redactUrl} from '@hanzo-dev/sdk/settings'
 
 import type {ApiClient} from '../../core/agent/types.js'
-import {chatCompletions} from './chat-completions.js'
+import {chatCompletionsFor} from './chat-completions.js'
 import {createHttpTransport} from './http-transport.js'
 import {responses} from './responses.js'
 import {createWireClient} from './wire-client.js'
@@ -32,6 +32,6 @@ export function createOpenAIClient(options: OpenAIClientOptions): ApiClient {
     context: {endpoint: redactUrl(options.baseURL), secret: options.apiKey || undefined},
     timeoutMs: options.timeoutMs,
     transport: createHttpTransport(options),
-    wire: options.api === 'responses' ? responses : chatCompletions,
+    wire: options.api === 'responses' ? responses : chatCompletionsFor(options.baseURL),
   })
 }

@@ -1,13 +1,13 @@
 import type {PermissionPrompter} from '../../core/agent/types.js'
 import {NonInteractivePrompter} from './non-interactive-prompter.js'
-import {type TerminalStreams, TtyPrompter} from './tty-prompter.js'
+import {TtyPrompter, type TtyPrompterOptions} from './tty-prompter.js'
 
 export {oneLine, summarizeToolInput} from './input-summary.js'
 export {NonInteractivePrompter, suggestedAllowPattern} from './non-interactive-prompter.js'
-export {type TerminalStreams, TtyPrompter} from './tty-prompter.js'
+export {type TerminalStreams, TtyPrompter, type TtyPrompterOptions} from './tty-prompter.js'
 
 /** The terminal prompter when someone can answer (stdin is a TTY), else one that denies and says how to allow. */
-export function createPrompter(options: {interactive: boolean} & TerminalStreams): PermissionPrompter {
-  const {interactive, ...streams} = options
-  return interactive ? new TtyPrompter(streams) : new NonInteractivePrompter()
+export function createPrompter(options: {interactive: boolean} & TtyPrompterOptions): PermissionPrompter {
+  const {interactive, ...terminal} = options
+  return interactive ? new TtyPrompter(terminal) : new NonInteractivePrompter()
 }

@@ -15,11 +15,11 @@ export function summarizeToolInput(toolName: string, input: Readonly<Record<stri
 
 /**
  * `text` safe to show on one terminal line: newlines as `⏎`, anything a terminal would act on
- * as `�`, cut with `…` after 120 characters, so a huge input never floods the prompt.
+ * as `�`, cut with `…` after `maxLength` characters (120), so a huge input never floods the prompt.
  */
-export function oneLine(text: string): string {
-  const head = text.slice(0, MAX_SUMMARY_LENGTH * 2)
+export function oneLine(text: string, maxLength = MAX_SUMMARY_LENGTH): string {
+  const head = text.slice(0, maxLength * 2)
   const chars = [...head.replaceAll(/\r?\n/g, ' ⏎ ').replaceAll('\t', ' ').replaceAll(UNPRINTABLE, '\uFFFD')]
-  const cut = chars.length > MAX_SUMMARY_LENGTH || head.length < text.length
-  return cut ? `${chars.slice(0, MAX_SUMMARY_LENGTH - 1).join('')}…` : chars.join('')
+  const cut = chars.length > maxLength || head.length < text.length
+  return cut ? `${chars.slice(0, maxLength - 1).join('')}…` : chars.join('')
 }

@@ -1,3 +1,5 @@
+import type {ChalkInstance} from 'chalk'
+
 import type {PermissionDecision, PermissionPrompter} from '../../core/agent/types.js'
 import {oneLine, summarizeToolInput} from './input-summary.js'
 
@@ -7,21 +9,33 @@ export interface TerminalStreams {
   output?: NodeJS.WritableStream
 }
 
+export interface TtyPrompterOptions extends TerminalStreams {
+  /** The workspace: fs_write and fs_edit questions show the diff against its files. Default: the process's cwd. */
+  cwd?: string
+  /** Colours of the diff; none when left out. */
+  style?: ChalkInstance
+  /**
+   * The run's interrupt. With it, Ctrl-C at a question aborts it (the run ends as cancelled) and
+   * the call is denied; once it is aborted, an open question closes and no other is asked.
+   * Without it, Ctrl-C rejects (inquirer's ExitPromptError).
+   */
+  interrupt?: AbortController
+}
+
 type Answer = 'once' | 'session' | 'deny'
+
+const CANCELLED: PermissionDecision = {reason: 'the user cancelled the run at the permission prompt', type: 'deny'}
 
 /**
  * Asks the user at the terminal: allow once, allow for this session, or deny (with an optional
- * reason the model is told). `@inquirer/prompts` is imported on the first question, not at
- * start-up. Questions are asked one at a time: tool calls that run in parallel would otherwise
- * draw two prompts over each other.
- *
- * Ctrl-C at a prompt rejects (inquirer's ExitPromptError): the user stopped the turn, which is
- * more than denying one call.
+ * reason the model is told). An fs_write or fs_edit question first shows what would change.
+ * `@inquirer/prompts` is imported on the first question, not at start-up. Questions are asked
+ * one at a time: tool calls that run in parallel would otherwise draw two prompts over each other.
  */
 export class TtyPrompter implements PermissionPrompter {
   private queue: Promise<unknown> = Promise.resolve()
 
-  constructor(private readonly streams: TerminalStreams = {}) {}
+  constructor(private readonly options: TtyPrompterOptions = {}) {}
 
   requestPermission(toolName: string, input: Record<string, unknown>): Promise<PermissionDecision> {
     const decision = this.queue.then(() => this.ask(toolName, input))
@@ -30,7 +44,24 @@ export class TtyPrompter implements PermissionPrompter {
   }
 
   private async ask(toolName: string, input: Record<string, unknown>): Promise<PermissionDecision> {
-    const prompts = await import('@inquirer/prompts')
+    const {interrupt} = this.options
+    if (interrupt?.signal.aborted) return CANCELLED
+    try {
+      return await this.question(toolName, input)
+    } catch (error) {
+      const name = (error as Error).name
+      if (!interrupt || (name !== 'ExitPromptError' && name !== 'AbortPromptError')) throw error
+      interrupt.abort()
+      return CANCELLED
+    }
+  }
+
+  private async question(toolName: string, input: Record<string, unknown>): Promise<PermissionDecision> {
+    const [prompts, {changePreview}] = await Promise.all([import('@inquirer/prompts'), import('./change-preview.js')])
+    const {cwd = process.cwd(), input: keys, interrupt, output, style} = this.options
+    const context = {input: keys, output, signal: interrupt?.signal}
+    const preview = await changePreview(toolName, input, {cwd, style})
+    if (preview.length > 0) (output ?? process.stdout).write(`${preview.join('\n')}\n`)
     const answer = await prompts.select<Answer>(
       {
         choices: [
@@ -40,10 +71,10 @@ export class TtyPrompter implements PermissionPrompter {
         ],
         message: `Allow ${oneLine(toolName)}: ${summarizeToolInput(toolName, input)}?`,
       },
-      this.streams,
+      context,
     )
     if (answer !== 'deny') return {scope: answer, type: 'allow'}
-    const why = (await prompts.input({message: 'Reason (optional, the model is told):'}, this.streams)).trim()
+    const why = (await prompts.input({message: 'Reason (optional, the model is told):'}, context)).trim()
     return {reason: why ? `the user denied it: ${why}` : 'the user denied it', type: 'deny'}
   }
 }

@@ -90,7 +90,7 @@ async function readEditableText(absolute: string, display: string): Promise<stri
  * reads back through fs_read without the CR, so an old_string with bare LF newlines that is not
  * found as given is looked for (and new_string written) with CRLF instead.
  */
-function locate(text: string, input: FsEditInput): {count: number; oldString: string; newString: string} {
+export function locate(text: string, input: FsEditInput): {count: number; oldString: string; newString: string} {
   const count = occurrences(text, input.old_string)
   if (count > 0 || !text.includes('\r\n') || !input.old_string.includes('\n') || input.old_string.includes('\r')) {
     return {count, newString: input.new_string, oldString: input.old_string}

@@ -4,7 +4,7 @@ import {CANCELLED} from '../tools/pipeline.js'
 import type {CompactionResult, SessionCompactor} from './compaction.js'
 import {stripThinkBlock, ThinkBlockFilter} from './think.js'
 import {TokenLedger} from './token-count.js'
-import type {ApiClient, Message, ModelToolSpec, ReasoningBlock, ToolCallRequest, ToolExecutor, Usage} from './types.js'
+import type {ApiClient, Message, ModelToolSpec, ReasoningBlock, StopReason, ToolCallRequest, ToolExecutor, Usage} from './types.js'
 
 /** What the loop reports as it goes: the CLI's output formats are built from these. */
 export type AgentEvent =
@@ -40,7 +40,8 @@ export interface LoopCompaction {
   onCompacted?: (result: CompactionResult) => void
 }
 
-export type LoopStop = 'completed' | 'max_turns' | 'cancelled'
+/** `max_tokens`: the last reply was cut at the model's output limit, so the answer is incomplete. */
+export type LoopStop = 'completed' | 'max_turns' | 'max_tokens' | 'cancelled'
 
 export interface LoopResult {
   /** The last reply's text, without a leading think block. */
@@ -54,7 +55,9 @@ export interface LoopResult {
 
 /**
  * The one agent loop (HIP-301 §2; the CLI and the library run it): stream a reply, run its tool
- * calls, send the results, until a reply asks for no tool or `maxTurns` requests were made.
+ * calls, send the results, until a reply asks for no tool or `maxTurns` requests were made. A
+ * reply cut at the model's output limit ends the run (`max_tokens`): its calls may be cut too,
+ * so none of them runs, and each gets an error result saying so.
  *
  * `history` is the caller's and is appended to as the run goes, so it is always a valid
  * conversation, also when the run ends early: every tool call gets a result (a cancelled one
@@ -81,14 +84,16 @@ export async function runAgentLoop(history: Message[], options: LoopOptions): Pr
     }
 
     history.push({content: finalOutput, role: 'assistant', toolCalls: reply.calls, ...(reply.reasoning && {reasoning: reply.reasoning})})
-    if (reply.calls.length === 0) return {finalOutput, rawResponses, stop: 'completed', turns: turn, usage}
-    const results = await runToolCalls(reply.calls, options)
+    const cut = reply.stopReason === 'max_tokens'
+    if (reply.calls.length === 0) return {finalOutput, rawResponses, stop: cut ? 'max_tokens' : 'completed', turns: turn, usage}
+    const results = cut ? reply.calls.map((call) => notRun(call, options)) : await runToolCalls(reply.calls, options)
     for (const [index, call] of reply.calls.entries()) {
       const result = results[index]
       history.push({content: resultText(result), isError: result.is_error, role: 'tool', toolCallId: call.id, toolName: call.name})
     }
 
     if (options.signal?.aborted) return {finalOutput, rawResponses, stop: 'cancelled', turns: turn, usage}
+    if (cut) return {finalOutput, rawResponses, stop: 'max_tokens', turns: turn, usage}
   }
 
   return {finalOutput, rawResponses, stop: 'max_turns', turns: options.maxTurns, usage}
@@ -117,6 +122,7 @@ interface Reply {
   calls: ToolCallRequest[]
   raw: unknown
   cancelled: boolean
+  stopReason?: StopReason
   /** Anthropic's signed thinking: it must go back with the tool calls it led to. */
   reasoning?: ReasoningBlock[]
 }
@@ -150,6 +156,7 @@ async function streamReply(history: readonly Message[], options: LoopOptions, us
       case 'message_stop': {
         reply.raw = event.raw ?? reply.text
         reply.reasoning = event.reasoning
+        reply.stopReason = event.stopReason
         break
       }
 
@@ -200,6 +207,13 @@ async function runToolCall(call: ToolCallRequest, options: LoopOptions): Promise
   const result = options.signal?.aborted
     ? toolError(CANCELLED)
     : argumentsProblem(call) ?? (await options.executor.execute(call.name, call.input, options.sessionId, options.signal))
+  options.onEvent?.({call, result, type: 'tool_result'})
+  return result
+}
+
+/** The result of a call in a reply cut at the output limit: its arguments may be cut too. */
+function notRun(call: ToolCallRequest, options: LoopOptions): ToolResult {
+  const result = toolError(`not run: the reply was cut at the model's output limit (max_tokens), so this call may be incomplete`)
   options.onEvent?.({call, result, type: 'tool_result'})
   return result
 }

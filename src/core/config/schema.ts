@@ -172,6 +172,11 @@ export const SETTINGS_SCHEMA = {
       },
     },
     max_tokens: {type: 'integer', minimum: 1, description: 'Token budget of a conversation: compaction starts at 90% of it. Unset: no compaction.'},
+    max_output_tokens: {
+      type: 'integer',
+      minimum: 1,
+      description: "The most tokens one model reply may have, sent with each request. Unset: the server's default (Anthropic: 8192).",
+    },
     reserve_recent: {type: 'integer', minimum: 1, default: 4, description: 'Turns compaction keeps whole at the end of the history.'},
     pricing: {
       type: 'object',

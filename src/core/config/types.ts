@@ -86,6 +86,8 @@ export interface HanzoConfig {
   max_retries?: number
   max_turns?: number
   max_tokens?: number
+  /** The output limit of each model request (a reply that reaches it ends the run as `max_tokens`). */
+  max_output_tokens?: number
   reserve_recent?: number
   pricing?: Record<string, {input: number; output: number}>
   tracing?: {endpoint?: string; api_key?: string}

@@ -69,7 +69,7 @@ export interface CompactionLine {
   fallback_reason?: string
 }
 
-export type RunStop = 'completed' | 'max_turns' | 'cancelled' | 'error'
+export type RunStop = 'completed' | 'max_turns' | 'max_tokens' | 'cancelled' | 'error'
 
 export interface EndLine {
   type: 'end'

@@ -257,7 +257,6 @@ describe('secrets never leak (issue 5): canaries through every command, with deb
       ['auth', 'logout', '--all', '--verbose'],
       ['config', 'list', '--verbose'],
       ['doctor', '--verbose'],
-      ['run', 'hi', '--verbose'],
     ]) {
       const out = await cli(args.join(' '), args, {input: `${S.apiKey}\n`})
       expect(out.exitCode, args.join(' ')).toBe(2)

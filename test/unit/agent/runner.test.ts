@@ -129,6 +129,24 @@ describe('Runner.run', () => {
     expect(result.history.at(-1)).toMatchObject({role: 'tool', toolCallId: '2'})
   })
 
+  it('ends on a reply cut at the output limit (max_tokens), running none of its calls and answering each', async () => {
+    const executed: string[] = []
+    const counting = tool({description: 'counts', execute: (input) => (executed.push(JSON.stringify(input)), 'ran'), name: 'echo', parameters: {type: 'object'}})
+    const cut = (...events: StreamEvent[]): StreamEvent[] => [...events, {stopReason: 'max_tokens', type: 'message_stop'}]
+    const client = scripted(cut({text: 'Reading a and', type: 'content_delta'}, {call: call('1', 'echo', {text: 'a'}), type: 'tool_use'}, {call: call('2', 'echo', {}, '{"te'), type: 'tool_use'}))
+    const events: AgentEvent[] = []
+    const result = await Runner.run(new Agent({model: 'm', name: 'a', tools: [counting]}), 'go', {client, onEvent: (e) => events.push(e)})
+    expect(result).toMatchObject({finalOutput: 'Reading a and', stop: 'max_tokens', turns: 1})
+    expect(executed).toEqual([])
+    expect(result.history.filter((m) => m.role === 'tool')).toMatchObject([
+      {content: expect.stringContaining('max_tokens'), isError: true, toolCallId: '1'},
+      {isError: true, toolCallId: '2'},
+    ])
+    expect(events.filter((e) => e.type === 'tool_result')).toHaveLength(2)
+    const answer = await Runner.run(new Agent({model: 'm', name: 'a'}), 'go', {client: scripted(cut({text: 'It was a dark', type: 'content_delta'}))})
+    expect(answer).toMatchObject({finalOutput: 'It was a dark', stop: 'max_tokens'})
+  })
+
   it('leaves a leading think block out of the output, the deltas and the next history, and keeps it in the raw responses', async () => {
     const client = scripted(
       [

@@ -1,5 +1,9 @@
+import {mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {PassThrough} from 'node:stream'
-import {describe, expect, it} from 'vitest'
+import {Chalk} from 'chalk'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {createPrompter, NonInteractivePrompter, oneLine, suggestedAllowPattern, summarizeToolInput, TtyPrompter} from '../../../src/adapters/prompt/index.js'
 
@@ -98,5 +102,71 @@ describe('TtyPrompter', () => {
       {scope: 'once', type: 'allow'},
       {scope: 'session', type: 'allow'},
     ])
+  })
+
+  describe('shows what a file call would change before asking', () => {
+    let cwd: string
+    beforeEach(() => {
+      cwd = realpathSync(mkdtempSync(join(tmpdir(), 'hanzo-prompt-')))
+    })
+    afterEach(() => rmSync(cwd, {force: true, recursive: true}))
+
+    const ask = async (toolName: string, input: Record<string, unknown>, style = new Chalk({level: 0})) => {
+      const streams = terminal({keys: [ENTER], question: `Allow ${toolName}`})
+      expect(await new TtyPrompter({...streams, cwd, style}).requestPermission(toolName, input)).toEqual({scope: 'once', type: 'allow'})
+      const screen = streams.screen()
+      // What was drawn before the question's line.
+      return screen.slice(0, screen.lastIndexOf('\n', screen.indexOf(`Allow ${toolName}`)) + 1)
+    }
+
+    it('the diff of an edit, against the file, with its line numbers', async () => {
+      writeFileSync(join(cwd, 'a.txt'), `${['one', 'two', 'three', 'four', 'five', 'six'].join('\n')}\n`)
+      const before = await ask('fs_edit', {new_string: 'FIVE', old_string: 'five', path: 'a.txt'})
+      expect(before).toContain(['  @@ -2,5 +2,5 @@', '   two', '   three', '   four', '  -five', '  +FIVE', '   six'].join('\n'))
+    })
+
+    it('coloured when the style has colour, and the model’s escape sequences defused', async () => {
+      writeFileSync(join(cwd, 'a.txt'), 'keep\nold\n')
+      const before = await ask('fs_write', {content: 'keep\nnew \u001B[2Jcleared\n', path: 'a.txt'}, new Chalk({level: 1}))
+      expect(before).toContain('\u001B[31m-old\u001B[39m')
+      expect(before).toContain('\u001B[32m+new \uFFFD[2Jcleared\u001B[39m')
+      expect(before).not.toContain('\u001B[2J')
+    })
+
+    it('the head of a new file, capped', async () => {
+      const lines = Array.from({length: 50}, (_, i) => `line ${i + 1}`)
+      const before = await ask('fs_write', {content: `${lines.join('\n')}\n`, path: 'new/b.txt'})
+      expect(before).toContain('  new file, 50 lines:\n  +line 1\n  +line 2\n')
+      expect(before).toContain('  +line 20\n  … 30 more lines\n')
+      expect(before).not.toContain('line 21')
+    })
+
+    it('what an edit asks for when the text is not in the file', async () => {
+      writeFileSync(join(cwd, 'a.txt'), 'nothing here\n')
+      const before = await ask('fs_edit', {new_string: 'b', old_string: 'a\n', path: 'a.txt'})
+      expect(before).toContain('  -a\n  +b')
+    })
+
+    it('nothing for other tools', async () => {
+      expect(await ask('exec', {command: 'ls'})).toBe('')
+    })
+  })
+
+  it('with the run’s interrupt, Ctrl-C denies the call, aborts the run, and asks nothing more', async () => {
+    const streams = terminal({keys: ['\u0003'], question: 'Allow exec'})
+    const interrupt = new AbortController()
+    const prompter = new TtyPrompter({...streams, interrupt})
+    const decisions = await Promise.all([prompter.requestPermission('exec', {command: 'make'}), prompter.requestPermission('fs_write', {content: '', path: 'a.txt'})])
+    expect(decisions).toEqual([
+      {reason: expect.stringContaining('cancelled'), type: 'deny'},
+      {reason: expect.stringContaining('cancelled'), type: 'deny'},
+    ])
+    expect(interrupt.signal.aborted).toBe(true)
+    expect(streams.screen()).not.toContain('Allow fs_write')
+  })
+
+  it('without one, Ctrl-C rejects, as inquirer does', async () => {
+    const streams = terminal({keys: ['\u0003'], question: 'Allow exec'})
+    await expect(new TtyPrompter(streams).requestPermission('exec', {command: 'make'})).rejects.toMatchObject({name: 'ExitPromptError'})
   })
 })

@@ -1,0 +1,74 @@
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {dirname, join} from 'node:path'
+import {execa} from 'execa'
+
+import {waitUntil} from './processes.js'
+
+/**
+ * Real terminals for tests: a tmux server of the test's own (a private socket, no user config),
+ * each session one pane running one command, as a user would see it. A pane stays on screen after
+ * its command exits, so the test reads the final screen and the exit status.
+ */
+export class Terminals {
+  private constructor(
+    private readonly dir: string,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  /** `env` is the whole environment of the commands (with PATH for node, and a UTF-8 locale). */
+  static create(env: Record<string, string>): Terminals {
+    const dir = mkdtempSync(join(tmpdir(), 'hanzo-tmux-'))
+    writeFileSync(join(dir, 'tmux.conf'), 'set -g remain-on-exit on\nset -g remain-on-exit-format ""\n')
+    const path = `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`
+    return new Terminals(dir, {LANG: 'C.UTF-8', PATH: path, ...env})
+  }
+
+  /** Starts `command` (a shell command line) in a `width` x `height` terminal named `name`. */
+  async open(name: string, command: string, options: {cwd: string; width?: number; height?: number}): Promise<void> {
+    const size = ['-x', String(options.width ?? 100), '-y', String(options.height ?? 30)]
+    await this.tmux('new-session', '-d', '-s', name, ...size, '-c', options.cwd, command)
+  }
+
+  /** What the terminal shows: one string per line, wrapped lines joined, trailing blank lines left out. */
+  async screen(name: string): Promise<string[]> {
+    const {stdout} = await this.tmux('capture-pane', '-p', '-J', '-t', name)
+    const lines = stdout.split('\n').map((line) => line.trimEnd())
+    while (lines.at(-1) === '') lines.pop()
+    return lines
+  }
+
+  /** Waits until the screen shows `text`; the screen then. */
+  async waitFor(name: string, text: string): Promise<string[]> {
+    let screen: string[] = []
+    await waitUntil(async () => {
+      screen = await this.screen(name)
+      return screen.join('\n').includes(text)
+    }, `the screen shows ${JSON.stringify(text)}`)
+    return screen
+  }
+
+  /** Types keys, in tmux's names (`C-c`, `Enter`). */
+  async keys(name: string, ...keys: string[]): Promise<void> {
+    await this.tmux('send-keys', '-t', name, ...keys)
+  }
+
+  /** Waits for the command to end; its exit status. */
+  async exitStatus(name: string): Promise<number> {
+    let pane = ''
+    await waitUntil(async () => {
+      pane = (await this.tmux('display-message', '-p', '-t', name, '#{pane_dead} #{pane_dead_status}')).stdout.trim()
+      return pane.startsWith('1 ')
+    }, 'the command exited')
+    return Number(pane.slice(2))
+  }
+
+  async close(): Promise<void> {
+    await this.tmux('kill-server').catch(() => {})
+    rmSync(this.dir, {force: true, recursive: true})
+  }
+
+  private tmux(...args: string[]) {
+    return execa('tmux', ['-u', '-S', join(this.dir, 'socket'), '-f', join(this.dir, 'tmux.conf'), ...args], {env: this.env, extendEnv: false})
+  }
+}
