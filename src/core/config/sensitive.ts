@@ -15,6 +15,18 @@ export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name)
 }
 
+/**
+ * Values that are secrets by their look, whatever their length: the prefixes of well-known API
+ * keys and tokens (OpenAI and Anthropic `sk-`, Stripe, GitHub, GitLab, Slack, Hugging Face, npm),
+ * AWS access key ids, Google API keys, and JWTs.
+ */
+const SECRET_SHAPE =
+  /^(?:(?:sk|rk|pk)[-_]|gh[opusr]_|github_pat_|glpat-|xox[abeoprs]-|hf_|npm_)[\w-]+$|^(?:AKIA|ASIA)[\dA-Z]{16}$|^AIza[\w-]{35}$|^eyJ[\w-]*\.[\w-]+\.[\w-]*$/
+
+export function hasSecretShape(value: string): boolean {
+  return SECRET_SHAPE.test(value)
+}
+
 export type UserOnlyReason = 'credential' | 'trust'
 
 /** Why the key at `segments` may only come from the user tier (or the environment), if it must. */
