@@ -1,18 +1,20 @@
 import {createAnthropicClient} from '../adapters/api/anthropic-client.js'
 import {createOpenAIClient} from '../adapters/api/openai-client.js'
+import type {ModelEndpoint} from '../core/agent/endpoint.js'
 import type {ApiClient, ModelError} from '../core/agent/types.js'
+import {redactBaseUrl} from '../core/config/redact.js'
 import {UserError} from '../core/errors.js'
 import {resolveRunEndpoint} from './auth-context.js'
 import type {StartRunOptions} from './run-session.js'
 
-/** The run's model client: the scripted one (`--fake-model`), or the provider's wire API. */
-export async function modelClient(options: StartRunOptions): Promise<{client: ApiClient; model: string; provider: string}> {
+/** The run's model client (the scripted one with `--fake-model`, or the provider's wire API), and the hint for its errors. */
+export async function modelClient(options: StartRunOptions): Promise<{client: ApiClient; model: string; provider: string; errorHint: ErrorHint}> {
   if (options.fakeModel) {
     const [{createScriptedClient}, {ScriptError}] = await Promise.all([import('../testing/fake-model/scripted-client.js'), import('../testing/fake-model/script.js')])
     const client = await createScriptedClient(options.fakeModel).catch((error: unknown) => {
       throw error instanceof ScriptError ? new UserError(error.message, {exitCode: 2}) : error
     })
-    return {client, model: options.flags.model ?? client.model, provider: 'scripted'}
+    return {client, errorHint: (error) => modelErrorHint(error), model: options.flags.model ?? client.model, provider: 'scripted'}
   }
 
   const endpoint = await resolveRunEndpoint(options.loaded.config, process.env, options.flags, options.warn)
@@ -21,13 +23,25 @@ export async function modelClient(options: StartRunOptions): Promise<{client: Ap
     api === 'anthropic_messages'
       ? createAnthropicClient({apiKey, authScheme, baseURL, maxRetries})
       : createOpenAIClient({api, apiKey, baseURL, maxRetries})
-  return {client, model: endpoint.model, provider: endpoint.provider}
+  return {client, errorHint: (error) => modelErrorHint(error, endpoint), model: endpoint.model, provider: endpoint.provider}
 }
 
-export function modelErrorHint(error: ModelError): string | undefined {
-  if (error.status === 401 || error.status === 403) return 'check your API key: `hanzo-dev auth login`, or HANZO_API_KEY / ANTHROPIC_API_KEY / OPENAI_API_KEY'
+type ErrorHint = (error: ModelError) => string | undefined
+
+/**
+ * What to try after a model error. A local server refusing the request was sent no key unless
+ * the provider has its own (endpoint.ts): the keys of Hanzo's and OpenAI's APIs never go there,
+ * so "check HANZO_API_KEY" would send the user after the wrong thing.
+ */
+function modelErrorHint(error: ModelError, endpoint?: Pick<ModelEndpoint, 'apiKey' | 'baseURL' | 'local' | 'provider'>): string | undefined {
+  if (error.status === 401 || error.status === 403) {
+    if (!endpoint?.local) return 'check your API key: `hanzo-dev auth login`, or HANZO_API_KEY / ANTHROPIC_API_KEY / OPENAI_API_KEY'
+    const setting = `providers.${endpoint.provider}.api_key`
+    if (endpoint.apiKey) return `check the key sent to this local server: ${setting}, or the login of \`hanzo-dev auth login\``
+    return `no key was sent: a local server (${redactBaseUrl(endpoint.baseURL)}) gets none of HANZO_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY or api_key; to send it a key, set ${setting} (\`hanzo-dev config set ${setting} <key>\`)`
+  }
+
   if (error.status === 402) return 'the account behind this key has no credit left'
   if (error.status === 404) return 'check the model id (--model) and the base URL'
   return undefined
 }
-

@@ -26,7 +26,7 @@ import {type RunLine, type SessionHeader, TRANSCRIPT_VERSION, type TranscriptLin
 import {type Pricing, totalUsage, turnUsage, usageLines} from '../core/sessions/usage.js'
 import {DEFAULT_PERMISSION_RULES, PermissionGate, PermissionPolicy, protectedPathRules, type SessionPermissionMode} from '../core/permissions/index.js'
 import {ToolRegistry, type ToolSource} from '../core/tools/registry.js'
-import {modelClient, modelErrorHint} from './model-client.js'
+import {modelClient} from './model-client.js'
 import type {RunOutput, RunSummary, RunUsage} from './run-output.js'
 import {fireSessionEvent} from './session-events.js'
 import {makeStyle} from './style.js'
@@ -62,7 +62,7 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
   const sessions = SessionStore.at(resolvePaths(process.env, homedir()).dataDir)
   // Before the model client: a wrong id is the first thing to say.
   const saved = await savedSession(sessions, options, projectRoot)
-  const {client, model, provider} = await modelClient(options)
+  const {client, errorHint, model, provider} = await modelClient(options)
   const sessionId = saved?.transcript.header.id ?? randomUUID()
   const registry = new ToolRegistry()
   for (const tool of builtinTools()) registry.register(tool, 'builtin')
@@ -175,7 +175,7 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
         recording?.recorder.end('error', error instanceof Error ? error.message : String(error))
         if (!(error instanceof ModelError)) throw error
         output.fail(error.message)
-        throw new UserError(error.message, {hint: modelErrorHint(error)})
+        throw new UserError(error.message, {hint: errorHint(error)})
       } finally {
         // Bounded (2 s): a collector that is down never holds the exit.
         await tracing?.shutdown()

@@ -106,7 +106,7 @@ describe('hanzo-dev run', () => {
     const run = await setUp({
       turns: [
         {tool_calls: [{arguments: {command: 'rm -rf build'}, name: 'exec'}]},
-        {expect: {tool_result_contains: 'exec(rm *)'}, text: 'I was not allowed to delete build/.'},
+        {expect: {tool_result_contains: 'exec(rm -rf build)'}, text: 'I was not allowed to delete build/.'},
       ],
     })
     const result = await run('clean the build')

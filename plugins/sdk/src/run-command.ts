@@ -71,3 +71,8 @@ export function firstLine(text: string): string {
   const line = text.split(/\r?\n/).find((l) => l.trim() !== '') ?? ''
   return line.trim().slice(0, 300)
 }
+
+/** One word for sh, whatever it holds: as it is when nothing in it is special, else single-quoted. */
+export function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`
+}

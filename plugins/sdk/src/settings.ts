@@ -9,8 +9,9 @@ export const REDACTED = '[redacted]'
  * segment, the query and the fragment replaced by {@link REDACTED}, since any of them may carry
  * a token (`https://u:pw@h/`, `/sse/ghp_...`, `?access_token=`, `#id_token=`). Text that is not
  * a URL is redacted whole. The host and the plugins show URLs only through this.
+ * `showSegment` keeps the path segments it accepts (a model base URL's `/v1`).
  */
-export function redactUrl(url: string | URL): string {
+export function redactUrl(url: string | URL, showSegment: (segment: string) => boolean = () => false): string {
   let parsed: URL
   try {
     parsed = typeof url === 'string' ? new URL(url) : url
@@ -21,7 +22,7 @@ export function redactUrl(url: string | URL): string {
   const userinfo = parsed.username === '' && parsed.password === '' ? '' : `${REDACTED}@`
   const path = parsed.pathname
     .split('/')
-    .map((segment) => (segment === '' ? segment : REDACTED))
+    .map((segment) => (segment === '' || showSegment(segment) ? segment : REDACTED))
     .join('/')
   return `${parsed.protocol}//${userinfo}${parsed.host}${path}${parsed.search ? `?${REDACTED}` : ''}${parsed.hash ? `#${REDACTED}` : ''}`
 }

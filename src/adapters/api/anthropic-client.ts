@@ -1,6 +1,5 @@
-import {redactUrl} from '@hanzo-dev/sdk/settings'
-
 import type {ApiClient} from '../../core/agent/types.js'
+import {redactBaseUrl} from '../../core/config/redact.js'
 import {anthropicRequest, type AnthropicRequestOptions} from './anthropic-request.js'
 import {AnthropicStreamDecoder, messageEvents} from './anthropic-stream.js'
 import {createHttpTransport} from './http-transport.js'
@@ -50,7 +49,7 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Api
   return createWireClient({
     // Our other providers' base URLs end in /v1, and users carry that habit over.
     baseURL: baseURL.replace(/\/+$/, '').replace(/\/v1$/, ''),
-    context: {endpoint: redactUrl(baseURL), expectedReply: 'an Anthropic Messages API reply', secret: key},
+    context: {endpoint: redactBaseUrl(baseURL), expectedReply: 'an Anthropic Messages API reply', secret: key},
     timeoutMs: options.timeoutMs,
     transport: createHttpTransport({
       apiKey: bearer ? key : undefined,

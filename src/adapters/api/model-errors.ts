@@ -1,10 +1,11 @@
 import {isRecord, REDACTED} from '@hanzo-dev/sdk/settings'
 
 import {ModelError} from '../../core/agent/types.js'
+import {redactSecrets} from '../../core/config/redact.js'
 
 /** Where a model call failed, and what its message must never show. */
 export interface ErrorContext {
-  /** The base URL, already redacted (`redactUrl`). */
+  /** The base URL, already redacted (`redactBaseUrl`). */
   endpoint?: string
   /** The API key: servers echo it back ("Incorrect API key provided: sk-..."), so it is scrubbed from every message. */
   secret?: string
@@ -112,7 +113,7 @@ export function unexpectedFailure(cause: unknown, context: ErrorContext): ModelE
 
 function modelError(message: string, context: ErrorContext, details: {status?: number; code?: string; cause?: unknown} = {}): ModelError {
   // Other layers' messages may quote URLs whole: their user info goes too.
-  let text = (context.secret ? message.replaceAll(context.secret, REDACTED) : message).replaceAll(/(\/\/)[^/@\s]+@/g, `$1${REDACTED}@`)
+  let text = redactSecrets(message, [context.secret]).replaceAll(/(\/\/)[^/@\s]+@/g, `$1${REDACTED}@`)
   if (text.length > MAX_MESSAGE_LENGTH) text = `${text.slice(0, MAX_MESSAGE_LENGTH)}…`
   return new ModelError(text, {...details, endpoint: context.endpoint})
 }

@@ -1,6 +1,5 @@
-import {redactUrl} from '@hanzo-dev/sdk/settings'
-
 import type {ApiClient} from '../../core/agent/types.js'
+import {redactBaseUrl} from '../../core/config/redact.js'
 import {chatCompletionsFor} from './chat-completions.js'
 import {createHttpTransport} from './http-transport.js'
 import {responses} from './responses.js'
@@ -29,7 +28,7 @@ export interface OpenAIClientOptions {
 export function createOpenAIClient(options: OpenAIClientOptions): ApiClient {
   return createWireClient({
     baseURL: options.baseURL,
-    context: {endpoint: redactUrl(options.baseURL), secret: options.apiKey || undefined},
+    context: {endpoint: redactBaseUrl(options.baseURL), secret: options.apiKey || undefined},
     timeoutMs: options.timeoutMs,
     transport: createHttpTransport(options),
     wire: options.api === 'responses' ? responses : chatCompletionsFor(options.baseURL),

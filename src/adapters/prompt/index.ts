@@ -3,7 +3,7 @@ import {NonInteractivePrompter} from './non-interactive-prompter.js'
 import {TtyPrompter, type TtyPrompterOptions} from './tty-prompter.js'
 
 export {oneLine, summarizeToolInput} from './input-summary.js'
-export {NonInteractivePrompter, suggestedAllowPattern} from './non-interactive-prompter.js'
+export {NonInteractivePrompter} from './non-interactive-prompter.js'
 export {type TerminalStreams, TtyPrompter, type TtyPrompterOptions} from './tty-prompter.js'
 
 /** The terminal prompter when someone can answer (stdin is a TTY), else one that denies and says how to allow. */

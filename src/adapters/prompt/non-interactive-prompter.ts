@@ -1,28 +1,32 @@
-import type {PermissionDecision, PermissionPrompter} from '../../core/agent/types.js'
-import {commandWords, parseShellCommand, toolSubject} from '../../core/permissions/index.js'
+import {shellQuote} from '@hanzo-dev/sdk'
+
+import type {PermissionDecision, PermissionPrompter, PermissionRequestContext} from '../../core/agent/types.js'
+import type {AllowAdvice} from '../../core/permissions/allow-advice.js'
 
 /**
  * The prompter of a run no one can answer (stdin is not a terminal, or the user asked for no
  * questions): it denies, and the reason, which reaches the model and the user, says how to
- * allow the call next time.
+ * allow the call next time (allow-advice.ts).
  */
 export class NonInteractivePrompter implements PermissionPrompter {
-  requestPermission(toolName: string, input: Record<string, unknown>): Promise<PermissionDecision> {
-    const pattern = suggestedAllowPattern(toolName, input)
-    return Promise.resolve({
-      reason: `${toolName} needs approval and no one can be asked in this run: run with --permission-mode allow-all, or add ${JSON.stringify(pattern)}: "allow" to "permissions" in .hanzo/settings.local.json`,
-      type: 'deny',
-    })
+  requestPermission(toolName: string, _input: Record<string, unknown>, context?: PermissionRequestContext): Promise<PermissionDecision> {
+    const howTo = context ? allowHint(context.advice) : 'Run with --permission-mode allow-all.'
+    return Promise.resolve({reason: `${toolName} needs approval and no one can be asked in this run. ${howTo}`, type: 'deny'})
   }
 }
 
 /**
- * `exec(<program> *)` for a command (its first word, leading `NAME=value` assignments skipped:
- * they may hold a token, and the reason goes into the audit log), the tool name otherwise.
+ * The rules as `config set` commands to paste, last on the line: `config set` writes the local
+ * settings keeping the project trusted, where an allow rule written by hand stays inert until
+ * `hanzo-dev trust`.
  */
-export function suggestedAllowPattern(toolName: string, input: Readonly<Record<string, unknown>>): string {
-  const subject = toolSubject(toolName, input)
-  const first = subject?.kind === 'command' ? parseShellCommand(subject.command).commands[0] : undefined
-  const program = first && commandWords(first)[0]
-  return program ? `${toolName}(${program} *)` : toolName
+function allowHint(advice: AllowAdvice): string {
+  if (advice.kind === 'rules') {
+    const commands = advice.rules.map((rule) => `hanzo-dev config set ${shellQuote(`permissions.${rule}`)} allow --tier local`)
+    return `Run with --permission-mode allow-all, or allow it from now on with: ${commands.join(' && ')}`
+  }
+
+  const why = advice.why.charAt(0).toUpperCase() + advice.why.slice(1)
+  if (!advice.sessionMode) return `${why}: only a person can approve it, in a run on a terminal.`
+  return `${why}. Approve it in a run on a terminal, or run with --permission-mode allow-all.`
 }

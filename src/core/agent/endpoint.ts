@@ -1,5 +1,4 @@
-import {redactUrl} from '@hanzo-dev/sdk/settings'
-
+import {redactBaseUrl} from '../config/redact.js'
 import type {HanzoConfig} from '../config/types.js'
 import {UserError} from '../errors.js'
 
@@ -15,6 +14,8 @@ export interface ModelEndpoint {
   baseURL: string
   /** Undefined for local servers that need none. */
   apiKey?: string
+  /** A server on this machine: it gets no key but `providers.<name>.api_key` (or the provider's own login). */
+  local: boolean
   api: 'chat_completions' | 'responses' | 'anthropic_messages'
   maxRetries: number
   /** How Anthropic's API gets the key: an OAuth access token goes as a bearer token. */
@@ -62,7 +63,7 @@ export function resolveEndpoint(
   const redirected = flags.baseURL !== undefined || (custom?.base_url === undefined && onDefaultProvider && config.base_url !== undefined)
   const apiKey = custom?.api_key ?? (local ? undefined : configured) ?? (local && redirected ? undefined : storedKey)
   if (!apiKey && !local) {
-    throw new UserError(`No API key for ${redactUrl(baseURL)}`, {
+    throw new UserError(`No API key for ${redactBaseUrl(baseURL)}`, {
       hint: 'run `hanzo-dev auth login`, set HANZO_API_KEY, or point --base-url at a local server (e.g. Ollama: http://127.0.0.1:11434/v1)',
     })
   }
@@ -71,6 +72,7 @@ export function resolveEndpoint(
     api: custom?.api ?? config.api ?? defaultApi(host),
     apiKey,
     baseURL,
+    local,
     maxRetries: config.max_retries ?? DEFAULT_MAX_RETRIES,
     model: flags.model ?? config.model,
     provider,
@@ -129,6 +131,6 @@ function hostOf(url: string): string {
   try {
     return new URL(url).hostname
   } catch {
-    throw new UserError(`The base URL "${redactUrl(url)}" is not a URL`, {hint: 'use e.g. http://127.0.0.1:11434/v1'})
+    throw new UserError(`The base URL "${redactBaseUrl(url)}" is not a URL`, {hint: 'use e.g. http://127.0.0.1:11434/v1'})
   }
 }

@@ -1,5 +1,7 @@
 import type {JsonSchema, ToolResult} from '@hanzo-dev/sdk'
 
+import type {AllowAdvice} from '../permissions/allow-advice.js'
+
 /**
  * The agent loop's ports (HIP-301 §2): the model behind `ApiClient`, the tools behind
  * `ToolExecutor`, the user behind `PermissionPrompter`. The loop sees only these, so tests and
@@ -99,8 +101,14 @@ export type PermissionDecision =
   | {type: 'deny'; reason: string}
   | {type: 'escalate'}
 
+/** What the gate knows of a call it asks about, besides the call (HIP-301's prompter gets the call only). */
+export interface PermissionRequestContext {
+  /** How the call could be allowed without asking next time. */
+  advice: AllowAdvice
+}
+
 export interface PermissionPrompter {
-  requestPermission(toolName: string, input: Record<string, unknown>): Promise<PermissionDecision>
+  requestPermission(toolName: string, input: Record<string, unknown>, context?: PermissionRequestContext): Promise<PermissionDecision>
 }
 
 export interface ToolExecutor {

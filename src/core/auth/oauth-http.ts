@@ -1,5 +1,4 @@
-import {REDACTED} from '@hanzo-dev/sdk/settings'
-
+import {redactSecrets} from '../config/redact.js'
 import {UserError} from '../errors.js'
 import type {OAuthCredential} from './credentials.js'
 
@@ -177,9 +176,7 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** `text` safe to show: control characters out, every one of `secrets` replaced by a marker. */
+/** `text` safe to show: control characters out, every one of `secrets` replaced by a marker (`redactSecrets`). */
 export function withoutSecrets(text: string, secrets: Array<string | undefined>): string {
-  let clean = stripControl(text)
-  for (const secret of secrets) if (secret) clean = clean.split(secret).join(REDACTED)
-  return clean
+  return redactSecrets(stripControl(text), secrets)
 }

@@ -2,6 +2,7 @@
 import {REDACTED, redactUrl} from '@hanzo-dev/sdk/settings'
 
 import {isPlainObject, type JsonObject} from './key-path.js'
+import {hasSecretShape} from './sensitive.js'
 
 /**
  * The settings as they may be shown (`config list`, `config get`, `--json`).
@@ -9,8 +10,12 @@ import {isPlainObject, type JsonObject} from './key-path.js'
  * Redaction goes by where a value sits, not by what its name looks like: a secret hides as well
  * in `CREDS`, `-p pw` or `SLACK_WEBHOOK=https://hooks.slack.com/services/…/SECRET` as in `TOKEN`.
  * So every MCP server's `env` and `headers` value, every argument that is not a plain flag, all
- * of a command line but its program, and all of a URL but its scheme and host are redacted.
+ * of a command line but its program, and all of a URL but its scheme and host are redacted;
+ * a model base URL keeps its path ({@link redactBaseUrl}).
  * Other values (models, instructions, patterns) are shown as they are.
+ *
+ * Messages that may quote a secret (a server's error echoing the key) go through
+ * {@link redactSecrets}, which takes only whole tokens that can be secrets.
  */
 
 type Redactor = (value: unknown) => unknown
@@ -47,14 +52,14 @@ function credentialRedactorAt(segments: readonly string[]): Redactor | undefined
   const [top, , field] = segments
   if (segments.length === 1) {
     if (top === 'api_key' || top === 'oauth_credentials') return redactWhole
-    if (top === 'base_url') return redactUrlValue
+    if (top === 'base_url') return redactBaseUrlValue
     return undefined
   }
 
   if (segments.length === 2 && top === 'tracing' && segments[1] === 'api_key') return redactWhole
   if (segments.length === 3 && top === 'providers') {
     if (field === 'api_key' || field === 'oauth') return redactWhole
-    if (field === 'base_url') return redactUrlValue
+    if (field === 'base_url') return redactBaseUrlValue
   }
 
   return undefined
@@ -81,6 +86,10 @@ function redactWhole(): string {
 
 function redactUrlValue(value: unknown): unknown {
   return typeof value === 'string' ? redactUrl(value) : REDACTED
+}
+
+function redactBaseUrlValue(value: unknown): unknown {
+  return typeof value === 'string' ? redactBaseUrl(value) : REDACTED
 }
 
 /** The names stay (which variables or headers are set is worth seeing), every value goes. */
@@ -125,4 +134,52 @@ function redactCommandLine(line: string): string {
   if (i < words.length) shown.push(words[i])
   if (i + 1 < words.length) shown.push(REDACTED)
   return shown.join(' ')
+}
+
+/**
+ * Shorter values are not redacted in text unless they look like a key (sensitive.ts): a
+ * placeholder key like `k` or `model` is no secret, and hiding every "k" and "model" in a
+ * message would leave nothing readable.
+ */
+export const MIN_SECRET_LENGTH = 8
+
+/** Not part of a token: a secret is only found where a word of its own starts and ends. */
+const TOKEN_CHAR = String.raw`[\p{L}\p{N}_-]`
+
+/**
+ * `text` with every one of `secrets` replaced by {@link REDACTED}, for messages that may quote
+ * what a server received (an API key echoed in a 401, a client secret in an OAuth error). Each
+ * is matched as a whole token, and only when it is {@link MIN_SECRET_LENGTH} characters or
+ * longer or has the shape of a key.
+ */
+export function redactSecrets(text: string, secrets: Iterable<string | undefined>): string {
+  let clean = text
+  for (const secret of secrets) {
+    if (!secret || (secret.length < MIN_SECRET_LENGTH && !hasSecretShape(secret))) continue
+    const escaped = secret.replaceAll(/[$()*+./?[\\\]^{|}]/g, String.raw`\$&`)
+    clean = clean.replaceAll(new RegExp(`(?<!${TOKEN_CHAR})${escaped}(?!${TOKEN_CHAR})`, 'gu'), REDACTED)
+  }
+
+  return clean
+}
+
+/**
+ * A model base URL fit for output: unlike other URLs (`redactUrl`, whose path may be a token:
+ * `/sse/ghp_...`) its path is shown, since `/v1` or `/openai/v1` is what a user checks when the
+ * server answers 404. The user info, query and fragment are redacted, and a path segment that
+ * looks like a key. Text that is not an http(s) URL is shown as typed (the user must see what
+ * was wrong with it), unless it looks like a key.
+ */
+export function redactBaseUrl(url: string): string {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined
+  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:') return hasSecretShape(url.trim()) ? REDACTED : url
+  return redactUrl(parsed, (segment) => !hasSecretShape(decodeSegment(segment)))
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
 }

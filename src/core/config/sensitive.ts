@@ -8,11 +8,23 @@ import {isPlainObject, type JsonObject} from './key-path.js'
  * credentials may be sent. Such keys in the project or local tier are ignored with a warning.
  */
 
-/** Names of environment variables and headers that carry secrets. */
-const SECRET_NAME = /api[-_]?key|access[-_]?key|private[-_]?key|secret|token|passw(?:or)?d|pwd|credential|auth|cookie|session|^key$/i
+/** Names of environment variables, flags and headers that carry secrets (`auth`, not `author`: `--author=` names a person). */
+const SECRET_NAME = /api[-_]?key|access[-_]?key|private[-_]?key|secret|token|passw(?:or)?d|pwd|credential|auth(?!ors?(?:$|[^a-z]))|cookie|session|^key$/i
 
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name)
+}
+
+/**
+ * Values that are secrets by their look, whatever their length: the prefixes of well-known API
+ * keys and tokens (OpenAI and Anthropic `sk-`, Stripe, GitHub, GitLab, Slack, Hugging Face, npm),
+ * AWS access key ids, Google API keys, and JWTs.
+ */
+const SECRET_SHAPE =
+  /^(?:(?:sk|rk|pk)[-_]|gh[opusr]_|github_pat_|glpat-|xox[abeoprs]-|hf_|npm_)[\w-]+$|^(?:AKIA|ASIA)[\dA-Z]{16}$|^AIza[\w-]{35}$|^eyJ[\w-]*\.[\w-]+\.[\w-]*$/
+
+export function hasSecretShape(value: string): boolean {
+  return SECRET_SHAPE.test(value)
 }
 
 export type UserOnlyReason = 'credential' | 'trust'
@@ -34,6 +46,20 @@ export function userOnlyReason(segments: readonly string[]): UserOnlyReason | un
 export function isSecretFlag(arg: string): boolean {
   const flag = /^--?([a-z][\w.-]*)$/i.exec(arg)
   return flag !== null && isSecretName(flag[1])
+}
+
+/**
+ * Whether the words of a command line may hold a secret: the value of a secret-named flag,
+ * variable or header (`--token X`, `--api-key=X`, `API_TOKEN=X`, `Authorization: Bearer X`),
+ * a URL with user info, or a word that looks like a key.
+ */
+export function wordsCarrySecret(words: readonly string[]): boolean {
+  return words.some((word, i) => {
+    const previous = i > 0 ? words[i - 1] : ''
+    if (isSecretFlag(previous) || (previous.endsWith(':') && isSecretName(previous.slice(0, -1)))) return true
+    const named = /^-{0,2}([A-Za-z_][\w.-]*)[:=](.*)$/.exec(word)
+    return (named !== null && (isSecretName(named[1]) || hasSecretShape(named[2]))) || hasSecretShape(word) || hasUrlUserinfo(word)
+  })
 }
 
 function parseUrl(text: string): URL | undefined {

@@ -1,4 +1,5 @@
 import type {PermissionPrompter} from '../agent/types.js'
+import {allowAdvice} from './allow-advice.js'
 import type {AuditSink, PermissionAuditRecord} from './audit-record.js'
 import type {PermissionEvaluation, PermissionPolicy} from './policy.js'
 import {canonicalToolName, toolSubject} from './tool-subject.js'
@@ -31,6 +32,7 @@ export interface PermissionGateOptions {
  * same command line, the same path as given), or for the tool alone when it has no subject, so
  * the same call is not asked again. A remembered approval only answers a prompt: it never
  * overrides a deny. A prompter that escalates has no one above it here, so that is a deny.
+ * The prompter is also told how the call could be allowed without asking (allow-advice.ts).
  */
 export class PermissionGate {
   private readonly policy: PermissionPolicy
@@ -66,7 +68,8 @@ export class PermissionGate {
   private async ask(call: PermissionCheck, evaluation: PermissionEvaluation): Promise<PermissionOutcome> {
     const key = approvalKey(call)
     if (this.sessionApprovals.has(key)) return this.allow(call, evaluation, 'approved earlier in this session')
-    const decision = await this.prompter.requestPermission(call.toolName, {...call.input}).catch(async (error: unknown) => {
+    const advice = allowAdvice(this.policy, call.toolName, call.input, {canonicalPath: call.canonicalPath, mutating: call.mutating})
+    const decision = await this.prompter.requestPermission(call.toolName, {...call.input}, {advice}).catch(async (error: unknown) => {
       await this.record(call, evaluation, 'deny', 'the permission prompt ended without an answer')
       throw error
     })

@@ -1,4 +1,5 @@
 // Tool permissions (HIP-301 §7): PermissionPolicy decides, PermissionGate asks and audits.
+export {type AllowAdvice, allowAdvice} from './allow-advice.js'
 export type {AuditSink, PermissionAuditRecord} from './audit-record.js'
 export {analyzeCommandLine, type CommandAnalysis, type CommandHazard, type CommandPart, type DenyForms} from './command-analysis.js'
 export type {FileWrite} from './command-wrappers.js'
@@ -11,6 +12,7 @@ export {
   type PermissionEvaluation,
   PermissionPolicy,
   type PermissionPolicyOptions,
+  type PermissionShortfall,
   type ProtectedPermissionRule,
   SESSION_PERMISSION_MODES,
   type SessionPermissionMode,

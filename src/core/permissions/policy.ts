@@ -102,13 +102,19 @@ interface Verdict {
 
 const HIGHEST_TIER_FIRST: readonly Tier[] = [...TIERS].reverse()
 
+/** What keeps a call from being allowed: a deny rule that may match it, or the targets no rule allows yet. */
+export type PermissionShortfall = {deny: MatchedRule; reason: string} | {unallowed: RuleTarget[]}
+
 export class PermissionPolicy {
   private readonly protected: CompiledRule<ProtectedPermissionRule>[]
   private readonly tiers: ReadonlyArray<CompiledRule<PermissionRule>[]>
   private readonly defaults: CompiledRule<DefaultPermissionRule>[]
   private readonly mode: SessionPermissionMode
 
-  constructor(rules: readonly PermissionRule[], options: PermissionPolicyOptions = {}) {
+  constructor(
+    private readonly rules: readonly PermissionRule[],
+    private readonly options: PermissionPolicyOptions = {},
+  ) {
     const protectedRules = [...PROTECTED_PERMISSION_RULES, ...(options.protected ?? [])]
     this.protected = protectedRules.map(({pattern}) => compile({mode: 'deny', pattern, tier: 'protected'}))
     this.tiers = HIGHEST_TIER_FIRST.map((tier) => rules.filter((rule) => rule.tier === tier).map((rule) => compile(rule)))
@@ -127,6 +133,23 @@ export class PermissionPolicy {
     const decisions = verdicts.filter(({target}) => needsAllow(target)).map(({decision}) => decision)
     if (decisions.every((rule) => rule?.mode === 'allow')) return {mode: 'allow', rule: decisions[0]!}
     return this.promptOrSessionMode(decisions.find((rule) => rule?.mode !== 'allow') ?? null, mutating)
+  }
+
+  /** For the rules a denial suggests (allow-advice.ts): what stands between the call and `allow`, whatever the session mode. */
+  shortfall(toolName: string, input: Readonly<Record<string, unknown>> = {}, info?: ToolCallFacts): PermissionShortfall {
+    const verdicts = ruleTargets(toolName, input, info?.canonicalPath).map((target) => this.judge(target))
+    const denied = verdicts.find(({deny}) => deny?.match === 'certain') ?? verdicts.find(({deny}) => deny !== undefined)
+    if (denied) {
+      const {match, rule} = denied.deny!
+      return {deny: rule, reason: match === 'certain' ? denialReason(rule, denied.target) : possibleReason(rule, denied.target)}
+    }
+
+    return {unallowed: verdicts.filter(({decision, target}) => needsAllow(target) && decision?.mode !== 'allow').map(({target}) => target)}
+  }
+
+  /** This policy with `rules` added after the configured ones, in the session mode `prompt`. */
+  withRules(rules: readonly PermissionRule[]): PermissionPolicy {
+    return new PermissionPolicy([...this.rules, ...rules], {...this.options, mode: 'prompt'})
   }
 
   private judge(target: RuleTarget): Verdict {

@@ -119,7 +119,7 @@ describe('Anthropic errors and retries (the OpenAI client rules)', () => {
     const error = errorOf(await collect(anthropic(model)))
     expect(error).toBeInstanceOf(ModelError)
     expect(error).toMatchObject({code, message, status})
-    expect(error.endpoint).toBe(`http://127.0.0.1:${new URL(model.url).port}/[redacted]`)
+    expect(error.endpoint).toBe(`http://127.0.0.1:${new URL(model.url).port}/v1`)
     expect(model.requests).toHaveLength(1)
   })
 

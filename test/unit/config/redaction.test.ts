@@ -2,6 +2,7 @@ import {REDACTED} from '@hanzo-dev/sdk'
 import {describe, expect, it} from 'vitest'
 
 import {hostAllowed, redactConfig, settingEntries, settingEntry} from '../../../src/core/config/index.js'
+import {redactBaseUrl, redactSecrets} from '../../../src/core/config/redact.js'
 import type {HanzoConfig} from '../../../src/core/config/index.js'
 
 describe('redaction and host allow-list', () => {
@@ -30,7 +31,7 @@ describe('redaction and host allow-list', () => {
     expect(JSON.stringify(settingEntries(config, {}))).not.toMatch(/sk-|ghp-|Bearer|"tok"|"cs"/)
   })
 
-  it('keeps only plain flags of MCP arguments, the program of command lines, and the scheme and host of URLs', () => {
+  it('keeps only plain flags of MCP arguments, the program of command lines, the scheme and host of URLs, and the path of a base URL', () => {
     const config = {
       base_url: 'https://u:pw-1@gw.example.com/v1?key=abc&region=eu#frag',
       hooks: [
@@ -44,10 +45,11 @@ describe('redaction and host allow-list', () => {
       },
       model: 'm',
       permissions: {},
-      providers: {local: {base_url: 'http://localhost:8080/v1/tok-5'}},
+      providers: {local: {base_url: 'http://localhost:8080/v1/sk-live-5'}},
     } as unknown as HanzoConfig
     expect(redactConfig(config)).toEqual({
-      base_url: `https://${REDACTED}@gw.example.com/${REDACTED}?${REDACTED}#${REDACTED}`,
+      // A base URL's path is what a user checks on a 404 (issue 12); a segment shaped like a key still goes.
+      base_url: `https://${REDACTED}@gw.example.com/v1?${REDACTED}#${REDACTED}`,
       hooks: [
         {command: `API_TOKEN=${REDACTED} B=${REDACTED} curl ${REDACTED}`, event: 'stop'},
         {command: `exit ${REDACTED}`, event: 'stop'},
@@ -62,7 +64,7 @@ describe('redaction and host allow-list', () => {
       },
       model: 'm',
       permissions: {},
-      providers: {local: {base_url: `http://localhost:8080/${REDACTED}/${REDACTED}`}},
+      providers: {local: {base_url: `http://localhost:8080/v1/${REDACTED}`}},
     })
     expect(JSON.stringify(settingEntries(config, {}))).not.toMatch(/sk-|tok-|pw|abc|x:y|s1|s2|two words|ghp_x/)
   })
@@ -91,5 +93,36 @@ describe('redaction and host allow-list', () => {
     ['https://api.example.com', undefined, false],
   ])('hostAllowed(%s, %j) is %s', (url, allowed, want) => {
     expect(hostAllowed(url, allowed)).toBe(want)
+  })
+})
+
+describe('secrets in messages (issue 12: redaction that mangled messages)', () => {
+  const CONNECT = 'Could not find the model server at http://gw.example/v1: its host name does not resolve. Check your network connection.'
+
+  it('leaves a message alone when the "secret" is a short placeholder, a word of it or a piece of one', () => {
+    expect(redactSecrets(CONNECT, ['k'])).toBe(CONNECT)
+    expect(redactSecrets(CONNECT, ['model'])).toBe(CONNECT)
+    // Long enough, but only inside other words: whole tokens only.
+    expect(redactSecrets('Check your networking', ['network'])).toBe('Check your networking')
+  })
+
+  it('redacts a key of 8 characters or more, or of a known shape, wherever it stands as a token', () => {
+    const key = 'sk-test-0123456789abcdef'
+    expect(redactSecrets(`Incorrect API key provided: ${key}. Bearer ${key}, "${key}", key=${key}&x`, [key])).toBe(
+      `Incorrect API key provided: ${REDACTED}. Bearer ${REDACTED}, "${REDACTED}", key=${REDACTED}&x`,
+    )
+    expect(redactSecrets('bad key hunter22 given', ['hunter22'])).toBe(`bad key ${REDACTED} given`)
+    expect(redactSecrets('bad key sk-1', ['sk-1'])).toBe(`bad key ${REDACTED}`)
+    expect(redactSecrets('a (x+y) [z]', ['(x+y) [z]'])).toBe(`a ${REDACTED}`)
+    expect(redactSecrets('nothing', [undefined, ''])).toBe('nothing')
+  })
+
+  it('shows a base URL with its path, and what is not a URL as typed', () => {
+    expect(redactBaseUrl('http://127.0.0.1:11434/v1')).toBe('http://127.0.0.1:11434/v1')
+    expect(redactBaseUrl('https://u:pw@gw.example.com/openai/v1?key=abc#x')).toBe(`https://${REDACTED}@gw.example.com/openai/v1?${REDACTED}#${REDACTED}`)
+    expect(redactBaseUrl('https://gw.example.com/keys/sk-live-0123456789/v1')).toBe(`https://gw.example.com/keys/${REDACTED}/v1`)
+    expect(redactBaseUrl('notaurl')).toBe('notaurl')
+    expect(redactBaseUrl('localhost:11434/v1')).toBe('localhost:11434/v1')
+    expect(redactBaseUrl('sk-proj-0123456789abcdef')).toBe(REDACTED)
   })
 })

@@ -5,28 +5,26 @@ import {PassThrough} from 'node:stream'
 import {Chalk} from 'chalk'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {createPrompter, NonInteractivePrompter, oneLine, suggestedAllowPattern, summarizeToolInput, TtyPrompter} from '../../../src/adapters/prompt/index.js'
+import {createPrompter, NonInteractivePrompter, oneLine, summarizeToolInput, TtyPrompter} from '../../../src/adapters/prompt/index.js'
 
 describe('NonInteractivePrompter', () => {
-  it('denies and says how to allow the command next time', async () => {
-    const decision = await new NonInteractivePrompter().requestPermission('exec', {command: 'npm run build && npm test'})
+  it('denies and says how to allow the call next time: the config set commands of the rules', async () => {
+    const advice = {kind: 'rules' as const, rules: ['exec(npm run build)', "exec(echo it's)"]}
+    const decision = await new NonInteractivePrompter().requestPermission('exec', {command: "npm run build && echo it's"}, {advice})
     expect(decision).toEqual({
       reason:
-        'exec needs approval and no one can be asked in this run: run with --permission-mode allow-all, or add "exec(npm *)": "allow" to "permissions" in .hanzo/settings.local.json',
+        "exec needs approval and no one can be asked in this run. Run with --permission-mode allow-all, or allow it from now on with: hanzo-dev config set 'permissions.exec(npm run build)' allow --tier local && hanzo-dev config set 'permissions.exec(echo it'\\''s)' allow --tier local",
       type: 'deny',
     })
   })
 
-  it('suggests the tool name for tools without a command', async () => {
-    const decision = await createPrompter({interactive: false}).requestPermission('mcp__github__create_issue', {title: 'x'})
-    expect(decision).toMatchObject({reason: expect.stringContaining('add "mcp__github__create_issue": "allow" to "permissions"'), type: 'deny'})
-  })
-
-  it('suggests a pattern from the program, not from leading assignments that may hold secrets', () => {
-    expect(suggestedAllowPattern('exec', {command: 'TOKEN=sk-test-secret-1 curl -s x'})).toBe('exec(curl *)')
-    expect(suggestedAllowPattern('exec', {command: "'./run tests.sh'"})).toBe('exec(./run tests.sh *)')
-    expect(suggestedAllowPattern('exec', {command: '   '})).toBe('exec')
-    expect(suggestedAllowPattern('fs_write', {path: 'a.txt'})).toBe('fs_write')
+  it('says why no rule can allow it, and whether --permission-mode allow-all would', async () => {
+    const prompter = createPrompter({interactive: false})
+    const noRule = await prompter.requestPermission('exec', {}, {advice: {kind: 'none', sessionMode: true, why: 'no allow rule matches this command line'}})
+    expect(noRule).toMatchObject({reason: expect.stringContaining('No allow rule matches this command line. Approve it in a run on a terminal, or run with --permission-mode allow-all.')})
+    const person = await prompter.requestPermission('exec', {}, {advice: {kind: 'none', sessionMode: false, why: 'a deny rule may match'}})
+    expect(person).toMatchObject({reason: expect.stringContaining('A deny rule may match: only a person can approve it')})
+    expect((person as {reason: string}).reason).not.toContain('allow-all')
   })
 })
 

@@ -1,4 +1,4 @@
-import {findExecutable, loadCommandHost} from '@hanzo-dev/sdk'
+import {findExecutable, loadCommandHost, shellQuote} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
 
@@ -57,9 +57,4 @@ The command runs by bash -c (sh -c where bash is missing) in the current directo
     process.exitCode = run.exitCode
     return {command, enforcement: confinement.enforcement, exitCode: run.exitCode, signal: run.signal, stderr: run.stderr, stdout: run.stdout}
   }
-}
-
-/** One word for sh, whatever it holds. */
-function shellQuote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`
 }
