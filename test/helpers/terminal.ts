@@ -53,14 +53,25 @@ export class Terminals {
     await this.tmux('send-keys', '-t', name, ...keys)
   }
 
-  /** Waits for the command to end; its exit status. */
+  /**
+   * Waits for the command to end; its exit status. Debian's tmux can miss a command's SIGCHLD
+   * (libutempter's own handler is in place while tmux updates utmp: tmux/tmux#311), leaving the
+   * pane dead with no status, under load often; a SIGCHLD to this test's own server makes it reap.
+   */
   async exitStatus(name: string): Promise<number> {
-    let pane = ''
-    await waitUntil(async () => {
-      pane = (await this.tmux('display-message', '-p', '-t', name, '#{pane_dead} #{pane_dead_status}')).stdout.trim()
-      return pane.startsWith('1 ')
-    }, 'the command exited')
-    return Number(pane.slice(2))
+    let status: string | undefined
+    try {
+      await waitUntil(async () => {
+        const [dead, server, code] = (await this.tmux('display-message', '-p', '-t', name, '#{pane_dead} #{pid} #{pane_dead_status}')).stdout.trim().split(' ')
+        if (dead === '1' && code === undefined) process.kill(Number(server), 'SIGCHLD')
+        status = code
+        return dead === '1' && code !== undefined
+      }, 'the command exited')
+    } catch (error) {
+      throw new Error(`${(error as Error).message}; the screen:\n${(await this.screen(name)).join('\n')}`)
+    }
+
+    return Number(status)
   }
 
   async close(): Promise<void> {
