@@ -2,12 +2,14 @@ import type {ToolResult} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 
 import {capped, changeCounts, colouredDiff, fileLine} from '../adapters/prompt/diff-view.js'
+import {oneLine} from '../adapters/prompt/input-summary.js'
 import type {ToolCallRequest} from '../core/agent/types.js'
 
 /** Lines of a result shown under its call; `--verbose` shows more. */
 const BRIEF_LINES = 3
 const VERBOSE_LINES = 20
 const VERBOSE_DIFF_LINES = 40
+const MAX_REASON_LENGTH = 2000
 
 /**
  * What `run` prints on stderr (text output) under a finished tool call: one dimmed line saying how
@@ -21,7 +23,8 @@ export function toolResultLines(call: ToolCallRequest, result: ToolResult, optio
   const detail = (lines: readonly string[], max: number) => capped(lines.map((line) => fileLine(line)), max).map((line) => style.dim(`    ${line}`))
   if (result.is_error) {
     const [reason, ...more] = textLines(result.error ?? 'failed')
-    return [style.yellow(`  ↳ ${fileLine(reason)}`), ...(verbose ? detail([...more, ...textLines(result.output)], VERBOSE_LINES) : [])]
+    // Whole, not cut to a line's width: a denial's reason ends with the command that allows the call.
+    return [style.yellow(`  ↳ ${oneLine(reason, MAX_REASON_LENGTH)}`), ...(verbose ? detail([...more, ...textLines(result.output)], VERBOSE_LINES) : [])]
   }
 
   if (call.name === 'exec') {

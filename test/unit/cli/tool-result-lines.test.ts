@@ -39,4 +39,9 @@ describe('the summary of a tool result', () => {
     expect(lines('exec', failed)).toEqual(['  ↳ timed out after 5 ms'])
     expect(lines('exec', failed, true)).toEqual(['  ↳ timed out after 5 ms', '    the command was killed', '    --- stdout ---', '    partial'])
   })
+
+  it('a denial: its whole reason, which ends with the command that allows the call', () => {
+    const hint = `hanzo-dev config set 'permissions.exec(${'x'.repeat(200)})' allow --tier local`
+    expect(lines('exec', toolError(`exec needs approval and no one can be asked in this run. Allow it with: ${hint}`))[0]).toMatch(new RegExp(`${hint.replaceAll(/[()]/g, '\\$&')}$`))
+  })
 })
