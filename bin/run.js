@@ -28,8 +28,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
     const {flush} = await import('@oclif/core/flush')
     await flush()
   } catch (error) {
-    const {handle} = await import('@oclif/core/handle')
-    await handle(error)
+    const {exitWithError} = await import('../dist/cli/user-facing-error.js')
+    await exitWithError(error)
   }
 
   // Open handles (a language server, a socket) must not keep a finished command alive.

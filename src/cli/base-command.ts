@@ -1,6 +1,6 @@
 import {homedir} from 'node:os'
 import {Command} from '@oclif/core/command'
-import {CLIError, warn as printWarning} from '@oclif/core/errors'
+import {warn as printWarning} from '@oclif/core/errors'
 import type {Interfaces} from '@oclif/core'
 import {formatWarning} from '@hanzo-dev/sdk/settings'
 
@@ -8,8 +8,8 @@ import {nodeConfigIO} from '../adapters/config-io.js'
 import {FileTrustStore} from '../adapters/trust-store.js'
 import {loadConfig} from '../core/config/load.js'
 import type {LoadedConfig} from '../core/config/types.js'
-import {UserError} from '../core/errors.js'
 import {resolvePaths} from '../core/paths.js'
+import {exitCodeOf, jsonError, userFacingError} from './user-facing-error.js'
 
 /**
  * What every hanzo-dev command shares: `--json`, settings loaded once with their warnings on
@@ -44,12 +44,14 @@ export abstract class HanzoCommand extends Command {
     return input
   }
 
+  /**
+   * Errors as userFacingError shows them. With --json, one small error object on stdout and the
+   * error's own exit code (2 for a wrong flag or argument), instead of oclif's dump of the error.
+   */
   protected async catch(err: Interfaces.CommandError): Promise<unknown> {
-    if (err instanceof UserError) {
-      const cli = new CLIError(err.message, {exit: err.exitCode, suggestions: err.hint ? [err.hint] : undefined})
-      return super.catch(cli as Interfaces.CommandError)
-    }
-
-    return super.catch(err)
+    const error = userFacingError(err) as Interfaces.CommandError
+    if (!this.jsonEnabled()) return super.catch(error)
+    process.exitCode = exitCodeOf(error)
+    this.logJson(jsonError(error))
   }
 }
