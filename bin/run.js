@@ -29,7 +29,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
     await flush()
   } catch (error) {
     const {exitWithError} = await import('../dist/cli/user-facing-error.js')
-    await exitWithError(error)
+    await exitWithError(error, args)
   }
 
   // Open handles (a language server, a socket) must not keep a finished command alive.

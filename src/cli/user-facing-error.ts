@@ -39,11 +39,26 @@ export function jsonError(error: unknown): {error: {message: string; exit: numbe
  * parse error, exit code), on the userFacingError. `handle` shows the usage of the command named
  * in process.argv; when the not-found hook ran another one (a typo corrected, stray words split
  * off), that names no command, so it is pointed at the command whose parser failed.
+ * With `--json` it is the error object a command prints (`xyzzy --json`): commands catch their own
+ * errors, so only those before any command ran (no such command, a plugin failing to load) get here.
  */
-export async function exitWithError(thrown: unknown): Promise<void> {
+export async function exitWithError(thrown: unknown, args: string[]): Promise<void> {
+  if (jsonRequested(args)) {
+    const error = userFacingError(thrown)
+    process.exitCode = exitCodeOf(error)
+    process.stdout.write(JSON.stringify(jsonError(error), null, 2) + '\n')
+    return
+  }
+
   const error = userFacingError(thrown) as {parse?: {input?: {context?: {id?: string}}}; showHelp?: boolean}
   const failed = error.showHelp ? error.parse?.input?.context?.id : undefined
   if (failed) process.argv.splice(2, Infinity, failed)
   const {handle} = await import('@oclif/core/handle')
   await handle(error as Error)
+}
+
+/** `--json` among the flags, not after `--` (where it is an argument). */
+function jsonRequested(args: string[]): boolean {
+  const end = args.indexOf('--')
+  return (end === -1 ? args : args.slice(0, end)).includes('--json')
 }

@@ -19,7 +19,8 @@ const hook: Hook.CommandNotFound = async function ({argv = [], config, id}) {
   const spaced = (name: string) => name.replaceAll(':', ' ')
   if (found.kind === 'stray') return config.runCommand(found.id, found.argv)
 
-  const notFound = `${found.typed} is not a ${config.bin} command.`
+  // `hanzo-dev --bogus`: oclif takes a first word that is no flag of its own for a command id.
+  const notFound = found.typed.startsWith('-') ? `Nonexistent flag: ${found.typed}.` : `${found.typed} is not a ${config.bin} command.`
   const list = `Run ${config.bin}${found.kind === 'unknown' && found.topic ? ` ${spaced(found.topic)}` : ''} --help for a list of commands.`
   if (found.kind === 'unknown') throw new CLIError(`${notFound} ${list}`, {exit: 2})
 

@@ -69,6 +69,19 @@ describe('wrong flags and arguments', () => {
     expect(unwrapped(topic.stderr)).toContain('Run hanzo-dev config --help for a list of commands.')
   })
 
+  it('with --json, an unknown command is the same small JSON error on stdout, exit 2', async () => {
+    const {exitCode, stderr, stdout} = await run('confg', '--json')
+    expect(exitCode).toBe(2)
+    expect(stderr).toBe('')
+    expect(JSON.parse(stdout)).toEqual({error: {exit: 2, message: 'confg is not a hanzo-dev command. Did you mean config?'}})
+  })
+
+  it('names a flag the CLI itself does not take as a flag, not as a command', async () => {
+    const {exitCode, stderr} = await run('--bogus')
+    expect(exitCode).toBe(2)
+    expect(unwrapped(stderr)).toContain('Nonexistent flag: --bogus. Run hanzo-dev --help for a list of commands.')
+  })
+
   it('-h shows the help, as --help does', async () => {
     const short = await run('-h')
     expect(short.exitCode).toBe(0)
