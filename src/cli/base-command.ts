@@ -5,8 +5,8 @@ import type {Interfaces} from '@oclif/core'
 import {formatWarning} from '@hanzo-dev/sdk/settings'
 
 import {nodeConfigIO} from '../adapters/config-io.js'
-import {FileTrustStore} from '../adapters/trust-store.js'
 import {loadConfig} from '../core/config/load.js'
+import type {ProjectTrustPort} from '../core/config/trust.js'
 import type {LoadedConfig} from '../core/config/types.js'
 import {resolvePaths} from '../core/paths.js'
 import {exitCodeOf, jsonError, userFacingError} from './user-facing-error.js'
@@ -27,8 +27,7 @@ export abstract class HanzoCommand extends Command {
   /** Settings warnings go to stderr, unless the command reports them itself (`doctor`). */
   protected async settings({printWarnings = true} = {}): Promise<LoadedConfig> {
     if (!this.loaded) {
-      const trust = FileTrustStore.of(process.env, homedir())
-      this.loaded = await loadConfig({cwd: process.cwd(), env: process.env, homedir: homedir(), io: nodeConfigIO, trust})
+      this.loaded = await loadConfig({cwd: process.cwd(), env: process.env, homedir: homedir(), io: nodeConfigIO, trust: userTrustStore()})
       if (printWarnings) for (const w of this.loaded.warnings) this.warn(formatWarning(w))
     }
 
@@ -53,5 +52,18 @@ export abstract class HanzoCommand extends Command {
     if (!this.jsonEnabled()) return super.catch(error)
     process.exitCode = exitCodeOf(error)
     this.logJson(jsonError(error))
+  }
+}
+
+/**
+ * The user's trust store, imported when first asked: only a project whose settings need trust
+ * (hooks, MCP servers, allow rules) is looked up, and most commands run where none does.
+ */
+function userTrustStore(): ProjectTrustPort {
+  let store: Promise<ProjectTrustPort> | undefined
+  const open = () => (store ??= import('../adapters/trust-store.js').then(({FileTrustStore}) => FileTrustStore.of(process.env, homedir())))
+  return {
+    lookup: async (projectRoot) => (await open()).lookup(projectRoot),
+    noteNoticed: async (projectRoot, digest) => (await open()).noteNoticed(projectRoot, digest),
   }
 }
