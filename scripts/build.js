@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Compiles every workspace (tsc project references, incremental), runs the code generators,
-// then regenerates each package's oclif.manifest.json so start-up never imports a command.
+// then regenerates each package's oclif.manifest.json so start-up never imports a command, and
+// dist/core-plugins.json so start-up need not discover the core plugins (scripts/core-plugins.js).
 import {execFileSync} from 'node:child_process'
 import {readFileSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
@@ -21,6 +22,8 @@ for (const dir of ['.', ...workspaces]) {
   run(bin('oclif'), ['manifest'], join(root, dir))
   sortCommands(join(root, dir, 'oclif.manifest.json'))
 }
+
+run(process.execPath, [join(root, 'scripts', 'core-plugins.js')])
 
 // oclif lists commands in the order the file system returns them, which differs between
 // machines; sorted, the committed manifest is the same wherever it is built.

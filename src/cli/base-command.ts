@@ -1,15 +1,15 @@
 import {homedir} from 'node:os'
 import {Command} from '@oclif/core/command'
-import {CLIError, warn as printWarning} from '@oclif/core/errors'
+import {warn as printWarning} from '@oclif/core/errors'
 import type {Interfaces} from '@oclif/core'
 import {formatWarning} from '@hanzo-dev/sdk/settings'
 
 import {nodeConfigIO} from '../adapters/config-io.js'
-import {FileTrustStore} from '../adapters/trust-store.js'
 import {loadConfig} from '../core/config/load.js'
+import type {ProjectTrustPort} from '../core/config/trust.js'
 import type {LoadedConfig} from '../core/config/types.js'
-import {UserError} from '../core/errors.js'
 import {resolvePaths} from '../core/paths.js'
+import {exitCodeOf, jsonError, userFacingError} from './user-facing-error.js'
 
 /**
  * What every hanzo-dev command shares: `--json`, settings loaded once with their warnings on
@@ -27,8 +27,7 @@ export abstract class HanzoCommand extends Command {
   /** Settings warnings go to stderr, unless the command reports them itself (`doctor`). */
   protected async settings({printWarnings = true} = {}): Promise<LoadedConfig> {
     if (!this.loaded) {
-      const trust = FileTrustStore.of(process.env, homedir())
-      this.loaded = await loadConfig({cwd: process.cwd(), env: process.env, homedir: homedir(), io: nodeConfigIO, trust})
+      this.loaded = await loadConfig({cwd: process.cwd(), env: process.env, homedir: homedir(), io: nodeConfigIO, trust: userTrustStore()})
       if (printWarnings) for (const w of this.loaded.warnings) this.warn(formatWarning(w))
     }
 
@@ -44,12 +43,27 @@ export abstract class HanzoCommand extends Command {
     return input
   }
 
+  /**
+   * Errors as userFacingError shows them. With --json, one small error object on stdout and the
+   * error's own exit code (2 for a wrong flag or argument), instead of oclif's dump of the error.
+   */
   protected async catch(err: Interfaces.CommandError): Promise<unknown> {
-    if (err instanceof UserError) {
-      const cli = new CLIError(err.message, {exit: err.exitCode, suggestions: err.hint ? [err.hint] : undefined})
-      return super.catch(cli as Interfaces.CommandError)
-    }
+    const error = userFacingError(err) as Interfaces.CommandError
+    if (!this.jsonEnabled()) return super.catch(error)
+    process.exitCode = exitCodeOf(error)
+    this.logJson(jsonError(error))
+  }
+}
 
-    return super.catch(err)
+/**
+ * The user's trust store, imported when first asked: only a project whose settings need trust
+ * (hooks, MCP servers, allow rules) is looked up, and most commands run where none does.
+ */
+function userTrustStore(): ProjectTrustPort {
+  let store: Promise<ProjectTrustPort> | undefined
+  const open = () => (store ??= import('../adapters/trust-store.js').then(({FileTrustStore}) => FileTrustStore.of(process.env, homedir())))
+  return {
+    lookup: async (projectRoot) => (await open()).lookup(projectRoot),
+    noteNoticed: async (projectRoot, digest) => (await open()).noteNoticed(projectRoot, digest),
   }
 }

@@ -143,13 +143,8 @@ What you trust is recorded with a SHA-256 of those settings in your data dir ($X
   }
 }
 
-/** A yes/no question on the terminal; Ctrl-C cancels the command. */
+/** A yes/no question on the terminal; Ctrl-C cancels the command (see userFacingError). */
 async function confirm(message: string): Promise<boolean> {
   const prompts = await import('@inquirer/prompts')
-  try {
-    return await prompts.confirm({default: false, message}, {output: process.stderr})
-  } catch (error) {
-    if ((error as Error).name === 'ExitPromptError') throw new UserError('Cancelled', {exitCode: 130})
-    throw error
-  }
+  return prompts.confirm({default: false, message}, {output: process.stderr})
 }

@@ -1,3 +1,4 @@
+import {closest} from '../closest.js'
 import {UserError} from '../errors.js'
 import {SETTINGS_SCHEMA} from './schema.js'
 
@@ -151,14 +152,7 @@ function knownKeys(): string[] {
 
 /** The known key closest to a mistyped one (`modle` -> `model`), when one is close enough to be meant. */
 export function suggestKey(key: string): string | undefined {
-  const typed = key.toLowerCase()
-  let best: {key: string; distance: number} | undefined
-  for (const known of knownKeys()) {
-    const distance = editDistance(typed, known)
-    if (distance <= Math.max(1, Math.floor(known.length / 4)) && (!best || distance < best.distance)) best = {distance, key: known}
-  }
-
-  return best?.key
+  return closest(key.toLowerCase(), knownKeys())
 }
 
 /** The error for a key the schema does not know, with the closest known key when one is close. */
@@ -167,20 +161,6 @@ export function unknownSettingError(key: string): UserError {
   return new UserError(`Unknown setting "${key}"${suggestion ? `; did you mean ${suggestion}?` : ''}`, {
     hint: 'hanzo-dev config keys lists every setting',
   })
-}
-
-/** Levenshtein distance, with a swap of two neighbours counted as one edit (`modle`). */
-function editDistance(a: string, b: string): number {
-  const rows = Array.from({length: a.length + 1}, (_, i) => Array.from({length: b.length + 1}, (_, j) => (i === 0 ? j : j === 0 ? i : 0)))
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1
-      rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) rows[i][j] = Math.min(rows[i][j], rows[i - 2][j - 2] + 1)
-    }
-  }
-
-  return rows[a.length][b.length]
 }
 
 export type {SchemaNode}

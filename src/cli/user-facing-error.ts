@@ -1,0 +1,64 @@
+import {CLIError} from '@oclif/core/errors'
+
+import {UserError} from '../core/errors.js'
+
+/**
+ * An error as the user is shown it: a UserError as oclif's one-line error with its exit code and
+ * hint; Ctrl-C at any inquirer prompt (`ExitPromptError`, whoever asked) as "Cancelled", exit
+ * 130; anything else as it is. exitWithError applies it to every command's error, plugins' too;
+ * HanzoCommand before printing an error as JSON.
+ */
+export function userFacingError(error: unknown): unknown {
+  if (error instanceof UserError) return new CLIError(error.message, {exit: error.exitCode, suggestions: error.hint ? [error.hint] : undefined})
+  if (error instanceof Error && error.name === 'ExitPromptError') return new CLIError('Cancelled', {exit: 130})
+  return error
+}
+
+/**
+ * The exit code oclif would exit with for `error`: parse errors carry 2 in `oclif.exit`, which
+ * oclif's own JSON path ignores (it exits 1 for everything).
+ */
+export function exitCodeOf(error: unknown): number {
+  const {oclif} = error as {oclif?: {exit?: unknown}}
+  return typeof oclif?.exit === 'number' ? oclif.exit : 1
+}
+
+/**
+ * The error object `--json` prints: its message, exit code and suggestions. Never the error's
+ * other fields: a parse error holds the whole oclif config (every path, package and command),
+ * and an HTTP error may hold headers.
+ */
+export function jsonError(error: unknown): {error: {message: string; exit: number; suggestions?: string[]}} {
+  const message = error instanceof Error ? error.message : String(error)
+  const {suggestions} = error as {suggestions?: string[]}
+  return {error: {exit: exitCodeOf(error), message, ...(suggestions?.length ? {suggestions} : {})}}
+}
+
+/**
+ * What bin/run.js does with an error that ends the CLI: oclif's `handle` (message, usage after a
+ * parse error, exit code), on the userFacingError. `handle` shows the usage of the command named
+ * in process.argv; when the not-found hook ran another one (a typo corrected, stray words split
+ * off), that names no command, so it is pointed at the command whose parser failed.
+ * With `--json` it is the error object a command prints (`xyzzy --json`): commands catch their own
+ * errors, so only those before any command ran (no such command, a plugin failing to load) get here.
+ */
+export async function exitWithError(thrown: unknown, args: string[]): Promise<void> {
+  if (jsonRequested(args)) {
+    const error = userFacingError(thrown)
+    process.exitCode = exitCodeOf(error)
+    process.stdout.write(JSON.stringify(jsonError(error), null, 2) + '\n')
+    return
+  }
+
+  const error = userFacingError(thrown) as {parse?: {input?: {context?: {id?: string}}}; showHelp?: boolean}
+  const failed = error.showHelp ? error.parse?.input?.context?.id : undefined
+  if (failed) process.argv.splice(2, Infinity, failed)
+  const {handle} = await import('@oclif/core/handle')
+  await handle(error as Error)
+}
+
+/** `--json` among the flags, not after `--` (where it is an argument). */
+function jsonRequested(args: string[]): boolean {
+  const end = args.indexOf('--')
+  return (end === -1 ? args : args.slice(0, end)).includes('--json')
+}
