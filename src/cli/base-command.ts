@@ -1,7 +1,6 @@
 import {homedir} from 'node:os'
 import {Command} from '@oclif/core/command'
 import {warn as printWarning} from '@oclif/core/errors'
-import type {Interfaces} from '@oclif/core'
 import {formatWarning} from '@hanzo-dev/sdk/settings'
 
 import {nodeConfigIO} from '../adapters/config-io.js'
@@ -9,11 +8,11 @@ import {loadConfig} from '../core/config/load.js'
 import type {ProjectTrustPort} from '../core/config/trust.js'
 import type {LoadedConfig} from '../core/config/types.js'
 import {resolvePaths} from '../core/paths.js'
-import {exitCodeOf, jsonError, userFacingError} from './user-facing-error.js'
 
 /**
  * What every hanzo-dev command shares: `--json`, settings loaded once with their warnings on
- * stderr, and user errors printed as one clear message with the exit code they carry.
+ * stderr, and user errors printed as one clear message with the exit code they carry (the prerun
+ * hook installs that for every command: installCommandErrors).
  */
 export abstract class HanzoCommand extends Command {
   static enableJsonFlag = true
@@ -41,17 +40,6 @@ export abstract class HanzoCommand extends Command {
   warn(input: string | Error): string | Error {
     printWarning(input)
     return input
-  }
-
-  /**
-   * Errors as userFacingError shows them. With --json, one small error object on stdout and the
-   * error's own exit code (2 for a wrong flag or argument), instead of oclif's dump of the error.
-   */
-  protected async catch(err: Interfaces.CommandError): Promise<unknown> {
-    const error = userFacingError(err) as Interfaces.CommandError
-    if (!this.jsonEnabled()) return super.catch(error)
-    process.exitCode = exitCodeOf(error)
-    this.logJson(jsonError(error))
   }
 }
 

@@ -1,3 +1,4 @@
+import type {Command} from '@oclif/core/command'
 import {CLIError} from '@oclif/core/errors'
 
 import {UserError} from '../core/errors.js'
@@ -5,8 +6,8 @@ import {UserError} from '../core/errors.js'
 /**
  * An error as the user is shown it: a UserError as oclif's one-line error with its exit code and
  * hint; Ctrl-C at any inquirer prompt (`ExitPromptError`, whoever asked) as "Cancelled", exit
- * 130; anything else as it is. exitWithError applies it to every command's error, plugins' too;
- * HanzoCommand before printing an error as JSON.
+ * 130; anything else as it is. exitWithError applies it to every error that ends the CLI;
+ * installCommandErrors to every command's own error.
  */
 export function userFacingError(error: unknown): unknown {
   if (error instanceof UserError) return new CLIError(error.message, {exit: error.exitCode, suggestions: error.hint ? [error.hint] : undefined})
@@ -61,4 +62,26 @@ export async function exitWithError(thrown: unknown, args: string[]): Promise<vo
 function jsonRequested(args: string[]): boolean {
   const end = args.indexOf('--')
   return (end === -1 ? args : args.slice(0, end)).includes('--json')
+}
+
+/**
+ * Every command's errors, plugin commands' too (they extend oclif's Command: the sdk has no oclif
+ * of its own to give them a base class): shown as userFacingError, and with --json one small
+ * jsonError object on stdout with the error's own exit code, instead of oclif's `toErrorJson`,
+ * which spreads the whole error (the dump of issue 12) and exits 1. Installed by the `prerun` hook
+ * on the @oclif/core every core plugin shares; once, however often a command runs another.
+ */
+export function installCommandErrors(command: typeof Command): void {
+  type Catch = ((this: Command, error: Error) => Promise<unknown>) & {hanzo?: true}
+  const prototype = command.prototype as unknown as {catch: Catch}
+  const oclifCatch = prototype.catch
+  if (oclifCatch.hanzo) return
+  prototype.catch = async function (this: Command, thrown: Error) {
+    const error = userFacingError(thrown) as Error
+    if (!this.jsonEnabled()) return oclifCatch.call(this, error)
+    process.exitCode = exitCodeOf(error)
+    this.logJson(jsonError(error))
+  }
+
+  prototype.catch.hanzo = true
 }

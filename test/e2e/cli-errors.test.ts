@@ -21,6 +21,9 @@ describe('wrong flags and arguments', () => {
     [['sessions', 'show', '--json'], 'Missing 1 required arg'],
     [['doctor', '--json', '--foo'], 'Nonexistent flag: --foo'],
     [['doctor', 'extra', '--json'], 'Unexpected argument: extra'],
+    // Plugin commands extend oclif's own Command: the same small error.
+    [['mcp', 'list', '--json', '--bogus'], 'Nonexistent flag: --bogus'],
+    [['sandbox', 'status', 'extra', '--json'], 'Unexpected argument: extra'],
   ])('%j: a small JSON error on stdout, exit 2, no internals', async (args, message) => {
     const {exitCode, stderr, stdout} = await run(...args)
     expect(exitCode).toBe(2)
