@@ -14,7 +14,9 @@ import {ShellScanner} from './shell-scanner.js'
  * - `#` at the start of a word comments out the rest of the line (an unbalanced quote in a
  *   comment must not make the next line look quoted);
  * - `$(...)`, backticks, `<(...)`, `>(...)`: the commands inside are listed too (before the
- *   command holding them), since they run; `${...}` is one piece of a word when its body
+ *   command holding them), since they run; a backtick's text is read again once its `\\`,
+ *   `\``, `\$` (and in "..." `\"`) are unescaped, so backticks nest through escapes
+ *   (`` ls `ls \`touch M\`` `` runs `touch M`); `${...}` is one piece of a word when its body
  *   holds no quotes, `$`, backticks or backslashes (bash and dash disagree on those);
  * - redirections apart from the words, each with its target.
  *

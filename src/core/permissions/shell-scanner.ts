@@ -15,11 +15,11 @@ const PLAIN_IN_DOUBLE = /[^"$\\`]*/y
 /** Substitutions nested deeper are read as text: each level copies the text inside it. */
 const MAX_NESTING = 16
 
-/** One nesting level: the top of the line, or the inside of a `$(...)` or backtick substitution. */
+/** One nesting level: the top of the line, or the inside of a `$(...)`, `<(...)` or `>(...)`. */
 interface Frame {
   /** What ends the frame; none at the top. */
-  closer?: ')' | '`'
-  /** Where its `$(`, `<(`, `>(` or backtick starts: the outer word gets the whole substitution. */
+  closer?: ')'
+  /** Where its `$(`, `<(` or `>(` starts: the outer word gets the whole substitution. */
   start: number
   /** Unquoted `(` seen inside it: their `)` do not end it. */
   depth: number
@@ -42,7 +42,11 @@ export class ShellScanner {
   private readonly commands: SimpleCommand[] = []
   private readonly hazards = new Set<ShellHazard>()
 
-  constructor(private readonly line: string) {}
+  /** `depth`: the substitutions around the line (a backtick's text is read by a scanner of its own). */
+  constructor(
+    private readonly line: string,
+    private readonly depth = 0,
+  ) {}
 
   parse(): ParsedShellCommand {
     if (HIDDEN.test(this.line)) this.hazards.add('hidden-character')
@@ -59,6 +63,11 @@ export class ShellScanner {
 
   private get frame(): Frame {
     return this.frames.at(-1)!
+  }
+
+  /** How many substitutions are open here. */
+  private get nesting(): number {
+    return this.depth + this.frames.length - 1
   }
 
   private unquoted(): void {
@@ -206,10 +215,28 @@ export class ShellScanner {
     this.index += 2
   }
 
-  /** Inside backticks the first unescaped backtick ends them, quoted or not (as bash reads them). */
+  /**
+   * Bash reads a backtick substitution in two steps: it ends at the first backtick not escaped,
+   * and its text, with `\\`, `\``, `\$` (and in "..." `\"`) unescaped, is then read as a command
+   * line of its own. So backticks nest through escapes: `` ls `ls \`touch M\`` `` runs `touch M`.
+   */
   private backtick(): void {
-    if (this.frame.closer === '`') this.closeFrame(this.index, 1)
-    else this.openSubstitution('`', 1)
+    this.hazards.add('substitution')
+    const start = this.index
+    let end = start + 1
+    while (end < this.line.length && this.line[end] !== '`') end += this.line[end] === '\\' ? 2 : 1
+    if (end >= this.line.length) this.hazards.add('unparsable')
+    this.index = Math.min(end + 1, this.line.length)
+    this.append(this.line.slice(start, this.index), '*')
+    if (this.nesting >= MAX_NESTING) {
+      this.hazards.add('unparsable')
+      return
+    }
+
+    const escaped = this.frame.inDouble ? /\\(["$\\`])/g : /\\([$\\`])/g
+    const inner = new ShellScanner(this.line.slice(start + 1, Math.min(end, this.line.length)).replaceAll(escaped, '$1'), this.nesting + 1).parse()
+    this.commands.push(...inner.commands)
+    for (const hazard of inner.hazards) this.hazards.add(hazard)
   }
 
   private backslash(escapes: (next: string) => boolean): void {
@@ -267,9 +294,9 @@ export class ShellScanner {
     this.index += operator.length
   }
 
-  private openSubstitution(closer: ')' | '`', length: number): void {
+  private openSubstitution(closer: ')', length: number): void {
     this.hazards.add('substitution')
-    if (this.frames.length > MAX_NESTING) {
+    if (this.nesting >= MAX_NESTING) {
       this.hazards.add('unparsable')
       this.take(length)
       return
@@ -355,7 +382,7 @@ export class ShellScanner {
   }
 }
 
-function openFrame(start: number, segmentStart: number, closer?: ')' | '`'): Frame {
+function openFrame(start: number, segmentStart: number, closer?: ')'): Frame {
   return {closer, depth: 0, inDouble: false, redirections: [], segmentStart, shape: '', shapes: [], start, words: []}
 }
 

@@ -57,6 +57,22 @@ describe('parseShellCommand', () => {
     expect(texts('a $( (b) ; `c` ) d')).toEqual(['b', 'c', '`c`', 'a $( (b) ; `c` ) d'])
   })
 
+  it("reads a backtick's text again once its escapes are removed, as bash does, so backticks nest", () => {
+    expect(texts('ls `ls \\`touch M\\``')).toEqual(['touch M', 'ls `touch M`', 'ls `ls \\`touch M\\``'])
+    expect(texts('git status "`git status \\`touch M\\``"')).toEqual(['touch M', 'git status `touch M`', 'git status "`git status \\`touch M\\``"'])
+    // Read again, `\$X` expands and `\\$Y` is a literal `$Y`; inside "..." `\"` is a quote.
+    const [inner] = parseShellCommand('echo `echo \\$X \\\\$Y`').commands
+    expect(inner).toMatchObject({shapes: ['echo', '*', '$Y'], words: ['echo', '$X', '$Y']})
+    expect(read('echo "`echo \\"a b\\"`"')[0]).toEqual({text: 'echo "a b"', words: ['echo', 'a b']})
+    expect(hazards('echo `id')).toEqual(['substitution', 'unparsable'])
+  })
+
+  it('cannot read backticks nested through escapes deeper than 16 levels', () => {
+    let line = 'touch M'
+    for (let level = 0; level < 17; level++) line = `echo \`${line.replaceAll(/[$\\`]/g, '\\$&')}\``
+    expect(hazards(line)).toContain('unparsable')
+  })
+
   it('does not see substitutions inside single quotes', () => {
     expect(read("echo '$(id) `id`'")).toEqual([{text: "echo '$(id) `id`'", words: ['echo', '$(id) `id`']}])
     expect(hazards("echo '$(id) `id`'")).toEqual([])
@@ -157,6 +173,12 @@ describe('parseShellCommand: what bash reads otherwise', () => {
     expect(word("$'\\162\\155'")).toBe('rm')
     expect(word("$'\\u0072m\\n\\t\\\\\\q'")).toBe('rm\n\t\\\\q')
     expect(word("$'\\cA\\e'")).toBe('\u0001\u001B')
+  })
+
+  it("ends a $'...' string at a NUL, as bash does: $'\\0'rm is rm", () => {
+    const word = (line: string) => parseShellCommand(line).commands[0].words[0]
+    for (const line of ["$'\\0'rm", "$'\\x00'rm", "$'\\c@'rm", "$'\\u0000'rm", "$'\\000x'rm", "$'r\\0x'm"]) expect(word(line), line).toBe('rm')
+    expect(word("$'a\\0b'c")).toBe('ac')
   })
 
   it('reads a parameter as one piece of the word', () => {
