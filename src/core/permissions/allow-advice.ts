@@ -58,7 +58,7 @@ function ruleFor(target: RuleTarget, toolName: string, input: Readonly<Record<st
     case 'command': {
       if (!target.vouched) return {why: hazardWhy(toolName, input)}
       // The words after quote removal: the form rule-pattern.ts matches, without the shell's quoting.
-      const words = target.part.allow.at(-1)!
+      const words = target.part.allow.at(-1)!.text
       if (wordsCarrySecret(words.split(' '))) return {why: 'the command may hold a secret, which a rule would spell out'}
       // In a rule `*` and `?` are wildcards: `exec(rm *.o)` would also allow `rm -rf ~ x.o`.
       if (/[*?]/.test(words)) return {why: 'the command holds * or ?, which a rule would read as wildcards that match more than it'}
@@ -74,10 +74,11 @@ function ruleFor(target: RuleTarget, toolName: string, input: Readonly<Record<st
 /** What each hazard (command-analysis.ts) does, said of the command line. */
 const HAZARDS: Readonly<Record<CommandHazard, string>> = {
   'dynamic-command': 'names a command by an expansion, a glob or a brace',
-  'executing-option': 'gives git an option that runs commands',
+  'executing-option': 'gives an option that runs commands (git -c, make -f, ...)',
   'file-redirection': 'redirects output to a file (a rule cannot see where a file name leads)',
   heredoc: 'holds a here-document',
   'hidden-character': 'holds control or invisible characters',
+  'interpreter-code': 'hands code to an interpreter (`python -c`, `| sh`, `. <(...)`, an option whose value runs), which a rule cannot read',
   'non-ascii-command': 'names a command with non-ASCII characters',
   unparsable: 'cannot be read in full',
 }

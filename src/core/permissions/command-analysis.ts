@@ -1,6 +1,7 @@
-import {type Argv, type FileWrite, unwrapCommand} from './command-wrappers.js'
+import {unwrapCommand} from './command-wrappers.js'
 import {writtenFiles} from './file-writers.js'
 import {ASSIGNMENT, parseShellCommand, RESERVED_WORDS, type ShellHazard} from './shell-command.js'
+import type {Argv, FileWrite} from './unwrapped.js'
 import {hasWildcard, literalShape} from './word-shape.js'
 
 /**
@@ -20,7 +21,12 @@ import {hasWildcard, literalShape} from './word-shape.js'
  *   is `rm` to `exec(rm *)`).
  * - Allow rules match the part as written, or its words one space apart, assignments kept:
  *   `GIT_SSH_COMMAND=... git fetch` or `LD_PRELOAD=... git status` is not the git an
- *   `exec(git *)` meant. A command given by a path is that file, not the one on PATH: an allow
+ *   `exec(git *)` meant. Each form says where its program name ends (`head`): a rule names the
+ *   program, assignments included, in full before its first wildcard, or starts with one
+ *   (`exec(*)`), so `exec(ls*)` does not cover `ls=1 touch M` or `lsblk`. The words form is left
+ *   out when the name or an assignment holds a space (`"git status/x"` is not `git status/x`),
+ *   and a form whose name is quoted or escaped as written must be matched whole.
+ *   A command given by a path is that file, not the one on PATH: an allow
  *   rule names the path (`exec(./gradlew *)`), `exec(git *)` does not cover `/tmp/evil/git`,
  *   and wrappers are only unwrapped when named bare, in lower case and without assignments
  *   (`/tmp/x/timeout 5 git status` is a program of its own; deny rules still look inside it,
@@ -32,12 +38,13 @@ import {hasWildcard, literalShape} from './word-shape.js'
  *   when it runs;
  * - `non-ascii-command`: a command name with non-ASCII characters, which can look like another
  *   (`gіt` with a Cyrillic і);
- * - `executing-option`: git options that run commands (git-options.ts);
+ * - `executing-option`: options that run commands (git-options.ts, interpreters.ts);
+ * - `interpreter-code`: code no rule can read (unwrapped.ts): `python -c`, `| sh`, `. <(...)`;
  * - `unparsable` also when a wrapper's options cannot be read, shell code is expanded by the
  *   outer shell first (`bash -c "$X"`), or the nesting is deeper than the limit.
  */
 
-export type CommandHazard = Exclude<ShellHazard, 'substitution'> | 'dynamic-command' | 'non-ascii-command' | 'executing-option'
+export type CommandHazard = Exclude<ShellHazard, 'substitution'> | 'dynamic-command' | 'non-ascii-command' | 'executing-option' | 'interpreter-code'
 
 /** What deny rules test of a part: its own shapes, then those of each wrapper around it. */
 export interface DenyForms {
@@ -45,9 +52,15 @@ export interface DenyForms {
   outer?: DenyForms
 }
 
+/** A literal form of a part, and how much of it names the program (its assignments and name). */
+export interface AllowForm {
+  text: string
+  head: number
+}
+
 export interface CommandPart {
   /** Literal forms an allow or prompt rule may match. */
-  allow: string[]
+  allow: AllowForm[]
   deny: DenyForms
 }
 
@@ -106,7 +119,7 @@ class Analysis {
   private command(command: Command, depth: number, outer?: DenyForms, into?: CommandPart): void {
     let assignments = 0
     while (assignments < command.words.length && ASSIGNMENT.test(command.words[assignments])) assignments++
-    const part: CommandPart = {allow: unique([command.text, command.words.join(' ')]), deny: {outer, shapes: denyShapes(command, assignments)}}
+    const part: CommandPart = {allow: allowForms(command, assignments), deny: {outer, shapes: denyShapes(command, assignments)}}
     const name = command.words[assignments]
     if (name === undefined) return this.add(part, into)
     if (hasWildcard(command.shapes[assignments])) this.hazards.add('dynamic-command')
@@ -166,6 +179,17 @@ class Analysis {
     if (into) into.deny.shapes.push(...part.deny.shapes)
     else this.parts.push(part)
   }
+}
+
+/** The command as written and its words one space apart (see the head rule above). */
+function allowForms(command: Command, assignments: number): AllowForm[] {
+  const head = command.words.slice(0, assignments + 1)
+  const named = head.join(' ')
+  const words = command.words.join(' ')
+  // A space inside the name or an assignment makes the words form read as other words.
+  const spaced = head.some((word) => /\s/.test(word))
+  const texts = unique([command.text, words]).filter((text) => !spaced || text !== words)
+  return texts.map((text) => ({head: text.startsWith(named) && /^(?:\s|$)/.test(text.slice(named.length)) ? named.length : text.length, text}))
 }
 
 /**

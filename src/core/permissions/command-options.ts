@@ -20,6 +20,8 @@ export interface OptionSpec {
   numeric?: boolean
   /** Words after the options that belong to the command itself (timeout's duration). */
   operands?: number
+  /** Options may follow operands, as GNU getopt lets them (`su root -c cmd`, `script log -c cmd`). */
+  permute?: boolean
 }
 
 export interface ReadOptions {
@@ -27,12 +29,18 @@ export interface ReadOptions {
   rest: number
   /** The options seen: by letter or long name, with the value or `true`. */
   seen: Map<string, string | true>
+  /** For an option with a value, the index of the word that holds it (its shape says whether it is literal). */
+  at: Map<string, number>
   /** An option the spec does not know: where the options end cannot be told. */
   unknown: boolean
+  /** With `permute`: the indexes of the words that are not options (all of them after `--`). */
+  operands: number[]
 }
 
 export function readOptions(words: readonly string[], spec: OptionSpec): ReadOptions {
   const seen = new Map<string, string | true>()
+  const at = new Map<string, number>()
+  const operands: number[] = []
   let i = 0
   while (i < words.length) {
     const word = words[i]
@@ -44,40 +52,49 @@ export function readOptions(words: readonly string[], spec: OptionSpec): ReadOpt
     if (word.startsWith('--')) {
       const equals = word.indexOf('=')
       const name = longName(word.slice(2, equals === -1 ? undefined : equals), spec)
-      if (name === undefined) return {rest: i, seen, unknown: true}
+      if (name === undefined) return {at, operands, rest: i, seen, unknown: true}
       const takesNext = equals === -1 && spec.longValue?.includes(name)
       seen.set(name, equals === -1 ? (takesNext ? (words[i + 1] ?? '') : true) : word.slice(equals + 1))
+      if (takesNext || equals !== -1) at.set(name, takesNext ? i + 1 : i)
       i += takesNext ? 2 : 1
       continue
     }
 
-    if (word.length < 2 || word[0] !== '-') break
+    if (word.length < 2 || word[0] !== '-') {
+      if (!spec.permute) break
+      operands.push(i++)
+      continue
+    }
+
     if (spec.numeric && /^-\d+$/.test(word)) {
       i++
       continue
     }
 
-    const step = readCluster(words, i, spec, seen)
-    if (step === 0) return {rest: i, seen, unknown: true}
+    const step = readCluster(words, i, spec, seen, at)
+    if (step === 0) return {at, operands, rest: i, seen, unknown: true}
     i += step
   }
 
-  return {rest: Math.min(words.length, i + (spec.operands ?? 0)), seen, unknown: false}
+  if (spec.permute) for (; i < words.length; i++) operands.push(i)
+  return {at, operands, rest: Math.min(words.length, i + (spec.operands ?? 0)), seen, unknown: false}
 }
 
-/** Reads `-abc` at `at`; how many words it took, 0 for a letter the spec does not know. */
-function readCluster(words: readonly string[], at: number, spec: OptionSpec, seen: Map<string, string | true>): number {
-  const word = words[at]
+/** Reads `-abc` at `from`; how many words it took, 0 for a letter the spec does not know. */
+function readCluster(words: readonly string[], from: number, spec: OptionSpec, seen: Map<string, string | true>, at: Map<string, number>): number {
+  const word = words[from]
   for (let j = 1; j < word.length; j++) {
     const letter = word[j]
     const joined = word.slice(j + 1)
     if (spec.shortValue?.includes(letter)) {
-      seen.set(letter, joined || (words[at + 1] ?? ''))
+      seen.set(letter, joined || (words[from + 1] ?? ''))
+      at.set(letter, joined ? from : from + 1)
       return joined ? 1 : 2
     }
 
     if (spec.shortOptional?.includes(letter)) {
       seen.set(letter, joined || true)
+      if (joined) at.set(letter, from)
       return 1
     }
 

@@ -1,4 +1,4 @@
-import type {Argv, Script, Unwrapped} from './command-wrappers.js'
+import type {Argv, Script, Unwrapped} from './unwrapped.js'
 import {hasWildcard} from './word-shape.js'
 
 /**
@@ -18,29 +18,35 @@ import {hasWildcard} from './word-shape.js'
  */
 export function gitRuns(args: Argv): Unwrapped | undefined {
   const found: {executing: boolean; scripts: Script[]; commands: Argv[]} = {commands: [], executing: false, scripts: []}
-  let i = 0
-  for (; i < args.words.length && args.words[i].startsWith('-'); i++) {
+  const at = gitSubcommand(args.words)
+  for (let i = 0; i < at; i++) {
     const word = args.words[i]
     if (word === '-c') {
       found.executing = true
-      i++
-      configValue(found, args, i)
+      configValue(found, args, ++i)
     } else if (EXECUTING_GLOBAL.test(word)) {
       found.executing = true
-      if (!word.includes('=')) i++
-    } else if (GLOBAL_VALUE_OPTIONS.has(word)) {
-      i++
     }
   }
 
-  const subcommand = args.words[i]
-  if (subcommand !== undefined) subcommandRuns(found, args, subcommand, i + 1)
+  const subcommand = args.words[at]
+  if (subcommand !== undefined) subcommandRuns(found, args, subcommand, at + 1)
   if (!found.executing && found.commands.length === 0) return undefined
   return {commands: found.commands, hazards: found.executing ? ['executing-option'] : [], scripts: found.scripts, self: true, writes: []}
 }
 
+/** Where git's subcommand is: after its global options and their values. */
+export function gitSubcommand(words: readonly string[]): number {
+  let i = 0
+  for (; i < words.length && words[i].startsWith('-'); i++) {
+    if (GLOBAL_VALUE_OPTIONS.has(words[i])) i++
+  }
+
+  return i
+}
+
 /** Global options that take their value as the next word (when not joined with `=`). */
-const GLOBAL_VALUE_OPTIONS = new Set(['--namespace', '--super-prefix'])
+const GLOBAL_VALUE_OPTIONS = new Set(['--config-env', '--git-dir', '--namespace', '--super-prefix', '--work-tree', '-C', '-c'])
 const EXECUTING_GLOBAL = /^(?:(?:-C|--config-env|--git-dir|--work-tree)(?:=|$)|--exec-path=)/
 const EXECUTING_LONG = /^--(config|exec|extcmd|open-files-in-pager|receive-pack|template|upload-pack)(?:=([\s\S]*))?$/
 /** Per subcommand, its single-letter options that run a command, and whether the value may be the next word. */

@@ -1,8 +1,8 @@
 // Tool permissions (HIP-301 §7): PermissionPolicy decides, PermissionGate asks and audits.
 export {type AllowAdvice, allowAdvice} from './allow-advice.js'
 export type {AuditSink, PermissionAuditRecord} from './audit-record.js'
-export {analyzeCommandLine, type CommandAnalysis, type CommandHazard, type CommandPart, type DenyForms} from './command-analysis.js'
-export type {FileWrite} from './command-wrappers.js'
+export {type AllowForm, analyzeCommandLine, type CommandAnalysis, type CommandHazard, type CommandPart, type DenyForms} from './command-analysis.js'
+export type {FileWrite} from './unwrapped.js'
 export {type PermissionCheck, PermissionGate, type PermissionGateOptions, type PermissionOutcome} from './gate.js'
 export {globCoversShape, globMatches, globOverlapsShape} from './glob.js'
 export {

@@ -221,6 +221,6 @@ function denialReason(rule: MatchedRule, target: RuleTarget): string {
 function possibleReason(rule: MatchedRule, target: RuleTarget): string {
   const matched = `"${rule.pattern}" matches: that is ${ruleSource(rule)}`
   if (target.kind === 'write') return `the command writes ${target.write.target}, which may turn out to be a file ${matched}`
-  if (target.kind === 'unread') return `the command cannot be read in full, and may hold one ${matched}`
+  if (target.kind === 'unread') return `the command ${target.why}, and may hold one ${matched}`
   return `once its expansions, globs or braces are known, the command may turn out to be one ${matched}`
 }

@@ -43,8 +43,9 @@ export type DenyMemo = WeakMap<DenyForms, RuleMatch | null>
  * Whether a rule of this pattern and mode matches the target (rule-target.ts):
  * - a pattern without an argument matches every target of its tools, except that only deny
  *   rules see `write` and `unread` targets;
- * - `command`: an allow or prompt rule matches the part's literal forms, and only when the
- *   line has no hazards; a deny rule its shapes and those of the wrappers around it;
+ * - `command`: an allow or prompt rule matches the part's literal forms, naming its program in
+ *   full before any wildcard, and only when the line has no hazards; a deny rule its shapes and
+ *   those of the wrappers around it;
  * - `line`: the line as written;
  * - `path`: the rule's path is normalized (`./.env` is `.env`). An allow or prompt rule matches
  *   the canonical path when the caller gave one, nothing when the caller could not resolve it
@@ -74,7 +75,7 @@ export function matchRule(pattern: RulePattern, mode: PermissionMode, target: Ru
 
     case 'command': {
       if (deny) return matchDenyForms(argument, target.part.deny, memo)
-      return target.vouched && target.part.allow.some((form) => globMatches(argument, form)) ? 'certain' : undefined
+      return target.vouched && target.part.allow.some((form) => namesProgram(argument, form.head) && globMatches(argument, form.text)) ? 'certain' : undefined
     }
 
     case 'path': {
@@ -89,6 +90,16 @@ export function matchRule(pattern: RulePattern, mode: PermissionMode, target: Ru
 }
 
 const PARENT_SEGMENT = /(?:^|[/\\])\.\.(?:[/\\]|$)/
+
+/**
+ * Whether an allow pattern spells out the program (and the assignments before it) before its
+ * first wildcard, or leaves it open from the start (`exec(*)`): `exec(ls*)` names `ls -la`,
+ * not `ls=1 touch M` (whose program is `touch`) nor `lsblk`.
+ */
+function namesProgram(argument: string, head: number): boolean {
+  const wildcard = argument.search(/[*?]/)
+  return wildcard === -1 || wildcard === 0 || wildcard >= head
+}
 
 function matchDenyForms(glob: string, forms: DenyForms, memo?: DenyMemo): RuleMatch {
   let match: RuleMatch

@@ -1,5 +1,5 @@
 import {analyzeCommandLine, type CommandPart} from './command-analysis.js'
-import type {FileWrite} from './command-wrappers.js'
+import type {FileWrite} from './unwrapped.js'
 import {WRITING_TOOLS} from './protected-paths.js'
 import {canonicalToolName, toolSubject} from './tool-subject.js'
 import {hasLiteral} from './word-shape.js'
@@ -12,7 +12,8 @@ import {hasLiteral} from './word-shape.js'
  * - `write`: each file it writes, for the deny rules of the writing tools, when anything of its
  *   name is known (`> "$F"` or `rm -rf ~` could be any file, like whatever a program writes:
  *   that is for the sandbox);
- * - `unread`: when something in it cannot be read, which any deny rule of exec may match
+ * - `unread`: when something in it cannot be read, or it hands code to an interpreter (fail
+ *   closed: `echo rm -f x | sh` is one an `exec(rm*)` deny may match), which any deny rule of exec may match
  *   (what it might write is, as with any program, for the sandbox).
  * Only `call`, `path` and `command` targets need an allow rule; the others can only be denied.
  */
@@ -22,7 +23,7 @@ export type RuleTarget =
   | {kind: 'command'; tools: readonly string[]; part: CommandPart; vouched: boolean}
   | {kind: 'line'; tools: readonly string[]; line: string}
   | {kind: 'write'; tools: readonly string[]; write: FileWrite}
-  | {kind: 'unread'; tools: readonly string[]}
+  | {kind: 'unread'; tools: readonly string[]; why: string}
 
 const EXEC = ['exec']
 
@@ -42,7 +43,8 @@ export function ruleTargets(toolName: string, input: Readonly<Record<string, unk
   if (targets.length === 0) targets.push({kind: 'call', tools: EXEC})
   targets.push({kind: 'line', line: subject.command.trim(), tools: EXEC})
   for (const write of writes) if (hasLiteral(write.shape)) targets.push({kind: 'write', tools: WRITING_TOOLS, write})
-  if (hazards.includes('unparsable')) targets.push({kind: 'unread', tools: EXEC})
+  if (hazards.includes('unparsable')) targets.push({kind: 'unread', tools: EXEC, why: 'cannot be read in full'})
+  else if (hazards.includes('interpreter-code')) targets.push({kind: 'unread', tools: EXEC, why: 'hands code to an interpreter, which no rule can read'})
   return targets
 }
 

@@ -3,7 +3,7 @@ import {describe, expect, it} from 'vitest'
 import {analyzeCommandLine, type DenyForms, MAX_UNWRAP_DEPTH} from '../../../src/core/permissions/command-analysis.js'
 
 /** What each part asks of allow rules: its words one space apart. */
-const parts = (line: string) => analyzeCommandLine(line).parts.map((part) => part.allow.at(-1))
+const parts = (line: string) => analyzeCommandLine(line).parts.map((part) => part.allow.at(-1)!.text)
 const hazards = (line: string) => analyzeCommandLine(line).hazards
 const writes = (line: string) => analyzeCommandLine(line).writes.map((write) => write.target)
 
@@ -28,6 +28,22 @@ describe('analyzeCommandLine: parts', () => {
   it('keeps leading assignments in what allow rules see, and drops them for deny rules', () => {
     expect(parts('PAGER=less git log')).toEqual(['PAGER=less git log'])
     expect(denyShapes('PAGER=less git log')).toContain('git log')
+  })
+
+  it('says where each allow form names its program: assignments and the name, or the whole form when the name is quoted', () => {
+    const forms = (line: string) => analyzeCommandLine(line).parts[0].allow
+    expect(forms('git status')).toEqual([{head: 3, text: 'git status'}])
+    expect(forms('ls=1 touch M')).toEqual([{head: 10, text: 'ls=1 touch M'}])
+    expect(forms("git commit -m 'a b'")).toEqual([
+      {head: 3, text: "git commit -m 'a b'"},
+      {head: 3, text: 'git commit -m a b'},
+    ])
+    // One word with a space: its words form would read as `git` and `status/x`.
+    expect(forms('"git status/x"')).toEqual([{head: 14, text: '"git status/x"'}])
+    expect(forms("'ls' -la")).toEqual([
+      {head: 8, text: "'ls' -la"},
+      {head: 2, text: 'ls -la'},
+    ])
   })
 
   it('lets deny rules read a path in the command position by its basename', () => {
@@ -75,6 +91,52 @@ describe('analyzeCommandLine: wrappers', () => {
     expect(denyShapes('Timeout 10 rm x')).toEqual(['Timeout 10 rm x', 'timeout 10 rm x', 'rm x'])
   })
 
+  it('replaces the wrappers that only change when, where on the machine or with what limits a command runs', () => {
+    const cases: Record<string, string> = {
+      'chrt -o 0 rm x': 'rm x',
+      'chrt --sched-runtime 5 -d 0 rm x': 'rm x',
+      'flock F rm x': 'rm x',
+      'flock -n -w 5 F rm x': 'rm x',
+      'ltrace -f rm x': 'rm x',
+      'prlimit --nofile=64 rm x': 'rm x',
+      'prlimit -n64 -o RESOURCE rm x': 'rm x',
+      'strace -f -e trace=all -s 80 rm x': 'rm x',
+      'taskset -c 0 rm x': 'rm x',
+      'taskset 0x1 rm x': 'rm x',
+      'watch -x -n 1 rm x': 'rm x',
+    }
+    for (const [line, inner] of Object.entries(cases)) {
+      expect(parts(line), line).toEqual([inner])
+      expect(denyShapes(line), line).toEqual(expect.arrayContaining([inner, line]))
+    }
+  })
+
+  it('makes a wrapper that changes who runs the command, its root or what runs a part of its own', () => {
+    const cases: Record<string, string> = {
+      'busybox rm x': 'rm x',
+      'chroot --userspec=1:1 / rm x': 'rm x',
+      'npx -y rm x': 'rm x',
+      'npm exec -- rm x': 'rm x',
+      'nsenter -t 1 -m rm x': 'rm x',
+      'runuser -u nobody -- rm x': 'rm x',
+      'setpriv --reuid=1000 --clear-groups rm x': 'rm x',
+      'systemd-run --user -p CPUQuota=10% rm x': 'rm x',
+      'unshare -r -n rm x': 'rm x',
+    }
+    for (const [line, inner] of Object.entries(cases)) expect(parts(line), line).toEqual([line, inner])
+  })
+
+  it('reads the shell code of flock -c, su -c, runuser -c, script -c, npx -c and watch', () => {
+    expect(parts("flock F -c 'a; b'")).toEqual(['a', 'b'])
+    expect(parts("su - root -c 'a; b'")).toEqual(['su - root -c a; b', 'a', 'b'])
+    expect(parts("runuser -l root -c 'a'")).toEqual(['runuser -l root -c a', 'a'])
+    expect(parts("script -qc 'a; b' /dev/null")).toEqual(['a', 'b'])
+    expect(parts("script out.log -c 'a'")).toEqual(['script out.log -c a', 'a'])
+    expect(parts("npx -c 'a && b'")).toEqual(['npx -c a && b', 'a', 'b'])
+    expect(parts('watch -n 2 a b')).toEqual(['a b'])
+    expect(hazards('flock F -c a b')).toContain('unparsable')
+  })
+
   it('makes a wrapper a part of its own when it changes the directory or writes a file', () => {
     expect(parts('env -C /tmp/evil npm test')).toEqual(['env -C /tmp/evil npm test', 'npm test'])
     expect(parts('time -o ~/.bashrc git status')).toEqual(['time -o ~/.bashrc git status', 'git status'])
@@ -86,7 +148,7 @@ describe('analyzeCommandLine: wrappers', () => {
   })
 
   it('makes a wrapper with nothing to run a command of its own', () => {
-    for (const line of ['env', 'command -v git', 'ionice -p 42', 'sudo -l', 'sudo -v', 'nice', 'exec -l', 'doas -L']) {
+    for (const line of ['env', 'command -v git', 'ionice -p 42', 'sudo -l', 'sudo -v', 'nice', 'exec -l', 'doas -L', 'taskset -p 42', 'chrt -m', 'prlimit -p 42', 'flock 9', 'busybox --list', 'setpriv -d']) {
       expect(parts(line), line).toEqual([line])
     }
   })
@@ -143,6 +205,12 @@ describe('analyzeCommandLine: wrappers', () => {
     expect(writes('find . -fprint out.txt')).toEqual(['out.txt'])
   })
 
+  it('cannot tell where a command starts after an option it does not know, in the new wrappers too', () => {
+    for (const line of ['flock --bogus F rm x', 'strace --frobnicate rm x', 'taskset -z 0 rm x', 'su --bogus -c x', 'script --bogus -c x']) {
+      expect(hazards(line), line).toContain('unparsable')
+    }
+  })
+
   it('cannot tell where a command starts after an option it does not know', () => {
     expect(hazards('timeout --bogus 5 rm x')).toContain('unparsable')
     expect(hazards('nice -z rm x')).toContain('unparsable')
@@ -195,7 +263,7 @@ describe('analyzeCommandLine: git', () => {
     for (const [line, inner] of Object.entries(cases)) {
       const analysis = analyzeCommandLine(line)
       expect(analysis.hazards, line).toContain('executing-option')
-      expect(analysis.parts.slice(1).map((part) => part.allow.at(-1)), line).toEqual(inner)
+      expect(analysis.parts.slice(1).map((part) => part.allow.at(-1)!.text), line).toEqual(inner)
     }
   })
 
@@ -237,6 +305,25 @@ describe('analyzeCommandLine: writes', () => {
     expect(writes('dd if=a of=b')).toEqual(['b'])
     expect(writes('time -o t.txt make')).toEqual(['t.txt'])
     expect(writes('git diff --output=d.patch')).toEqual(['d.patch'])
+    expect(writes('sort -o a b; sort -uoc d; sort --output=e f; sort --out g h; sort -k 1o i')).toEqual(['a', 'c', 'e', 'g'])
+    expect(writes('strace -o t.txt ls; strace -o "|cat" ls; ltrace --output=l.txt ls')).toEqual(['t.txt', 'l.txt'])
+    expect(writes("script -qc 'ls'; script -qc ls log; script -c ls /dev/null; script -B io.log -c ls")).toEqual(['typescript', 'log', 'io.log'])
+  })
+
+  it("reads a recursive copy of a directory's contents as writing anything in the destination", () => {
+    expect(writes('cp -r dir/. .')).toEqual(['.', './.', './*'])
+    expect(writes('cp -rT dir out')).toEqual(['out', 'out/dir', 'out/*'])
+    expect(writes('cp -r dir out')).toEqual(['out', 'out/dir'])
+    expect(writes('cp dir/. out')).toEqual(['out', 'out/.'])
+  })
+
+  it('reads the pathspecs of git checkout and git restore as writes, with git its own wildcards', () => {
+    expect(writes('git checkout -- secret.txt')).toEqual(['secret.txt'])
+    expect(writes('git -C . checkout main -- a b')).toEqual(['main', 'a', 'b'])
+    expect(writes('git restore --staged -- .')).toEqual(['.', './*'])
+    const shapes = (line: string) => analyzeCommandLine(line).writes.map((write) => write.shape)
+    expect(shapes("git checkout -- '*.txt' 'a?' '[ab]c' ':/x' ':(top)'")).toEqual(['*.txt', 'a?', '?c', '*x', './*'])
+    expect(writes('git status; git log a')).toEqual([])
   })
 
   it('places relative writes in the directory a cd moved to', () => {
