@@ -78,6 +78,7 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
 
     middleware.push(...(value.middleware ?? []))
     if (value.context) pluginContext.push(value.context)
+    for (const notice of value.notices ?? []) options.warn(notice)
   }
 
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
