@@ -4,6 +4,7 @@ import type {HostContext} from '@hanzo-dev/sdk'
 
 import {type ContainerEvidence, type ContainerProbe, containerEvidence, nodeContainerProbe} from './container.js'
 import {mechanismsToTry, readSandboxConfig} from './isolation.js'
+import {ignoredText} from './middleware.js'
 import type {ProtectedPath} from './mount-plan.js'
 import {Sandbox} from './sandbox.js'
 
@@ -53,12 +54,12 @@ export function sandboxForHost(host: SandboxHost, options: HostSandboxOptions = 
 
 /**
  * What a session says once, on stderr, before it starts: in a container the sandbox is off by
- * default (HIP-301 §10), and with the sandbox off nothing stands between the agent's commands
- * and hanzo-dev's own files.
+ * default (HIP-301 §10), with the sandbox off nothing stands between the agent's commands and
+ * hanzo-dev's own files, and the project's allowed paths that lead out of it are ignored.
  */
-export function startNotices(made: HostSandbox, host: Pick<HostContext, 'configDir' | 'dataDir'>): string[] {
+export async function startNotices(made: HostSandbox, host: Pick<HostContext, 'configDir' | 'dataDir'>): Promise<string[]> {
   const {container, defaulted, sandbox} = made
-  if (sandbox.config.mode !== 'off') return []
+  if (sandbox.config.mode !== 'off') return (await sandbox.roots()).ignored.map((ignored) => ignoredText(ignored))
   const exposed = `commands the agent runs can read and change everything you can, your credentials, settings and trust store included (${host.configDir}, ${host.dataDir})`
   if (container && defaulted) {
     return [

@@ -52,7 +52,7 @@ export function sandboxMiddleware(sandbox: Sandbox): Middleware {
         if (!told) {
           told = true
           const roots = await sandbox.roots()
-          notes.push(commandNote(confinement, confined?.writable ?? roots.writable, sandbox.config.network), ignoredNote(roots.ignored))
+          notes.push(commandNote(confinement, confined?.writable ?? roots.writable, sandbox.config.network), ...roots.ignored.map((ignored) => `[${ignoredText(ignored)}]`))
         }
 
         const note = notes.filter(Boolean).join('\n')
@@ -81,9 +81,9 @@ export function removedNote(removed: string[]): string {
   return `[sandbox: removed ${removed.join(', ')}: the command made ${removed.length === 1 ? 'it' : 'them'} where git or hanzo-dev would read ${removed.length === 1 ? 'it' : 'them'} (settings, hooks, git config), which commands may not change]`
 }
 
-/** The allowed paths the sandbox leaves out; empty when none. */
-export function ignoredNote(ignored: Roots['ignored']): string {
-  return ignored.map(({path, why}) => `[sandbox: sandbox.allowed_paths ${JSON.stringify(path)} ignored: ${why}]`).join('\n')
+/** An allowed path the sandbox leaves out, and why: for the model and for the user at the start. */
+export function ignoredText({path, why}: Roots['ignored'][number]): string {
+  return `sandbox: sandbox.allowed_paths ${JSON.stringify(path)} ignored: ${why}`
 }
 
 /** Says once per session how commands are confined, so the model knows what failures to expect. */

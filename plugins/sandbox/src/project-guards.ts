@@ -68,6 +68,7 @@ export async function commandGuards(context: GuardContext): Promise<CommandGuard
   const reach = (path: string) => canWrite(path) || guards.writable.some((w) => isInside(w, path))
   for (const git of found) {
     for (const path of git.existing) guard(path, 'git reads it: a config can name programs git runs (core.fsmonitor, core.hooksPath)')
+    for (const path of git.hooks) guard(path, 'git runs what is there')
     for (const path of git.missingHooks.filter(reach)) {
       if (!(await exists(dirname(path)))) continue
       await mkdir(path, {mode: 0o755})

@@ -12,8 +12,10 @@ import {findExecutable} from './which.js'
  * read-only for the commands the agent runs and the permission rules deny them to its file tools.
  */
 export interface GitIndirection {
-  /** Existing files and directories git reads, canonical: configs and what they include, commondir, hooks, a `.git` file. */
+  /** Existing files git reads, canonical: configs and what they include, commondir, an fsmonitor program, a `.git` file. */
   existing: string[]
+  /** Existing hooks directories (`hooks/`, core.hooksPath), canonical: git runs what is in them. */
+  hooks: string[]
   /** Where git would read a file that is not there yet (a commondir, a config.worktree, an include target): making one redirects git. */
   absent: string[]
   /** Hooks directories git would use that do not exist yet. */
@@ -40,7 +42,7 @@ const BOOLEAN = /^(?:true|false|yes|no|on|off|1|0|)$/i
  * linked worktrees (`worktrees/`). Nothing when there is no `.git` there.
  */
 export async function gitIndirection(dotGit: string, options: GitIndirectionOptions): Promise<GitIndirection> {
-  const found: GitIndirection = {absent: [], existing: [], gitDirs: [], missingHooks: []}
+  const found: GitIndirection = {absent: [], existing: [], gitDirs: [], hooks: [], missingHooks: []}
   const entry = await lstat(dotGit).catch(() => undefined)
   if (!entry) return found
   const reader = await configReader(dotGit, options)
@@ -56,9 +58,17 @@ export async function gitIndirection(dotGit: string, options: GitIndirectionOpti
   return found
 }
 
+/** The `.git` git uses for `dir`: the nearest one in it or above it; undefined outside a repository. */
+export async function nearestDotGit(dir: string): Promise<string | undefined> {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    if (await exists(join(at, '.git'))) return join(at, '.git')
+    if (dirname(at) === at) return undefined
+  }
+}
+
 /** The user's own git config files (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`) and what they include. */
 export async function globalGitConfig(options: GitIndirectionOptions & {homedir: string}): Promise<GitIndirection> {
-  const found: GitIndirection = {absent: [], existing: [], gitDirs: [], missingHooks: []}
+  const found: GitIndirection = {absent: [], existing: [], gitDirs: [], hooks: [], missingHooks: []}
   const xdg = options.env.XDG_CONFIG_HOME?.startsWith('/') ? options.env.XDG_CONFIG_HOME : join(options.homedir, '.config')
   const reader = await configReader(join(options.homedir, '.gitconfig'), options)
   for (const file of [join(options.homedir, '.gitconfig'), join(xdg, 'git', 'config')]) await readConfig(file, found, reader, 0)
@@ -141,7 +151,7 @@ async function readConfig(named: string, found: GitIndirection, reader: ConfigRe
 }
 
 async function hooksDir(path: string, found: GitIndirection): Promise<void> {
-  if (await exists(path)) found.existing.push(path)
+  if (await exists(path)) found.hooks.push(path)
   else found.missingHooks.push(path)
 }
 

@@ -16,7 +16,7 @@ export default defineContributeHook(async ({host}) => {
   if ('problem' in made) return {apiVersion: PLUGIN_API_VERSION, middleware: [refusingMiddleware(made.problem)]}
   const {sandbox} = made
   const off = sandbox.config.mode === 'off'
-  return {apiVersion: PLUGIN_API_VERSION, context: off ? undefined : describe(sandbox), middleware: [sandboxMiddleware(sandbox)], notices: startNotices(made, host)}
+  return {apiVersion: PLUGIN_API_VERSION, context: off ? undefined : describe(sandbox), middleware: [sandboxMiddleware(sandbox)], notices: await startNotices(made, host)}
 })
 
 function describe(sandbox: Sandbox): string {
