@@ -17,13 +17,25 @@ export type HostInput = Omit<HostContext, 'apiVersion' | 'signal'>
  * and what an untrusted project's settings would add.
  */
 export function hostInput(
-  loaded: Pick<LoadedConfig, 'projectRoot'> & Partial<Pick<LoadedConfig, 'trust'>> & {config: Partial<HanzoConfig>},
+  loaded: Pick<LoadedConfig, 'projectRoot'> & Partial<Pick<LoadedConfig, 'trust' | 'origins' | 'files'>> & {config: Partial<HanzoConfig>},
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
 ): HostInput {
   const {configDir, dataDir} = resolvePaths(env, homedir())
   const untrusted = loaded.trust && untrustedForPlugins(loaded.trust)
-  return {configDir, cwd, dataDir, env, projectRoot: loaded.projectRoot, settings: redactForPlugins(loaded.config as HanzoConfig), ...(untrusted ? {untrusted} : {})}
+  const settings = redactForPlugins(loaded.config as HanzoConfig)
+  return {configDir, cwd, dataDir, env, projectRoot: loaded.projectRoot, settings, tiers: settingTiers(loaded), ...(untrusted ? {untrusted} : {})}
+}
+
+/** The tier of each merged setting: origins name a file or an environment variable; defaults are left out. */
+function settingTiers(loaded: Partial<Pick<LoadedConfig, 'origins' | 'files'>>): NonNullable<HostInput['tiers']> {
+  const tiers: Record<string, 'user' | 'project' | 'local' | 'env'> = {}
+  for (const [key, origin] of Object.entries(loaded.origins ?? {})) {
+    const tier = loaded.files?.find((file) => file.path === origin)?.tier ?? (/^[A-Z][A-Z\d_]*$/.test(origin) ? 'env' : undefined)
+    if (tier) tiers[key] = tier
+  }
+
+  return tiers
 }
 
 /** For a plugin's own commands (see `loadHostLibrary` in @hanzo-dev/sdk). */

@@ -189,6 +189,7 @@ function isContribution(value: unknown): value is Contribution {
     (value.tools === undefined || (Array.isArray(value.tools) && value.tools.every(isTool))) &&
     (value.middleware === undefined || (Array.isArray(value.middleware) && value.middleware.every(isMiddleware))) &&
     optional(value.context, 'string') &&
+    (value.notices === undefined || (Array.isArray(value.notices) && value.notices.every((n) => typeof n === 'string'))) &&
     optional(value.onSessionEvent, 'function') &&
     optional(value.dispose, 'function')
   )

@@ -1,14 +1,11 @@
 import {randomUUID} from 'node:crypto'
-import {realpath} from 'node:fs/promises'
 import {homedir} from 'node:os'
-import {basename, dirname, join} from 'node:path'
 import type {Config} from '@oclif/core'
 import type {Middleware, SessionEventInput} from '@hanzo-dev/sdk'
 
 import {AuditLog, auditLogPath} from '../adapters/audit-log.js'
 import {type LoadedSession, SessionStore, TranscriptFile} from '../adapters/session-store.js'
 import {configureCliTracing} from '../adapters/tracing-exporter.js'
-import {trustStorePath} from '../adapters/trust-store.js'
 import {hostInput} from '../adapters/host-context.js'
 import {collectContributions, hookTimeoutMs} from '../adapters/plugin-host.js'
 import {readProjectInstructions} from '../adapters/project-instructions.js'
@@ -24,9 +21,10 @@ import {resolvePaths} from '../core/paths.js'
 import {SessionRecorder} from '../core/sessions/recorder.js'
 import {type RunLine, type SessionHeader, TRANSCRIPT_VERSION, type TranscriptLine} from '../core/sessions/transcript.js'
 import {type Pricing, totalUsage, turnUsage, usageLines} from '../core/sessions/usage.js'
-import {DEFAULT_PERMISSION_RULES, PermissionGate, PermissionPolicy, protectedPathRules, type SessionPermissionMode} from '../core/permissions/index.js'
+import {DEFAULT_PERMISSION_RULES, PermissionGate, PermissionPolicy, type SessionPermissionMode} from '../core/permissions/index.js'
 import {ToolRegistry, type ToolSource} from '../core/tools/registry.js'
 import {modelClient} from './model-client.js'
+import {protectedRules} from './protected-rules.js'
 import type {RunOutput, RunSummary, RunUsage} from './run-output.js'
 import {fireSessionEvent} from './session-events.js'
 import {makeStyle} from './style.js'
@@ -65,7 +63,7 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
   const {client, errorHint, model, provider} = await modelClient(options)
   const sessionId = saved?.transcript.header.id ?? randomUUID()
   const registry = new ToolRegistry()
-  for (const tool of builtinTools()) registry.register(tool, 'builtin')
+  for (const tool of builtinTools({exec: {envPassthrough: config.exec?.env_passthrough}})) registry.register(tool, 'builtin')
   const contributed = await collectContributions(options.cliConfig, hostInput(options.loaded, cwd, process.env), hookTimeoutMs(process.env))
   for (const warning of contributed.warnings) options.warn(`plugin ${warning.plugin}: ${warning.message}`)
   const middleware: Middleware[] = []
@@ -78,6 +76,7 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
 
     middleware.push(...(value.middleware ?? []))
     if (value.context) pluginContext.push(value.context)
+    for (const notice of value.notices ?? []) options.warn(notice)
   }
 
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
@@ -85,7 +84,7 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
   const interrupt = new AbortController()
   const permissions = new PermissionGate({
     audit: new AuditLog(auditLogPath(resolvePaths(process.env, homedir()).dataDir), options.warn),
-    policy: new PermissionPolicy(permissionRules, {defaults: DEFAULT_PERMISSION_RULES, mode: options.permissionMode, protected: await protectedRules(cwd)}),
+    policy: new PermissionPolicy(permissionRules, {defaults: DEFAULT_PERMISSION_RULES, mode: options.permissionMode, protected: await protectedRules(cwd, projectRoot, process.env)}),
     prompter: createPrompter({cwd, input: process.stdin, interactive, interrupt, output: process.stderr, style: makeStyle(process.stderr)}),
   })
   const instructions = buildSystemPrompt({
@@ -235,20 +234,4 @@ async function savedSession(sessions: SessionStore, options: StartRunOptions, pr
   const lines = session.transcript.skipped.map((skipped) => skipped.line)
   if (lines.length > 0) options.warn(`session ${found.id}: skipped line ${lines.join(', ')} of its transcript, cut short by a kill or not readable`)
   return session
-}
-
-/**
- * The files that configure hanzo-dev outside the project (user settings, credentials, the trust
- * store), protected from the agent's tools like the project's own settings: they matter when the
- * workspace holds them (the agent runs in the home directory) or a command names them.
- */
-async function protectedRules(cwd: string) {
-  const paths = resolvePaths(process.env, homedir())
-  const files = [paths.userSettings, paths.credentials, `${paths.credentials}.lock`, trustStorePath(paths.dataDir)]
-  return protectedPathRules({protectedFiles: await Promise.all(files.map((file) => canonicalFile(file))), workspaceRoot: await realpath(cwd)})
-}
-
-/** The path with its directory's symlinks resolved (the file itself may not exist yet). */
-async function canonicalFile(file: string): Promise<string> {
-  return join(await realpath(dirname(file)).catch(() => dirname(file)), basename(file))
 }

@@ -33,7 +33,7 @@ export default class Trust extends HanzoCommand {
   // One line per paragraph: oclif wraps them to the terminal.
   static description = `Trust this project's hooks, MCP servers and allow rules, so they take effect.
 
-Hooks, MCP servers and "allow" permission rules in .hanzo/settings.json and .hanzo/settings.local.json run code or let tools run unasked, so a cloned repository's settings stay inert until you trust them here. trust shows them (MCP secrets redacted) and asks first.
+Hooks, MCP servers, "allow" permission rules and sandbox.allowed_paths in .hanzo/settings.json and .hanzo/settings.local.json run code, let tools run unasked or let commands write more, so a cloned repository's settings stay inert until you trust them here. trust shows them (MCP secrets redacted) and asks first.
 
 What you trust is recorded with a SHA-256 of those settings in your data dir ($XDG_DATA_HOME/hanzo-dev/trusted-projects.json): when they change, they are inert again until you trust them again. Deny and prompt rules, and every other setting, apply without trust.`
 

@@ -112,7 +112,8 @@ describe('hanzo-dev lsp servers', () => {
 
 describe('hanzo-dev sandbox status', () => {
   it('reports the container, the real probes, the mode and the isolation it gets', async () => {
-    writeProjectSettings({sandbox: {allowed_paths: ['/tmp'], mode: 'allowlist'}})
+    // The user's own: a project's allowed paths need trust, and only those inside it count.
+    writeUserSettings({sandbox: {allowed_paths: ['/tmp'], mode: 'allowlist'}})
     const json = await run(['sandbox', 'status', '--json'])
     expect(json.exitCode).toBe(0)
     const status = JSON.parse(json.stdout)

@@ -1,5 +1,5 @@
 import {spawn} from 'node:child_process'
-import {readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
@@ -20,6 +20,9 @@ describe('hanzo-dev run on a terminal', () => {
   const userEnv = () => Object.fromEntries(Object.entries(dirs.box.env).filter(([key]) => key !== 'NO_COLOR'))
   beforeEach(() => {
     terminals = Terminals.create(userEnv())
+    // Explicit: inside a container (CI) the sandbox is off by default, and each run starts by saying so.
+    mkdirSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
+    writeFileSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({sandbox: {mode: 'workspace'}}))
   })
   afterEach(() => terminals.close())
 

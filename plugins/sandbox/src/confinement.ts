@@ -2,7 +2,8 @@ import {readFile} from 'node:fs/promises'
 
 import {type BackendProbe, probeMechanism, type ProbeContext} from './backends.js'
 import {chooseEnforcement, type Enforcement, type IsolationMode, MECHANISM_ENV, type Mechanism} from './isolation.js'
-import {mountPlan, type MountPlan, type Roots} from './mount-plan.js'
+import {existing, mountPlan, type MountPlan, type Roots} from './mount-plan.js'
+import {commandGuards, sweepAfter} from './project-guards.js'
 import {bwrapArgs, mountPoints, unshareArgs} from './wrappers.js'
 
 export interface BackendStatus extends BackendProbe {
@@ -20,12 +21,26 @@ export interface Confinement {
 /** Turns the argv a tool would run in `cwd` into the argv to spawn (see ToolContext.wrapCommand). */
 export type CommandWrapper = (argv: string[], cwd: string) => string[]
 
+/** One command's confinement. */
+export interface ConfinedCommand {
+  wrap: CommandWrapper
+  /** Where it may write (the roots, and the git directory of a linked worktree or submodule). */
+  writable: string[]
+  /**
+   * Call once the command has ended: removes what it made where git or hanzo-dev would read it
+   * (project-guards.ts) and says what, relative to the workspace.
+   */
+  finish(): Promise<string[]>
+}
+
 export interface ConfinementSetup {
   mode: IsolationMode
   roots: Roots
   network: boolean
   /** Where trial runs start: the workspace. */
   workspace: string
+  /** Whose `~/.gitconfig` is protected when a writable root holds it. */
+  homedir: string
   mechanisms: readonly Mechanism[]
   platform: NodeJS.Platform
   /** unshare needs a user namespace to mount unless it runs as root. */
@@ -44,7 +59,7 @@ export async function trialConfinement(setup: ConfinementSetup): Promise<Confine
     return {bubblewrap: notLinux, enforcement: chooseEnforcement(setup.mode, {bwrap: false, unshare: false}), unshare: notLinux}
   }
 
-  const plan = await mountPlan(setup.roots, setup.network, {createMissing: false})
+  const plan = await mountPlan(setup.roots, setup.network)
   const mounts = await currentMounts()
   const trial = (mechanism: Mechanism): Promise<BackendStatus> => {
     if (!setup.mechanisms.includes(mechanism)) {
@@ -61,16 +76,25 @@ export async function trialConfinement(setup: ConfinementSetup): Promise<Confine
 }
 
 /**
- * The wrapper for the next command, from the binds as they are now (a protected directory made
- * since the trial is protected too), or undefined when commands run unconfined.
+ * The confinement of the next command, from the binds and the project as they are now (a
+ * `.hanzo` or a repository made since the last command is protected too), or undefined when
+ * commands run unconfined.
  */
-export async function wrapperFor(confinement: Confinement, setup: ConfinementSetup): Promise<CommandWrapper | undefined> {
+export async function confineCommand(confinement: Confinement, setup: ConfinementSetup): Promise<ConfinedCommand | undefined> {
   const {enforcement} = confinement
   if (enforcement !== 'bwrap' && enforcement !== 'unshare') return undefined
   const binary = (enforcement === 'bwrap' ? confinement.bubblewrap : confinement.unshare).path!
-  const plan = await mountPlan(setup.roots, setup.network, {createMissing: true})
+  const {env} = setup.context
+  const [workspace] = setup.roots.readable
+  const writable = await existing(setup.roots.writable)
+  const guards = await commandGuards({env, homedir: setup.homedir, workspace, writable})
+  const plan = await mountPlan(setup.roots, setup.network, guards)
   const mounts = enforcement === 'unshare' ? await currentMounts() : []
-  return (argv, cwd) => [binary, ...argsFor(enforcement, plan, mounts, argv, cwd, setup)]
+  return {
+    finish: () => sweepAfter(guards, env),
+    wrap: (argv, cwd) => [binary, ...argsFor(enforcement, plan, mounts, argv, cwd, setup)],
+    writable: plan.writable,
+  }
 }
 
 function argsFor(mechanism: Mechanism, plan: MountPlan, mounts: string[], argv: string[], cwd: string, setup: ConfinementSetup): string[] {

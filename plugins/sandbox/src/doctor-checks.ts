@@ -13,7 +13,7 @@ export interface SandboxCheckOptions {
 }
 
 const USERNS_HINT =
-  'namespaces are refused here: on a host allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04+ an AppArmor profile for bwrap); in a container, the container is the sandbox'
+  'namespaces are refused here: on a host allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04+ an AppArmor profile for bwrap); in a container, its seccomp and AppArmor profiles must allow them (docker run --security-opt seccomp=unconfined --security-opt apparmor=unconfined)'
 
 /** Which isolation works on this machine and what the configured mode will get from it. */
 export async function sandboxChecks(host: SandboxHost, options: SandboxCheckOptions = {}): Promise<DoctorCheck[]> {
@@ -62,12 +62,20 @@ function modeCheck(config: SandboxConfig, defaulted: boolean, confinement: Confi
   const {mode} = config
   const enforcement: Enforcement = confinement.enforcement
   const allowedPaths = config.allowed_paths.length
-  const origin = defaulted ? (container ? ` (default inside ${container}: the container is the sandbox)` : ' (default)') : ''
+  const origin = defaulted ? (container ? ` (default inside ${container}: only the container is around commands)` : ' (default)') : ''
   const scope = mode === 'allowlist' ? `, ${allowedPaths} allowed ${allowedPaths === 1 ? 'path' : 'paths'}` : ''
   const detail = `${mode}${origin}${scope} -> ${ENFORCEMENT_TEXT[enforcement]}`
   const title = 'sandbox mode'
   if (mode === 'allowlist' && allowedPaths === 0) {
     return {detail, hint: 'add paths to sandbox.allowed_paths, or use mode "workspace"', id: 'sandbox.mode', status: 'warn', title}
+  }
+
+  if (mode === 'off' && defaulted && container) {
+    const can = confinement.bubblewrap.works || confinement.unshare.works
+    const hint = can
+      ? 'commands can read and change hanzo-dev\'s settings, credentials and trust store: set sandbox.mode to workspace, which works here'
+      : 'commands can read and change hanzo-dev\'s settings, credentials and trust store, and no namespace tool works in this container to confine them'
+    return {detail, hint, id: 'sandbox.mode', status: 'warn', title}
   }
 
   if (enforcement === 'path-checks') {

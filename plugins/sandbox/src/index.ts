@@ -1,5 +1,5 @@
 export {type BackendProbe, probeMechanism, type ProbeContext} from './backends.js'
-export {type BackendStatus, type CommandWrapper, type Confinement} from './confinement.js'
+export {type BackendStatus, type CommandWrapper, type ConfinedCommand, type Confinement} from './confinement.js'
 export {
   type ContainerEvidence,
   type ContainerProbe,
@@ -9,7 +9,7 @@ export {
   nodeContainerProbe,
 } from './container.js'
 export {sandboxChecks} from './doctor-checks.js'
-export {type HostSandbox, sandboxForHost, type SandboxHost} from './host-sandbox.js'
+export {type HostSandbox, sandboxForHost, type SandboxHost, startNotices} from './host-sandbox.js'
 export {default as contribute} from './hooks/contribute.js'
 export {default as doctor} from './hooks/doctor.js'
 export {
@@ -27,6 +27,7 @@ export {
   type SandboxConfig,
 } from './isolation.js'
 export {sandboxMiddleware} from './middleware.js'
+export {type CommandGuards, commandGuards, sweepAfter} from './project-guards.js'
 export {type MountPlan, type ProtectedPath, type Roots} from './mount-plan.js'
 export {type CheckPathOptions, type PathVerdict, Sandbox, type SandboxOptions} from './sandbox.js'
 export {bwrapArgs, mountPoints, unshareArgs} from './wrappers.js'

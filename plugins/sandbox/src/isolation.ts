@@ -22,7 +22,8 @@ export interface ResolvedSandboxConfig {
 
 /**
  * `settings.sandbox` with HIP-301 §10's defaults: workspace on a host, off inside a
- * container (the container is the sandbox); the network stays on unless set to false.
+ * container (the spec takes the container for the sandbox; the session says at its start that
+ * nothing else confines commands there); the network stays on unless set to false.
  */
 export function readSandboxConfig(raw: unknown, container: ContainerRuntime | null): ResolvedSandboxConfig | {problem: string} {
   if (raw !== undefined && !isRecord(raw)) return {problem: '"sandbox" must be an object {mode, allowed_paths, network}'}

@@ -1,6 +1,7 @@
 import {type Middleware, type ToolCall, type ToolResult, toolError} from '@hanzo-dev/sdk'
 
-import type {BackendStatus, Confinement} from './confinement.js'
+import type {BackendStatus, ConfinedCommand, Confinement} from './confinement.js'
+import type {Roots} from './mount-plan.js'
 import type {Sandbox} from './sandbox.js'
 
 /** The built-in file tools: which input names a path, and whether they write through it. */
@@ -17,8 +18,9 @@ const FILE_TOOLS = new Map([
  * The sandbox step of the pipeline (after the pre-hooks, before the tool): a file tool's `path`
  * (the workspace when absent) and exec's working directory go through `Sandbox.checkPath`, and
  * a refusal is a tool error naming the path and why. exec then runs wrapped by the mechanism in
- * force (`wrapCommand`); its first result in a session says which. Other tools pass: they name no
- * path the sandbox can judge, and permissions already ask about them.
+ * force (`wrapCommand`); its first result in a session says which, and any result says what the
+ * sandbox removed after it (project-guards.ts). Other tools pass: they name no path the sandbox
+ * can judge, and permissions already ask about them.
  */
 export function sandboxMiddleware(sandbox: Sandbox): Middleware {
   let told = false
@@ -37,11 +39,24 @@ export function sandboxMiddleware(sandbox: Sandbox): Middleware {
         if (call.name !== 'exec') return next(call, context)
         const verdict = await sandbox.checkPath(context.cwd)
         if (!verdict.allowed) return refusal(call, `the working directory ${verdict.reason}`)
-        const [confinement, wrapCommand] = await Promise.all([sandbox.confinement(), sandbox.commandWrapper()])
-        const result = await next(call, wrapCommand ? {...context, wrapCommand} : context)
-        if (told) return result
-        told = true
-        const note = commandNote(confinement, (await sandbox.roots()).writable, sandbox.config.network)
+        const confinement = await sandbox.confinement()
+        let confined: ConfinedCommand | undefined
+        try {
+          confined = await sandbox.confineCommand()
+        } catch (error) {
+          return refusal(call, (error as Error).message)
+        }
+
+        const result = await next(call, confined ? {...context, wrapCommand: confined.wrap} : context)
+        const notes = [(await confined?.finish().then(removedNote, (error: Error) => `[sandbox: what the command made could not be checked: ${error.message}]`)) ?? '']
+        if (!told) {
+          told = true
+          const roots = await sandbox.roots()
+          notes.push(commandNote(confinement, confined?.writable ?? roots.writable, sandbox.config.network), ...roots.ignored.map((ignored) => `[${ignoredText(ignored)}]`))
+        }
+
+        const note = notes.filter(Boolean).join('\n')
+        if (note === '') return result
         return {...result, output: result.output === '' ? note : `${result.output}\n${note}`}
       }
     },
@@ -58,6 +73,17 @@ export function refusingMiddleware(problem: string): Middleware {
 
 function refusal(call: ToolCall, reason: string): ToolResult {
   return toolError(`sandbox: ${call.name} refused: ${reason}`)
+}
+
+/** What the sandbox removed after a command, and why, so the model does not make it again. */
+export function removedNote(removed: string[]): string {
+  if (removed.length === 0) return ''
+  return `[sandbox: removed ${removed.join(', ')}: the command made ${removed.length === 1 ? 'it' : 'them'} where git or hanzo-dev would read ${removed.length === 1 ? 'it' : 'them'} (settings, hooks, git config), which commands may not change]`
+}
+
+/** An allowed path the sandbox leaves out, and why: for the model and for the user at the start. */
+export function ignoredText({path, why}: Roots['ignored'][number]): string {
+  return `sandbox: sandbox.allowed_paths ${JSON.stringify(path)} ignored: ${why}`
 }
 
 /** Says once per session how commands are confined, so the model knows what failures to expect. */

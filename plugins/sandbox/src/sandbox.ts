@@ -1,8 +1,9 @@
-import {realpath, stat} from 'node:fs/promises'
+import {lstat, realpath, stat} from 'node:fs/promises'
+import {homedir} from 'node:os'
 import {join, resolve} from 'node:path'
 
 import {canonicalize, isInside} from '@hanzo-dev/sdk'
-import {type CommandWrapper, type Confinement, type ConfinementSetup, trialConfinement, wrapperFor} from './confinement.js'
+import {type ConfinedCommand, type Confinement, type ConfinementSetup, confineCommand, trialConfinement} from './confinement.js'
 import {type ContainerProbe, type ContainerRuntime, detectContainer, nodeContainerProbe} from './container.js'
 import {MECHANISMS, type Mechanism, type SandboxConfig} from './isolation.js'
 import type {ProtectedPath, Roots} from './mount-plan.js'
@@ -26,12 +27,28 @@ export interface SandboxOptions {
   mechanisms?: readonly Mechanism[]
   /** unshare: make a user namespace (needed to mount unless running as root). */
   userNamespace?: boolean
+  /** Whose git config (`~/.gitconfig`) is protected when the workspace holds it; HOME by default. */
+  homedir?: string
+  /**
+   * allowed_paths come from the project's own settings: only those that stay inside the
+   * workspace once symlinks are resolved count (a project may tighten the sandbox, not widen it).
+   */
+  projectAllowedPaths?: boolean
 }
 
-/** In the project, what runs code or grants permissions when the user next works there. */
+/**
+ * In the project, what the file tools never write: it runs code or grants permissions when the
+ * user next works there. Commands get the finer rules of project-guards.ts (includes, nested
+ * repositories, every .hanzo), which leave git add and commit working.
+ */
+const GIT_CONFIG = 'git config can name programs git runs (core.hooksPath, core.fsmonitor)'
 const PROJECT_PROTECTED: ProtectedPath[] = [
   {path: '.git/hooks', why: 'git runs what is there'},
-  {path: '.git/config', why: 'git config can name programs git runs (core.hooksPath, core.fsmonitor)'},
+  {path: '.git/config', why: GIT_CONFIG},
+  {path: '.git/config.worktree', why: GIT_CONFIG},
+  {path: '.git/commondir', why: 'git takes its config and hooks from the directory it names'},
+  {path: '.git/modules', why: "the submodules' git config and hooks are there"},
+  {path: '.git/worktrees', why: "the linked worktrees' git files are there"},
   {path: '.hanzo', why: "it holds the project's hanzo-dev settings"},
 ]
 
@@ -42,7 +59,9 @@ const PROJECT_PROTECTED: ProtectedPath[] = [
  * Modes: `off` allows everything; `workspace` allows reading and writing inside the workspace;
  * `allowlist` allows writing inside `allowed_paths` (relative to the workspace or absolute) and
  * reading there and in the workspace, where commands start. In both, a write is refused to a
- * protected path and to a file with more than one hard link (its other name may be outside).
+ * protected path and to a file with more than one hard link (its other name may be outside),
+ * and a masked path (hanzo-dev's settings, credentials and data) is neither read nor written.
+ * allowed_paths from the project's settings that lead out of the workspace are ignored.
  */
 export class Sandbox {
   private rootsPromise?: Promise<Roots>
@@ -83,8 +102,10 @@ export class Sandbox {
       return {allowed: false, path: canonical, reason: `${shown} is outside ${this.scope(roots, options.write)}`}
     }
 
+    const hidden = roots.protected.find((p) => p.mask && isInside(p.path, canonical))
+    if (hidden) return {allowed: false, path: canonical, reason: `${shown} is hidden in the sandbox: ${hidden.why}`}
     if (options.write) {
-      const guarded = roots.protected.find((p) => isInside(p.path, canonical))
+      const guarded = [...roots.project, ...roots.protected].find((p) => isInside(p.path, canonical))
       if (guarded) return {allowed: false, path: canonical, reason: `${shown} is read-only in the sandbox: ${guarded.why}`}
       const links = await hardLinks(canonical)
       if (links > 1) {
@@ -102,16 +123,20 @@ export class Sandbox {
     return this.confinementPromise
   }
 
-  /** What ToolContext.wrapCommand gets for the next command; undefined when commands run unconfined. */
-  async commandWrapper(): Promise<CommandWrapper | undefined> {
+  /**
+   * The confinement of the next command (its `wrap` is what ToolContext.wrapCommand gets, its
+   * `finish` is called when it has ended); undefined when commands run unconfined.
+   */
+  async confineCommand(): Promise<ConfinedCommand | undefined> {
     const confinement = await this.confinement()
-    return wrapperFor(confinement, await this.setup())
+    return confineCommand(confinement, await this.setup())
   }
 
   private async setup(signal?: AbortSignal): Promise<ConfinementSetup> {
     const env = this.options.env ?? process.env
     return {
       context: {cwd: this.workspace, env, signal},
+      homedir: this.options.homedir ?? env.HOME ?? homedir(),
       mechanisms: this.options.mechanisms ?? MECHANISMS,
       mode: this.config.mode,
       network: this.config.network,
@@ -124,11 +149,27 @@ export class Sandbox {
 
   private async computeRoots(): Promise<Roots> {
     const workspace = await realpath(this.workspace)
-    const allowed = await Promise.all(this.config.allowed_paths.map((p) => canonicalize(resolve(workspace, p))))
+    const allowed: string[] = []
+    const ignored: Roots['ignored'] = []
+    for (const path of this.config.allowed_paths) {
+      const canonical = await canonicalize(resolve(workspace, path))
+      if (this.options.projectAllowedPaths && !isInside(workspace, canonical)) {
+        ignored.push({path, why: `it leads out of the workspace, to ${canonical}, and the project's settings may only allow paths inside it`})
+      } else {
+        allowed.push(canonical)
+      }
+    }
+
     const writable = this.config.mode === 'allowlist' ? allowed : [workspace]
-    const protectedPaths = [...PROJECT_PROTECTED.map((p) => ({...p, path: join(workspace, p.path)})), ...(this.options.protectedPaths ?? [])]
+    const canonical = (paths: ProtectedPath[]) => Promise.all(paths.map(async (p) => ({...p, path: await canonicalize(p.path)})))
+    // A linked worktree's or a submodule's .git is a file naming its git directory.
+    const dotGit: ProtectedPath[] = (await lstat(join(workspace, '.git')).catch(() => undefined))?.isFile()
+      ? [{path: '.git', why: 'it names the git directory git takes its config and hooks from'}]
+      : []
     return {
-      protected: await Promise.all(protectedPaths.map(async (p) => ({...p, path: await canonicalize(p.path)}))),
+      ignored,
+      project: await canonical([...PROJECT_PROTECTED, ...dotGit].map((p) => ({...p, path: join(workspace, p.path)}))),
+      protected: await canonical(this.options.protectedPaths ?? []),
       readable: [workspace, ...writable.filter((w) => !isInside(workspace, w))],
       writable,
     }

@@ -92,6 +92,31 @@ describe('Sandbox.checkPath in workspace mode', () => {
     expect(await sandbox.checkPath('.git/HEAD', {write: true})).toMatchObject({allowed: true})
   })
 
+  it("refuses writes to every git file that redirects git: commondir, config.worktree, submodules' and worktrees' git files, a .git file", async () => {
+    const sandbox = workspace()
+    for (const path of ['.git/commondir', '.git/config.worktree', '.git/modules/lib/config', '.git/modules/lib/hooks/post-checkout', '.git/worktrees/wt/commondir']) {
+      expect(await sandbox.checkPath(path, {write: true}), path).toMatchObject({allowed: false, reason: expect.stringContaining('is read-only in the sandbox')})
+    }
+
+    const worktree = join(dirs.ws, 'wt')
+    mkdirSync(worktree)
+    writeFileSync(join(worktree, '.git'), 'gitdir: /elsewhere\n')
+    const linked = new Sandbox({allowed_paths: [], mode: 'workspace', network: true}, worktree)
+    expect(await linked.checkPath('.git', {write: true})).toMatchObject({allowed: false, reason: expect.stringContaining('it names the git directory')})
+    expect(await linked.checkPath('src/a.ts', {write: true})).toMatchObject({allowed: true})
+  })
+
+  it("refuses reading and writing a masked path (hanzo-dev's settings, credentials and data)", async () => {
+    const configDir = join(dirs.ws, '.config', 'hanzo')
+    const sandbox = new Sandbox({allowed_paths: [], mode: 'workspace', network: true}, dirs.ws, {protectedPaths: [{mask: true, path: configDir, why: 'the credentials are there'}]})
+    for (const write of [false, true]) {
+      expect(await sandbox.checkPath('.config/hanzo/credentials.json', {write})).toMatchObject({
+        allowed: false,
+        reason: `.config/hanzo/credentials.json (${join(configDir, 'credentials.json')}) is hidden in the sandbox: the credentials are there`,
+      })
+    }
+  })
+
   it('refuses a NUL byte', async () => {
     expect(await workspace().checkPath('a\0b')).toMatchObject({allowed: false, reason: 'the path contains a NUL byte'})
   })

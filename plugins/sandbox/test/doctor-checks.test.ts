@@ -77,12 +77,13 @@ describe('sandboxChecks', () => {
     signal,
   })
 
-  it('names the container and turns the sandbox off there by default', async () => {
+  it('names the container and turns the sandbox off there by default, warning that commands reach hanzo-dev\'s own files', async () => {
     const checks = await sandboxChecks(host({}), {container: inDocker, platform: 'linux'})
     expect(checks[0]).toMatchObject({detail: 'docker (/.dockerenv)', id: 'sandbox.container', status: 'ok'})
     expect(checks.find((c) => c.id === 'sandbox.mode')).toMatchObject({
-      detail: 'off (default inside docker: the container is the sandbox) -> no restrictions',
-      status: 'ok',
+      detail: 'off (default inside docker: only the container is around commands) -> no restrictions',
+      hint: expect.stringContaining("commands can read and change hanzo-dev's settings, credentials and trust store"),
+      status: 'warn',
     })
   })
 

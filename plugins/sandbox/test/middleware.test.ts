@@ -1,8 +1,8 @@
 import {execFileSync} from 'node:child_process'
-import {existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
+import {existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import type {ToolContext, ToolExecutorFn} from '@hanzo-dev/sdk'
+import {findExecutable, type ToolContext, type ToolExecutorFn} from '@hanzo-dev/sdk'
 import {describe, expect, it} from 'vitest'
 
 import {builtinTools} from '../../../src/adapters/tools/index.js'
@@ -109,6 +109,26 @@ describe('sandbox middleware: exec', () => {
     expect(readFileSync(join(dirs.ws, 'in.txt'), 'utf8')).toBe('in\n')
     const second = await call('exec', {command: 'echo again'})
     expect(second.output).toBe('exit code: 0\n--- stdout ---\nagain\n--- stderr ---\n(none)')
+  })
+
+  it.skipIf(!bwrapWorks)('removes a .hanzo a command made and says so in its result', async () => {
+    const result = await pipeline()('exec', {command: 'mkdir -p pkg/.hanzo && echo "{}" > pkg/.hanzo/settings.json && echo made'})
+    expect(result.output).toContain('made')
+    expect(result.output).toContain('\n[sandbox: removed pkg/.hanzo: the command made it where git or hanzo-dev would read it')
+    expect(existsSync(join(dirs.ws, 'pkg', '.hanzo'))).toBe(false)
+  })
+
+  it.skipIf(!bwrapWorks)('refuses a command when what it must not change cannot be listed', async () => {
+    // bubblewrap and what its trial run starts, but no find; not under /tmp, which commands see empty.
+    const bin = mkdtempSync('/var/tmp/hanzo-sandbox-mw-bin-')
+    try {
+      for (const tool of ['bwrap', 'true']) symlinkSync((await findExecutable(tool, {cwd: dirs.ws, env: process.env}))!, join(bin, tool))
+      const result = await pipeline({}, {env: {PATH: bin}})('exec', {command: 'touch ran'})
+      expect(result).toMatchObject({error: expect.stringMatching(/^sandbox: exec refused: find\(1\) is not on PATH/), is_error: true})
+      expect(existsSync(join(dirs.ws, 'ran'))).toBe(false)
+    } finally {
+      rmSync(bin, {force: true, recursive: true})
+    }
   })
 
   it('says when commands run unconfined because nothing works here', async () => {

@@ -33,6 +33,11 @@ export async function canonicalize(path: string, hops = 0): Promise<string> {
   return join(await canonicalize(parent, hops), basename(path))
 }
 
+/** `path` with its directory's symlinks resolved and its own name kept (it may be missing, or a link). */
+export async function canonicalEntry(path: string): Promise<string> {
+  return join(await realpath(dirname(path)).catch(() => dirname(path)), basename(path))
+}
+
 /** Whether `path` is `root` or below it; the separator keeps `/w/proj_evil` out of `/w/proj`. */
 export function isInside(root: string, path: string): boolean {
   if (path === root) return true

@@ -24,6 +24,11 @@ export interface HostContext {
   projectRoot: string
   /** Merged settings (user < project < local < env), model credentials redacted. */
   settings: Readonly<Record<string, unknown>>
+  /**
+   * Which tier set each merged setting, by dotted key (`sandbox.allowed_paths`; a list is one
+   * key): what a plugin needs to hold a repository's own settings to stricter rules.
+   */
+  tiers?: Readonly<Record<string, 'user' | 'project' | 'local' | 'env'>>
   /** Where hanzo-dev keeps user settings and credentials (`$XDG_CONFIG_HOME/hanzo`). */
   configDir: string
   /** Where hanzo-dev keeps sessions, logs and installed plugins. */
@@ -90,6 +95,8 @@ export interface Contribution {
   middleware?: Middleware[]
   /** Text the loop adds to the system prompt. */
   context?: string
+  /** Lines the host prints once, on stderr, before the session starts (what the user must know about it). */
+  notices?: string[]
   /** Called by the host at each session event, in the order plugins answered. */
   onSessionEvent?: (input: SessionEventInput) => Promise<SessionEventVerdict>
   /** Called once when the command that asked for the contribution ends. */

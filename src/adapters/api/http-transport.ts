@@ -4,6 +4,8 @@ import {text} from 'node:stream/consumers'
 import {finished} from 'node:stream/promises'
 import {setTimeout as sleep} from 'node:timers/promises'
 
+import {UserError} from '../../core/errors.js'
+import {globMatches} from '../../core/permissions/glob.js'
 import {Backoff} from '../../core/protocol/backoff.js'
 
 export interface HttpTransportOptions {
@@ -37,6 +39,23 @@ const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000
 const MAX_TIMER_MS = 2 ** 31 - 1
 const USER_AGENT = `hanzo-dev (Node.js ${process.version})`
 
+/** Node's debug output of these modules (NODE_DEBUG) prints each request's headers, the API key among them. */
+const HEADER_PRINTING_MODULES = ['http', 'https', 'http2', 'net', 'tls']
+
+/**
+ * Refuses to send with NODE_DEBUG naming a module that prints request headers: Node reads
+ * NODE_DEBUG once, as it starts, so unsetting it now would change nothing, and the key would
+ * reach stderr (and every log that keeps it). Sections are comma-separated and may hold `*`.
+ */
+export function refuseHeaderDebugOutput(nodeDebug: string | undefined): void {
+  if (!nodeDebug) return
+  const sections = nodeDebug.split(',').map((s) => s.trim()).filter(Boolean)
+  if (!sections.some((section) => HEADER_PRINTING_MODULES.some((name) => globMatches(section.toLowerCase(), name)))) return
+  throw new UserError(`NODE_DEBUG=${nodeDebug} makes Node.js print every request's headers, the API key among them, so no model request is sent`, {
+    hint: `unset NODE_DEBUG, or leave ${HEADER_PRINTING_MODULES.join(', ')} out of it, and run again`,
+  })
+}
+
 /**
  * Requests over node:http(s) with one keep-alive agent per protocol: undici's fetch and WHATWG
  * streams cost more per call than the agent loop itself. Retries 408/409/429/5xx answers and
@@ -45,6 +64,7 @@ const USER_AGENT = `hanzo-dev (Node.js ${process.version})`
  * `x-should-retry`: the rules of the openai client this replaces.
  */
 export function createHttpTransport(options: HttpTransportOptions): HttpTransport {
+  refuseHeaderDebugOutput(process.env.NODE_DEBUG)
   const agents = new Map<string, HttpAgent>()
   const agentFor = (protocol: string): HttpAgent => {
     let agent = agents.get(protocol)

@@ -1,7 +1,7 @@
 import {type ChildProcess, spawn} from 'node:child_process'
 import {finished} from 'node:stream/promises'
 
-import {findExecutable, type ToolDefinition, toolError, toolOk} from '@hanzo-dev/sdk'
+import {findExecutable, type ToolContext, type ToolDefinition, type ToolResult, toolError, toolOk} from '@hanzo-dev/sdk'
 
 import {withoutCredentials} from './child-env.js'
 import {HeadTailBuffer} from './head-tail-buffer.js'
@@ -25,6 +25,16 @@ type Ending =
   | {kind: 'cancelled'}
   | {kind: 'failed'; error: NodeJS.ErrnoException}
 
+export interface ExecOptions {
+  /** Variables passed to the command although they look secret (the `exec.env_passthrough` setting). */
+  envPassthrough?: readonly string[]
+}
+
+/** The exec tool with the user's settings; {@link exec} is the one with none. */
+export function execTool(options: ExecOptions = {}): ToolDefinition<ExecInput> {
+  return {...exec, execute: (input, context) => run(input, context, options)}
+}
+
 export const exec: ToolDefinition<ExecInput> = {
   name: 'exec',
   description: [
@@ -32,7 +42,7 @@ export const exec: ToolDefinition<ExecInput> = {
     'The result gives the exit code (or the signal that ended it), then stdout and stderr, each labelled; a non-zero exit code is reported, not treated as a failure of the tool.',
     `The command is killed, with everything it started, after timeout_ms (default ${EXEC_DEFAULT_TIMEOUT_MS} ms, at most ${EXEC_MAX_TIMEOUT_MS} ms) or when the user cancels.`,
     'Processes it leaves running in the background (`cmd &`) are stopped when it ends.',
-    `Of each stream the first and last ${EXEC_MAX_STREAM_BYTES / 2 / 1024} KB are kept. API keys, tokens and secrets in the environment are not passed to the command.`,
+    `Of each stream the first and last ${EXEC_MAX_STREAM_BYTES / 2 / 1024} KB are kept. Variables that look like API keys, tokens, passwords or secrets, and URLs with credentials in them, are not passed to the command.`,
     'Use it for builds, tests, git and other programs; to read, list, search or edit files prefer the fs_* tools.',
   ].join(' '),
   inputSchema: objectSchema(
@@ -44,39 +54,42 @@ export const exec: ToolDefinition<ExecInput> = {
     ['command'],
   ),
   mutating: true,
-  async execute(input, context) {
-    if (context.signal.aborted) return toolError('cancelled before the command started')
-    // A NUL byte cannot pass through exec(2); spawn would throw instead of reporting.
-    if (input.command.includes('\0')) return toolError('the command contains a NUL byte, which no shell can receive')
-    const timeoutMs = input.timeout_ms ?? EXEC_DEFAULT_TIMEOUT_MS
-    const shell = (await findExecutable('bash', {cwd: context.cwd, env: process.env})) ?? '/bin/sh'
-    // The sandbox, when one is in force, says how the shell must start (bubblewrap, unshare).
-    const plain = [shell, '-c', input.command]
-    const [file, ...args] = context.wrapCommand?.(plain, context.cwd) ?? plain
-    const child = spawn(file, args, {
-      cwd: context.cwd,
-      // Its own process group, so a timeout or a cancel can end everything the command started.
-      detached: true,
-      env: withoutCredentials(process.env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    const stdout = new HeadTailBuffer(EXEC_MAX_STREAM_BYTES / 2, EXEC_MAX_STREAM_BYTES / 2)
-    const stderr = new HeadTailBuffer(EXEC_MAX_STREAM_BYTES / 2, EXEC_MAX_STREAM_BYTES / 2)
-    child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk))
-    child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk))
+  execute: (input, context) => run(input, context, {}),
+}
 
-    const ending = await waitForEnd(child, timeoutMs, context.signal)
-    if (ending.kind === 'failed') return toolError(`could not start the command with ${file}: ${ending.error.code ?? ending.error.message}`)
-    const leftovers = child.pid !== undefined && (await terminateGroup(child.pid))
-    await drain(child)
+/** Runs the command with the environment `options` allow (child-env.ts). */
+async function run(input: ExecInput, context: ToolContext, options: ExecOptions): Promise<ToolResult> {
+  if (context.signal.aborted) return toolError('cancelled before the command started')
+  // A NUL byte cannot pass through exec(2); spawn would throw instead of reporting.
+  if (input.command.includes('\0')) return toolError('the command contains a NUL byte, which no shell can receive')
+  const timeoutMs = input.timeout_ms ?? EXEC_DEFAULT_TIMEOUT_MS
+  const shell = (await findExecutable('bash', {cwd: context.cwd, env: process.env})) ?? '/bin/sh'
+  // The sandbox, when one is in force, says how the shell must start (bubblewrap, unshare).
+  const plain = [shell, '-c', input.command]
+  const [file, ...args] = context.wrapCommand?.(plain, context.cwd) ?? plain
+  const child = spawn(file, args, {
+    cwd: context.cwd,
+    // Its own process group, so a timeout or a cancel can end everything the command started.
+    detached: true,
+    env: withoutCredentials(process.env, options.envPassthrough),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const stdout = new HeadTailBuffer(EXEC_MAX_STREAM_BYTES / 2, EXEC_MAX_STREAM_BYTES / 2)
+  const stderr = new HeadTailBuffer(EXEC_MAX_STREAM_BYTES / 2, EXEC_MAX_STREAM_BYTES / 2)
+  child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk))
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk))
 
-    const output = render(stdout, stderr)
-    if (ending.kind === 'timeout') return toolError(`timed out after ${timeoutMs} ms; the command and everything it started were killed`, output)
-    if (ending.kind === 'cancelled') return toolError('cancelled; the command and everything it started were killed', output)
-    const status = ending.code === null ? `killed by signal ${ending.signal}` : `exit code: ${ending.code}`
-    const note = leftovers ? '\n[processes the command left running in the background were stopped]' : ''
-    return toolOk(`${status}\n${output}${note}`)
-  },
+  const ending = await waitForEnd(child, timeoutMs, context.signal)
+  if (ending.kind === 'failed') return toolError(`could not start the command with ${file}: ${ending.error.code ?? ending.error.message}`)
+  const leftovers = child.pid !== undefined && (await terminateGroup(child.pid))
+  await drain(child)
+
+  const output = render(stdout, stderr)
+  if (ending.kind === 'timeout') return toolError(`timed out after ${timeoutMs} ms; the command and everything it started were killed`, output)
+  if (ending.kind === 'cancelled') return toolError('cancelled; the command and everything it started were killed', output)
+  const status = ending.code === null ? `killed by signal ${ending.signal}` : `exit code: ${ending.code}`
+  const note = leftovers ? '\n[processes the command left running in the background were stopped]' : ''
+  return toolOk(`${status}\n${output}${note}`)
 }
 
 /** Resolves when the shell exits or could not start; a timeout or an abort ends the whole group first. */

@@ -1,6 +1,6 @@
 import type {ToolDefinition} from '@hanzo-dev/sdk'
 
-import {exec} from './exec.js'
+import {type ExecOptions, execTool} from './exec.js'
 import {fsEdit} from './fs-edit.js'
 import {fsGlob} from './fs-glob.js'
 import {fsGrep} from './fs-grep.js'
@@ -8,7 +8,7 @@ import {fsList} from './fs-list.js'
 import {fsRead} from './fs-read.js'
 import {fsWrite} from './fs-write.js'
 
-export {exec, type ExecInput} from './exec.js'
+export {exec, type ExecInput, type ExecOptions, execTool} from './exec.js'
 export {fsEdit, type FsEditInput} from './fs-edit.js'
 export {fsGlob, type FsGlobInput} from './fs-glob.js'
 export {fsGrep, type FsGrepInput, type GrepOutputMode} from './fs-grep.js'
@@ -20,6 +20,6 @@ export {fsWrite, type FsWriteInput} from './fs-write.js'
  * The built-in tools, in the order the model is told about them. Each is typed by its own input:
  * the executor validates a call against `inputSchema` before `execute` sees it.
  */
-export function builtinTools(): ToolDefinition[] {
-  return [fsRead, fsWrite, fsEdit, fsList, fsGlob, fsGrep, exec]
+export function builtinTools(options: {exec?: ExecOptions} = {}): ToolDefinition[] {
+  return [fsRead, fsWrite, fsEdit, fsList, fsGlob, fsGrep, execTool(options.exec)]
 }

@@ -167,8 +167,28 @@ export const SETTINGS_SCHEMA = {
           enum: ['off', 'workspace', 'allowlist'],
           description: 'workspace: tools reach only the project; allowlist: the project and allowed_paths, writing only to allowed_paths; off: no confinement. Unset: workspace on a host, off inside a container.',
         },
-        allowed_paths: {type: 'array', items: {type: 'string', pattern: '\\S'}, description: 'The paths allowlist mode adds, and the only ones it lets tools write: relative to the project root, or absolute.'},
+        allowed_paths: {
+          type: 'array',
+          items: {type: 'string', pattern: '\\S'},
+          description:
+            'The paths allowlist mode adds, and the only ones it lets tools write: relative to the project root, or absolute. ' +
+            "A project's own settings may only name paths inside it, and only once it is trusted.",
+        },
         network: {type: 'boolean', default: true, description: 'false: commands the agent runs get no network (under bubblewrap).'},
+      },
+    },
+    exec: {
+      type: 'object',
+      description: 'How the exec tool runs commands.',
+      additionalProperties: false,
+      properties: {
+        env_passthrough: {
+          type: 'array',
+          items: {type: 'string', pattern: '^[\\w*?]+$'},
+          description:
+            'Environment variables commands get although they look secret (a name with KEY, TOKEN, SECRET, PASSWORD, CREDENTIAL, ending in PAT, DATABASE_URL, ' +
+            'or a URL with a user name or password): names, or globs like AWS_*. Only read from your user settings.',
+        },
       },
     },
     max_tokens: {type: 'integer', minimum: 1, description: 'Token budget of a conversation: compaction starts at 90% of it. Unset: no compaction.'},

@@ -19,6 +19,7 @@ export interface TrustReview {
   hooks: JsonObject[]
   mcp_servers: Record<string, JsonObject>
   permissions: Array<{pattern: string; mode: PermissionMode}>
+  allowed_paths?: string[]
 }
 
 export function reviewTrust(settings: Partial<Record<ProjectTier, TrustedSettings>>): TrustReview[] {
@@ -27,6 +28,7 @@ export function reviewTrust(settings: Partial<Record<ProjectTier, TrustedSetting
     mcp_servers: Object.fromEntries(Object.entries(s.mcp_servers).map(([name, server]) => [name, reviewServer(server)])),
     permissions: s.permissions.map(([pattern, mode]) => ({mode, pattern})),
     tier,
+    ...(s.allowed_paths ? {allowed_paths: s.allowed_paths} : {}),
   }))
 }
 
@@ -58,7 +60,7 @@ export function untrustedForPlugins(trust: Pick<ProjectTrust, 'settings' | 'stat
 /** The review as text, one section per settings file (`files` names each tier's file). */
 export function renderTrustReview(review: readonly TrustReview[], files: Readonly<Record<ProjectTier, string>>): string[] {
   const lines: string[] = []
-  for (const {hooks, mcp_servers: servers, permissions, tier} of review) {
+  for (const {allowed_paths: allowed = [], hooks, mcp_servers: servers, permissions, tier} of review) {
     lines.push(`${files[tier]}:`)
     if (hooks.length > 0) lines.push('  hooks (shell commands run around tool calls and session events):')
     for (const hook of hooks) lines.push(`    ${hook.event} (tools: ${hook.tool_pattern}): ${hook.command}`)
@@ -66,6 +68,8 @@ export function renderTrustReview(review: readonly TrustReview[], files: Readonl
     for (const [name, server] of Object.entries(servers)) lines.push(`    ${name}: ${describeServer(server)}`)
     if (permissions.length > 0) lines.push('  permission rules (allow runs a tool without asking; the first match wins):')
     for (const {mode, pattern} of permissions) lines.push(`    ${pattern}: ${mode}`)
+    if (allowed.length > 0) lines.push('  sandbox.allowed_paths (where commands may write in allowlist mode):')
+    for (const path of allowed) lines.push(`    ${path}`)
   }
 
   return lines

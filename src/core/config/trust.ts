@@ -23,8 +23,10 @@ import {type ConfigWarning, HOOK_DEFAULTS, type PermissionMode, type Tier} from 
  *   unasked, and what it lets through depends on the rules before it in the same file (the
  *   first match wins). Deny and prompt rules only ever refuse or ask more, so they apply without
  *   trust, and one added after the last allow leaves the trust in place.
- * Everything else (model, instructions, sandbox, ...) applies without trust: a change to `model`
- * must not cost the trust. The digest covers the settings, not the files their commands run.
+ * - `sandbox.allowed_paths`: where allowlist mode lets commands write (inside the project only:
+ *   tier-check.ts; the sandbox drops one a symlink leads out of).
+ * Everything else (model, instructions, the rest of sandbox, ...) applies without trust: a change
+ * to `model` must not cost the trust. The digest covers the settings, not the files their commands run.
  * The user tier and the environment are the user's own and always apply.
  */
 
@@ -36,6 +38,8 @@ export interface TrustedSettings {
   mcp_servers: Record<string, JsonObject>
   /** `[pattern, mode]` up to the tier's last allow rule, in file order. */
   permissions: Array<[string, PermissionMode]>
+  /** `sandbox.allowed_paths`, when the tier sets any (absent otherwise, so older digests still match). */
+  allowed_paths?: string[]
 }
 
 /** What the trust store (src/adapters/trust-store.ts) knows about one project. */
@@ -65,6 +69,7 @@ export interface InertSettings {
   hooks: number
   mcpServers: string[]
   allowRules: string[]
+  allowedPaths: string[]
 }
 
 export interface ProjectTrust {
@@ -86,7 +91,10 @@ export function settingsNeedingTrust(tiers: readonly CheckedTier[]): Partial<Rec
     )
     const rules = Object.entries(isPlainObject(data.permissions) ? data.permissions : {}) as Array<[string, PermissionMode]>
     const permissions = rules.slice(0, rules.findLastIndex(([, mode]) => mode === 'allow') + 1)
-    if (hooks.length > 0 || servers.length > 0 || permissions.length > 0) found[tier] = {hooks, mcp_servers: Object.fromEntries(servers), permissions}
+    const allowed = allowedPaths(data)
+    if (hooks.length > 0 || servers.length > 0 || permissions.length > 0 || allowed.length > 0) {
+      found[tier] = {hooks, mcp_servers: Object.fromEntries(servers), permissions, ...(allowed.length > 0 ? {allowed_paths: allowed} : {})}
+    }
   }
 
   return found
@@ -110,7 +118,7 @@ export async function applyProjectTrust(
 ): Promise<{trust: ProjectTrust; warnings: ConfigWarning[]}> {
   const settings = settingsNeedingTrust(tiers)
   const digest = trustDigest(settings)
-  const inert: InertSettings = {allowRules: [], hooks: 0, mcpServers: []}
+  const inert: InertSettings = {allowedPaths: [], allowRules: [], hooks: 0, mcpServers: []}
   const result = (status: TrustStatus, warnings: ConfigWarning[] = []) => ({trust: {digest, inert, settings, status}, warnings})
   if (digest === undefined) return result('not-needed')
   if (port === undefined) return result('unchecked')
@@ -131,8 +139,13 @@ export function trustStatus(digest: string | undefined, record: TrustRecord): Ex
   return record.trusted ? 'changed' : 'untrusted'
 }
 
+function allowedPaths(data: JsonObject): string[] {
+  const paths = isPlainObject(data.sandbox) ? data.sandbox.allowed_paths : undefined
+  return Array.isArray(paths) ? paths.filter((p): p is string => typeof p === 'string') : []
+}
+
 /**
- * Removes hooks, allow rules and MCP servers from the project and local tiers. A server's
+ * Removes hooks, allow rules, MCP servers and allowed paths from the project and local tiers. A server's
  * `"disabled": true` stays when an earlier tier defines the server: turning it off needs no trust.
  */
 function leaveOutUntrusted(tiers: CheckedTier[], inert: InertSettings): void {
@@ -154,6 +167,9 @@ function leaveOutUntrusted(tiers: CheckedTier[], inert: InertSettings): void {
         inert.allowRules.push(pattern)
         unsetAt(data, ['permissions', pattern])
       }
+
+      inert.allowedPaths.push(...allowedPaths(data))
+      unsetAt(data, ['sandbox', 'allowed_paths'])
     }
 
     for (const name of Object.keys(servers)) named.add(name)
@@ -166,6 +182,7 @@ function inertMessage(status: TrustStatus, inert: InertSettings): string {
     inert.hooks > 0 ? plural(inert.hooks, 'hook') : '',
     inert.mcpServers.length > 0 ? `MCP server${inert.mcpServers.length === 1 ? '' : 's'} ${inert.mcpServers.map((n) => JSON.stringify(n)).join(', ')}` : '',
     inert.allowRules.length > 0 ? plural(inert.allowRules.length, 'allow rule') : '',
+    inert.allowedPaths.length > 0 ? `sandbox.allowed_paths ${inert.allowedPaths.map((p) => JSON.stringify(p)).join(', ')}` : '',
   ].filter(Boolean)
   const why = status === 'changed' ? 'these settings changed since you trusted this project' : 'this project is not trusted'
   return `ignored: ${parts.join(', ')} (${why}); run "hanzo-dev trust" to review and trust them`

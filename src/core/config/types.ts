@@ -81,6 +81,8 @@ export interface HanzoConfig {
   hooks: ConfiguredHook[]
   input_mode?: 'vim' | 'emacs' | 'default'
   sandbox?: SandboxSettings
+  /** User tier only: which secret-looking variables commands still get. */
+  exec?: {env_passthrough?: string[]}
   providers?: Record<string, ProviderSettings>
   api?: 'chat_completions' | 'responses' | 'anthropic_messages'
   max_retries?: number

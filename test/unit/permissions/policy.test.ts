@@ -148,7 +148,7 @@ describe('PermissionPolicy: protected files', () => {
   const rule = (pattern: string, mode: 'allow' | 'deny' | 'prompt', tier: 'user' | 'project' | 'local' = 'local') => ({file: `/${tier}.json`, mode, pattern, tier})
 
   it('ships deny rules for the settings files, which win over every allow and every mode', () => {
-    expect(PROTECTED_PERMISSION_RULES.map(({pattern}) => pattern)).toEqual([
+    expect(PROTECTED_PERMISSION_RULES.map(({pattern}) => pattern).filter((pattern) => pattern.includes('.hanzo'))).toEqual([
       'fs_write(.hanzo/settings.json)',
       'fs_write(*/.hanzo/settings.json)',
       'fs_write(.hanzo/settings.local.json)',
@@ -174,6 +174,33 @@ describe('PermissionPolicy: protected files', () => {
     })
     expect(policy.evaluate('exec', {command: 'rm -rf ./.hanzo/'})).toMatchObject({mode: 'deny', rule: {pattern: 'fs_write(.hanzo)'}})
     expect(policy.evaluate('fs_write', {path: '.hanzo/notes.md'}).mode).toBe('allow')
+  })
+
+  it("ships deny rules for git's config, commondir and hooks, in nested repositories too", () => {
+    const policy = new PermissionPolicy([rule('fs_write', 'allow'), rule('fs_edit', 'allow'), rule('exec', 'allow')], {defaults: [], mode: 'allow-all'})
+    for (const path of ['.git/config', '.git/config.worktree', '.git/commondir', '.git/hooks', '.git/hooks/pre-commit', 'vendor/x/.git/hooks/post-checkout', 'vendor/x/.git/config']) {
+      expect(policy.evaluate('fs_write', {path}), path).toMatchObject({mode: 'deny', rule: {tier: 'protected'}})
+      expect(policy.evaluate('fs_edit', {path}), path).toMatchObject({mode: 'deny', rule: {tier: 'protected'}})
+    }
+
+    expect(policy.evaluate('exec', {command: 'echo "[core] fsmonitor = evil" >> .git/config'})).toMatchObject({mode: 'deny', rule: {pattern: 'fs_write(.git/config)'}})
+    expect(policy.evaluate('exec', {command: 'cp evil .git/hooks/pre-commit'})).toMatchObject({mode: 'deny', rule: {pattern: 'fs_write(.git/hooks/pre-commit)'}})
+    expect(policy.evaluate('fs_write', {path: '.git/info/exclude'}).mode).toBe('allow')
+    expect(policy.evaluate('exec', {command: "echo 'alias ls=rm' > ~/.bashrc"}).mode).toBe('allow')
+  })
+
+  it('makes deny rules for directories, with everything below them', () => {
+    const extra = protectedPathRules({protectedDirs: ['/w/p/conf', '/w/main/.git/modules/lib/hooks'], protectedFiles: [], workspaceRoot: '/w/p'})
+    expect(extra.map(({pattern}) => pattern).filter((p) => p.startsWith('fs_write'))).toEqual([
+      'fs_write(conf)',
+      'fs_write(conf/*)',
+      'fs_write(/w/p/conf)',
+      'fs_write(/w/p/conf/*)',
+      'fs_write(/w/main/.git/modules/lib/hooks)',
+      'fs_write(/w/main/.git/modules/lib/hooks/*)',
+    ])
+    const policy = new PermissionPolicy([rule('fs_write', 'allow')], {mode: 'allow-all', protected: extra})
+    expect(policy.evaluate('fs_write', {path: 'conf/settings.json'})).toMatchObject({mode: 'deny', rule: {tier: 'protected'}})
   })
 
   it('makes deny rules for more files, relative to the workspace when inside it and absolute', () => {

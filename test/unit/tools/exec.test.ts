@@ -2,7 +2,7 @@ import {existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {exec, EXEC_MAX_STREAM_BYTES} from '../../../src/adapters/tools/exec.js'
+import {exec, EXEC_MAX_STREAM_BYTES, execTool} from '../../../src/adapters/tools/exec.js'
 import {isAlive, run, toolContext, useTempWorkspace, waitUntil} from './tool-harness.js'
 
 /** The pids a command printed, one per line, `pid:<n>`. */
@@ -39,6 +39,16 @@ describe('exec', () => {
       AWS_SECRET_ACCESS_KEY: 'aws-value-7',
       PGPASSWORD: 'pg-value-8',
       DEPLOY_PRIVATE_KEY: 'pk-value-9',
+      API_KEY: 'api-value-10',
+      OPENAI_KEY: 'openai-value-11',
+      GITHUB_PAT: 'pat-value-12',
+      DATABASE_URL: 'postgres://app@db/value-13',
+      SECRET: 'secret-value-14',
+      HTTPS_PROXY: 'http://user:proxy-value-15@proxy:3128',
+      SERVICE_URL: 'https://bot:url-value-16@example.com/',
+      GOOGLE_APPLICATION_CREDENTIALS: '/keys/value-17.json',
+      MY_TOKEN: 'token-value-18',
+      AWS_SESSION_TOKEN: 'aws-value-19',
     }
     let saved: Record<string, string | undefined>
     beforeEach(() => {
@@ -58,6 +68,14 @@ describe('exec', () => {
       expect(result.output).toContain('key=[]')
       expect(result.output).toContain('HANZO_VISIBLE=plain-value')
       expect(result.output).toContain(`PATH=${process.env.PATH}`)
+    })
+
+    it('passes what exec.env_passthrough names, by name or glob, and nothing else that looks secret', async () => {
+      const result = await run(execTool({envPassthrough: ['MY_TOKEN', 'AWS_*']}), {command: 'env'}, dirs.workspace)
+      expect(result.output).toContain('MY_TOKEN=token-value-18')
+      expect(result.output).toContain('AWS_SESSION_TOKEN=aws-value-19')
+      expect(result.output).toContain('AWS_SECRET_ACCESS_KEY=aws-value-7')
+      for (const [name, value] of Object.entries(secrets)) if (!/^(MY_TOKEN|AWS_)/.test(name)) expect(result.output).not.toContain(value)
     })
   })
 

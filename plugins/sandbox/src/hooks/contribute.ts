@@ -1,6 +1,6 @@
 import {defineContributeHook, PLUGIN_API_VERSION} from '@hanzo-dev/sdk'
 
-import {sandboxForHost} from '../host-sandbox.js'
+import {sandboxForHost, startNotices} from '../host-sandbox.js'
 import {refusingMiddleware, sandboxMiddleware} from '../middleware.js'
 import type {Sandbox} from '../sandbox.js'
 
@@ -8,13 +8,15 @@ import type {Sandbox} from '../sandbox.js'
  * Puts the sandbox into the session as middleware. Cheap to answer: the trial runs that pick
  * the mechanism happen on the first exec, not here (and not tied to `host.signal`, which the host
  * aborts as soon as every plugin has answered). Settings the sandbox cannot read close it rather
- * than open it: every file tool and exec is refused with the reason.
+ * than open it: every file tool and exec is refused with the reason. With the sandbox off, the
+ * session starts by saying so (startNotices).
  */
 export default defineContributeHook(async ({host}) => {
   const made = sandboxForHost(host)
   if ('problem' in made) return {apiVersion: PLUGIN_API_VERSION, middleware: [refusingMiddleware(made.problem)]}
   const {sandbox} = made
-  return {apiVersion: PLUGIN_API_VERSION, context: sandbox.config.mode === 'off' ? undefined : describe(sandbox), middleware: [sandboxMiddleware(sandbox)]}
+  const off = sandbox.config.mode === 'off'
+  return {apiVersion: PLUGIN_API_VERSION, context: off ? undefined : describe(sandbox), middleware: [sandboxMiddleware(sandbox)], notices: await startNotices(made, host)}
 })
 
 function describe(sandbox: Sandbox): string {
@@ -25,7 +27,7 @@ function describe(sandbox: Sandbox): string {
       : `The file tools may read inside the workspace ${sandbox.workspace} and write only inside ${allowed.length > 0 ? allowed.join(', ') : 'no path at all (sandbox.allowed_paths is empty)'}.`
   return [
     `Sandbox (${mode} mode): ${where}`,
-    ".git/hooks, .git/config, .hanzo/ and hanzo-dev's own settings are read-only, and the file tools do not write files with more than one hard link.",
+    "Every .hanzo/, git's config and hooks (.git/config, .git/hooks, what they include) and your git config are read-only, hanzo-dev's own settings and data are hidden, the file tools write nothing in .git and no file with more than one hard link; git add, commit and checkout work.",
     `exec runs commands with the rest of the file system read-only and a private /tmp${network ? '' : ', without network'} where this machine allows it; its first result says how commands are confined here.`,
   ].join(' ')
 }

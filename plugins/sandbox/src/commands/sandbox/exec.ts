@@ -5,7 +5,7 @@ import {Command} from '@oclif/core/command'
 import {argumentsIn} from '../../arguments.js'
 import {sandboxForHost} from '../../host-sandbox.js'
 import type {Enforcement} from '../../isolation.js'
-import {commandNote} from '../../middleware.js'
+import {commandNote, removedNote} from '../../middleware.js'
 import {runConfined} from '../../run-confined.js'
 
 export interface SandboxExecResult {
@@ -44,7 +44,7 @@ The command runs by bash -c (sh -c where bash is missing) in the current directo
     if ('problem' in made) this.error(`${made.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
     const {sandbox} = made
     const confinement = await sandbox.confinement()
-    const wrap = await sandbox.commandWrapper()
+    const confined = await sandbox.confineCommand().catch((error: Error) => this.error(error.message, {exit: 1}))
     const words = argumentsIn(raw)
     const command = words.length === 1 ? words[0] : words.map((w) => shellQuote(w)).join(' ')
     const shell = (await findExecutable('bash', {cwd: host.cwd, env: host.env})) ?? '/bin/sh'
@@ -53,7 +53,9 @@ The command runs by bash -c (sh -c where bash is missing) in the current directo
       this.logToStderr(commandNote(confinement, (await sandbox.roots()).writable, sandbox.config.network))
     }
 
-    const run = await runConfined(wrap?.(plain, host.cwd) ?? plain, {capture: this.jsonEnabled(), cwd: host.cwd, env: host.env})
+    const run = await runConfined(confined?.wrap(plain, host.cwd) ?? plain, {capture: this.jsonEnabled(), cwd: host.cwd, env: host.env})
+    const removed = (await confined?.finish()) ?? []
+    if (removed.length > 0) this.logToStderr(removedNote(removed))
     process.exitCode = run.exitCode
     return {command, enforcement: confinement.enforcement, exitCode: run.exitCode, signal: run.signal, stderr: run.stderr, stdout: run.stdout}
   }

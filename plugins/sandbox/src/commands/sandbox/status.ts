@@ -29,7 +29,7 @@ export default class SandboxStatus extends Command {
 
   static description = `Show which isolation works here and what the configured sandbox mode will get.
 
-Detects a container (HIP-301 §10: /proc/1/cgroup, /.dockerenv, /run/.containerenv, KUBERNETES_SERVICE_HOST), makes a trial run of bubblewrap and of unshare with the arguments the agent's commands would get (finding them on PATH proves nothing: the kernel decides at run time), and reads settings.sandbox: mode (default: workspace on a host, off inside a container, where the container is the sandbox), allowed_paths and network (default: on). HANZO_SANDBOX_MECHANISM=bwrap, unshare or path-checks forces one mechanism.`
+Detects a container (HIP-301 §10: /proc/1/cgroup, /.dockerenv, /run/.containerenv, KUBERNETES_SERVICE_HOST), makes a trial run of bubblewrap and of unshare with the arguments the agent's commands would get (finding them on PATH proves nothing: the kernel decides at run time), and reads settings.sandbox: mode (default: workspace on a host, off inside a container, where nothing but the container confines commands; workspace works there too wherever bubblewrap does), allowed_paths and network (default: on). HANZO_SANDBOX_MECHANISM=bwrap, unshare or path-checks forces one mechanism.`
 
   static examples = [
     '<%= config.bin %> sandbox status',
@@ -72,7 +72,7 @@ function render(s: SandboxStatusResult): string {
     return p.works ? `${paint.green('works')}  ${found}` : `${paint.yellow('fails')}  ${found}: ${p.reason ?? 'no reason given'}`
   }
 
-  const origin = s.defaulted ? (s.container ? ` (default inside ${s.container.runtime}: the container is the sandbox)` : ' (default)') : ' (settings)'
+  const origin = s.defaulted ? (s.container ? ` (default inside ${s.container.runtime}: only the container is around commands)` : ' (default)') : ' (settings)'
   const lines = [
     row('container', s.container ? `${s.container.runtime} (${s.container.source})` : 'none: running on the host'),
     row('bubblewrap', backend(s.bubblewrap)),
