@@ -179,7 +179,7 @@ function parseDocument(text: string | null, path: string): JsonObject {
   try {
     value = parseJsonText(text)
   } catch (error) {
-    if (error instanceof JsonSyntaxError) throw syntaxError(path, error.message, error.line, error.column)
+    if (error instanceof JsonSyntaxError) throw syntaxError(path, error)
     throw error
   }
 
