@@ -1,5 +1,5 @@
 import {execFileSync} from 'node:child_process'
-import {readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 
@@ -62,5 +62,40 @@ describe('hanzo-dev run: input that would crash or hang the run', () => {
     const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
     expect(events.find((e) => e.type === 'tool_result')).toMatchObject({error: expect.stringContaining('cancelled'), is_error: true, name: 'fs_grep'})
     expect(events.at(-1)).toMatchObject({stop: 'cancelled', type: 'result'})
+  })
+})
+
+describe('hanzo-dev run: a decision the audit log cannot keep', () => {
+  const dirs = useSandboxDirs('hanzo-audit-e2e-', 'project')
+  let model: FakeModel | undefined
+  afterEach(async () => {
+    await model?.close()
+    model = undefined
+  })
+
+  it('denies the call, allowed or not, with the reason, and runs nothing', async () => {
+    execFileSync('git', ['init', '-q'], {cwd: dirs.project})
+    writeFileSync(join(dirs.project, 'notes.txt'), 'private notes\n')
+    // A directory where the log file goes: the append fails, for root too.
+    const log = join(dirs.box.env.XDG_DATA_HOME, 'hanzo-dev', 'audit.jsonl')
+    mkdirSync(log, {recursive: true})
+    model = await startFakeModel({
+      turns: [
+        {tool_calls: [{arguments: {path: 'notes.txt'}, name: 'fs_read'}]},
+        {expect: {tool_result_contains: 'Permission denied for fs_read'}, tool_calls: [{arguments: {command: 'touch ran.txt'}, name: 'exec'}]},
+        {expect: {tool_result_contains: 'Permission denied for exec'}, text: 'Nothing ran.'},
+      ],
+    })
+    const args = ['run', 'read and run', '--base-url', model.url, '--permission-mode', 'allow-all', '--output-format', 'stream-json']
+    const result = await runCli(args, {cwd: dirs.project, env: dirs.box.env})
+    expect(result.exitCode, result.stderr).toBe(0)
+    const results = result.stdout.split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((e) => e.type === 'tool_result')
+    const reason = `cannot write the audit log ${log} (EISDIR): make it a writable file, or set XDG_DATA_HOME to a writable directory; a decision that is not in the audit log is a deny`
+    expect(results).toMatchObject([
+      {error: `Permission denied for fs_read: ${reason}`, is_error: true, output: ''},
+      {error: `Permission denied for exec: ${reason}`, is_error: true},
+    ])
+    expect(result.stdout).not.toContain('private notes')
+    expect(existsSync(join(dirs.project, 'ran.txt'))).toBe(false)
   })
 })
