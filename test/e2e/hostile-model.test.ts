@@ -1,5 +1,5 @@
 import {execFileSync} from 'node:child_process'
-import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, linkSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 
@@ -97,5 +97,32 @@ describe('hanzo-dev run: a decision the audit log cannot keep', () => {
     ])
     expect(result.stdout).not.toContain('private notes')
     expect(existsSync(join(dirs.project, 'ran.txt'))).toBe(false)
+  })
+})
+
+describe('hanzo-dev run: fs_read of a hard link to a file outside the workspace', () => {
+  const dirs = useSandboxDirs('hanzo-hardlink-', 'project', 'outside')
+  let model: FakeModel | undefined
+  afterEach(async () => {
+    await model?.close()
+    model = undefined
+  })
+
+  it.each(['prompt', 'allow-reads', 'deny', 'allow-all'])('is refused in permission mode %s, and the content never reaches the model', async (mode) => {
+    execFileSync('git', ['init', '-q'], {cwd: dirs.project})
+    writeFileSync(join(dirs.outside, 'id_ed25519'), 'TOP SECRET KEY\n')
+    linkSync(join(dirs.outside, 'id_ed25519'), join(dirs.project, 'notes.txt'))
+    model = await startFakeModel({
+      turns: [
+        {tool_calls: [{arguments: {path: 'notes.txt'}, name: 'fs_read'}]},
+        {expect: {tool_result_contains: 'notes.txt has 2 hard links'}, tool_calls: [{arguments: {pattern: 'SECRET'}, name: 'fs_grep'}]},
+        {expect: {tool_result_contains: 'No matches for /SECRET/'}, text: 'Refused.'},
+      ],
+    })
+    const result = await runCli(['run', 'read the notes', '--base-url', model.url, '--permission-mode', mode, '--output-format', 'stream-json'], {cwd: dirs.project, env: dirs.box.env})
+    expect(result.exitCode, result.stderr).toBe(0)
+    const results = result.stdout.split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((e) => e.type === 'tool_result')
+    expect(results).toMatchObject([{is_error: true, name: 'fs_read'}, {is_error: false, name: 'fs_grep'}])
+    expect(JSON.stringify(model.requests)).not.toContain('TOP SECRET')
   })
 })

@@ -6,7 +6,7 @@ import {FileWalk, type WalkedFile, WALK_MAX_ENTRIES, WALK_RULES} from './file-wa
 import {objectSchema, pathProperty} from './input-schema.js'
 import {compileGlob, relativeTo, SEARCH_PATH_NOTE} from './search-scope.js'
 import {type LineMatch, RegexTimeoutError, RegexWorker} from './regex-worker.js'
-import {looksBinary, openRegularFile, readUpTo} from './text-file.js'
+import {HardLinkedFile, looksBinary, openRegularFile, readUpTo} from './text-file.js'
 import {failureResult, ToolFailure} from './tool-failure.js'
 import {resolveInWorkspace, workspaceRoot} from './workspace-path.js'
 
@@ -42,7 +42,7 @@ export const fsGrep: ToolDefinition<FsGrepInput> = {
     'Search the contents of files in the workspace with a JavaScript regular expression, line by line.',
     'output_mode `content` (the default) prints `path:line:text` for each matching line; `files_with_matches` lists the files that match; `count` prints `path:count` for each file.',
     WALK_RULES,
-    `Binary files and files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB are skipped.`,
+    `Binary files, files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB and files with more than one hard link are skipped.`,
     `At most ${GREP_MAX_LINES} lines (or ${GREP_MAX_FILES} files) are printed, each line cut to ${GREP_MAX_LINE_CHARS} characters around the match, with a count of the rest.`,
     `A pattern that takes more than ${GREP_REGEX_LIMIT_MS / 1000} s to match (nested quantifiers such as (a+)+ on long lines) is stopped with an error.`,
     'Narrow a search with path and glob; find files by name with fs_glob.',
@@ -81,9 +81,11 @@ export const fsGrep: ToolDefinition<FsGrepInput> = {
         try {
           text = await readSearchable(file, report)
         } catch (error) {
-          // One unreadable file (permissions, deleted meanwhile) does not spoil a tree search.
-          if (walk === undefined || typeof (error as NodeJS.ErrnoException).code !== 'string') throw error
-          report.skippedUnreadable++
+          // One unreadable or hard-linked file (permissions, deleted meanwhile) does not spoil a tree search.
+          if (walk === undefined) throw error
+          if (error instanceof HardLinkedFile) report.skippedLinked++
+          else if (typeof (error as NodeJS.ErrnoException).code === 'string') report.skippedUnreadable++
+          else throw error
         }
 
         if (text !== undefined) await search.add(file, text)
@@ -216,6 +218,7 @@ class GrepReport {
   skippedBinary = 0
   skippedLarge = 0
   skippedUnreadable = 0
+  skippedLinked = 0
   private readonly printed: string[] = []
   private readonly counts = new Map<string, number>()
   private matchingLines = 0
@@ -256,6 +259,7 @@ class GrepReport {
     if (this.skippedLarge > 0) notes.push(`${plural(this.skippedLarge, 'file')} over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB not searched`)
     if (this.skippedBinary > 0) notes.push(`${plural(this.skippedBinary, 'binary file')} skipped`)
     if (this.skippedUnreadable > 0) notes.push(`${plural(this.skippedUnreadable, 'file')} could not be read`)
+    if (this.skippedLinked > 0) notes.push(`${plural(this.skippedLinked, 'file')} with other hard links (maybe outside the workspace) not searched`)
     if (truncated) notes.push(`The search stopped after ${WALK_MAX_ENTRIES} entries, so it is incomplete; search a narrower path.`)
     if (this.matchingLines === 0) body = `No matches for /${pattern}/ in ${where}.`
     return [body, ...notes.map((note) => `[${note}]`)].join('\n')

@@ -1,4 +1,4 @@
-import {symlinkSync} from 'node:fs'
+import {linkSync, symlinkSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
@@ -98,5 +98,13 @@ describe('fs_grep', () => {
     setTimeout(() => controller.abort(), 100)
     expect((await rejectionOf(call)).name).toBe('AbortError')
     expect((await run(fsGrep, {pattern: 'a{3}'}, dirs.workspace)).output).toMatch(/^long\.txt:1:/)
+  })
+
+  it('skips a file with another hard link in a tree, saying so, and refuses it by name', async () => {
+    writeTree(dirs.outside, {'secret.txt': 'needle TOP SECRET\n'})
+    writeTree(dirs.workspace, {'a.txt': 'needle\n'})
+    linkSync(join(dirs.outside, 'secret.txt'), join(dirs.workspace, 'hardlink.txt'))
+    expect((await run(fsGrep, {pattern: 'needle'}, dirs.workspace)).output).toBe('a.txt:1:needle\n[1 file with other hard links (maybe outside the workspace) not searched]')
+    expect(await run(fsGrep, {path: 'hardlink.txt', pattern: 'needle'}, dirs.workspace)).toMatchObject({error: expect.stringMatching(/^hardlink\.txt has 2 hard links/), is_error: true, output: ''})
   })
 })
