@@ -47,6 +47,25 @@ describe('hanzo-dev run: input that would crash or hang the run', () => {
     expect(events.at(-1)).toMatchObject({result: 'The pattern was too slow.', stop: 'completed'})
   })
 
+  it('sends tool arguments nested 20,000 levels deep back as an error, in every output format', async () => {
+    execFileSync('git', ['init', '-q'], {cwd: dirs.project})
+    const deep = `{"path": "a.txt", "x": ${'{"a": '.repeat(20_000)}1${'}'.repeat(20_000)}}`
+    for (const format of ['text', 'json', 'stream-json']) {
+      model = await startFakeModel({
+        turns: [
+          {tool_calls: [{arguments: deep, name: 'fs_read'}]},
+          {expect: {tool_result_contains: 'nested more than 64 levels deep'}, text: 'Sent them flat.'},
+        ],
+      })
+      const result = await runCli(['run', 'read', '--base-url', model.url, '--output-format', format], {cwd: dirs.project, env: dirs.box.env})
+      expect(result.exitCode, `${format}: ${result.stderr}`).toBe(0)
+      expect(result.stdout).toContain('Sent them flat.')
+      expect(result.stderr).not.toContain('RangeError')
+      await model.close()
+      model = undefined
+    }
+  })
+
   it('ends on Ctrl-C while the pattern is matching: a cancelled result, exit 130', async () => {
     model = await startFakeModel(catastrophic())
     const child = spawnCli(['run', 'search', '--base-url', model.url, '--output-format', 'stream-json'], {cwd: dirs.project, env: dirs.box.env})
