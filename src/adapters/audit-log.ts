@@ -14,23 +14,20 @@ export function auditLogPath(dataDir: string): string {
  * 0700 and the file 0600: the log shows what ran and why. Records are written in the order they
  * are appended.
  *
- * A write that fails never reaches the caller's turn: the first failure calls `onWarning`, and
- * later ones are silent (one broken disk, one warning).
+ * A record that cannot be written rejects its `append`, naming the file and what to do (the gate
+ * then denies the call); every append tries again, so a log that is fixed mid-session works.
  */
 export class AuditLog implements AuditSink {
   private directory?: Promise<unknown>
   private tail: Promise<void> = Promise.resolve()
-  private warned = false
 
-  constructor(
-    private readonly path: string,
-    private readonly onWarning: (message: string) => void = () => {},
-  ) {}
+  constructor(private readonly path: string) {}
 
   append(record: PermissionAuditRecord): Promise<void> {
     const line = `${JSON.stringify(record)}\n`
-    this.tail = this.tail.then(() => this.write(line))
-    return this.tail
+    const written = this.tail.then(() => this.write(line))
+    this.tail = written.catch(() => {})
+    return written
   }
 
   private async write(line: string): Promise<void> {
@@ -39,9 +36,9 @@ export class AuditLog implements AuditSink {
       await this.directory
       await appendFile(this.path, line, {mode: 0o600})
     } catch (error) {
-      if (this.warned) return
-      this.warned = true
-      this.onWarning(`could not write the audit log ${this.path}: ${(error as Error).message}`)
+      this.directory = undefined
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+      throw new Error(`cannot write the audit log ${this.path} (${code}): make it a writable file, or set XDG_DATA_HOME to a writable directory`, {cause: error})
     }
   }
 }

@@ -83,7 +83,7 @@ export async function startRun(options: StartRunOptions): Promise<PreparedRun> {
   // Ctrl-C: SIGINT, or the key at a permission prompt (the terminal is raw then, so no signal).
   const interrupt = new AbortController()
   const permissions = new PermissionGate({
-    audit: new AuditLog(auditLogPath(resolvePaths(process.env, homedir()).dataDir), options.warn),
+    audit: new AuditLog(auditLogPath(resolvePaths(process.env, homedir()).dataDir)),
     policy: new PermissionPolicy(permissionRules, {defaults: DEFAULT_PERMISSION_RULES, mode: options.permissionMode, protected: await protectedRules(cwd, projectRoot, process.env)}),
     prompter: createPrompter({cwd, input: process.stdin, interactive, interrupt, output: process.stderr, style: makeStyle(process.stderr)}),
   })

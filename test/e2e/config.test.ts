@@ -41,6 +41,28 @@ describe('hanzo-dev config', () => {
     expect(stderr).not.toMatch(/\n\s+at /)
   })
 
+  it('ends config get, config set and run with an error naming a file nested 10,000 levels deep (user or project, known key or not)', async () => {
+    const deep = (depth: number) => `${'{"a": '.repeat(depth)}1${'}'.repeat(depth)}`
+    const cases = [
+      {file: userFile, text: `{"model": "m", "unknown_key": ${deep(10_000)}}`},
+      {file: projectFile, text: `{"permissions": ${deep(10_000)}}`},
+    ]
+    for (const {file, text} of cases) {
+      write(file, text)
+      for (const args of [['config', 'get', 'model'], ['config', 'set', 'max_tokens', '100', '--tier', file === userFile ? 'user' : 'project'], ['run', 'hi']]) {
+        const {exitCode, stderr, stdout} = await run(args)
+        expect(exitCode, `${args.join(' ')}: ${stderr}`).toBe(1)
+        expect(stdout).toBe('')
+        expect(flat(stderr)).toContain(`Cannot use settings file ${file}: at line 1, column`)
+        expect(flat(stderr)).toContain('nested more than 64 levels deep')
+        expect(stderr).not.toMatch(/RangeError|\n\s+at /)
+      }
+
+      expect(readFileSync(file, 'utf8')).toBe(text)
+      write(file, '{}')
+    }
+  })
+
   it('sets, gets and unsets a key', async () => {
     expect((await run(['config', 'get', 'model'])).stdout).toBe('claude-sonnet-4-20250514')
     const set = await run(['config', 'set', 'model', 'gpt-4o'])

@@ -25,7 +25,7 @@ export const fsEdit: ToolDefinition<FsEditInput> = {
     'Edit a text file in the workspace by exact string replacement: old_string is replaced by new_string, and the result is a unified diff of the change.',
     'old_string must match the file exactly, whitespace and indentation included (copy it from fs_read output without the line-number prefix), and must occur exactly once unless replace_all is true:',
     'when it occurs several times, include more surrounding lines to make it unique.',
-    `The write is atomic. To create a file or rewrite it whole use fs_write. Files over ${EDIT_MAX_BYTES / 1024 / 1024} MB, binary files and files that are not valid UTF-8 are refused.`,
+    `The write is atomic. To create a file or rewrite it whole use fs_write. Files over ${EDIT_MAX_BYTES / 1024 / 1024} MB, binary files, files that are not valid UTF-8 and files with more than one hard link are refused.`,
   ].join(' '),
   inputSchema: objectSchema(
     {

@@ -5,7 +5,8 @@ import {type ToolDefinition, toolOk} from '@hanzo-dev/sdk'
 import {FileWalk, type WalkedFile, WALK_MAX_ENTRIES, WALK_RULES} from './file-walk.js'
 import {objectSchema, pathProperty} from './input-schema.js'
 import {compileGlob, relativeTo, SEARCH_PATH_NOTE} from './search-scope.js'
-import {looksBinary, openRegularFile, readUpTo} from './text-file.js'
+import {type LineMatch, RegexTimeoutError, RegexWorker} from './regex-worker.js'
+import {HardLinkedFile, looksBinary, openRegularFile, readUpTo} from './text-file.js'
 import {failureResult, ToolFailure} from './tool-failure.js'
 import {resolveInWorkspace, workspaceRoot} from './workspace-path.js'
 
@@ -27,6 +28,13 @@ export const GREP_MAX_LINES = 500
 export const GREP_MAX_FILES = 1000
 /** Characters shown of one matching line, around the match. */
 export const GREP_MAX_LINE_CHARS = 500
+/** Time the pattern may take to match, over all files of one search (see regex-worker.ts). */
+export const GREP_REGEX_LIMIT_MS = 10_000
+/** Text read ahead while earlier files are being matched. */
+const GREP_MAX_WAITING_CHARS = 8 * 1024 * 1024
+/** Files sent to the regex worker at a time: one message per file would cost more than matching small files. */
+const GREP_BATCH_FILES = 32
+const GREP_BATCH_CHARS = 256 * 1024
 
 export const fsGrep: ToolDefinition<FsGrepInput> = {
   name: 'fs_grep',
@@ -34,8 +42,9 @@ export const fsGrep: ToolDefinition<FsGrepInput> = {
     'Search the contents of files in the workspace with a JavaScript regular expression, line by line.',
     'output_mode `content` (the default) prints `path:line:text` for each matching line; `files_with_matches` lists the files that match; `count` prints `path:count` for each file.',
     WALK_RULES,
-    `Binary files and files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB are skipped.`,
+    `Binary files, files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB and files with more than one hard link are skipped.`,
     `At most ${GREP_MAX_LINES} lines (or ${GREP_MAX_FILES} files) are printed, each line cut to ${GREP_MAX_LINE_CHARS} characters around the match, with a count of the rest.`,
+    `A pattern that takes more than ${GREP_REGEX_LIMIT_MS / 1000} s to match (nested quantifiers such as (a+)+ on long lines) is stopped with an error.`,
     'Narrow a search with path and glob; find files by name with fs_glob.',
   ].join(' '),
   inputSchema: objectSchema(
@@ -50,8 +59,9 @@ export const fsGrep: ToolDefinition<FsGrepInput> = {
   ),
   mutating: false,
   async execute(input, context) {
+    let matcher: RegexWorker | undefined
     try {
-      const regex = compileRegex(input.pattern, input.case_insensitive === true)
+      const flags = regexFlags(input.pattern, input.case_insensitive === true)
       const root = await workspaceRoot(context.cwd)
       const target = await resolveInWorkspace(root, input.path ?? '.')
       const report = new GrepReport(input.output_mode ?? 'content')
@@ -64,31 +74,43 @@ export const fsGrep: ToolDefinition<FsGrepInput> = {
         files = [{absolute: target.absolute, relative: target.relative}]
       }
 
+      matcher = RegexWorker.open(input.pattern, flags, {limitMs: GREP_REGEX_LIMIT_MS, signal: context.signal})
+      const search = new MatchQueue(matcher, report, input.pattern, context.signal)
       for await (const file of files) {
+        let text: string | undefined
         try {
-          await searchFile(file, regex, report)
+          text = await readSearchable(file, report)
         } catch (error) {
-          // One unreadable file (permissions, deleted meanwhile) does not spoil a tree search.
-          if (walk === undefined || typeof (error as NodeJS.ErrnoException).code !== 'string') throw error
-          report.skippedUnreadable++
+          // One unreadable or hard-linked file (permissions, deleted meanwhile) does not spoil a tree search.
+          if (walk === undefined) throw error
+          if (error instanceof HardLinkedFile) report.skippedLinked++
+          else if (typeof (error as NodeJS.ErrnoException).code === 'string') report.skippedUnreadable++
+          else throw error
         }
+
+        if (text !== undefined) await search.add(file, text)
       }
 
+      await search.finish()
       return toolOk(report.render(input.pattern, target.relative, walk?.truncated === true))
     } catch (error) {
       return failureResult(error, input.path ?? '.')
+    } finally {
+      matcher?.close()
     }
   },
 }
 
-/** The model's pattern as a RegExp; Unicode mode first (`\p{L}` works), the legacy syntax when only that parses. */
-function compileRegex(pattern: string, caseInsensitive: boolean): RegExp {
+/** The model's pattern's flags: Unicode mode first (`\p{L}` works), the legacy syntax when only that parses. */
+function regexFlags(pattern: string, caseInsensitive: boolean): string {
   const flags = caseInsensitive ? 'i' : ''
   try {
-    return new RegExp(pattern, `${flags}u`)
+    new RegExp(pattern, `${flags}u`)
+    return `${flags}u`
   } catch {
     try {
-      return new RegExp(pattern, flags)
+      new RegExp(pattern, flags)
+      return flags
     } catch (error) {
       throw new ToolFailure(`pattern is not a valid JavaScript regular expression: ${(error as Error).message}`)
     }
@@ -101,7 +123,8 @@ async function* filterByGlob(files: AsyncIterable<WalkedFile>, glob: string | un
   for await (const file of files) if (!matches || matches(toSearchRelative(file.relative))) yield file
 }
 
-async function searchFile(file: WalkedFile, regex: RegExp, report: GrepReport): Promise<void> {
+/** A file's text, or `undefined` (counted in the report) when it is too large or binary. */
+async function readSearchable(file: WalkedFile, report: GrepReport): Promise<string | undefined> {
   const {handle, size} = await openRegularFile(file.absolute, file.relative)
   let bytes: Buffer | undefined
   try {
@@ -112,20 +135,81 @@ async function searchFile(file: WalkedFile, regex: RegExp, report: GrepReport): 
 
   if (bytes === undefined) {
     report.skippedLarge++
-    return
+    return undefined
   }
 
   if (looksBinary(bytes)) {
     report.skippedBinary++
-    return
+    return undefined
   }
 
-  const lines = bytes.toString('utf8').split('\n')
-  if (lines.at(-1) === '') lines.pop()
-  for (const [index, raw] of lines.entries()) {
-    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
-    const match = regex.exec(line)
-    if (match) report.add(file.relative, index + 1, line, match.index)
+  return bytes.toString('utf8')
+}
+
+interface Batch {
+  files: WalkedFile[]
+  texts: string[]
+  chars: number
+}
+
+/**
+ * Texts out for matching, in batches: the next files are read meanwhile, and the results go to the
+ * report in file order.
+ */
+class MatchQueue {
+  private batch: Batch = {chars: 0, files: [], texts: []}
+  private readonly sent: Array<Batch & {matches: Promise<LineMatch[][]>}> = []
+  private waitingChars = 0
+
+  constructor(
+    private readonly matcher: RegexWorker,
+    private readonly report: GrepReport,
+    private readonly pattern: string,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  async add(file: WalkedFile, text: string): Promise<void> {
+    this.batch.files.push(file)
+    this.batch.texts.push(text)
+    this.batch.chars += text.length
+    this.waitingChars += text.length
+    if (this.batch.texts.length === GREP_BATCH_FILES || this.batch.chars >= GREP_BATCH_CHARS) this.send()
+    while (this.waitingChars > GREP_MAX_WAITING_CHARS) await this.takeOldest()
+  }
+
+  async finish(): Promise<void> {
+    this.send()
+    while (this.sent.length > 0) await this.takeOldest()
+  }
+
+  private send(): void {
+    if (this.batch.texts.length === 0) return
+    this.sent.push({...this.batch, matches: this.matcher.match(this.batch.texts)})
+    this.batch = {chars: 0, files: [], texts: []}
+  }
+
+  private async takeOldest(): Promise<void> {
+    if (this.sent.length === 0) this.send()
+    const {chars, files, matches, texts} = this.sent.shift()!
+    this.waitingChars -= chars
+    let found: LineMatch[][]
+    try {
+      found = await matches
+    } catch (error) {
+      if (error instanceof RegexTimeoutError) {
+        throw new ToolFailure(
+          `/${this.pattern}/ used up its ${error.limitMs / 1000} s of matching (it was on ${files[error.index].relative}), so the search was stopped: nested quantifiers such as (a+)+ take exponential time on long lines. Simplify the pattern, or narrow path or glob.`,
+        )
+      }
+
+      // Cancelled: the pipeline says so. Anything else is the engine's own failure (its backtracking stack overflowed).
+      if (this.signal.aborted) throw error
+      throw new ToolFailure(`/${this.pattern}/ could not be matched: ${(error as Error).message}`)
+    }
+
+    for (const [i, lines] of found.entries()) {
+      for (const match of lines) this.report.add(files[i].relative, match.line + 1, texts[i].slice(match.start, match.end), match.at)
+    }
   }
 }
 
@@ -134,6 +218,7 @@ class GrepReport {
   skippedBinary = 0
   skippedLarge = 0
   skippedUnreadable = 0
+  skippedLinked = 0
   private readonly printed: string[] = []
   private readonly counts = new Map<string, number>()
   private matchingLines = 0
@@ -174,6 +259,7 @@ class GrepReport {
     if (this.skippedLarge > 0) notes.push(`${plural(this.skippedLarge, 'file')} over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB not searched`)
     if (this.skippedBinary > 0) notes.push(`${plural(this.skippedBinary, 'binary file')} skipped`)
     if (this.skippedUnreadable > 0) notes.push(`${plural(this.skippedUnreadable, 'file')} could not be read`)
+    if (this.skippedLinked > 0) notes.push(`${plural(this.skippedLinked, 'file')} with other hard links (maybe outside the workspace) not searched`)
     if (truncated) notes.push(`The search stopped after ${WALK_MAX_ENTRIES} entries, so it is incomplete; search a narrower path.`)
     if (this.matchingLines === 0) body = `No matches for /${pattern}/ in ${where}.`
     return [body, ...notes.map((note) => `[${note}]`)].join('\n')

@@ -27,7 +27,7 @@ export const fsRead: ToolDefinition<FsReadInput> = {
   description: [
     'Read a text file in the workspace. Lines come back numbered like `cat -n` (the number, a tab, the line), starting at line 1.',
     `One call returns at most ${READ_MAX_LINES} lines and ${READ_MAX_BYTES / 1024} KB; lines longer than ${READ_MAX_LINE_BYTES} bytes are cut. When a file continues, the result says which offset to read next.`,
-    'Use offset and limit to read part of a large file. Directories are refused (use fs_list), and so are binary files.',
+    'Use offset and limit to read part of a large file. Directories are refused (use fs_list), and so are binary files and files with more than one hard link (their other names may be outside the workspace).',
     'Read a file before editing it with fs_edit: the line numbers are not part of the text to match.',
   ].join(' '),
   inputSchema: objectSchema(

@@ -12,9 +12,21 @@ export function looksBinary(bytes: Uint8Array): boolean {
 }
 
 /**
- * An open handle on the regular file at `absolute`. Opened non-blocking and checked through the
- * handle, so a FIFO or device cannot hang the tool and nothing is swapped in between check and
- * read. `display` names the file in the error the model reads.
+ * A file with more than one hard link: its other names may be outside the workspace (a link made
+ * to `~/.ssh/id_ed25519` is inside by name only), and no check of the path can tell, so its
+ * content is not opened, as the sandbox does not write such a file.
+ */
+export class HardLinkedFile extends ToolFailure {
+  constructor(display: string, links: number) {
+    super(`${display} has ${links} hard links: the same file has other names, maybe outside the workspace, so the file tools do not open it`)
+    this.name = 'HardLinkedFile'
+  }
+}
+
+/**
+ * An open handle on the regular file at `absolute`, which has no other hard link. Opened
+ * non-blocking and checked through the handle, so a FIFO or device cannot hang the tool and
+ * nothing is swapped in between check and read. `display` names the file in the error the model reads.
  */
 export async function openRegularFile(absolute: string, display: string): Promise<{handle: FileHandle; size: number}> {
   const handle = await open(absolute, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
@@ -22,6 +34,7 @@ export async function openRegularFile(absolute: string, display: string): Promis
     const info = await handle.stat()
     if (info.isDirectory()) throw new ToolFailure(`${display} is a directory; use fs_list to see its entries`)
     if (!info.isFile()) throw new ToolFailure(`${display} is not a regular file (a device, socket or pipe); it cannot be read as text`)
+    if (info.nlink > 1) throw new HardLinkedFile(display, info.nlink)
     return {handle, size: info.size}
   } catch (error) {
     await handle.close()

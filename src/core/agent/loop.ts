@@ -1,5 +1,6 @@
 import {type ToolResult, toolError} from '@hanzo-dev/sdk'
 
+import {JsonNestingError, type JsonSyntaxError, parseJsonText} from '../config/json-text.js'
 import {CANCELLED} from '../tools/pipeline.js'
 import type {CompactionResult, SessionCompactor} from './compaction.js'
 import {stripThinkBlock, ThinkBlockFilter} from './think.js'
@@ -218,15 +219,20 @@ function notRun(call: ToolCallRequest, options: LoopOptions): ToolResult {
   return result
 }
 
-/** Arguments that are not one JSON object go back to the model instead of running the tool. */
+/**
+ * Arguments that are not one JSON object go back to the model instead of running the tool, and
+ * so do arguments nested deeper than any tool's input (what handles them afterwards recurses).
+ */
 function argumentsProblem(call: ToolCallRequest): ToolResult | undefined {
   if (call.arguments.trim() === '') return undefined
   try {
-    const parsed: unknown = JSON.parse(call.arguments)
+    const parsed = parseJsonText(call.arguments)
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return undefined
     return toolError(`The arguments of ${call.name} must be one JSON object, not ${Array.isArray(parsed) ? 'an array' : typeof parsed}.`)
   } catch (error) {
-    return toolError(`The arguments of ${call.name} were not valid JSON (${(error as Error).message}). Send them again as one JSON object.`)
+    if (error instanceof JsonNestingError) return toolError(`The arguments of ${call.name} have ${error.message}, more than any tool takes. Send them again as one JSON object.`)
+    const {column, line, message} = error as JsonSyntaxError
+    return toolError(`The arguments of ${call.name} were not valid JSON (${message}, at line ${line}, column ${column}). Send them again as one JSON object.`)
   }
 }
 

@@ -1,4 +1,5 @@
 import {UserError} from '../errors.js'
+import {JsonNestingError, type JsonSyntaxError} from './json-text.js'
 import type {Tier} from './types.js'
 
 /**
@@ -23,8 +24,18 @@ export class ConfigError extends UserError {
   }
 }
 
-export function syntaxError(file: string, detail: string, line: number, column: number): ConfigError {
-  return new ConfigError(`Invalid JSON in ${file} at line ${line}, column ${column}: ${detail}`, file, undefined, {
+/** The settings file at `file` did not parse as JSON, or nests too deep to be settings. */
+export function syntaxError(file: string, error: JsonSyntaxError): ConfigError {
+  const {column, line} = error
+  if (error instanceof JsonNestingError) {
+    return new ConfigError(`Cannot use settings file ${file}: at line ${line}, column ${column} it has ${error.message}`, file, undefined, {
+      column,
+      hint: 'Settings need only a few levels of nesting: fix the file, or move it aside.',
+      line,
+    })
+  }
+
+  return new ConfigError(`Invalid JSON in ${file} at line ${line}, column ${column}: ${error.message}`, file, undefined, {
     column,
     hint: 'Settings files are strict JSON: no comments, no trailing commas, double-quoted strings.',
     line,

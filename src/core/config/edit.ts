@@ -3,7 +3,7 @@ import {dirname, join} from 'node:path'
 import {knownProviders, unknownProviderError} from '../agent/endpoint.js'
 import {UserError} from '../errors.js'
 import {ConfigError, syntaxError} from './config-error.js'
-import {JsonSyntaxError, parseJsonText} from './json-text.js'
+import {JsonNestingError, JsonSyntaxError, parseJsonText} from './json-text.js'
 import {INERT_KEYS, isPlainObject, joinKey, type JsonObject, resolveKey, type SchemaNode, setAt, unknownSettingError, unsetAt} from './key-path.js'
 import {LOCAL_FILE, locateConfigFiles, PROJECT_DIR} from './locate.js'
 import {holdsCredential, nonUserTierViolations, userTierOnly} from './tier-check.js'
@@ -136,16 +136,20 @@ async function readQuietly(io: SettingsWriteIO, path: string): Promise<JsonObjec
   }
 }
 
-/** VALUE is JSON when it parses as JSON, else a string; a setting that only takes strings keeps the text as typed. */
+/**
+ * VALUE is JSON when it parses as JSON, else a string; a setting that only takes strings keeps the
+ * text as typed. JSON nested past the settings files' bound is refused: no setting takes it.
+ */
 export function parseCliValue(raw: string, schema: SchemaNode | undefined): unknown {
   let parsed: unknown
   try {
-    parsed = JSON.parse(raw)
-  } catch {
+    parsed = parseJsonText(raw)
+  } catch (error) {
+    if (error instanceof JsonNestingError && !takesOnlyStrings(schema)) throw new UserError(`The value has ${error.message}; no setting takes that, so nothing was changed`)
     return raw
   }
 
-  return takesOnlyStrings(schema) && typeof parsed !== 'string' ? raw : parsed
+  return parsed === undefined || (takesOnlyStrings(schema) && typeof parsed !== 'string') ? raw : parsed
 }
 
 /** Formats `document` as `original` was: its indentation, its line ending, a final newline. */
@@ -179,7 +183,7 @@ function parseDocument(text: string | null, path: string): JsonObject {
   try {
     value = parseJsonText(text)
   } catch (error) {
-    if (error instanceof JsonSyntaxError) throw syntaxError(path, error.message, error.line, error.column)
+    if (error instanceof JsonSyntaxError) throw syntaxError(path, error)
     throw error
   }
 

@@ -1,7 +1,13 @@
 /**
- * Strict JSON (RFC 8259) with positions in its errors. `JSON.parse` does the parsing; when it
- * fails, a scanner finds where, because Node 20's messages often carry no position at all.
+ * Strict JSON (RFC 8259) with positions in its errors, nested at most {@link MAX_JSON_DEPTH}
+ * levels. A scanner checks the text first, because Node 20's messages often carry no position at
+ * all and because what reads a settings document afterwards (schema, merge, redaction) recurses:
+ * a file nested thousands of levels deep would end in a RangeError naming no file. Then
+ * `JSON.parse` builds the value.
  */
+
+/** Objects and lists in one another, the outermost included; settings documents use a handful. */
+export const MAX_JSON_DEPTH = 64
 
 export class JsonSyntaxError extends Error {
   constructor(
@@ -16,18 +22,24 @@ export class JsonSyntaxError extends Error {
   }
 }
 
+/** Valid JSON, but nested deeper than {@link MAX_JSON_DEPTH}: the position is where it passes the limit. */
+export class JsonNestingError extends JsonSyntaxError {
+  constructor(line: number, column: number) {
+    super(`objects and lists nested more than ${MAX_JSON_DEPTH} levels deep`, line, column)
+    this.name = 'JsonNestingError'
+  }
+}
+
 /** Parses JSON text (a leading byte-order mark is allowed); `undefined` for a blank text. */
 export function parseJsonText(text: string): unknown {
   const body = text.charCodeAt(0) === 0xfe_ff ? text.slice(1) : text
   if (body.trim() === '') return undefined
-  try {
-    return JSON.parse(body)
-  } catch {
-    // JSON.parse's own message is not used: on Node 20 it often has no position and quotes the text.
-    const failure = findSyntaxError(body) ?? {message: 'invalid JSON', offset: body.length}
-    const {column, line} = lineAndColumn(body, failure.offset)
-    throw new JsonSyntaxError(failure.message, line, column)
-  }
+  // The scan accepts exactly what JSON.parse does, so JSON.parse's own message (on Node 20 often
+  // without a position, and quoting the text) is never seen.
+  const failure = findSyntaxError(body)
+  if (failure === undefined) return JSON.parse(body)
+  const {column, line} = lineAndColumn(body, failure.offset)
+  throw failure.tooDeep ? new JsonNestingError(line, column) : new JsonSyntaxError(failure.message, line, column)
 }
 
 export function lineAndColumn(text: string, offset: number): {line: number; column: number} {
@@ -46,6 +58,7 @@ export function lineAndColumn(text: string, offset: number): {line: number; colu
 interface Failure {
   message: string
   offset: number
+  tooDeep?: boolean
 }
 
 type Expect = 'value' | 'first-element' | 'next-element' | 'first-key' | 'next-key' | 'after-value'
@@ -53,7 +66,7 @@ type Expect = 'value' | 'first-element' | 'next-element' | 'first-key' | 'next-k
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
 const ESCAPES = new Set(['"', '\\', '/', 'b', 'f', 'n', 'r', 't'])
 
-/** Walks the text as a JSON value without building it; iterative, so deep nesting cannot overflow. */
+/** Walks the text as a JSON value without building it; iterative, so it cannot overflow however deep the text nests. */
 function findSyntaxError(text: string): Failure | undefined {
   let i = 0
   let expect: Expect = 'value'
@@ -162,6 +175,7 @@ function findSyntaxError(text: string): Failure | undefined {
 
     if (i >= text.length) return fail('unexpected end of the file, expected a value')
     if (c === '{' || c === '[') {
+      if (stack.length === MAX_JSON_DEPTH) return {message: 'nested too deep', offset: i, tooDeep: true}
       stack.push(c)
       i++
       expect = c === '{' ? 'first-key' : 'first-element'

@@ -52,7 +52,7 @@ export async function readSettingsFile(file: Pick<ConfigFile, 'path'>, io: Confi
   try {
     return await io.readJson(file.path)
   } catch (error) {
-    if (error instanceof JsonSyntaxError) throw syntaxError(file.path, error.message, error.line, error.column)
+    if (error instanceof JsonSyntaxError) throw syntaxError(file.path, error)
     const code = (error as NodeJS.ErrnoException).code
     if (typeof code === 'string') throw new ConfigError(`Cannot read settings file ${file.path} (${code})`, file.path)
     throw error

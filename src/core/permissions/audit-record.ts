@@ -20,9 +20,9 @@ export interface PermissionAuditRecord {
 }
 
 /**
- * Where audit records go. `append` resolves once the record is handled and never rejects: a
- * sink that cannot write reports that its own way (src/adapters/audit-log.ts warns once), so a
- * broken log never breaks the user's turn.
+ * Where audit records go. `append` resolves once the record is kept, and rejects (with a message
+ * for the user) when it cannot be: the gate then denies the call, since a decision that is not
+ * recorded must not let a tool run.
  */
 export interface AuditSink {
   append(record: PermissionAuditRecord): Promise<void>

@@ -26,7 +26,8 @@ export interface PermissionGateOptions {
 /**
  * The first stage of the tool pipeline (ARCHITECTURE.md): the policy decides, and when it says
  * prompt the prompter asks. Every decision is exactly one audit record, written before the
- * caller goes on.
+ * caller goes on. A decision that cannot be recorded is a deny, as hooks fail closed: what runs
+ * must be in the log.
  *
  * "Allow for this session" is remembered per session for the tool and its exact subject (the
  * same command line, the same path as given), or for the tool alone when it has no subject, so
@@ -70,7 +71,7 @@ export class PermissionGate {
     if (this.sessionApprovals.has(key)) return this.allow(call, evaluation, 'approved earlier in this session')
     const advice = allowAdvice(this.policy, call.toolName, call.input, {canonicalPath: call.canonicalPath, mutating: call.mutating})
     const decision = await this.prompter.requestPermission(call.toolName, {...call.input}, {advice}).catch(async (error: unknown) => {
-      await this.record(call, evaluation, 'deny', 'the permission prompt ended without an answer')
+      await this.record(call, evaluation, 'deny', 'the permission prompt ended without an answer').catch(() => {})
       throw error
     })
     switch (decision.type) {
@@ -90,12 +91,18 @@ export class PermissionGate {
   }
 
   private async allow(call: PermissionCheck, evaluation: PermissionEvaluation, reason?: string): Promise<PermissionOutcome> {
-    await this.record(call, evaluation, 'allow', reason)
+    try {
+      await this.record(call, evaluation, 'allow', reason)
+    } catch (error) {
+      return {allowed: false, reason: `${error instanceof Error ? error.message : String(error)}; a decision that is not in the audit log is a deny`}
+    }
+
     return {allowed: true}
   }
 
   private async deny(call: PermissionCheck, evaluation: PermissionEvaluation, reason: string): Promise<PermissionOutcome> {
-    await this.record(call, evaluation, 'deny', reason)
+    // Denied either way; an audit sink that cannot write has said why on the calls it would allow.
+    await this.record(call, evaluation, 'deny', reason).catch(() => {})
     return {allowed: false, reason}
   }
 

@@ -62,6 +62,16 @@ describe('Runner.run', () => {
     expect(results[3].content).toMatch(/boom failed: disk on fire/)
   })
 
+  it('sends arguments nested past the JSON bound back to the model instead of overflowing the stack', async () => {
+    const deep = `{"text": "x", "more": ${'['.repeat(10_000)}${']'.repeat(10_000)}}`
+    const client = scripted(calls(call('a', 'echo', {}, deep)), text('ok'))
+    await Runner.run(new Agent({model: 'm', name: 'a', tools: [echo]}), 'go', {client})
+    expect(client.requests[1].at(-1)).toMatchObject({
+      content: 'Error: The arguments of echo have objects and lists nested more than 64 levels deep, more than any tool takes. Send them again as one JSON object.',
+      isError: true,
+    })
+  })
+
   it('runs neighbouring read-only calls side by side and mutating ones alone, results in call order', async () => {
     const log: string[] = []
     let release!: () => void

@@ -15,6 +15,12 @@ describe('config set helpers', () => {
     expect(parseCliValue('deny', schema('permissions.exec(git push*)'))).toBe('deny')
   })
 
+  it('refuses JSON nested past the settings bound instead of overflowing the stack; a text setting keeps it as text', () => {
+    const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`
+    expect(() => parseCliValue(deep, resolveKey('mcp_servers.fs.command').schema)).toThrow('The value has objects and lists nested more than 64 levels deep; no setting takes that, so nothing was changed')
+    expect(parseCliValue(deep, resolveKey('custom_instructions').schema)).toBe(deep)
+  })
+
   it('splits dotted keys with the schema: plain-value maps keep dots in their names', () => {
     expect(resolveKey('permissions.fs_write(.env)').segments).toEqual(['permissions', 'fs_write(.env)'])
     expect(resolveKey('mcp_servers.fs.env.A.B').segments).toEqual(['mcp_servers', 'fs', 'env', 'A.B'])

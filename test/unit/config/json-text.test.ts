@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 
-import {JsonSyntaxError, parseJsonText} from '../../../src/core/config/json-text.js'
+import {JsonNestingError, JsonSyntaxError, MAX_JSON_DEPTH, parseJsonText} from '../../../src/core/config/json-text.js'
+import {thrownBy} from '../../helpers/thrown.js'
 
 function failure(text: string) {
   try {
@@ -41,5 +42,23 @@ describe('parseJsonText', () => {
     expect(found).toMatchObject({column: 14, line: 2})
     expect(found.message).not.toContain('sk-live')
     expect(failure('{"token": "sk-live-abcdef" "x": 1}').message).not.toContain('sk-live')
+  })
+})
+
+describe('parseJsonText nesting bound', () => {
+  const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`
+
+  it(`parses ${MAX_JSON_DEPTH} levels, and locates where the next one opens`, () => {
+    expect(parseJsonText(`{"a": ${arrays(MAX_JSON_DEPTH - 1)}}`)).toBeDefined()
+    const error = thrownBy(() => parseJsonText(`{"a":\n ${arrays(MAX_JSON_DEPTH)}}`))
+    expect(error).toBeInstanceOf(JsonNestingError)
+    expect(error).toBeInstanceOf(JsonSyntaxError)
+    expect(error).toMatchObject({column: 2 + MAX_JSON_DEPTH - 1, line: 2, message: `objects and lists nested more than ${MAX_JSON_DEPTH} levels deep`})
+  })
+
+  it('reports a text nested hundreds of thousands of levels deep without overflowing the stack', () => {
+    expect(thrownBy(() => parseJsonText(arrays(500_000)))).toBeInstanceOf(JsonNestingError)
+    // A bracket inside a string is text, not nesting.
+    expect(parseJsonText(JSON.stringify({a: '['.repeat(1000)}))).toEqual({a: '['.repeat(1000)})
   })
 })

@@ -1,4 +1,4 @@
-import {readFileSync, statSync, writeFileSync} from 'node:fs'
+import {readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
@@ -43,14 +43,16 @@ describe('AuditLog', () => {
     expect(logged).toEqual(['earlier', ...names])
   })
 
-  it('never rejects: the first failure is one warning, later ones are silent', async () => {
+  it('rejects each record it cannot write, naming the file and what to do, and writes again once it can', async () => {
     const blocker = join(dirs.data, 'not-a-dir')
     writeFileSync(blocker, '')
-    const warnings: string[] = []
-    const log = new AuditLog(join(blocker, 'audit.jsonl'), (message) => warnings.push(message))
-    await expect(log.append(record('fs_read'))).resolves.toBeUndefined()
-    await expect(log.append(record('fs_read'))).resolves.toBeUndefined()
-    expect(warnings).toHaveLength(1)
-    expect(warnings[0]).toContain(`could not write the audit log ${join(blocker, 'audit.jsonl')}`)
+    const path = join(blocker, 'audit.jsonl')
+    const log = new AuditLog(path)
+    const expected = `cannot write the audit log ${path} (EEXIST): make it a writable file, or set XDG_DATA_HOME to a writable directory`
+    await expect(log.append(record('fs_read'))).rejects.toThrow(expected)
+    await expect(log.append(record('exec'))).rejects.toThrow(expected)
+    rmSync(blocker)
+    await log.append(record('fs_write'))
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual(record('fs_write'))
   })
 })

@@ -160,4 +160,19 @@ describe('PermissionGate', () => {
     expect(JSON.stringify(records)).not.toContain(SECRET)
     expect(JSON.stringify(records)).not.toContain('a.txt')
   })
+
+  it('denies what it would allow when the decision cannot be recorded, saying why; a deny stays a deny', async () => {
+    const failing = (answers: PermissionDecision[] = []) =>
+      new PermissionGate({
+        audit: {append: async () => Promise.reject(new Error('cannot write the audit log /data/audit.jsonl (ENOSPC)'))},
+        policy: new PermissionPolicy([{file: 'settings.json', mode: 'allow', pattern: 'exec(git status*)', tier: 'user'}, {file: 'settings.json', mode: 'deny', pattern: 'exec(rm *)', tier: 'user'}], {defaults: []}),
+        prompter: new ScriptedPrompter(answers),
+      })
+    const reason = 'cannot write the audit log /data/audit.jsonl (ENOSPC); a decision that is not in the audit log is a deny'
+    expect(await failing().check(exec('git status'))).toEqual({allowed: false, reason})
+    expect(await failing([{scope: 'session', type: 'allow'}]).check(exec('make'))).toEqual({allowed: false, reason})
+    expect(await failing().check(exec('rm -rf /'))).toEqual({allowed: false, reason: expect.stringContaining('"exec(rm *)" is denied')})
+    // A prompt that ends without an answer (Ctrl-C) still ends the turn, recorded or not.
+    await expect(failing([]).check(exec('make'))).rejects.toThrow('unexpected prompt for exec')
+  })
 })

@@ -1,4 +1,4 @@
-import {readFileSync, symlinkSync, writeFileSync} from 'node:fs'
+import {linkSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
@@ -63,6 +63,14 @@ describe('fs_edit', () => {
       expect((await run(fsEdit, {new_string: 'x', old_string: 'keep', path}, dirs.workspace)).error).toMatch(/outside the workspace/)
     }
 
+    expect(readFileSync(join(dirs.outside, 'victim.txt'), 'utf8')).toBe('keep me')
+  })
+
+  it('refuses a file with another hard link, leaving both names as they were', async () => {
+    writeFileSync(join(dirs.outside, 'victim.txt'), 'keep me')
+    linkSync(join(dirs.outside, 'victim.txt'), join(dirs.workspace, 'victim.txt'))
+    expect((await run(fsEdit, {new_string: 'x', old_string: 'keep', path: 'victim.txt'}, dirs.workspace)).error).toMatch(/^victim\.txt has 2 hard links: .*so the file tools do not open it$/)
+    expect(statSync(join(dirs.workspace, 'victim.txt')).nlink).toBe(2)
     expect(readFileSync(join(dirs.outside, 'victim.txt'), 'utf8')).toBe('keep me')
   })
 })

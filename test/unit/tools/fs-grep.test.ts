@@ -1,8 +1,9 @@
-import {symlinkSync} from 'node:fs'
+import {linkSync, symlinkSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
-import {fsGrep, GREP_MAX_FILE_BYTES, GREP_MAX_LINE_CHARS, GREP_MAX_LINES} from '../../../src/adapters/tools/fs-grep.js'
+import {fsGrep, GREP_MAX_FILE_BYTES, GREP_MAX_LINE_CHARS, GREP_MAX_LINES, GREP_REGEX_LIMIT_MS} from '../../../src/adapters/tools/fs-grep.js'
+import {rejectionOf} from '../../helpers/thrown.js'
 import {IGNORE_TREE, IGNORE_TREE_VISIBLE, run, useTempWorkspace, writeTree} from './tool-harness.js'
 
 describe('fs_grep', () => {
@@ -78,5 +79,32 @@ describe('fs_grep', () => {
     expect((await run(fsGrep, {pattern: 'needle'}, dirs.workspace)).output).toMatch(/^No matches/)
     expect((await run(fsGrep, {path: 'secret-link', pattern: 'needle'}, dirs.workspace)).error).toMatch(/outside the workspace/)
     expect((await run(fsGrep, {path: '../outside', pattern: 'needle'}, dirs.workspace)).error).toMatch(/outside the workspace/)
+  })
+
+  it(`stops a pattern that backtracks catastrophically after ${GREP_REGEX_LIMIT_MS / 1000} s of matching, with an error result; the next search works`, async () => {
+    writeTree(dirs.workspace, {'a.txt': 'short line\n', 'long.txt': `${'a'.repeat(50_000)}\n`, 'z.txt': 'aab\n'})
+    const result = await run(fsGrep, {pattern: '(a+)+b'}, dirs.workspace)
+    expect(result.is_error).toBe(true)
+    expect(result.error).toBe(
+      `/(a+)+b/ used up its ${GREP_REGEX_LIMIT_MS / 1000} s of matching (it was on long.txt), so the search was stopped: nested quantifiers such as (a+)+ take exponential time on long lines. Simplify the pattern, or narrow path or glob.`,
+    )
+    expect((await run(fsGrep, {glob: 'z.txt', pattern: '(a+)+b'}, dirs.workspace)).output).toBe('z.txt:1:aab')
+  })
+
+  it('ends at once when the call is cancelled while the pattern is still matching', async () => {
+    writeTree(dirs.workspace, {'long.txt': `${'a'.repeat(50_000)}\n`})
+    const controller = new AbortController()
+    const call = run(fsGrep, {pattern: '(a+)+b'}, dirs.workspace, controller.signal)
+    setTimeout(() => controller.abort(), 100)
+    expect((await rejectionOf(call)).name).toBe('AbortError')
+    expect((await run(fsGrep, {pattern: 'a{3}'}, dirs.workspace)).output).toMatch(/^long\.txt:1:/)
+  })
+
+  it('skips a file with another hard link in a tree, saying so, and refuses it by name', async () => {
+    writeTree(dirs.outside, {'secret.txt': 'needle TOP SECRET\n'})
+    writeTree(dirs.workspace, {'a.txt': 'needle\n'})
+    linkSync(join(dirs.outside, 'secret.txt'), join(dirs.workspace, 'hardlink.txt'))
+    expect((await run(fsGrep, {pattern: 'needle'}, dirs.workspace)).output).toBe('a.txt:1:needle\n[1 file with other hard links (maybe outside the workspace) not searched]')
+    expect(await run(fsGrep, {path: 'hardlink.txt', pattern: 'needle'}, dirs.workspace)).toMatchObject({error: expect.stringMatching(/^hardlink\.txt has 2 hard links/), is_error: true, output: ''})
   })
 })

@@ -1,5 +1,5 @@
 import {execFileSync} from 'node:child_process'
-import {mkdirSync, symlinkSync, writeFileSync} from 'node:fs'
+import {linkSync, mkdirSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
@@ -75,5 +75,16 @@ describe('fs_read', () => {
   it('does not block on a FIFO', async () => {
     execFileSync('mkfifo', [join(dirs.workspace, 'pipe')])
     expect((await run(fsRead, {path: 'pipe'}, dirs.workspace)).error).toMatch(/not a regular file/)
+  })
+
+  it('refuses a file with another hard link, which may be outside the workspace', async () => {
+    writeFileSync(join(dirs.outside, 'secret.txt'), 'TOP SECRET')
+    linkSync(join(dirs.outside, 'secret.txt'), join(dirs.workspace, 'hardlink.txt'))
+    const result = await run(fsRead, {path: 'hardlink.txt'}, dirs.workspace)
+    expect(result).toEqual({
+      error: 'hardlink.txt has 2 hard links: the same file has other names, maybe outside the workspace, so the file tools do not open it',
+      is_error: true,
+      output: '',
+    })
   })
 })
