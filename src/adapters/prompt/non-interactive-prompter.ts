@@ -27,6 +27,6 @@ function allowHint(advice: AllowAdvice): string {
   }
 
   const why = advice.why.charAt(0).toUpperCase() + advice.why.slice(1)
-  if (!advice.sessionMode) return `${why}: only a person can approve it, in a run on a terminal.`
+  if (!advice.sessionMode) return `${why}: no rule, mode or person can allow it.`
   return `${why}. Approve it in a run on a terminal, or run with --permission-mode allow-all.`
 }

@@ -13,8 +13,7 @@ import {toolSubject} from './tool-subject.js'
  *   path in the workspace, or a tool without a subject by its name. Checked before they are
  *   suggested: with them added, the policy allows the call.
  * - `none`: no allow rule can (`why` says what stops it); `sessionMode` says whether
- *   `--permission-mode allow-all` still would (not when a deny rule may match: then only a
- *   person can approve it).
+ *   `--permission-mode allow-all` still would (not when a deny rule may match: that is a deny).
  * A rule that would spell out a secret (`exec(TOKEN=... curl ...)`) is never suggested (the
  * denial goes to the model and into the audit log), nor one for a command holding `*` or `?`,
  * which the rule would read as wildcards.

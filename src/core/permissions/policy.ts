@@ -127,9 +127,11 @@ export class PermissionPolicy {
     const verdicts = ruleTargets(toolName, input, info?.canonicalPath).map((target) => this.judge(target))
     const certain = verdicts.find(({deny}) => deny?.match === 'certain')
     if (certain) return {mode: 'deny', reason: denialReason(certain.deny!.rule, certain.target), rule: certain.deny!.rule}
+    // What the scanner cannot resolve counts as matching the deny rule it may match (fail
+    // closed): no mode and no person at a prompt can allow it.
     const possible = verdicts.find(({deny}) => deny !== undefined)
+    if (possible) return {mode: 'deny', reason: `${possibleReason(possible.deny!.rule, possible.target)} (denied: what cannot be resolved counts as a match)`, rule: possible.deny!.rule}
     const mutating = info?.mutating ?? true
-    if (possible) return this.askAPerson(possible.deny!.rule, possibleReason(possible.deny!.rule, possible.target), mutating)
     const decisions = verdicts.filter(({target}) => needsAllow(target)).map(({decision}) => decision)
     if (decisions.every((rule) => rule?.mode === 'allow')) return {mode: 'allow', rule: decisions[0]!}
     return this.promptOrSessionMode(decisions.find((rule) => rule?.mode !== 'allow') ?? null, mutating)
@@ -179,12 +181,6 @@ export class PermissionPolicy {
         return {mode: 'prompt', rule}
       }
     }
-  }
-
-  /** A call a deny rule may match: asked, or denied where the session mode would answer for the user. */
-  private askAPerson(rule: MatchedRule, reason: string, mutating: boolean): PermissionEvaluation {
-    if (this.mode === 'prompt' || (this.mode === 'allow-reads' && mutating)) return {mode: 'prompt', reason, rule}
-    return {mode: 'deny', reason: `${reason}; permission mode ${this.mode} does not answer for that`, rule}
   }
 }
 

@@ -110,19 +110,17 @@ describe('PermissionPolicy', () => {
     expect(policy.evaluate('exec', {command: 'git status && git log'})).toEqual({mode: 'prompt', rule: null})
   })
 
-  it('asks when a deny rule may match, and denies where no one would be asked', () => {
+  it('denies when a deny rule may match, in every mode: what cannot be resolved counts as a match', () => {
     const rules = [rule('exec(*)', 'allow', 'project'), rule('exec(rm *)', 'deny')]
     const evaluate = (mode: 'prompt' | 'allow-all' | 'allow-reads' | 'deny', mutating = true) => new PermissionPolicy(rules, {mode}).evaluate('exec', {command: 'X=rm; $X -rf /'}, {mutating})
-    expect(evaluate('prompt')).toEqual({mode: 'prompt', reason: expect.stringContaining('"exec(rm *)"'), rule: rule('exec(rm *)', 'deny')})
-    expect(evaluate('allow-reads')).toMatchObject({mode: 'prompt'})
+    expect(evaluate('prompt')).toEqual({mode: 'deny', reason: expect.stringContaining('"exec(rm *)"'), rule: rule('exec(rm *)', 'deny')})
+    for (const mode of ['allow-reads', 'allow-all', 'deny'] as const) expect(evaluate(mode)).toMatchObject({mode: 'deny', reason: expect.stringContaining('counts as a match')})
     expect(evaluate('allow-reads', false)).toMatchObject({mode: 'deny'})
-    expect(evaluate('allow-all')).toMatchObject({mode: 'deny', reason: expect.stringContaining('allow-all')})
-    expect(evaluate('deny')).toMatchObject({mode: 'deny'})
   })
 
   it('lets a deny that may match, written before an allow, stand; and an allow before it shield it', () => {
     const command = {command: '$X --version'}
-    expect(new PermissionPolicy([rule('exec(rm *)', 'deny'), rule('exec', 'allow')]).evaluate('exec', command)).toMatchObject({mode: 'prompt', rule: {pattern: 'exec(rm *)'}})
+    expect(new PermissionPolicy([rule('exec(rm *)', 'deny'), rule('exec', 'allow')]).evaluate('exec', command)).toMatchObject({mode: 'deny', rule: {pattern: 'exec(rm *)'}})
     expect(new PermissionPolicy([rule('exec', 'allow'), rule('exec(rm *)', 'deny')]).evaluate('exec', command)).toMatchObject({mode: 'allow', rule: {pattern: 'exec'}})
   })
 
