@@ -1,4 +1,4 @@
-import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {Config} from '@oclif/core'
 import type {AgentSession, Prompter} from '@hanzo-dev/sdk'
@@ -173,11 +173,14 @@ describe('openAgentSession', () => {
       await session.child().run('review the work', {label: 'review'})
       await session.close()
       const dir = join(dirs.box.env.XDG_DATA_HOME, 'hanzo-dev', 'sessions')
-      const [project] = (await import('node:fs')).readdirSync(dir)
+      const [project] = readdirSync(dir)
       const lines = readFileSync(join(dir, project, `${session.id}.jsonl`), 'utf8').trim().split('\n').map((line) => JSON.parse(line))
       expect(lines.map((line) => line.type)).toEqual(['session', 'user', 'usage', 'assistant', 'end', 'run', 'user', 'usage', 'assistant', 'end'])
       expect(lines[0]).toMatchObject({id: session.id, label: 'plan'})
       expect(lines[5]).toMatchObject({label: 'review', new_conversation: true})
+      const show = await runCli(['sessions', 'show', session.id], {cwd: dirs.project, env: dirs.box.env})
+      expect(show.stdout).toContain('── run 1 · plan\n')
+      expect(show.stdout).toMatch(/── run 2 · review · .* · a new conversation\n/)
 
       const next = await startFakeModel({turns: [{expect: {last_user_contains: 'go on'}, text: 'carried on'}]})
       try {
