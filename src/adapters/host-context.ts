@@ -38,8 +38,13 @@ function settingTiers(loaded: Partial<Pick<LoadedConfig, 'origins' | 'files'>>):
   return tiers
 }
 
+/** The merged settings as a command outside the CLI's own (a plugin's, a library caller's) finds them. */
+export function loadSettings(options: {cwd: string; env: Readonly<Record<string, string | undefined>>}): Promise<LoadedConfig> {
+  return loadConfig({...options, homedir: homedir(), io: nodeConfigIO, trust: FileTrustStore.of(options.env, homedir())})
+}
+
 /** For a plugin's own commands (see `loadHostLibrary` in @hanzo-dev/sdk). */
 export async function loadHostContext(options: {cwd: string; env: Readonly<Record<string, string | undefined>>}) {
-  const loaded = await loadConfig({...options, homedir: homedir(), io: nodeConfigIO, trust: FileTrustStore.of(options.env, homedir())})
+  const loaded = await loadSettings(options)
   return {host: hostInput(loaded, options.cwd, options.env), warnings: loaded.warnings}
 }

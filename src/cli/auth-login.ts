@@ -10,7 +10,7 @@ import {OAuthFlow} from '../core/auth/oauth-flow.js'
 import {credentialFromToken, OAuthError, OAuthServerError, type TokenResponse} from '../core/auth/oauth-http.js'
 import {type AuthProvider, type LoginFlow, providerEndpoints} from '../core/auth/providers.js'
 import {UserError} from '../core/errors.js'
-import type {AuthContext} from './auth-context.js'
+import type {AuthContext} from '../adapters/auth/auth-context.js'
 
 /** How the login talks to the user; everything goes to stderr, so stdout stays for --json. */
 export interface LoginIO {

@@ -1,6 +1,6 @@
 import {type Credential, type CredentialSummary, summarizeCredential} from '../core/auth/credentials.js'
 import {ENV_BINDINGS} from '../core/config/env.js'
-import type {AuthContext} from './auth-context.js'
+import type {AuthContext} from '../adapters/auth/auth-context.js'
 
 /** What `auth login` and `auth status` report of a credential: never the key or a token. */
 export interface CredentialReport {

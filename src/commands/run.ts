@@ -1,12 +1,13 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
+import {openAgentSession} from '../adapters/agent-session/index.js'
 import {HanzoCommand} from '../cli/base-command.js'
 import {type OutputFormat, RunOutput} from '../cli/run-output.js'
-import {startRun} from '../cli/run-session.js'
+import {runTask} from '../cli/run-session.js'
 import {readTask} from '../cli/run-task.js'
 import {terminalSpinner} from '../cli/spinner.js'
-import {makeStyle} from '../cli/style.js'
+import {makeStyle} from '../adapters/style.js'
 import {SESSION_PERMISSION_MODES, type SessionPermissionMode} from '../core/permissions/policy.js'
 import {UserError} from '../core/errors.js'
 
@@ -56,19 +57,29 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
     if (!prompt.trim()) throw new UserError('The task is empty', {exitCode: 2, hint: 'pass it as an argument, or with - on stdin'})
     const loaded = await this.settings()
     const format = flags['output-format'] as OutputFormat
-    const run = await startRun({
+    const warn = (message: string) => void this.warn(message)
+    const session = await openAgentSession({
+      baseURL: flags['base-url'],
       cliConfig: this.config,
+      cwd: process.cwd(),
+      env: process.env,
       fakeModel: flags['fake-model'],
-      flags: {baseURL: flags['base-url'], maxTurns: flags['max-turns'], model: flags.model},
-      loaded,
+      maxTurns: flags['max-turns'],
+      model: flags.model,
       permissionMode: flags['permission-mode'] as SessionPermissionMode,
       session: {continue: flags.continue, resume: flags.resume},
-      warn: (message) => this.warn(message),
+      settings: loaded,
+      warn,
     })
-    const style = makeStyle(process.stderr)
-    const spinner = format === 'text' ? await terminalSpinner(process.stderr, style) : undefined
-    const output = new RunOutput(format, {spinner, stderr: process.stderr, stdout: process.stdout, style}, run.summary, {verbose: flags.verbose})
-    const exitCode = await run.execute(prompt, output)
-    if (exitCode !== 0) this.exit(exitCode)
+    try {
+      const style = makeStyle(process.stderr)
+      const spinner = format === 'text' ? await terminalSpinner(process.stderr, style) : undefined
+      const summary = {model: session.model, pricing: loaded.config.pricing, sessionId: session.id}
+      const output = new RunOutput(format, {spinner, stderr: process.stderr, stdout: process.stdout, style}, summary, {verbose: flags.verbose})
+      const exitCode = await runTask(session, prompt, output, {maxOutputTokens: loaded.config.max_output_tokens, warn})
+      if (exitCode !== 0) this.exit(exitCode)
+    } finally {
+      await session.close()
+    }
   }
 }

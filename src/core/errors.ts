@@ -13,3 +13,18 @@ export class UserError extends Error {
     this.exitCode = options.exitCode ?? 1
   }
 }
+
+/**
+ * What ended an agent session's run before the loop could: a model error (the server's own
+ * message) or a hook that stopped the prompt. `reason` is what a report of the run says (the
+ * hook's reason, the model's message); `message` says it to the user. Its name stays UserError:
+ * callers in other module graphs (plugins) recognise user errors by name.
+ */
+export class AgentRunError extends UserError {
+  readonly reason: string
+
+  constructor(message: string, options: {reason: string; hint?: string; cause?: unknown}) {
+    super(message, options)
+    this.reason = options.reason
+  }
+}

@@ -74,4 +74,27 @@ describe("the library entry ('hanzo-dev')", () => {
       await server.close()
     }
   })
+
+  it('opens the agent session hanzo-dev run runs (openAgentSession), scoped to read-only tools', async () => {
+    const {AgentRunError, openAgentSession} = library
+    const model = await startFakeModel({turns: [{expect: {tools_include: ['fs_read']}, text: 'Nothing to change.'}, {status: 402}]})
+    const home = mkdtempSync(join(tmpdir(), 'hanzo-lib-'))
+    const env = {HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data')}
+    const session = await openAgentSession({baseURL: model.url, cwd: home, env, permissionMode: 'deny', tools: 'read-only'})
+    try {
+      expect(session.tools).toContain('fs_read')
+      expect(session.tools).not.toContain('exec')
+      const result = await session.run('is anything wrong?')
+      expect(result).toMatchObject({finalOutput: 'Nothing to change.', stop: 'completed'})
+      expect(result.usageReport.run.output_tokens).toBeGreaterThan(0)
+      // A model error is a user error with the server's message (and a hint), for the caller to report.
+      const failed = await session.run('again').catch((error: unknown) => error)
+      expect(failed).toBeInstanceOf(AgentRunError)
+      expect(failed).toMatchObject({hint: expect.stringContaining('credit'), name: 'UserError'})
+    } finally {
+      await session.close()
+      await model.close()
+      rmSync(home, {force: true, recursive: true})
+    }
+  })
 })

@@ -2,6 +2,7 @@ import {readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 
+import type {AgentSession, AgentSessionOptions} from './agent-session.js'
 import type {HostContext} from './contract.js'
 import type {SettingsWarning} from './settings.js'
 
@@ -11,6 +12,14 @@ export interface HostLibrary {
     host: Omit<HostContext, 'apiVersion' | 'signal'>
     warnings: SettingsWarning[]
   }>
+  /**
+   * The agent session `hanzo-dev run` runs, with the same settings, tools, permission policy,
+   * hooks, sandbox, audit log and saved sessions: pass the command's `this.config` as
+   * `cliConfig` for the plugins' tools and hooks. A user error (bad settings, an unknown
+   * session id, a model error) rejects with an error named UserError or ConfigError that has
+   * `hint` and `exitCode`. Absent from a hanzo-dev older than the session API.
+   */
+  openAgentSession(options: AgentSessionOptions): Promise<AgentSession>
 }
 
 /**

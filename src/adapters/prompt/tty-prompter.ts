@@ -19,7 +19,7 @@ export interface TtyPrompterOptions extends TerminalStreams {
    * the call is denied; once it is aborted, an open question closes and no other is asked.
    * Without it, Ctrl-C rejects (inquirer's ExitPromptError).
    */
-  interrupt?: AbortController
+  interrupt?: Pick<AbortController, 'abort' | 'signal'>
 }
 
 type Answer = 'once' | 'session' | 'deny'

@@ -1,7 +1,7 @@
 import type {Interfaces} from '@oclif/core'
 import * as Flags from '@oclif/core/flags'
 
-import {openAuthContext} from '../../cli/auth-context.js'
+import {openAuthContext} from '../../adapters/auth/auth-context.js'
 import {loginWithOAuth} from '../../cli/auth-login.js'
 import {describeCredential, jsonReport} from '../../cli/auth-report.js'
 import {chooseProvider, interruptSignal, readApiKey, withSpinner} from '../../cli/auth-terminal.js'

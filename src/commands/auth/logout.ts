@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags'
 
-import {openAuthContext} from '../../cli/auth-context.js'
+import {openAuthContext} from '../../adapters/auth/auth-context.js'
 import {chooseProvider} from '../../cli/auth-terminal.js'
 import {HanzoCommand} from '../../cli/base-command.js'
 import {type RevocationResult, revokeCredential} from '../../core/auth/grant.js'

@@ -1,7 +1,7 @@
-import {openAuthContext} from '../../cli/auth-context.js'
+import {openAuthContext} from '../../adapters/auth/auth-context.js'
 import {type CredentialReport, describeKeySource, describeSummary, jsonReport, keySource, type KeySource} from '../../cli/auth-report.js'
 import {HanzoCommand} from '../../cli/base-command.js'
-import {makeStyle} from '../../cli/style.js'
+import {makeStyle} from '../../adapters/style.js'
 import {configuredKey} from '../../core/agent/endpoint.js'
 import {AUTO_DETECT_ORDER} from '../../core/auth/providers.js'
 

@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags'
 
-import {bearerOf, freshCredential, openAuthContext} from '../../cli/auth-context.js'
+import {bearerOf, freshCredential, openAuthContext} from '../../adapters/auth/auth-context.js'
 import {describeKeySource, keySource} from '../../cli/auth-report.js'
 import {HanzoCommand} from '../../cli/base-command.js'
 import {configuredKey} from '../../core/agent/endpoint.js'

@@ -2,7 +2,7 @@ import * as Args from '@oclif/core/args'
 
 import {HanzoCommand} from '../../cli/base-command.js'
 import {renderSettingKeys} from '../../cli/render-setting-keys.js'
-import {makeStyle} from '../../cli/style.js'
+import {makeStyle} from '../../adapters/style.js'
 import {type SettingKey, settingKeys, settingKeysUnder} from '../../core/config/setting-keys.js'
 
 export default class ConfigKeys extends HanzoCommand {

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import {HanzoCommand} from '../../cli/base-command.js'
-import {makeStyle} from '../../cli/style.js'
+import {makeStyle} from '../../adapters/style.js'
 
 interface PluginRow {
   name: string

@@ -1,4 +1,4 @@
-import {type ToolResult, toolError} from '@hanzo-dev/sdk'
+import {type AgentEvent, type LoopStop, type ToolResult, toolError} from '@hanzo-dev/sdk'
 
 import {JsonNestingError, type JsonSyntaxError, parseJsonText} from '../config/json-text.js'
 import {CANCELLED} from '../tools/pipeline.js'
@@ -7,13 +7,7 @@ import {stripThinkBlock, ThinkBlockFilter} from './think.js'
 import {TokenLedger} from './token-count.js'
 import type {ApiClient, Message, ModelToolSpec, ReasoningBlock, StopReason, ToolCallRequest, ToolExecutor, Usage} from './types.js'
 
-/** What the loop reports as it goes: the CLI's output formats are built from these. */
-export type AgentEvent =
-  | {type: 'turn_start'; turn: number}
-  | {type: 'text_delta'; text: string}
-  | {type: 'tool_call'; call: ToolCallRequest}
-  | {type: 'tool_result'; call: ToolCallRequest; result: ToolResult}
-  | {type: 'usage'; usage: Usage}
+export type {AgentEvent, LoopStop} from '@hanzo-dev/sdk'
 
 export interface LoopOptions {
   client: ApiClient
@@ -40,9 +34,6 @@ export interface LoopCompaction {
   /** After the history was compacted (not when there was nothing to compact). */
   onCompacted?: (result: CompactionResult) => void
 }
-
-/** `max_tokens`: the last reply was cut at the model's output limit, so the answer is incomplete. */
-export type LoopStop = 'completed' | 'max_turns' | 'max_tokens' | 'cancelled'
 
 export interface LoopResult {
   /** The last reply's text, without a leading think block. */

@@ -1,14 +1,14 @@
 import {randomUUID} from 'node:crypto'
 
-import {type JsonSchema, type Middleware, type ToolContext, type ToolDefinition, type ToolResult, toolOk} from '@hanzo-dev/sdk'
+import {type JsonSchema, type Middleware, type RunResult, type ToolContext, type ToolDefinition, type ToolResult, toolOk} from '@hanzo-dev/sdk'
 
 import {type PermissionStep, ToolPipeline} from '../tools/pipeline.js'
 import {ToolRegistry} from '../tools/registry.js'
 import {traceAgentRun, type TracedPorts} from '../tracing/agent-run.js'
 import {type CompactionResult, SessionCompactor} from './compaction.js'
 import {modelSummarizer} from './compaction-summary.js'
-import {type AgentEvent, type LoopStop, runAgentLoop} from './loop.js'
-import type {ApiClient, Message, Usage} from './types.js'
+import {type AgentEvent, runAgentLoop} from './loop.js'
+import type {ApiClient, Message} from './types.js'
 
 /**
  * The library API in the spirit of hanzo-agent's `Agent` / `Runner` / `function_tool`:
@@ -87,6 +87,8 @@ export interface RunOptions {
    * agent's tools, as the caller's own.
    */
   registry?: ToolRegistry
+  /** The registry's tools the model is offered (ToolScope); calls to the others are refused. Absent: all. */
+  offered?: readonly string[]
   onEvent?: (event: AgentEvent) => void
   /**
    * Opt-in compaction (HIP-301 §5): past 90% of `maxTokens` (the conversation's budget, not
@@ -95,16 +97,7 @@ export interface RunOptions {
   compaction?: {maxTokens: number; reserveRecent?: number; onPreCompact?: () => Promise<void>; onCompacted?: (result: CompactionResult) => void}
 }
 
-export interface RunResult {
-  finalOutput: string
-  /** Each reply as the provider sent it, think blocks included. */
-  rawResponses: unknown[]
-  /** The conversation after the run (system message included), fit to send again. */
-  history: Message[]
-  stop: LoopStop
-  turns: number
-  usage: Usage
-}
+export type {RunResult} from '@hanzo-dev/sdk'
 
 export const DEFAULT_MAX_TURNS = 10
 
@@ -128,14 +121,15 @@ export class Runner {
     const registry = options.registry ?? libraryRegistry(agent.tools)
     const cwd = options.cwd ?? process.cwd()
     const {canonicalPath, middleware, permissions} = options
-    const executor = new ToolPipeline({canonicalPath, cwd, middleware, permissions, registry})
+    const offered = options.offered && new Set(options.offered)
+    const executor = new ToolPipeline({canonicalPath, cwd, middleware, offered, permissions, registry})
     const history: Message[] = [
       ...(agent.instructions ? [{content: agent.instructions, role: 'system'} as const] : []),
       ...(options.history ?? []),
       {content: input, role: 'user'},
     ]
     const sessionId = options.sessionId ?? randomUUID()
-    const tools = registry.specs()
+    const tools = registry.specs().filter((spec) => !offered || offered.has(spec.name))
     const loop = (ports: TracedPorts) =>
       runAgentLoop(history, {
         ...ports,

@@ -1,4 +1,4 @@
-import type {JsonSchema, ToolResult} from '@hanzo-dev/sdk'
+import type {JsonSchema, Message, PermissionDecision, ReasoningBlock, ToolCallRequest, ToolResult, Usage} from '@hanzo-dev/sdk'
 
 import type {AllowAdvice} from '../permissions/allow-advice.js'
 
@@ -9,35 +9,8 @@ import type {AllowAdvice} from '../permissions/allow-advice.js'
  * same loop.
  */
 
-/** A tool call as the model asked for it. */
-export interface ToolCallRequest {
-  /** The provider's call id (`call_...`, `toolu_...`), echoed back with the result. */
-  id: string
-  name: string
-  /** The arguments parsed as a JSON object; `{}` when they were not valid JSON (see `arguments`). */
-  input: Record<string, unknown>
-  /** The arguments exactly as the model sent them: a parse failure goes back to the model. */
-  arguments: string
-}
-
-/**
- * Reasoning a provider signs and needs back unchanged with the reply it came in: Anthropic's
- * thinking blocks, which must accompany a reply's tool calls when they are sent back. Never
- * shown and never part of the reply's text.
- */
-export type ReasoningBlock = {type: 'thinking'; thinking: string; signature: string} | {type: 'redacted_thinking'; data: string}
-
-/** The conversation, provider-neutral; adapters translate it to each wire format. */
-export type Message =
-  | {role: 'system'; content: string}
-  | {role: 'user'; content: string}
-  | {role: 'assistant'; content: string; toolCalls: ToolCallRequest[]; reasoning?: ReasoningBlock[]}
-  | {role: 'tool'; toolCallId: string; toolName: string; content: string; isError: boolean}
-
-export interface Usage {
-  inputTokens: number
-  outputTokens: number
-}
+// The conversation's types are the sdk's: plugin commands that open an agent session see the same ones.
+export type {Message, PermissionDecision, ReasoningBlock, ToolCallRequest, Usage} from '@hanzo-dev/sdk'
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'other'
 
@@ -94,12 +67,6 @@ export class ModelError extends Error {
     this.endpoint = options.endpoint
   }
 }
-
-/** HIP-301 §2 PermissionDecision, as a discriminated union. */
-export type PermissionDecision =
-  | {type: 'allow'; scope?: 'once' | 'session'}
-  | {type: 'deny'; reason: string}
-  | {type: 'escalate'}
 
 /** What the gate knows of a call it asks about, besides the call (HIP-301's prompter gets the call only). */
 export interface PermissionRequestContext {

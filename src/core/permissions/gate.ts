@@ -66,6 +66,14 @@ export class PermissionGate {
     }
   }
 
+  /**
+   * A call the session refuses whatever the rules say (its tool is not offered: ToolScope):
+   * recorded as a deny, like any other decision.
+   */
+  async refuse(call: Pick<PermissionCheck, 'sessionId' | 'toolName'>, reason: string): Promise<void> {
+    await this.record(call, {mode: 'deny', rule: null}, 'deny', reason).catch(() => {})
+  }
+
   private async ask(call: PermissionCheck, evaluation: PermissionEvaluation): Promise<PermissionOutcome> {
     const key = approvalKey(call)
     if (this.sessionApprovals.has(key)) return this.allow(call, evaluation, 'approved earlier in this session')
@@ -106,7 +114,7 @@ export class PermissionGate {
     return {allowed: false, reason}
   }
 
-  private record(call: PermissionCheck, evaluation: PermissionEvaluation, decision: 'allow' | 'deny', reason: string | undefined): Promise<void> {
+  private record(call: Pick<PermissionCheck, 'sessionId' | 'toolName'>, evaluation: Pick<PermissionEvaluation, 'mode' | 'rule'>, decision: 'allow' | 'deny', reason: string | undefined): Promise<void> {
     const record: PermissionAuditRecord = {
       decision,
       mode: evaluation.mode,

@@ -1,3 +1,5 @@
+import type {SessionPermissionMode} from '@hanzo-dev/sdk'
+
 import {type PermissionMode, type PermissionRule, type Tier, TIERS} from '../config/types.js'
 import {PROTECTED_PERMISSION_RULES} from './protected-paths.js'
 import {type DenyMemo, matchRule, parseRulePattern, type RuleMatch, type RulePattern} from './rule-pattern.js'
@@ -28,7 +30,7 @@ import {needsAllow, type RuleTarget, ruleTargets} from './rule-target.js'
  * 4. Nothing matched: prompt (HIP-301: the behaviour before rules existed).
  */
 
-export type SessionPermissionMode = 'prompt' | 'allow-reads' | 'deny' | 'allow-all'
+export type {SessionPermissionMode} from '@hanzo-dev/sdk'
 
 export const SESSION_PERMISSION_MODES: readonly SessionPermissionMode[] = ['prompt', 'allow-reads', 'deny', 'allow-all']
 

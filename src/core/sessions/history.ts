@@ -5,7 +5,7 @@ export const MISSING_RESULT = 'Error: the session ended before this call finishe
 
 /**
  * The conversation a resumed run sends: the message lines in order, restarted by each `history`
- * line (a compaction rewrote it). A run killed mid-turn can leave tool calls without results, or
+ * line (a compaction rewrote it) and each run with a conversation of its own (its last run's). A run killed mid-turn can leave tool calls without results, or
  * (with a torn line) results without their call; both would be refused by the model's API, so
  * a missing result is filled in as an error and an orphan result is dropped.
  */
@@ -13,6 +13,7 @@ export function conversationLines(lines: readonly TranscriptLine[]): MessageLine
   let conversation: MessageLine[] = []
   for (const line of lines) {
     if (line.type === 'history') conversation = [...line.messages]
+    else if (line.type === 'run' && line.new_conversation) conversation = []
     else if (isMessageLine(line)) conversation.push(line)
   }
 

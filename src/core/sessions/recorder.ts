@@ -31,6 +31,11 @@ export class SessionRecorder {
     this.recorded = [...options.history]
   }
 
+  /** The conversation as the transcript now holds it. */
+  get conversation(): readonly Message[] {
+    return this.recorded
+  }
+
   wrap(client: ApiClient): ApiClient {
     return {sendMessage: (messages, tools, options) => this.send(client, messages, tools, options)}
   }

@@ -22,7 +22,7 @@ export function renderSessionList(sessions: readonly ListedSession[], options: {
 }
 
 /** `sessions show`: the summary, then the conversation as it went, run by run. */
-export function renderSession(summary: SessionSummary, {lines, skipped}: ParsedTranscript): string[] {
+export function renderSession(summary: SessionSummary, {header, lines, skipped}: ParsedTranscript): string[] {
   const out = [
     `Session   ${summary.id}`,
     `Project   ${summary.project_root}`,
@@ -32,6 +32,8 @@ export function renderSession(summary: SessionSummary, {lines, skipped}: ParsedT
   ]
   if (skipped.length > 0) out.push(`Skipped   ${skipped.map((s) => `line ${s.line} (${s.reason === 'torn' ? 'cut short by a kill' : 'not readable'})`).join(', ')}`)
   out.push('')
+  // The first run has no line of its own: a stage's name (its label) heads it.
+  if (header.label !== undefined) out.push(`── ${runName(1, header.label)}`)
   let run = 1
   for (const line of lines) out.push(...renderLine(line, () => ++run))
   return out
@@ -40,7 +42,8 @@ export function renderSession(summary: SessionSummary, {lines, skipped}: ParsedT
 function renderLine(line: TranscriptLine, nextRun: () => number): string[] {
   switch (line.type) {
     case 'run': {
-      return ['', `── run ${nextRun()} · ${localTime(line.at)} · ${line.model} · ${line.cwd}`]
+      const fresh = line.new_conversation ? ' · a new conversation' : ''
+      return ['', `── ${runName(nextRun(), line.label)} · ${localTime(line.at)} · ${line.model} · ${line.cwd}${fresh}`]
     }
 
     case 'user': {
@@ -67,6 +70,11 @@ function renderLine(line: TranscriptLine, nextRun: () => number): string[] {
       return []
     }
   }
+}
+
+/** `run 2`, or with the stage a command with stages gave it, `run 2 · review`. */
+function runName(run: number, label: string | undefined): string {
+  return label === undefined ? `run ${run}` : `run ${run} · ${label}`
 }
 
 /** A tool call's input in one short line: the command or path when there is one. */

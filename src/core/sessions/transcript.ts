@@ -17,6 +17,8 @@ export interface SessionHeader {
   project_root: string
   model: string
   provider: string
+  /** The first run's stage, when a command with stages made it (`plan`). */
+  label?: string
 }
 
 /** A later run of the same session (`run --continue` / `--resume`): where and with what it ran. */
@@ -26,6 +28,13 @@ export interface RunLine {
   cwd: string
   model: string
   provider: string
+  /** The run's stage, when a command with stages made it (`plan`, `code`). */
+  label?: string
+  /**
+   * The run has a conversation of its own (a stage's, a sub-session's), not the one before it:
+   * from here on the session's conversation is this run's.
+   */
+  new_conversation?: true
 }
 
 export interface SavedToolCall {

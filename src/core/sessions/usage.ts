@@ -1,14 +1,11 @@
+import type {TurnUsage, UsageTotals} from '@hanzo-dev/sdk'
+
 import type {TranscriptLine, UsageLine} from './transcript.js'
 
 /** USD per million tokens, by model id (the `pricing` setting). */
 export type Pricing = Readonly<Record<string, {input: number; output: number}>>
 
-export interface UsageTotals {
-  input_tokens: number
-  output_tokens: number
-  /** Absent when a request's model has no price: a partial sum would read as the whole cost. */
-  cost_usd?: number
-}
+export type {TurnUsage, UsageTotals} from '@hanzo-dev/sdk'
 
 /**
  * What one request cost. Prices are today's (from the settings), not the ones in force when the
@@ -18,9 +15,6 @@ export function requestCost(usage: Pick<UsageLine, 'input_tokens' | 'output_toke
   const price = pricing?.[usage.model]
   return price && round((usage.input_tokens * price.input + usage.output_tokens * price.output) / 1e6)
 }
-
-/** One model request's tokens, and their cost when the model has a price. */
-export type TurnUsage = Omit<UsageLine, 'at' | 'type'> & {cost_usd?: number}
 
 /** Each request's tokens and cost; fields besides `at` and `type` (a run number) are kept. */
 export function turnUsage<R extends UsageLine>(requests: readonly R[], pricing: Pricing | undefined): Array<TurnUsage & Omit<R, 'at' | 'type'>> {

@@ -7,7 +7,7 @@ import {type ToolRegistry, trusted} from './registry.js'
 import {DEFAULT_MAX_OUTPUT_CHARS, truncateOutput} from './truncate.js'
 
 /** The permission step: a PermissionGate (policy, prompter, session approvals, audit). */
-export type PermissionStep = Pick<PermissionGate, 'check'>
+export type PermissionStep = Pick<PermissionGate, 'check'> & Partial<Pick<PermissionGate, 'refuse'>>
 
 export interface ToolPipelineOptions {
   registry: ToolRegistry
@@ -23,6 +23,12 @@ export interface ToolPipelineOptions {
   canonicalPath?: (path: string) => Promise<string | null | undefined>
   /** Sandbox, hooks: each wraps the execution that follows it. */
   middleware?: readonly Middleware[]
+  /**
+   * The registry's tools this run offers the model (ToolScope); absent, all of them. A call to
+   * another is refused before anything else (its input is not even looked at), and the refusal
+   * is a deny in the audit log (`permissions.refuse`).
+   */
+  offered?: ReadonlySet<string>
   maxOutputChars?: number
 }
 
@@ -61,10 +67,14 @@ export class ToolPipeline implements ToolExecutor {
   }
 
   private async executeUntruncated(name: string, input: Record<string, unknown>, sessionId: string, signal: AbortSignal): Promise<ToolResult> {
-    const tool = this.options.registry.get(name)
-    if (!tool) {
-      const known = this.options.registry.list().map((t) => t.definition.name)
-      return toolError(`Unknown tool "${name}". The available tools are: ${known.join(', ')}`)
+    const {offered, permissions, registry} = this.options
+    const tool = registry.get(name)
+    const available = () => registry.list().map((t) => t.definition.name).filter((known) => !offered || offered.has(known))
+    if (!tool) return toolError(`Unknown tool "${name}". The available tools are: ${available().join(', ') || 'none'}`)
+    if (offered && !offered.has(tool.definition.name)) {
+      const reason = `${tool.definition.name} is not one of this session's tools (${available().join(', ') || 'it has none'})`
+      await permissions?.refuse?.({sessionId, toolName: tool.definition.name}, reason)
+      return toolError(`Refused: ${reason}. Use only the tools you were given.`)
     }
 
     const problem = await validateToolInput(tool.definition.inputSchema, input)

@@ -47,6 +47,16 @@ describe('Runner.run', () => {
     expect(client.requests[1].at(-1)).toEqual({content: 'echo: x', isError: false, role: 'tool', toolCallId: 'c1', toolName: 'echo'})
   })
 
+  it('refuses a call to a tool it does not offer, before its input is looked at, and tells the permission step', async () => {
+    const refused: string[] = []
+    const permissions = {check: async () => ({allowed: true}) as const, refuse: async (c: {toolName: string}, reason: string) => void refused.push(`${c.toolName}: ${reason}`)}
+    const client = scripted(calls(call('a', 'echo', {wrong: true})), text('ok'))
+    const result = await Runner.run(new Agent({model: 'm', name: 'a', tools: [echo]}), 'go', {client, offered: [], permissions})
+    expect(result.finalOutput).toBe('ok')
+    expect(client.requests[1].at(-1)).toMatchObject({content: expect.stringMatching(/^Error: Refused: echo is not one of this session's tools \(it has none\)/), isError: true})
+    expect(refused).toEqual(["echo: echo is not one of this session's tools (it has none)"])
+  })
+
   it('sends bad calls back to the model as errors: invalid JSON, unknown tool, input against the schema, a throwing tool', async () => {
     const boom = tool({description: 'fails', execute: () => Promise.reject(new Error('disk on fire')), name: 'boom', parameters: {type: 'object'}})
     const client = scripted(

@@ -27,6 +27,11 @@ describe('conversationLines', () => {
     ])
   })
 
+  it("starts over at a run with a conversation of its own (a stage's): the session's is its last run's", () => {
+    const stage: TranscriptLine = {at: 't', cwd: '/', label: 'review', model: 'm', new_conversation: true, provider: 'p', type: 'run'}
+    expect(conversationLines([user('plan it'), calls('c1'), result('c1'), stage, user('review it')])).toEqual([user('review it')])
+  })
+
   it('answers a call whose result was lost (a kill mid-turn), and drops a result whose call was lost', () => {
     const conversation = conversationLines([user('a'), calls('c1', 'c2'), result('c2'), user('b'), result('orphan'), calls('c3')])
     expect(conversation).toEqual([

@@ -1,14 +1,14 @@
 import {homedir} from 'node:os'
 
-import {configuredKey, DEFAULT_PROVIDER, type ModelEndpoint, resolveEndpoint} from '../core/agent/endpoint.js'
-import {openCredentialStore} from '../adapters/credentials/open-store.js'
-import type {Credential, CredentialStore} from '../core/auth/credentials.js'
-import {providerRefresher} from '../core/auth/grant.js'
-import type {FetchLike} from '../core/auth/oauth-http.js'
-import {AUTO_DETECT_ORDER, resolveAuthProvider} from '../core/auth/providers.js'
-import {validCredential} from '../core/auth/refresh.js'
-import type {HanzoConfig} from '../core/config/types.js'
-import {resolvePaths} from '../core/paths.js'
+import {configuredKey, DEFAULT_PROVIDER, type ModelEndpoint, resolveEndpoint} from '../../core/agent/endpoint.js'
+import {openCredentialStore} from '../credentials/open-store.js'
+import type {Credential, CredentialStore} from '../../core/auth/credentials.js'
+import {providerRefresher} from '../../core/auth/grant.js'
+import type {FetchLike} from '../../core/auth/oauth-http.js'
+import {AUTO_DETECT_ORDER, resolveAuthProvider} from '../../core/auth/providers.js'
+import {validCredential} from '../../core/auth/refresh.js'
+import type {HanzoConfig} from '../../core/config/types.js'
+import {resolvePaths} from '../../core/paths.js'
 
 /** What every `auth` command and a run's credential lookup share. */
 export interface AuthContext {

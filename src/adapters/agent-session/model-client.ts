@@ -1,23 +1,33 @@
-import {createAnthropicClient} from '../adapters/api/anthropic-client.js'
-import {createOpenAIClient} from '../adapters/api/openai-client.js'
-import type {ModelEndpoint} from '../core/agent/endpoint.js'
-import type {ApiClient, ModelError} from '../core/agent/types.js'
-import {redactBaseUrl} from '../core/config/redact.js'
-import {UserError} from '../core/errors.js'
-import {resolveRunEndpoint} from './auth-context.js'
-import type {StartRunOptions} from './run-session.js'
+import {createAnthropicClient} from '../api/anthropic-client.js'
+import {createOpenAIClient} from '../api/openai-client.js'
+import type {ModelEndpoint} from '../../core/agent/endpoint.js'
+import type {ApiClient, ModelError} from '../../core/agent/types.js'
+import {redactBaseUrl} from '../../core/config/redact.js'
+import {UserError} from '../../core/errors.js'
+import {resolveRunEndpoint} from '../auth/auth-context.js'
+import type {HanzoConfig} from '../../core/config/types.js'
 
-/** The run's model client (the scripted one with `--fake-model`, or the provider's wire API), and the hint for its errors. */
-export async function modelClient(options: StartRunOptions): Promise<{client: ApiClient; model: string; provider: string; errorHint: ErrorHint}> {
+export interface ModelClientOptions {
+  config: HanzoConfig
+  env: Readonly<Record<string, string | undefined>>
+  model?: string
+  baseURL?: string
+  /** A model script to replay instead of a server (hidden `--fake-model`). */
+  fakeModel?: string
+  warn(message: string): void
+}
+
+/** The session's model client (the scripted one with `fakeModel`, or the provider's wire API), and the hint for its errors. */
+export async function modelClient(options: ModelClientOptions): Promise<{client: ApiClient; model: string; provider: string; errorHint: ErrorHint}> {
   if (options.fakeModel) {
-    const [{createScriptedClient}, {ScriptError}] = await Promise.all([import('../testing/fake-model/scripted-client.js'), import('../testing/fake-model/script.js')])
+    const [{createScriptedClient}, {ScriptError}] = await Promise.all([import('../../testing/fake-model/scripted-client.js'), import('../../testing/fake-model/script.js')])
     const client = await createScriptedClient(options.fakeModel).catch((error: unknown) => {
       throw error instanceof ScriptError ? new UserError(error.message, {exitCode: 2}) : error
     })
-    return {client, errorHint: (error) => modelErrorHint(error), model: options.flags.model ?? client.model, provider: 'scripted'}
+    return {client, errorHint: (error) => modelErrorHint(error), model: options.model ?? client.model, provider: 'scripted'}
   }
 
-  const endpoint = await resolveRunEndpoint(options.loaded.config, process.env, options.flags, options.warn)
+  const endpoint = await resolveRunEndpoint(options.config, options.env, {baseURL: options.baseURL, model: options.model}, options.warn)
   const {api, apiKey, authScheme, baseURL, maxRetries} = endpoint
   const client =
     api === 'anthropic_messages'
@@ -26,7 +36,7 @@ export async function modelClient(options: StartRunOptions): Promise<{client: Ap
   return {client, errorHint: (error) => modelErrorHint(error, endpoint), model: endpoint.model, provider: endpoint.provider}
 }
 
-type ErrorHint = (error: ModelError) => string | undefined
+export type ErrorHint = (error: ModelError) => string | undefined
 
 /**
  * What to try after a model error. A local server refusing the request was sent no key unless

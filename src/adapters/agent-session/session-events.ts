@@ -1,6 +1,6 @@
 import type {Contribution, SessionEventInput, SessionEventVerdict} from '@hanzo-dev/sdk'
 
-import type {PluginAnswer} from '../adapters/plugin-host.js'
+import type {PluginAnswer} from '../plugin-host.js'
 
 /**
  * Tells every plugin that asked about a session event (hooks run theirs), in the order they

@@ -3,10 +3,10 @@ import {homedir} from 'node:os'
 import {join} from 'node:path'
 import {canonicalEntry, canonicalize, gitIndirection, globalGitConfig, nearestDotGit} from '@hanzo-dev/sdk'
 
-import {trustStorePath} from '../adapters/trust-store.js'
-import {LOCAL_FILE, PROJECT_DIR, PROJECT_FILE} from '../core/config/locate.js'
-import {resolvePaths} from '../core/paths.js'
-import {protectedPathRules, type ProtectedRule} from '../core/permissions/index.js'
+import {trustStorePath} from '../trust-store.js'
+import {LOCAL_FILE, PROJECT_DIR, PROJECT_FILE} from '../../core/config/locate.js'
+import {resolvePaths} from '../../core/paths.js'
+import {protectedPathRules, type ProtectedRule} from '../../core/permissions/index.js'
 
 /**
  * The deny rules a session adds to the shipped ones (protected-paths.ts), found where they are

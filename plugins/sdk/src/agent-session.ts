@@ -1,0 +1,194 @@
+import type {ToolResult} from './tools.js'
+
+/**
+ * The agent session of HIP-301 as plugin commands and library callers see it (the host
+ * library's `openAgentSession`; the core implements it). The conversation types live here, not
+ * in the core, so a plugin gets them from its one dependency, the sdk.
+ */
+
+/** A tool call as the model asked for it. */
+export interface ToolCallRequest {
+  /** The provider's call id (`call_...`, `toolu_...`), echoed back with the result. */
+  id: string
+  name: string
+  /** The arguments parsed as a JSON object; `{}` when they were not valid JSON (see `arguments`). */
+  input: Record<string, unknown>
+  /** The arguments exactly as the model sent them: a parse failure goes back to the model. */
+  arguments: string
+}
+
+/**
+ * Reasoning a provider signs and needs back unchanged with the reply it came in: Anthropic's
+ * thinking blocks, which must accompany a reply's tool calls when they are sent back. Never
+ * shown and never part of the reply's text.
+ */
+export type ReasoningBlock = {type: 'thinking'; thinking: string; signature: string} | {type: 'redacted_thinking'; data: string}
+
+/** The conversation, provider-neutral; adapters translate it to each wire format. */
+export type Message =
+  | {role: 'system'; content: string}
+  | {role: 'user'; content: string}
+  | {role: 'assistant'; content: string; toolCalls: ToolCallRequest[]; reasoning?: ReasoningBlock[]}
+  | {role: 'tool'; toolCallId: string; toolName: string; content: string; isError: boolean}
+
+export interface Usage {
+  inputTokens: number
+  outputTokens: number
+}
+
+/** What the loop reports as it goes: the CLI's output formats are built from these. */
+export type AgentEvent =
+  | {type: 'turn_start'; turn: number}
+  | {type: 'text_delta'; text: string}
+  | {type: 'tool_call'; call: ToolCallRequest}
+  | {type: 'tool_result'; call: ToolCallRequest; result: ToolResult}
+  | {type: 'usage'; usage: Usage}
+
+/** `max_tokens`: the last reply was cut at the model's output limit, so the answer is incomplete. */
+export type LoopStop = 'completed' | 'max_turns' | 'max_tokens' | 'cancelled'
+
+export interface RunResult {
+  finalOutput: string
+  /** Each reply as the provider sent it, think blocks included. */
+  rawResponses: unknown[]
+  /** The conversation after the run (system message included), fit to send again. */
+  history: Message[]
+  stop: LoopStop
+  turns: number
+  usage: Usage
+}
+
+/** HIP-301 §2 PermissionDecision, as a discriminated union. */
+export type PermissionDecision =
+  | {type: 'allow'; scope?: 'once' | 'session'}
+  | {type: 'deny'; reason: string}
+  | {type: 'escalate'}
+
+/**
+ * Who answers when the permission rules say to ask. `context` says how the call could be
+ * allowed without asking next time (the core's AllowAdvice).
+ */
+export interface Prompter {
+  requestPermission(toolName: string, input: Record<string, unknown>, context?: {advice: unknown}): Promise<PermissionDecision>
+}
+
+/**
+ * How a session treats what the rules leave to a person: `prompt` asks (denies off a
+ * terminal), `allow-reads` runs tools that change nothing, `deny` never asks, `allow-all`
+ * runs everything not denied. Deny rules apply in every mode.
+ */
+export type SessionPermissionMode = 'prompt' | 'allow-reads' | 'deny' | 'allow-all'
+
+/**
+ * The tools a session offers the model, and the only ones it runs: a call to any other is
+ * refused (an error result for the model, a deny in the audit log). `read-only`: the tools that
+ * declare they change nothing (`mutating: false`); `none`: no tool at all; a list: those names.
+ */
+export type ToolScope = 'all' | 'read-only' | 'none' | readonly string[]
+
+/** Tokens (and cost, when the `pricing` setting has the model) of one model request. */
+export interface TurnUsage {
+  turn: number
+  model: string
+  input_tokens: number
+  output_tokens: number
+  cost_usd?: number
+}
+
+export interface UsageTotals {
+  input_tokens: number
+  output_tokens: number
+  /** Absent when a request's model has no price: a partial sum would read as the whole cost. */
+  cost_usd?: number
+}
+
+/** A run's model requests, the run's total, and the saved session's (earlier runs too). */
+export interface RunUsage {
+  turns: TurnUsage[]
+  run: UsageTotals
+  session: UsageTotals
+}
+
+export interface AgentSessionOptions {
+  /** The workspace: tools act in it, settings and the project are found from it. */
+  cwd: string
+  env: Readonly<Record<string, string | undefined>>
+  /**
+   * The running CLI's oclif Config: plugin contributions (tools, middleware, hooks, context)
+   * come from its plugins. Without it, the built-in tools only.
+   */
+  cliConfig?: unknown
+  /** Default: the `model` setting. */
+  model?: string
+  /** An OpenAI-compatible /v1 base URL (default: the settings'). */
+  baseURL?: string
+  permissionMode: SessionPermissionMode
+  /** Default: the terminal prompter when stdin and stderr are terminals, else one that denies and says how to allow. */
+  prompter?: Prompter
+  /** Default `all`. */
+  tools?: ToolScope
+  /** Put before hanzo-dev's own system prompt (a role: "You are a planner..."), not instead of it. */
+  systemPrompt?: string
+  /** The most model requests one run makes (default: the `max_turns` setting, else 25). */
+  maxTurns?: number
+  /**
+   * `resume` (an id, or a unique start of one) or `continue` (this project's latest) carry on a
+   * saved session: its last run's conversation. `record: false` saves nothing (default: saved).
+   */
+  session?: {resume?: string; continue?: boolean; record?: boolean}
+  /** Aborting it cancels the run in progress, as Ctrl-C does. */
+  signal?: AbortSignal
+  /** A model script to replay instead of a server (tests, demos; the hidden `--fake-model`). */
+  fakeModel?: string
+  /** Where the session's warnings go (default: stderr). */
+  warn?(message: string): void
+}
+
+export interface AgentRunOptions {
+  onEvent?(event: AgentEvent): void
+  /** The conversation to carry on instead of the session's own (without the system message). */
+  history?: readonly Message[]
+  /** A stage name recorded with the run in the saved session (`plan`, `code`). */
+  label?: string
+}
+
+/** A run's result with its usage; `stop` says how it ended. */
+export interface AgentRunResult extends RunResult {
+  usageReport: RunUsage
+}
+
+export interface ChildSessionOptions {
+  /** Default: the parent's. A child is never offered a tool its parent is not. */
+  tools?: ToolScope
+  /** Default: the parent's role prefix. */
+  systemPrompt?: string
+  maxTurns?: number
+  /** Another model of the same provider. */
+  model?: string
+  /** The label of the child's runs (default: the one each run gives). */
+  label?: string
+}
+
+export interface AgentSession {
+  /** The saved session's id (a child has its parent's: it is recorded into the same session). */
+  readonly id: string
+  readonly model: string
+  readonly cwd: string
+  /** The names of the tools the model is offered. */
+  readonly tools: readonly string[]
+  /**
+   * Sends `prompt` and runs the loop to its end. The session's conversation goes on from run to
+   * run (a child's starts empty). A model error, or a hook that stops the prompt, rejects with
+   * an AgentRunError (a UserError: message, hint).
+   */
+  run(prompt: string, options?: AgentRunOptions): Promise<AgentRunResult>
+  /**
+   * A sub-session: the same settings, permission policy and session approvals, hooks, sandbox,
+   * audit log and saved session; its own conversation.
+   */
+  child(options?: ChildSessionOptions): AgentSession
+  /** Ends the session (the root's: plugin contributions disposed, `stop` fired, transcript closed). Idempotent. */
+  close(): Promise<void>
+}
+
+export type OpenAgentSession = (options: AgentSessionOptions) => Promise<AgentSession>

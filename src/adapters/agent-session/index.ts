@@ -1,0 +1,2 @@
+export {openAgentSession, type OpenAgentSessionOptions} from './open.js'
+export {DEFAULT_RUN_MAX_TURNS} from './session.js'

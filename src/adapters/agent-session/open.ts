@@ -1,0 +1,87 @@
+import {homedir} from 'node:os'
+import type {Config} from '@oclif/core'
+import type {AgentSession, AgentSessionOptions, Middleware} from '@hanzo-dev/sdk'
+import {formatWarning} from '@hanzo-dev/sdk/settings'
+
+import {buildSystemPrompt} from '../../core/agent/system-prompt.js'
+import type {LoadedConfig} from '../../core/config/types.js'
+import {resolvePaths} from '../../core/paths.js'
+import {DEFAULT_PERMISSION_RULES, PermissionGate, PermissionPolicy} from '../../core/permissions/index.js'
+import {ToolRegistry, type ToolSource} from '../../core/tools/registry.js'
+import {scopedToolNames} from '../../core/tools/scope.js'
+import {AuditLog, auditLogPath} from '../audit-log.js'
+import {hostInput, loadSettings} from '../host-context.js'
+import {collectContributions, hookTimeoutMs} from '../plugin-host.js'
+import {readProjectInstructions} from '../project-instructions.js'
+import {createPrompter} from '../prompt/index.js'
+import {makeStyle} from '../style.js'
+import {builtinTools} from '../tools/index.js'
+import {RunInterrupts} from './interrupts.js'
+import {modelClient} from './model-client.js'
+import {protectedRules} from './protected-rules.js'
+import {SessionRecording} from './recording.js'
+import {AgentSessionNode, DEFAULT_RUN_MAX_TURNS} from './session.js'
+
+export interface OpenAgentSessionOptions extends AgentSessionOptions {
+  /** The running CLI's oclif Config: where plugin contributions come from. Without it, built-ins only. */
+  cliConfig?: Config
+  /** Settings the caller loaded already from `cwd` (the CLI's own commands): not loaded again, their warnings not repeated. */
+  settings?: LoadedConfig
+}
+
+/**
+ * The one place an agent session is put together (ARCHITECTURE.md, "One agent session for
+ * every caller"): settings and credentials, the saved session, the model client, the tools
+ * (built-ins first, so no plugin can shadow one; then plugin contributions), the permission gate
+ * with its prompter and audit log, and the system prompt. `hanzo-dev run`, plugin commands
+ * (through the host library) and library callers all open it here, so a policy, a hook or the
+ * sandbox that applies in one applies in all, sub-sessions included.
+ */
+export async function openAgentSession(options: OpenAgentSessionOptions): Promise<AgentSession> {
+  const {cwd, env} = options
+  const warn = options.warn ?? ((message: string) => void process.stderr.write(`Warning: ${message}\n`))
+  const loaded = options.settings ?? (await loadSettings({cwd, env}))
+  if (!options.settings) for (const w of loaded.warnings) warn(formatWarning(w))
+  const {config, permissionRules, projectRoot} = loaded
+  const {dataDir} = resolvePaths(env, homedir())
+  // Before the model client: a wrong session id is the first thing to say.
+  const recording = await SessionRecording.open({cwd, dataDir, projectRoot, session: options.session, warn})
+  const model = await modelClient({baseURL: options.baseURL, config, env, fakeModel: options.fakeModel, model: options.model, warn})
+  const registry = new ToolRegistry()
+  for (const tool of builtinTools({exec: {envPassthrough: config.exec?.env_passthrough}})) registry.register(tool, 'builtin')
+  const contributed = options.cliConfig ? await collectContributions(options.cliConfig, hostInput(loaded, cwd, env), hookTimeoutMs(env)) : {answers: [], warnings: []}
+  for (const warning of contributed.warnings) warn(`plugin ${warning.plugin}: ${warning.message}`)
+  const middleware: Middleware[] = []
+  const pluginContext: string[] = []
+  for (const {plugin, pluginType, value} of contributed.answers) {
+    for (const tool of value.tools ?? []) {
+      const warning = registry.register(tool, pluginType as ToolSource, plugin)
+      if (warning) warn(warning)
+    }
+
+    middleware.push(...(value.middleware ?? []))
+    if (value.context) pluginContext.push(value.context)
+    for (const notice of value.notices ?? []) warn(notice)
+  }
+
+  const scope = scopedToolNames(registry, options.tools ?? 'all')
+  for (const name of scope.unknown) warn(`tool "${name}" is not offered: no tool has that name (the tools are: ${registry.list().map((t) => t.definition.name).join(', ')})`)
+  const interrupts = new RunInterrupts(options.signal)
+  const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
+  const permissions = new PermissionGate({
+    audit: new AuditLog(auditLogPath(dataDir)),
+    policy: new PermissionPolicy(permissionRules, {defaults: DEFAULT_PERMISSION_RULES, mode: options.permissionMode, protected: await protectedRules(cwd, projectRoot, env)}),
+    prompter: options.prompter ?? createPrompter({cwd, input: process.stdin, interactive, interrupt: interrupts.handle, output: process.stderr, style: makeStyle(process.stderr, env)}),
+  })
+  const basePrompt = buildSystemPrompt({
+    customInstructions: config.custom_instructions,
+    cwd,
+    date: new Date().toISOString().slice(0, 10),
+    pluginContext,
+    projectFiles: await readProjectInstructions(projectRoot),
+  })
+  return new AgentSessionNode(
+    {basePrompt, config, contributions: contributed.answers, cwd, env, interrupts, middleware, model, permissions, recording, registry, warn},
+    {history: [...recording.history], maxTurns: options.maxTurns ?? config.max_turns ?? DEFAULT_RUN_MAX_TURNS, model: model.model, systemPrompt: options.systemPrompt, tools: scope.names},
+  )
+}

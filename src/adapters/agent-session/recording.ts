@@ -1,0 +1,148 @@
+import {randomUUID} from 'node:crypto'
+import type {RunUsage} from '@hanzo-dev/sdk'
+
+import type {Message} from '../../core/agent/types.js'
+import {UserError} from '../../core/errors.js'
+import {SessionRecorder} from '../../core/sessions/recorder.js'
+import {TRANSCRIPT_VERSION, type TranscriptLine, type UsageLine} from '../../core/sessions/transcript.js'
+import {type Pricing, totalUsage, turnUsage, usageLines} from '../../core/sessions/usage.js'
+import {type LoadedSession, SessionStore, TranscriptFile} from '../session-store.js'
+
+export interface RecordingOptions {
+  dataDir: string
+  projectRoot: string
+  cwd: string
+  session?: {resume?: string; continue?: boolean; record?: boolean}
+  warn(message: string): void
+}
+
+/** Where and with what a run ran: its line in the transcript. */
+export interface RunFacts {
+  model: string
+  provider: string
+  label?: string
+  /** The agent's system prompt of this run. */
+  instructions: string
+  /** The conversation the run carries on (without the system message). */
+  history: readonly Message[]
+}
+
+/** One run being recorded. */
+export interface RecordedRun {
+  recorder: SessionRecorder
+  /** This run's requests, its total, and the session's. */
+  usage(pricing: Pricing | undefined): RunUsage
+  /** The run is over (ended or failed): the next one may record. */
+  done(): void
+}
+
+/**
+ * The saved session a session and its children write to: one transcript, one run after another
+ * (docs/run-output.md, "Sessions"). A run that carries on the conversation the transcript holds
+ * gets a plain `run` line; one with another conversation (a child's, a stage's) starts a new one
+ * (`new_conversation`), so the transcript's conversation, the one `run --continue` carries on, is
+ * always its last run's. Nothing is written before a run's prompt is on its way: a prompt a hook
+ * stopped saves nothing. A run that starts while another is being recorded (a child run inside a
+ * parent's tool call) is not recorded: interleaved, the two would make one broken conversation.
+ */
+export class SessionRecording {
+  private transcript?: TranscriptFile
+  /** The conversation the transcript holds now; undefined until its header is written. */
+  private conversation?: readonly Message[]
+  /** The model requests of the session before the running one (earlier runs, earlier processes). */
+  private readonly earlier: UsageLine[]
+  private busy = false
+
+  private constructor(
+    readonly id: string,
+    private readonly path: string | undefined,
+    private readonly saved: LoadedSession | undefined,
+    private readonly options: RecordingOptions,
+  ) {
+    this.conversation = saved?.history
+    this.earlier = saved ? usageLines(saved.transcript.lines) : []
+  }
+
+  /** Finds the saved session `resume` or `continue` names (a wrong id is a UserError), or makes a new one. */
+  static async open(options: RecordingOptions): Promise<SessionRecording> {
+    const sessions = SessionStore.at(options.dataDir)
+    const saved = await savedSession(sessions, options)
+    const id = saved?.transcript.header.id ?? randomUUID()
+    const path = options.session?.record === false ? undefined : (saved?.path ?? sessions.pathFor(options.projectRoot, id))
+    return new SessionRecording(id, path, saved, options)
+  }
+
+  /** The conversation of the saved session carried on (its last run's); empty for a new one. */
+  get history(): readonly Message[] {
+    return this.saved?.history ?? []
+  }
+
+  begin(run: RunFacts): RecordedRun {
+    const write = this.busy || !this.path ? undefined : this.start(run)
+    this.busy ||= write !== undefined
+    const recorder = new SessionRecorder({
+      history: write && this.conversation && same(this.conversation, run.history) ? this.conversation : [],
+      instructions: run.instructions,
+      now: () => new Date(),
+      write: write ?? (() => {}),
+    })
+    return {
+      done: () => {
+        this.earlier.push(...recorder.requests)
+        if (!write) return
+        this.conversation = recorder.conversation
+        this.busy = false
+      },
+      recorder,
+      usage: (pricing) => ({
+        run: totalUsage(recorder.requests, pricing),
+        session: totalUsage([...this.earlier, ...recorder.requests], pricing),
+        turns: turnUsage(recorder.requests, pricing),
+      }),
+    }
+  }
+
+  close(): void {
+    this.transcript?.close()
+  }
+
+  /** Writes the run's first line (the header for a new session) and returns the writer of its others. */
+  private start(run: RunFacts): (line: TranscriptLine) => void {
+    this.transcript ??= new TranscriptFile(this.path!, this.options.warn)
+    const transcript = this.transcript
+    const at = new Date().toISOString()
+    const label = run.label === undefined ? {} : {label: run.label}
+    const {cwd, projectRoot} = this.options
+    if (this.conversation === undefined) {
+      transcript.append({created_at: at, cwd, id: this.id, model: run.model, project_root: projectRoot, provider: run.provider, type: 'session', version: TRANSCRIPT_VERSION, ...label})
+      this.conversation = []
+    } else {
+      const fresh = same(this.conversation, run.history) ? {} : {new_conversation: true as const}
+      transcript.append({at, cwd, model: run.model, provider: run.provider, type: 'run', ...label, ...fresh})
+    }
+
+    return (line) => transcript.append(line)
+  }
+}
+
+/** The same conversation: the session's own messages are the recorded ones, or equal copies. */
+function same(a: readonly Message[], b: readonly Message[]): boolean {
+  return a.length === b.length && a.every((message, index) => message === b[index] || JSON.stringify(message) === JSON.stringify(b[index]))
+}
+
+/** The saved session `resume` or `continue` names, loaded; none for a new session. */
+async function savedSession(sessions: SessionStore, options: RecordingOptions): Promise<LoadedSession | undefined> {
+  const {continue: latest, resume} = options.session ?? {}
+  const found = resume === undefined ? (latest ? await sessions.latest(options.projectRoot) : undefined) : await sessions.find(resume)
+  if (!found) {
+    if (!latest) return undefined
+    throw new UserError(`No saved session in ${options.projectRoot} to continue`, {
+      hint: 'hanzo-dev sessions list --all shows the sessions of every project; hanzo-dev run --resume ID carries on one of them',
+    })
+  }
+
+  const session = await sessions.load(found.path)
+  const lines = session.transcript.skipped.map((skipped) => skipped.line)
+  if (lines.length > 0) options.warn(`session ${found.id}: skipped line ${lines.join(', ')} of its transcript, cut short by a kill or not readable`)
+  return session
+}

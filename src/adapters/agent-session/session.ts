@@ -1,0 +1,187 @@
+import type {AgentRunOptions, AgentRunResult, AgentSession, ChildSessionOptions, Contribution, Middleware, SessionEventInput} from '@hanzo-dev/sdk'
+
+import {Agent, Runner} from '../../core/agent/runner.js'
+import {type ApiClient, type Message, ModelError} from '../../core/agent/types.js'
+import type {HanzoConfig} from '../../core/config/types.js'
+import {AgentRunError} from '../../core/errors.js'
+import type {PermissionGate} from '../../core/permissions/index.js'
+import type {ToolRegistry} from '../../core/tools/registry.js'
+import {scopedToolNames} from '../../core/tools/scope.js'
+import type {PluginAnswer} from '../plugin-host.js'
+import {resolveToolPath} from '../tools/workspace-path.js'
+import {type CliTracing, configureCliTracing} from '../tracing-exporter.js'
+import type {RunInterrupts} from './interrupts.js'
+import type {ErrorHint} from './model-client.js'
+import type {RecordedRun, SessionRecording} from './recording.js'
+import {fireSessionEvent} from './session-events.js'
+
+export const DEFAULT_RUN_MAX_TURNS = 25
+
+/** What a session and all its children share, put together once by openAgentSession. */
+export interface SessionParts {
+  basePrompt: string
+  config: HanzoConfig
+  contributions: ReadonlyArray<PluginAnswer<Contribution>>
+  cwd: string
+  env: Readonly<Record<string, string | undefined>>
+  interrupts: RunInterrupts
+  middleware: readonly Middleware[]
+  model: {client: ApiClient; errorHint: ErrorHint; model: string; provider: string}
+  permissions: PermissionGate
+  recording: SessionRecording
+  registry: ToolRegistry
+  warn(message: string): void
+}
+
+/** What one session (the root, or a child) has of its own. */
+interface NodeSettings {
+  history: Message[]
+  maxTurns: number
+  model: string
+  systemPrompt?: string
+  tools: string[]
+  label?: string
+}
+
+/** The root's lifetime, which its children share: once closed, none of them runs. */
+interface Lifetime {
+  started: boolean
+  closed: boolean
+  /** Configured on the first run (null: tracing is off), shut down on close. */
+  tracing?: CliTracing | null
+}
+
+/**
+ * An agent session (`AgentSession` in the sdk). Each run fires `user_prompt_submit` (the first
+ * also `session_start`), records itself into the saved session and runs the library's one loop
+ * with the session's tools, permission gate and middleware. Its conversation goes on from run
+ * to run; a child's starts empty. A child is the same session to the permission gate (the
+ * same id), so an approval "for this session" covers it, and the same policy, hooks and sandbox
+ * apply in it by construction.
+ */
+export class AgentSessionNode implements AgentSession {
+  private closed = false
+  private readonly shared: Lifetime
+  private readonly root: boolean
+
+  constructor(
+    private readonly parts: SessionParts,
+    private readonly settings: NodeSettings,
+    lifetime?: Lifetime,
+  ) {
+    this.root = lifetime === undefined
+    this.shared = lifetime ?? {closed: false, started: false}
+  }
+
+  get id(): string {
+    return this.parts.recording.id
+  }
+
+  get model(): string {
+    return this.settings.model
+  }
+
+  get cwd(): string {
+    return this.parts.cwd
+  }
+
+  get tools(): readonly string[] {
+    return this.settings.tools
+  }
+
+  async run(prompt: string, options: AgentRunOptions = {}): Promise<AgentRunResult> {
+    if (this.closed || this.shared.closed) throw new Error('This agent session is closed')
+    const {config, cwd, env, model, recording} = this.parts
+    const interrupt = this.parts.interrupts.begin()
+    let recorded: RecordedRun | undefined
+    try {
+      if (!this.shared.started) {
+        this.shared.started = true
+        await this.event('session_start')
+      }
+
+      const submitted = await this.event('user_prompt_submit', {prompt})
+      if (submitted.decision === 'deny') {
+        throw new AgentRunError(`A hook stopped the prompt: ${submitted.reason}`, {hint: 'hanzo-dev hooks list shows the user_prompt_submit hooks', reason: submitted.reason})
+      }
+
+      const {systemPrompt} = this.settings
+      const instructions = systemPrompt?.trim() ? `${systemPrompt.trim()}\n\n${this.parts.basePrompt}` : this.parts.basePrompt
+      const history = options.history ? [...options.history] : this.settings.history
+      recorded = recording.begin({history, instructions, label: options.label ?? this.settings.label, model: this.model, provider: model.provider})
+      const {recorder} = recorded
+      this.shared.tracing ??= configureCliTracing(config, env) ?? null
+      const result = await Runner.run(new Agent({instructions, model: this.model, name: 'hanzo-dev'}), prompt, {
+        canonicalPath: (path) => resolveToolPath(cwd, path).then((resolved) => resolved.relative, () => null),
+        client: recorder.wrap(model.client),
+        compaction:
+          config.max_tokens === undefined
+            ? undefined
+            : {
+                maxTokens: config.max_tokens,
+                onCompacted: (compacted) => recorder.compacted(compacted),
+                onPreCompact: async () => void (await this.event('pre_compact')),
+                reserveRecent: config.reserve_recent,
+              },
+        cwd,
+        history,
+        maxTokens: config.max_output_tokens,
+        maxTurns: this.settings.maxTurns,
+        middleware: this.parts.middleware,
+        offered: this.settings.tools,
+        onEvent(event) {
+          recorder.onEvent(event)
+          options.onEvent?.(event)
+        },
+        permissions: this.parts.permissions,
+        registry: this.parts.registry,
+        sessionId: this.id,
+        signal: interrupt.signal,
+      })
+      recorder.finish(result.history)
+      recorder.end(result.stop)
+      // The system message is each run's own; the conversation goes on without it.
+      this.settings.history = result.history.slice(1)
+      return {...result, usageReport: recorded.usage(config.pricing)}
+    } catch (error) {
+      recorded?.recorder.end('error', error instanceof Error ? error.message : String(error))
+      if (!(error instanceof ModelError)) throw error
+      throw new AgentRunError(error.message, {cause: error, hint: model.errorHint(error), reason: error.message})
+    } finally {
+      recorded?.done()
+      interrupt.end()
+    }
+  }
+
+  child(options: ChildSessionOptions = {}): AgentSession {
+    let {tools} = this.settings
+    if (options.tools !== undefined) {
+      const scope = scopedToolNames(this.parts.registry, options.tools)
+      for (const name of scope.unknown) this.parts.warn(`tool "${name}" is not offered: no tool has that name`)
+      tools = scope.names.filter((name) => this.settings.tools.includes(name))
+    }
+
+    const {label, maxTurns, model, systemPrompt} = this.settings
+    return new AgentSessionNode(
+      this.parts,
+      {history: [], label: options.label ?? label, maxTurns: options.maxTurns ?? maxTurns, model: options.model ?? model, systemPrompt: options.systemPrompt ?? systemPrompt, tools},
+      this.shared,
+    )
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    if (!this.root) return
+    this.shared.closed = true
+    // Bounded (2 s): a collector that is down never holds the exit.
+    await this.shared.tracing?.shutdown()
+    this.parts.recording.close()
+    if (this.shared.started) await this.event('stop')
+    for (const {value} of this.parts.contributions) await value.dispose?.()
+  }
+
+  private event(name: SessionEventInput['event'], extra: Partial<SessionEventInput> = {}) {
+    return fireSessionEvent(this.parts.contributions, {cwd: this.cwd, event: name, sessionId: this.id, ...extra}, this.parts.warn)
+  }
+}
