@@ -8,6 +8,7 @@ import {spawnSync} from 'node:child_process'
 import {existsSync} from 'node:fs'
 import {cpus, loadavg} from 'node:os'
 import {join} from 'node:path'
+import {StringDecoder} from 'node:string_decoder'
 import {fileURLToPath} from 'node:url'
 import {parseArgs} from 'node:util'
 import v8 from 'node:v8'
@@ -141,10 +142,11 @@ function runPeer(chunks, keep) {
   if (typeof chunks[0] === 'string') {
     for (const chunk of chunks) parser.feed(chunk)
   } else {
-    // The peer takes strings only: decode as our parser does inside, flushing at the end as end() does.
-    const decoder = new TextDecoder()
-    for (const chunk of chunks) parser.feed(decoder.decode(chunk, {stream: true}))
-    const tail = decoder.decode()
+    // The peer takes strings only: decode with the decoder ours uses inside (StringDecoder, one
+    // call per chunk), flushing at the end as end() does, so the ratio compares parsers alone.
+    const decoder = new StringDecoder('utf8')
+    for (const chunk of chunks) parser.feed(decoder.write(chunk))
+    const tail = decoder.end()
     if (tail) parser.feed(tail)
   }
 

@@ -34,6 +34,8 @@ const SPACE = 32
 const COLON = 58
 const BOM = '\uFEFF'
 const MAX_RETRY = Number.MAX_SAFE_INTEGER
+/** No frames yet: the first dispatch makes a one-element array instead of growing an empty one. */
+const NONE: SseFrame[] = []
 
 /** What is kept of an unterminated line, decided by its start. */
 const LINE = 0 // the whole line, parsed when it ends
@@ -83,7 +85,7 @@ export class SseFrameBuffer {
   private dispatchedId = ''
   private reconnectionTime: number | null = null
   private overflowed = false
-  private out: SseFrame[] = []
+  private out: SseFrame[] = NONE
 
   constructor(options: SseFrameBufferOptions = {}) {
     const max = options.maxBufferSize ?? DEFAULT_SSE_MAX_BUFFER_SIZE
@@ -115,9 +117,9 @@ export class SseFrameBuffer {
       this.scan(this.decoder.write(chunk))
     }
 
-    if (this.out.length === 0) return []
     const frames = this.out
-    this.out = []
+    if (frames === NONE) return []
+    this.out = NONE
     return frames
   }
 
@@ -129,8 +131,8 @@ export class SseFrameBuffer {
   end(): SseFrame[] {
     if (this.overflowed) throw this.overflowError()
     if (this.decoder) this.flushDecoder()
-    const frames = this.out
-    this.out = []
+    const frames = this.out === NONE ? [] : this.out
+    this.out = NONE
     this.startStream()
     this.idBuffer = this.dispatchedId
     return frames
@@ -139,7 +141,7 @@ export class SseFrameBuffer {
   /** Forgets everything, the last event id, reconnection time and an overflow included. */
   reset(): void {
     this.overflowed = false
-    this.out = []
+    this.out = NONE
     this.startStream()
     this.idBuffer = ''
     this.dispatchedId = ''
@@ -191,7 +193,8 @@ export class SseFrameBuffer {
         cr = text.indexOf('\r', pos)
       }
 
-      if (lf !== -1 && lf < pos) lf = text.indexOf('\n', pos)
+      // The blank line that ends an event follows its last line: no search for the next LF.
+      if (lf !== -1 && lf < pos) lf = text.charCodeAt(pos) === LF ? pos : text.indexOf('\n', pos)
     }
 
     if (pos < text.length) this.keepPending(text, pos)
@@ -319,12 +322,14 @@ export class SseFrameBuffer {
   private dispatch(): void {
     this.dispatchedId = this.idBuffer
     if (this.dataLines > 0) {
-      this.out.push({
+      const frame = {
         event: this.eventType === '' ? null : this.eventType,
         data: this.data,
         id: this.idBuffer === '' ? null : this.idBuffer,
         retry: this.eventRetry,
-      })
+      }
+      if (this.out === NONE) this.out = [frame]
+      else this.out.push(frame)
     }
 
     this.clearEvent()
@@ -347,7 +352,7 @@ export class SseFrameBuffer {
     this.overflowed = true
     this.clearPending()
     this.clearEvent()
-    this.out = []
+    this.out = NONE
     throw this.overflowError()
   }
 

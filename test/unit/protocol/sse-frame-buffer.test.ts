@@ -72,6 +72,18 @@ describe('SseFrameBuffer', () => {
     )
   })
 
+  it('ends lines at a blank line right after a line end in a long chunk, LF, CR and CRLF alike', () => {
+    // A chunk over 16 characters takes the indexOf path, where a blank line after a line end is not searched for.
+    const text = 'data: first line\n\ndata: 2\r\n\r\ndata: 3\r\rdata: 4\n\r\n: c\n\n\n\ndata: 5\n\n'
+    const expected = reference(text)
+    expect(expected.map((f) => f.data)).toEqual(['first line', '2', '3', '4', '5'])
+    expect(feedAll([text])).toEqual(expected)
+    const buffer = new SseFrameBuffer()
+    const first = buffer.feed(text)
+    const second = buffer.feed('data: 6\n\n')
+    expect([first.length, second, buffer.feed('data: 7')]).toEqual([5, [{data: '6', event: null, id: null, retry: null}], []])
+  })
+
   it('keeps the last event id across end(), as EventSource does across reconnections; reset() forgets it', () => {
     const buffer = new SseFrameBuffer()
     buffer.feed('id: 7\nretry: 250\ndata: a\n\n')
