@@ -32,6 +32,6 @@ export {Sandbox} from '@hanzo-dev/plugin-sandbox'
 // What the agents plugin's commands share with `hanzo-dev run` (through the host library): task input, output, atomic writes.
 export {readTask} from './cli/run-task.js'
 export {type OutputFormat, RunOutput, type RunSummary, type RunUsage} from './cli/run-output.js'
-export {makeStyle} from './cli/style.js'
+export {makeStyle} from './adapters/style.js'
 export {terminalSpinner} from './cli/spinner.js'
 export {writeFileAtomic} from './adapters/atomic-write.js'

@@ -1,6 +1,5 @@
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {pathToFileURL} from 'node:url'
 import {execFileSync} from 'node:child_process'
 import {afterEach, describe, expect, it} from 'vitest'
 
@@ -8,9 +7,6 @@ import type {Script} from '../../src/testing/fake-model/script.js'
 import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
 import {REPO_ROOT, runCli, useSandboxDirs} from '../helpers/cli.js'
 
-const library = (await import(pathToFileURL(join(REPO_ROOT, 'dist', 'index.js')).href)) as Record<string, unknown>
-/** The stage tests need the core's session API (issue 15 part 1), merged from its own branch. */
-const HAS_SESSION_API = typeof library.openAgentSession === 'function'
 
 const events = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line))
 const auditRecords = (dataHome: string) =>
@@ -61,7 +57,7 @@ describe('custom agents', () => {
   })
 })
 
-describe.runIf(HAS_SESSION_API)('plan, solve, code and auto on the fake model', () => {
+describe('plan, solve, code and auto on the fake model', () => {
   const dirs = useSandboxDirs('hanzo-agents-', 'project')
   let model: FakeModel | undefined
   afterEach(async () => {
@@ -146,6 +142,7 @@ describe.runIf(HAS_SESSION_API)('plan, solve, code and auto on the fake model', 
         {text: '1. Nothing to do.'},
         {text: 'Nothing changed.'},
         {text: 'VERDICT: pass'},
+        {expect: {last_user_contains: 'go on'}, text: 'Carried on.'},
       ],
     })
     const result = await run('auto', 'check', '--output-format', 'stream-json')
@@ -155,6 +152,12 @@ describe.runIf(HAS_SESSION_API)('plan, solve, code and auto on the fake model', 
       ['plan', 'start'], ['plan', 'end'], ['code', 'start'], ['code', 'end'], ['review', 'start'], ['review', 'end'],
     ])
     expect(lines.at(-1)).toMatchObject({files_changed: [], review: {verdict: 'pass'}, rounds: 1, type: 'auto_result'})
+    // Every stage went into the saved session: `run --continue` carries on after the last one.
+    const continued = await run('run', 'go on', '--continue')
+    expect(continued.exitCode, continued.stderr).toBe(0)
+    expect(continued.stdout).toBe('Carried on.')
+    const shown = await runCli(['sessions', 'show', lines.at(-1).session_id], {cwd: dirs.project, env: dirs.box.env})
+    expect(shown.stdout).toMatch(/run 1 · plan[\s\S]*run 2 · code[\s\S]*run 3 · review[\s\S]*run 4\b/)
   })
 
   it('a pre-hook deny and a deny rule apply inside every stage', async () => {
@@ -176,7 +179,8 @@ describe.runIf(HAS_SESSION_API)('plan, solve, code and auto on the fake model', 
     expect(result.exitCode, result.stderr).toBe(0)
     const results = events(result.stdout).filter((e) => e.type === 'tool_result')
     expect(results.map((e) => [e.name, e.is_error])).toEqual([['exec', true], ['fs_read', true], ['fs_read', true]])
-    expect(auditRecords(dirs.box.env.XDG_DATA_HOME).map((r) => [r.tool_name, r.decision])).toEqual([['exec', 'deny'], ['fs_read', 'deny'], ['fs_read', 'deny']])
+    // The audit log holds the permission decisions: allow-all allowed exec, the hook refused it after.
+    expect(auditRecords(dirs.box.env.XDG_DATA_HOME).map((r) => [r.tool_name, r.decision])).toEqual([['exec', 'allow'], ['fs_read', 'deny'], ['fs_read', 'deny']])
   })
 
   it('agent NAME runs a custom agent with its system prompt and tools', async () => {

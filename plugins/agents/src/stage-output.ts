@@ -46,7 +46,7 @@ export class StageOutput implements StageObserver {
   }
 
   stageEnd(stage: string, round: number, result: StageRunResult): void {
-    this.current?.finish(result, (result as {usage?: unknown}).usage)
+    this.current?.finish(result, result.usageReport)
     if (this.options.headings && this.format === 'stream-json') this.line({event: 'end', round, stage, stop: result.stop, type: 'stage'})
   }
 

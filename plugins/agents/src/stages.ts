@@ -77,12 +77,15 @@ export async function runAuto(session: AgentSessionLike, task: string, options: 
   const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS
   const stages: AutoResult['stages'] = []
   const written = new Set<string>()
+  // Delegates by name: the caller's observer may be a class instance, whose methods a spread would drop.
+  const outer = options.observer
   const observer: StageObserver = {
-    ...options.observer,
     event(event, stage) {
-      if (event.type === 'tool_result' && event.result && !event.result.is_error) noteWrite(event, written)
-      options.observer?.event?.(event, stage)
+      noteWrite(event, written)
+      outer?.event?.(event, stage)
     },
+    stageEnd: (...args) => outer?.stageEnd?.(...args),
+    stageStart: async (...args) => outer?.stageStart?.(...args),
   }
   const stage = async (name: Stage, prompt: string, round: number) => {
     const result = await runStage(session, name, prompt, {...options, observer, prefix: AUTO_PROMPT, round})
@@ -120,6 +123,7 @@ function reviewPrompt(task: string, plan: string, summary: string, changes: Chan
 
 /** The path a successful write or edit touched, as the tool was given it. */
 function noteWrite(event: StageEvent, written: Set<string>): void {
-  const path = event.call?.input.path
-  if ((event.call?.name === 'fs_write' || event.call?.name === 'fs_edit') && typeof path === 'string') written.add(path)
+  if (event.type !== 'tool_result' || event.result.is_error) return
+  const path = event.call.input.path
+  if ((event.call.name === 'fs_write' || event.call.name === 'fs_edit') && typeof path === 'string') written.add(path)
 }
