@@ -2,7 +2,7 @@ import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {CLI, REPO_ROOT, useSandboxDirs} from '../helpers/cli.js'
+import {CLI, useSandboxDirs} from '../helpers/cli.js'
 import {Terminals} from '../helpers/terminal.js'
 
 

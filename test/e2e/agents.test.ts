@@ -5,7 +5,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 
 import type {Script} from '../../src/testing/fake-model/script.js'
 import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
-import {REPO_ROOT, runCli, useSandboxDirs} from '../helpers/cli.js'
+import {runCli, useSandboxDirs} from '../helpers/cli.js'
 
 
 const events = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line))
