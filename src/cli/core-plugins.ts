@@ -1,8 +1,11 @@
 import {existsSync, readFileSync, realpathSync} from 'node:fs'
+import {createRequire} from 'node:module'
 import {dirname, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {Config} from '@oclif/core/config'
 import type {Command, Interfaces} from '@oclif/core'
+
+import {plainPlatform} from './platform.js'
 
 /**
  * Start-up without oclif's plugin discovery. For every command, oclif finds the root package and
@@ -32,6 +35,7 @@ export interface PrebuiltPlugin {
 
 /** The oclif config the CLI in `root` runs with: from the prebuilt plugins when they hold. */
 export async function loadCliConfig(root: string): Promise<Config> {
+  installPlainPlatform()
   const plugins = prebuiltPlugins(root)
   if (plugins) {
     const config = await Config.load({plugins, root})
@@ -125,4 +129,24 @@ function readyPlugin(entry: PrebuiltPlugin, root: string, pjson: Interfaces.PJSO
   } as Interfaces.Plugin
   plugin.commands = entry.commands.map((c) => ({...c, load: () => plugin.findCommand(c.id, {must: true}), pluginAlias: entry.alias, pluginType: 'core'}))
   return plugin
+}
+
+/**
+ * Makes oclif's `getPlatform` (lib/util/os.js, the function oclif wraps so it can be stubbed)
+ * answer from {@link plainPlatform}, and from the original wherever that cannot tell: the same
+ * answer without importing wsl-utils on every command (src/cli/platform.ts). An oclif without
+ * that module is left as it is.
+ */
+function installPlainPlatform(): void {
+  const require = createRequire(import.meta.url)
+  let os: {getPlatform?: (() => Promise<string>) & {plain?: true}}
+  try {
+    os = require(join(dirname(require.resolve('@oclif/core/package.json')), 'lib', 'util', 'os.js'))
+  } catch {
+    return
+  }
+
+  const oclifPlatform = os.getPlatform
+  if (typeof oclifPlatform !== 'function' || oclifPlatform.plain) return
+  os.getPlatform = Object.assign(async () => plainPlatform() ?? oclifPlatform(), {plain: true as const})
 }
