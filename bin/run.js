@@ -10,10 +10,14 @@ const args = process.argv.slice(2)
 // oclif's `config.userAgent`, wherever the platform it names is plain to see (src/cli/platform.ts).
 const platform = args.length === 1 && (args[0] === '--version' || args[0] === '-v') ? (await import('../dist/cli/platform.js')).plainPlatform() : undefined
 
+// `config get KEY [--json]`, the command scripts call most: its plain success answered without
+// oclif, by the command's own code (src/cli/fast-config-get.ts); anything else goes to oclif.
+const answered = !platform && args[0] === 'config' && args[1] === 'get' && (args.length === 3 || args.length === 4) && (await import('../dist/cli/fast-config-get.js')).fastConfigGet(args)
+
 if (platform) {
   const {name, version} = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
   process.stdout.write(`${name}/${version} ${platform}-${process.arch} node-${process.version}\n`)
-} else {
+} else if (!(await answered)) {
   // @oclif/core's index checks Node against its own `engines` with semver: 47 more files to
   // load on every command. npm's engine-strict (and `hanzo-dev doctor`) already guard ours.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= 'true'

@@ -6,6 +6,7 @@ import {Config} from '@oclif/core/config'
 import type {Command, Interfaces} from '@oclif/core'
 
 import {plainPlatform} from './platform.js'
+import {hasUserPlugins} from './user-plugins.js'
 
 /**
  * Start-up without oclif's plugin discovery. For every command, oclif finds the root package and
@@ -78,17 +79,6 @@ function readPackageJson(dir: string): Interfaces.PJSON | undefined {
     return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
   } catch {
     return undefined
-  }
-}
-
-/** oclif's user plugins file (what `plugins install` and `plugins link` write) lists any. */
-function hasUserPlugins(dataDir: string): boolean {
-  try {
-    const pjson = JSON.parse(readFileSync(join(dataDir, 'package.json'), 'utf8'))
-    return (pjson?.oclif?.plugins ?? []).length > 0
-  } catch (error) {
-    // Unreadable or malformed: let oclif read it and say what is wrong.
-    return (error as NodeJS.ErrnoException).code !== 'ENOENT'
   }
 }
 
