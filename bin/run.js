@@ -3,18 +3,21 @@
 // decides what gets loaded at all; bench/RESULTS.md has the measurements behind each choice.
 import {readFileSync} from 'node:fs'
 import * as nodeModule from 'node:module'
-import {release} from 'node:os'
 import {fileURLToPath} from 'node:url'
 
 const args = process.argv.slice(2)
+// `--version` is the command scripts and people time: answered before oclif is imported, with
+// oclif's `config.userAgent`, wherever the platform it names is plain to see (src/cli/platform.ts).
+const platform = args.length === 1 && (args[0] === '--version' || args[0] === '-v') ? (await import('../dist/cli/platform.js')).plainPlatform() : undefined
 
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
-  // Answered before oclif is imported: it is the command scripts and people time. Same text as
-  // oclif's `config.userAgent`, which names WSL as its own platform.
+// `config get KEY [--json]`, the command scripts call most: its plain success answered without
+// oclif, by the command's own code (src/cli/fast-config-get.ts); anything else goes to oclif.
+const answered = !platform && args[0] === 'config' && args[1] === 'get' && (args.length === 3 || args.length === 4) && (await import('../dist/cli/fast-config-get.js')).fastConfigGet(args)
+
+if (platform) {
   const {name, version} = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-  const platform = process.platform === 'linux' && release().toLowerCase().includes('microsoft') ? 'wsl' : process.platform
   process.stdout.write(`${name}/${version} ${platform}-${process.arch} node-${process.version}\n`)
-} else {
+} else if (!(await answered)) {
   // @oclif/core's index checks Node against its own `engines` with semver: 47 more files to
   // load on every command. npm's engine-strict (and `hanzo-dev doctor`) already guard ours.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= 'true'
@@ -24,11 +27,11 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   // What `execute()` does, from @oclif/core's narrower entry points: its index loads every
   // part of oclif (parser, flags, ux...) before the command that needs them is even known.
   try {
-    const {run} = await import('@oclif/core/run')
-    // The core plugins as the build found them, instead of oclif finding them again (-20 ms).
-    const {loadCliConfig} = await import('../dist/cli/core-plugins.js')
+    // Imported together: each ES module's source is read asynchronously, so one after the other
+    // they would wait their turns. core-plugins: the core plugins as the build found them,
+    // instead of oclif finding them again (-20 ms).
+    const [{run}, {loadCliConfig}, {flush}] = await Promise.all([import('@oclif/core/run'), import('../dist/cli/core-plugins.js'), import('@oclif/core/flush')])
     await run(args, await loadCliConfig(fileURLToPath(new URL('..', import.meta.url))))
-    const {flush} = await import('@oclif/core/flush')
     await flush()
   } catch (error) {
     const {exitWithError} = await import('../dist/cli/user-facing-error.js')

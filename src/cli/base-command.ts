@@ -3,11 +3,9 @@ import {Command} from '@oclif/core/command'
 import {warn as printWarning} from '@oclif/core/errors'
 import {formatWarning} from '@hanzo-dev/sdk/settings'
 
-import {nodeConfigIO} from '../adapters/config-io.js'
-import {loadConfig} from '../core/config/load.js'
-import type {ProjectTrustPort} from '../core/config/trust.js'
 import type {LoadedConfig} from '../core/config/types.js'
 import {resolvePaths} from '../core/paths.js'
+import {loadUserSettings} from './user-settings.js'
 
 /**
  * What every hanzo-dev command shares: `--json`, settings loaded once with their warnings on
@@ -26,7 +24,7 @@ export abstract class HanzoCommand extends Command {
   /** Settings warnings go to stderr, unless the command reports them itself (`doctor`). */
   protected async settings({printWarnings = true} = {}): Promise<LoadedConfig> {
     if (!this.loaded) {
-      this.loaded = await loadConfig({cwd: process.cwd(), env: process.env, homedir: homedir(), io: nodeConfigIO, trust: userTrustStore()})
+      this.loaded = await loadUserSettings()
       if (printWarnings) for (const w of this.loaded.warnings) this.warn(formatWarning(w))
     }
 
@@ -40,18 +38,5 @@ export abstract class HanzoCommand extends Command {
   warn(input: string | Error): string | Error {
     printWarning(input)
     return input
-  }
-}
-
-/**
- * The user's trust store, imported when first asked: only a project whose settings need trust
- * (hooks, MCP servers, allow rules) is looked up, and most commands run where none does.
- */
-function userTrustStore(): ProjectTrustPort {
-  let store: Promise<ProjectTrustPort> | undefined
-  const open = () => (store ??= import('../adapters/trust-store.js').then(({FileTrustStore}) => FileTrustStore.of(process.env, homedir())))
-  return {
-    lookup: async (projectRoot) => (await open()).lookup(projectRoot),
-    noteNoticed: async (projectRoot, digest) => (await open()).noteNoticed(projectRoot, digest),
   }
 }

@@ -1,8 +1,12 @@
 import {existsSync, readFileSync, realpathSync} from 'node:fs'
+import {createRequire} from 'node:module'
 import {dirname, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {Config} from '@oclif/core/config'
 import type {Command, Interfaces} from '@oclif/core'
+
+import {plainPlatform} from './platform.js'
+import {hasUserPlugins} from './user-plugins.js'
 
 /**
  * Start-up without oclif's plugin discovery. For every command, oclif finds the root package and
@@ -32,6 +36,7 @@ export interface PrebuiltPlugin {
 
 /** The oclif config the CLI in `root` runs with: from the prebuilt plugins when they hold. */
 export async function loadCliConfig(root: string): Promise<Config> {
+  installPlainPlatform()
   const plugins = prebuiltPlugins(root)
   if (plugins) {
     const config = await Config.load({plugins, root})
@@ -77,17 +82,6 @@ function readPackageJson(dir: string): Interfaces.PJSON | undefined {
   }
 }
 
-/** oclif's user plugins file (what `plugins install` and `plugins link` write) lists any. */
-function hasUserPlugins(dataDir: string): boolean {
-  try {
-    const pjson = JSON.parse(readFileSync(join(dataDir, 'package.json'), 'utf8'))
-    return (pjson?.oclif?.plugins ?? []).length > 0
-  } catch (error) {
-    // Unreadable or malformed: let oclif read it and say what is wrong.
-    return (error as NodeJS.ErrnoException).code !== 'ENOENT'
-  }
-}
-
 /** The plugin as oclif's own `Plugin.load()` leaves it, from what it found at build time. */
 function readyPlugin(entry: PrebuiltPlugin, root: string, pjson: Interfaces.PJSON): Interfaces.Plugin {
   const byId = new Map(entry.commands.map((c) => [c.id, c]))
@@ -125,4 +119,24 @@ function readyPlugin(entry: PrebuiltPlugin, root: string, pjson: Interfaces.PJSO
   } as Interfaces.Plugin
   plugin.commands = entry.commands.map((c) => ({...c, load: () => plugin.findCommand(c.id, {must: true}), pluginAlias: entry.alias, pluginType: 'core'}))
   return plugin
+}
+
+/**
+ * Makes oclif's `getPlatform` (lib/util/os.js, the function oclif wraps so it can be stubbed)
+ * answer from {@link plainPlatform}, and from the original wherever that cannot tell: the same
+ * answer without importing wsl-utils on every command (src/cli/platform.ts). An oclif without
+ * that module is left as it is.
+ */
+function installPlainPlatform(): void {
+  const require = createRequire(import.meta.url)
+  let os: {getPlatform?: (() => Promise<string>) & {plain?: true}}
+  try {
+    os = require(join(dirname(require.resolve('@oclif/core/package.json')), 'lib', 'util', 'os.js'))
+  } catch {
+    return
+  }
+
+  const oclifPlatform = os.getPlatform
+  if (typeof oclifPlatform !== 'function' || oclifPlatform.plain) return
+  os.getPlatform = Object.assign(async () => plainPlatform() ?? oclifPlatform(), {plain: true as const})
 }

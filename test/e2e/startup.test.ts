@@ -61,6 +61,14 @@ describe('start-up', () => {
     expect(get.modules.filter((m) => /\/node_modules\/ajv\/dist\/(ajv|core|compile)\b/.test(m))).toEqual([])
   })
 
+  it('names the platform without importing wsl-utils where Linux shows no sign of WSL', async () => {
+    // An unknown key: oclif runs the command (a plain `config get` is answered without it).
+    const get = await runRecorded(['config', 'get', 'nope'])
+    expect(get.modules.some((m) => m.endsWith('/@oclif/core/lib/util/os.js'))).toBe(true)
+    // entry-parity.test.ts checks that the user agent it gives is oclif's own.
+    if (!/microsoft/i.test(readFileSync('/proc/version', 'utf8'))) expect(get.modules.filter((m) => /\/node_modules\/wsl-utils\//.test(m))).toEqual([])
+  })
+
   it('reads no trust store where no project setting needs trust', async () => {
     const get = await runRecorded(['config', 'get', 'model'])
     expect(get.exitCode, get.stderr).toBe(0)

@@ -1,9 +1,8 @@
 import * as Args from '@oclif/core/args'
 
 import {HanzoCommand} from '../../cli/base-command.js'
-import {formatOrigin, formatValue, type SettingEntry, settingEntry} from '../../core/config/display.js'
-import {resolveKey, unknownSettingError} from '../../core/config/key-path.js'
-import {UserError} from '../../core/errors.js'
+import {configGet} from '../../cli/config-get.js'
+import type {SettingEntry} from '../../core/config/display.js'
 
 export default class ConfigGet extends HanzoCommand {
   static description = `Print one merged setting; exits 1 when it is not set (like git config).
@@ -22,11 +21,8 @@ KEY is dotted: model, sandbox.mode, mcp_servers.fs.command, permissions.exec(git
 
   async run(): Promise<SettingEntry & {origin: string}> {
     const {args} = await this.parse(ConfigGet)
-    const {config, origins} = await this.settings()
-    const entry = settingEntry(config, origins, args.key)
-    if (!entry) throw resolveKey(args.key).schema ? new UserError(`${args.key} is not set`) : unknownSettingError(args.key)
-
-    this.log(formatValue(entry.value, 2))
-    return {...entry, origin: formatOrigin(entry.origin)}
+    const {line, result} = configGet(await this.settings(), args.key)
+    this.log(line)
+    return result
   }
 }
