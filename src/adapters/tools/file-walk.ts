@@ -1,5 +1,5 @@
 import {type Dirent} from 'node:fs'
-import {readdir, realpath, stat} from 'node:fs/promises'
+import {readdir} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
 
 import {isInside} from '@hanzo-dev/sdk'
@@ -28,7 +28,7 @@ export interface WalkOptions {
 
 /** What the walk leaves out, for the descriptions of the tools that search with it. */
 export const WALK_RULES =
-  'Files ignored by .gitignore files (the root one and nested ones) and the .git directory are left out; symbolic links to directories are not followed.'
+  'Files ignored by .gitignore files (the root one and nested ones) and the .git directory are left out; symbolic links (to files or directories) are not followed: name one as path to search it.'
 
 /** Entries looked at by one walk: past it the tree is too large to search whole (narrow the path). */
 export const WALK_MAX_ENTRIES = 200_000
@@ -38,9 +38,10 @@ const GITIGNORE_MAX_BYTES = 1024 * 1024
 /**
  * The regular files under a directory of the workspace, in path order, as fs_glob and fs_grep
  * see them: `.gitignore` rules respected (the root's and nested ones, and those of the
- * directories between the root and the start), `.git` never entered, directory symlinks never
- * followed (no loops, no way out), file symlinks only when they resolve to a file inside the
- * workspace. A start directory that is itself ignored is searched: the model named it.
+ * directories between the root and the start), `.git` never entered, symbolic links never
+ * followed, to files or directories (no loops, no way out, and ripgrep's rule too, so both search
+ * paths list the same files; see ripgrep.ts). A start directory that is itself ignored is
+ * searched: the model named it.
  *
  * Rules above the workspace root, `.git/info/exclude` and the global excludes file are not read.
  */
@@ -48,23 +49,13 @@ export class FileWalk {
   /** Whether the walk stopped at its entry budget; what it yielded is then incomplete. */
   truncated = false
   private visited = 0
-  private rules: Ignore = ignore()
+  private readonly rules: Ignore = ignore()
 
   constructor(private readonly options: WalkOptions) {}
 
   async *files(): AsyncGenerator<WalkedFile> {
     const {root, start} = this.options
-    if (start !== root) {
-      const ancestors: string[] = []
-      for (let dir = dirname(start); isInside(root, dir); dir = dirname(dir)) {
-        ancestors.unshift(dir)
-        if (dir === root) break
-      }
-
-      for (const dir of ancestors) await this.addRules(dir)
-      if (this.rules.ignores(`${workspaceRelative(root, start)}/`)) this.rules = ignore()
-    }
-
+    this.rules.add(await ancestorRules(root, start))
     yield* this.directory(start)
   }
 
@@ -79,7 +70,7 @@ export class FileWalk {
     }
 
     // Sorting directories as `name/` makes the depth-first order the plain order of the paths.
-    const sorted = entries.map((entry) => ({entry, key: entry.isDirectory() ? `${entry.name}/` : entry.name})).sort((a, b) => compare(a.key, b.key))
+    const sorted = entries.map((entry) => ({entry, key: entry.isDirectory() ? `${entry.name}/` : entry.name})).sort((a, b) => comparePaths(a.key, b.key))
     const base = workspaceRelative(this.options.root, dir)
     for (const {entry} of sorted) {
       if (this.options.signal.aborted) throw new ToolFailure('cancelled')
@@ -95,27 +86,40 @@ export class FileWalk {
         if (this.rules.ignores(`${relative}/`)) continue
         yield* this.directory(absolute)
         if (this.truncated) return
-      } else if ((entry.isFile() || (entry.isSymbolicLink() && (await this.isLinkToFileInside(absolute)))) && !this.rules.ignores(relative)) {
+      } else if (entry.isFile() && !this.rules.ignores(relative)) {
         yield {absolute, relative}
       }
     }
   }
 
   private async addRules(dir: string): Promise<void> {
-    const text = await readGitignore(join(dir, '.gitignore'))
-    if (text === undefined) return
-    const base = workspaceRelative(this.options.root, dir)
-    this.rules.add(rebaseGitignore(text, base === '.' ? '' : base))
+    this.rules.add(await gitignoreRules(this.options.root, dir))
+  }
+}
+
+/**
+ * The rules of the `.gitignore` files between the workspace root and the directory a walk
+ * starts in (the start's own excluded), rebased to the root; none when they ignore the start
+ * itself, which the model named.
+ */
+export async function ancestorRules(root: string, start: string): Promise<string[]> {
+  if (start === root) return []
+  const ancestors: string[] = []
+  for (let dir = dirname(start); isInside(root, dir); dir = dirname(dir)) {
+    ancestors.unshift(dir)
+    if (dir === root) break
   }
 
-  private async isLinkToFileInside(link: string): Promise<boolean> {
-    try {
-      const target = await realpath(link)
-      return isInside(this.options.root, target) && (await stat(target)).isFile()
-    } catch {
-      return false
-    }
-  }
+  const rules: string[] = []
+  for (const dir of ancestors) rules.push(...(await gitignoreRules(root, dir)))
+  return ignore().add(rules).ignores(`${workspaceRelative(root, start)}/`) ? [] : rules
+}
+
+async function gitignoreRules(root: string, dir: string): Promise<string[]> {
+  const text = await readGitignore(join(dir, '.gitignore'))
+  if (text === undefined) return []
+  const base = workspaceRelative(root, dir)
+  return rebaseGitignore(text, base === '.' ? '' : base)
 }
 
 /** The text of a `.gitignore`, or undefined when there is none (or it cannot be a list of rules). */
@@ -132,7 +136,7 @@ async function readGitignore(path: string): Promise<string | undefined> {
   }
 }
 
-/** Code-unit order, the same on every machine (localeCompare is not). */
-function compare(a: string, b: string): number {
+/** Code-unit order, the same on every machine (localeCompare is not); the walk's order on whole paths. */
+export function comparePaths(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }

@@ -4,11 +4,12 @@ import {join} from 'node:path'
 import {type ToolDefinition, toolOk} from '@hanzo-dev/sdk'
 import picomatch from 'picomatch'
 
-import {FileWalk, WALK_MAX_ENTRIES, WALK_RULES} from './file-walk.js'
+import {comparePaths, FileWalk, WALK_MAX_ENTRIES, WALK_RULES} from './file-walk.js'
 import {objectSchema, pathProperty} from './input-schema.js'
+import {listedPaths, ripgrep, runRipgrep, walkArguments} from './ripgrep.js'
 import {compileGlob, relativeTo, resolveSearchDirectory, SEARCH_PATH_NOTE} from './search-scope.js'
 import {failureResult, ToolFailure} from './tool-failure.js'
-import {resolveInWorkspace, type WorkspacePath, workspaceRoot} from './workspace-path.js'
+import {resolveInWorkspace, workspaceRelative, type WorkspacePath, workspaceRoot} from './workspace-path.js'
 
 export type FsGlobInput = {
   pattern: string
@@ -48,14 +49,18 @@ export const fsGlob: ToolDefinition<FsGlobInput> = {
       const found: string[] = []
       let more = 0
       let truncated = false
-      if (start) {
-        const walk = new FileWalk({root, signal: context.signal, start})
-        for await (const file of walk.files()) {
-          if (!matches(relativeTo(dir, file.relative))) continue
-          if (found.length < GLOB_MAX_RESULTS) found.push(file.relative)
-          else more++
-        }
+      const keep = (relative: string) => {
+        if (!matches(relativeTo(dir, relative))) return
+        if (found.length < GLOB_MAX_RESULTS) found.push(relative)
+        else more++
+      }
 
+      const listed = start === undefined ? [] : await listWithRipgrep(root, start, context.signal)
+      if (listed) {
+        for (const relative of listed.sort(comparePaths)) keep(relative)
+      } else if (start) {
+        const walk = new FileWalk({root, signal: context.signal, start})
+        for await (const file of walk.files()) keep(file.relative)
         truncated = walk.truncated
       }
 
@@ -67,6 +72,19 @@ export const fsGlob: ToolDefinition<FsGlobInput> = {
       return failureResult(error, input.path ?? '.')
     }
   },
+}
+
+/** The files under `start` (relative to the root), listed by ripgrep; undefined without it (see ripgrep.ts). */
+async function listWithRipgrep(root: string, start: string, signal: AbortSignal): Promise<string[] | undefined> {
+  const rg = ripgrep()
+  if (rg === undefined) return undefined
+  const walk = await walkArguments(root, start)
+  try {
+    const output = await runRipgrep(rg, [...walk.args, '--files', '--null', '--', workspaceRelative(root, start)], root, signal)
+    return output && listedPaths(output)
+  } finally {
+    await walk.cleanup()
+  }
 }
 
 /**

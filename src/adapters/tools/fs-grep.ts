@@ -1,16 +1,21 @@
+import {closeSync} from 'node:fs'
 import {stat} from 'node:fs/promises'
 
 import {type ToolDefinition, toolOk} from '@hanzo-dev/sdk'
 
-import {FileWalk, type WalkedFile, WALK_MAX_ENTRIES, WALK_RULES} from './file-walk.js'
+import {FileWalk, type WalkedFile, WALK_RULES} from './file-walk.js'
+import {GREP_MAX_FILE_BYTES, GREP_MAX_FILES, GREP_MAX_LINE_CHARS, GREP_MAX_LINES, GrepReport, type GrepOutputMode} from './grep-report.js'
+import {grepWithRipgrep} from './grep-ripgrep.js'
 import {objectSchema, pathProperty} from './input-schema.js'
-import {compileGlob, relativeTo, SEARCH_PATH_NOTE} from './search-scope.js'
 import {type LineMatch, RegexTimeoutError, RegexWorker} from './regex-worker.js'
-import {HardLinkedFile, looksBinary, openRegularFile, readUpTo} from './text-file.js'
+import {ripgrep} from './ripgrep.js'
+import {toRustRegex} from './rust-regex.js'
+import {compileGlob, relativeTo, SEARCH_PATH_NOTE} from './search-scope.js'
+import {HardLinkedFile, looksBinary, openRegularFileSync, readUpToSync} from './text-file.js'
 import {failureResult, ToolFailure} from './tool-failure.js'
 import {resolveInWorkspace, workspaceRoot} from './workspace-path.js'
 
-export type GrepOutputMode = 'content' | 'files_with_matches' | 'count'
+export {GREP_MAX_FILE_BYTES, GREP_MAX_FILES, GREP_MAX_LINE_CHARS, GREP_MAX_LINES, type GrepOutputMode} from './grep-report.js'
 
 export type FsGrepInput = {
   pattern: string
@@ -20,14 +25,6 @@ export type FsGrepInput = {
   output_mode?: GrepOutputMode
 }
 
-/** Larger files (logs, bundles, data) are skipped and counted rather than searched. */
-export const GREP_MAX_FILE_BYTES = 1024 * 1024
-/** Matching lines printed in `content` mode; the rest are counted. */
-export const GREP_MAX_LINES = 500
-/** Files listed in `files_with_matches` and `count` modes; the rest are counted. */
-export const GREP_MAX_FILES = 1000
-/** Characters shown of one matching line, around the match. */
-export const GREP_MAX_LINE_CHARS = 500
 /** Time the pattern may take to match, over all files of one search (see regex-worker.ts). */
 export const GREP_REGEX_LIMIT_MS = 10_000
 /** Text read ahead while earlier files are being matched. */
@@ -68,8 +65,16 @@ export const fsGrep: ToolDefinition<FsGrepInput> = {
       let walk: FileWalk | undefined
       let files: AsyncIterable<WalkedFile> | WalkedFile[]
       if ((await stat(target.absolute)).isDirectory()) {
+        const inGlob = globFilter(input.glob)
+        const rg = ripgrep()
+        const pattern = rg === undefined ? undefined : toRustRegex(input.pattern, flags)
+        const search = {content: report.printing, inGlob, report, root, signal: context.signal, target}
+        if (rg !== undefined && pattern !== undefined && (await grepWithRipgrep({...search, pattern, rg}))) {
+          return toolOk(report.render(input.pattern, target.relative, false))
+        }
+
         walk = new FileWalk({root, signal: context.signal, start: target.absolute})
-        files = filterByGlob(walk.files(), input.glob, (relative) => relativeTo(target, relative))
+        files = filterByGlob(walk.files(), inGlob, (relative) => relativeTo(target, relative))
       } else {
         files = [{absolute: target.absolute, relative: target.relative}]
       }
@@ -79,13 +84,10 @@ export const fsGrep: ToolDefinition<FsGrepInput> = {
       for await (const file of files) {
         let text: string | undefined
         try {
-          text = await readSearchable(file, report)
+          text = readSearchable(file, walk === undefined)
         } catch (error) {
           // One unreadable or hard-linked file (permissions, deleted meanwhile) does not spoil a tree search.
-          if (walk === undefined) throw error
-          if (error instanceof HardLinkedFile) report.skippedLinked++
-          else if (typeof (error as NodeJS.ErrnoException).code === 'string') report.skippedUnreadable++
-          else throw error
+          if (walk === undefined || !(error instanceof HardLinkedFile || typeof (error as NodeJS.ErrnoException).code === 'string')) throw error
         }
 
         if (text !== undefined) await search.add(file, text)
@@ -117,29 +119,36 @@ function regexFlags(pattern: string, caseInsensitive: boolean): string {
   }
 }
 
-async function* filterByGlob(files: AsyncIterable<WalkedFile>, glob: string | undefined, toSearchRelative: (relative: string) => string): AsyncGenerator<WalkedFile> {
+/** Whether a path (relative to the search directory) is in `glob`; everything is without one. */
+function globFilter(glob: string | undefined): (relative: string) => boolean {
   // As in ripgrep's --glob: a glob without a slash is about the file name wherever the file is.
-  const matches = glob === undefined ? undefined : compileGlob(glob, {basename: !glob.includes('/'), dot: true})
-  for await (const file of files) if (!matches || matches(toSearchRelative(file.relative))) yield file
+  return glob === undefined ? () => true : compileGlob(glob, {basename: !glob.includes('/'), dot: true})
 }
 
-/** A file's text, or `undefined` (counted in the report) when it is too large or binary. */
-async function readSearchable(file: WalkedFile, report: GrepReport): Promise<string | undefined> {
-  const {handle, size} = await openRegularFile(file.absolute, file.relative)
+async function* filterByGlob(files: AsyncIterable<WalkedFile>, inGlob: (relative: string) => boolean, toSearchRelative: (relative: string) => string): AsyncGenerator<WalkedFile> {
+  for await (const file of files) if (inGlob(toSearchRelative(file.relative))) yield file
+}
+
+/**
+ * A file's text, or `undefined` when it is too large or binary (an error when it is the file the
+ * model named). Read synchronously: a promise per step costs more than reading a small file.
+ */
+function readSearchable(file: WalkedFile, named: boolean): string | undefined {
+  const {fd, size} = openRegularFileSync(file.absolute, file.relative)
   let bytes: Buffer | undefined
   try {
-    bytes = size > GREP_MAX_FILE_BYTES ? undefined : await readUpTo(handle, GREP_MAX_FILE_BYTES, size)
+    bytes = size > GREP_MAX_FILE_BYTES ? undefined : readUpToSync(fd, GREP_MAX_FILE_BYTES, size)
   } finally {
-    await handle.close()
+    closeSync(fd)
   }
 
   if (bytes === undefined) {
-    report.skippedLarge++
+    if (named) throw new ToolFailure(`${file.relative} is over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB, more than fs_grep searches; read parts of it with fs_read`)
     return undefined
   }
 
   if (looksBinary(bytes)) {
-    report.skippedBinary++
+    if (named) throw new ToolFailure(`${file.relative} is a binary file (it has a NUL byte); fs_grep searches text files`)
     return undefined
   }
 
@@ -211,69 +220,4 @@ class MatchQueue {
       for (const match of lines) this.report.add(files[i].relative, match.line + 1, texts[i].slice(match.start, match.end), match.at)
     }
   }
-}
-
-/** What a search found, kept within the caps: what is past them is only counted. */
-class GrepReport {
-  skippedBinary = 0
-  skippedLarge = 0
-  skippedUnreadable = 0
-  skippedLinked = 0
-  private readonly printed: string[] = []
-  private readonly counts = new Map<string, number>()
-  private matchingLines = 0
-  private matchingFiles = 0
-  private lastPath: string | undefined
-
-  constructor(private readonly mode: GrepOutputMode) {}
-
-  /** One matching line; the lines of a file come one after the other. */
-  add(path: string, lineNumber: number, line: string, at: number): void {
-    this.matchingLines++
-    if (path !== this.lastPath) {
-      this.lastPath = path
-      this.matchingFiles++
-    }
-
-    if (this.mode === 'content') {
-      if (this.printed.length < GREP_MAX_LINES) this.printed.push(`${path}:${lineNumber}:${excerpt(line, at)}`)
-    } else if (this.counts.has(path) || this.counts.size < GREP_MAX_FILES) {
-      this.counts.set(path, (this.counts.get(path) ?? 0) + 1)
-    }
-  }
-
-  render(pattern: string, where: string, truncated: boolean): string {
-    const notes: string[] = []
-    let body: string
-    if (this.mode === 'content') {
-      body = this.printed.join('\n')
-      const rest = this.matchingLines - this.printed.length
-      if (rest > 0) notes.push(`… and ${plural(rest, 'more matching line')} (narrow the pattern, path or glob, or use output_mode count)`)
-    } else {
-      body = [...this.counts].map(([path, count]) => (this.mode === 'count' ? `${path}:${count}` : path)).join('\n')
-      const rest = this.matchingFiles - this.counts.size
-      if (rest > 0) notes.push(`… and ${plural(rest, 'more matching file')} (narrow the pattern, path or glob)`)
-      if (this.mode === 'count') notes.push(`${plural(this.matchingLines, 'matching line')} in ${plural(this.matchingFiles, 'file')}`)
-    }
-
-    if (this.skippedLarge > 0) notes.push(`${plural(this.skippedLarge, 'file')} over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB not searched`)
-    if (this.skippedBinary > 0) notes.push(`${plural(this.skippedBinary, 'binary file')} skipped`)
-    if (this.skippedUnreadable > 0) notes.push(`${plural(this.skippedUnreadable, 'file')} could not be read`)
-    if (this.skippedLinked > 0) notes.push(`${plural(this.skippedLinked, 'file')} with other hard links (maybe outside the workspace) not searched`)
-    if (truncated) notes.push(`The search stopped after ${WALK_MAX_ENTRIES} entries, so it is incomplete; search a narrower path.`)
-    if (this.matchingLines === 0) body = `No matches for /${pattern}/ in ${where}.`
-    return [body, ...notes.map((note) => `[${note}]`)].join('\n')
-  }
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`
-}
-
-/** A line cut to {@link GREP_MAX_LINE_CHARS} characters, keeping the match in view (minified files have one long line). */
-function excerpt(line: string, at: number): string {
-  if (line.length <= GREP_MAX_LINE_CHARS) return line
-  const start = Math.max(0, Math.min(at - 100, line.length - GREP_MAX_LINE_CHARS))
-  const end = start + GREP_MAX_LINE_CHARS
-  return `${start > 0 ? `[… ${start} characters] ` : ''}${line.slice(start, end)}${end < line.length ? ` [… ${line.length - end} more characters]` : ''}`
 }

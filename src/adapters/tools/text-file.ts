@@ -1,4 +1,4 @@
-import {constants} from 'node:fs'
+import {closeSync, constants, fstatSync, openSync, readSync, type Stats} from 'node:fs'
 import {type FileHandle, open} from 'node:fs/promises'
 
 import {ToolFailure} from './tool-failure.js'
@@ -31,15 +31,38 @@ export class HardLinkedFile extends ToolFailure {
 export async function openRegularFile(absolute: string, display: string): Promise<{handle: FileHandle; size: number}> {
   const handle = await open(absolute, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
   try {
-    const info = await handle.stat()
-    if (info.isDirectory()) throw new ToolFailure(`${display} is a directory; use fs_list to see its entries`)
-    if (!info.isFile()) throw new ToolFailure(`${display} is not a regular file (a device, socket or pipe); it cannot be read as text`)
-    if (info.nlink > 1) throw new HardLinkedFile(display, info.nlink)
-    return {handle, size: info.size}
+    return {handle, size: checkRegular(await handle.stat(), display)}
   } catch (error) {
     await handle.close()
     throw error
   }
+}
+
+/** {@link openRegularFile} without a promise per step, for searches opening thousands of small files: a descriptor to close. */
+export function openRegularFileSync(absolute: string, display: string): {fd: number; size: number} {
+  const fd = openSync(absolute, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+  try {
+    return {fd, size: checkRegular(fstatSync(fd), display)}
+  } catch (error) {
+    closeSync(fd)
+    throw error
+  }
+}
+
+/** The size of the file `info` describes, or a {@link ToolFailure} saying why it may not be read. */
+function checkRegular(info: Stats, display: string): number {
+  if (info.isDirectory()) throw new ToolFailure(`${display} is a directory; use fs_list to see its entries`)
+  if (!info.isFile()) throw new ToolFailure(`${display} is not a regular file (a device, socket or pipe); it cannot be read as text`)
+  if (info.nlink > 1) throw new HardLinkedFile(display, info.nlink)
+  return info.size
+}
+
+/** The first `bytes` bytes behind `fd` (fewer at end of file). */
+export function readHeadSync(fd: number, bytes: number): Buffer {
+  const buffer = Buffer.allocUnsafe(bytes)
+  let length = 0
+  for (let read = 1; read > 0 && length < bytes; length += read) read = readSync(fd, buffer, length, bytes - length, length)
+  return buffer.subarray(0, length)
 }
 
 /**
@@ -65,4 +88,16 @@ export async function readUpTo(handle: FileHandle, maxBytes: number, sizeHint: n
   }
 
   return length > maxBytes ? undefined : buffer.subarray(0, length)
+}
+
+/** {@link readUpTo} on a descriptor, synchronously. */
+export function readUpToSync(fd: number, maxBytes: number, sizeHint: number): Buffer | undefined {
+  let wanted = Math.min(sizeHint, maxBytes) + 1
+  for (;;) {
+    const bytes = readHeadSync(fd, wanted)
+    if (bytes.length > maxBytes) return undefined
+    // Fewer bytes than asked for: end of file. As many: the file grew meanwhile, read on.
+    if (bytes.length < wanted) return bytes
+    wanted = Math.min(wanted * 2, maxBytes + 1)
+  }
 }
