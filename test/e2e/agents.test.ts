@@ -24,7 +24,7 @@ describe('custom agents', () => {
 
   it('lists the user agents, and the project ones once the project is trusted', async () => {
     write(userAgents(), 'reviewer.md', '---\ndescription: Reviews a change\ntools: [fs_read, fs_grep]\nmodel: gpt-4.1\n---\nYou review.\n')
-    write(join(dirs.project, '.hanzo', 'agents'), 'fixer.md', '---\ndescription: Fixes things\ntools: all\npermission_mode: allow-all\n---\nYou fix.\n')
+    write(join(dirs.project, '.hanzo', 'agents'), 'fixer.md', '---\ndescription: Fixes things\ntools: all\npermission_mode: deny\n---\nYou fix.\n')
     // An allow rule makes the project's settings need trust, as a cloned repository's would.
     writeFileSync(join(dirs.project, '.hanzo', 'settings.json'), JSON.stringify({permissions: {fs_read: 'allow'}}))
     const before = await agent('--list', '--json')
@@ -37,7 +37,7 @@ describe('custom agents', () => {
     expect(await runCli(['trust', '--yes'], {cwd: dirs.project, env: dirs.box.env})).toMatchObject({exitCode: 0})
     const after = JSON.parse((await agent('--list', '--json')).stdout)
     expect(after.agents.map((a: {name: string; source: string}) => [a.name, a.source])).toEqual([['fixer', 'project'], ['reviewer', 'user']])
-    expect(after.agents[0]).toMatchObject({permission_mode: 'allow-all', tools: 'all'})
+    expect(after.agents[0]).toMatchObject({permission_mode: 'deny', tools: 'all'})
   })
 
   it('names the malformed file and its field', async () => {

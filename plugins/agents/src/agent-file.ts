@@ -72,6 +72,11 @@ export function parseAgentFile(text: string, file: string, source: AgentDefiniti
     fail('permission_mode', `${JSON.stringify(mode)} is not one of ${PERMISSION_MODES.join(', ')}`)
   }
 
+  // A repository's file must not answer permission prompts for the user (trust covers its settings, not these files).
+  if (source === 'project' && (mode === 'allow-all' || mode === 'allow-reads')) {
+    fail('permission_mode', `a project's agent may not set ${mode} (only prompt or deny): pass --permission-mode ${mode} yourself, or put the agent in your own agents directory`)
+  }
+
   if (body === '') fail('body', 'the system prompt (the text after the front matter) is empty')
   return {
     description,

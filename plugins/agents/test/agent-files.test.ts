@@ -54,6 +54,16 @@ describe('agent files', () => {
     expect(error.message).toContain(`${file}: \`${field}\`: `)
     expect(error.message).toContain(problem)
   })
+
+  it("refuses a project agent's permission mode that answers for the user, and keeps a stricter one", () => {
+    for (const mode of ['allow-all', 'allow-reads']) {
+      const error = thrown(() => parseAgentFile(`---\ndescription: d\npermission_mode: ${mode}\n---\nbody`, file, 'project'))
+      expect(error.message).toContain(`${file}: \`permission_mode\`: a project's agent may not set ${mode}`)
+      expect(parseAgentFile(`---\ndescription: d\npermission_mode: ${mode}\n---\nbody`, file, 'user').permissionMode).toBe(mode)
+    }
+
+    expect(parseAgentFile('---\ndescription: d\npermission_mode: deny\n---\nbody', file, 'project').permissionMode).toBe('deny')
+  })
 })
 
 describe('loading agents', () => {
