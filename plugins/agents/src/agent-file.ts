@@ -1,13 +1,12 @@
+import type {SessionPermissionMode as PermissionMode, ToolScope} from '@hanzo-dev/sdk'
 import {basename} from 'node:path'
 
 import {FrontMatterError, parseFrontMatter} from './front-matter.js'
 
-/** The permission modes of `--permission-mode` (the core's SESSION_PERMISSION_MODES). */
-export const PERMISSION_MODES = ['prompt', 'allow-reads', 'deny', 'allow-all'] as const
-export type PermissionMode = (typeof PERMISSION_MODES)[number]
+export type {SessionPermissionMode as PermissionMode, ToolScope} from '@hanzo-dev/sdk'
 
-/** What a session offers the model: a scope, or the exact tool names. */
-export type ToolScope = 'all' | 'read-only' | 'none' | string[]
+/** The permission modes of `--permission-mode`, for validating a file (the core's SESSION_PERMISSION_MODES; plugins cannot import it). */
+export const PERMISSION_MODES: readonly PermissionMode[] = ['prompt', 'allow-reads', 'deny', 'allow-all']
 
 export interface AgentDefinition {
   name: string
