@@ -1,12 +1,12 @@
-import {type Dirent} from 'node:fs'
-import {readdir} from 'node:fs/promises'
+import {closeSync, type Dirent, readdirSync} from 'node:fs'
 import {dirname, join} from 'node:path'
+import {setImmediate as nextTurn} from 'node:timers/promises'
 
 import {isInside} from '@hanzo-dev/sdk'
 import ignore, {type Ignore} from 'ignore'
 
 import {rebaseGitignore} from './gitignore-rules.js'
-import {openRegularFile, readUpTo} from './text-file.js'
+import {openRegularFileSync, readUpToSync} from './text-file.js'
 import {ToolFailure} from './tool-failure.js'
 import {workspaceRelative} from './workspace-path.js'
 
@@ -34,6 +34,12 @@ export const WALK_RULES =
 export const WALK_MAX_ENTRIES = 200_000
 /** A larger `.gitignore` is not a list of rules; it is skipped. */
 const GITIGNORE_MAX_BYTES = 1024 * 1024
+/**
+ * Entries looked at between two turns of the event loop. The walk reads synchronously (a promise
+ * per directory and per missing `.gitignore` cost more than the reading), so it gives the loop a
+ * turn now and then: an abort, a timer or a key press is not held up for the whole walk.
+ */
+const WALK_ENTRIES_PER_TURN = 1024
 
 /**
  * The regular files under a directory of the workspace, in path order, as fs_glob and fs_grep
@@ -50,24 +56,28 @@ export class FileWalk {
   truncated = false
   private visited = 0
   private readonly rules: Ignore = ignore()
+  /** Whether any rule was added: testing against none costs as much as against a few. */
+  private ruled = false
 
   constructor(private readonly options: WalkOptions) {}
 
   async *files(): AsyncGenerator<WalkedFile> {
     const {root, start} = this.options
-    this.rules.add(await ancestorRules(root, start))
+    this.addRules(ancestorRules(root, start))
     yield* this.directory(start)
   }
 
   private async *directory(dir: string): AsyncGenerator<WalkedFile> {
-    await this.addRules(dir)
     let entries: Dirent[]
     try {
-      entries = await readdir(dir, {withFileTypes: true})
+      entries = readdirSync(dir, {withFileTypes: true})
     } catch {
       // A directory the user may not read is left out, as git and grep do.
       return
     }
+
+    // A linked .gitignore is read (ripgrep reads it too): only its rules, never a file to search.
+    if (entries.some((entry) => entry.name === '.gitignore' && (entry.isFile() || entry.isSymbolicLink()))) this.addRules(gitignoreRules(this.options.root, dir))
 
     // Sorting directories as `name/` makes the depth-first order the plain order of the paths.
     const sorted = entries.map((entry) => ({entry, key: entry.isDirectory() ? `${entry.name}/` : entry.name})).sort((a, b) => comparePaths(a.key, b.key))
@@ -80,20 +90,24 @@ export class FileWalk {
         return
       }
 
+      if (this.visited % WALK_ENTRIES_PER_TURN === 0) await nextTurn()
+
       const absolute = join(dir, entry.name)
       const relative = base === '.' ? entry.name : `${base}/${entry.name}`
       if (entry.isDirectory()) {
-        if (this.rules.ignores(`${relative}/`)) continue
+        if (this.ruled && this.rules.ignores(`${relative}/`)) continue
         yield* this.directory(absolute)
         if (this.truncated) return
-      } else if (entry.isFile() && !this.rules.ignores(relative)) {
+      } else if (entry.isFile() && !(this.ruled && this.rules.ignores(relative))) {
         yield {absolute, relative}
       }
     }
   }
 
-  private async addRules(dir: string): Promise<void> {
-    this.rules.add(await gitignoreRules(this.options.root, dir))
+  private addRules(rules: string[]): void {
+    if (rules.length === 0) return
+    this.rules.add(rules)
+    this.ruled = true
   }
 }
 
@@ -102,7 +116,7 @@ export class FileWalk {
  * starts in (the start's own excluded), rebased to the root; none when they ignore the start
  * itself, which the model named.
  */
-export async function ancestorRules(root: string, start: string): Promise<string[]> {
+export function ancestorRules(root: string, start: string): string[] {
   if (start === root) return []
   const ancestors: string[] = []
   for (let dir = dirname(start); isInside(root, dir); dir = dirname(dir)) {
@@ -111,25 +125,25 @@ export async function ancestorRules(root: string, start: string): Promise<string
   }
 
   const rules: string[] = []
-  for (const dir of ancestors) rules.push(...(await gitignoreRules(root, dir)))
+  for (const dir of ancestors) rules.push(...gitignoreRules(root, dir))
   return ignore().add(rules).ignores(`${workspaceRelative(root, start)}/`) ? [] : rules
 }
 
-async function gitignoreRules(root: string, dir: string): Promise<string[]> {
-  const text = await readGitignore(join(dir, '.gitignore'))
+function gitignoreRules(root: string, dir: string): string[] {
+  const text = readGitignore(join(dir, '.gitignore'))
   if (text === undefined) return []
   const base = workspaceRelative(root, dir)
   return rebaseGitignore(text, base === '.' ? '' : base)
 }
 
 /** The text of a `.gitignore`, or undefined when there is none (or it cannot be a list of rules). */
-async function readGitignore(path: string): Promise<string | undefined> {
+function readGitignore(path: string): string | undefined {
   try {
-    const {handle, size} = await openRegularFile(path, path)
+    const {fd, size} = openRegularFileSync(path, path)
     try {
-      return (await readUpTo(handle, GITIGNORE_MAX_BYTES, size))?.toString('utf8')
+      return readUpToSync(fd, GITIGNORE_MAX_BYTES, size)?.toString('utf8')
     } finally {
-      await handle.close()
+      closeSync(fd)
     }
   } catch {
     return undefined

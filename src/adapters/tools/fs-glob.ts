@@ -6,7 +6,7 @@ import picomatch from 'picomatch'
 
 import {comparePaths, FileWalk, WALK_MAX_ENTRIES, WALK_RULES} from './file-walk.js'
 import {objectSchema, pathProperty} from './input-schema.js'
-import {listedPaths, ripgrep, runRipgrep, walkArguments} from './ripgrep.js'
+import {fileNameGlob, listedPaths, ripgrep, runRipgrep, walkArguments} from './ripgrep.js'
 import {compileGlob, relativeTo, resolveSearchDirectory, SEARCH_PATH_NOTE} from './search-scope.js'
 import {failureResult, ToolFailure} from './tool-failure.js'
 import {resolveInWorkspace, workspaceRelative, type WorkspacePath, workspaceRoot} from './workspace-path.js'
@@ -55,7 +55,7 @@ export const fsGlob: ToolDefinition<FsGlobInput> = {
         else more++
       }
 
-      const listed = start === undefined ? [] : await listWithRipgrep(root, start, context.signal)
+      const listed = start === undefined ? [] : await listWithRipgrep(root, start, fileNameGlob(input.pattern), context.signal)
       if (listed) {
         for (const relative of listed.sort(comparePaths)) keep(relative)
       } else if (start) {
@@ -74,11 +74,11 @@ export const fsGlob: ToolDefinition<FsGlobInput> = {
   },
 }
 
-/** The files under `start` (relative to the root), listed by ripgrep; undefined without it (see ripgrep.ts). */
-async function listWithRipgrep(root: string, start: string, signal: AbortSignal): Promise<string[] | undefined> {
+/** The files under `start` (relative to the root) whose names may match `names`, listed by ripgrep; undefined without it (see ripgrep.ts). */
+async function listWithRipgrep(root: string, start: string, names: string | undefined, signal: AbortSignal): Promise<string[] | undefined> {
   const rg = ripgrep()
   if (rg === undefined) return undefined
-  const walk = await walkArguments(root, start)
+  const walk = await walkArguments(root, start, names)
   try {
     const output = await runRipgrep(rg, [...walk.args, '--files', '--null', '--', workspaceRelative(root, start)], root, signal)
     return output && listedPaths(output)

@@ -8,7 +8,7 @@ import {GREP_MAX_FILE_BYTES, GREP_MAX_FILES, GREP_MAX_LINE_CHARS, GREP_MAX_LINES
 import {grepWithRipgrep} from './grep-ripgrep.js'
 import {objectSchema, pathProperty} from './input-schema.js'
 import {type LineMatch, RegexTimeoutError, RegexWorker} from './regex-worker.js'
-import {ripgrep} from './ripgrep.js'
+import {fileNameGlob, ripgrep} from './ripgrep.js'
 import {toRustRegex} from './rust-regex.js'
 import {compileGlob, relativeTo, SEARCH_PATH_NOTE} from './search-scope.js'
 import {HardLinkedFile, looksBinary, openRegularFileSync, readUpToSync} from './text-file.js'
@@ -68,7 +68,8 @@ export const fsGrep: ToolDefinition<FsGrepInput> = {
         const inGlob = globFilter(input.glob)
         const rg = ripgrep()
         const pattern = rg === undefined ? undefined : toRustRegex(input.pattern, flags)
-        const search = {content: report.printing, inGlob, report, root, signal: context.signal, target}
+        const want = input.output_mode === 'files_with_matches' ? 'files' : input.output_mode === 'count' ? 'count' : 'lines'
+        const search = {inGlob, names: input.glob === undefined ? undefined : fileNameGlob(input.glob), report, root, signal: context.signal, target, want} as const
         if (rg !== undefined && pattern !== undefined && (await grepWithRipgrep({...search, pattern, rg}))) {
           return toolOk(report.render(input.pattern, target.relative, false))
         }

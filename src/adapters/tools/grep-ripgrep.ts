@@ -17,7 +17,10 @@ export interface RipgrepSearch {
   pattern: string
   /** Whether a file (relative to the target) is in the glob the model gave. */
   inGlob: (relative: string) => boolean
-  content: boolean
+  /** What ripgrep may narrow the walk to ({@link fileNameGlob} of that glob). */
+  names?: string
+  /** Print matching lines (`content`); count them (`count`); or only list the files, for which ripgrep stops at a file's first match. */
+  want: 'count' | 'files' | 'lines'
   report: GrepReport
   signal: AbortSignal
 }
@@ -37,27 +40,30 @@ interface FileCount {
 }
 
 /**
- * The search done by ripgrep, into the report, in two runs: one counting the matching lines of
- * every file (a small output whatever the tree), one printing the lines of the first files, up
- * to what the report shows. False, with the report untouched, when ripgrep failed.
+ * The search done by ripgrep, into the report, in two runs: one listing (or counting the
+ * matching lines of) every matching file, a small output whatever the tree, whose files are
+ * checked as they come while ripgrep goes on; then, for `content`, one printing the lines of the
+ * first files, up to what the report shows. False, with the report untouched, when ripgrep failed.
  */
 export async function grepWithRipgrep(search: RipgrepSearch): Promise<boolean> {
   const {report, root, target} = search
-  const walk = await walkArguments(root, target.absolute)
-  let counted: Buffer | undefined
+  const walk = await walkArguments(root, target.absolute, search.names)
+  const files: FileCount[] = []
+  const records = new RecordReader(search.want === 'files' ? 'path' : 'count', (path, count) => {
+    if (search.inGlob(relativeTo(target, path)) && readable(join(root, path))) files.push({count, path})
+  })
+  let listed: Buffer | undefined
   try {
-    const args = [...walk.args, ...MATCH_ARGUMENTS, '--count', '--regexp', search.pattern, '--', workspaceRelative(root, target.absolute)]
-    counted = await runRipgrep(search.rg, args, root, search.signal)
+    const args = [...walk.args, ...MATCH_ARGUMENTS, search.want === 'files' ? '--files-with-matches' : '--count', '--regexp', search.pattern, '--', workspaceRelative(root, target.absolute)]
+    listed = await runRipgrep(search.rg, args, root, search.signal, (chunk) => records.read(chunk))
   } finally {
     await walk.cleanup()
   }
 
-  if (counted === undefined) return false
-  const files = parseCounts(counted)
-    .filter((file) => search.inGlob(relativeTo(target, file.path)) && readable(join(root, file.path)))
-    .sort((a, b) => comparePaths(a.path, b.path))
+  if (listed === undefined) return false
+  files.sort((a, b) => comparePaths(a.path, b.path))
   let lines = new Map<string, PrintedLine[]>()
-  if (search.content) {
+  if (search.want === 'lines') {
     const shown: string[] = []
     for (let sum = 0, i = 0; sum < GREP_MAX_LINES && i < files.length; i++) {
       shown.push(files[i].path)
@@ -81,6 +87,9 @@ export async function grepWithRipgrep(search: RipgrepSearch): Promise<boolean> {
   return true
 }
 
+/** The bytes {@link readable} sniffs, reused: thousands of files are checked per search. */
+const head = Buffer.allocUnsafe(BINARY_SNIFF_BYTES)
+
 /** Whether fs_grep would read the file: regular, not hard-linked, within the cap, not binary. */
 function readable(absolute: string): boolean {
   let fd: number
@@ -92,7 +101,7 @@ function readable(absolute: string): boolean {
   }
 
   try {
-    return size <= GREP_MAX_FILE_BYTES && !looksBinary(readHeadSync(fd, BINARY_SNIFF_BYTES))
+    return size <= GREP_MAX_FILE_BYTES && !looksBinary(readHeadSync(fd, Math.min(size, BINARY_SNIFF_BYTES), head))
   } catch {
     return false
   } finally {
@@ -100,18 +109,40 @@ function readable(absolute: string): boolean {
   }
 }
 
-/** `rg --count --null`: `path\0count\n` per file. */
-function parseCounts(output: Buffer): FileCount[] {
-  const text = output.toString('utf8')
-  const files: FileCount[] = []
-  for (let at = 0; at < text.length; ) {
-    const nul = text.indexOf('\0', at)
-    const newline = text.indexOf('\n', nul)
-    files.push({count: Number(text.slice(nul + 1, newline)), path: printedPath(text.slice(at, nul))})
-    at = newline + 1
-  }
+/**
+ * ripgrep's file records as they come, in chunks that may split them: `path\0count\n` from
+ * `--count --null`, `path\0` from `--files-with-matches --null` (a count of 1: the mode that
+ * asks for it prints no count).
+ */
+class RecordReader {
+  private rest: Buffer = Buffer.alloc(0)
 
-  return files
+  constructor(
+    private readonly format: 'count' | 'path',
+    private readonly onFile: (path: string, count: number) => void,
+  ) {}
+
+  read(chunk: Buffer): void {
+    const bytes = this.rest.length === 0 ? chunk : Buffer.concat([this.rest, chunk])
+    let at = 0
+    for (;;) {
+      const nul = bytes.indexOf(0, at)
+      if (nul === -1) break
+      const path = printedPath(bytes.toString('utf8', at, nul))
+      if (this.format === 'path') {
+        this.onFile(path, 1)
+        at = nul + 1
+        continue
+      }
+
+      const newline = bytes.indexOf(10, nul)
+      if (newline === -1) break
+      this.onFile(path, Number(bytes.toString('latin1', nul + 1, newline)))
+      at = newline + 1
+    }
+
+    this.rest = bytes.subarray(at)
+  }
 }
 
 interface PrintedLine {

@@ -23,8 +23,8 @@ import {ToolFailure} from './tool-failure.js'
  * grep-ripgrep.ts. FileWalk's entry budget has no counterpart: ripgrep always walks the whole tree.
  */
 
-/** How long one ripgrep process may run before it is killed and the search fails. */
-export const RIPGREP_LIMIT_MS = 10_000
+/** How long one ripgrep process may run before it is killed and the search fails (a large tree on a cold disk cache takes seconds). */
+export const RIPGREP_LIMIT_MS = 30_000
 /** Output read from one ripgrep process; past it the built-in path does the search. */
 const RIPGREP_MAX_OUTPUT = 64 * 1024 * 1024
 
@@ -52,15 +52,35 @@ function lookUp(path: string): string | undefined {
   return undefined
 }
 
-/** A ripgrep run's arguments for the walk from `start` (run in `root`), and what to clean up after. */
-export async function walkArguments(root: string, start: string): Promise<{args: string[]; cleanup(): Promise<void>}> {
+/**
+ * A ripgrep run's arguments for the walk from `start` (run in `root`), and what to clean up after.
+ * `names` (from {@link fileNameGlob}) spares listing or reading files whose name cannot match.
+ */
+export async function walkArguments(root: string, start: string, names?: string): Promise<{args: string[]; cleanup(): Promise<void>}> {
   const args = ['--no-config', '--hidden', '--no-require-git', '--no-ignore-global', '--no-ignore-exclude', '--no-ignore-dot', '--no-ignore-parent', '--no-messages', '--glob', '!.git']
-  const rules = await ancestorRules(root, start)
+  // A file type, not a --glob: ripgrep's globs override .gitignore, its types come after it.
+  if (names !== undefined) args.push('--type-add', `hanzo:${names}`, '--type', 'hanzo')
+  const rules = ancestorRules(root, start)
   if (rules.length === 0) return {args, cleanup: async () => {}}
   const dir = await mkdtemp(join(tmpdir(), 'hanzo-rg-'))
   const file = join(dir, 'ancestors.gitignore')
   await writeFile(file, `${rules.join('\n')}\n`)
   return {args: [...args, '--ignore-file', file], cleanup: () => rm(dir, {force: true, recursive: true})}
+}
+
+/** A glob's last segment in the syntax picomatch and ripgrep read alike: names, `*`, `?` and flat `{a,b}`. */
+const PLAIN_NAME_GLOB = /^(?:[\p{L}\p{N}._ -]|\*(?!\*)|\?|\{[\p{L}\p{N}._ *?-]+(?:,[\p{L}\p{N}._ *?-]+)+\})+$/u
+
+/**
+ * The file names `glob` can match, as a glob ripgrep matches against file names: its last
+ * segment, when that is plain (a filter ripgrep applies before the exact picomatch test, so it
+ * may let through more, never less). Undefined when it cannot tell (`**` last, `[...]`, escapes,
+ * extglobs, braces spanning a `/`).
+ */
+export function fileNameGlob(glob: string): string | undefined {
+  const last = glob.slice(glob.lastIndexOf('/') + 1)
+  if (last.includes('**') || /\{[^}]*$/.test(glob.slice(0, glob.lastIndexOf('/') + 1))) return undefined
+  return PLAIN_NAME_GLOB.test(last) ? last : undefined
 }
 
 /** A path ripgrep printed, relative to the root (it prefixes `./` when told to search `.`). */
@@ -70,10 +90,12 @@ export function printedPath(path: string): string {
 
 /**
  * Runs ripgrep to the end. Its output, or undefined when it failed (exit 2: a pattern it
- * refuses, an unreadable file) or said too much: the caller then searches without it. Killed on
- * abort (rejecting with the signal's reason) and after {@link RIPGREP_LIMIT_MS}.
+ * refuses, an unreadable file) or said too much: the caller then searches without it. With
+ * `consume`, each chunk goes there as it comes (work done while ripgrep still searches) and the
+ * output returned is empty. Killed on abort (rejecting with the signal's reason) and after
+ * {@link RIPGREP_LIMIT_MS}; a `consume` that throws kills it too and rejects with that error.
  */
-export function runRipgrep(rg: string, args: string[], cwd: string, signal: AbortSignal): Promise<Buffer | undefined> {
+export function runRipgrep(rg: string, args: string[], cwd: string, signal: AbortSignal, consume?: (chunk: Buffer) => void): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason)
@@ -83,7 +105,7 @@ export function runRipgrep(rg: string, args: string[], cwd: string, signal: Abor
     const child = spawn(rg, args, {cwd, env: {}, stdio: ['ignore', 'pipe', 'ignore']})
     const chunks: Buffer[] = []
     let size = 0
-    let outcome: 'aborted' | 'overflow' | 'timeout' | undefined
+    let outcome: 'aborted' | 'overflow' | 'timeout' | {error: unknown} | undefined
     const stop = (why: typeof outcome) => {
       outcome ??= why
       child.kill('SIGKILL')
@@ -94,8 +116,16 @@ export function runRipgrep(rg: string, args: string[], cwd: string, signal: Abor
     signal.addEventListener('abort', onAbort, {once: true})
     child.stdout.on('data', (chunk: Buffer) => {
       size += chunk.length
+      if (outcome !== undefined) return
       if (size > RIPGREP_MAX_OUTPUT) stop('overflow')
-      else chunks.push(chunk)
+      else if (consume === undefined) chunks.push(chunk)
+      else {
+        try {
+          consume(chunk)
+        } catch (error) {
+          stop({error})
+        }
+      }
     })
     child.on('error', () => resolve(undefined))
     child.on('close', (code) => {
@@ -103,6 +133,7 @@ export function runRipgrep(rg: string, args: string[], cwd: string, signal: Abor
       signal.removeEventListener('abort', onAbort)
       if (outcome === 'aborted') reject(signal.reason)
       else if (outcome === 'timeout') reject(new ToolFailure(`the search ran for more than ${RIPGREP_LIMIT_MS / 1000} s and was stopped; narrow path or glob`))
+      else if (typeof outcome === 'object') reject(outcome.error)
       else resolve(outcome === undefined && (code === 0 || code === 1) ? Buffer.concat(chunks) : undefined)
     })
   })

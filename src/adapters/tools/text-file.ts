@@ -57,12 +57,14 @@ function checkRegular(info: Stats, display: string): number {
   return info.size
 }
 
-/** The first `bytes` bytes behind `fd` (fewer at end of file). */
-export function readHeadSync(fd: number, bytes: number): Buffer {
-  const buffer = Buffer.allocUnsafe(bytes)
-  let length = 0
-  for (let read = 1; read > 0 && length < bytes; length += read) read = readSync(fd, buffer, length, bytes - length, length)
-  return buffer.subarray(0, length)
+/**
+ * The first `bytes` bytes of the regular file behind `fd` (fewer at end of file), read into
+ * `into` when given (at least `bytes` long). One read: from a regular file it returns fewer bytes
+ * than asked only at end of file, so asking again would cost a system call per file for nothing.
+ */
+export function readHeadSync(fd: number, bytes: number, into?: Buffer): Buffer {
+  const buffer = into ?? Buffer.allocUnsafe(bytes)
+  return buffer.subarray(0, bytes === 0 ? 0 : readSync(fd, buffer, 0, bytes, 0))
 }
 
 /**

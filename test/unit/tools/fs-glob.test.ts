@@ -3,10 +3,11 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {fsGlob, GLOB_MAX_RESULTS} from '../../../src/adapters/tools/fs-glob.js'
-import {IGNORE_TREE, IGNORE_TREE_VISIBLE, run, useTempWorkspace, writeTree} from './tool-harness.js'
+import {IGNORE_TREE, IGNORE_TREE_VISIBLE, NAMES_TREE, run, SEARCH_ENGINES, usePath, useTempWorkspace, writeTree} from './tool-harness.js'
 
-describe('fs_glob', () => {
+describe.each(SEARCH_ENGINES)('fs_glob %s', (_name, path) => {
   const dirs = useTempWorkspace()
+  usePath(path)
 
   it('finds files by glob, sorted, relative to the workspace root', async () => {
     writeTree(dirs.workspace, {'README.md': '', 'src/b.ts': '', 'src/a.ts': '', 'src/ui/c.tsx': '', 'test/a.test.ts': '', '.github/ci.ts': ''})
@@ -27,6 +28,17 @@ describe('fs_glob', () => {
     // Named literally, an ignored directory is searched (the model asked for it).
     expect((await run(fsGlob, {pattern: 'build/*.js'}, dirs.workspace)).output).toBe('build/out.js')
     expect((await run(fsGlob, {path: 'pkg/generated', pattern: '*'}, dirs.workspace)).output).toBe('pkg/generated/x.ts')
+  })
+
+  it('narrows by file names without letting the pattern bring back what .gitignore leaves out', async () => {
+    writeTree(dirs.workspace, NAMES_TREE)
+    const listed = async (pattern: string) => (await run(fsGlob, {pattern}, dirs.workspace)).output
+    expect(await listed('**/*.json')).toBe('a.json\nx/b.json')
+    expect(await listed('**/*.{ts,tsx}')).toBe('x/d.ts\nx/e.tsx')
+    expect(await listed('{x,out}/*.json')).toBe('x/b.json')
+    expect(await listed('x/[bc].json*')).toBe('x/b.json\nx/c.jsonc')
+    expect(await listed('*.json')).toBe('a.json')
+    expect(await listed('x/**')).toBe('x/b.json\nx/c.jsonc\nx/d.ts\nx/e.tsx')
   })
 
   it('says when nothing matches, also when the literal part of the pattern does not exist', async () => {

@@ -1,28 +1,15 @@
-import {existsSync, linkSync, symlinkSync} from 'node:fs'
-import {delimiter, join} from 'node:path'
-import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+import {linkSync, symlinkSync} from 'node:fs'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
 
 import {fsGrep, GREP_MAX_FILE_BYTES, GREP_MAX_LINE_CHARS, GREP_MAX_LINES, GREP_REGEX_LIMIT_MS} from '../../../src/adapters/tools/fs-grep.js'
 import {ripgrep} from '../../../src/adapters/tools/ripgrep.js'
 import {rejectionOf} from '../../helpers/thrown.js'
-import {IGNORE_TREE, IGNORE_TREE_VISIBLE, run, useTempWorkspace, writeTree} from './tool-harness.js'
+import {IGNORE_TREE, IGNORE_TREE_VISIBLE, NAMES_TREE, run, SEARCH_ENGINES, usePath, useTempWorkspace, writeTree} from './tool-harness.js'
 
-// Both search paths, on the same fixtures with the same expectations: ripgrep (on PATH here; CI
-// installs it) and the built-in one (PATH without it).
-const withoutRipgrep = (process.env.PATH ?? '').split(delimiter).filter((dir) => !existsSync(join(dir, 'rg'))).join(delimiter)
-
-describe.each([
-  ['with ripgrep', process.env.PATH ?? ''],
-  ['built in', withoutRipgrep],
-])('fs_grep %s', (name, path) => {
+describe.each(SEARCH_ENGINES)('fs_grep %s', (name, path) => {
   const dirs = useTempWorkspace()
-  const saved = process.env.PATH
-  beforeEach(() => {
-    process.env.PATH = path
-  })
-  afterEach(() => {
-    process.env.PATH = saved
-  })
+  usePath(path)
 
   it('searches with the engine it says', () => {
     expect(ripgrep() !== undefined).toBe(name === 'with ripgrep')
@@ -51,6 +38,16 @@ describe.each([
     expect((await run(fsGrep, {path: 'docs/c.md', pattern: 'load'}, dirs.workspace)).output).toBe('docs/c.md:1:load the docs')
     expect((await run(fsGrep, {glob: '*.ts', pattern: 'load'}, dirs.workspace)).output).toBe('src/a.ts:2:const load = 1')
     expect((await run(fsGrep, {glob: 'docs/*.md', pattern: 'load'}, dirs.workspace)).output).toBe('docs/c.md:1:load the docs')
+  })
+
+  it('narrows by a glob of names without letting the glob bring back what .gitignore leaves out', async () => {
+    writeTree(dirs.workspace, NAMES_TREE)
+    const listed = async (glob: string) => (await run(fsGrep, {glob, output_mode: 'files_with_matches', pattern: 'needle'}, dirs.workspace)).output
+    expect(await listed('*.json')).toBe('a.json\nx/b.json')
+    expect(await listed('*.{ts,tsx}')).toBe('x/d.ts\nx/e.tsx')
+    expect(await listed('{x,out}/*.json')).toBe('x/b.json')
+    expect(await listed('x/[bc].json*')).toBe('x/b.json\nx/c.jsonc')
+    expect((await run(fsGrep, {glob: '*.json', output_mode: 'count', pattern: 'needle'}, dirs.workspace)).output).toBe('a.json:1\nx/b.json:2\n[3 matching lines in 2 files]')
   })
 
   it('respects .gitignore files (root and nested)', async () => {

@@ -1,6 +1,6 @@
-import {mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {dirname, join} from 'node:path'
+import {delimiter, dirname, join} from 'node:path'
 
 import type {ToolContext, ToolDefinition, ToolResult} from '@hanzo-dev/sdk'
 import {afterEach, beforeEach} from 'vitest'
@@ -20,6 +20,26 @@ export function useTempWorkspace() {
   })
   afterEach(() => rmSync(state.base, {force: true, recursive: true}))
   return state
+}
+
+/**
+ * The two engines fs_grep and fs_glob search with, for `describe.each`: ripgrep (on PATH here; CI
+ * installs it) and the built-in walk (PATH without it). Both get the same fixtures and expectations.
+ */
+export const SEARCH_ENGINES: Array<[name: string, path: string]> = [
+  ['with ripgrep', process.env.PATH ?? ''],
+  ['built in', (process.env.PATH ?? '').split(delimiter).filter((dir) => !existsSync(join(dir, 'rg'))).join(delimiter)],
+]
+
+/** PATH set to `path` for each test of the suite, and put back after. */
+export function usePath(path: string): void {
+  const saved = process.env.PATH
+  beforeEach(() => {
+    process.env.PATH = path
+  })
+  afterEach(() => {
+    process.env.PATH = saved
+  })
 }
 
 export function toolContext(cwd: string, signal: AbortSignal = new AbortController().signal): ToolContext {
@@ -63,6 +83,18 @@ export const IGNORE_TREE: Record<string, string> = {
   'pkg/local.txt': 'needle',
   'pkg/deep/local.txt': 'needle',
   'other/a.tmp': 'needle',
+}
+
+/** Files whose names a glob narrows to, some of them ignored; each holds `needle` (x/b.json twice). */
+export const NAMES_TREE: Record<string, string> = {
+  '.gitignore': 'secret.json\nout/\n',
+  'secret.json': 'needle',
+  'out/a.json': 'needle',
+  'a.json': 'needle',
+  'x/b.json': 'needle\nneedle\n',
+  'x/c.jsonc': 'needle',
+  'x/d.ts': 'needle',
+  'x/e.tsx': 'needle',
 }
 
 /** The files of {@link IGNORE_TREE} git would not ignore, in path order. */
