@@ -49,7 +49,7 @@ async function ours(query) {
   const result = query.kind === 'glob'
     ? await fsGlob.execute({pattern: query.pattern}, context)
     : await fsGrep.execute({case_insensitive: query.case_insensitive, glob: query.glob, output_mode: 'files_with_matches', pattern: query.pattern}, context)
-  if (result.is_error) throw new Error(`${query.name}: ${result.output}`)
+  if (result.is_error) throw new Error(`${query.name}: ${result.error ?? result.output}`)
   return files(result.output)
 }
 
