@@ -1,3 +1,5 @@
+import {globMatches} from '../permissions/glob.js'
+import {parseRulePattern, type RulePattern} from '../permissions/rule-pattern.js'
 import {isPlainObject} from './key-path.js'
 import type {CheckedTier} from './tier-check.js'
 import type {ConfigWarning, PermissionMode, PermissionRule, Tier} from './types.js'
@@ -13,6 +15,8 @@ import type {ConfigWarning, PermissionMode, PermissionRule, Tier} from './types.
  *   project > user)...
  * - ...except that a deny is never weakened: once any tier denies a pattern, a later `allow` or
  *   `prompt` for it is ignored with a warning. No tier can remove another tier's deny.
+ * - Within a file the first match wins, so a rule after one that takes every call of its tools
+ *   (`"exec": "allow"` before `"exec(rm *)": "deny"`) can never apply: that gets a warning.
  * Rules carry their tier: across tiers, the policy lets a deny of any tier win over another
  * tier's allow (test-vectors/README.md says how), and may ask before trusting a project's `allow`.
  */
@@ -21,7 +25,19 @@ export function mergePermissionRules(tiers: CheckedTier[]): {rules: PermissionRu
   const warnings: ConfigWarning[] = []
   for (const {data, file, tier} of tiers) {
     const permissions = isPlainObject(data.permissions) ? data.permissions : {}
+    const catchAll: Array<{pattern: string; mode: unknown; tool: string}> = []
     for (const [index, [pattern, mode]] of Object.entries(permissions).entries()) {
+      const parsed = parseRulePattern(pattern)
+      const shadow = parsed && catchAll.find((earlier) => earlier.mode !== mode && covers(earlier.tool, parsed.tool))
+      if (shadow) {
+        warnings.push({
+          file,
+          keyPath: `permissions.${pattern}`,
+          message: `comes after "${shadow.pattern}" (${String(shadow.mode)}), which matches the calls it names first, and in one file the first matching rule wins: put "${pattern}" before it`,
+        })
+      }
+
+      if (parsed && takesEveryCall(parsed)) catchAll.push({mode, pattern, tool: parsed.tool})
       const previous = byPattern.get(pattern)
       if (previous?.mode === 'deny' && mode !== 'deny') {
         warnings.push({
@@ -43,3 +59,14 @@ export function mergePermissionRules(tiers: CheckedTier[]): {rules: PermissionRu
 }
 
 const TIER_ORDER: Record<Tier, number> = {local: 0, project: 1, user: 2}
+
+/** `exec`, `exec(*)`: a rule that matches every call of its tools, whatever the argument. */
+function takesEveryCall(pattern: RulePattern): boolean {
+  return pattern.argument === undefined || /^\*+$/.test(pattern.argument)
+}
+
+/** Whether every tool `later` names is one `earlier` names (a later glob only when earlier is `*`). */
+function covers(earlier: string, later: string): boolean {
+  if (/^\*+$/.test(earlier) || earlier === later) return true
+  return !/[*?]/.test(later) && globMatches(earlier, later)
+}
