@@ -58,10 +58,11 @@ try {
 
 const loadAfter = loadavg()
 
-const [nodeT, peerT, versionT, , configT] = timings
+const [nodeT, peerT, versionT, helpT, configT] = timings
 const ratio = (t, base) => t.median / base.median
 const targets = [
   {limit: 1.3, name: '`--version` vs node', value: ratio(versionT, nodeT)},
+  {limit: 2.5, name: '`--help` vs node', value: ratio(helpT, nodeT)},
   {limit: 2.5, name: `\`${configGet.join(' ')}\` vs node`, value: ratio(configT, nodeT)},
   {limit: 1.1, name: `\`${configGet.join(' ')}\` vs the minimal oclif CLI`, value: ratio(configT, peerT)},
 ]
