@@ -1,0 +1,65 @@
+import {chmodSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+
+import {CLI, useSandboxDirs} from '../../../test/helpers/cli.js'
+import {Terminals} from '../../../test/helpers/terminal.js'
+import {makeRepo, type Repo} from './git-fixture.js'
+
+/** `hanzo-dev commit` on a real terminal (tmux): the message is shown, then accepted, edited, regenerated or cancelled. */
+describe('hanzo-dev commit on a terminal', () => {
+  const dirs = useSandboxDirs('hanzo-git-term-')
+  let terminals: Terminals
+  let repo: Repo
+  beforeEach(() => {
+    repo = makeRepo(dirs.box)
+    const editor = join(dirs.box.home, 'editor.sh')
+    // A scripted editor: what a user types, then saves.
+    writeFileSync(editor, `#!/bin/sh\nprintf 'fix(readme): edited by hand\\n\\n# a comment line, left out\\n' > "$1"\n`)
+    chmodSync(editor, 0o755)
+    terminals = Terminals.create({...repo.env, EDITOR: editor})
+  })
+  afterEach(() => terminals.close())
+
+  function script(turns: unknown[]): string {
+    const file = join(dirs.box.home, 'model.json')
+    writeFileSync(file, JSON.stringify({turns}))
+    return file
+  }
+
+  it('regenerates, edits in $EDITOR, then commits the edited message', async () => {
+    repo.write('README.md', 'hello\nworld\n')
+    const model = script([{text: 'docs: first try'}, {expect: {last_user_contains: 'different commit message'}, text: 'docs(readme): second try'}])
+    await terminals.open('commit', `${process.execPath} ${CLI} commit --fake-model ${model}`, {cwd: repo.dir, height: 40})
+    await terminals.waitFor('commit', 'Commit with this message?')
+    expect((await terminals.screen('commit')).join('\n')).toContain('docs: first try')
+    await terminals.keys('commit', 'Down', 'Down', 'Enter')
+    await terminals.waitFor('commit', 'docs(readme): second try')
+    await terminals.waitFor('commit', 'Commit with this message?')
+    await terminals.keys('commit', 'Down', 'Enter')
+    await terminals.waitFor('commit', 'fix(readme): edited by hand')
+    await terminals.waitFor('commit', 'Commit with this message?')
+    await terminals.keys('commit', 'Enter')
+    expect(await terminals.exitStatus('commit')).toBe(0)
+    expect(repo.git('log', '-1', '--format=%B')).toBe('fix(readme): edited by hand')
+    expect((await terminals.screen('commit')).join('\n')).toContain('Committed [main ')
+  })
+
+  it('cancel commits nothing and puts the index back as it was', async () => {
+    repo.write('README.md', 'staged\n')
+    repo.git('add', 'README.md')
+    repo.write('README.md', 'staged\nunstaged\n')
+    repo.write('new.txt', 'new\n')
+    repo.git('add', '--intent-to-add', 'new.txt')
+    repo.write('loose.txt', 'loose\n')
+    const before = repo.indexState()
+    const model = script([{text: 'docs: never used'}])
+    await terminals.open('cancel', `${process.execPath} ${CLI} commit --all --fake-model ${model}`, {cwd: repo.dir, height: 40})
+    await terminals.waitFor('cancel', 'Commit with this message?')
+    await terminals.keys('cancel', 'Down', 'Down', 'Down', 'Enter')
+    expect(await terminals.exitStatus('cancel')).toBe(130)
+    expect((await terminals.screen('cancel')).join('\n')).toContain('the index is as it was')
+    expect(repo.indexState()).toBe(before)
+    expect(repo.git('rev-list', '--count', 'HEAD')).toBe('1')
+  })
+})
