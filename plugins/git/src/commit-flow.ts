@@ -7,7 +7,7 @@ import {GitError, git, gitOutput} from './git-cli.js'
 import {snapshotIndex} from './index-snapshot.js'
 import {reviewMessage, type ReviewOptions} from './message-review.js'
 import type {MessageWriter} from './model-session.js'
-import {gitDirFile, readRepository, type Repository} from './repository.js'
+import {emptyTree, gitDirFile, readRepository, type Repository} from './repository.js'
 import {describeChange, parseNameStatus, readStagedChange} from './staged-change.js'
 
 /** Where a message waits for its commit: kept when a hook rejects the commit, for `commit -F`. */
@@ -118,7 +118,7 @@ async function hasStaged(repo: Repository): Promise<boolean> {
 async function amendBase(repo: Repository): Promise<string> {
   const parent = await git(['rev-parse', '--verify', '--quiet', 'HEAD^'], repo.context)
   if (parent.ok) return parent.stdout.trim()
-  return (await gitOutput(['mktree'], repo.context, 'Cannot make the empty tree')).trim()
+  return emptyTree(repo)
 }
 
 async function writeMessage(repo: Repository, options: CommitOptions, base: string | undefined): Promise<string> {

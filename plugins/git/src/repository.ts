@@ -1,6 +1,6 @@
 import {isAbsolute, join, relative, sep} from 'node:path'
 
-import {type GitContext, GitError, git, runGit} from './git-cli.js'
+import {type GitContext, GitError, git, gitOutput, runGit} from './git-cli.js'
 
 export interface RepositoryInfo {
   /** The working tree's top-level directory. */
@@ -61,4 +61,9 @@ export function gitDirFile(repo: Repository, name: string): {path: string; shown
 /** `main`, or `detached HEAD at abc1234`. */
 export function headName(repo: RepositoryInfo): string {
   return repo.branch ?? `detached HEAD${repo.detachedAt ? ` at ${repo.detachedAt}` : ''}`
+}
+
+/** The empty tree's id (it differs between SHA-1 and SHA-256 repositories): what a first commit is compared with. */
+export async function emptyTree(repo: Repository): Promise<string> {
+  return (await gitOutput(['mktree'], repo.context, 'Cannot make the empty tree')).trim()
 }

@@ -51,8 +51,13 @@ const DIFF_FLAGS = ['--no-ext-diff', '--no-textconv', '--no-color', '--find-rena
  * The staged change: against HEAD, or against `base` (`--amend` describes the whole amended
  * commit, so its base is HEAD's parent).
  */
-export async function readStagedChange(repo: Repository, base?: string): Promise<StagedChange> {
-  const range = ['--cached', ...DIFF_FLAGS, ...(base ? [base] : [])]
+export function readStagedChange(repo: Repository, base?: string): Promise<StagedChange> {
+  return readChange(repo, ['--cached', ...(base ? [base] : [])])
+}
+
+/** A change as `git diff RANGE...` reads it (`--cached`, a commit to compare the working tree with), capped the same way. */
+export async function readChange(repo: Repository, which: string[]): Promise<StagedChange> {
+  const range = [...DIFF_FLAGS, ...which]
   const [names, counts] = await Promise.all([
     gitOutput(['diff', ...range, '--name-status', '-z'], repo.context, 'Cannot read the staged change'),
     gitOutput(['diff', ...range, '--numstat', '-z'], repo.context, 'Cannot read the staged change'),
