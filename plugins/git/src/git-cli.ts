@@ -5,6 +5,8 @@ export interface GitContext {
   cwd: string
   env: Readonly<Record<string, string | undefined>>
   signal?: AbortSignal
+  /** `-c` settings for every call: the agent's tools turn off what a repository's config could make git run. */
+  config?: readonly string[]
 }
 
 /** Reading repository state is quick; anything slower than this means git is stuck (a lock, a network mount). */
@@ -51,7 +53,8 @@ const READ_SAFE = ['-c', 'core.quotepath=false']
  */
 export async function git(args: readonly string[], context: GitContext, options: GitOptions = {}): Promise<GitResult> {
   const {execa} = await import('execa')
-  const result = await execa('git', [...READ_SAFE, ...args], {
+  const config = (context.config ?? []).flatMap((setting) => ['-c', setting])
+  const result = await execa('git', [...READ_SAFE, ...config, ...args], {
     cancelSignal: context.signal,
     cwd: context.cwd,
     env: context.env as Record<string, string>,

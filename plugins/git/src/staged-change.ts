@@ -45,7 +45,7 @@ export function isLockFile(path: string): boolean {
   return LOCK_FILES.has(basename(path))
 }
 
-const DIFF_FLAGS = ['--no-ext-diff', '--no-textconv', '--no-color', '--find-renames']
+const DIFF_FLAGS = ['--no-ext-diff', '--no-textconv', '--no-color', '--find-renames', '--no-relative']
 
 /**
  * The staged change: against HEAD, or against `base` (`--amend` describes the whole amended
@@ -56,11 +56,11 @@ export function readStagedChange(repo: Repository, base?: string): Promise<Stage
 }
 
 /** A change as `git diff RANGE...` reads it (`--cached`, a commit to compare the working tree with), capped the same way. */
-export async function readChange(repo: Repository, which: string[]): Promise<StagedChange> {
+export async function readChange(repo: Repository, which: string[], paths: readonly string[] = []): Promise<StagedChange> {
   const range = [...DIFF_FLAGS, ...which]
   const [names, counts] = await Promise.all([
-    gitOutput(['diff', ...range, '--name-status', '-z'], repo.context, 'Cannot read the staged change'),
-    gitOutput(['diff', ...range, '--numstat', '-z'], repo.context, 'Cannot read the staged change'),
+    gitOutput(['diff', ...range, '--name-status', '-z', '--', ...paths], repo.context, 'Cannot read the change'),
+    gitOutput(['diff', ...range, '--numstat', '-z', '--', ...paths], repo.context, 'Cannot read the change'),
   ])
   const files = parseNameStatus(names)
   const numbers = parseNumstat(counts)
@@ -73,7 +73,7 @@ export async function readChange(repo: Repository, which: string[]): Promise<Sta
   let diff = ''
   let truncated = false
   if (text.length > large.length || files.some((f) => f.binary)) {
-    const read = await readDiff(repo, [...range, '--', ...skipped], READ_CHARS)
+    const read = await readDiff(repo, [...range, '--', ...paths, ...skipped], READ_CHARS)
     const capped = capDiff(read.text)
     diff = capped.diff
     truncated = capped.truncated || read.truncated
