@@ -8,7 +8,7 @@ import type {CommitResult} from '../commit-flow.js'
 export default class Commit extends Command {
   static enableJsonFlag = true
 
-  static description = `Stage tracked changes and commit them with a message the model writes from the diff.
+  static description = `Stage tracked changes and commit them with a model-written message.
 
 The staged diff goes to the model (cut when large, with a list of every file; binary and lock files are summarized, not pasted), which answers in the Conventional Commits style (\`type(scope): subject\`, at most 72 characters, then a body when useful). On a terminal you then accept the message, edit it in your editor (the one git uses: GIT_EDITOR, core.editor, VISUAL, EDITOR), have another written, or cancel; cancelling, Ctrl-C or a failed model call puts the index back exactly as it was. With --yes, or off a terminal, the message is accepted. -m or -F gives the message and skips the model.
 

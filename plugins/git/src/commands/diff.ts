@@ -7,7 +7,7 @@ import type {StagedChange} from '../staged-change.js'
 export default class Diff extends Command {
   static enableJsonFlag = true
 
-  static description = `Show the changes against HEAD: staged and unstaged together, or only the staged ones (--staged).
+  static description = `Show the changes against HEAD, staged and unstaged (--staged: staged only).
 
 On a terminal git colours it and pages it (your pager settings apply; NO_COLOR turns colour off). --stat shows changed files and line counts. --json gives the files and the diff (cut at 60,000 characters; binary and lock files summarized) for scripts. New files not yet added are not part of it (git add -N shows them).`
 

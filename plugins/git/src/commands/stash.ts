@@ -14,7 +14,9 @@ export interface StashResult {
 export default class Stash extends Command {
   static enableJsonFlag = true
 
-  static description = `Stash the changes in the working tree and the index (git stash push), named "hanzo: <ISO timestamp>" unless -m names it.
+  static description = `Stash the working tree and index changes (git stash push).
+
+The entry is named "hanzo: <ISO timestamp>" unless -m names it.
 
 git stash pop brings them back. With nothing to stash, it says so and exits 0.`
 

@@ -11,7 +11,9 @@ export interface WorktreeResult {
 export default class Worktree extends Command {
   static enableJsonFlag = true
 
-  static description = `Make a working tree for a new branch beside the repository (git worktree add ../REPO-NAME -b NAME).
+  static description = `Make a working tree for a new branch beside the repository.
+
+It runs git worktree add ../REPO-NAME -b NAME.
 
 The new branch starts at HEAD; the path (a / in NAME becomes -) is printed on stdout, so cd "$(hanzo-dev worktree NAME)" goes there. An invalid or existing branch name, or a path that exists, is an error that says so.`
 
