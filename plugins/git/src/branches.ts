@@ -21,6 +21,8 @@ export async function createBranch(repo: Repository, name: string): Promise<void
   if (!made.ok) throw gitFailure(`Cannot create the branch ${name}`, made)
 }
 
+const MAX_BRANCH_WORDS = 48
+
 /** `feat(parser): Keep trailing commas` -> `feat/parser-keep-trailing-commas`: a branch named for a commit message. */
 export function branchFromMessage(message: string): string {
   const subject = message.split('\n', 1)[0]
@@ -33,7 +35,10 @@ export function branchFromMessage(message: string): string {
       .replaceAll('ß', 'ss')
       .replaceAll(/[^a-z0-9]+/g, '-')
       .replaceAll(/^-+|-+$/g, '')
-  const words = slug(conventional ? `${conventional[2] ?? ''} ${conventional[3]}` : subject).slice(0, 48).replace(/-+$/, '') || 'change'
+  const full = slug(conventional ? `${conventional[2] ?? ''} ${conventional[3]}` : subject)
+  // Cut between words: a branch name is read, not parsed.
+  const cut = full.length <= MAX_BRANCH_WORDS ? full : full.slice(0, MAX_BRANCH_WORDS + 1).replace(/-[^-]*$/, '')
+  const words = cut || 'change'
   const type = conventional ? slug(conventional[1]) : ''
   return type ? `${type}/${words}` : words
 }

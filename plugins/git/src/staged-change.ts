@@ -143,7 +143,8 @@ export function capDiff(diff: string, total = MAX_DIFF_CHARS, perFile = MAX_FILE
   let truncated = false
   for (const [i, section] of sections.entries()) {
     const room = total - out.length
-    if (room <= 0) {
+    // Too little room for a file's header and a hunk: saying it was left out reads better than a stub.
+    if (room <= 0 || (section.length > room && room < 200)) {
       out += `[${sections.length - i} more file(s) not shown: the diff is cut at ${total} characters]\n`
       return {diff: out, truncated: true}
     }
