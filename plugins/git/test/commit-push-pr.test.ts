@@ -1,7 +1,7 @@
 import {execFileSync} from 'node:child_process'
-import {chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
-import {dirname, join} from 'node:path'
-import {afterEach, describe, expect, it} from 'vitest'
+import {chmodSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import type {Script} from '../../../src/testing/fake-model/script.js'
 import {type FakeModel, startFakeModel} from '../../../src/testing/fake-model/server.js'
@@ -16,8 +16,18 @@ afterEach(async () => {
 })
 
 const WEB_REMOTE = 'https://github.com/acme/widgets.git'
-/** A PATH with node, git and the shell's tools, and no gh (none is installed on the test machines either). */
-const BASE_PATH = `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`
+/**
+ * A PATH with node, git and what the recording gh uses, and never a real gh (Debian's may be installed):
+ * a directory of links to just those programs.
+ */
+let BASE_PATH = ''
+beforeEach(() => {
+  const bin = join(dirs.box.home, 'base-bin')
+  mkdirSync(bin)
+  symlinkSync(process.execPath, join(bin, 'node'))
+  for (const tool of ['git', 'sh', 'ls', 'wc']) symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], {encoding: 'utf8'}).trim(), join(bin, tool))
+  BASE_PATH = bin
+})
 
 /** A repository whose origin reads as a GitHub URL (what the compare URL is made from) while pushes go to a bare repository. */
 function setUp(remote = WEB_REMOTE): {repo: Repo; bare: string} {
@@ -130,6 +140,23 @@ describe('hanzo-dev commit-push-pr', () => {
       reason: 'You are not logged into any GitHub hosts. To log in, run: gh auth login',
       status: 'not-logged-in',
     })
+    expect(gh.calls()).toEqual([['auth', 'status']])
+  })
+
+  it('when the model cannot write the pull request after the push: exit 1, and the compare URL to open it by hand', async () => {
+    const {bare, repo} = setUp()
+    const gh = recordingGh()
+    repo.git('switch', '--quiet', '-c', 'feature/w')
+    repo.write('README.md', 'changed\n')
+    const result = await run(repo, ['--yes', '--json'], {
+      env: {PATH: `${gh.bin}:${BASE_PATH}`},
+      script: {turns: [{text: 'docs: change the readme'}, {body: {message: 'Incorrect API key provided'}, status: 401}]},
+    })
+    expect(result.exitCode).toBe(1)
+    const report = JSON.parse(result.stdout)
+    expect(report).toMatchObject({pullRequest: {compareUrl: 'https://github.com/acme/widgets/compare/main...feature/w?expand=1', status: 'failed'}, pushed: true})
+    expect(report.pullRequest.reason).toContain('Incorrect API key provided')
+    expect(bareRef(bare, 'refs/heads/feature/w')).toBe(repo.git('rev-parse', 'HEAD'))
     expect(gh.calls()).toEqual([['auth', 'status']])
   })
 

@@ -4,7 +4,7 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {CLI, useSandboxDirs} from '../../../test/helpers/cli.js'
 import {Terminals} from '../../../test/helpers/terminal.js'
-import {makeRepo, type Repo} from './git-fixture.js'
+import {addOrigin, makeRepo, type Repo} from './git-fixture.js'
 
 /** `hanzo-dev commit` on a real terminal (tmux): the message is shown, then accepted, edited, regenerated or cancelled. */
 describe('hanzo-dev commit on a terminal', () => {
@@ -61,5 +61,32 @@ describe('hanzo-dev commit on a terminal', () => {
     expect((await terminals.screen('cancel')).join('\n')).toContain('the index is as it was')
     expect(repo.indexState()).toBe(before)
     expect(repo.git('rev-list', '--count', 'HEAD')).toBe('1')
+  })
+
+  it('Ctrl-C at the question puts the index back too', async () => {
+    repo.write('README.md', 'changed\n')
+    repo.write('new.txt', 'new\n')
+    const before = repo.indexState()
+    await terminals.open('interrupt', `${process.execPath} ${CLI} commit --all --fake-model ${script([{text: 'docs: never used'}])}`, {cwd: repo.dir, height: 40})
+    await terminals.waitFor('interrupt', 'Commit with this message?')
+    await terminals.keys('interrupt', 'C-c')
+    expect(await terminals.exitStatus('interrupt')).toBe(130)
+    expect(repo.indexState()).toBe(before)
+  })
+
+  it('commit-push-pr on main asks for the branch name, then commits, pushes and says how to open the pull request', async () => {
+    const bare = addOrigin(dirs.box, repo)
+    repo.write('README.md', 'hello\nworld\n')
+    const model = script([{text: 'docs(readme): greet the world'}])
+    await terminals.open('pr', `${process.execPath} ${CLI} commit-push-pr --fake-model ${model}`, {cwd: repo.dir, height: 40})
+    await terminals.waitFor('pr', 'Commit with this message?')
+    await terminals.keys('pr', 'Enter')
+    await terminals.waitFor('pr', 'docs/readme-greet-the-world')
+    await terminals.keys('pr', 'C-u', 'docs/greeting', 'Enter')
+    expect(await terminals.exitStatus('pr')).toBe(0)
+    const screen = (await terminals.screen('pr')).join('\n')
+    expect(screen).toContain('Pushed docs/greeting to origin')
+    expect(screen).toContain('open it on your git host for the branch docs/greeting')
+    expect(repo.git('--git-dir', bare, 'log', '-1', '--format=%s', 'docs/greeting')).toBe('docs(readme): greet the world')
   })
 })
