@@ -94,6 +94,14 @@ async function givenMessage(options: CommitOptions): Promise<string | undefined>
 }
 
 async function stage(repo: Repository, options: CommitOptions): Promise<void> {
+  // `git add` would mark a file with conflict markers as resolved.
+  const unmerged = (await gitOutput(['diff', '--name-only', '--diff-filter=U', '-z'], repo.context, 'Cannot read the index')).split('\0').filter(Boolean)
+  if (unmerged.length > 0) {
+    throw new GitError(`${unmerged.length} file(s) have unresolved conflicts: ${unmerged.slice(0, 5).join(', ')}${unmerged.length > 5 ? ', ...' : ''}`, {
+      hint: 'resolve them and git add each one (or git merge --abort / git rebase --abort), then commit again',
+    })
+  }
+
   if (options.all) {
     const added = await untrackedFiles(repo)
     if (added.length > 0) process.stderr.write(`Adding ${added.length} new file(s):\n${added.map((f) => `  ${f}`).join('\n')}\n`)
@@ -150,7 +158,8 @@ async function makeCommit(repo: Repository, message: string, options: CommitOpti
   await rename(temporary, file.path)
   const args = ['commit', '--file', file.path, ...(options.amend ? ['--amend'] : []), ...(options.noVerify ? ['--no-verify'] : [])]
   // Hooks write to git's stderr (git sends their stdout there too): the user sees them as they run.
-  const result = await git(args, repo.context, {echoStderr: true})
+  // On a terminal a hook or a signing key's pinentry may ask the user something.
+  const result = await git(args, repo.context, {echoStderr: true, inheritStdin: options.interactive})
   if (!result.ok) {
     const retry = options.retryCommand?.(file.shown) ?? `hanzo-dev commit -F ${file.shown}`
     const hook = (await hasCommitHook(repo)) && result.exitCode === 1

@@ -164,6 +164,22 @@ describe('hanzo-dev commit', () => {
     expect(sentChange()).toContain('+detached, amended')
   })
 
+  it('refuses to stage files with unresolved conflicts, naming them', async () => {
+    const repo = makeRepo(dirs.box)
+    repo.git('switch', '--quiet', '-c', 'other')
+    repo.write('README.md', 'theirs\n')
+    repo.git('commit', '--quiet', '-am', 'theirs')
+    repo.git('switch', '--quiet', 'main')
+    repo.write('README.md', 'ours\n')
+    repo.git('commit', '--quiet', '-am', 'ours')
+    expect(() => repo.git('merge', '--quiet', 'other')).toThrow()
+    const before = repo.indexState()
+    const result = await cli(repo, ['commit', '-m', 'merge'])
+    expect(result.exitCode).toBe(1)
+    expect(unwrapped(result.stderr)).toContain('1 file(s) have unresolved conflicts: README.md')
+    expect(repo.indexState()).toBe(before)
+  })
+
   it('outside a repository says so, with no stack trace', async () => {
     const result = await runCli(['commit', '-m', 'x'], {cwd: dirs.box.home, env: makeRepo(dirs.box).env})
     expect(result.exitCode).toBe(1)
