@@ -205,6 +205,21 @@ describe('hanzo-dev commit-push-pr', () => {
     expect(bareRef(bare, 'refs/heads/feat/core-grusse-from-detached')).toBe(repo.git('rev-parse', 'HEAD'))
   })
 
+  it('with nothing to commit on a branch ahead of origin: pushes it and proposes its commits', async () => {
+    const {bare, repo} = setUp()
+    const gh = recordingGh()
+    repo.git('switch', '--quiet', '-c', 'feature/done')
+    repo.write('README.md', 'done\n')
+    repo.git('commit', '--quiet', '-am', 'feat: finish it')
+    const result = await run(repo, ['--yes', '--json'], {
+      env: {PATH: `${gh.bin}:${BASE_PATH}`},
+      script: {turns: [{expect: {last_user_contains: 'feat: finish it', system_contains: 'pull request descriptions'}, text: 'Finish it\n\nDone.'}]},
+    })
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(JSON.parse(result.stdout)).toMatchObject({commit: {committed: false}, pullRequest: {status: 'created', title: 'Finish it'}, pushed: true})
+    expect(bareRef(bare, 'refs/heads/feature/done')).toBe(repo.git('rev-parse', 'HEAD'))
+  })
+
   it('with nothing to commit on main: nothing is pushed, exit 0', async () => {
     const {repo} = setUp()
     const result = await run(repo, ['--yes'])

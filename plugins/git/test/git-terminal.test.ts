@@ -6,7 +6,7 @@ import {CLI, useSandboxDirs} from '../../../test/helpers/cli.js'
 import {Terminals} from '../../../test/helpers/terminal.js'
 import {addOrigin, makeRepo, type Repo} from './git-fixture.js'
 
-/** `hanzo-dev commit` on a real terminal (tmux): the message is shown, then accepted, edited, regenerated or cancelled. */
+/** The git commands on a real terminal (tmux): commit's message shown, then accepted, edited, regenerated or cancelled; the branch question; diff's pager. */
 describe('hanzo-dev commit on a terminal', () => {
   const dirs = useSandboxDirs('hanzo-git-term-')
   let terminals: Terminals
@@ -88,5 +88,16 @@ describe('hanzo-dev commit on a terminal', () => {
     expect(screen).toContain('Pushed docs/greeting to origin')
     expect(screen).toContain('open it on your git host for the branch docs/greeting')
     expect(repo.git('--git-dir', bare, 'log', '-1', '--format=%s', 'docs/greeting')).toBe('docs(readme): greet the world')
+  })
+
+  it('diff pages a long diff through git\'s pager', async () => {
+    repo.write('README.md', Array.from({length: 80}, (_, i) => `line ${i + 1}`).join('\n') + '\n')
+    await terminals.open('diff', `${process.execPath} ${CLI} diff`, {cwd: repo.dir, height: 20})
+    await terminals.waitFor('diff', '+line 1')
+    // less waits at its prompt: the rest is a page away.
+    expect((await terminals.screen('diff')).at(-1)).toBe(':')
+    expect((await terminals.screen('diff')).join('\n')).not.toContain('+line 80')
+    await terminals.keys('diff', 'q')
+    expect(await terminals.exitStatus('diff')).toBe(0)
   })
 })
