@@ -74,6 +74,18 @@ describe('hanzo-dev commit on a terminal', () => {
     expect(repo.indexState()).toBe(before)
   })
 
+  it('Ctrl-C while the model writes puts the index back', async () => {
+    repo.write('README.md', 'changed\n')
+    repo.write('new.txt', 'new\n')
+    const before = repo.indexState()
+    await terminals.open('thinking', `${process.execPath} ${CLI} commit --all --fake-model ${script([{delay_ms: 3000, chunk_size: 1, text: 'docs: slow'}])}`, {cwd: repo.dir, height: 40})
+    await terminals.waitFor('thinking', 'Thinking')
+    await terminals.keys('thinking', 'C-c')
+    expect(await terminals.exitStatus('thinking')).toBe(130)
+    expect(repo.indexState()).toBe(before)
+    expect(repo.git('rev-list', '--count', 'HEAD')).toBe('1')
+  })
+
   it('commit-push-pr on main asks for the branch name, then commits, pushes and says how to open the pull request', async () => {
     const bare = addOrigin(dirs.box, repo)
     repo.write('README.md', 'hello\nworld\n')
