@@ -1,5 +1,7 @@
 import {execFileSync} from 'node:child_process'
 import {chmodSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
+import {createServer} from 'node:http'
+import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
@@ -180,6 +182,24 @@ describe('hanzo-dev commit-push-pr', () => {
     expect(result.stderr).not.toContain('    at ')
     expect(repo.git('log', '-1', '--format=%s')).toBe('docs: mine')
     expect(repo.git('status', '--porcelain')).toBe('')
+  })
+
+  it('a push the remote refuses for credentials is a clear error, and the commit stays', async () => {
+    const repo = makeRepo(dirs.box)
+    // A git host that wants a login nobody gave.
+    const server = createServer((_request, response) => response.writeHead(401, {'WWW-Authenticate': 'Basic realm="git"'}).end())
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      repo.git('remote', 'add', 'origin', `http://127.0.0.1:${(server.address() as AddressInfo).port}/acme/widgets.git`)
+      repo.git('switch', '--quiet', '-c', 'feature/auth')
+      repo.write('README.md', 'changed\n')
+      const result = await run(repo, ['--yes'], {script: {turns: [{text: 'docs: change the readme'}]}})
+      expect(result.exitCode).toBe(1)
+      expect(unwrapped(result.stderr)).toContain('The push was refused: origin did not accept your credentials; your commit')
+      expect(repo.git('log', '-1', '--format=%s')).toBe('docs: change the readme')
+    } finally {
+      server.close()
+    }
   })
 
   it('with no remote: says so before staging or asking the model', async () => {
