@@ -1,4 +1,4 @@
-import {readFile, rename, rm, writeFile} from 'node:fs/promises'
+import {access, constants, readFile, rename, rm, writeFile} from 'node:fs/promises'
 import {resolve} from 'node:path'
 import type {Paint} from '@hanzo-dev/sdk'
 
@@ -179,7 +179,6 @@ async function makeCommit(repo: Repository, message: string, options: CommitOpti
 /** Whether a hook that can reject a commit is installed (core.hooksPath honoured). */
 async function hasCommitHook(repo: Repository): Promise<boolean> {
   const hooks = resolve(repo.root, (await gitOutput(['rev-parse', '--git-path', 'hooks'], repo.context, 'Cannot find the hooks')).trim())
-  const {access, constants} = await import('node:fs/promises')
   for (const name of ['pre-commit', 'prepare-commit-msg', 'commit-msg']) {
     if (await access(resolve(hooks, name), constants.X_OK).then(() => true, () => false)) return true
   }
