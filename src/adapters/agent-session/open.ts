@@ -53,6 +53,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   for (const warning of contributed.warnings) warn(`plugin ${warning.plugin}: ${warning.message}`)
   const middleware: Middleware[] = []
   const pluginContext: string[] = []
+  const notices: string[] = []
   for (const {plugin, pluginType, value} of contributed.answers) {
     for (const tool of value.tools ?? []) {
       const warning = registry.register(tool, pluginType as ToolSource, plugin)
@@ -61,10 +62,12 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
 
     middleware.push(...(value.middleware ?? []))
     if (value.context) pluginContext.push(value.context)
-    for (const notice of value.notices ?? []) warn(notice)
+    notices.push(...(value.notices ?? []))
   }
 
   const scope = scopedToolNames(registry, options.tools ?? 'all')
+  // Notices are about what tools may do (the sandbox is off): nothing to say to a session without any.
+  if (scope.names.length > 0) for (const notice of notices) warn(notice)
   for (const name of scope.unknown) warn(`tool "${name}" is not offered: no tool has that name (the tools are: ${registry.list().map((t) => t.definition.name).join(', ')})`)
   const interrupts = new RunInterrupts(options.signal)
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
