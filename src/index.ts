@@ -35,3 +35,5 @@ export {type OutputFormat, RunOutput, type RunSummary, type RunUsage} from './cl
 export {makeStyle} from './adapters/style.js'
 export {terminalSpinner} from './cli/spinner.js'
 export {writeFileAtomic} from './adapters/atomic-write.js'
+// What the mcp plugin's `mcp add` / `remove` / `import` write settings with.
+export {editSetting} from './cli/settings-target.js'

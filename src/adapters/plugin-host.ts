@@ -167,7 +167,8 @@ function isDoctorReport(value: unknown): value is DoctorReport {
 
 // Names and collisions are the tool registry's business; here only the shape is checked, so
 // that a malformed tool is refused with its plugin's name instead of failing mid-turn.
-function isTool(value: unknown): value is ToolDefinition {
+/** Whether a plugin's value is a tool definition (the answer's tools, and those `watchTools` sends later). */
+export function isTool(value: unknown): value is ToolDefinition {
   return (
     isRecord(value) &&
     typeof value.name === 'string' &&
@@ -191,6 +192,7 @@ function isContribution(value: unknown): value is Contribution {
     optional(value.context, 'string') &&
     (value.notices === undefined || (Array.isArray(value.notices) && value.notices.every((n) => typeof n === 'string'))) &&
     optional(value.onSessionEvent, 'function') &&
+    optional(value.watchTools, 'function') &&
     optional(value.dispose, 'function')
   )
 }

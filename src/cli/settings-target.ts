@@ -4,7 +4,7 @@ import * as Flags from '@oclif/core/flags'
 import {writeFileAtomic} from '../adapters/atomic-write.js'
 import {nodeConfigIO, nodeSettingsWriteIO} from '../adapters/config-io.js'
 import {keepingTrust} from '../adapters/trust-store.js'
-import {editTarget, type EditTarget} from '../core/config/edit.js'
+import {editTarget, type EditResult, type EditTarget, setSetting, unsetSetting} from '../core/config/edit.js'
 import type {Tier} from '../core/config/types.js'
 
 /** `--tier`, as `config set` and `config unset` take it: the user file unless told otherwise. */
@@ -13,15 +13,22 @@ export function tierFlag(description: string) {
 }
 
 /** The settings file of `tier` that `config set` / `unset` change, written atomically. */
-export function settingsTarget(tier: Tier): Promise<EditTarget> {
-  return editTarget(loadOptions(), tier, nodeSettingsWriteIO(writeFileAtomic))
+export function settingsTarget(tier: Tier, cwd = process.cwd()): Promise<EditTarget> {
+  return editTarget(loadOptions(cwd), tier, nodeSettingsWriteIO(writeFileAtomic))
 }
 
 /** Runs `config set` / `unset`'s edit; the user's own edit keeps a trusted project trusted. */
-export function editKeepingTrust<T>(edit: () => Promise<T>): Promise<T> {
-  return keepingTrust(loadOptions(), edit)
+export function editKeepingTrust<T>(edit: () => Promise<T>, cwd = process.cwd()): Promise<T> {
+  return keepingTrust(loadOptions(cwd), edit)
 }
 
-function loadOptions() {
-  return {cwd: process.cwd(), env: process.env, homedir: homedir(), io: nodeConfigIO}
+/** `config set` (a `value`) or `config unset` (none) for a plugin's command (HostLibrary.editSetting). */
+export async function editSetting(options: {cwd: string; tier: Tier; key: string; value?: string}): Promise<EditResult> {
+  const {cwd, key, tier, value} = options
+  const target = await settingsTarget(tier, cwd)
+  return editKeepingTrust(() => (value === undefined ? unsetSetting(target, key) : setSetting(target, key, value)), cwd)
+}
+
+function loadOptions(cwd: string) {
+  return {cwd, env: process.env, homedir: homedir(), io: nodeConfigIO}
 }

@@ -1,12 +1,22 @@
 import {isRecord} from '@hanzo-dev/sdk'
 
-export type McpTransport = {type: 'stdio'; command: string; args: string[]} | {type: 'http'; url: URL}
+/** `env` and `headers` only when set: they are where tokens go, so they are never shown. */
+export type McpTransport = {type: 'stdio'; command: string; args: string[]; env?: Record<string, string>} | {type: 'http'; url: URL; headers?: Record<string, string>}
 
 export interface McpServerEntry {
   name: string
   disabled: boolean
   transport: McpTransport
+  /** How long the server may take to start and answer `initialize` (default {@link DEFAULT_STARTUP_TIMEOUT_MS}). */
+  startupTimeoutMs?: number
+  /** How long one tool call may take (default {@link DEFAULT_TOOL_TIMEOUT_MS}). */
+  toolTimeoutMs?: number
+  /** true: a tool the server marks `readOnlyHint` counts as read-only; otherwise every MCP tool counts as mutating. */
+  trustReadOnlyHint?: boolean
 }
+
+export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000
+export const DEFAULT_TOOL_TIMEOUT_MS = 120_000
 
 /**
  * A disabled server never starts, so a problem in it is carried but does not matter. `tier`: the
@@ -32,6 +42,21 @@ export function parseMcpServers(raw: unknown): ParsedServers {
   return {servers: Object.entries(raw).map(([name, entry]) => parseServer(name, entry))}
 }
 
+/** The servers a session starts, and a line for each entry it cannot (an invalid one, or none at all). */
+export function enabledServers(raw: unknown): {servers: McpServerEntry[]; problems: string[]} {
+  const parsed = parseMcpServers(raw)
+  if (parsed.problem) return {problems: [`mcp_servers: ${parsed.problem}`], servers: []}
+  const servers: McpServerEntry[] = []
+  const problems: string[] = []
+  for (const entry of parsed.servers) {
+    if (entry.disabled) continue
+    if ('problem' in entry) problems.push(`MCP server "${entry.name}" is not started: mcp_servers.${entry.name}: ${entry.problem}`)
+    else servers.push(entry.server)
+  }
+
+  return {problems, servers}
+}
+
 function parseServer(name: string, entry: unknown): ParsedServer {
   const disabled = isRecord(entry) && entry.disabled === true
   const tier = isRecord(entry) && typeof entry.tier === 'string' ? {tier: entry.tier} : {}
@@ -43,9 +68,14 @@ function parseServer(name: string, entry: unknown): ParsedServer {
   if (hasCommand && hasUrl) return fail('set either "command" (stdio) or "url" (http), not both')
   if (!hasCommand && !hasUrl) return fail('needs "command" (a stdio server) or "url" (an http server)')
 
+  const options = parseOptions(entry)
+  if (typeof options === 'string') return fail(options)
   if (hasUrl) {
     const url = parseHttpUrl(entry.url)
-    return url ? {disabled, name, server: {disabled, name, transport: {type: 'http', url}}, ...tier} : fail('"url" must be an http:// or https:// URL')
+    if (!url) return fail('"url" must be an http:// or https:// URL')
+    const headers = stringMap(entry.headers, 'headers')
+    if (typeof headers === 'string') return fail(headers)
+    return {disabled, name, server: {disabled, name, transport: {type: 'http', url, ...(headers ? {headers} : {})}, ...options}, ...tier}
   }
 
   const argv = typeof entry.command === 'string' ? [entry.command] : entry.command
@@ -55,8 +85,36 @@ function parseServer(name: string, entry: unknown): ParsedServer {
 
   const args = entry.args ?? []
   if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) return fail('"args" must be a list of strings')
+  const env = stringMap(entry.env, 'env')
+  if (typeof env === 'string') return fail(env)
   const [command, ...leading] = argv as string[]
-  return {disabled, name, server: {disabled, name, transport: {args: [...leading, ...(args as string[])], command, type: 'stdio'}}, ...tier}
+  const transport: McpTransport = {args: [...leading, ...(args as string[])], command, type: 'stdio', ...(env ? {env} : {})}
+  return {disabled, name, server: {disabled, name, transport, ...options}, ...tier}
+}
+
+type ServerOptions = Pick<McpServerEntry, 'startupTimeoutMs' | 'toolTimeoutMs' | 'trustReadOnlyHint'>
+
+function parseOptions(entry: Record<string, unknown>): ServerOptions | string {
+  const options: ServerOptions = {}
+  for (const [key, field] of [['startup_timeout_ms', 'startupTimeoutMs'], ['tool_timeout_ms', 'toolTimeoutMs']] as const) {
+    const value = entry[key]
+    if (value === undefined) continue
+    if (!Number.isSafeInteger(value) || (value as number) <= 0) return `"${key}" must be a whole number of milliseconds above 0`
+    options[field] = value as number
+  }
+
+  if (entry.trust_read_only_hint !== undefined) {
+    if (typeof entry.trust_read_only_hint !== 'boolean') return '"trust_read_only_hint" must be true or false'
+    options.trustReadOnlyHint = entry.trust_read_only_hint
+  }
+
+  return options
+}
+
+function stringMap(value: unknown, key: string): Record<string, string> | undefined | string {
+  if (value === undefined) return undefined
+  if (!isRecord(value) || !Object.values(value).every((v) => typeof v === 'string')) return `"${key}" must map names to strings`
+  return value as Record<string, string>
 }
 
 function parseHttpUrl(value: unknown): URL | undefined {

@@ -66,10 +66,10 @@ export type PermissionDecision =
 
 /**
  * Who answers when the permission rules say to ask. `context` says how the call could be
- * allowed without asking next time (the core's AllowAdvice).
+ * allowed without asking next time (the core's AllowAdvice), and `notice` why a call a rule allows is asked about.
  */
 export interface Prompter {
-  requestPermission(toolName: string, input: Record<string, unknown>, context?: {advice: unknown}): Promise<PermissionDecision>
+  requestPermission(toolName: string, input: Record<string, unknown>, context?: {advice: unknown; notice?: string}): Promise<PermissionDecision>
 }
 
 /**

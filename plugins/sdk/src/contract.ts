@@ -93,6 +93,12 @@ export interface Contribution {
   apiVersion: number
   tools?: ToolDefinition[]
   middleware?: Middleware[]
+  /**
+   * For tools that arrive or change after the answer (an MCP server that starts late, or says
+   * its tools changed): the host calls it once with `update`, and the plugin calls `update` with
+   * its whole current list each time it changes. The model sees the new list from its next request.
+   */
+  watchTools?: (update: (tools: ToolDefinition[]) => void) => void
   /** Text the loop adds to the system prompt. */
   context?: string
   /** Lines the host prints once, on stderr, before the session starts (what the user must know about it). */

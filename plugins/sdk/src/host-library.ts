@@ -20,6 +20,18 @@ export interface HostLibrary {
    * `hint` and `exitCode`. Absent from a hanzo-dev older than the session API.
    */
   openAgentSession(options: AgentSessionOptions): Promise<AgentSession>
+  /** HIP-301 §1's `mcp__<server>__<tool>`; throws (a ProtocolError) for a server name it refuses. */
+  normalizeMcpToolName(server: string, tool: string): string
+  /** HIP-301 §15's exponential backoff with full jitter. */
+  Backoff: new (options: {baseMs: number; maxMs: number}) => {nextDelay(): number; reset(): void}
+  /** Replaces a file so readers see the old one or the new one, never a part (0o600 for secrets). */
+  writeFileAtomic(path: string, data: string, options?: {mode?: number}): Promise<void>
+  /**
+   * Sets (`value`: JSON text, as `config set` takes it) or, with `value` undefined, removes a
+   * setting in the settings file of `tier`, as `config set` / `config unset` do: validated,
+   * atomic, keeping the file's other keys and a trusted project trusted.
+   */
+  editSetting(options: {cwd: string; tier: 'user' | 'project' | 'local'; key: string; value?: string}): Promise<{file: string; warnings: string[]; gitignore?: string}>
 }
 
 /**

@@ -31,6 +31,11 @@ export interface ToolDefinition<I = Record<string, unknown>> {
   description: string
   inputSchema: JsonSchema
   mutating: boolean
+  /**
+   * Why the user must approve this tool again though a rule allows it (its definition changed
+   * since they approved it); undefined when it need not. Asked before every call: it may change.
+   */
+  reconfirm?: () => string | undefined
   execute(input: I, context: ToolContext): Promise<ToolResult>
 }
 

@@ -11,7 +11,7 @@ import {ToolRegistry, type ToolSource} from '../../core/tools/registry.js'
 import {scopedToolNames} from '../../core/tools/scope.js'
 import {AuditLog, auditLogPath} from '../audit-log.js'
 import {hostInput, loadSettings} from '../host-context.js'
-import {collectContributions, hookTimeoutMs} from '../plugin-host.js'
+import {collectContributions, hookTimeoutMs, isTool} from '../plugin-host.js'
 import {readProjectInstructions} from '../project-instructions.js'
 import {createPrompter} from '../prompt/index.js'
 import {makeStyle} from '../style.js'
@@ -66,6 +66,14 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   }
 
   const scope = scopedToolNames(registry, options.tools ?? 'all')
+  for (const {plugin, pluginType, value} of contributed.answers) {
+    // The session's offered list is this array: what arrives late is offered from the next model request.
+    value.watchTools?.((tools) => {
+      for (const warning of registry.replace(plugin, pluginType as ToolSource, Array.isArray(tools) ? tools.filter((t) => isTool(t)) : [])) warn(warning)
+      scope.names.splice(0, scope.names.length, ...scopedToolNames(registry, options.tools ?? 'all').names)
+    })
+  }
+
   // Notices are about what tools may do (the sandbox is off): nothing to say to a session without any.
   if (scope.names.length > 0) for (const notice of notices) warn(notice)
   for (const name of scope.unknown) warn(`tool "${name}" is not offered: no tool has that name (the tools are: ${registry.list().map((t) => t.definition.name).join(', ')})`)

@@ -11,7 +11,8 @@ import type {AllowAdvice} from '../../core/permissions/allow-advice.js'
 export class NonInteractivePrompter implements PermissionPrompter {
   requestPermission(toolName: string, _input: Record<string, unknown>, context?: PermissionRequestContext): Promise<PermissionDecision> {
     const howTo = context ? allowHint(context.advice) : 'Run with --permission-mode allow-all.'
-    return Promise.resolve({reason: `${toolName} needs approval and no one can be asked in this run. ${howTo}`, type: 'deny'})
+    const why = context?.notice ? ` (${context.notice})` : ''
+    return Promise.resolve({reason: `${toolName} needs approval${why} and no one can be asked in this run. ${howTo}`, type: 'deny'})
   }
 }
 

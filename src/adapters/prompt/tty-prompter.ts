@@ -1,6 +1,6 @@
 import type {ChalkInstance} from 'chalk'
 
-import type {PermissionDecision, PermissionPrompter} from '../../core/agent/types.js'
+import type {PermissionDecision, PermissionPrompter, PermissionRequestContext} from '../../core/agent/types.js'
 import {oneLine, summarizeToolInput} from './input-summary.js'
 
 /** Where the prompts read keys and draw; the process's stdin and stdout when left out. */
@@ -37,16 +37,17 @@ export class TtyPrompter implements PermissionPrompter {
 
   constructor(private readonly options: TtyPrompterOptions = {}) {}
 
-  requestPermission(toolName: string, input: Record<string, unknown>): Promise<PermissionDecision> {
-    const decision = this.queue.then(() => this.ask(toolName, input))
+  requestPermission(toolName: string, input: Record<string, unknown>, context?: PermissionRequestContext): Promise<PermissionDecision> {
+    const decision = this.queue.then(() => this.ask(toolName, input, context?.notice))
     this.queue = decision.catch(() => {})
     return decision
   }
 
-  private async ask(toolName: string, input: Record<string, unknown>): Promise<PermissionDecision> {
+  private async ask(toolName: string, input: Record<string, unknown>, notice: string | undefined): Promise<PermissionDecision> {
     const {interrupt} = this.options
     if (interrupt?.signal.aborted) return CANCELLED
     try {
+      if (notice) (this.options.output ?? process.stdout).write(`${this.options.style ? this.options.style.yellow(notice) : notice}\n`)
       return await this.question(toolName, input)
     } catch (error) {
       const name = (error as Error).name

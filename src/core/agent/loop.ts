@@ -13,7 +13,8 @@ export interface LoopOptions {
   client: ApiClient
   /** Runs the calls; `isMutating` (the ToolPipeline has it) lets read-only calls run side by side. */
   executor: ToolExecutor & {isMutating?(name: string): boolean}
-  tools: readonly ModelToolSpec[]
+  /** A function when the tools may change between model requests (an MCP server that arrives late). */
+  tools: readonly ModelToolSpec[] | (() => readonly ModelToolSpec[])
   model: string
   sessionId: string
   /** The most model requests one run makes. */
@@ -123,7 +124,7 @@ async function streamReply(history: readonly Message[], options: LoopOptions, us
   const reply: Reply = {calls: [], cancelled: false, raw: undefined, text: ''}
   const filter = new ThinkBlockFilter()
   const show = (text: string) => text && options.onEvent?.({text, type: 'text_delta'})
-  const stream = options.client.sendMessage(history, options.tools, {maxTokens: options.maxTokens, model: options.model, signal: options.signal})
+  const stream = options.client.sendMessage(history, typeof options.tools === 'function' ? options.tools() : options.tools, {maxTokens: options.maxTokens, model: options.model, signal: options.signal})
   for await (const event of stream) {
     switch (event.type) {
       case 'content_delta': {

@@ -87,7 +87,10 @@ export interface RunOptions {
    * agent's tools, as the caller's own.
    */
   registry?: ToolRegistry
-  /** The registry's tools the model is offered (ToolScope); calls to the others are refused. Absent: all. */
+  /**
+   * The registry's tools the model is offered (ToolScope); calls to the others are refused. Absent: all.
+   * Read at each model request, not once: the list and the registry may grow during a run (tools that arrive late).
+   */
   offered?: readonly string[]
   onEvent?: (event: AgentEvent) => void
   /**
@@ -121,7 +124,7 @@ export class Runner {
     const registry = options.registry ?? libraryRegistry(agent.tools)
     const cwd = options.cwd ?? process.cwd()
     const {canonicalPath, middleware, permissions} = options
-    const offered = options.offered && new Set(options.offered)
+    const offered = options.offered && {has: (name: string) => options.offered!.includes(name)}
     const executor = new ToolPipeline({canonicalPath, cwd, middleware, offered, permissions, registry})
     const history: Message[] = [
       ...(agent.instructions ? [{content: agent.instructions, role: 'system'} as const] : []),
@@ -129,7 +132,8 @@ export class Runner {
       {content: input, role: 'user'},
     ]
     const sessionId = options.sessionId ?? randomUUID()
-    const tools = registry.specs().filter((spec) => !offered || offered.has(spec.name))
+    const offeredTools = () => registry.specs().filter((spec) => !offered || offered.has(spec.name))
+    const tools = offeredTools()
     const loop = (ports: TracedPorts) =>
       runAgentLoop(history, {
         ...ports,
@@ -139,7 +143,7 @@ export class Runner {
         onEvent: options.onEvent,
         sessionId,
         signal: options.signal,
-        tools,
+        tools: offeredTools,
         compaction: options.compaction && {
           // The summary goes through the traced client: its request gets a span like any other.
           compactor: new SessionCompactor({...options.compaction, summarize: modelSummarizer(ports.client, agent.model)}),

@@ -72,6 +72,8 @@ export class ModelError extends Error {
 export interface PermissionRequestContext {
   /** How the call could be allowed without asking next time. */
   advice: AllowAdvice
+  /** Why this call is asked about though a rule allows it (the tool changed since it was approved). */
+  notice?: string
 }
 
 export interface PermissionPrompter {

@@ -51,6 +51,13 @@ const mcpServer = {
       additionalProperties: {type: 'string', description: 'The value of the header.'},
     },
     disabled: {type: 'boolean', default: false, description: 'true turns the server off (a later tier can disable a server an earlier one defines).'},
+    startup_timeout_ms: {type: 'integer', minimum: 1, default: 30_000, description: 'How long the server may take to start and answer initialize; past it the session goes on without it.'},
+    tool_timeout_ms: {type: 'integer', minimum: 1, default: 120_000, description: 'How long one tool call may take.'},
+    trust_read_only_hint: {
+      type: 'boolean',
+      default: false,
+      description: 'true: a tool the server marks readOnlyHint counts as read-only. Otherwise every tool of the server counts as mutating.',
+    },
   },
 } as const
 

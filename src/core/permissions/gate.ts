@@ -11,6 +11,8 @@ export interface PermissionCheck {
   sessionId: string
   /** The workspace-relative canonical form of a file tool's `path`; null when it leads out of the workspace (see ToolCallFacts). */
   canonicalPath?: string | null
+  /** Set when the tool changed since the user approved it (an MCP tool's new description): a rule's allow then asks again. */
+  reconfirm?: string
 }
 
 export type PermissionOutcome = {allowed: true} | {allowed: false; reason: string}
@@ -53,7 +55,7 @@ export class PermissionGate {
     const evaluation = this.policy.evaluate(call.toolName, call.input, {canonicalPath: call.canonicalPath, mutating: call.mutating})
     switch (evaluation.mode) {
       case 'allow': {
-        return this.allow(call, evaluation, evaluation.reason)
+        return call.reconfirm ? this.ask(call, evaluation) : this.allow(call, evaluation, evaluation.reason)
       }
 
       case 'deny': {
@@ -76,9 +78,9 @@ export class PermissionGate {
 
   private async ask(call: PermissionCheck, evaluation: PermissionEvaluation): Promise<PermissionOutcome> {
     const key = approvalKey(call)
-    if (this.sessionApprovals.has(key)) return this.allow(call, evaluation, 'approved earlier in this session')
+    if (!call.reconfirm && this.sessionApprovals.has(key)) return this.allow(call, evaluation, 'approved earlier in this session')
     const advice = allowAdvice(this.policy, call.toolName, call.input, {canonicalPath: call.canonicalPath, mutating: call.mutating})
-    const decision = await this.prompter.requestPermission(call.toolName, {...call.input}, {advice}).catch(async (error: unknown) => {
+    const decision = await this.prompter.requestPermission(call.toolName, {...call.input}, {advice, ...(call.reconfirm ? {notice: call.reconfirm} : {})}).catch(async (error: unknown) => {
       await this.record(call, evaluation, 'deny', 'the permission prompt ended without an answer').catch(() => {})
       throw error
     })

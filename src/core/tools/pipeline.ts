@@ -28,7 +28,7 @@ export interface ToolPipelineOptions {
    * another is refused before anything else (its input is not even looked at), and the refusal
    * is a deny in the audit log (`permissions.refuse`).
    */
-  offered?: ReadonlySet<string>
+  offered?: {has(name: string): boolean}
   maxOutputChars?: number
 }
 
@@ -82,7 +82,7 @@ export class ToolPipeline implements ToolExecutor {
 
     if (signal.aborted) return toolError(CANCELLED)
     const canonicalPath = typeof input.path === 'string' ? await this.options.canonicalPath?.(input.path) : undefined
-    const permission = await this.checkPermission({canonicalPath, input, mutating: this.isMutating(name), sessionId, toolName: tool.definition.name})
+    const permission = await this.checkPermission({canonicalPath, input, mutating: this.isMutating(name), reconfirm: tool.definition.reconfirm?.(), sessionId, toolName: tool.definition.name})
     if (!permission.allowed) return toolError(`Permission denied for ${tool.definition.name}: ${permission.reason}`)
 
     const call: ToolCall = {input, name: tool.definition.name}

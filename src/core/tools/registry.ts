@@ -43,6 +43,16 @@ export class ToolRegistry {
     return undefined
   }
 
+  /**
+   * Replaces the tools `origin` contributed with `definitions` (a contribution whose tools
+   * change, as an MCP server's do): the ones it no longer has are gone, new ones register as
+   * `register` does. Returns the warnings of the refused ones.
+   */
+  replace(origin: string, source: ToolSource, definitions: readonly ToolDefinition[]): string[] {
+    for (const [name, tool] of this.tools) if (tool.origin === origin && tool.source === source) this.tools.delete(name)
+    return definitions.flatMap((definition) => this.register(definition, source, origin) ?? [])
+  }
+
   /** Finds a tool by its wire name or the dotted spelling rules may use (`fs.write`). */
   get(name: string): RegisteredTool | undefined {
     return this.tools.get(canonicalToolName(name))

@@ -1,0 +1,234 @@
+import {join} from 'node:path'
+import type {Client} from '@modelcontextprotocol/sdk/client/index.js'
+import type {OAuthClientProvider} from '@modelcontextprotocol/sdk/client/auth.js'
+import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js'
+import type {CallToolResult, Tool} from '@modelcontextprotocol/sdk/types.js'
+
+import {DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpServerEntry} from './server-config.js'
+
+export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed'
+
+/** What a connection needs from its surroundings. */
+export interface McpConnectionOptions {
+  server: McpServerEntry
+  /** Where a stdio server starts: the project root. */
+  cwd: string
+  /** The data dir: stderr logs go under `mcp/logs/`. */
+  dataDir: string
+  env: Readonly<Record<string, string | undefined>>
+  /** Set for a server that needs OAuth (`mcp login`): tokens come from the credential store. */
+  authProvider?: OAuthClientProvider
+  /** The delays between reconnects after a crash (the core's Backoff); none: reconnect at once. */
+  backoff?: {nextDelay(): number; reset(): void}
+  /** Called when the server says its tools changed, after the cache is dropped. */
+  onToolsChanged?: () => void
+}
+
+/** A server error the user can act on: the server named, what happened, what to try. */
+export class McpServerError extends Error {
+  override name = 'McpServerError'
+  constructor(
+    readonly server: string,
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message)
+  }
+}
+
+const CLIENT_INFO = {name: 'hanzo-dev', version: '0.1.0'}
+
+/**
+ * HIP-301 McpConnection: one server, connected on first use, its tools cached until it says
+ * they changed. A crash rejects the calls in flight (the SDK does, with "Connection closed"),
+ * and the next use reconnects after the backoff's delay.
+ */
+export class McpConnection {
+  state: ConnectionState = 'idle'
+  /** Why the last connect failed or the server went away. */
+  error?: string
+  /** Which HTTP transport answered: `sse` when the server only speaks the older HTTP+SSE. */
+  httpTransport?: 'streamable-http' | 'sse'
+  private client?: Client
+  private connecting?: Promise<Client>
+  private toolCache?: Promise<Tool[]>
+  private crashed = false
+
+  constructor(private readonly options: McpConnectionOptions) {}
+
+
+  /** A stored OAuth login, looked up before the first connect. */
+  setAuthProvider(provider: OAuthClientProvider | undefined): void {
+    this.options.authProvider = provider
+  }
+
+  get name(): string {
+    return this.options.server.name
+  }
+
+  get logFile(): string {
+    return join(this.options.dataDir, 'mcp', 'logs', `${this.name}.log`)
+  }
+
+  /** Connects (once; concurrent callers share the attempt), within the server's start-up timeout. */
+  connect(): Promise<Client> {
+    if (this.state === 'closed') return Promise.reject(new McpServerError(this.name, `MCP server "${this.name}" is closed`))
+    if (this.client && this.state === 'connected') return Promise.resolve(this.client)
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = undefined
+    })
+    return this.connecting
+  }
+
+  async tools(): Promise<Tool[]> {
+    const client = await this.connect()
+    this.toolCache ??= listAll(client).catch((error: unknown) => {
+      this.toolCache = undefined
+      throw this.failure(error, 'listing its tools')
+    })
+    return this.toolCache
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+    const client = await this.connect()
+    const timeout = this.options.server.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS
+    try {
+      return (await client.callTool({arguments: args, name: tool}, undefined, {signal, timeout})) as CallToolResult
+    } catch (error) {
+      if (isExpiredSession(error)) {
+        // The server dropped our session (a restart): initialize again and retry once.
+        await this.reset()
+        const again = await this.connect()
+        return (await again.callTool({arguments: args, name: tool}, undefined, {signal, timeout})) as CallToolResult
+      }
+
+      throw this.failure(error, `calling ${tool}`)
+    }
+  }
+
+  async close(): Promise<void> {
+    this.state = 'closed'
+    const client = this.client
+    this.client = undefined
+    await client?.close().catch(() => {})
+  }
+
+  private async open(): Promise<Client> {
+    if (this.crashed && this.options.backoff) await delay(this.options.backoff.nextDelay())
+    this.state = 'connecting'
+    const timeoutMs = this.options.server.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS
+    const {Client} = await import('@modelcontextprotocol/sdk/client/index.js')
+    const {ToolListChangedNotificationSchema} = await import('@modelcontextprotocol/sdk/types.js')
+    let timer: NodeJS.Timeout | undefined
+    let client: Client | undefined
+    try {
+      const attempt = (async () => {
+        for (const transport of await this.transports()) {
+          client = new Client(CLIENT_INFO, {capabilities: {}})
+          try {
+            await client.connect(transport.transport, {timeout: timeoutMs})
+            this.httpTransport = transport.kind
+            return client
+          } catch (error) {
+            await client.close().catch(() => {})
+            if (!transport.fallbackOn(error)) throw error
+          }
+        }
+
+        throw new Error('no transport answered')
+      })()
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new McpServerError(this.name, `MCP server "${this.name}" did not start within ${timeoutMs} ms`, this.hint())), timeoutMs)
+      })
+      const connected = await Promise.race([attempt, timeout])
+      connected.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        this.toolCache = undefined
+        this.options.onToolsChanged?.()
+      })
+      connected.onclose = () => this.closedUnderUs(connected)
+      this.client = connected
+      this.state = 'connected'
+      this.error = undefined
+      this.crashed = false
+      this.options.backoff?.reset()
+      return connected
+    } catch (error) {
+      await client?.close().catch(() => {})
+      this.state = 'failed'
+      const failure = this.failure(error, 'starting')
+      this.error = failure.message
+      throw failure
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  private closedUnderUs(client: Client): void {
+    if (this.client !== client || this.state === 'closed') return
+    this.client = undefined
+    this.toolCache = undefined
+    this.crashed = true
+    this.state = 'failed'
+    this.error = `MCP server "${this.name}" closed the connection`
+  }
+
+  private async reset(): Promise<void> {
+    const client = this.client
+    this.client = undefined
+    this.toolCache = undefined
+    this.state = 'idle'
+    await client?.close().catch(() => {})
+  }
+
+  private async transports(): Promise<{transport: Transport; kind?: 'streamable-http' | 'sse'; fallbackOn(error: unknown): boolean}[]> {
+    const {server} = this.options
+    const {transport} = server
+    if (transport.type === 'stdio') {
+      const {StdioMcpTransport} = await import('./stdio-transport.js')
+      const stdio = new StdioMcpTransport({...transport, cwd: this.options.cwd, logFile: this.logFile, parentEnv: this.options.env})
+      return [{fallbackOn: () => false, transport: stdio}]
+    }
+
+    const {httpTransports} = await import('./http-transport.js')
+    return httpTransports(transport.url, transport.headers, this.options.authProvider)
+  }
+
+  private hint(): string {
+    return this.options.server.transport.type === 'stdio'
+      ? `its log is ${this.logFile}; raise mcp_servers.${this.name}.startup_timeout_ms if it is only slow`
+      : `check that ${this.options.server.transport.url.origin} is up; raise mcp_servers.${this.name}.startup_timeout_ms if it is only slow`
+  }
+
+  private failure(error: unknown, doing: string): McpServerError {
+    if (error instanceof McpServerError) return error
+    const message = error instanceof Error ? error.message : String(error)
+    if (error instanceof Error && error.name === 'UnauthorizedError') {
+      return new McpServerError(this.name, `MCP server "${this.name}" needs you to log in`, `run hanzo-dev mcp login ${this.name}`)
+    }
+
+    const spawnFailed = (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT'
+    const what = spawnFailed ? `cannot start: ${this.options.server.transport.type === 'stdio' ? this.options.server.transport.command : ''} not found` : `failed ${doing}: ${message}`
+    return new McpServerError(this.name, `MCP server "${this.name}" ${what}`, this.hint())
+  }
+}
+
+async function listAll(client: Client): Promise<Tool[]> {
+  const tools: Tool[] = []
+  let cursor: string | undefined
+  do {
+    const page = await client.listTools(cursor ? {cursor} : undefined)
+    tools.push(...page.tools)
+    cursor = page.nextCursor
+  } while (cursor)
+  return tools
+}
+
+function isExpiredSession(error: unknown): boolean {
+  return error instanceof Error && error.name !== 'McpError' && (error as {code?: unknown}).code === 404
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    setTimeout(resolve, ms).unref()
+  })
+}

@@ -1,0 +1,34 @@
+import {defineContributeHook, loadHostLibrary, PLUGIN_API_VERSION} from '@hanzo-dev/sdk'
+
+import {enabledServers} from '../server-config.js'
+
+/**
+ * How long the answer waits for the servers: those up by then are in the first request's
+ * tools; a slower one joins through `watchTools` when it arrives, so it never holds the session.
+ */
+export const MCP_STARTUP_WAIT_MS = 3000
+
+/** The configured (and, for a project's, trusted) MCP servers' tools, in agent sessions. */
+export default defineContributeHook(async (options) => {
+  const {host} = options
+  const {problems, servers} = enabledServers(host.settings.mcp_servers)
+  const notices = [...problems]
+  if (servers.length === 0) return notices.length > 0 ? {apiVersion: PLUGIN_API_VERSION, notices} : undefined
+  // oclif hands every hook the running CLI's config: the host library comes from there.
+  const {config} = options as unknown as {config: {root: string}}
+  const [library, {openSessionServers}] = await Promise.all([loadHostLibrary(config), import('../session-servers.js')])
+  let answered = false
+  const warn = (message: string) => (answered ? process.stderr.write(`Warning: ${message}\n`) : notices.push(message))
+  const mcp = await openSessionServers(servers, {cwd: host.projectRoot, dataDir: host.dataDir, env: host.env, library, warn})
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([mcp.start(), new Promise<void>((resolve) => (timer = setTimeout(resolve, MCP_STARTUP_WAIT_MS)))])
+  clearTimeout(timer)
+  answered = true
+  return {
+    apiVersion: PLUGIN_API_VERSION,
+    dispose: () => mcp.close(),
+    notices,
+    tools: mcp.tools(),
+    watchTools: (update) => mcp.onChange(update),
+  }
+})

@@ -1,0 +1,120 @@
+import type {ToolDefinition} from '@hanzo-dev/sdk'
+import type {OAuthClientProvider} from '@modelcontextprotocol/sdk/client/auth.js'
+
+import {type ConnectionState, McpConnection, McpServerError} from './connection.js'
+import {mcpToolDefinitions, type ToolNaming} from './mcp-tools.js'
+import type {McpServerEntry} from './server-config.js'
+import type {ToolPins} from './tool-pins.js'
+
+export interface ServerStatus {
+  name: string
+  state: ConnectionState
+  /** How many tools it offers, once connected. */
+  tools?: number
+  transport: 'stdio' | 'http'
+  /** Which HTTP protocol answered. */
+  http?: 'streamable-http' | 'sse'
+  error?: string
+  hint?: string
+}
+
+export interface McpServersOptions {
+  cwd: string
+  dataDir: string
+  env: Readonly<Record<string, string | undefined>>
+  naming: ToolNaming
+  pins: ToolPins
+  newBackoff?: () => {nextDelay(): number; reset(): void}
+  /** The stored OAuth login of a server, when it has one. */
+  authProvider?: (server: McpServerEntry) => Promise<OAuthClientProvider | undefined>
+  /** Reported once per problem: a server that fails, a tool left out. */
+  warn: (message: string) => void
+}
+
+/**
+ * The configured servers of one session: all started at once, each on its own (one that fails
+ * or is slow does not hold the others), their tools collected as they arrive and again when a
+ * server says they changed. `onChange` hears every new tool list.
+ */
+export class McpServers {
+  readonly connections: McpConnection[]
+  private readonly toolsOf = new Map<string, ToolDefinition[]>()
+  private readonly failures = new Map<string, McpServerError>()
+  private readonly listeners: ((tools: ToolDefinition[]) => void)[] = []
+
+  constructor(
+    private readonly entries: readonly McpServerEntry[],
+    private readonly options: McpServersOptions,
+  ) {
+    this.connections = entries.map(
+      (server) =>
+        new McpConnection({
+          backoff: options.newBackoff?.(),
+          cwd: options.cwd,
+          dataDir: options.dataDir,
+          env: options.env,
+          onToolsChanged: () => void this.load(server.name),
+          server,
+        }),
+    )
+  }
+
+  /** Starts every server; settles when each has connected and listed its tools, or failed. */
+  start(): Promise<void> {
+    return Promise.all(this.entries.map((server) => this.load(server.name))).then(() => {})
+  }
+
+  tools(): ToolDefinition[] {
+    return this.entries.flatMap((server) => this.toolsOf.get(server.name) ?? [])
+  }
+
+  onChange(listener: (tools: ToolDefinition[]) => void): void {
+    this.listeners.push(listener)
+  }
+
+  connection(name: string): McpConnection | undefined {
+    return this.connections.find((c) => c.name === name)
+  }
+
+  status(): ServerStatus[] {
+    return this.connections.map((connection, i) => {
+      const server = this.entries[i]
+      const failure = this.failures.get(server.name)
+      const tools = this.toolsOf.get(server.name)
+      return {
+        name: server.name,
+        state: connection.state,
+        transport: server.transport.type,
+        ...(connection.httpTransport ? {http: connection.httpTransport} : {}),
+        ...(tools && connection.state === 'connected' ? {tools: tools.length} : {}),
+        ...(failure ? {error: failure.message, ...(failure.hint ? {hint: failure.hint} : {})} : {}),
+      }
+    })
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.connections.map((c) => c.close()))
+  }
+
+  private async load(name: string): Promise<void> {
+    const connection = this.connection(name)!
+    const server = this.entries.find((s) => s.name === name)!
+    try {
+      if (this.options.authProvider && connection.state === 'idle') connection.setAuthProvider(await this.options.authProvider(server))
+      const listed = await connection.tools()
+      const {tools, warnings} = mcpToolDefinitions(connection, server, listed, this.options.naming, this.options.pins)
+      for (const warning of warnings) this.options.warn(warning)
+      this.failures.delete(name)
+      this.toolsOf.set(name, tools)
+    } catch (error) {
+      if (connection.state === 'closed') return
+      const failure = error instanceof McpServerError ? error : new McpServerError(name, `MCP server "${name}": ${error instanceof Error ? error.message : String(error)}`)
+      this.failures.set(name, failure)
+      this.toolsOf.delete(name)
+      this.options.warn(failure.hint ? `${failure.message} (${failure.hint})` : failure.message)
+    }
+
+    const all = this.tools()
+    for (const listener of this.listeners) listener(all)
+  }
+}
