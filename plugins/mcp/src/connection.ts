@@ -50,9 +50,12 @@ export class McpConnection {
   /** Which HTTP transport answered: `sse` when the server only speaks the older HTTP+SSE. */
   httpTransport?: 'streamable-http' | 'sse'
   private client?: Client
+  /** The client of a connect in progress: closing the connection ends it too (its process with it). */
+  private opening?: Client
   private connecting?: Promise<Client>
   private toolCache?: Promise<Tool[]>
   private crashed = false
+  private stdio?: {pid?: number}
 
   constructor(private readonly options: McpConnectionOptions) {}
 
@@ -60,6 +63,11 @@ export class McpConnection {
   /** A stored OAuth login, looked up before the first connect. */
   setAuthProvider(provider: OAuthClientProvider | undefined): void {
     this.options.authProvider = provider
+  }
+
+  /** The process id of a running stdio server. */
+  get pid(): number | undefined {
+    return this.state === 'connected' ? this.stdio?.pid : undefined
   }
 
   get name(): string {
@@ -108,9 +116,10 @@ export class McpConnection {
 
   async close(): Promise<void> {
     this.state = 'closed'
-    const client = this.client
+    const clients = [this.client, this.opening].filter((client) => client !== undefined)
     this.client = undefined
-    await client?.close().catch(() => {})
+    this.opening = undefined
+    await Promise.all(clients.map(async (client) => client.close().catch(() => {})))
   }
 
   private async open(): Promise<Client> {
@@ -125,6 +134,7 @@ export class McpConnection {
       const attempt = (async () => {
         for (const transport of await this.transports()) {
           client = new Client(CLIENT_INFO, {capabilities: {}})
+          this.opening = client
           try {
             await client.connect(transport.transport, {timeout: timeoutMs})
             this.httpTransport = transport.kind
@@ -141,6 +151,7 @@ export class McpConnection {
         timer = setTimeout(() => reject(new McpServerError(this.name, `MCP server "${this.name}" did not start within ${timeoutMs} ms`, this.hint())), timeoutMs)
       })
       const connected = await Promise.race([attempt, timeout])
+      if ((this.state as ConnectionState) === 'closed') throw new McpServerError(this.name, `MCP server "${this.name}" is closed`)
       connected.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         this.toolCache = undefined
         this.options.onToolsChanged?.()
@@ -154,12 +165,14 @@ export class McpConnection {
       return connected
     } catch (error) {
       await client?.close().catch(() => {})
+      if ((this.state as ConnectionState) === 'closed') throw new McpServerError(this.name, `MCP server "${this.name}" is closed`)
       this.state = 'failed'
       const failure = this.failure(error, 'starting')
       this.error = failure.message
       throw failure
     } finally {
       clearTimeout(timer)
+      this.opening = undefined
     }
   }
 
@@ -186,6 +199,7 @@ export class McpConnection {
     if (transport.type === 'stdio') {
       const {StdioMcpTransport} = await import('./stdio-transport.js')
       const stdio = new StdioMcpTransport({...transport, cwd: this.options.cwd, logFile: this.logFile, parentEnv: this.options.env})
+      this.stdio = stdio
       return [{fallbackOn: () => false, transport: stdio}]
     }
 
@@ -206,9 +220,15 @@ export class McpConnection {
       return new McpServerError(this.name, `MCP server "${this.name}" needs you to log in`, `run hanzo-dev mcp login ${this.name}`)
     }
 
-    const spawnFailed = (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT'
-    const what = spawnFailed ? `cannot start: ${this.options.server.transport.type === 'stdio' ? this.options.server.transport.command : ''} not found` : `failed ${doing}: ${message}`
-    return new McpServerError(this.name, `MCP server "${this.name}" ${what}`, this.hint())
+    const {transport} = this.options.server
+    if (transport.type === 'stdio' && (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
+      return new McpServerError(this.name, `MCP server "${this.name}" cannot start: ${transport.command} not found`, `install it, or fix mcp_servers.${this.name}.command`)
+    }
+
+    // fetch says only "fetch failed"; what failed (ECONNREFUSED, a DNS name) is its cause.
+    const cause = (error as {cause?: {code?: string; message?: string}} | undefined)?.cause
+    const why = message === 'fetch failed' && cause ? `cannot reach ${transport.type === 'http' ? transport.url.origin : 'it'} (${cause.code ?? cause.message})` : message
+    return new McpServerError(this.name, `MCP server "${this.name}" failed ${doing}: ${why}`, this.hint())
   }
 }
 

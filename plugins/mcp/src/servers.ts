@@ -64,6 +64,11 @@ export class McpServers {
     return Promise.all(this.entries.map((server) => this.load(server.name))).then(() => {})
   }
 
+  /** One server's tools, as listings show them. */
+  toolsFrom(name: string): {name: string; description: string; mutating: boolean; inputSchema: Record<string, unknown>}[] {
+    return (this.toolsOf.get(name) ?? []).map(({description, inputSchema, mutating, name}) => ({description, inputSchema, mutating, name}))
+  }
+
   tools(): ToolDefinition[] {
     return this.entries.flatMap((server) => this.toolsOf.get(server.name) ?? [])
   }

@@ -19,7 +19,7 @@ describe('mcp list', () => {
       },
       warnings: [{file: '/p/.hanzo/settings.json', keyPath: 'nope', message: 'unknown setting'}],
     })
-    const {result, stderr, stdout} = await run([])
+    const {result, stderr, stdout} = await run(['--offline'])
     expect(result).toEqual({
       servers: [
         {enabled: true, name: 'broken', problem: expect.stringContaining('"command"'), transport: null},

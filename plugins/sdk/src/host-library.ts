@@ -22,6 +22,8 @@ export interface HostLibrary {
   openAgentSession(options: AgentSessionOptions): Promise<AgentSession>
   /** HIP-301 §1's `mcp__<server>__<tool>`; throws (a ProtocolError) for a server name it refuses. */
   normalizeMcpToolName(server: string, tool: string): string
+  /** The `server` part (normalized) and the tool part of an `mcp__<server>__<tool>` name; undefined when it is not one. */
+  parseMcpToolName(name: string): {server: string; tool: string} | undefined
   /** HIP-301 §15's exponential backoff with full jitter. */
   Backoff: new (options: {baseMs: number; maxMs: number}) => {nextDelay(): number; reset(): void}
   /** Replaces a file so readers see the old one or the new one, never a part (0o600 for secrets). */

@@ -1,5 +1,9 @@
-import {loadCommandHost, makePaint, redactUrl, untrustedLine, type UntrustedSettings} from '@hanzo-dev/sdk'
+import {makePaint, redactUrl, untrustedLine, type UntrustedSettings} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
+import * as Flags from '@oclif/core/flags'
+
+import {commandServers, withSpinner} from '../../command-support.js'
+import type {ServerStatus} from '../../servers.js'
 
 import {type ParsedServer, parseMcpServers, programOf} from '../../server-config.js'
 
@@ -17,6 +21,12 @@ export interface ListedServer {
   /** false: set in this project's settings, which the user has not trusted (`hanzo-dev trust`); it does not start. */
   trusted?: false
   problem?: string
+  /** Started (not with --offline): connected, or failed with `error`. */
+  status?: 'connected' | 'failed'
+  /** How many tools a connected server offers. */
+  tools?: number
+  error?: string
+  hint?: string
 }
 
 export interface McpListResult {
@@ -26,21 +36,38 @@ export interface McpListResult {
 export default class McpList extends Command {
   static enableJsonFlag = true
 
-  static description = `List the configured MCP servers (settings.mcp_servers) without starting any.
+  static description = `List the configured MCP servers (settings.mcp_servers) and whether each one works.
 
-Shows each server's transport: the program of a stdio server, the scheme and host of an http server's URL (its path and query may hold a token). Arguments, environment and headers are never shown, since they are where tokens go. A server with "disabled": true (in any tier) is listed as disabled.`
+Starts the enabled servers (in parallel, as a session does) to show whether each connects and how many tools it offers, or why it failed; --offline only reads the settings. Shows each server's transport: the program of a stdio server, the scheme and host of an http server's URL (its path and query may hold a token). Arguments, environment and headers are never shown, since they are where tokens go. A server with "disabled": true (in any tier) is listed as disabled.`
 
-  static examples = ['<%= config.bin %> mcp list', '<%= config.bin %> mcp list --json | jq ".servers[] | select(.enabled)"']
+  static examples = ['<%= config.bin %> mcp list', '<%= config.bin %> mcp list --offline', '<%= config.bin %> mcp list --json | jq ".servers[] | select(.status == \\"failed\\")"']
+
+  static flags = {
+    offline: Flags.boolean({description: 'Do not start the servers: show the settings only.'}),
+  }
 
   async run(): Promise<McpListResult> {
     const {flags} = await this.parse(McpList)
-    const host = await loadCommandHost(this)
+    const {entries, host, library, open} = await commandServers(this, undefined, {quiet: true})
+    let statuses: ServerStatus[] = []
+    if (!flags.offline && entries.length > 0) {
+      const running = await open(entries)
+      try {
+        statuses = await withSpinner(library, 'Starting MCP servers…', async () => {
+          await running.start()
+          return running.status()
+        })
+      } finally {
+        await running.close()
+      }
+    }
+
     const parsed = parseMcpServers(host.settings.mcp_servers)
     if (parsed.problem) this.error(`${parsed.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
 
     // An untrusted project's servers are shown as not trusted: "none configured" would be untrue.
     const untrusted = parseMcpServers(host.untrusted?.mcp_servers).servers.map((entry) => ({...listed(entry), enabled: false, trusted: false as const}))
-    const servers = [...parsed.servers.map((entry) => listed(entry)), ...untrusted]
+    const servers = [...parsed.servers.map((entry) => withStatus(listed(entry), statuses)), ...untrusted]
     if (!flags.json) this.log(render(servers, untrusted.length > 0 ? host.untrusted?.status : undefined))
     return {servers}
   }
@@ -55,6 +82,13 @@ function listed(entry: ParsedServer): ListedServer {
     : {...base, program: programOf(transport.command), transport: 'stdio'}
 }
 
+function withStatus(server: ListedServer, statuses: ServerStatus[]): ListedServer {
+  const status = statuses.find((s) => s.name === server.name)
+  if (!status) return server
+  if (status.state === 'connected') return {...server, status: 'connected', tools: status.tools ?? 0}
+  return {...server, status: 'failed', ...(status.error ? {error: status.error} : {}), ...(status.hint ? {hint: status.hint} : {})}
+}
+
 function render(servers: ListedServer[], untrusted: UntrustedSettings['status'] | undefined): string {
   if (servers.length === 0) return 'No MCP servers configured (settings.mcp_servers).'
   const paint = makePaint()
@@ -66,7 +100,9 @@ function render(servers: ListedServer[], untrusted: UntrustedSettings['status'] 
     const shown = s.trusted === false ? paint.yellow(state) : s.enabled ? paint.green(state) : paint.dim(state)
     const where = s.problem ? paint.red(`invalid: ${s.problem}`) : s.transport === 'http' ? `http  ${s.url}` : `stdio ${s.program}`
     const tier = s.tier ? paint.dim(`  (${s.tier})`) : ''
-    return `${s.name.padEnd(width)}  ${shown}  ${where}${tier}`
+    const status = s.status === 'connected' ? `  ${paint.green('connected')}, ${s.tools} tool${s.tools === 1 ? '' : 's'}` : ''
+    const line = `${s.name.padEnd(width)}  ${shown}  ${where}${tier}${status}`
+    return s.status === 'failed' ? `${line}\n${' '.repeat(width + 2)}${paint.red(`failed: ${s.error}`)}${s.hint ? paint.dim(` (${s.hint})`) : ''}` : line
   })
   if (untrusted) lines.push('', untrustedLine(untrusted))
   return lines.join('\n')

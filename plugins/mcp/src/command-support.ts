@@ -1,0 +1,58 @@
+import {type CommandHost, type HostCommand, type HostLibrary, loadCommandHost, loadHostLibrary} from '@hanzo-dev/sdk'
+
+import {enabledServers, type McpServerEntry} from './server-config.js'
+import type {McpServers} from './servers.js'
+
+type Library = HostLibrary & {
+  makeStyle?(stream: NodeJS.WriteStream): unknown
+  terminalSpinner?(stream: NodeJS.WriteStream, style: unknown, text?: string): Promise<{start(): void; stop(): void} | undefined>
+}
+
+export interface CommandServers {
+  host: CommandHost
+  library: Library
+  /** The enabled servers the command works on: the settings', or the ones it named. */
+  entries: McpServerEntry[]
+  /** A session's servers for these entries (none started yet). */
+  open(entries: readonly McpServerEntry[]): Promise<McpServers>
+}
+
+/**
+ * A command's view of the configured servers: the settings as the session sees them (a
+ * project's servers only when it is trusted), `only` narrowing them to some names (an unknown
+ * name is an error that lists the known ones), warnings on stderr (`quiet`: not those of the
+ * servers, for a command that shows their state itself). Nothing is started yet.
+ */
+export async function commandServers(command: HostCommand & {config: {root: string}}, only?: string[], options: {quiet?: boolean} = {}): Promise<CommandServers> {
+  const host = await loadCommandHost(command)
+  const library = (await loadHostLibrary(command.config)) as Library
+  const {problems, servers: all} = enabledServers(host.settings.mcp_servers)
+  if (!options.quiet) for (const problem of problems) command.warn(problem)
+  let entries = all
+  if (only && only.length > 0) {
+    const unknown = only.filter((name) => !all.some((s) => s.name === name))
+    if (unknown.length > 0) {
+      const untrusted = unknown.filter((name) => host.untrusted && name in host.untrusted.mcp_servers)
+      const why = untrusted.length > 0 ? `${untrusted.join(', ')} is set in this project's settings, which are not trusted (run hanzo-dev trust)` : `the enabled servers are: ${all.map((s) => s.name).join(', ') || 'none'}`
+      command.error(`No enabled MCP server named ${unknown.join(', ')}: ${why}`, {exit: 2})
+    }
+
+    entries = all.filter((s) => only.includes(s.name))
+  }
+
+  const {openSessionServers} = await import('./session-servers.js')
+  const open = (chosen: readonly McpServerEntry[]) =>
+    openSessionServers(chosen, {cwd: host.projectRoot, dataDir: host.dataDir, env: host.env, library, warn: options.quiet ? () => {} : (m) => command.warn(m)})
+  return {entries, host, library, open}
+}
+
+/** Runs `work` with a spinner on a terminal's stderr (nothing when stderr is not a terminal). */
+export async function withSpinner<T>(library: Library, text: string, work: () => Promise<T>): Promise<T> {
+  const spinner = library.terminalSpinner && library.makeStyle ? await library.terminalSpinner(process.stderr, library.makeStyle(process.stderr), text) : undefined
+  spinner?.start()
+  try {
+    return await work()
+  } finally {
+    spinner?.stop()
+  }
+}

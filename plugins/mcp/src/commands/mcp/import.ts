@@ -1,0 +1,72 @@
+import {readFile} from 'node:fs/promises'
+import {resolve} from 'node:path'
+import {loadCommandHost, loadHostLibrary} from '@hanzo-dev/sdk'
+import * as Args from '@oclif/core/args'
+import {Command} from '@oclif/core/command'
+import * as Flags from '@oclif/core/flags'
+
+import {readMcpJson} from '../../import-file.js'
+
+export interface McpImportResult {
+  file: string
+  added: string[]
+  skipped: {name: string; reason: string}[]
+}
+
+export default class McpImport extends Command {
+  static enableJsonFlag = true
+
+  static description = `Import MCP servers from a Claude Code or Cursor style .mcp.json (its "mcpServers" block).
+
+Each server is added as hanzo-dev mcp add would add it; a name that is already configured, or an entry hanzo-dev cannot read, is skipped and said why. Exit 1 when nothing could be imported.`
+
+  static examples = ['<%= config.bin %> mcp import', '<%= config.bin %> mcp import ~/.cursor/mcp.json', '<%= config.bin %> mcp import .mcp.json --tier local']
+
+  static args = {
+    file: Args.string({default: '.mcp.json', description: 'The file to read.'}),
+  }
+
+  static flags = {
+    tier: Flags.string({default: 'user', description: 'The settings file to write.', options: ['user', 'project', 'local']}),
+  }
+
+  async run(): Promise<McpImportResult> {
+    const {args, flags} = await this.parse(McpImport)
+    const file = resolve(args.file)
+    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
+      this.error(error.code === 'ENOENT' ? `${file} does not exist` : `Cannot read ${file}: ${error.message}`, {exit: 1}),
+    )
+    let imported: ReturnType<typeof readMcpJson>
+    try {
+      imported = readMcpJson(text, file)
+    } catch (error) {
+      this.error((error as Error).message, {exit: 1})
+    }
+
+    const host = await loadCommandHost(this)
+    const library = await loadHostLibrary(this.config)
+    const configured = new Set(Object.keys((host.settings.mcp_servers as Record<string, unknown> | undefined) ?? {}))
+    const added: string[] = []
+    const skipped = [...imported.skipped]
+    for (const {entry, name} of imported.servers) {
+      if (configured.has(name)) {
+        skipped.push({name, reason: 'a server with this name is already configured'})
+        continue
+      }
+
+      try {
+         
+        const result = await library.editSetting({cwd: process.cwd(), key: `mcp_servers.${name}`, tier: flags.tier as 'user' | 'project' | 'local', value: JSON.stringify(entry)})
+        added.push(name)
+        this.log(`Added MCP server ${name} to ${result.file}`)
+      } catch (error) {
+        if (!(error instanceof Error) || !['UserError', 'ConfigError'].includes(error.name)) throw error
+        skipped.push({name, reason: error.message})
+      }
+    }
+
+    for (const {name, reason} of skipped) this.warn(`Skipped ${name}: ${reason}`)
+    if (added.length === 0) process.exitCode = 1
+    return {added, file, skipped}
+  }
+}

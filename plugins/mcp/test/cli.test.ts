@@ -1,0 +1,137 @@
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {makeSandbox, runCli, type Sandbox} from '../../../test/helpers/cli.js'
+import type {Script} from '../../../src/testing/fake-model/script.js'
+import {EVERYTHING, freePort} from './mcp-fixtures.js'
+
+// The mcp commands and `hanzo-dev run` as a user runs them: the built CLI, a temp home, real
+// server-everything. One home for the file: the tests build on each other's settings.
+describe('hanzo-dev mcp, end to end', () => {
+  let box: Sandbox
+  let project: string
+  let closedPort: number
+  const cli = (args: string[], input?: string) => runCli(args, {cwd: project, env: box.env, input})
+  const script = (name: string, turns: Script['turns']) => {
+    const file = join(box.home, `${name}.json`)
+    writeFileSync(file, JSON.stringify({turns}))
+    return file
+  }
+
+  beforeAll(() => {
+    box = makeSandbox('hanzo-mcp-cli-')
+    project = join(box.home, 'project')
+    mkdirSync(join(project, '.git'), {recursive: true})
+  })
+  afterAll(() => box.cleanup())
+
+  it('mcp add writes a stdio server and an http one; bad input is a clear error', async () => {
+    closedPort = await freePort()
+    expect((await cli(['mcp', 'add', 'everything', '--', process.execPath, EVERYTHING, 'stdio'])).stdout).toMatch(/^Added MCP server everything to .*settings\.json$/)
+    expect((await cli(['mcp', 'add', 'web', '--url', `http://127.0.0.1:${closedPort}/mcp`, '--header', 'Authorization: Bearer SECRET'])).exitCode).toBe(0)
+    const settings = JSON.parse(readFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), 'utf8'))
+    expect(settings.mcp_servers).toEqual({
+      everything: {args: [EVERYTHING, 'stdio'], command: process.execPath},
+      web: {headers: {Authorization: 'Bearer SECRET'}, url: `http://127.0.0.1:${closedPort}/mcp`},
+    })
+
+    const again = await cli(['mcp', 'add', 'everything', '--', 'x'])
+    expect([again.exitCode, again.stderr]).toEqual([1, expect.stringContaining('An MCP server named everything is already configured')])
+    const nothing = await cli(['mcp', 'add', 'empty'])
+    expect([nothing.exitCode, nothing.stderr]).toEqual([2, expect.stringContaining('Give the command that starts the server after --, or --url URL')])
+    const badHeader = await cli(['mcp', 'add', 'h', '--url', 'http://x/mcp', '--header', 'nocolon'])
+    expect([badHeader.exitCode, badHeader.stderr]).toEqual([2, expect.stringContaining('--header takes NAME:VALUE')])
+    const badName = await cli(['mcp', 'add', 'a__b', '--', 'x'])
+    expect(badName.exitCode).toBe(2)
+    expect(badName.stderr).toContain('must not contain "__"')
+  })
+
+  it('mcp list starts the servers and shows which connected, with their tool count, and why one failed', async () => {
+    const {exitCode, stdout} = await cli(['mcp', 'list', '--json'])
+    expect(exitCode).toBe(0)
+    const {servers} = JSON.parse(stdout)
+    expect(servers.find((s: {name: string}) => s.name === 'everything')).toMatchObject({status: 'connected', tools: expect.any(Number)})
+    expect(servers.find((s: {name: string}) => s.name === 'web')).toMatchObject({error: expect.stringMatching(new RegExp(`MCP server "web" failed starting: cannot reach http://127\\.0\\.0\\.1:${closedPort} \\(ECONNREFUSED\\)`)), status: 'failed'})
+    expect(stdout).not.toContain('SECRET')
+    const text = await cli(['mcp', 'list'])
+    expect(text.stdout).toMatch(/^everything +enabled +stdio .*connected, \d+ tools$/m)
+    expect(text.stdout).toMatch(/^ +failed: MCP server "web" failed starting/m)
+  })
+
+  it('mcp tools and mcp call use the names the model sees', async () => {
+    const tools = await cli(['mcp', 'tools', 'everything', '--json'])
+    expect(JSON.parse(tools.stdout).tools.map((t: {name: string}) => t.name)).toContain('mcp__everything__echo')
+    const call = await cli(['mcp', 'call', 'mcp__everything__echo', '--input', '{"message":"from the shell"}'])
+    expect([call.exitCode, call.stdout]).toEqual([0, 'Echo: from the shell'])
+    const invalid = await cli(['mcp', 'call', 'mcp__everything__echo', '--input', '{"nope":1}'])
+    expect(invalid.exitCode).toBe(1)
+    expect(invalid.stderr).toMatch(/message/)
+    const unknown = await cli(['mcp', 'call', 'mcp__elsewhere__echo'])
+    expect([unknown.exitCode, unknown.stderr]).toEqual([2, expect.stringContaining('not a tool of an enabled MCP server')])
+    const notJson = await cli(['mcp', 'call', 'mcp__everything__echo', '--input', '{'])
+    expect([notJson.exitCode, notJson.stderr]).toEqual([2, expect.stringContaining('--input is not JSON')])
+    const unknownServer = await cli(['mcp', 'tools', 'nope'])
+    expect([unknownServer.exitCode, unknownServer.stderr]).toEqual([2, expect.stringContaining('No enabled MCP server named nope')])
+  })
+
+  it('hanzo-dev run: the model calls an MCP tool through the same pipeline as the built-ins', async () => {
+    const model = script('echo', [
+      {expect: {tools_include: ['mcp__everything__echo']}, tool_calls: [{arguments: {message: 'via the agent'}, name: 'mcp__everything__echo'}]},
+      {expect: {has_tool_result_for: 'mcp__everything__echo'}, text: 'The server said it.'},
+    ])
+    // Not allowed by any rule, and no one to ask: the call is denied, as any mutating tool's.
+    const denied = await cli(['run', 'echo it', '--fake-model', model])
+    expect(denied.stderr).toContain('mcp__everything__echo needs approval')
+    const {exitCode, stdout} = await cli(['run', 'echo it', '--fake-model', model, '--permission-mode', 'allow-all'])
+    expect(exitCode).toBe(0)
+    expect(stdout).toContain('The server said it.')
+    const audit = readFileSync(join(box.env.XDG_DATA_HOME, 'hanzo-dev', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line))
+    expect(audit.map((r: {tool_name: string; decision: string}) => [r.tool_name, r.decision])).toEqual([
+      ['mcp__everything__echo', 'deny'],
+      ['mcp__everything__echo', 'allow'],
+    ])
+  })
+
+  it('a tool whose definition changed since it last ran is asked about again, whatever the rules allow', async () => {
+    const pins = join(box.env.XDG_DATA_HOME, 'hanzo-dev', 'mcp', 'tool-pins.json')
+    const pinned = JSON.parse(readFileSync(pins, 'utf8'))
+    expect(pinned.everything.echo).toMatch(/^[\da-f]{64}$/)
+    writeFileSync(pins, JSON.stringify({everything: {echo: '0'.repeat(64)}}))
+    const model = script('changed', [{tool_calls: [{arguments: {message: 'x'}, name: 'mcp__everything__echo'}]}, {text: 'ok'}])
+    const {stderr} = await cli(['run', 'echo it', '--fake-model', model, '--permission-mode', 'allow-all', '--verbose'])
+    expect(stderr).toContain('changed the description or input schema of echo since you last let it run')
+  })
+
+  it('mcp import reads a .mcp.json, skipping names already configured and entries it cannot read', async () => {
+    writeFileSync(
+      join(project, '.mcp.json'),
+      JSON.stringify({mcpServers: {everything: {command: 'x'}, odd: {command: 'x', transport: 'ws'}, second: {args: [EVERYTHING, 'stdio'], command: process.execPath}}}),
+    )
+    const {exitCode, stderr, stdout} = await cli(['mcp', 'import'])
+    expect(exitCode).toBe(0)
+    expect(stdout).toMatch(/^Added MCP server second to /)
+    expect(stderr).toContain('Skipped odd: has settings hanzo-dev does not read: transport')
+    expect(stderr).toContain('Skipped everything: a server with this name is already configured')
+    const json = await cli(['mcp', 'import', '--json'])
+    expect([json.exitCode, JSON.parse(json.stdout)]).toEqual([1, expect.objectContaining({added: []})])
+    const missing = await cli(['mcp', 'import', 'nope.json'])
+    expect([missing.exitCode, missing.stderr]).toEqual([1, expect.stringContaining('nope.json does not exist')])
+  })
+
+  it('mcp remove takes a server out of every file that sets it', async () => {
+    const {exitCode, stdout} = await cli(['mcp', 'remove', 'second'])
+    expect([exitCode, stdout]).toEqual([0, expect.stringMatching(/^Removed MCP server second from /)])
+    const again = await cli(['mcp', 'remove', 'second'])
+    expect([again.exitCode, again.stderr]).toEqual([1, expect.stringContaining('No MCP server named second')])
+  })
+
+  it("a project's servers (a cloned repository's .hanzo/settings.json) do not start until the project is trusted", async () => {
+    mkdirSync(join(project, '.hanzo'), {recursive: true})
+    writeFileSync(join(project, '.hanzo', 'settings.json'), JSON.stringify({mcp_servers: {'local-tools': {args: [EVERYTHING, 'stdio'], command: process.execPath}}}))
+    const {stdout} = await cli(['mcp', 'list', '--json'])
+    expect(JSON.parse(stdout).servers.find((s: {name: string}) => s.name === 'local-tools')).toMatchObject({enabled: false, trusted: false})
+    const call = await cli(['mcp', 'call', 'mcp__local-tools__echo', '--input', '{"message":"x"}'])
+    expect(call.exitCode).toBe(2)
+  })
+})
