@@ -1,4 +1,4 @@
-import type {ToolResult} from './tools.js'
+import type {JsonSchema, ToolResult} from './tools.js'
 
 /**
  * The agent session of HIP-301 as plugin commands and library callers see it (the host
@@ -118,8 +118,8 @@ export interface AgentSessionOptions {
    * come from its plugins. Without it, the built-in tools only.
    */
   cliConfig?: unknown
-  /** Default: the `model` setting. */
-  model?: string
+  /** Default: the `model` setting. `false`: a session of tools only (`mcp serve`): no model client, so no key is needed, and `run` rejects. */
+  model?: string | false
   /** An OpenAI-compatible /v1 base URL (default: the settings'). */
   baseURL?: string
   permissionMode: SessionPermissionMode
@@ -169,6 +169,25 @@ export interface ChildSessionOptions {
   label?: string
 }
 
+/** A tool the session offers, as a client outside the loop sees it (`mcp serve`, the app server). */
+export interface OfferedTool {
+  name: string
+  description: string
+  inputSchema: JsonSchema
+  /** As the permission step treats it: a plugin's tool counts as mutating whatever it declares. */
+  mutating: boolean
+}
+
+/**
+ * What the permission policy says of a call, as it would be put to a person (the `prompt`
+ * mode): `ask` is what no rule decides. `rule` is the pattern that decided, when one did.
+ */
+export interface ToolVerdict {
+  decision: 'allow' | 'ask' | 'deny'
+  reason?: string
+  rule?: string
+}
+
 export interface AgentSession {
   /** The saved session's id (a child has its parent's: it is recorded into the same session). */
   readonly id: string
@@ -187,6 +206,16 @@ export interface AgentSession {
    * audit log and saved session; its own conversation.
    */
   child(options?: ChildSessionOptions): AgentSession
+  /** The offered tools, in the order the model sees them. */
+  toolSpecs(): OfferedTool[]
+  /**
+   * Runs one call outside a model turn through the session's own pipeline, exactly as the loop
+   * runs the model's: offered tools only, input validation, permission (and audit), hooks,
+   * sandbox, output truncation. Failures come back as error results.
+   */
+  callTool(name: string, input: Record<string, unknown>, options?: {signal?: AbortSignal}): Promise<ToolResult>
+  /** The policy's {@link ToolVerdict} of a call, without running it or asking anyone. */
+  verdict(name: string, input: Record<string, unknown>): Promise<ToolVerdict>
   /** Ends the session (the root's: plugin contributions disposed, `stop` fired, transcript closed). Idempotent. */
   close(): Promise<void>
 }

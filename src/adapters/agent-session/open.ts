@@ -5,6 +5,7 @@ import {formatWarning} from '@hanzo-dev/sdk/settings'
 
 import {buildSystemPrompt} from '../../core/agent/system-prompt.js'
 import type {LoadedConfig} from '../../core/config/types.js'
+import {UserError} from '../../core/errors.js'
 import {resolvePaths} from '../../core/paths.js'
 import {DEFAULT_PERMISSION_RULES, PermissionGate, PermissionPolicy} from '../../core/permissions/index.js'
 import {ToolRegistry, type ToolSource} from '../../core/tools/registry.js'
@@ -21,6 +22,18 @@ import {modelClient} from './model-client.js'
 import {protectedRules} from './protected-rules.js'
 import {SessionRecording} from './recording.js'
 import {AgentSessionNode, DEFAULT_RUN_MAX_TURNS} from './session.js'
+
+/** The model of a session of tools only (`model: false`): asking it is a bug of the caller's. */
+const TOOLS_ONLY = {
+  client: {
+    sendMessage(): never {
+      throw new UserError('This session has tools only: it was opened without a model')
+    },
+  },
+  errorHint: () => undefined,
+  model: 'none',
+  provider: 'none',
+}
 
 export interface OpenAgentSessionOptions extends AgentSessionOptions {
   /** The running CLI's oclif Config: where plugin contributions come from. Without it, built-ins only. */
@@ -46,7 +59,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   const {dataDir} = resolvePaths(env, homedir())
   // Before the model client: a wrong session id is the first thing to say.
   const recording = await SessionRecording.open({cwd, dataDir, projectRoot, session: options.session, warn})
-  const model = await modelClient({baseURL: options.baseURL, config, env, fakeModel: options.fakeModel, model: options.model, warn})
+  const model = options.model === false ? TOOLS_ONLY : await modelClient({baseURL: options.baseURL, config, env, fakeModel: options.fakeModel, model: options.model, warn})
   const registry = new ToolRegistry()
   for (const tool of builtinTools({exec: {envPassthrough: config.exec?.env_passthrough}})) registry.register(tool, 'builtin')
   const contributed = options.cliConfig ? await collectContributions(options.cliConfig, hostInput(loaded, cwd, env), hookTimeoutMs(env)) : {answers: [], warnings: []}
@@ -79,9 +92,10 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   for (const name of scope.unknown) warn(`tool "${name}" is not offered: no tool has that name (the tools are: ${registry.list().map((t) => t.definition.name).join(', ')})`)
   const interrupts = new RunInterrupts(options.signal)
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
+  const policyOptions = {defaults: DEFAULT_PERMISSION_RULES, protected: await protectedRules(cwd, projectRoot, env)}
   const permissions = new PermissionGate({
     audit: new AuditLog(auditLogPath(dataDir)),
-    policy: new PermissionPolicy(permissionRules, {defaults: DEFAULT_PERMISSION_RULES, mode: options.permissionMode, protected: await protectedRules(cwd, projectRoot, env)}),
+    policy: new PermissionPolicy(permissionRules, {...policyOptions, mode: options.permissionMode}),
     prompter: options.prompter ?? createPrompter({cwd, input: process.stdin, interactive, interrupt: interrupts.handle, output: process.stderr, style: makeStyle(process.stderr, env)}),
   })
   const basePrompt = buildSystemPrompt({
@@ -92,7 +106,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     projectFiles: await readProjectInstructions(projectRoot),
   })
   return new AgentSessionNode(
-    {basePrompt, config, contributions: contributed.answers, cwd, env, interrupts, middleware, model, permissions, recording, registry, warn},
+    {basePrompt, config, contributions: contributed.answers, cwd, env, interrupts, middleware, model, permissions, recording, registry, verdictPolicy: new PermissionPolicy(permissionRules, {...policyOptions, mode: 'prompt'}), warn},
     {history: [...recording.history], maxTurns: options.maxTurns ?? config.max_turns ?? DEFAULT_RUN_MAX_TURNS, model: model.model, systemPrompt: options.systemPrompt, tools: scope.names},
   )
 }

@@ -1,11 +1,12 @@
-import type {AgentRunOptions, AgentRunResult, AgentSession, ChildSessionOptions, Contribution, Middleware, SessionEventInput} from '@hanzo-dev/sdk'
+import type {AgentRunOptions, AgentRunResult, AgentSession, ChildSessionOptions, Contribution, Middleware, OfferedTool, SessionEventInput, ToolResult, ToolVerdict} from '@hanzo-dev/sdk'
 
 import {Agent, Runner} from '../../core/agent/runner.js'
 import {type ApiClient, type Message, ModelError} from '../../core/agent/types.js'
 import type {HanzoConfig} from '../../core/config/types.js'
 import {AgentRunError} from '../../core/errors.js'
-import type {PermissionGate} from '../../core/permissions/index.js'
-import type {ToolRegistry} from '../../core/tools/registry.js'
+import type {PermissionGate, PermissionPolicy} from '../../core/permissions/index.js'
+import {ToolPipeline} from '../../core/tools/pipeline.js'
+import {type ToolRegistry, trusted} from '../../core/tools/registry.js'
 import {scopedToolNames} from '../../core/tools/scope.js'
 import type {PluginAnswer} from '../plugin-host.js'
 import {resolveToolPath} from '../tools/workspace-path.js'
@@ -28,6 +29,8 @@ export interface SessionParts {
   middleware: readonly Middleware[]
   model: {client: ApiClient; errorHint: ErrorHint; model: string; provider: string}
   permissions: PermissionGate
+  /** The session's rules in the `prompt` mode: what `verdict` reports. */
+  verdictPolicy: PermissionPolicy
   recording: SessionRecording
   registry: ToolRegistry
   warn(message: string): void
@@ -112,7 +115,7 @@ export class AgentSessionNode implements AgentSession {
       const {recorder} = recorded
       this.shared.tracing ??= configureCliTracing(config, env) ?? null
       const result = await Runner.run(new Agent({instructions, model: this.model, name: 'hanzo-dev'}), prompt, {
-        canonicalPath: (path) => resolveToolPath(cwd, path).then((resolved) => resolved.relative, () => null),
+        canonicalPath: (path) => this.canonicalPath(path),
         client: recorder.wrap(model.client),
         compaction:
           config.max_tokens === undefined
@@ -169,6 +172,32 @@ export class AgentSessionNode implements AgentSession {
     )
   }
 
+  toolSpecs(): OfferedTool[] {
+    return this.settings.tools.flatMap((name) => {
+      const tool = this.parts.registry.get(name)
+      if (!tool) return []
+      const {description, inputSchema, mutating} = tool.definition
+      return [{description, inputSchema, mutating: mutating || !trusted(tool), name}]
+    })
+  }
+
+  callTool(name: string, input: Record<string, unknown>, options: {signal?: AbortSignal} = {}): Promise<ToolResult> {
+    if (this.closed || this.shared.closed) throw new Error('This agent session is closed')
+    const {cwd, middleware, permissions, registry} = this.parts
+    const offered = {has: (tool: string) => this.settings.tools.includes(tool)}
+    const pipeline = new ToolPipeline({canonicalPath: (path) => this.canonicalPath(path), cwd, middleware, offered, permissions, registry})
+    return pipeline.execute(name, input, this.id, options.signal)
+  }
+
+  async verdict(name: string, input: Record<string, unknown>): Promise<ToolVerdict> {
+    const tool = this.parts.registry.get(name)
+    if (!tool || !this.settings.tools.includes(tool.definition.name)) return {decision: 'deny', reason: `${name} is not one of this session's tools`}
+    const canonicalPath = typeof input.path === 'string' ? await this.canonicalPath(input.path) : undefined
+    const evaluation = this.parts.verdictPolicy.evaluate(tool.definition.name, input, {canonicalPath, mutating: !trusted(tool) || tool.definition.mutating})
+    const decision = evaluation.mode === 'prompt' ? 'ask' : evaluation.mode
+    return {decision, ...(evaluation.reason ? {reason: evaluation.reason} : {}), ...(evaluation.rule ? {rule: evaluation.rule.pattern} : {})}
+  }
+
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
@@ -179,6 +208,13 @@ export class AgentSessionNode implements AgentSession {
     this.parts.recording.close()
     if (this.shared.started) await this.event('stop')
     for (const {value} of this.parts.contributions) await value.dispose?.()
+  }
+
+  private canonicalPath(path: string): Promise<string | null> {
+    return resolveToolPath(this.parts.cwd, path).then(
+      (resolved) => resolved.relative,
+      () => null,
+    )
   }
 
   private event(name: SessionEventInput['event'], extra: Partial<SessionEventInput> = {}) {

@@ -11,6 +11,8 @@ export const MCP_STARTUP_WAIT_MS = 3000
 /** The configured (and, for a project's, trusted) MCP servers' tools, in agent sessions. */
 export default defineContributeHook(async (options) => {
   const {host} = options
+  // `mcp serve` turns the client off: what it serves must not start (or be) the servers it would proxy.
+  if (host.env.HANZO_MCP_CLIENT === 'off') return undefined
   const {problems, servers} = enabledServers(host.settings.mcp_servers)
   const notices = [...problems]
   if (servers.length === 0) return notices.length > 0 ? {apiVersion: PLUGIN_API_VERSION, notices} : undefined

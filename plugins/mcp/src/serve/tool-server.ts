@@ -1,0 +1,46 @@
+import type {AgentSession, OfferedTool, ToolVerdict} from '@hanzo-dev/sdk'
+import type {Server} from '@modelcontextprotocol/sdk/server/index.js'
+import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
+
+/** Where every tools/call answer carries the policy's verdict, as the hanzo MCP server does. */
+export const VERDICT_META_KEY = 'hanzo-dev/verdict'
+
+const SERVER_INFO = {name: 'hanzo-dev', title: 'hanzo-dev tools', version: '0.1.0'}
+
+/**
+ * An MCP server (one per client connection) over the session's tools. A call is put to the
+ * permission policy first: a deny is refused before anything runs (no process exists); an ask
+ * runs, because a server cannot ask the person and the client's own permission prompt stood
+ * between its model and the call. Everything then runs through the session's pipeline (hooks,
+ * sandbox, audit, truncation), and every answer says what the policy said.
+ */
+export async function createToolServer(session: AgentSession, tools: readonly OfferedTool[]): Promise<Server> {
+  const [{Server}, {CallToolRequestSchema, ListToolsRequestSchema}] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ])
+  const server = new Server(SERVER_INFO, {capabilities: {tools: {}}})
+  const listed = tools.map((tool) => ({
+    annotations: {destructiveHint: tool.mutating, readOnlyHint: !tool.mutating},
+    description: tool.description,
+    inputSchema: tool.inputSchema as {type: 'object'},
+    name: tool.name,
+  }))
+  server.setRequestHandler(ListToolsRequestSchema, () => ({tools: listed}))
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const {arguments: input = {}, name} = request.params
+    if (!tools.some((tool) => tool.name === name)) {
+      return {content: [{text: `Unknown tool "${name}". The tools are: ${tools.map((t) => t.name).join(', ')}`, type: 'text'}], isError: true}
+    }
+
+    const verdict = await session.verdict(name, input)
+    if (verdict.decision === 'deny') return answer(`Refused by hanzo-dev's permission policy: ${verdict.reason ?? 'denied'}`, true, verdict)
+    const result = await session.callTool(name, input, {signal: extra.signal})
+    return answer(result.is_error ? [result.error, result.output].filter(Boolean).join('\n') : result.output, result.is_error, verdict)
+  })
+  return server
+}
+
+function answer(text: string, isError: boolean, verdict: ToolVerdict): CallToolResult {
+  return {_meta: {[VERDICT_META_KEY]: verdict}, content: [{text, type: 'text'}], isError}
+}

@@ -1,0 +1,131 @@
+import {type ChildProcess, spawn} from 'node:child_process'
+import {mkdirSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {Client} from '@modelcontextprotocol/sdk/client/index.js'
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
+import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {makeSandbox, type Sandbox} from '../../../test/helpers/cli.js'
+import {VERDICT_META_KEY} from '../src/serve/tool-server.js'
+import {CLI} from './mcp-fixtures.js'
+
+/** The default tools/list a client pays for on every turn: kept under this many bytes. */
+const DEFAULT_LIST_BUDGET_BYTES = 10_000
+
+// `hanzo-dev mcp serve` as another MCP client runs it: the SDK's own client, over stdio and HTTP.
+describe('hanzo-dev mcp serve', () => {
+  let box: Sandbox
+  let project: string
+  let client: Client
+
+  beforeAll(async () => {
+    box = makeSandbox('hanzo-mcp-serve-')
+    project = join(box.home, 'project')
+    mkdirSync(join(project, '.git'), {recursive: true})
+    writeFileSync(join(project, 'notes.txt'), 'hello from the workspace\n')
+    // The user's deny rule: a served exec of it must be refused before any process starts.
+    mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
+    writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({permissions: {'exec(touch *)': 'deny'}}))
+    client = new Client({name: 'test-client', version: '1.0.0'})
+    await client.connect(new StdioClientTransport({args: [CLI, 'mcp', 'serve'], command: process.execPath, cwd: project, env: {...box.env, PATH: process.env.PATH!}, stderr: 'ignore'}))
+  })
+
+  afterAll(async () => {
+    await client?.close()
+    box.cleanup()
+  })
+
+  it('lists the default surface in one stable order, within the size budget', async () => {
+    const {tools} = await client.listTools()
+    expect(tools.map((t) => t.name)).toEqual(['fs_read', 'fs_write', 'fs_edit', 'fs_list', 'fs_glob', 'fs_grep', 'exec'])
+    expect(Buffer.byteLength(JSON.stringify(tools))).toBeLessThan(DEFAULT_LIST_BUDGET_BYTES)
+    expect(tools.find((t) => t.name === 'fs_read')!.annotations).toMatchObject({readOnlyHint: true})
+    expect(tools.find((t) => t.name === 'exec')!.annotations).toMatchObject({readOnlyHint: false})
+  })
+
+  it('runs calls in the workspace, each answer carrying the verdict', async () => {
+    const read = await client.callTool({arguments: {path: 'notes.txt'}, name: 'fs_read'})
+    expect(read.isError).toBe(false)
+    expect(JSON.stringify(read.content)).toContain('hello from the workspace')
+    expect(read._meta?.[VERDICT_META_KEY]).toEqual({decision: 'allow', rule: 'fs_read'})
+    const exec = await client.callTool({arguments: {command: 'echo served'}, name: 'exec'})
+    expect(JSON.stringify(exec.content)).toContain('served')
+    expect(exec._meta?.[VERDICT_META_KEY]).toEqual({decision: 'ask'})
+  })
+
+  it('refuses a denied exec before a process exists', async () => {
+    const denied = await client.callTool({arguments: {command: `touch ${join(project, 'made')}`}, name: 'exec'})
+    expect(denied.isError).toBe(true)
+    expect(JSON.stringify(denied.content)).toContain("Refused by hanzo-dev's permission policy")
+    expect(denied._meta?.[VERDICT_META_KEY]).toMatchObject({decision: 'deny', rule: 'exec(touch *)'})
+    const {existsSync} = await import('node:fs')
+    expect(existsSync(join(project, 'made'))).toBe(false)
+  })
+
+  it('answers a tool it does not serve as unknown', async () => {
+    const unknown = await client.callTool({arguments: {}, name: 'git_status'})
+    expect(unknown.isError).toBe(true)
+    expect((unknown.content as {text: string}[])[0].text).toContain('Unknown tool "git_status"')
+  })
+
+  it('--tools chooses the surface; a name it does not carry fails at start', async () => {
+    const narrow = new Client({name: 'narrow', version: '1.0.0'})
+    await narrow.connect(new StdioClientTransport({args: [CLI, 'mcp', 'serve', '--tools', 'fs_read,exec'], command: process.execPath, cwd: project, env: {...box.env, PATH: process.env.PATH!}, stderr: 'ignore'}))
+    expect((await narrow.listTools()).tools.map((t) => t.name)).toEqual(['fs_read', 'exec'])
+    await narrow.close()
+    const {runCli} = await import('../../../test/helpers/cli.js')
+    const bad = await runCli(['mcp', 'serve', '--tools', 'fs,nope'], {cwd: project, env: box.env})
+    expect(bad.exitCode).toBe(2)
+    expect(bad.stderr).toContain('--tools nope: no such tool or group here')
+  })
+
+  describe('over HTTP', () => {
+    let server: ChildProcess
+    let url: string
+    let token: string
+
+    beforeAll(async () => {
+      server = spawn(process.execPath, [CLI, 'mcp', 'serve', '--http', '0', '--allow-origin', 'https://ok.example'], {cwd: project, env: {...box.env, PATH: process.env.PATH!}, stdio: ['ignore', 'ignore', 'pipe']})
+      await new Promise<void>((resolve) => {
+        let seen = ''
+        server.stderr!.on('data', (chunk: Buffer) => {
+          seen += chunk.toString()
+          const found = /MCP server: (\S+)\nAuthorization: Bearer (\S+)/.exec(seen)
+          if (found) {
+            ;[, url, token] = found
+            resolve()
+          }
+        })
+      })
+    })
+
+    afterAll(() => {
+      server?.kill('SIGTERM')
+    })
+
+    it('serves the same tools to a client with the token', async () => {
+      const remote = new Client({name: 'remote', version: '1.0.0'})
+      await remote.connect(new StreamableHTTPClientTransport(new URL(url), {requestInit: {headers: {Authorization: `Bearer ${token}`}}}))
+      expect((await remote.listTools()).tools).toHaveLength(7)
+      const read = await remote.callTool({arguments: {path: 'notes.txt'}, name: 'fs_read'})
+      expect(JSON.stringify(read.content)).toContain('hello from the workspace')
+      await remote.close()
+    })
+
+    it('refuses a missing token (401), a foreign Origin and a foreign Host (403)', async () => {
+      const initialize = JSON.stringify({id: 1, jsonrpc: '2.0', method: 'initialize', params: {capabilities: {}, clientInfo: {name: 'x', version: '1'}, protocolVersion: '2025-06-18'}})
+      const headers = {accept: 'application/json, text/event-stream', 'content-type': 'application/json'}
+      expect((await fetch(url, {body: initialize, headers, method: 'POST'})).status).toBe(401)
+      const auth = {...headers, authorization: `Bearer ${token}`}
+      expect((await fetch(url, {body: initialize, headers: {...auth, origin: 'https://evil.example'}, method: 'POST'})).status).toBe(403)
+      expect((await fetch(url, {body: initialize, headers: {...auth, origin: 'https://ok.example'}, method: 'POST'})).status).toBe(200)
+      const {request} = await import('node:http')
+      const status = await new Promise<number>((resolve) => {
+        const port = new URL(url).port
+        request({headers: {...auth, host: `evil.example:${port}`}, host: '127.0.0.1', method: 'POST', path: '/mcp', port}, (res) => resolve(res.statusCode!)).end(initialize)
+      })
+      expect(status).toBe(403)
+    })
+  })
+})
