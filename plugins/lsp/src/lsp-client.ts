@@ -61,7 +61,7 @@ export class LspClient {
   private child?: ChildProcess
   private connection?: MessageConnection
   private readonly board = new DiagnosticsBoard()
-  private readonly versions = new Map<string, number>()
+  private readonly texts = new Map<string, {text: string; version: number}>()
   private stderrTail = ''
   private exited?: string
 
@@ -130,11 +130,13 @@ export class LspClient {
     await connection.sendNotification('initialized', {})
   }
 
-  /** Opens the document, or sends its new text when it is open already (full sync). */
+  /** Opens the document, or sends its new text when it is open already (full sync); the same text again is no change. */
   async openDocument(uri: string, languageId: string, text: string): Promise<void> {
     const connection = this.alive()
-    const version = (this.versions.get(uri) ?? 0) + 1
-    this.versions.set(uri, version)
+    const open = this.texts.get(uri)
+    if (open?.text === text) return
+    const version = (open?.version ?? 0) + 1
+    this.texts.set(uri, {text, version})
     this.board.expect(uri)
     await (version === 1
       ? connection.sendNotification('textDocument/didOpen', {textDocument: {languageId, text, uri, version}})
@@ -142,7 +144,12 @@ export class LspClient {
   }
 
   isOpen(uri: string): boolean {
-    return this.versions.has(uri)
+    return this.texts.has(uri)
+  }
+
+  /** Whether the server process is gone (it crashed, or never started). */
+  hasExited(): boolean {
+    return this.exited !== undefined
   }
 
   /**
