@@ -6,6 +6,8 @@ interface Entry {
   publishes: number
   /** `publishes` when the document was last opened or changed: what came before is stale. */
   changedAt: number
+  /** The diagnostics settled after the last change: later publishes keep them current, nobody needs to wait. */
+  settled: boolean
   listeners: Set<() => void>
 }
 
@@ -30,6 +32,7 @@ export class DiagnosticsBoard {
   expect(uri: string): void {
     const entry = this.entry(uri)
     entry.changedAt = entry.publishes
+    entry.settled = false
   }
 
   /** Whether the server published anything yet (before that it is still loading the project). */
@@ -47,13 +50,17 @@ export class DiagnosticsBoard {
    */
   async settled(uri: string, {settleMs, timeoutMs}: {settleMs: number; timeoutMs: number}): Promise<Diagnostic[]> {
     const entry = this.entry(uri)
+    if (entry.settled) return entry.items ?? []
     const deadline = Date.now() + timeoutMs
     for (;;) {
       const remaining = deadline - Date.now()
       if (remaining <= 0 || this.closed) break
       const fresh = entry.publishes > entry.changedAt
       const published = await this.nextPublish(entry, fresh ? Math.min(settleMs, remaining) : remaining)
-      if (fresh && !published) break
+      if (fresh && !published) {
+        entry.settled = true
+        break
+      }
     }
 
     return entry.items ?? []
@@ -82,7 +89,7 @@ export class DiagnosticsBoard {
   private entry(uri: string): Entry {
     let entry = this.entries.get(uri)
     if (!entry) {
-      entry = {changedAt: 0, listeners: new Set(), publishes: 0}
+      entry = {changedAt: 0, listeners: new Set(), publishes: 0, settled: false}
       this.entries.set(uri, entry)
     }
 

@@ -46,7 +46,7 @@ export class ServerManager {
 
   /** The file at `path` (absolute, or relative to `cwd`) when a language covers it and it is in the workspace. */
   async cover(path: string, cwd = this.options.projectRoot): Promise<CoveredFile | undefined> {
-    const root = await this.canonicalRoot()
+    const root = await this.workspaceRoot()
     const absolute = await canonicalize(isAbsolute(path) ? path : resolve(cwd, path))
     if (!isInside(root, absolute) || absolute === root) return undefined
     const rel = relative(root, absolute).split(sep).join('/')
@@ -85,6 +85,11 @@ export class ServerManager {
     return this.withFile(file, (client) => client.diagnostics(file.uri))
   }
 
+  /** The languages the settings leave on. */
+  languages(): readonly LanguageSpec[] {
+    return this.options.settings.languages
+  }
+
   /** Whether the file's language has a server running. */
   running(file: CoveredFile): boolean {
     return this.servers.has(file.language.id)
@@ -96,7 +101,8 @@ export class ServerManager {
     await Promise.all(started.map((s) => ('client' in s ? s.client.shutdown() : undefined)))
   }
 
-  private canonicalRoot(): Promise<string> {
+  /** The project root, canonical: what relative paths are relative to. */
+  workspaceRoot(): Promise<string> {
     this.root ??= canonicalize(this.options.projectRoot)
     return this.root
   }
@@ -112,7 +118,7 @@ export class ServerManager {
   }
 
   private async launch(language: LanguageSpec): Promise<Started> {
-    const root = await this.canonicalRoot()
+    const root = await this.workspaceRoot()
     const lookup = {cwd: root, env: this.options.env}
     let failure: string
     const candidates = await Promise.all(language.servers.map(async (server) => ({path: await locateCommand(server.command, lookup), server})))
