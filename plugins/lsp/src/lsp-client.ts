@@ -147,6 +147,11 @@ export class LspClient {
     return this.texts.has(uri)
   }
 
+  /** The server's process id, which is also its process group's; undefined before start(). */
+  get pid(): number | undefined {
+    return this.child?.pid
+  }
+
   /** Whether the server process is gone (it crashed, or never started). */
   hasExited(): boolean {
     return this.exited !== undefined
