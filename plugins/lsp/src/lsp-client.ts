@@ -64,6 +64,7 @@ export class LspClient {
   private readonly texts = new Map<string, {text: string; version: number}>()
   private stderrTail = ''
   private exited?: string
+  private gone?: Promise<unknown>
 
   constructor(
     readonly command: string,
@@ -81,6 +82,7 @@ export class LspClient {
       stdio: ['pipe', 'pipe', 'pipe'],
     })
     this.child = child
+    this.gone = new Promise((resolve) => child.once('exit', resolve).once('error', resolve))
     const failed = new Promise<never>((_, reject) => {
       child.once('error', (error: NodeJS.ErrnoException) => {
         this.exited = error.code === 'ENOENT' ? `${this.command}: command not found` : `${this.command}: ${error.message}`
@@ -121,7 +123,7 @@ export class LspClient {
     const timeout = this.options.initializeTimeoutMs ?? 15_000
     const result = await Promise.race([
       failed,
-      this.request<{capabilities: ServerCapabilities}>('initialize', initializeParams(this.rootUri), timeout, `did not answer initialize within ${timeout} ms`),
+      this.request<{capabilities: ServerCapabilities}>('initialize', initializeParams(this.rootUri), timeout, 'did not answer initialize'),
     ]).catch(async (error: unknown) => {
       await this.kill()
       throw error
@@ -232,6 +234,8 @@ export class LspClient {
       return await Promise.race([connection.sendRequest<R>(method, params), expired])
     } catch (error) {
       if (error instanceof LspError) throw error
+      // A write to a server that just died fails before its exit is seen: the exit says more.
+      await Promise.race([this.gone, delay(500)])
       throw new LspError(this.exited ?? `${this.command}: ${method} failed: ${error instanceof Error ? error.message : String(error)}`)
     } finally {
       clearTimeout(timer)

@@ -70,7 +70,7 @@ function readServer(name: string, entry: unknown, builtin: LanguageSpec | undefi
     if (files === undefined) throw new LspSettingsError(`${key}.files is missing: say which files the server covers, e.g. ["**/*.vue"]`)
   }
 
-  const server = command === undefined ? undefined : {args: args ?? [], command, install: `the command of ${key}`}
+  const server = command === undefined ? undefined : {args: args ?? [], command, install: `check ${key}.command in your user settings`}
   return {
     ...base,
     disabled: disabled ?? base.disabled,

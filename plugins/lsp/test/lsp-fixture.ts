@@ -62,3 +62,15 @@ export function groupMembers(pgid: number): number[] {
 
   return members
 }
+
+/** The live processes whose command line contains `text`. */
+export function processesWith(text: string): number[] {
+  return readdirSync('/proc').filter((entry) => {
+    if (!/^\d+$/.test(entry)) return false
+    try {
+      return readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text) && !readFileSync(`/proc/${entry}/stat`, 'utf8').includes(') Z ')
+    } catch {
+      return false
+    }
+  }).map(Number)
+}
