@@ -51,6 +51,17 @@ const SYMBOL_KINDS = [
   'constant', 'string', 'number', 'boolean', 'array', 'object', 'key', 'null', 'enum member', 'struct', 'event', 'operator', 'type parameter',
 ]
 
+/**
+ * Runs `work` on the file's server once it has settled the file's diagnostics: before that it may
+ * not have loaded the project (tsserver answers references from the open file alone).
+ */
+function loaded<T>(manager: ServerManager, file: CoveredFile, work: (client: LspClient) => Promise<T>): Promise<T> {
+  return onServer(manager, file, async (client) => {
+    await client.diagnostics(file.uri)
+    return work(client)
+  })
+}
+
 /** Runs `work` on the file's server; an {@link LspError} saying why when there is none. */
 export async function onServer<T>(manager: ServerManager, file: CoveredFile, work: (client: LspClient) => Promise<T>): Promise<T> {
   const answer = await manager.withFile(file, work)
@@ -77,20 +88,20 @@ export async function toDiagnosticItems(items: Diagnostic[], file: CoveredFile, 
 }
 
 export async function definitions(manager: ServerManager, file: CoveredFile, at: SourcePosition): Promise<SourceLocation[]> {
-  return withText(await onServer(manager, file, (client) => client.gotoDefinition(file.uri, wire(at))), await manager.workspaceRoot())
+  return withText(await loaded(manager, file, (client) => client.gotoDefinition(file.uri, wire(at))), await manager.workspaceRoot())
 }
 
 export async function references(manager: ServerManager, file: CoveredFile, at: SourcePosition): Promise<SourceLocation[]> {
-  return withText(await onServer(manager, file, (client) => client.findReferences(file.uri, wire(at))), await manager.workspaceRoot())
+  return withText(await loaded(manager, file, (client) => client.findReferences(file.uri, wire(at))), await manager.workspaceRoot())
 }
 
 export async function hoverText(manager: ServerManager, file: CoveredFile, at: SourcePosition): Promise<string | null> {
-  const hover = await onServer(manager, file, (client) => client.hover(file.uri, wire(at)))
+  const hover = await loaded(manager, file, (client) => client.hover(file.uri, wire(at)))
   return hover ? plainHover(hover) : null
 }
 
 export async function symbols(manager: ServerManager, file: CoveredFile): Promise<SymbolItem[]> {
-  const found = await onServer(manager, file, (client) => client.documentSymbols(file.uri))
+  const found = await loaded(manager, file, (client) => client.documentSymbols(file.uri))
   const out: SymbolItem[] = []
   const walk = (list: DocumentSymbol[], depth: number) => {
     for (const s of list) {
