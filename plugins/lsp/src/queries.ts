@@ -126,7 +126,7 @@ export function formatLocation(l: SourceLocation): string {
 
 export function formatDiagnostic(d: DiagnosticItem): string {
   const origin = [d.source, d.code].filter(Boolean).join(' ')
-  return `${d.path}:${d.line}:${d.column}: ${d.severity}: ${d.message.replaceAll(/\s*\n\s*/g, ' ')}${origin ? ` [${origin}]` : ''}`
+  return `${d.path}:${d.line}:${d.column}: ${d.severity}: ${d.message.trim().replaceAll(/\s*\n\s*/g, '; ')}${origin ? ` [${origin}]` : ''}`
 }
 
 export function formatSymbol(s: SymbolItem): string {

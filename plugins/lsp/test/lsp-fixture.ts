@@ -1,4 +1,4 @@
-import {mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 
 import type {ToolDefinition, ToolResult} from '@hanzo-dev/sdk'
@@ -69,6 +69,18 @@ export function processesWith(text: string): number[] {
     if (!/^\d+$/.test(entry)) return false
     try {
       return readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text) && !readFileSync(`/proc/${entry}/stat`, 'utf8').includes(') Z ')
+    } catch {
+      return false
+    }
+  }).map(Number)
+}
+
+/** The live processes working in `dir` (a language server runs in its workspace). */
+export function processesIn(dir: string): number[] {
+  return readdirSync('/proc').filter((entry) => {
+    if (!/^\d+$/.test(entry)) return false
+    try {
+      return readlinkSync(`/proc/${entry}/cwd`) === dir && !readFileSync(`/proc/${entry}/stat`, 'utf8').includes(') Z ')
     } catch {
       return false
     }

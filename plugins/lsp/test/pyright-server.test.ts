@@ -29,7 +29,7 @@ describe('pyright', () => {
   it('reports the type error of a Python file', async () => {
     const result = await call('lsp_diagnostics', {path: 'app.py'})
     expect(result.is_error, result.error ?? '').toBe(false)
-    expect(result.output).toMatch(/^app\.py:5:14: error: Type "int" is not assignable to declared type "str" .*\[Pyright reportAssignmentType\]$/)
+    expect(result.output).toMatch(/^app\.py:5:14: error: Type "int" is not assignable to declared type "str"; .*\[Pyright reportAssignmentType\]$/)
   })
 
   it('answers hover and symbols', async () => {

@@ -8,7 +8,7 @@ import {waitUntil} from '../../../test/helpers/processes.js'
 import {editDiagnostics} from '../src/edit-diagnostics.js'
 import {lspTools} from '../src/lsp-tools.js'
 import type {ServerManager} from '../src/server-manager.js'
-import {callTool, groupMembers, makeManager, makeTsProject} from './lsp-fixture.js'
+import {callTool, groupMembers, makeManager, makeTsProject, processesIn} from './lsp-fixture.js'
 
 const LIB = "const PREFIX = 'hello'\n\nexport function greet(name: string): string {\n  return `${PREFIX} ${name}`\n}\n"
 const MAIN = "import {greet} from './lib.js'\n\nexport const message: string = greet('world')\nexport const count: number = greet('again')\n"
@@ -104,7 +104,9 @@ describe('typescript-language-server through the manager, the tools and the edit
     const file = await manager.cover('src/lib.ts')
     const pid = (await manager.withFile(file!, async (client) => client.pid))!
     expect(groupMembers(pid).length).toBeGreaterThan(0)
+    expect(processesIn(await manager.workspaceRoot())).toContain(pid)
     await manager.shutdown()
     await waitUntil(() => groupMembers(pid).length === 0, 'the server process group is gone')
+    expect(processesIn(await manager.workspaceRoot())).toEqual([])
   })
 })
