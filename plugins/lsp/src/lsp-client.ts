@@ -145,10 +145,6 @@ export class LspClient {
       : connection.sendNotification('textDocument/didChange', {contentChanges: [{text}], textDocument: {uri, version}}))
   }
 
-  isOpen(uri: string): boolean {
-    return this.texts.has(uri)
-  }
-
   /** The server's process id, which is also its process group's; undefined before start(). */
   get pid(): number | undefined {
     return this.child?.pid

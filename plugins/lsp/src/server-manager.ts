@@ -90,15 +90,10 @@ export class ServerManager {
     return this.options.settings.languages
   }
 
-  /** Whether the file's language has a server running. */
-  running(file: CoveredFile): boolean {
-    return this.servers.has(file.language.id)
-  }
-
   async shutdown(): Promise<void> {
     const started = await Promise.all(this.servers.values())
     this.servers.clear()
-    await Promise.all(started.map((s) => ('client' in s ? s.client.shutdown() : undefined)))
+    await Promise.all(started.flatMap((s) => ('client' in s ? [s.client.shutdown()] : [])))
   }
 
   /** The project root, canonical: what relative paths are relative to. */
