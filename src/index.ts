@@ -29,6 +29,7 @@ export {openCredentialStore, type CredentialBackend, type OpenCredentialStoreOpt
 // The capability plugins' HIP-301 classes, for library users (the CLI loads the plugins themselves).
 export {HookRunner} from '@hanzo-dev/plugin-hooks'
 export {Sandbox} from '@hanzo-dev/plugin-sandbox'
+export {LspClient} from '@hanzo-dev/plugin-lsp'
 // What the agents plugin's commands share with `hanzo-dev run` (through the host library): task input, output, atomic writes.
 export {readTask} from './cli/run-task.js'
 export {type OutputFormat, RunOutput, type RunSummary, type RunUsage} from './cli/run-output.js'

@@ -23,7 +23,7 @@ describe("the library entry ('hanzo-dev')", () => {
   })
 
   it('exports the config loader and the capability classes', () => {
-    for (const name of ['loadConfig', 'HookRunner', 'Sandbox', 'OAuthFlow', 'FileCredentialStore', 'PermissionPolicy']) expect(library, name).toHaveProperty(name)
+    for (const name of ['loadConfig', 'HookRunner', 'Sandbox', 'LspClient', 'OAuthFlow', 'FileCredentialStore', 'PermissionPolicy']) expect(library, name).toHaveProperty(name)
   })
 
   it("runs the README's Agent / Runner / tool example against an OpenAI-compatible server", async () => {

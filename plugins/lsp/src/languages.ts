@@ -16,6 +16,16 @@ export interface LanguageSpec {
   markers: string[]
   /** In order of preference: the first one found on PATH is used. */
   servers: ServerSpec[]
+  /**
+   * The file name endings the server covers, each with the LSP language id of such a file
+   * (`.tsx` is `typescriptreact`).
+   */
+  extensions: Readonly<Record<string, string>>
+  /** Globs (from `lsp.servers`) that replace `extensions` in saying which files the server covers. */
+  files?: string[]
+  /** The LSP language id of every file it covers, when the extension does not say. */
+  languageId?: string
+  disabled?: boolean
 }
 
 /**
@@ -28,6 +38,16 @@ export const LANGUAGES: readonly LanguageSpec[] = [
     markers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
     name: 'TypeScript / JavaScript',
     servers: [{args: ['--stdio'], command: 'typescript-language-server', install: 'npm i -g typescript-language-server typescript'}],
+    extensions: {
+      '.ts': 'typescript',
+      '.mts': 'typescript',
+      '.cts': 'typescript',
+      '.tsx': 'typescriptreact',
+      '.js': 'javascript',
+      '.mjs': 'javascript',
+      '.cjs': 'javascript',
+      '.jsx': 'javascriptreact',
+    },
   },
   {
     id: 'python',
@@ -38,24 +58,28 @@ export const LANGUAGES: readonly LanguageSpec[] = [
       {args: ['--stdio'], command: 'basedpyright-langserver', install: 'pip install basedpyright'},
       {args: [], command: 'pylsp', install: "pip install 'python-lsp-server[all]'"},
     ],
+    extensions: {'.py': 'python', '.pyi': 'python'},
   },
   {
     id: 'rust',
     markers: ['Cargo.toml'],
     name: 'Rust',
     servers: [{args: [], command: 'rust-analyzer', install: 'rustup component add rust-analyzer'}],
+    extensions: {'.rs': 'rust'},
   },
   {
     id: 'go',
     markers: ['go.mod'],
     name: 'Go',
     servers: [{args: [], command: 'gopls', install: 'go install golang.org/x/tools/gopls@latest'}],
+    extensions: {'.go': 'go'},
   },
   {
     id: 'c',
     markers: ['compile_commands.json', 'CMakeLists.txt', 'meson.build'],
     name: 'C / C++',
     servers: [{args: [], command: 'clangd', install: 'install clangd (apt-get install clangd, brew install llvm)'}],
+    extensions: {'.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp'},
   },
 ]
 

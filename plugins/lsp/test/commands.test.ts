@@ -33,9 +33,9 @@ describe('lsp servers', () => {
       {id: 'go', install: 'go install golang.org/x/tools/gopls@latest', name: 'Go', server: null},
     ])
     expect(stdout).toMatch(new RegExp(`✓ pylsp +python +${join(bin, 'pylsp')}`))
-    expect(stdout).toMatch(/- gopls +go +not on PATH/)
+    expect(stdout).toMatch(/- gopls +go +not found/)
     expect(stdout).toContain('✓ Python: pylsp')
-    expect(stdout).toContain('! Go: no server on PATH\n      → go install golang.org/x/tools/gopls@latest')
+    expect(stdout).toContain('! Go: no server found\n      → go install golang.org/x/tools/gopls@latest')
   })
 
   it('turns a settings error into one message and exit 1', async () => {

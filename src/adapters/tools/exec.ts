@@ -1,12 +1,11 @@
 import {type ChildProcess, spawn} from 'node:child_process'
 import {finished} from 'node:stream/promises'
 
-import {findExecutable, type ToolContext, type ToolDefinition, type ToolResult, toolError, toolOk} from '@hanzo-dev/sdk'
+import {findExecutable, KILL_GRACE_MS, terminateGroup, type ToolContext, type ToolDefinition, type ToolResult, toolError, toolOk} from '@hanzo-dev/sdk'
 
 import {withoutCredentials} from './child-env.js'
 import {HeadTailBuffer} from './head-tail-buffer.js'
 import {objectSchema} from './input-schema.js'
-import {KILL_GRACE_MS, terminateGroup} from './process-group.js'
 
 export type ExecInput = {
   command: string

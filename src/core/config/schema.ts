@@ -61,6 +61,19 @@ const mcpServer = {
   },
 } as const
 
+const lspServer = {
+  type: 'object',
+  description: 'A language server speaking LSP over stdio.',
+  additionalProperties: false,
+  properties: {
+    command: {type: 'string', pattern: '\\S', description: "The executable: looked up on PATH, then in the project's node_modules/.bin."},
+    args: {type: 'array', items: {type: 'string'}, description: 'Arguments after command (usually ["--stdio"]).'},
+    files: {type: 'array', items: {type: 'string', pattern: '\\S'}, description: 'Globs of the files it covers, relative to the project root ("**/*.vue"); a glob without / matches file names.'},
+    language_id: {type: 'string', pattern: '\\S', description: 'The LSP language id of the files (default: from the extension, else the name).'},
+    disabled: {type: 'boolean', default: false, description: 'true turns the language off.'},
+  },
+} as const
+
 const provider = {
   type: 'object',
   description: 'A model provider: one of the built-in ones (hanzo, anthropic, openai, ollama, vllm, lmstudio) with changes, or a new one.',
@@ -226,6 +239,27 @@ export const SETTINGS_SCHEMA = {
       properties: {
         endpoint: {...httpUrl, description: 'Where span batches are POSTed (JSON).'},
         api_key: {type: 'string', description: 'Sent as a bearer token to the endpoint.'},
+      },
+    },
+    lsp: {
+      type: 'object',
+      description: 'Language servers: the diagnostics an edit caused go back to the agent with the edit (HIP-301 §8).',
+      additionalProperties: false,
+      properties: {
+        diagnostics_timeout_ms: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 120000,
+          default: 3000,
+          description: 'The most an fs_write or fs_edit waits for the diagnostics of the file it changed to settle.',
+        },
+        servers: {
+          type: 'object',
+          description:
+            'Language servers by name: a built-in language (typescript, python, rust, go, c) with another command, args or files, or a new ' +
+            'server for the files it names. Only read from your user settings.',
+          additionalProperties: lspServer,
+        },
       },
     },
     credentials: {

@@ -1,13 +1,14 @@
 import {loadCommandHost, makePaint} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 
-import {detectLanguages, LANGUAGES} from '../../languages.js'
+import {lspSettingsFor} from '../../command-support.js'
+import {detectLanguages} from '../../languages.js'
 import {findAllServers} from '../../server-lookup.js'
 
 export interface KnownServer {
   language: string
   command: string
-  /** Where it is on PATH; null when it is not there. */
+  /** Where it is on PATH or in the project's node_modules/.bin; null when it is in neither. */
   path: string | null
   install: string
 }
@@ -15,7 +16,7 @@ export interface KnownServer {
 export interface ProjectLanguage {
   id: string
   name: string
-  /** The server the agent will use (the first of the language's servers on PATH); null when none is. */
+  /** The server the agent will use (the first of the language's servers that is found); null when none is. */
   server: {command: string; path: string} | null
   /** How to install the preferred server, when none is on PATH. */
   install?: string
@@ -32,7 +33,7 @@ export default class LspServers extends Command {
 
   static description = `List the language servers hanzo-dev knows, and the languages of this project.
 
-Each known server shows whether it is on PATH. A language counts as used when one of its marker files (tsconfig.json, package.json, pyproject.toml, Cargo.toml, go.mod, ...) sits in the project root. A used language without a server on PATH only loses diagnostics; the install command is shown next to it. No server is started.`
+Each known server shows where it was found: on PATH, else in the project's node_modules/.bin; the servers set in lsp.servers (user settings) are listed with the built-in ones. A language counts as used when one of its marker files (tsconfig.json, package.json, pyproject.toml, Cargo.toml, go.mod, ...) sits in the project root. A used language without a server only loses diagnostics; the install command is shown next to it. No server is started.`
 
   static examples = ['<%= config.bin %> lsp servers', '<%= config.bin %> lsp servers --json | jq ".languages[] | select(.server == null)"']
 
@@ -41,20 +42,22 @@ Each known server shows whether it is on PATH. A language counts as used when on
     const host = await loadCommandHost(this)
     // Same lookup as the doctor: relative PATH entries are taken from the project root.
     const lookup = {cwd: host.projectRoot, env: host.env}
-    const [found, detected] = await Promise.all([findAllServers(lookup), detectLanguages(host.projectRoot)])
+    const {languages} = lspSettingsFor(this, host.settings)
+
+    const [found, detected] = await Promise.all([findAllServers(lookup, languages), detectLanguages(host.projectRoot, languages)])
     const pathOf = (command: string) => found.find((f) => f.server.command === command)?.path ?? null
 
-    const servers: KnownServer[] = LANGUAGES.flatMap((language) =>
+    const servers: KnownServer[] = languages.flatMap((language) =>
       language.servers.map((s) => ({command: s.command, install: s.install, language: language.id, path: pathOf(s.command)})),
     )
-    const languages: ProjectLanguage[] = detected.map((language) => {
+    const used: ProjectLanguage[] = detected.map((language) => {
       const use = found.find((f) => f.language.id === language.id)
       return use
         ? {id: language.id, name: language.name, server: {command: use.server.command, path: use.path}}
         : {id: language.id, install: language.servers[0].install, name: language.name, server: null}
     })
 
-    const result = {languages, projectRoot: host.projectRoot, servers}
+    const result = {languages: used, projectRoot: host.projectRoot, servers}
     if (!flags.json) this.log(render(result))
     return result
   }
@@ -67,7 +70,7 @@ function render({languages, projectRoot, servers}: LspServersResult): string {
   const lines = [paint.bold('Language servers')]
   for (const s of servers) {
     const mark = s.path ? paint.green('✓') : paint.dim('-')
-    lines.push(`  ${mark} ${s.command.padEnd(width)}  ${s.language.padEnd(languageWidth)}  ${s.path ?? paint.dim('not on PATH')}`)
+    lines.push(`  ${mark} ${s.command.padEnd(width)}  ${s.language.padEnd(languageWidth)}  ${s.path ?? paint.dim('not found')}`)
   }
 
   lines.push('', paint.bold(`Project languages (${projectRoot})`))
@@ -76,7 +79,7 @@ function render({languages, projectRoot, servers}: LspServersResult): string {
     if (l.server) {
       lines.push(`  ${paint.green('✓')} ${l.name}: ${l.server.command}`)
     } else {
-      lines.push(`  ${paint.yellow('!')} ${l.name}: no server on PATH`, `      ${paint.dim('→')} ${l.install}`)
+      lines.push(`  ${paint.yellow('!')} ${l.name}: no server found`, `      ${paint.dim('→')} ${l.install}`)
     }
   }
 

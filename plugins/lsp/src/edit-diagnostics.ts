@@ -1,0 +1,76 @@
+import {access} from 'node:fs/promises'
+
+import type {Middleware, ToolCall, ToolContext, ToolExecutorFn} from '@hanzo-dev/sdk'
+import type {Diagnostic} from 'vscode-languageserver-protocol'
+
+import {type DiagnosticItem, formatDiagnostic, toDiagnosticItems} from './queries.js'
+import type {CoveredFile, ServerManager} from './server-manager.js'
+
+/** The tools whose result gets the diagnostics they caused. */
+const EDITING_TOOLS = new Set(['fs_write', 'fs_edit'])
+/** More than this buries the edit's own result; the model can ask lsp_diagnostics for the rest. */
+export const MAX_EDIT_DIAGNOSTICS = 10
+
+/**
+ * HIP-301 §8's context enrichment: after a successful fs_write or fs_edit on a file a server
+ * covers, the result gets the errors and warnings that are new since before the edit (the ones the
+ * file already had are not repeated, wherever the edit moved them). Nothing is added when there
+ * are none, when no server covers the file, or when the call is interrupted.
+ */
+export function editDiagnostics(manager: ServerManager): Middleware {
+  return {
+    name: 'lsp-diagnostics',
+    wrap: (next: ToolExecutorFn) => async (call: ToolCall, context: ToolContext) => {
+      const file = EDITING_TOOLS.has(call.name) && typeof call.input.path === 'string' ? await manager.cover(call.input.path, context.cwd).catch(() => undefined) : undefined
+      if (!file) return next(call, context)
+      const before = (await exists(file.path)) ? await quietly(manager, file) : []
+      const result = await next(call, context)
+      if (result.is_error || context.signal.aborted || before === undefined) return result
+      const after = await quietly(manager, file)
+      if (!after) return result
+      const fresh = newSince(before, after).filter((d) => (d.severity ?? 1) <= 2)
+      if (fresh.length === 0) return result
+      return {...result, output: `${result.output}\n\n${render(await toDiagnosticItems(fresh, file, await manager.workspaceRoot()), file)}`}
+    },
+  }
+}
+
+/** The diagnostics in `after` that `before` did not have, compared by what they say, not where (an edit moves lines). */
+export function newSince(before: readonly Diagnostic[], after: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Map<string, number>()
+  for (const d of before) seen.set(key(d), (seen.get(key(d)) ?? 0) + 1)
+  return after.filter((d) => {
+    const left = seen.get(key(d)) ?? 0
+    if (left > 0) seen.set(key(d), left - 1)
+    return left === 0
+  })
+}
+
+function render(items: DiagnosticItem[], file: CoveredFile): string {
+  const errors = items.filter((d) => d.severity === 'error').length
+  const counts = [errors && `${errors} error${errors === 1 ? '' : 's'}`, items.length - errors && `${items.length - errors} warning${items.length - errors === 1 ? '' : 's'}`]
+  const lines = [`New diagnostics in ${file.relative} after this change (${counts.filter(Boolean).join(', ')}; lines and columns 1-based):`]
+  lines.push(...items.slice(0, MAX_EDIT_DIAGNOSTICS).map(formatDiagnostic))
+  if (items.length > MAX_EDIT_DIAGNOSTICS) lines.push(`... and ${items.length - MAX_EDIT_DIAGNOSTICS} more (lsp_diagnostics lists them all)`)
+  return lines.join('\n')
+}
+
+function key(d: Diagnostic): string {
+  return JSON.stringify([d.severity ?? 1, d.source, d.code, d.message])
+}
+
+/** An edit is never held up by a server's trouble: the manager reports it, the edit goes on without diagnostics. */
+async function quietly(manager: ServerManager, file: CoveredFile): Promise<Diagnostic[] | undefined> {
+  try {
+    return await manager.diagnostics(file)
+  } catch {
+    return undefined
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  )
+}
