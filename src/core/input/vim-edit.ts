@@ -1,9 +1,14 @@
 // What a parsed Normal- or Visual-mode command does to the state: motions, operators over a
 // range, puts, and the commands that open Insert mode. Undo and `.` bookkeeping is the caller's.
-import {clampNormal, firstNonBlank, lineEnd, lineStart} from './text.js'
+import {charsForward, clampNormal, column, firstNonBlank, lineEnd, lineStart, nextChar, prevChar} from './text.js'
 import {motionTarget, textObject} from './vim-motions.js'
 import type {Operator, VimCommand} from './vim-parse.js'
 import {readRegister, type VimResult, type VimState, writeRegister} from './vim-state.js'
+
+/** What a command did, with where its change starts: the cursor `u` restores (vim's undo cursor). */
+export interface Executed extends VimResult {
+  changeAt?: number
+}
 
 interface Range {
   start: number
@@ -11,28 +16,36 @@ interface Range {
   linewise: boolean
 }
 
-export function execute(state: VimState, command: VimCommand): VimResult {
+export function execute(state: VimState, command: VimCommand): Executed {
   const visual = state.mode === 'visual'
   switch (command.kind) {
     case 'motion': {
-      const target = motionTarget(state.buffer, state.cursor, command.motion, command.count, command.arg)
-      return {state: target ? {...state, cursor: clampNormal(state.buffer, target.pos)} : state}
+      const vertical = command.motion === 'j' || command.motion === 'k'
+      const want = vertical ? (state.curswant ?? column(state.buffer, state.cursor)) : undefined
+      const target = motionTarget(state.buffer, state.cursor, command.motion, command.count, command.arg, want)
+      if (!target) return {state}
+      return {state: {...state, cursor: clampNormal(state.buffer, target.pos), curswant: command.motion === '$' ? Infinity : want}}
     }
 
     case 'operator': {
       const range = visual ? selection(state, command.target.kind === 'line') : operatorRange(state, command)
       if (!range) return {state}
-      return {state: applyOperator({...state, mode: 'normal'}, command.op, range, command.register)}
+      // `u` after `d` or `c` puts the cursor where the text went (`cc` at its first non-blank).
+      const changeAt = range.linewise ? (command.op === 'c' ? firstNonBlank(state.buffer, range.start) : undefined) : range.start
+      return {changeAt, state: applyOperator({...state, mode: 'normal'}, command.op, range, command.register)}
     }
 
-    case 'action':
-      return {state: action(state, command)}
+    case 'action': {
+      const next = action(state, command)
+      // After an Insert session, `u` returns to where typing started.
+      return {changeAt: ['i', 'a', 'I', 'A'].includes(command.action) ? next.cursor : undefined, state: next}
+    }
   }
 }
 
 function selection(state: VimState, linewise: boolean): Range {
   const start = Math.min(state.anchor, state.cursor)
-  const end = Math.min(state.buffer.length, Math.max(state.anchor, state.cursor) + 1)
+  const end = nextChar(state.buffer, Math.max(state.anchor, state.cursor))
   return {end, linewise, start}
 }
 
@@ -61,7 +74,7 @@ function operatorRange(state: VimState, command: Extract<VimCommand, {kind: 'ope
     return {end: lineEnd(text, b), linewise: true, start: lineStart(text, a)}
   }
 
-  let end = landed.kind === 'inclusive' ? Math.min(text.length, Math.max(cursor, landed.pos) + 1) : Math.max(cursor, landed.pos)
+  let end = landed.kind === 'inclusive' ? nextChar(text, Math.max(cursor, landed.pos)) : Math.max(cursor, landed.pos)
   const start = Math.min(cursor, landed.pos)
   // `dw` on a line's last word stops at the line's end instead of taking the next line's indent.
   if ((motion === 'w' || motion === 'W') && lineStart(text, landed.pos) > lineEnd(text, cursor)) end = Math.max(start, lineStart(text, landed.pos) - 1)
@@ -108,7 +121,7 @@ function action(state: VimState, command: Extract<VimCommand, {kind: 'action'}>)
     case 'I':
     case 'A': {
       const lineEmpty = lineStart(text, cursor) === lineEnd(text, cursor)
-      const at = {A: lineEnd(text, cursor), I: firstNonBlank(text, cursor), a: lineEmpty ? cursor : Math.min(cursor + 1, text.length), i: cursor}[command.action]
+      const at = {A: lineEnd(text, cursor), I: firstNonBlank(text, cursor), a: lineEmpty ? cursor : nextChar(text, cursor), i: cursor}[command.action]
       return {...state, cursor: at, insertRepeat: n > 1 ? {count: n, start: at} : undefined, mode: 'insert'}
     }
 
@@ -130,16 +143,17 @@ function action(state: VimState, command: Extract<VimCommand, {kind: 'action'}>)
     case 'J':
       return join(state, Math.max(2, n))
     case '~': {
-      const [start, end] = state.mode === 'visual' ? [Math.min(state.anchor, cursor), Math.max(state.anchor, cursor) + 1] : [cursor, Math.min(lineEnd(text, cursor), cursor + n)]
+      const [start, end] = state.mode === 'visual' ? [Math.min(state.anchor, cursor), nextChar(text, Math.max(state.anchor, cursor))] : [cursor, charsForward(text, cursor, n, lineEnd(text, cursor))]
       const swapped = [...text.slice(start, end)].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('')
       const buffer = text.slice(0, start) + swapped + text.slice(end)
       return {...state, buffer, cursor: clampNormal(buffer, state.mode === 'visual' ? start : end), mode: 'normal'}
     }
 
     case 'r': {
-      const end = cursor + n
-      if (command.arg === undefined || [...command.arg].length !== 1 || end > lineEnd(text, cursor)) return state
-      return {...state, buffer: text.slice(0, cursor) + command.arg.repeat(n) + text.slice(end), cursor: end - 1}
+      const end = charsForward(text, cursor, n)
+      if (command.arg === undefined || [...command.arg].length !== 1 || [...text.slice(cursor, end)].length < n || end > lineEnd(text, cursor)) return state
+      const buffer = text.slice(0, cursor) + command.arg.repeat(n) + text.slice(end)
+      return {...state, buffer, cursor: cursor + command.arg.length * (n - 1)}
     }
 
     case 'select-inner':
@@ -161,12 +175,12 @@ function put(state: VimState, after: boolean, register: string | undefined, coun
   const {cursor} = state
   if (state.mode === 'visual') {
     const start = Math.min(state.anchor, cursor)
-    const end = Math.min(text.length, Math.max(state.anchor, cursor) + 1)
+    const end = nextChar(text, Math.max(state.anchor, cursor))
     const inserted = reg.text.repeat(count)
     const buffer = text.slice(0, start) + inserted + text.slice(end)
     // The replaced text goes to the unnamed register, as in vim.
     const next = writeRegister(state, undefined, {linewise: false, text: text.slice(start, end)}, false)
-    return {...next, buffer, cursor: clampNormal(buffer, start + inserted.length - 1), mode: 'normal'}
+    return {...next, buffer, cursor: clampNormal(buffer, prevChar(buffer, start + inserted.length)), mode: 'normal'}
   }
 
   if (reg.linewise) {
@@ -184,9 +198,9 @@ function put(state: VimState, after: boolean, register: string | undefined, coun
   }
 
   const inserted = reg.text.repeat(count)
-  const at = after && lineStart(text, cursor) !== lineEnd(text, cursor) ? cursor + 1 : cursor
+  const at = after && lineStart(text, cursor) !== lineEnd(text, cursor) ? nextChar(text, cursor) : cursor
   const buffer = text.slice(0, at) + inserted + text.slice(at)
-  return {...state, buffer, cursor: at + inserted.length - 1}
+  return {...state, buffer, cursor: clampNormal(buffer, prevChar(buffer, at + inserted.length))}
 }
 
 /** `J`: the next line joins this one with one space (none before `)` or for an empty line). */

@@ -1,5 +1,5 @@
 // Vim motions and text objects over a buffer: where a motion lands and how an operator reads it.
-import {charClass, firstNonBlank, lineAt, lineCount, lineEnd, lineIndex, lineStart} from './text.js'
+import {charClass, charsForward, column, firstNonBlank, lineAt, lineCount, lineEnd, lineIndex, lineStart, nextChar, prevChar} from './text.js'
 
 /**
  * Where a motion lands. `exclusive` motions (h l w b 0 ^) leave the landing character out of an
@@ -22,19 +22,24 @@ export const CHAR_MOTIONS = new Set(['f', 't', 'F', 'T'])
 
 /**
  * `count` is the count typed (undefined when none: `G` goes to the last line, `5G` to line 5).
+ * `want` is the column `j` and `k` aim for (vim's curswant: kept through shorter lines,
+ * Infinity after `$`); by default the cursor's own.
  * Returns undefined when the motion cannot move (an `f` that finds nothing), which cancels an operator.
  */
-export function motionTarget(text: string, pos: number, motion: string, count: number | undefined, arg?: string): MotionTarget | undefined {
+export function motionTarget(text: string, pos: number, motion: string, count: number | undefined, arg?: string, want?: number): MotionTarget | undefined {
   const n = count ?? 1
   switch (motion) {
     case 'h': {
       const start = lineStart(text, pos)
-      return pos === start ? undefined : {kind: 'exclusive', pos: Math.max(start, pos - n)}
+      if (pos === start) return undefined
+      let p = pos
+      for (let i = 0; i < n && p > start; i++) p = prevChar(text, p)
+      return {kind: 'exclusive', pos: Math.max(start, p)}
     }
 
     case 'l': {
       const end = lineEnd(text, pos)
-      return pos >= end ? undefined : {kind: 'exclusive', pos: Math.min(end, pos + n)}
+      return pos >= end ? undefined : {kind: 'exclusive', pos: charsForward(text, pos, n, end)}
     }
 
     case 'j':
@@ -44,7 +49,9 @@ export function motionTarget(text: string, pos: number, motion: string, count: n
       const target = motion === 'j' ? Math.min(last, line + n) : Math.max(0, line - n)
       if (target === line) return undefined
       const start = lineAt(text, target)
-      return {kind: 'linewise', pos: Math.min(start + (pos - lineStart(text, pos)), Math.max(start, lineEnd(text, start) - 1))}
+      const end = lineEnd(text, start)
+      const col = want ?? column(text, pos)
+      return {kind: 'linewise', pos: Math.min(charsForward(text, start, Math.min(col, end - start), end), Math.max(start, prevChar(text, end)))}
     }
 
     case 'w':
@@ -68,7 +75,7 @@ export function motionTarget(text: string, pos: number, motion: string, count: n
       return {kind: 'exclusive', pos: firstNonBlank(text, pos)}
     case '$': {
       const start = lineAt(text, lineIndex(text, pos) + n - 1)
-      return {kind: 'inclusive', pos: Math.max(start, lineEnd(text, start) - 1)}
+      return {kind: 'inclusive', pos: Math.max(start, prevChar(text, lineEnd(text, start)))}
     }
 
     case 'gg':
@@ -92,13 +99,13 @@ function findInLine(text: string, pos: number, motion: string, ch: string, n: nu
   const limit = forward ? lineEnd(text, pos) : lineStart(text, pos)
   let p = pos
   for (let found = 0; found < n; found++) {
-    // `t`/`T` start one further on, so a repeated count does not stick at the character before the match.
-    p = forward ? text.indexOf(ch, p + 1 + (found === 0 && motion === 't' ? 1 : 0)) : text.lastIndexOf(ch, p - 1 - (found === 0 && motion === 'T' ? 1 : 0))
+    p = forward ? text.indexOf(ch, nextChar(text, p)) : p === 0 ? -1 : text.lastIndexOf(ch, p - 1)
     if (p === -1 || (forward ? p >= limit : p < limit)) return undefined
   }
 
-  if (motion === 't') return {kind: 'inclusive', pos: p - 1}
-  if (motion === 'T') return {kind: 'exclusive', pos: p + 1}
+  // A match right next to the cursor is found: `t` then stays put (and `dt` deletes one character).
+  if (motion === 't') return {kind: 'inclusive', pos: prevChar(text, p)}
+  if (motion === 'T') return {kind: 'exclusive', pos: nextChar(text, p)}
   return {kind: forward ? 'inclusive' : 'exclusive', pos: p}
 }
 
@@ -108,11 +115,11 @@ function isEmptyLine(text: string, pos: number): boolean {
 
 function wordForward(text: string, pos: number, big: boolean): number {
   let i = pos
-  const cls = charClass(text[i], big)
-  if (cls !== 0) while (i < text.length && charClass(text[i], big) === cls) i++
+  const cls = charClass(text, i, big)
+  if (cls !== 0) while (i < text.length && charClass(text, i, big) === cls) i++
   else if (isEmptyLine(text, i)) i++
   // An empty line counts as a word.
-  while (i < text.length && charClass(text[i], big) === 0) {
+  while (i < text.length && charClass(text, i, big) === 0) {
     if (text[i] === '\n' && text[i + 1] === '\n') return i + 1
     i++
   }
@@ -121,23 +128,23 @@ function wordForward(text: string, pos: number, big: boolean): number {
 }
 
 function wordEnd(text: string, pos: number, big: boolean): number {
-  let i = pos + 1
-  while (i < text.length && charClass(text[i], big) === 0) i++
+  let i = nextChar(text, pos)
+  while (i < text.length && charClass(text, i, big) === 0) i++
   if (i >= text.length) return text.length - 1
-  const cls = charClass(text[i], big)
-  while (i + 1 < text.length && charClass(text[i + 1], big) === cls) i++
+  const cls = charClass(text, i, big)
+  while (i + 1 < text.length && charClass(text, i + 1, big) === cls) i++
   return i
 }
 
 function wordBackward(text: string, pos: number, big: boolean): number {
   let i = pos - 1
-  while (i > 0 && charClass(text[i], big) === 0) {
+  while (i > 0 && charClass(text, i, big) === 0) {
     if (isEmptyLine(text, i)) return i
     i--
   }
 
-  const cls = charClass(text[i], big)
-  while (i > 0 && charClass(text[i - 1], big) === cls) i--
+  const cls = charClass(text, i, big)
+  while (i > 0 && charClass(text, i - 1, big) === cls) i--
   return i
 }
 
@@ -162,23 +169,23 @@ function wordObject(text: string, pos: number, around: boolean, big: boolean): T
   const start0 = lineStart(text, pos)
   const end0 = lineEnd(text, pos)
   if (start0 === end0) return undefined
-  const cls = charClass(text[pos], big)
+  const cls = charClass(text, pos, big)
   let start = pos
   let end = pos + 1
-  while (start > start0 && charClass(text[start - 1], big) === cls) start--
-  while (end < end0 && charClass(text[end], big) === cls) end++
+  while (start > start0 && charClass(text, start - 1, big) === cls) start--
+  while (end < end0 && charClass(text, end, big) === cls) end++
   if (!around) return {end, start}
   if (cls === 0) {
     // On blanks, `aw` is the blanks and the word after them.
-    const next = end < end0 ? charClass(text[end], big) : 0
-    while (next !== 0 && end < end0 && charClass(text[end], big) === next) end++
+    const next = end < end0 ? charClass(text, end, big) : 0
+    while (next !== 0 && end < end0 && charClass(text, end, big) === next) end++
     return {end, start}
   }
 
   const blanksEnd = skipBlanks(text, end, end0)
   if (blanksEnd > end) return {end: blanksEnd, start}
   let s = start
-  while (s > start0 && charClass(text[s - 1], big) === 0) s--
+  while (s > start0 && charClass(text, s - 1, big) === 0) s--
   return {end, start: s}
 }
 

@@ -37,6 +37,8 @@ export interface VimState {
   readonly pending: readonly string[]
   /** When the last pending key came (the injected clock's time). */
   readonly pendingAt: number
+  /** The column (in characters) `j` and `k` aim for, kept through shorter lines; Infinity after `$`. */
+  readonly curswant?: number
   /** The other end of the Visual selection. */
   readonly anchor: number
   /** What is typed after `:`. */

@@ -3,7 +3,7 @@
 // character (or pasted text) as itself, special keys as `<Esc>`, `<CR>`, `<S-CR>`, `<BS>`, `<Del>`,
 // `<Left>`, `<C-r>`, `<C-w>`... (see key-notation.ts). Time comes from the caller's clock, so the
 // 500 ms pending-operator timeout is testable and nothing here reads the wall clock.
-import {clampNormal, lineEnd, lineStart} from './text.js'
+import {clampNormal, lineEnd, lineStart, nextChar, prevChar} from './text.js'
 import {motionTarget} from './vim-motions.js'
 import {commandKey} from './vim-ex.js'
 import {execute} from './vim-edit.js'
@@ -37,7 +37,9 @@ function normalKey(state: VimState, key: string, now: number): VimResult {
   if (parsed.status === 'incomplete') return {state: {...state, pending: keys, pendingAt: now}}
   const cleared = {...state, pending: []}
   if (parsed.status === 'invalid') return {state: cleared}
-  return run(cleared, parsed.command, state.mode === 'normal')
+  const result = run(cleared, parsed.command, state.mode === 'normal')
+  // Only `j`, `k` (and `$`, which sets it) keep the column `j` and `k` aim for.
+  return parsed.command.kind === 'motion' ? result : {...result, state: {...result.state, curswant: undefined}}
 }
 
 function isChange(command: VimCommand): boolean {
@@ -53,12 +55,13 @@ function run(state: VimState, command: VimCommand, record: boolean): VimResult {
   if (special === 'u' || special === '<C-r>') return history(state, special === 'u', command.count ?? 1)
   if (special === '<CR>') return {effect: {kind: 'submit', text: state.buffer}, state}
   if (special === 'Y' || special === 'S') return run(state, {count: command.count, kind: 'operator', op: special === 'Y' ? 'y' : 'c', register: command.kind === 'action' ? command.register : undefined, target: {kind: 'line'}}, record)
-  const {state: next, effect} = execute(state, command)
+  const {state: next, effect, changeAt} = execute(state, command)
   if (!isChange(command)) return {effect, state: next}
   const change = {command, insertKeys: []}
-  if (next.mode === 'insert') return {effect, state: {...pushUndo(next, state), recording: record ? change : undefined}}
+  const before = {buffer: state.buffer, cursor: changeAt ?? state.cursor}
+  if (next.mode === 'insert') return {effect, state: {...pushUndo(next, before), recording: record ? change : undefined}}
   if (next.buffer === state.buffer) return {effect, state: next}
-  return {effect, state: {...pushUndo(next, state), lastChange: record ? change : next.lastChange}}
+  return {effect, state: {...pushUndo(next, before), lastChange: record ? change : next.lastChange}}
 }
 
 /** `.`: the last change again, with a new count if one is given, and what was typed in its Insert mode. */
@@ -85,7 +88,8 @@ function history(state: VimState, undo: boolean, count: number): VimResult {
       break
     }
 
-    const current = {buffer: next.buffer, cursor: next.cursor}
+    // Both ways the cursor goes to where the change was.
+    const current = {buffer: next.buffer, cursor: snapshot.cursor}
     next = {
       ...next,
       buffer: snapshot.buffer,
@@ -129,7 +133,7 @@ function insertKey(state: VimState, key: string): VimResult {
       if (motion) {
         // In Insert mode the cursor may sit after the line's last character.
         if (motion === '$') return {state: {...state, cursor: lineEnd(text, cursor)}}
-        if (motion === 'l') return {state: {...state, cursor: Math.min(lineEnd(text, cursor), cursor + 1)}}
+        if (motion === 'l') return {state: {...state, cursor: Math.min(lineEnd(text, cursor), nextChar(text, cursor))}}
         const target = motionTarget(text, cursor, motion, 1)
         return {state: target ? {...state, cursor: target.pos} : state}
       }
@@ -150,7 +154,7 @@ function leaveInsert(state: VimState): VimState {
   }
 
   const undo = state.undo.at(-1)?.buffer === buffer ? state.undo.slice(0, -1) : state.undo
-  const back = cursor > lineStart(buffer, cursor) ? cursor - 1 : cursor
+  const back = cursor > lineStart(buffer, cursor) ? prevChar(buffer, cursor) : cursor
   return {...state, buffer, cursor: clampNormal(buffer, back), insertRepeat: undefined, mode: 'normal', undo}
 }
 
