@@ -8,6 +8,7 @@ import {
   type HostContext,
   type Middleware,
   PLUGIN_API_VERSION,
+  type SlashCommandDefinition,
   type ToolDefinition,
 } from '@hanzo-dev/sdk'
 
@@ -183,12 +184,17 @@ function isMiddleware(value: unknown): value is Middleware {
   return isRecord(value) && typeof value.name === 'string' && typeof value.wrap === 'function'
 }
 
+function isSlashCommand(value: unknown): value is SlashCommandDefinition {
+  return isRecord(value) && typeof value.name === 'string' && typeof value.description === 'string' && optional(value.argsHint, 'string') && typeof value.run === 'function'
+}
+
 function isContribution(value: unknown): value is Contribution {
   return (
     isRecord(value) &&
     typeof value.apiVersion === 'number' &&
     (value.tools === undefined || (Array.isArray(value.tools) && value.tools.every(isTool))) &&
     (value.middleware === undefined || (Array.isArray(value.middleware) && value.middleware.every(isMiddleware))) &&
+    (value.slashCommands === undefined || (Array.isArray(value.slashCommands) && value.slashCommands.every(isSlashCommand))) &&
     optional(value.context, 'string') &&
     (value.notices === undefined || (Array.isArray(value.notices) && value.notices.every((n) => typeof n === 'string'))) &&
     optional(value.onSessionEvent, 'function') &&

@@ -134,6 +134,12 @@ describe('plugin host, in process (collectContributions / collectDoctorReports)'
     expect(await tools[0].execute({name: 'Ada'}, context)).toEqual({error: null, is_error: false, output: 'Hello, Ada!'})
   })
 
+  it('hands back slash commands that run', async () => {
+    const commands = contributions.answers.filter((a) => a.plugin === 'hanzo-fixture-ok').flatMap((a) => a.value.slashCommands ?? [])
+    expect(commands.map((c) => [c.name, c.argsHint])).toEqual([['fixture-say', 'TEXT']])
+    expect(await commands[0].run({args: 'hi', argv: ['hi'], cwd: box.home, signal: new AbortController().signal})).toEqual({message: 'hi'})
+  })
+
   it('turns each bad plugin into one warning naming it, and no good one into a warning', () => {
     for (const results of [contributions, reports]) {
       const warned = warningsByPlugin(results.warnings.filter((w) => !w.plugin.startsWith('@hanzo-dev/plugin-')))

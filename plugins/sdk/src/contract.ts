@@ -1,3 +1,4 @@
+import type {SlashCommandDefinition} from './slash-commands.js'
 import type {Middleware, ToolDefinition} from './tools.js'
 
 /**
@@ -101,6 +102,8 @@ export interface Contribution {
   watchTools?: (update: (tools: ToolDefinition[]) => void) => void
   /** Text the loop adds to the system prompt. */
   context?: string
+  /** Commands for the interactive prompt (`/commit`); a name a built-in or an earlier plugin has is refused with a warning. */
+  slashCommands?: SlashCommandDefinition[]
   /** Lines the host prints once, on stderr, before the session starts (what the user must know about it). */
   notices?: string[]
   /** Called by the host at each session event, in the order plugins answered. */

@@ -1,0 +1,40 @@
+/**
+ * Slash commands (HIP-301 §11, §13): what the user types at the interactive prompt as
+ * `/name args...`. A command is data plus `run`; plugins add theirs in their `hanzo:contribute`
+ * answer (`slashCommands`). The user starts them, so they run without a tool permission prompt:
+ * a command that changes files or the repository says so in its description.
+ */
+export interface SlashCommandContext {
+  /** What follows the name, trimmed; it may span lines (`/compact keep the API notes`). */
+  args: string
+  /** `args` split at whitespace (no quoting: commands taking free text read `args`). */
+  argv: string[]
+  /** The directory the session works in. */
+  cwd: string
+  /** Aborted when the user interrupts (Esc) or the session ends. */
+  signal: AbortSignal
+}
+
+/** What the session does once a command returns; every field is optional and they combine. */
+export interface SlashCommandResult {
+  /** Shown to the user, not sent to the model. */
+  message?: string
+  /** Added to the conversation as context for the next turn (`/diff`). */
+  context?: string
+  /** Sent to the model as the user's next prompt (`/plan add a cache`). */
+  prompt?: string
+}
+
+/**
+ * One slash command. `name` is `[a-z][a-z0-9-]*` (what the prompt parser recognises), typed
+ * without its `/`. The interactive session passes its own context, a superset of
+ * {@link SlashCommandContext}, to the commands it defines itself (`/clear`, `/model`).
+ */
+export interface SlashCommandDefinition<C extends SlashCommandContext = SlashCommandContext> {
+  name: string
+  /** One line for `/help` and the command menu. */
+  description: string
+  /** The arguments as `/help` shows them: `NAME`, `[focus]`. */
+  argsHint?: string
+  run(context: C): Promise<SlashCommandResult | undefined> | SlashCommandResult | undefined
+}

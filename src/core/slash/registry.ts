@@ -1,0 +1,78 @@
+import type {SlashCommandContext, SlashCommandDefinition} from '@hanzo-dev/sdk'
+
+import {closest} from '../closest.js'
+import {parseSlashLine, SLASH_NAME} from './parse.js'
+
+/** Where a command came from: the interactive session's own, or a plugin of that type. */
+export type SlashCommandSource = 'builtin' | 'core' | 'user' | 'link' | 'dev'
+
+export interface RegisteredSlashCommand<C extends SlashCommandContext = SlashCommandContext> {
+  definition: SlashCommandDefinition<C>
+  source: SlashCommandSource
+  /** The plugin that contributed it. */
+  origin?: string
+}
+
+/** What a prompt line asks for, once the registry has looked at it. */
+export type SlashResolution<C extends SlashCommandContext = SlashCommandContext> =
+  | {kind: 'text'; text: string}
+  | {kind: 'command'; command: RegisteredSlashCommand<C>; args: string; argv: string[]}
+  /** A command-shaped line naming no command: `message` says so, with the near miss if there is one. */
+  | {kind: 'unknown'; name: string; suggestion?: string; message: string}
+
+/** Longer names do not fit the command menu's column. */
+const MAX_NAME = 32
+
+/**
+ * The slash commands of one interactive session. As with tools, the first command registered
+ * under a name keeps it and later ones are refused with a warning naming both: the session
+ * registers its built-ins first, so a plugin can never shadow `/exit` or `/permissions`.
+ */
+export class SlashCommandRegistry<C extends SlashCommandContext = SlashCommandContext> {
+  private readonly commands = new Map<string, RegisteredSlashCommand<C>>()
+
+  /** Registers `definition`; returns a warning instead when it is refused. */
+  register(definition: SlashCommandDefinition<C>, source: SlashCommandSource, origin?: string): string | undefined {
+    const from = describe(source, origin)
+    const shown = `/${String(definition.name)}`
+    if (typeof definition.name !== 'string' || !SLASH_NAME.test(definition.name) || definition.name.length > MAX_NAME) {
+      return `slash command ${shown} from ${from} ignored: a name is a lower-case letter, then up to ${MAX_NAME - 1} lower-case letters, digits or "-"`
+    }
+
+    if (typeof definition.description !== 'string' || definition.description.trim() === '' || typeof definition.run !== 'function') {
+      return `slash command ${shown} from ${from} ignored: it needs a description and a run function`
+    }
+
+    const existing = this.commands.get(definition.name)
+    if (existing) return `slash command ${shown} from ${from} ignored: ${describe(existing.source, existing.origin)} already provides it`
+    this.commands.set(definition.name, {definition, origin, source})
+    return undefined
+  }
+
+  get(name: string): RegisteredSlashCommand<C> | undefined {
+    return this.commands.get(name)
+  }
+
+  /** In registration order: built-ins first. */
+  list(): RegisteredSlashCommand<C>[] {
+    return [...this.commands.values()]
+  }
+
+  /** Reads a prompt line (see parse.ts for what counts as a command). */
+  resolve(input: string): SlashResolution<C> {
+    const line = parseSlashLine(input)
+    if (line.kind === 'text') return line
+    const command = this.commands.get(line.name)
+    if (command) return {args: line.args, argv: line.argv, command, kind: 'command'}
+    const suggestion = closest(line.name, this.commands.keys())
+    // Without a near miss the line may have been meant as text (`/tmp` alone): say how to send it.
+    const hint = suggestion ? `did you mean /${suggestion}?` : `${this.commands.has('help') ? 'type /help for the list, or ' : ''}start with // to send it as text`
+    const message = `unknown command /${line.name}: ${hint}`
+    return {kind: 'unknown', message, name: line.name, suggestion}
+  }
+}
+
+function describe(source: SlashCommandSource, origin: string | undefined): string {
+  if (source === 'builtin') return 'the interactive session'
+  return origin ? `${source} plugin "${origin}"` : `a ${source} plugin`
+}
