@@ -51,8 +51,8 @@ describe('settings shown by any command', () => {
     [['config', 'get', 'mcp_servers', '--json']],
     [['config', 'get', 'hooks']],
     [['doctor', '--json']],
-    [['mcp', 'list']],
-    [['mcp', 'list', '--json']],
+    [['mcp', 'list', '--offline']],
+    [['mcp', 'list', '--offline', '--json']],
     [['hooks', 'list', '--json']],
   ])('%j never prints one', async (args) => {
     const {stderr, stdout} = await run(args)
@@ -80,7 +80,7 @@ describe('settings shown by any command', () => {
     expect(JSON.stringify(JSON.parse((await run(['config', 'get', 'mcp_servers', '--json'])).stdout))).not.toContain('"tier"')
     expect(JSON.stringify(JSON.parse((await run(['config', 'list', '--json'])).stdout).config)).not.toContain('"tier"')
 
-    const mcp = JSON.parse((await run(['mcp', 'list', '--json'])).stdout) as {servers: Array<{name: string; url?: string}>}
+    const mcp = JSON.parse((await run(['mcp', 'list', '--offline', '--json'])).stdout) as {servers: Array<{name: string; url?: string}>}
     expect(mcp.servers.find((s) => s.name === 'web')?.url).toBe('https://mcp.example.com/[redacted]/[redacted]?[redacted]')
   })
 })

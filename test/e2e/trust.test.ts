@@ -59,7 +59,7 @@ describe('hanzo-dev trust', () => {
     const hooks = await json('hooks', 'list')
     expect(hooks.value).toEqual({hooks: [expect.objectContaining({event: 'stop', program: 'touch', tier: 'project', trusted: false})]})
     expect(hooks.stderr).not.toContain('ignored')
-    expect((await json('mcp', 'list')).value.servers).toEqual([{enabled: false, name: 'srv', program: 'node', tier: 'project', transport: 'stdio', trusted: false}])
+    expect((await json('mcp', 'list', '--offline')).value.servers).toEqual([{enabled: false, name: 'srv', program: 'node', tier: 'project', transport: 'stdio', trusted: false}])
     const listed = await run('mcp', 'list')
     expect(listed.stdout).toMatch(/^srv {2}not trusted {2}stdio node {2}\(project\)$/m)
     expect(listed.stdout).toContain('(run hanzo-dev trust to review and trust them)')
@@ -93,7 +93,7 @@ describe('hanzo-dev trust', () => {
     expect(after).toMatchObject({hooks: 1, permissions: {'exec(npm test)': 'allow', 'exec(rm *)': 'deny'}, servers: ['srv']})
     expect(after.stderr).not.toContain('ignored')
     expect((await json('hooks', 'list')).value.hooks).toMatchObject([{event: 'stop', program: 'touch', tier: 'project'}])
-    expect((await json('mcp', 'list')).value.servers).toEqual([{enabled: true, name: 'srv', program: 'node', tier: 'project', transport: 'stdio'}])
+    expect((await json('mcp', 'list', '--offline')).value.servers).toEqual([{enabled: true, name: 'srv', program: 'node', tier: 'project', transport: 'stdio'}])
     expect((await json('trust', '--yes')).value.status).toBe('already-trusted')
   })
 

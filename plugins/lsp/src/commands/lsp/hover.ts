@@ -15,7 +15,7 @@ export interface LspHoverResult {
 export default class LspHover extends Command {
   static enableJsonFlag = true
 
-  static description = `Print the type and documentation of the symbol at FILE:LINE:COL, as an editor shows them on hover.
+  static description = `Print the type and documentation of the symbol at FILE:LINE:COL.
 
 LINE and COL are 1-based, as editors show them. Exit codes: 0 found, 1 nothing there, 2 a missing file or a bad FILE:LINE:COL, 3 no server for the file.`
 

@@ -16,7 +16,9 @@ export default class McpAdd extends Command {
   static enableJsonFlag = true
   static strict = false
 
-  static description = `Add an MCP server to your settings: a command to run (stdio), after --, or a --url (streamable HTTP, or HTTP+SSE for older servers).
+  static description = `Add an MCP server: a command to run after --, or a --url.
+
+A command runs as a stdio server; a URL is spoken to over streamable HTTP, or HTTP+SSE for older servers.
 
 The server's tools reach the agent as mcp__<NAME>__<tool>. A project's servers start only in a project you trust; one you add here yourself keeps a trusted project trusted. --env and --header values (tokens) may only go in the user tier. Check it with hanzo-dev mcp list.`
 

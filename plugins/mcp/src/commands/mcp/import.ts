@@ -16,7 +16,9 @@ export interface McpImportResult {
 export default class McpImport extends Command {
   static enableJsonFlag = true
 
-  static description = `Import MCP servers from a Claude Code or Cursor style .mcp.json (its "mcpServers" block).
+  static description = `Import MCP servers from a Claude Code or Cursor style .mcp.json.
+
+The file's "mcpServers" block is read.
 
 Each server is added as hanzo-dev mcp add would add it; a name that is already configured, or an entry hanzo-dev cannot read, is skipped and said why. Exit 1 when nothing could be imported.`
 

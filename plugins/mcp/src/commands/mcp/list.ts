@@ -36,7 +36,7 @@ export interface McpListResult {
 export default class McpList extends Command {
   static enableJsonFlag = true
 
-  static description = `List the configured MCP servers (settings.mcp_servers) and whether each one works.
+  static description = `List the configured MCP servers and whether each one works.
 
 Starts the enabled servers (in parallel, as a session does) to show whether each connects and how many tools it offers, or why it failed; --offline only reads the settings. Shows each server's transport: the program of a stdio server, the scheme and host of an http server's URL (its path and query may hold a token). Arguments, environment and headers are never shown, since they are where tokens go. A server with "disabled": true (in any tier) is listed as disabled.`
 

@@ -5,7 +5,9 @@ import * as Flags from '@oclif/core/flags'
 import {DEFAULT_SURFACE, selectTools} from '../../serve/tool-surface.js'
 
 export default class McpServe extends Command {
-  static description = `Serve hanzo-dev's tools to another MCP client (Claude Code, Codex, Cursor, an inspector).
+  static description = `Serve hanzo-dev's tools to another MCP client (Claude Code, Codex, Cursor).
+
+Any MCP client works, an inspector too.
 
 Over stdio by default, or streamable HTTP on 127.0.0.1 with --http PORT (every request needs the bearer token printed at start; a browser Origin must be allowed with --allow-origin). --tools chooses the surface: tool names or groups (fs, exec, git, lsp), in one stable order. Each call goes through hanzo-dev's permission policy first: a denied call (exec of a denied command, a write to a protected path) is refused before anything runs; the rest run with the same hooks, sandbox and audit log as hanzo-dev run, and every answer carries the policy's verdict in _meta["hanzo-dev/verdict"]. The client's own permission prompt is the one the person sees.`
 
