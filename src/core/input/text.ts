@@ -3,7 +3,8 @@
 // code point: an offset never rests between the two halves of a surrogate pair.
 
 export function lineStart(text: string, pos: number): number {
-  return text.lastIndexOf('\n', pos - 1) + 1
+  // lastIndexOf reads a negative start as 0: a "\n" at offset 0 would count as before it.
+  return pos <= 0 ? 0 : text.lastIndexOf('\n', pos - 1) + 1
 }
 
 /** The offset of the line's "\n", or the text's length on the last line. */
