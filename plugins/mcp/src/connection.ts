@@ -98,19 +98,23 @@ export class McpConnection {
   }
 
   async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
-    const client = await this.connect()
+    // Connected: no await, a call is one round trip and nothing more.
+    const client = this.client && this.state === 'connected' ? this.client : await this.connect()
     const timeout = this.options.server.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS
+    const call = callSignal(signal)
     try {
-      return (await client.callTool({arguments: args, name: tool}, undefined, {signal, timeout})) as CallToolResult
+      return (await client.callTool({arguments: args, name: tool}, undefined, {signal: call.signal, timeout})) as CallToolResult
     } catch (error) {
       if (isExpiredSession(error)) {
         // The server dropped our session (a restart): initialize again and retry once.
         await this.reset()
         const again = await this.connect()
-        return (await again.callTool({arguments: args, name: tool}, undefined, {signal, timeout})) as CallToolResult
+        return (await again.callTool({arguments: args, name: tool}, undefined, {signal: call.signal, timeout})) as CallToolResult
       }
 
       throw this.failure(error, `calling ${tool}`)
+    } finally {
+      call.release()
     }
   }
 
@@ -251,4 +255,18 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => {
     setTimeout(resolve, ms).unref()
   })
+}
+
+/**
+ * A signal for one call that follows the turn's. The SDK never removes the abort listener it adds
+ * to the signal it is given: handed the turn's signal, every call of a turn would stay attached
+ * to it, and an interrupt would send `notifications/cancelled` for calls long finished.
+ */
+function callSignal(turn: AbortSignal | undefined): {signal: AbortSignal | undefined; release(): void} {
+  if (!turn) return {release() {}, signal: undefined}
+  const call = new AbortController()
+  const forward = () => call.abort(turn.reason)
+  if (turn.aborted) forward()
+  else turn.addEventListener('abort', forward, {once: true})
+  return {release: () => turn.removeEventListener('abort', forward), signal: call.signal}
 }

@@ -52,7 +52,20 @@ export class ToolPins {
   }
 }
 
+/** A listed tool is never changed in place (a new listing brings new objects): its hash is computed once. */
+const hashes = new WeakMap<object, string>()
+
 export function definitionHash(tool: Pick<Tool, 'description' | 'inputSchema' | 'outputSchema' | 'annotations'>): string {
+  let hash = hashes.get(tool)
+  if (hash === undefined) {
+    hash = hashOf(tool)
+    hashes.set(tool, hash)
+  }
+
+  return hash
+}
+
+function hashOf(tool: Pick<Tool, 'description' | 'inputSchema' | 'outputSchema' | 'annotations'>): string {
   const shown = {annotations: tool.annotations ?? null, description: tool.description ?? '', inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? null}
   return createHash('sha256').update(canonicalJson(shown)).digest('hex')
 }

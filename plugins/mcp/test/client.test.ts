@@ -1,3 +1,4 @@
+import {getEventListeners} from 'node:events'
 import {readFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -30,8 +31,12 @@ describe('the MCP client against real servers', () => {
     expect(names).toContain('mcp__everything__get-sum')
     const echo = mcp.tools().find((t) => t.name === 'mcp__everything__echo')!
     expect(echo.mutating).toBe(true)
-    const result = await echo.execute({message: 'hello'}, {cwd: temp.dir, sessionId: 's', signal: new AbortController().signal})
+    const turn = new AbortController().signal
+    const result = await echo.execute({message: 'hello'}, {cwd: temp.dir, sessionId: 's', signal: turn})
     expect(result).toEqual({error: null, is_error: false, output: 'Echo: hello'})
+    // The calls of a turn share its signal: a finished call leaves nothing attached to it.
+    for (let i = 0; i < 12; i++) await echo.execute({message: `m${i}`}, {cwd: temp.dir, sessionId: 's', signal: turn})
+    expect(getEventListeners(turn, 'abort')).toHaveLength(0)
     const pid = mcp.connection('everything')!.pid!
     expect(() => process.kill(pid, 0)).not.toThrow()
     await mcp.close()
