@@ -5,7 +5,9 @@ import {readFileSync} from 'node:fs'
 import * as nodeModule from 'node:module'
 import {fileURLToPath} from 'node:url'
 
-const args = process.argv.slice(2)
+const argv = process.argv.slice(2)
+// A bare `hanzo-dev` on a terminal is the interactive session; elsewhere it prints help, as before.
+const args = argv.length === 0 && process.stdin.isTTY && process.stdout.isTTY ? ['chat'] : argv
 // `--version` is the command scripts and people time: answered before oclif is imported, with
 // oclif's `config.userAgent`, wherever the platform it names is plain to see (src/cli/platform.ts).
 const platform = args.length === 1 && (args[0] === '--version' || args[0] === '-v') ? (await import('../dist/cli/platform.js')).plainPlatform() : undefined

@@ -150,6 +150,8 @@ export interface AgentRunOptions {
   history?: readonly Message[]
   /** A stage name recorded with the run in the saved session (`plan`, `code`). */
   label?: string
+  /** Cancels this run only (it ends as `cancelled`); the session goes on with the next. */
+  signal?: AbortSignal
 }
 
 /** A run's result with its usage; `stop` says how it ended. */

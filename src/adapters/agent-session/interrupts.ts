@@ -25,19 +25,24 @@ export class RunInterrupts {
     signal?.addEventListener('abort', () => this.current.abort(), {once: true})
   }
 
-  /** A run starts: its signal, and `end` to call when it is over. */
-  begin(): {signal: AbortSignal; end(): void} {
+  /** A run starts: its signal, and `end` to call when it is over. `run`: that run's own interrupt (the interactive session's Esc). */
+  begin(run?: AbortSignal): {signal: AbortSignal; end(): void} {
     if (this.depth++ === 0) {
       if (this.caller?.aborted) this.current.abort()
       else if (this.current.signal.aborted) this.current = new AbortController()
       process.on('SIGINT', this.onSigint)
     }
 
+    const controller = this.current
+    const forward = () => controller.abort()
+    if (run?.aborted) forward()
+    else run?.addEventListener('abort', forward, {once: true})
     return {
       end: () => {
+        run?.removeEventListener('abort', forward)
         if (--this.depth === 0) process.off('SIGINT', this.onSigint)
       },
-      signal: this.current.signal,
+      signal: controller.signal,
     }
   }
 

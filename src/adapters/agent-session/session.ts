@@ -95,7 +95,7 @@ export class AgentSessionNode implements AgentSession {
   async run(prompt: string, options: AgentRunOptions = {}): Promise<AgentRunResult> {
     if (this.closed || this.shared.closed) throw new Error('This agent session is closed')
     const {config, cwd, env, model, recording} = this.parts
-    const interrupt = this.parts.interrupts.begin()
+    const interrupt = this.parts.interrupts.begin(options.signal)
     let recorded: RecordedRun | undefined
     try {
       if (!this.shared.started) {

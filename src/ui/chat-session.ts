@@ -1,0 +1,367 @@
+import {emitKeypressEvents} from 'node:readline'
+
+import type {AgentEvent, AgentSession, PermissionDecision, UsageTotals} from '@hanzo-dev/sdk'
+import type {ChalkInstance} from 'chalk'
+
+import {changePreview} from '../adapters/prompt/change-preview.js'
+import {fileLine} from '../adapters/prompt/diff-view.js'
+import {oneLine, summarizeToolInput} from '../adapters/prompt/input-summary.js'
+import {toolResultLines} from '../cli/tool-result-lines.js'
+import {AgentRunError} from '../core/errors.js'
+import {callSubject} from '../core/sessions/render.js'
+import type {SlashCommandRegistry} from '../core/slash/index.js'
+import {type ChatCommandContext} from './builtin-commands.js'
+import {drawScreen, type ScreenState} from './chat-screen.js'
+import {type Keypress, keyNotations} from './keys.js'
+import {LiveRegion} from './live-region.js'
+import type {PromptHistory} from './prompt-history.js'
+import {type InputMode, PromptWidget} from './prompt-widget.js'
+
+export interface ChatTerminal {
+  input: NodeJS.ReadStream
+  output: NodeJS.WriteStream
+}
+
+export interface ChatOptions {
+  terminal: ChatTerminal
+  style: ChalkInstance
+  history: PromptHistory
+  inputMode: InputMode
+  commands: SlashCommandRegistry<ChatCommandContext>
+  permissionMode: string
+}
+
+/** Ctrl-C pressed twice within this long exits. */
+const EXIT_WINDOW_MS = 2000
+const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
+
+type Pending = {kind: 'choice'; resolve(decision: PermissionDecision): void} | {kind: 'reason'; resolve(decision: PermissionDecision): void; widget: PromptWidget}
+
+/**
+ * The interactive session (`hanzo-dev` on a terminal): the prompt at the bottom, the
+ * conversation above it in the terminal's scrollback, on one agent session. Esc or Ctrl-C
+ * interrupts the running turn; Ctrl-C twice, or Ctrl-D on an empty prompt, exits. A permission
+ * question appears in place, with the diff of an edit, and is answered with one key.
+ */
+export class ChatSession {
+  readonly prompter = {requestPermission: (tool: string, input: Record<string, unknown>) => this.ask(tool, input)}
+  private session?: AgentSession
+  private readonly region: LiveRegion
+  private readonly widget: PromptWidget
+  private readonly screen: ScreenState = {partial: '', question: [], status: ''}
+  private running?: AbortController
+  private pending?: Pending
+  private questions: Promise<unknown> = Promise.resolve()
+  private lastCtrlC = 0
+  private spinner?: NodeJS.Timeout
+  private frame = 0
+  private usage: UsageTotals = {input_tokens: 0, output_tokens: 0}
+  private fresh = false
+  /** What slash commands added (`/diff`): sent ahead of the next prompt. */
+  private readonly context: string[] = []
+  private closed = false
+  private finished?: () => void
+  private vimTimer?: NodeJS.Timeout
+
+  constructor(private readonly options: ChatOptions) {
+    this.region = new LiveRegion(options.terminal.output)
+    this.widget = new PromptWidget(options.inputMode, options.history)
+  }
+
+  /** Runs until the user exits; resolves when the terminal is given back. */
+  async start(session: AgentSession, banner: string[], firstPrompt?: string): Promise<void> {
+    this.session = session
+    const {input, output} = this.options.terminal
+    emitKeypressEvents(input)
+    input.setRawMode(true)
+    input.resume()
+    const onKey = (text: string | undefined, key: Keypress | undefined) => this.onKeypress(text, key)
+    const onResize = () => this.region.resize()
+    input.on('keypress', onKey)
+    output.on('resize', onResize)
+    this.region.commit(banner.join('\n'))
+    this.updateStatus()
+    this.draw()
+    const done = new Promise<void>((resolve) => {
+      this.finished = resolve
+    })
+    if (firstPrompt?.trim()) void this.submit(firstPrompt)
+    await done
+    input.off('keypress', onKey)
+    output.off('resize', onResize)
+    clearInterval(this.spinner)
+    clearTimeout(this.vimTimer)
+    this.region.release()
+    input.setRawMode(false)
+    input.pause()
+  }
+
+  /** A line for good, above the prompt. */
+  print(text: string): void {
+    if (!this.closed) this.region.commit(text)
+  }
+
+  /** Starts the conversation over: the next prompt is sent without the earlier ones. */
+  clearConversation(): void {
+    this.fresh = true
+    this.usage = {input_tokens: 0, output_tokens: 0}
+    this.updateStatus()
+  }
+
+  setInputMode(mode: InputMode): void {
+    this.widget.setMode(mode)
+  }
+
+  get inputMode(): InputMode {
+    return this.widget.inputMode
+  }
+
+  get sessionUsage(): UsageTotals {
+    return this.usage
+  }
+
+  exit(): void {
+    this.closed = true
+    this.running?.abort()
+    this.finished?.()
+  }
+
+  /** Synchronous: the keys of one chunk (a paste, Esc and the key after it) must be taken in order. */
+  private onKeypress(text: string | undefined, key: Keypress | undefined): void {
+    for (const notation of keyNotations(text, key, {vim: this.widget.inputMode === 'vim'})) void this.onKey(notation)
+  }
+
+  private async onKey(notation: string): Promise<void> {
+    if (this.pending) return this.answer(notation)
+    if (notation === '<C-c>') return this.ctrlC()
+    this.screen.notice = undefined
+    if (this.running && notation === '<Esc>' && (this.widget.inputMode !== 'vim' || this.widget.vimMode === 'normal')) {
+      this.interrupt()
+      return
+    }
+
+    if (notation === '<C-d>') {
+      if (this.widget.text === '') this.exit()
+      return
+    }
+
+    const effect = this.widget.key(notation)
+    clearTimeout(this.vimTimer)
+    if (this.widget.inputMode === 'vim') this.vimTimer = setTimeout(() => this.widget.tick() && this.draw(), 600)
+    if (effect.kind === 'exit') return this.exit()
+    if (effect.kind === 'message') this.screen.notice = effect.message
+    if (effect.kind === 'submit') await this.submit(effect.text)
+    else this.draw()
+  }
+
+  private ctrlC(): void {
+    if (this.running) return this.interrupt()
+    const now = Date.now()
+    if (this.widget.text !== '') {
+      this.widget.clear()
+    } else if (now - this.lastCtrlC < EXIT_WINDOW_MS) {
+      return this.exit()
+    } else {
+      this.screen.notice = 'Press Ctrl-C again to exit'
+    }
+
+    this.lastCtrlC = now
+    this.draw()
+  }
+
+  private interrupt(): void {
+    this.running?.abort()
+    this.screen.notice = 'Interrupted'
+    this.draw()
+  }
+
+  private async submit(text: string): Promise<void> {
+    const {style} = this.options
+    if (text.trim() === '') return this.draw()
+    if (this.running) {
+      this.screen.notice = 'A turn is running: Esc interrupts it'
+      return this.draw()
+    }
+
+    await this.options.history.add(text).catch(() => undefined)
+    this.print(text.split('\n').map((line, index) => style.bold(`${index === 0 ? '›' : ' '} ${line}`)).join('\n'))
+    const resolved = this.options.commands.resolve(text)
+    if (resolved.kind === 'unknown') return this.fail(resolved.message)
+    let prompt = resolved.kind === 'text' ? resolved.text : undefined
+    if (resolved.kind === 'command') {
+      const controller = new AbortController()
+      const result = await Promise.resolve(resolved.command.definition.run({args: resolved.args, argv: resolved.argv, chat: this, cwd: this.session!.cwd, signal: controller.signal})).catch((error: unknown) => {
+        this.fail(error instanceof Error ? error.message : String(error))
+        return undefined
+      })
+      if (result?.message) this.print(result.message)
+      if (result?.context) this.context.push(result.context)
+      prompt = result?.prompt
+      if (this.closed) return
+    }
+
+    if (prompt === undefined) return this.draw()
+    await this.turn(prompt)
+  }
+
+  private async turn(prompt: string): Promise<void> {
+    const session = this.session!
+    const controller = new AbortController()
+    this.running = controller
+    this.startSpinner('Thinking')
+    try {
+      const history = this.fresh ? [] : undefined
+      this.fresh = false
+      const context = this.context.splice(0)
+      const result = await session.run(context.length > 0 ? `${context.join('\n\n')}\n\n${prompt}` : prompt, {history, onEvent: (event) => this.onEvent(event), signal: controller.signal})
+      this.endText()
+      this.usage = result.usageReport.session
+      if (result.stop === 'cancelled') this.print(this.options.style.yellow('Interrupted: the turn was stopped. The conversation goes on from here.'))
+      else if (result.stop === 'max_turns') this.print(this.options.style.yellow(`Stopped after ${result.turns} model requests (max_turns).`))
+      else if (result.stop === 'max_tokens') this.print(this.options.style.yellow("The reply was cut at the model's output limit (max_output_tokens)."))
+    } catch (error) {
+      this.endText()
+      const reason = error instanceof AgentRunError ? (error.reason ?? error.message) : error instanceof Error ? error.message : String(error)
+      this.fail(reason)
+    } finally {
+      this.running = undefined
+      this.stopSpinner()
+      this.screen.notice = undefined
+      this.updateStatus()
+      this.draw()
+    }
+  }
+
+  private onEvent(event: AgentEvent): void {
+    const {style} = this.options
+    switch (event.type) {
+      case 'text_delta': {
+        this.stopSpinner()
+        const lines = (this.screen.partial + event.text).split('\n')
+        this.screen.partial = lines.pop()!
+        if (lines.length > 0) this.print(lines.map((line) => fileLine(line)).join('\n'))
+        break
+      }
+
+      case 'tool_call': {
+        this.endText()
+        this.print(style.dim(`⏺ ${fileLine([event.call.name, callSubject(event.call.input)].filter(Boolean).join(' '))}`))
+        this.startSpinner(`Running ${event.call.name}`)
+        break
+      }
+
+      case 'tool_result': {
+        this.stopSpinner()
+        this.print(toolResultLines(event.call, event.result, {style, verbose: false}).join('\n'))
+        this.startSpinner('Thinking')
+        break
+      }
+
+      case 'usage': {
+        this.usage = {...this.usage, input_tokens: this.usage.input_tokens + event.usage.inputTokens, output_tokens: this.usage.output_tokens + event.usage.outputTokens}
+        this.updateStatus()
+        break
+      }
+
+      default:
+    }
+
+    this.draw()
+  }
+
+  private endText(): void {
+    if (this.screen.partial) this.print(fileLine(this.screen.partial))
+    this.screen.partial = ''
+  }
+
+  private fail(message: string): void {
+    this.print(this.options.style.red(`✗ ${message}`))
+    this.draw()
+  }
+
+  /** One question at a time: parallel tool calls wait their turn. */
+  private ask(tool: string, input: Record<string, unknown>): Promise<PermissionDecision> {
+    const asked = this.questions.then(async () => {
+      if (this.running?.signal.aborted) return {reason: 'the user interrupted the turn', type: 'deny'} as const
+      const {style} = this.options
+      const preview = await changePreview(tool, input, {cwd: this.session!.cwd, style})
+      this.stopSpinner()
+      this.endText()
+      if (preview.length > 0) this.print(preview.join('\n'))
+      return new Promise<PermissionDecision>((resolve) => {
+        this.screen.question = [
+          style.bold(`Allow ${oneLine(tool)}: ${summarizeToolInput(tool, input)}?`),
+          `  ${style.bold('y')} allow once   ${style.bold('a')} allow for this session   ${style.bold('n')} deny (with a reason)   ${style.dim('Esc: deny')}`,
+        ]
+        this.pending = {kind: 'choice', resolve}
+        this.draw()
+      })
+    })
+    this.questions = asked.catch(() => undefined)
+    return asked
+  }
+
+  private answer(key: string): void {
+    const pending = this.pending!
+    if (pending.kind === 'reason') {
+      if (key === '<CR>' || key === '<Esc>') {
+        const why = pending.widget.text.trim()
+        return this.settle(pending, {reason: why ? `the user denied it: ${why}` : 'the user denied it', type: 'deny'}, 'denied')
+      }
+
+      pending.widget.key(key)
+      return this.draw()
+    }
+
+    if (key === 'y' || key === '<CR>') return this.settle(pending, {scope: 'once', type: 'allow'}, 'allowed once')
+    if (key === 'a') return this.settle(pending, {scope: 'session', type: 'allow'}, 'allowed for this session')
+    if (key === '<Esc>' || key === '<C-c>') {
+      this.settle(pending, {reason: 'the user interrupted the turn', type: 'deny'}, 'denied')
+      return this.interrupt()
+    }
+
+    if (key === 'n') {
+      this.pending = {kind: 'reason', resolve: pending.resolve, widget: new PromptWidget('default', this.options.history)}
+      this.draw()
+    }
+  }
+
+  private settle(pending: Pending, decision: PermissionDecision, said: string): void {
+    this.print(this.options.style.dim(`  ${said}`))
+    this.pending = undefined
+    this.screen.question = []
+    pending.resolve(decision)
+    this.startSpinner(decision.type === 'allow' ? 'Running' : 'Thinking')
+    this.draw()
+  }
+
+  private startSpinner(label: string): void {
+    clearInterval(this.spinner)
+    this.screen.busy = `${SPINNER[this.frame % SPINNER.length]} ${label}… (Esc to interrupt)`
+    this.spinner = setInterval(() => {
+      this.frame++
+      this.screen.busy = `${SPINNER[this.frame % SPINNER.length]} ${label}… (Esc to interrupt)`
+      this.draw()
+    }, 100)
+  }
+
+  private stopSpinner(): void {
+    clearInterval(this.spinner)
+    this.spinner = undefined
+    this.screen.busy = undefined
+  }
+
+  private updateStatus(): void {
+    const session = this.session
+    if (!session) return
+    const tokens = `${this.usage.input_tokens} in / ${this.usage.output_tokens} out`
+    const cost = this.usage.cost_usd === undefined ? '' : ` · $${this.usage.cost_usd.toFixed(4)}`
+    this.screen.status = `${session.model} · ${tokens}${cost} · ${this.options.permissionMode} · /help`
+  }
+
+  private draw(): void {
+    if (this.closed) return
+    const reason = this.pending?.kind === 'reason' ? this.pending.widget : undefined
+    drawScreen(this.region, this.widget, this.screen, this.options.style, reason)
+  }
+}

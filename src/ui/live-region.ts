@@ -1,0 +1,137 @@
+import stringWidth from 'string-width'
+
+/** Where the live region draws: a terminal's output stream. */
+export interface TerminalOutput {
+  write(text: string): unknown
+  columns?: number
+}
+
+/** The cursor's place in the region's lines: a line index and a column in that line's text. */
+export interface RegionCursor {
+  line: number
+  column: number
+}
+
+const ESC = '\u001B['
+/** CSI sequences (colours) and OSC-8 hyperlinks: drawn, but no columns wide. */
+// eslint-disable-next-line no-control-regex
+const ESCAPES = /(\u001B\[[0-9;?]*[A-Za-z]|\u001B\]8;[^\u0007\u001B]*(?:\u0007|\u001B\\))/
+
+/**
+ * The bottom of the screen that is redrawn: the prompt, the status line, a question, the line a
+ * reply is still writing. Everything above it is committed once and left alone, in the terminal's
+ * own scrollback (finished output is never redrawn, as in Codex and Gemini CLI). Lines are
+ * wrapped here to the terminal's width, so the region always knows how many rows it covers.
+ */
+export class LiveRegion {
+  private rows = 0
+  private cursorRow = 0
+  private lines: string[] = []
+  private cursor?: RegionCursor
+
+  constructor(private readonly out: TerminalOutput) {}
+
+  /** Draws `lines` in place of what the region showed; the terminal cursor goes to `cursor`. */
+  draw(lines: string[], cursor?: RegionCursor): void {
+    this.lines = lines
+    this.cursor = cursor
+    this.out.write(`${ESC}?2026h${ESC}?25l${this.erase()}${this.paint()}${ESC}?2026l`)
+  }
+
+  /** Writes `text` above the region, for good, then draws the region again below it. */
+  commit(text: string): void {
+    if (text === '') return
+    const body = text.endsWith('\n') ? text : `${text}\n`
+    this.out.write(`${ESC}?2026h${ESC}?25l${this.erase()}${body.replaceAll(/\r?\n/g, '\r\n')}${this.paint()}${ESC}?2026l`)
+  }
+
+  /** Leaves the region's last drawing on screen and the cursor below it (the session ends). */
+  release(): void {
+    const below = this.rows - 1 - this.cursorRow
+    this.out.write(`${below > 0 ? `${ESC}${below}B` : ''}\r\n${ESC}?25h`)
+    this.rows = 0
+    this.cursorRow = 0
+  }
+
+  /** Redraws at the terminal's new width. */
+  resize(): void {
+    this.draw(this.lines, this.cursor)
+  }
+
+  private erase(): string {
+    const up = this.cursorRow > 0 ? `${ESC}${this.cursorRow}A` : ''
+    return `${up}\r${ESC}J`
+  }
+
+  private paint(): string {
+    const width = Math.max(10, this.out.columns ?? 80)
+    const rows: string[] = []
+    let cursorRow = 0
+    let cursorColumn = 0
+    for (const [index, line] of this.lines.entries()) {
+      const wrapped = wrapLine(line, width)
+      if (this.cursor?.line === index) {
+        const at = cursorAt(wrapped, this.cursor.column, width)
+        cursorRow = rows.length + at.row
+        cursorColumn = at.column
+      }
+
+      rows.push(...wrapped.map((w) => w.text))
+    }
+
+    if (!this.cursor) cursorRow = Math.max(0, rows.length - 1)
+    this.rows = rows.length
+    this.cursorRow = cursorRow
+    const up = rows.length - 1 - cursorRow
+    const move = `${up > 0 ? `${ESC}${up}A` : ''}\r${cursorColumn > 0 ? `${ESC}${cursorColumn}C` : ''}`
+    return `${rows.join('\r\n')}${move}${this.cursor ? `${ESC}?25h` : ''}`
+  }
+}
+
+interface WrappedRow {
+  text: string
+  /** The offset in the line's plain text where this row starts. */
+  start: number
+}
+
+/** `line` cut into rows of at most `width` columns; ANSI styling is kept and not counted. */
+export function wrapLine(line: string, width: number): WrappedRow[] {
+  const rows: WrappedRow[] = []
+  let text = ''
+  let used = 0
+  let start = 0
+  let offset = 0
+  for (const part of line.split(ESCAPES)) {
+    if (part.startsWith('\u001B')) {
+      text += part
+      continue
+    }
+
+    for (const ch of part) {
+      const w = stringWidth(ch)
+      if (used + w > width) {
+        rows.push({start, text})
+        text = ''
+        used = 0
+        start = offset
+      }
+
+      text += ch
+      used += w
+      offset += ch.length
+    }
+  }
+
+  rows.push({start, text})
+  return rows
+}
+
+/** The row and column of the plain-text offset `column` in a wrapped line. */
+function cursorAt(rows: WrappedRow[], column: number, width: number): {row: number; column: number} {
+  let row = rows.length - 1
+  while (row > 0 && rows[row].start > column) row--
+  const plain = rows[row].text.split(ESCAPES).filter((part) => !part.startsWith('\u001B')).join('')
+  const col = stringWidth(plain.slice(0, column - rows[row].start))
+  // Past a full row's end the terminal has no column left: the cursor stays on its last one.
+  return {column: Math.min(col, width - 1), row}
+}

@@ -1,0 +1,110 @@
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import type {Script} from '../../src/testing/fake-model/script.js'
+import {CLI, makeSandbox, runCli, type Sandbox} from '../helpers/cli.js'
+import {Terminals} from '../helpers/terminal.js'
+
+/** The interactive session in real terminals (tmux panes): what the screen shows is asserted. */
+describe('hanzo-dev chat on a terminal', () => {
+  let box: Sandbox
+  let project: string
+  let terminals: Terminals
+
+  beforeAll(() => {
+    box = makeSandbox('hanzo-chat-')
+    project = join(box.home, 'project')
+    mkdirSync(project)
+    mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
+    writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({sandbox: {mode: 'workspace'}}))
+    terminals = Terminals.create(Object.fromEntries(Object.entries(box.env).filter(([key]) => key !== 'NO_COLOR')))
+  })
+  afterAll(async () => {
+    await terminals.close()
+    box.cleanup()
+  })
+
+  const script = (name: string, turns: Script['turns']) => {
+    const file = join(box.home, `${name}.json`)
+    writeFileSync(file, JSON.stringify({model: 'fake-model', turns}))
+    return file
+  }
+
+  const below = (screen: string[], marker: string) => screen.slice(screen.findLastIndex((line) => line.startsWith(marker)))
+
+  it('streams answers, asks in place with the diff, interrupts with Esc, keeps the conversation going, exits on Ctrl-D', async () => {
+    const model = script('main', [
+      {expect: {last_user_contains: 'write the greeting'}, text: 'I will write it.', tool_calls: [{arguments: {content: 'hello\n', path: 'greeting.txt'}, name: 'fs_write'}]},
+      {expect: {has_tool_result_for: 'fs_write'}, text: 'Wrote **greeting.txt**.'},
+      {expect: {last_user_contains: 'remove it'}, tool_calls: [{arguments: {command: 'rm greeting.txt'}, name: 'exec'}]},
+      {expect: {has_tool_result_for: 'exec'}, text: 'Understood, I left it.'},
+      {delay_ms: 20_000, text: 'too late'},
+      {expect: {last_user_contains: 'line one\nline two'}, text: 'Both lines arrived.'},
+    ])
+    await terminals.open('chat', `node ${CLI} chat --fake-model ${model}`, {cwd: project, height: 40})
+    await terminals.waitFor('chat', '/help for commands')
+    await terminals.keys('chat', 'write the greeting', 'Enter')
+    let screen = await terminals.waitFor('chat', 'Allow fs_write: greeting.txt?')
+    expect(below(screen, '› write the greeting').slice(0, 6)).toEqual(['› write the greeting', 'I will write it.', '⏺ fs_write greeting.txt', '  new file, 1 line:', '  +hello', 'Allow fs_write: greeting.txt?'])
+    await terminals.keys('chat', 'y')
+    await terminals.waitFor('chat', 'Wrote **greeting.txt**.')
+    expect(readFileSync(join(project, 'greeting.txt'), 'utf8')).toBe('hello\n')
+
+    // A denial with a reason: the model is told, the file stays.
+    await terminals.keys('chat', 'now remove it', 'Enter')
+    await terminals.waitFor('chat', 'Allow exec: rm greeting.txt?')
+    await terminals.keys('chat', 'n')
+    await terminals.waitFor('chat', 'Reason (optional')
+    await terminals.keys('chat', 'keep it', 'Enter')
+    screen = await terminals.waitFor('chat', 'Understood, I left it.')
+    expect(below(screen, '› now remove it')).toContain('  denied')
+    expect(readFileSync(join(project, 'greeting.txt'), 'utf8')).toBe('hello\n')
+
+    // Esc stops a turn that waits on the model; the next prompt goes on (and `\` Enter adds a line).
+    await terminals.keys('chat', 'take your time', 'Enter')
+    await terminals.waitFor('chat', 'Thinking…')
+    await terminals.keys('chat', 'Escape')
+    await terminals.waitFor('chat', 'Interrupted: the turn was stopped')
+    await terminals.keys('chat', 'line one\\', 'Enter', 'line two', 'Enter')
+    screen = await terminals.waitFor('chat', 'Both lines arrived.')
+    expect(below(screen, '› line one').slice(0, 3)).toEqual(['› line one', '  line two', 'Both lines arrived.'])
+
+    // Up recalls the last prompt; Ctrl-C clears it; Ctrl-D on the empty prompt exits.
+    await terminals.keys('chat', 'Up')
+    await terminals.waitFor('chat', '  line two\n')
+    await terminals.keys('chat', 'C-c', 'C-d')
+    expect(await terminals.exitStatus('chat')).toBe(0)
+  })
+
+  it('edits the prompt in vim mode, knows its slash commands, and --continue shows the conversation so far', async () => {
+    const model = script('vim', [{expect: {last_user_contains: 'bye world'}, text: 'Vim edit received.'}])
+    await terminals.open('vim', `HANZO_INPUT_MODE=vim node ${CLI} chat --fake-model ${model}`, {cwd: project})
+    await terminals.waitFor('vim', '-- INSERT --')
+    await terminals.keys('vim', 'hello world', 'Escape', '0', 'c', 'w', 'bye', 'Escape')
+    await terminals.waitFor('vim', '› bye world')
+    await terminals.keys('vim', 'Enter')
+    await terminals.waitFor('vim', 'Vim edit received.')
+    // After a submit the prompt is empty and in Insert mode again.
+    await terminals.keys('vim', '/stauts', 'Enter')
+    await terminals.waitFor('vim', 'unknown command /stauts: did you mean /status?')
+    await terminals.keys('vim', 'Escape', ':', 'q', 'Enter')
+    expect(await terminals.exitStatus('vim')).toBe(0)
+
+    const next = script('continued', [{expect: {last_user_contains: 'and now?'}, text: 'Carrying on.'}])
+    await terminals.open('again', `node ${CLI} chat --continue --fake-model ${next} "and now?"`, {cwd: project})
+    const screen = await terminals.waitFor('again', 'Carrying on.')
+    const shown = screen.join('\n')
+    expect(shown).toContain('Vim edit received.')
+    expect(shown.indexOf('Vim edit received.')).toBeLessThan(shown.indexOf('Carrying on.'))
+    await terminals.keys('again', 'C-c', 'C-c')
+    expect(await terminals.exitStatus('again')).toBe(0)
+  })
+
+  it('refuses to start off a terminal, saying what to use instead', async () => {
+    const result = await runCli(['chat'], {cwd: project, env: box.env, input: ''})
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain('The interactive session needs a terminal')
+    expect(result.stderr).toContain('hanzo-dev run')
+  })
+})
