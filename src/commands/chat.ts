@@ -6,7 +6,7 @@ import {SESSION_PERMISSION_MODES, type SessionPermissionMode} from '../core/perm
 import {UserError} from '../core/errors.js'
 
 export default class Chat extends HanzoCommand {
-  static description = `The interactive session: a prompt at the bottom of the terminal, the conversation above it.
+  static description = `The interactive session: a prompt at the bottom, the conversation above it.
 
 Running hanzo-dev with no command on a terminal starts it too. Type a task and press Enter; \\ then Enter (or Alt+Enter, Ctrl-J) adds a line, Up and Down recall earlier prompts of this project. The agent reads and edits files and runs commands under the permission rules; a call the rules leave open is asked about in place, with the diff of an edit: y allows it once, a for the session, n denies it (with a reason the model is told). Esc interrupts a running turn; Ctrl-C twice or Ctrl-D on an empty prompt exits. /help lists the slash commands; the input_mode setting (or /vim) turns on vim key bindings.
 
