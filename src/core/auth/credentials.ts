@@ -20,6 +20,8 @@ export interface OAuthCredential {
   account?: string
   /** The client the grant belongs to: a refresh must come from the same client. Not a secret. */
   clientId?: string
+  /** The resource server the token was issued for (RFC 8707): it is sent nowhere else. */
+  resource?: string
 }
 
 export type Credential = ApiKeyCredential | OAuthCredential
@@ -68,7 +70,7 @@ export function summarizeCredential(provider: string, credential: Credential): C
   return dropUndefined({account, expiresAt, hasRefreshToken: refreshToken !== undefined, issuer, provider, scope, type: 'oauth'})
 }
 
-const OAUTH_STRINGS = ['refreshToken', 'tokenType', 'scope', 'issuer', 'account', 'clientId'] as const
+const OAUTH_STRINGS = ['refreshToken', 'tokenType', 'scope', 'issuer', 'account', 'clientId', 'resource'] as const
 
 /**
  * A stored value checked to be a credential, or the reason it is not. The reason names fields,

@@ -3,6 +3,7 @@ import {Backoff} from '../protocol/backoff.js'
 import {isHttpUrl} from './discovery.js'
 import {
   type ClientAuth,
+  clientFields,
   type FetchLike,
   OAuthError,
   OAuthServerError,
@@ -50,9 +51,8 @@ const DEFAULT_MAX_SERVER_ERRORS = 5
  * endpoint at the server's interval until the user approves, denies, or the code expires.
  */
 export async function runDeviceFlow(options: DeviceFlowOptions): Promise<TokenResponse> {
-  const {clientId, clientSecret, signal} = options
-  const client: Record<string, string> = {client_id: clientId}
-  if (clientSecret) client.client_secret = clientSecret
+  const {signal} = options
+  const client = clientFields(options)
   const scope: Record<string, string> = options.scopes.length > 0 ? {scope: options.scopes.join(' ')} : {}
   const start = await withServerRetries(options, () => postForm(options.fetch, options.deviceAuthorizationUrl, {...client, ...scope}, signal))
   const grant = readDeviceAuthorization(start, options.deviceAuthorizationUrl)

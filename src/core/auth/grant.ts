@@ -1,6 +1,6 @@
 import type {OAuthCredential} from './credentials.js'
 import {type AuthProvider, providerEndpoints} from './providers.js'
-import {credentialFromToken, type FetchLike, OAuthError, parseTokenResponse, postForm} from './oauth-http.js'
+import {clientFields, credentialFromToken, type FetchLike, OAuthError, parseTokenResponse, postForm} from './oauth-http.js'
 import type {Refresher} from './refresh.js'
 
 /**
@@ -10,10 +10,10 @@ import type {Refresher} from './refresh.js'
 export function providerRefresher(provider: AuthProvider, fetch: FetchLike, now: () => number): Refresher {
   return async (credential) => {
     const endpoints = await providerEndpoints(provider, undefined, fetch)
-    const form: Record<string, string> = {client_id: provider.clientId!, grant_type: 'refresh_token', refresh_token: credential.refreshToken!}
-    if (provider.clientSecret) form.client_secret = provider.clientSecret
+    const client = clientFields({clientId: provider.clientId!, clientSecret: provider.clientSecret, resource: credential.resource})
+    const form = {...client, grant_type: 'refresh_token', refresh_token: credential.refreshToken!}
     const answer = parseTokenResponse(await postForm(fetch, endpoints.token_endpoint, form), endpoints.token_endpoint)
-    const renewed = credentialFromToken(answer, now(), {clientId: credential.clientId, issuer: credential.issuer})
+    const renewed = credentialFromToken(answer, now(), {clientId: credential.clientId, issuer: credential.issuer, resource: credential.resource})
     // A refresh answer rarely has an ID token: the account shown stays the one that logged in.
     return credential.account && !renewed.account ? {...renewed, account: credential.account} : renewed
   }

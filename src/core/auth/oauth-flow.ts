@@ -59,6 +59,7 @@ export class OAuthFlow {
       state,
     }
     if (scopes.length > 0) params.scope = scopes.join(' ')
+    if (this.options.resource) params.resource = this.options.resource
     for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value)
     return {pkce, state, url: url.href}
   }
@@ -110,8 +111,8 @@ export class OAuthFlow {
   }
 
   exchange(code: string, verifier: string, signal?: AbortSignal): Promise<TokenResponse> {
-    const {clientId, clientSecret, fetch, redirectUri, tokenUrl} = this.options
+    const {fetch, redirectUri, tokenUrl} = this.options
     const grant = {code, code_verifier: verifier, grant_type: 'authorization_code', redirect_uri: redirectUri}
-    return requestToken(fetch, tokenUrl, {clientId, clientSecret}, grant, signal)
+    return requestToken(fetch, tokenUrl, this.options, grant, signal)
   }
 }

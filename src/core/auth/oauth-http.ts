@@ -50,6 +50,19 @@ export interface ClientAuth {
   clientId: string
   /** Confidential clients only; sent in the body (client_secret_post). */
   clientSecret?: string
+  /**
+   * RFC 8707: the resource server the tokens are for (an MCP server's URL), sent with every
+   * request of the grant, so a token issued for one server is refused by every other.
+   */
+  resource?: string
+}
+
+/** The fields that name the client (and its resource) in every form it posts. */
+export function clientFields(client: ClientAuth): Record<string, string> {
+  const fields: Record<string, string> = {client_id: client.clientId}
+  if (client.clientSecret) fields.client_secret = client.clientSecret
+  if (client.resource) fields.resource = client.resource
+  return fields
 }
 
 /** The form fields that carry secrets: a server quoting them back must not show them. */
@@ -113,16 +126,15 @@ export async function requestToken(
   grant: Record<string, string>,
   signal?: AbortSignal,
 ): Promise<TokenResponse> {
-  const form: Record<string, string> = {...grant, client_id: client.clientId}
-  if (client.clientSecret) form.client_secret = client.clientSecret
-  return parseTokenResponse(await postForm(fetch, tokenUrl, form, signal), tokenUrl)
+  return parseTokenResponse(await postForm(fetch, tokenUrl, {...grant, ...clientFields(client)}, signal), tokenUrl)
 }
 
 /** What a login keeps of a token answer. The account is read, unverified, from the ID token: for display only. */
-export function credentialFromToken(token: TokenResponse, now: number, origin: {issuer?: string; clientId?: string} = {}): OAuthCredential {
-  const {clientId, issuer} = origin
+export function credentialFromToken(token: TokenResponse, now: number, origin: {issuer?: string; clientId?: string; resource?: string} = {}): OAuthCredential {
+  const {clientId, issuer, resource} = origin
   const credential: OAuthCredential = {accessToken: token.access_token, tokenType: token.token_type, type: 'oauth'}
   if (clientId) credential.clientId = clientId
+  if (resource) credential.resource = resource
   if (token.refresh_token) credential.refreshToken = token.refresh_token
   if (token.expires_in !== undefined) credential.expiresAt = now + token.expires_in * 1000
   if (token.scope) credential.scope = token.scope
