@@ -38,3 +38,5 @@ export {terminalSpinner} from './cli/spinner.js'
 export {writeFileAtomic} from './adapters/atomic-write.js'
 // What the mcp plugin's `mcp add` / `remove` / `import` write settings with.
 export {editSetting} from './cli/settings-target.js'
+// What the mcp plugin's `mcp login` / `logout` and its HTTP servers' tokens use.
+export {loginToResource, logoutResource, resourceAccessToken} from './adapters/auth/resource-login.js'

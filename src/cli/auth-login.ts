@@ -40,7 +40,7 @@ export async function loginWithOAuth(context: AuthContext, provider: AuthProvide
       throw explained(error)
     },
   )
-  const credential = credentialFromToken(token, context.now(), {clientId: provider.clientId, issuer: endpoints.issuer || undefined})
+  const credential = credentialFromToken(token, context.now(), {clientId: provider.clientId, issuer: endpoints.issuer || undefined, resource: provider.resource})
   await context.store.store(provider.name, credential)
   return credential
 }
@@ -57,6 +57,7 @@ async function browserLogin(context: AuthContext, provider: AuthProvider, endpoi
       issRequired: endpoints.authorization_response_iss_parameter_supported,
       issuer: endpoints.issuer || undefined,
       redirectUri: receiver.redirectUri,
+      resource: provider.resource,
       tokenUrl: endpoints.token_endpoint,
     })
     // OpenID Connect drops offline_access (so no refresh token) unless consent is asked for.
@@ -94,6 +95,7 @@ async function deviceLogin(context: AuthContext, provider: AuthProvider, endpoin
       void io.waiting('Waiting for approval (Ctrl-C to cancel)', login).catch(() => {})
     },
     onWarning: io.warn,
+    resource: provider.resource,
     scopes: provider.scopes,
     signal: io.signal,
     sleep: (ms, signal) => delay(ms, undefined, {signal}),

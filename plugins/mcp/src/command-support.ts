@@ -42,7 +42,7 @@ export async function commandServers(command: HostCommand & {config: {root: stri
 
   const {openSessionServers} = await import('./session-servers.js')
   const open = (chosen: readonly McpServerEntry[]) =>
-    openSessionServers(chosen, {cwd: host.projectRoot, dataDir: host.dataDir, env: host.env, library, warn: options.quiet ? () => {} : (m) => command.warn(m)})
+    openSessionServers(chosen, {cwd: host.projectRoot, dataDir: host.dataDir, env: host.env, library, settings: host.settings, warn: options.quiet ? () => {} : (m) => command.warn(m)})
   return {entries, host, library, open}
 }
 

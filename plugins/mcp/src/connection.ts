@@ -1,6 +1,5 @@
 import {join} from 'node:path'
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js'
-import type {OAuthClientProvider} from '@modelcontextprotocol/sdk/client/auth.js'
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js'
 import type {CallToolResult, Tool} from '@modelcontextprotocol/sdk/types.js'
 
@@ -16,8 +15,8 @@ export interface McpConnectionOptions {
   /** The data dir: stderr logs go under `mcp/logs/`. */
   dataDir: string
   env: Readonly<Record<string, string | undefined>>
-  /** Set for a server that needs OAuth (`mcp login`): tokens come from the credential store. */
-  authProvider?: OAuthClientProvider
+  /** The access token of the server's OAuth login (`mcp login`), asked for on each request: it may have been renewed. */
+  bearer?: () => Promise<string | undefined>
   /** The delays between reconnects after a crash (the core's Backoff); none: reconnect at once. */
   backoff?: {nextDelay(): number; reset(): void}
   /** Called when the server says its tools changed, after the cache is dropped. */
@@ -59,11 +58,6 @@ export class McpConnection {
 
   constructor(private readonly options: McpConnectionOptions) {}
 
-
-  /** A stored OAuth login, looked up before the first connect. */
-  setAuthProvider(provider: OAuthClientProvider | undefined): void {
-    this.options.authProvider = provider
-  }
 
   /** The process id of a running stdio server. */
   get pid(): number | undefined {
@@ -208,7 +202,7 @@ export class McpConnection {
     }
 
     const {httpTransports} = await import('./http-transport.js')
-    return httpTransports(transport.url, transport.headers, this.options.authProvider)
+    return httpTransports(transport.url, transport.headers, this.options.bearer)
   }
 
   private hint(): string {
@@ -220,7 +214,7 @@ export class McpConnection {
   private failure(error: unknown, doing: string): McpServerError {
     if (error instanceof McpServerError) return error
     const message = error instanceof Error ? error.message : String(error)
-    if (error instanceof Error && error.name === 'UnauthorizedError') {
+    if (error instanceof Error && (error.name === 'UnauthorizedError' || (error as {code?: unknown}).code === 401)) {
       return new McpServerError(this.name, `MCP server "${this.name}" needs you to log in`, `run hanzo-dev mcp login ${this.name}`)
     }
 

@@ -1,4 +1,3 @@
-import type {OAuthClientProvider} from '@modelcontextprotocol/sdk/client/auth.js'
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js'
 
 export interface HttpTransportChoice {
@@ -12,13 +11,22 @@ export interface HttpTransportChoice {
  * HIP-301 HttpMcpTransport: streamable HTTP first; a server that refuses it with a 4xx (an
  * older server that only speaks HTTP+SSE answers POST with 404 or 405) is tried over SSE, as
  * the MCP spec's backwards-compatibility section says. A 401 is not a fallback: it means log in.
+ * `bearer` adds the `mcp login` token to every request (not the SDK's authProvider, which would
+ * start a browser login in the middle of a session: logins happen in `mcp login` only).
  */
-export async function httpTransports(url: URL, headers: Record<string, string> | undefined, authProvider?: OAuthClientProvider): Promise<HttpTransportChoice[]> {
+export async function httpTransports(url: URL, headers: Record<string, string> | undefined, bearer?: () => Promise<string | undefined>): Promise<HttpTransportChoice[]> {
   const [{StreamableHTTPClientTransport}, {SSEClientTransport}] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/client/sse.js'),
   ])
   const requestInit = headers ? {headers} : undefined
+  const withBearer: typeof fetch = async (input, init) => {
+    const token = await bearer?.()
+    if (!token) return fetch(input, init)
+    const sent = new Headers(init?.headers)
+    sent.set('authorization', `Bearer ${token}`)
+    return fetch(input, {...init, headers: sent})
+  }
   return [
     {
       fallbackOn: (error) => {
@@ -26,15 +34,13 @@ export async function httpTransports(url: URL, headers: Record<string, string> |
         return typeof code === 'number' && code >= 400 && code < 500 && code !== 401 && code !== 403
       },
       kind: 'streamable-http',
-      transport: new StreamableHTTPClientTransport(url, {authProvider, requestInit}),
+      transport: new StreamableHTTPClientTransport(url, {fetch: withBearer, requestInit}),
     },
     {
       fallbackOn: () => false,
       kind: 'sse',
       transport: new SSEClientTransport(url, {
-        authProvider,
-        // EventSource takes no headers of its own: they go on through its fetch.
-        eventSourceInit: headers ? {fetch: (input, init) => fetch(input, {...init, headers: {...(init?.headers as Record<string, string>), ...headers}})} : undefined,
+        fetch: withBearer,
         requestInit,
       }),
     },

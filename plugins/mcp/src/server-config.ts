@@ -13,6 +13,14 @@ export interface McpServerEntry {
   toolTimeoutMs?: number
   /** true: a tool the server marks `readOnlyHint` counts as read-only; otherwise every MCP tool counts as mutating. */
   trustReadOnlyHint?: boolean
+  /** The OAuth client of an HTTP server's login (`mcp login`); without one, hanzo-dev registers itself. */
+  oauth?: McpOAuthClient
+}
+
+export interface McpOAuthClient {
+  clientId?: string
+  clientSecret?: string
+  scopes?: string[]
 }
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000
@@ -75,7 +83,10 @@ function parseServer(name: string, entry: unknown): ParsedServer {
     if (!url) return fail('"url" must be an http:// or https:// URL')
     const headers = stringMap(entry.headers, 'headers')
     if (typeof headers === 'string') return fail(headers)
-    return {disabled, name, server: {disabled, name, transport: {type: 'http', url, ...(headers ? {headers} : {})}, ...options}, ...tier}
+    const oauth = parseOAuth(entry.oauth)
+    if (typeof oauth === 'string') return fail(oauth)
+    const transport: McpTransport = {type: 'http', url, ...(headers ? {headers} : {})}
+    return {disabled, name, server: {disabled, name, transport, ...options, ...(oauth ? {oauth} : {})}, ...tier}
   }
 
   const argv = typeof entry.command === 'string' ? [entry.command] : entry.command
@@ -109,6 +120,24 @@ function parseOptions(entry: Record<string, unknown>): ServerOptions | string {
   }
 
   return options
+}
+
+function parseOAuth(value: unknown): McpOAuthClient | undefined | string {
+  if (value === undefined) return undefined
+  if (!isRecord(value)) return '"oauth" must be an object: {client_id, client_secret, scopes}'
+  const client: McpOAuthClient = {}
+  for (const [key, field] of [['client_id', 'clientId'], ['client_secret', 'clientSecret']] as const) {
+    if (value[key] === undefined) continue
+    if (typeof value[key] !== 'string' || value[key] === '') return `"oauth.${key}" must be a non-empty string`
+    client[field] = value[key]
+  }
+
+  if (value.scopes !== undefined) {
+    if (!Array.isArray(value.scopes) || !value.scopes.every((s) => typeof s === 'string')) return '"oauth.scopes" must be a list of strings'
+    client.scopes = value.scopes as string[]
+  }
+
+  return client
 }
 
 function stringMap(value: unknown, key: string): Record<string, string> | undefined | string {

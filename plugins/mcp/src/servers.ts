@@ -1,5 +1,4 @@
 import type {ToolDefinition} from '@hanzo-dev/sdk'
-import type {OAuthClientProvider} from '@modelcontextprotocol/sdk/client/auth.js'
 
 import {type ConnectionState, McpConnection, McpServerError} from './connection.js'
 import {mcpToolDefinitions, type ToolNaming} from './mcp-tools.js'
@@ -25,8 +24,8 @@ export interface McpServersOptions {
   naming: ToolNaming
   pins: ToolPins
   newBackoff?: () => {nextDelay(): number; reset(): void}
-  /** The stored OAuth login of a server, when it has one. */
-  authProvider?: (server: McpServerEntry) => Promise<OAuthClientProvider | undefined>
+  /** Where an HTTP server's OAuth access token comes from (`mcp login`). */
+  bearer?: (server: McpServerEntry) => (() => Promise<string | undefined>) | undefined
   /** Reported once per problem: a server that fails, a tool left out. */
   warn: (message: string) => void
 }
@@ -50,6 +49,7 @@ export class McpServers {
       (server) =>
         new McpConnection({
           backoff: options.newBackoff?.(),
+          bearer: options.bearer?.(server),
           cwd: options.cwd,
           dataDir: options.dataDir,
           env: options.env,
@@ -105,7 +105,6 @@ export class McpServers {
     const connection = this.connection(name)!
     const server = this.entries.find((s) => s.name === name)!
     try {
-      if (this.options.authProvider && connection.state === 'idle') connection.setAuthProvider(await this.options.authProvider(server))
       const listed = await connection.tools()
       const {tools, warnings} = mcpToolDefinitions(connection, server, listed, this.options.naming, this.options.pins)
       for (const warning of warnings) this.options.warn(warning)

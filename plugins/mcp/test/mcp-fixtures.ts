@@ -63,5 +63,5 @@ export async function tempDir(): Promise<{dir: string; remove(): Promise<void>}>
 }
 
 export function servers(entries: McpServerEntry[], dataDir: string, warnings: string[] = []) {
-  return openSessionServers(entries, {cwd: dataDir, dataDir, env: process.env, library, warn: (m) => warnings.push(m)})
+  return openSessionServers(entries, {cwd: dataDir, dataDir, env: process.env, library, settings: {}, warn: (m) => warnings.push(m)})
 }

@@ -48,6 +48,12 @@ export async function loadCommandHost(command: HostCommand, options: LoadCommand
   return loaded.host
 }
 
+/** A host library call's user error (bad input, a refusal) as the command's clear message and exit code; anything else rethrown. */
+export function failOnUserError(command: Pick<HostCommand, 'error'>, error: unknown): never {
+  if (isUserError(error)) command.error(error.message, {exit: error.exitCode ?? 1, suggestions: error.hint ? [error.hint] : undefined})
+  throw error
+}
+
 /**
  * The host's UserError (and its ConfigError) come from another module graph (the CLI's root
  * package), so they are recognised by name rather than by class.

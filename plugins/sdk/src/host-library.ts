@@ -34,6 +34,28 @@ export interface HostLibrary {
    * atomic, keeping the file's other keys and a trusted project trusted.
    */
   editSetting(options: {cwd: string; tier: 'user' | 'project' | 'local'; key: string; value?: string}): Promise<{file: string; warnings: string[]; gitignore?: string}>
+  /**
+   * OAuth logins to resource servers (an MCP server's), stored under `key` (`mcp:<name>`) with
+   * RFC 8707's `resource`: the browser or device login (registering a client, RFC 7591, when no
+   * `clientId` is given), the stored access token and the resource it is for (renewed when
+   * expired; undefined when there is none), and logout (revokes, then deletes). Absent from older hanzo-dev.
+   */
+  loginToResource?(login: ResourceLogin, options: {device: boolean; browser: boolean}): Promise<{account?: string; expires?: string; storedIn: string}>
+  resourceAccessToken?(login: Pick<ResourceLogin, 'key' | 'settings' | 'env' | 'clientSecret'>): Promise<{accessToken: string; resource?: string} | undefined>
+  logoutResource?(login: Pick<ResourceLogin, 'key' | 'settings' | 'env' | 'clientSecret'>): Promise<{removed: boolean; revocation?: string}>
+}
+
+/** Who to log in to, for {@link HostLibrary.loginToResource}. */
+export interface ResourceLogin {
+  key: string
+  resource: string
+  issuer: string
+  clientId?: string
+  clientSecret?: string
+  scopes: string[]
+  /** The merged settings (`credentials.store` picks the store). */
+  settings: Record<string, unknown>
+  env: Readonly<Record<string, string | undefined>>
 }
 
 /**

@@ -8,11 +8,13 @@ export interface AuthServerMetadata {
   token_endpoint: string
   device_authorization_endpoint?: string
   revocation_endpoint?: string
+  /** RFC 7591 dynamic client registration, for servers (MCP's) that expect clients to register themselves. */
+  registration_endpoint?: string
   code_challenge_methods_supported?: string[]
   authorization_response_iss_parameter_supported?: boolean
 }
 
-const URL_FIELDS = ['authorization_endpoint', 'token_endpoint', 'device_authorization_endpoint', 'revocation_endpoint'] as const
+const URL_FIELDS = ['authorization_endpoint', 'token_endpoint', 'device_authorization_endpoint', 'revocation_endpoint', 'registration_endpoint'] as const
 
 /**
  * Reads the server's metadata: RFC 8414's `/.well-known/oauth-authorization-server` (inserted

@@ -20,6 +20,8 @@ export interface AuthProvider {
   redirectUri?: string
   scopes: string[]
   flow: LoginFlow
+  /** RFC 8707: the one resource server (an MCP server's URL) the tokens are for. */
+  resource?: string
 }
 
 /**

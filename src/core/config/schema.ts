@@ -50,6 +50,16 @@ const mcpServer = {
       description: 'HTTP headers sent with every request.',
       additionalProperties: {type: 'string', description: 'The value of the header.'},
     },
+    oauth: {
+      type: 'object',
+      description: 'For an HTTP server that asks for an OAuth login (hanzo-dev mcp login NAME): the client to log in as. Without client_id hanzo-dev registers itself (RFC 7591).',
+      additionalProperties: false,
+      properties: {
+        client_id: {type: 'string', description: 'The client id registered at the authorization server.'},
+        client_secret: {type: 'string', description: 'The client secret, for a confidential client.'},
+        scopes: {type: 'array', items: {type: 'string'}, description: 'Scopes to ask for (default: what the server says it supports).'},
+      },
+    },
     disabled: {type: 'boolean', default: false, description: 'true turns the server off (a later tier can disable a server an earlier one defines).'},
     startup_timeout_ms: {type: 'integer', minimum: 1, default: 30_000, description: 'How long the server may take to start and answer initialize; past it the session goes on without it.'},
     tool_timeout_ms: {type: 'integer', minimum: 1, default: 120_000, description: 'How long one tool call may take.'},

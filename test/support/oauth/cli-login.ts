@@ -14,8 +14,9 @@ export interface LoginSession {
   result: Promise<CliResult>
 }
 
-export function startLogin(args: string[], box: Sandbox, env: Record<string, string> = {}): LoginSession {
-  const child = spawnCli(['auth', 'login', ...args], {env: {...box.env, ...env}, openStdin: true})
+/** `command`: the login command (`mcp login` logs in to an MCP server the same way). */
+export function startLogin(args: string[], box: Sandbox, env: Record<string, string> = {}, command = ['auth', 'login']): LoginSession {
+  const child = spawnCli([...command, ...args], {env: {...box.env, ...env}, openStdin: true})
   let stderr = ''
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8')

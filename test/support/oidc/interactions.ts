@@ -43,9 +43,10 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   const accountId = details.session?.accountId
   if (!accountId) return reply(res, 409, {error: 'no_session'})
   const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({accountId, clientId: details.params.client_id})
-  const {missingOIDCClaims, missingOIDCScope} = details.prompt.details
+  const {missingOIDCClaims, missingOIDCScope, missingResourceScopes} = details.prompt.details
   if (missingOIDCScope) grant.addOIDCScope(missingOIDCScope.join(' '))
   if (missingOIDCClaims) grant.addOIDCClaims(missingOIDCClaims)
+  for (const [resource, scopes] of Object.entries(missingResourceScopes ?? {})) grant.addResourceScope(resource, scopes.join(' '))
   const grantId = await grant.save()
   return provider.interactionFinished(req, res, {consent: {grantId}}, {mergeWithLastSubmission: true})
 }

@@ -16,13 +16,14 @@ declare module 'oidc-provider' {
     uid: string
     grantId?: string
     params: Record<string, unknown> & {client_id: string}
-    prompt: {name: string; details: Record<string, unknown> & {missingOIDCScope?: string[]; missingOIDCClaims?: string[]}}
+    prompt: {name: string; details: Record<string, unknown> & {missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]>}}
     session?: {accountId: string}
   }
 
   export interface Grant {
     addOIDCScope(scope: string): void
     addOIDCClaims(claims: string[]): void
+    addResourceScope(resource: string, scope: string): void
     save(): Promise<string>
   }
 
@@ -31,9 +32,18 @@ declare module 'oidc-provider' {
     find(id: string): Promise<Grant | undefined>
   }
 
+  export interface AccessToken {
+    aud?: string | string[]
+    scope?: string
+    isExpired: boolean
+  }
+
+  export const errors: {InvalidTarget: new (description?: string) => Error}
+
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>)
     readonly Grant: GrantModel
+    readonly AccessToken: {find(token: string): Promise<AccessToken | undefined>}
     callback(): Handler
     interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>
     interactionFinished(

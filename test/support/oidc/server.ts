@@ -2,7 +2,7 @@ import {generateKeyPair, randomBytes} from 'node:crypto'
 import {createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {promisify} from 'node:util'
-import Provider from 'oidc-provider'
+import Provider, {errors} from 'oidc-provider'
 
 import {handleInteraction, INTERACTION_PATH} from './interactions.js'
 
@@ -12,6 +12,13 @@ export interface OidcServerOptions {
   /** Seconds a device code lives (default 600); make it short to test `expired_token`. */
   deviceCodeTtl?: number
   clientId?: string
+  /**
+   * Resource servers (RFC 8707), by URL, with the scope each accepts: a token asked for one of
+   * them is opaque, has it as its audience, and carries only its scopes (MCP authorization).
+   */
+  resourceServers?: Record<string, string>
+  /** Open dynamic client registration (RFC 7591) at /reg. */
+  registration?: boolean
 }
 
 export interface OidcServer {
@@ -81,6 +88,18 @@ export async function startOidcServer(options: OidcServerOptions = {}): Promise<
     cookies: {keys: [randomBytes(32).toString('base64url')]},
     features: {
       devInteractions: {enabled: false},
+      registration: {enabled: options.registration ?? false},
+      resourceIndicators: {
+        enabled: options.resourceServers !== undefined,
+        // A request without `resource` gets a token for the userinfo endpoint, as without the feature.
+        defaultResource: () => undefined,
+        async getResourceServerInfo(_ctx: unknown, indicator: string) {
+          const scope = options.resourceServers?.[indicator]
+          if (scope === undefined) throw new errors.InvalidTarget()
+          return {accessTokenFormat: 'opaque', audience: indicator, scope}
+        },
+        useGrantedResource: () => true,
+      },
       deviceFlow: {enabled: true},
       revocation: {
         enabled: true,

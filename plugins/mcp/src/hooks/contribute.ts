@@ -21,7 +21,7 @@ export default defineContributeHook(async (options) => {
   const [library, {openSessionServers}] = await Promise.all([loadHostLibrary(config), import('../session-servers.js')])
   let answered = false
   const warn = (message: string) => (answered ? process.stderr.write(`Warning: ${message}\n`) : notices.push(message))
-  const mcp = await openSessionServers(servers, {cwd: host.projectRoot, dataDir: host.dataDir, env: host.env, library, warn})
+  const mcp = await openSessionServers(servers, {cwd: host.projectRoot, dataDir: host.dataDir, env: host.env, library, settings: host.settings, warn})
   let timer: NodeJS.Timeout | undefined
   await Promise.race([mcp.start(), new Promise<void>((resolve) => (timer = setTimeout(resolve, MCP_STARTUP_WAIT_MS)))])
   clearTimeout(timer)

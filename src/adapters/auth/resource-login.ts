@@ -1,0 +1,102 @@
+import type {ResourceLogin} from '@hanzo-dev/sdk'
+
+import {loginWithOAuth} from '../../cli/auth-login.js'
+import {describeCredential} from '../../cli/auth-report.js'
+import {interruptSignal, withSpinner} from '../../cli/auth-terminal.js'
+import {discoverAuthServer} from '../../core/auth/discovery.js'
+import {providerRefresher, revokeCredential} from '../../core/auth/grant.js'
+import type {FetchLike} from '../../core/auth/oauth-http.js'
+import type {AuthProvider} from '../../core/auth/providers.js'
+import {validCredential} from '../../core/auth/refresh.js'
+import type {HanzoConfig} from '../../core/config/types.js'
+import {UserError} from '../../core/errors.js'
+import {type AuthContext, openAuthContext} from './auth-context.js'
+
+/*
+ * Logins to resource servers other than model providers: an MCP server's OAuth (MCP's
+ * authorization spec). Each has its own credential-store key and RFC 8707 `resource`, so a
+ * token is only ever sent to the server it was issued for.
+ */
+
+/** A public native client, the kind RFC 8252 describes: any loopback port matches its redirect URI. */
+const REGISTERED_REDIRECT = 'http://127.0.0.1/callback'
+
+/** The browser (PKCE) or `device` login of `login`, registering a client first when none is configured (RFC 7591). */
+export async function loginToResource(login: ResourceLogin, options: {device: boolean; browser: boolean}): Promise<{account?: string; expires?: string; storedIn: string}> {
+  const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`)
+  const context = await openAuthContext(login.settings as Partial<HanzoConfig>, login.env, warn)
+  const {release, signal} = interruptSignal('Login')
+  try {
+    const clientId = login.clientId ?? (await withSpinner(`Registering hanzo-dev with ${login.issuer}`, registerClient(context.fetch, login, signal)))
+    const provider: AuthProvider = {...providerOf(login), clientId, redirectUri: login.clientId ? undefined : REGISTERED_REDIRECT}
+    const credential = await loginWithOAuth(context, provider, options, {
+      input: process.stdin,
+      say: (message) => process.stderr.write(`${message}\n`),
+      signal,
+      waiting: withSpinner,
+      warn,
+    })
+    const report = describeCredential(login.key, credential, context)
+    return {storedIn: report.storedIn, ...(report.account ? {account: report.account} : {}), ...(report.expires ? {expires: report.expires} : {})}
+  } finally {
+    release()
+  }
+}
+
+/**
+ * The access token stored for `key` and the resource it was issued for (the caller checks it
+ * covers where the token goes), renewed first when it has expired; undefined when there is none
+ * or it cannot be renewed (the user must log in again).
+ */
+export async function resourceAccessToken(login: Pick<ResourceLogin, 'key' | 'settings' | 'env' | 'clientSecret'>): Promise<{accessToken: string; resource?: string} | undefined> {
+  const context = await openAuthContext(login.settings as Partial<HanzoConfig>, login.env, () => {})
+  const stored = await context.store.get(login.key)
+  if (stored?.type !== 'oauth') return undefined
+  const refresh = providerRefresher({...storedProvider(login.key, stored), clientSecret: login.clientSecret}, context.fetch, context.now)
+  const credential = await validCredential(context.store, login.key, refresh, {now: context.now}).catch(() => undefined)
+  return credential?.type === 'oauth' ? {accessToken: credential.accessToken, ...(credential.resource ? {resource: credential.resource} : {})} : undefined
+}
+
+/** Revokes (best effort) and deletes the login under `key`; false when there was none. */
+export async function logoutResource(login: Pick<ResourceLogin, 'key' | 'settings' | 'env' | 'clientSecret'>): Promise<{removed: boolean; revocation?: string}> {
+  const context: AuthContext = await openAuthContext(login.settings as Partial<HanzoConfig>, login.env, () => {})
+  const stored = await context.store.get(login.key)
+  if (!stored) return {removed: false}
+  const revocation = stored.type === 'oauth' ? await revokeCredential({...storedProvider(login.key, stored), clientSecret: login.clientSecret}, stored, context.fetch) : undefined
+  await context.store.delete(login.key)
+  return {removed: true, ...(revocation ? {revocation: revocation.result} : {})}
+}
+
+function providerOf(login: ResourceLogin): AuthProvider {
+  return {clientSecret: login.clientSecret, flow: 'pkce', issuer: login.issuer, name: login.key, resource: login.resource, scopes: login.scopes}
+}
+
+function storedProvider(key: string, credential: {issuer?: string; clientId?: string}): AuthProvider {
+  return {clientId: credential.clientId, flow: 'pkce', issuer: credential.issuer, name: key, scopes: []}
+}
+
+async function registerClient(fetch: FetchLike, login: ResourceLogin, signal: AbortSignal): Promise<string> {
+  const metadata = await discoverAuthServer(login.issuer, fetch, signal)
+  const hint = `register a client at ${login.issuer} and set its id in the server's settings (oauth.client_id)`
+  if (!metadata.registration_endpoint) throw new UserError(`${login.issuer} does not let clients register themselves`, {hint})
+  const response = await fetch(metadata.registration_endpoint, {
+    body: JSON.stringify({
+      application_type: 'native',
+      client_name: 'hanzo-dev',
+      grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
+      redirect_uris: [REGISTERED_REDIRECT],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    }),
+    headers: {accept: 'application/json', 'content-type': 'application/json'},
+    method: 'POST',
+    signal,
+  })
+  const body = (await response.json().catch(() => ({}))) as {client_id?: unknown; error?: unknown; error_description?: unknown}
+  if (!response.ok || typeof body.client_id !== 'string') {
+    const why = typeof body.error_description === 'string' ? body.error_description : typeof body.error === 'string' ? body.error : `HTTP ${response.status}`
+    throw new UserError(`${login.issuer} refused to register hanzo-dev as a client (${why})`, {hint})
+  }
+
+  return body.client_id
+}
