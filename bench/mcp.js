@@ -45,7 +45,7 @@ const stdioEntry = (name, args = [EVERYTHING, 'stdio']) => ({disabled: false, na
 const httpEntry = (name, url) => ({disabled: false, name, transport: {type: 'http', url: new URL(url)}})
 
 async function oursOpen(entries) {
-  const servers = await openSessionServers(entries, {cwd: dataDir, dataDir, env: process.env, library, warn: (m) => console.error(`warning: ${m}`)})
+  const servers = await openSessionServers(entries, {cwd: dataDir, dataDir, env: process.env, library, settings: {}, warn: (m) => console.error(`warning: ${m}`)})
   await servers.start()
   return servers
 }
