@@ -8,12 +8,14 @@ import {fileLine} from '../adapters/prompt/diff-view.js'
 import {oneLine, summarizeToolInput} from '../adapters/prompt/input-summary.js'
 import {toolResultLines} from '../cli/tool-result-lines.js'
 import {AgentRunError} from '../core/errors.js'
+import {completePath, mentionAt} from '../core/input/mentions.js'
 import {callSubject} from '../core/sessions/render.js'
 import type {SlashCommandRegistry} from '../core/slash/index.js'
 import {type ChatCommandContext} from './builtin-commands.js'
 import {drawScreen, type ScreenState} from './chat-screen.js'
 import {type Keypress, keyNotations} from './keys.js'
 import {LiveRegion} from './live-region.js'
+import {attachMentions, projectFiles, runShellLine} from './prompt-attachments.js'
 import type {PromptHistory} from './prompt-history.js'
 import {type InputMode, PromptWidget} from './prompt-widget.js'
 
@@ -62,6 +64,8 @@ export class ChatSession {
   private closed = false
   private finished?: () => void
   private vimTimer?: NodeJS.Timeout
+  /** The project's files for Tab completion of `@` mentions, listed on the first Tab. */
+  private files?: Promise<string[]>
 
   constructor(private readonly options: ChatOptions) {
     this.region = new LiveRegion(options.terminal.output)
@@ -145,6 +149,7 @@ export class ChatSession {
       return
     }
 
+    if (notation === '\t' && this.widget.inserting && (await this.complete())) return
     const effect = this.widget.key(notation)
     clearTimeout(this.vimTimer)
     if (this.widget.inputMode === 'vim') this.vimTimer = setTimeout(() => this.widget.tick() && this.draw(), 600)
@@ -201,7 +206,47 @@ export class ChatSession {
     }
 
     if (prompt === undefined) return this.draw()
+    if (resolved.kind === 'text' && prompt.startsWith('!')) return this.shell(prompt.slice(1).trim())
+    const attached = await attachMentions(this.session!, prompt, new AbortController().signal)
+    for (const note of attached.notes) this.print(note.ok ? style.dim(note.text) : style.yellow(note.text))
+    this.context.push(...attached.context)
     await this.turn(prompt)
+  }
+
+  /** `!command`: run now under the session's policy; its output goes with the next prompt. */
+  private async shell(command: string): Promise<void> {
+    if (command === '') return this.fail('Give a command after !, as in !git status')
+    const controller = new AbortController()
+    this.running = controller
+    this.startSpinner(`Running ${oneLine(command, 60)}`)
+    try {
+      const ran = await runShellLine(this.session!, command, controller.signal)
+      this.stopSpinner()
+      if (ran.output) this.print(this.options.style.dim(ran.output))
+      if (ran.failed) this.print(this.options.style.yellow('The command failed; its output goes with your next prompt.'))
+      this.context.push(ran.context)
+    } finally {
+      this.running = undefined
+      this.stopSpinner()
+      this.draw()
+    }
+  }
+
+  /** Tab inside an `@` mention: completes the path as far as the candidates agree, and lists them when they differ. */
+  private async complete(): Promise<boolean> {
+    const mention = mentionAt(this.widget.text, this.widget.cursor)
+    if (!mention) return false
+    this.files ??= projectFiles(this.session!.cwd, new AbortController().signal).catch(() => [])
+    const found = completePath(mention.prefix, await this.files)
+    if (!found) {
+      this.screen.notice = `No file matches @${mention.prefix}`
+    } else {
+      this.widget.replace(mention.start + 1, this.widget.cursor, found.completion)
+      this.screen.notice = found.candidates.length > 1 ? found.candidates.join('  ') : undefined
+    }
+
+    this.draw()
+    return true
   }
 
   private async turn(prompt: string): Promise<void> {

@@ -86,6 +86,17 @@ export class PromptWidget {
     return {kind: 'message', message: effect.message}
   }
 
+  /** Whether typing inserts text (vim's Insert mode, or always outside vim mode): Tab completes only then. */
+  get inserting(): boolean {
+    return this.vim.state.mode === 'insert'
+  }
+
+  /** Replaces `text[start, end)` with `replacement`, the cursor after it (a completed path). */
+  replace(start: number, end: number, replacement: string): void {
+    const {state} = this.vim
+    this.vim.state = withBuffer(state, `${state.buffer.slice(0, start)}${replacement}${state.buffer.slice(end)}`, start + replacement.length)
+  }
+
   /** Ends a timed-out pending vim sequence; true when the widget must be drawn again. */
   tick(): boolean {
     return this.mode === 'vim' && this.vim.tick()

@@ -1,0 +1,50 @@
+import type {AgentSession} from '@hanzo-dev/sdk'
+
+import {FileWalk} from '../adapters/tools/file-walk.js'
+import {workspaceRoot} from '../adapters/tools/workspace-path.js'
+import {findMentions} from '../core/input/mentions.js'
+
+/*
+ * What a prompt's `@file` mentions and a `!command` line add to the conversation. Both run
+ * through the session's own tools (fs_read, exec), so the permission rules, sandbox, workspace
+ * checks, output caps and audit log apply to them as to the model's calls: a mention cannot read
+ * what fs_read may not, and `!rm -rf /` meets the same policy as the model's `rm -rf /`.
+ */
+
+export interface Attached {
+  /** The text sent with the prompt, one block per file. */
+  context: string[]
+  /** A line per mention for the screen: attached, or why not. */
+  notes: {ok: boolean; text: string}[]
+}
+
+export async function attachMentions(session: AgentSession, text: string, signal: AbortSignal): Promise<Attached> {
+  const attached: Attached = {context: [], notes: []}
+  for (const path of new Set(findMentions(text).map((mention) => mention.path))) {
+    const result = await session.callTool('fs_read', {path}, {signal})
+    if (result.is_error) {
+      attached.notes.push({ok: false, text: `@${path} not attached: ${result.error ?? result.output}`})
+      continue
+    }
+
+    attached.context.push(`<file path="${path}">\n${result.output}\n</file>`)
+    attached.notes.push({ok: true, text: `Attached ${path}`})
+  }
+
+  return attached
+}
+
+/** `!command`: its output for the screen, and the same as context for the next prompt. */
+export async function runShellLine(session: AgentSession, command: string, signal: AbortSignal): Promise<{output: string; failed: boolean; context: string}> {
+  const result = await session.callTool('exec', {command, description: 'Run by the user with !'}, {signal})
+  const output = [result.output, result.is_error ? (result.error ?? '') : ''].filter(Boolean).join('\n').trimEnd()
+  return {context: `The user ran \`${command}\` in the shell:\n${output || '(no output)'}`, failed: result.is_error, output}
+}
+
+/** Files under the session's directory for Tab completion, as fs_glob sees them (.gitignore honoured); capped for huge trees. */
+export async function projectFiles(cwd: string, signal: AbortSignal, maxEntries = 50_000): Promise<string[]> {
+  const root = await workspaceRoot(cwd)
+  const files: string[] = []
+  for await (const file of new FileWalk({maxEntries, root, signal, start: root}).files()) files.push(file.relative)
+  return files
+}
