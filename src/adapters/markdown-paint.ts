@@ -25,7 +25,7 @@ export function paintSpans(spans: readonly StyledSpan[], style: ChalkInstance): 
     if (s.dim) paint = paint.dim
     if (s.heading !== undefined) paint = s.heading <= 2 ? paint.underline : paint
     if (s.color && s.color in style) paint = (paint as unknown as Record<string, ChalkInstance>)[s.color]
-    else if (s.code && !s.color) paint = paint.cyan
+    else if (s.code && !s.fence) paint = paint.cyan
     if (s.quote && !s.dim) paint = paint.italic
     if (s.link) {
       text = colour ? `\u001B]8;;${s.link}\u001B\\${paint.blue.underline(text)}\u001B]8;;\u001B\\` : text === s.link ? text : `${text} (${s.link})`

@@ -68,7 +68,7 @@ export function knownLanguage(language: string): boolean {
  * needs the whole block, since a token (a template string, a block comment) may span lines.
  */
 export function highlightLines(code: string, language: string): StyledSpan[][] {
-  if (!knownLanguage(language)) return code.split('\n').map((line) => (line ? [{style: {code: true}, text: line}] : []))
+  if (!knownLanguage(language)) return code.split('\n').map((line) => (line ? [{style: {code: true, fence: true}, text: line}] : []))
   const html = hljs.highlight(code, {ignoreIllegals: true, language}).value
   return htmlToLines(html)
 }
@@ -89,7 +89,7 @@ function htmlToLines(html: string): StyledSpan[][] {
     for (const [index, part] of parts.entries()) {
       if (index > 0) lines.push([])
       if (!part) continue
-      const style = color && color !== 'default' ? {code: true, color} : {code: true}
+      const style = color && color !== 'default' ? {code: true, color, fence: true} : {code: true, fence: true}
       const line = lines.at(-1)!
       const last = line.at(-1)
       if (last && last.style?.color === style.color) last.text += part

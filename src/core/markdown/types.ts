@@ -9,6 +9,8 @@ export interface SpanStyle {
   strike?: boolean
   /** Inline code, or a line of a fenced block. */
   code?: boolean
+  /** Code from a fenced block (with `code`): a painter colours inline code, not a block's plain tokens. */
+  fence?: boolean
   dim?: boolean
   /** The heading level (1-6) of an ATX heading's text. */
   heading?: number

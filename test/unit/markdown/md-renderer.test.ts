@@ -62,7 +62,7 @@ describe('MdRenderer', () => {
     expect(renderer.renderChunk('```js\nlet a = 1\n')).toEqual([])
     const spans = renderer.renderChunk('```\n')
     expect(spans.map((s) => s.text).join('')).toBe('let a = 1\n')
-    expect(spans.find((s) => s.text === 'let')?.style).toEqual({code: true, color: 'magenta'})
+    expect(spans.find((s) => s.text === 'let')?.style).toEqual({code: true, color: 'magenta', fence: true})
   })
 
   it('is linear: a 1 MB document fed one character at a time equals the one-chunk result', () => {
