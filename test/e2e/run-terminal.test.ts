@@ -89,6 +89,22 @@ describe('hanzo-dev run on a terminal', () => {
     expect(lines.at(-1)).toMatchObject({stop: 'cancelled', type: 'end'})
     expect(lines.filter((line) => line.type === 'tool_result')).toMatchObject([{is_error: true, tool_name: 'fs_edit'}])
   })
+
+  it('renders a markdown answer on the terminal: no `**`, `#` or fence markers; a file gets the text as sent', async () => {
+    const script = join(dirs.box.home, 'markdown.json')
+    const text = '# Result\n\nThe fix is **done** now.\n\n```ts\nconst answer: number = 42\n```\nBye.'
+    // Small chunks: markers arrive split across deltas, as a real model sends them.
+    writeFileSync(script, JSON.stringify({turns: [{chunk_size: 3, text}]}))
+    const command = `${process.execPath} ${CLI} run 'show me' --fake-model ${script}`
+    const answerFile = join(dirs.box.home, 'markdown.txt')
+    await terminals.open('md', command, {cwd: dirs.project})
+    await terminals.open('md-saved', `${command} > ${answerFile}`, {cwd: dirs.project})
+    expect(await terminals.exitStatus('md')).toBe(0)
+    expect(await terminals.exitStatus('md-saved')).toBe(0)
+    const screen = await terminals.screen('md')
+    expect(screen).toEqual(['Result', '', 'The fix is done now.', '', 'const answer: number = 42', 'Bye.'])
+    expect(readFileSync(answerFile, 'utf8')).toBe(`${text}\n`)
+  })
 })
 
 /**

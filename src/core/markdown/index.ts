@@ -1,0 +1,3 @@
+export {knownLanguage} from './highlight.js'
+export {MdRenderer} from './renderer.js'
+export type {SpanStyle, StyledSpan} from './types.js'

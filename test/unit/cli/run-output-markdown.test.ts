@@ -1,0 +1,47 @@
+import {Chalk} from 'chalk'
+import {Writable} from 'node:stream'
+import {describe, expect, it} from 'vitest'
+
+import {RunOutput} from '../../../src/cli/run-output.js'
+import {MdRenderer} from '../../../src/core/markdown/index.js'
+
+function sink(): {stream: Writable; text: () => string} {
+  let text = ''
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      text += String(chunk)
+      done()
+    },
+  })
+  return {stream, text: () => text}
+}
+
+const plain = new Chalk({level: 0})
+const summary = {model: 'm', sessionId: 's'}
+
+function output(markdown: boolean) {
+  const stdout = sink()
+  const stderr = sink()
+  const run = new RunOutput('text', {markdown: markdown ? {renderer: new MdRenderer(), style: plain} : undefined, stderr: stderr.stream, stdout: stdout.stream, style: plain}, summary)
+  return {run, stderr, stdout}
+}
+
+describe('RunOutput with markdown (stdout a terminal)', () => {
+  it('writes rendered lines as they complete and the held rest before a tool call', () => {
+    const {run, stdout} = output(true)
+    run.event({text: '# Hi\nsome **bo', type: 'text_delta'})
+    expect(stdout.text()).toBe('Hi\n')
+    run.event({text: 'ld** text', type: 'text_delta'})
+    expect(stdout.text()).toBe('Hi\n')
+    run.event({call: {arguments: '{}', id: '1', input: {}, name: 'fs_list'}, type: 'tool_call'})
+    expect(stdout.text()).toBe('Hi\nsome bold text\n')
+  })
+
+  it('without it writes the text as sent', () => {
+    const {run, stdout} = output(false)
+    run.event({text: '# Hi\nsome **bo', type: 'text_delta'})
+    expect(stdout.text()).toBe('# Hi\nsome **bo')
+    run.event({call: {arguments: '{}', id: '1', input: {}, name: 'fs_list'}, type: 'tool_call'})
+    expect(stdout.text()).toBe('# Hi\nsome **bo\n')
+  })
+})
