@@ -87,7 +87,7 @@ describe('hanzo-dev chat on a terminal', () => {
     await terminals.waitFor('vim', 'Vim edit received.')
     // After a submit the prompt is empty and in Insert mode again.
     await terminals.keys('vim', '/stauts', 'Enter')
-    await terminals.waitFor('vim', 'unknown command /stauts: did you mean /status?')
+    await terminals.waitFor('vim', 'Unknown command /stauts. Did you mean /status?')
     await terminals.keys('vim', 'Escape', ':', 'q', 'Enter')
     expect(await terminals.exitStatus('vim')).toBe(0)
 

@@ -66,8 +66,8 @@ export class SlashCommandRegistry<C extends SlashCommandContext = SlashCommandCo
     if (command) return {args: line.args, argv: line.argv, command, kind: 'command'}
     const suggestion = closest(line.name, this.commands.keys())
     // Without a near miss the line may have been meant as text (`/tmp` alone): say how to send it.
-    const hint = suggestion ? `did you mean /${suggestion}?` : `${this.commands.has('help') ? 'type /help for the list, or ' : ''}start with // to send it as text`
-    const message = `unknown command /${line.name}: ${hint}`
+    const hint = suggestion ? `Did you mean /${suggestion}?` : `${this.commands.has('help') ? 'Type /help for the list, or s' : 'S'}tart with // to send it as text.`
+    const message = `Unknown command /${line.name}. ${hint}`
     return {kind: 'unknown', message, name: line.name, suggestion}
   }
 }
