@@ -18,7 +18,7 @@ export type InitOutcome = {written: true; path: string; facts: RepoFacts} | {wri
 export const AGENTS_FILE = 'AGENTS.md'
 
 // Build output and dependencies: nothing an agent should be told to edit.
-const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'build', 'coverage', 'target', 'out', 'vendor', '__pycache__', 'lib'])
+const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'build', 'coverage', 'target', 'out', 'vendor', '__pycache__'])
 
 const LOCKFILES: Array<[string, string]> = [
   ['pnpm-lock.yaml', 'pnpm'],

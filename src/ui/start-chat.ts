@@ -56,10 +56,7 @@ export async function startChat(options: StartChatOptions): Promise<void> {
   })
   facts.session = session
   // After the built-ins: the registry refuses a name one of them (or an earlier plugin) has.
-  for (const {definition, plugin, pluginType} of session.slashCommands()) {
-    const warning = commands.register(definition, pluginType, plugin)
-    if (warning) options.warn(warning)
-  }
+  for (const warning of commands.registerContributed(session.slashCommands())) options.warn(warning)
 
   try {
     const before = options.session.continue || options.session.resume ? await earlier(session, options) : []

@@ -26,12 +26,14 @@ export function gitSlashCommands(): SlashCommandDefinition[] {
       return {message: `Switched to a new branch ${name}`}
     }),
     command('commit', 'Stage tracked changes (--all: new files too) and commit with a model-written message', '[--all]', async (repo, context) => {
-      const result = await commitChanges(repo, {...unattended(context), amend: false, noVerify: false})
-      return {message: renderCommitted(result)}
+      const notes: string[] = []
+      const result = await commitChanges(repo, {...unattended(context, notes), amend: false, noVerify: false})
+      return {message: [...notes, renderCommitted(result)].join('\n')}
     }),
     command('commit-push-pr', 'Commit, push the branch and open a pull request', '[--all] [--draft]', async (repo, context) => {
-      const result = await commitPushPr(repo, {...unattended(context), draft: context.argv.includes('--draft'), noVerify: false})
-      return {message: renderPr(result)}
+      const notes: string[] = []
+      const result = await commitPushPr(repo, {...unattended(context, notes), draft: context.argv.includes('--draft'), noVerify: false})
+      return {message: [...notes, renderPr(result)].join('\n')}
     }),
     command('worktree', 'Make a working tree for a new branch beside the repository', 'NAME', async (repo, {argv}) => {
       const made = await addWorktree(repo, required(argv, '/worktree NAME'))
@@ -75,10 +77,11 @@ function command(name: string, description: string, argsHint: string, work: (rep
 }
 
 /** The options a commit typed at the prompt runs with: no question asked, the message written by the chat's model. */
-function unattended(context: SlashCommandContext) {
+function unattended(context: SlashCommandContext, notes: string[]) {
   const {session} = context
   if (!session) throw new GitError('This command needs the agent session of the interactive prompt')
-  return {all: context.argv.includes('--all') || context.argv.includes('-a'), interactive: false, openWriter: sideWriter(session), paint: makePaint(process.stdout), yes: true}
+  const all = context.argv.includes('--all') || context.argv.includes('-a')
+  return {all, interactive: false, note: (message: string) => void notes.push(message), openWriter: sideWriter(session), paint: makePaint(process.stdout), yes: true}
 }
 
 /** A side session of the chat's: its model and settings, no tools, nothing in its conversation or saved session. */

@@ -1,4 +1,4 @@
-import type {SlashCommandContext, SlashCommandDefinition} from '@hanzo-dev/sdk'
+import type {ContributedSlashCommand, SlashCommandContext, SlashCommandDefinition} from '@hanzo-dev/sdk'
 
 import {closest} from '../closest.js'
 import {parseSlashLine, SLASH_NAME} from './parse.js'
@@ -47,6 +47,11 @@ export class SlashCommandRegistry<C extends SlashCommandContext = SlashCommandCo
     if (existing) return `slash command ${shown} from ${from} ignored: ${describe(existing.source, existing.origin)} already provides it`
     this.commands.set(definition.name, {definition, origin, source})
     return undefined
+  }
+
+  /** Plugins' commands (AgentSession.slashCommands), after what is registered already; returns the warnings of those refused. */
+  registerContributed(commands: readonly ContributedSlashCommand[]): string[] {
+    return commands.flatMap(({definition, plugin, pluginType}) => this.register(definition, pluginType, plugin) ?? [])
   }
 
   get(name: string): RegisteredSlashCommand<C> | undefined {
