@@ -14,11 +14,11 @@ import {runAuto, runPlan, runSolve} from './stages.js'
  */
 export function agentSlashCommands(): SlashCommandDefinition[] {
   return [
-    stage('plan', 'Plan a task step by step (no tools, nothing changed)', async (context, task) => answer('plan', await runPlan(sessionOf(context), task))),
-    stage('solve', 'Reason through a problem with read-only tools (nothing changed)', async (context, task) => answer('solve', await runSolve(sessionOf(context), task))),
+    stage('plan', 'Plan a task step by step (no tools, nothing changed)', async (context, task) => answer('plan', await runPlan(sessionOf(context), task, {signal: context.signal}))),
+    stage('solve', 'Reason through a problem with read-only tools (nothing changed)', async (context, task) => answer('solve', await runSolve(sessionOf(context), task, {signal: context.signal}))),
     stage('code', 'Implement a task in this conversation, as the code stage', (_context, task) => ({prompt: `${STAGE_PROMPTS.code}\n\nTask:\n${task}`})),
     stage('auto', 'Plan, code and review a task end to end (edits ask as usual)', async (context, task) => {
-      const auto = await runAuto(sessionOf(context), task)
+      const auto = await runAuto(sessionOf(context), task, {signal: context.signal})
       const text = autoText(auto)
       return {context: `The user ran /auto for: ${task}\n\n${text}`, message: text.trimEnd()}
     }),
