@@ -25,6 +25,8 @@ export interface ChatFacts {
 
 /** How many sessions `/resume` lists. */
 const RESUME_LIST = 10
+/** `/help`'s name column: a longer name pushes its own description over rather than everyone's. */
+const HELP_NAME_WIDTH = 22
 
 /** The registry with the session's built-ins first, so no plugin can take their names. */
 export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatCommandContext> {
@@ -33,7 +35,7 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
     registry.register({argsHint, description, name, run}, 'builtin')
   add('help', 'List the slash commands and keys', () => {
     const names = registry.list().map(({definition}) => `/${definition.name}${definition.argsHint ? ` ${definition.argsHint}` : ''}`)
-    const width = Math.max(...names.map((name) => name.length))
+    const width = Math.min(HELP_NAME_WIDTH, Math.max(...names.map((name) => name.length)))
     return {message: [
       ...registry.list().map(({definition}, index) => `  ${names[index].padEnd(width)}  ${definition.description}`),
       '',
@@ -75,7 +77,7 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
   add('model', 'The model this session talks to', () => ({message: `Model: ${facts.session.model} (another one: hanzo-dev chat --model ID)`}))
   add(
     'compact',
-    'Summarize the conversation so far to free context (the last turns stay as they are)',
+    'Summarize the conversation to free context (the last turns stay)',
     async ({args, signal}) => {
       const result = await facts.session.compact({focus: args || undefined, signal})
       if (result.strategy === 'none') return {message: 'Nothing to compact yet: the conversation is no longer than the turns always kept (reserve_recent).'}
@@ -86,7 +88,7 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
   )
   add(
     'resume',
-    "List this project's recent sessions; with an ID, how to carry one on",
+    "This project's recent sessions; with an ID, how to carry it on",
     async ({argv}) => {
       const store = SessionStore.at(facts.dataDir)
       if (argv[0]) {
@@ -106,7 +108,7 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
   )
   add(
     'init',
-    'Write an AGENTS.md skeleton for this repository (--force replaces an existing one)',
+    'Write an AGENTS.md skeleton for this repository',
     async ({argv}) => {
       const outcome = await initAgentsMd(facts.projectRoot, {force: argv.includes('--force')})
       if (!outcome.written) return {message: outcome.reason}

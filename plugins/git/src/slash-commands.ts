@@ -25,12 +25,12 @@ export function gitSlashCommands(): SlashCommandDefinition[] {
       await createBranch(repo, name)
       return {message: `Switched to a new branch ${name}`}
     }),
-    command('commit', 'Stage tracked changes (--all: new files too) and commit with a model-written message', '[--all]', async (repo, context) => {
+    command('commit', 'Commit tracked changes (--all: new files too), the message by the model', '[--all]', async (repo, context) => {
       const notes: string[] = []
       const result = await commitChanges(repo, {...unattended(context, notes), amend: false, noVerify: false})
       return {message: [...notes, renderCommitted(result)].join('\n')}
     }),
-    command('commit-push-pr', 'Commit, push the branch and open a pull request', '[--all] [--draft]', async (repo, context) => {
+    command('commit-push-pr', 'Commit, push the branch and open a pull request', '[--all --draft]', async (repo, context) => {
       const notes: string[] = []
       const result = await commitPushPr(repo, {...unattended(context, notes), draft: context.argv.includes('--draft'), noVerify: false})
       return {message: [...notes, renderPr(result)].join('\n')}

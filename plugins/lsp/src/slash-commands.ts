@@ -20,7 +20,7 @@ export function lspSlashCommands(manager: ServerManager, env: Readonly<Record<st
         const used = new Set(detected.map((language) => language.id))
         // Languages neither used here nor started are noise in a chat.
         const shown = states.filter(({language, state}) => used.has(language.id) || state !== 'not started')
-        if (shown.length === 0) return {message: 'No language of this project has a language server set up (hanzo-dev doctor lists the known ones).'}
+        if (shown.length === 0) return {message: 'No language server for the languages of this project (hanzo-dev doctor lists them).'}
         const lines = await Promise.all(
           shown.map(async ({failure, language, state}) => {
             const found = await findServer(language, {cwd: root, env})

@@ -29,6 +29,6 @@ describe('/lsp', () => {
     const project = join(box.home, 'empty')
     mkdirSync(project)
     const {manager} = makeManager(project)
-    expect((await lspSlashCommands(manager, {PATH: ''})[0].run(context))?.message).toMatch(/^No language of this project/)
+    expect((await lspSlashCommands(manager, {PATH: ''})[0].run(context))?.message).toMatch(/^No language server for the languages of this project/)
   })
 })

@@ -10,11 +10,11 @@ import type {McpServers} from './servers.js'
 export function mcpSlashCommands(servers?: McpServers): SlashCommandDefinition[] {
   return [
     {
-      description: "The MCP servers of this session: state, tools, and why one failed",
+      description: 'The MCP servers of this session: state, tools, why one failed',
       name: 'mcp',
       run() {
         const status = servers?.status() ?? []
-        if (status.length === 0) return {message: 'No MCP servers in this session (hanzo-dev mcp add NAME -- COMMAND adds one; hanzo-dev mcp list shows the configured ones).'}
+        if (status.length === 0) return {message: 'No MCP servers in this session (hanzo-dev mcp add adds one).'}
         const width = Math.max(...status.map((s) => s.name.length))
         const lines = status.map((s) => {
           const what = s.state === 'connected' ? `connected, ${s.tools ?? 0} tool(s)` : s.state

@@ -19,6 +19,6 @@ describe('/mcp', () => {
 
   it('says how to add one when the session has none', async () => {
     const [command] = mcpSlashCommands()
-    expect((await command.run(context))?.message).toMatch(/^No MCP servers in this session \(hanzo-dev mcp add/)
+    expect((await command.run(context))?.message).toMatch(/^No MCP servers in this session \(hanzo-dev mcp add adds one\)/)
   })
 })
