@@ -161,7 +161,9 @@ async function makeCommit(repo: Repository, message: string, options: CommitOpti
   const args = ['commit', '--file', file.path, ...(options.amend ? ['--amend'] : []), ...(options.noVerify ? ['--no-verify'] : [])]
   // Hooks write to git's stderr (git sends their stdout there too): the user sees them as they run.
   // On a terminal a hook or a signing key's pinentry may ask the user something.
-  const result = await git(args, repo.context, {echoStderr: true, inheritStdin: options.interactive})
+  // A caller that shows notes itself (the interactive prompt) gets the hooks' output as one, after: echoed, it would tear its screen.
+  const result = await git(args, repo.context, {echoStderr: !options.note, inheritStdin: options.interactive})
+  if (options.note && result.ok && result.stderr.trim()) options.note(result.stderr.trim())
   if (!result.ok) {
     const retry = options.retryCommand?.(file.shown) ?? `hanzo-dev commit -F ${file.shown}`
     const hook = (await hasCommitHook(repo)) && result.exitCode === 1
