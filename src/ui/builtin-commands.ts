@@ -1,5 +1,11 @@
-import type {AgentSession, SlashCommandContext} from '@hanzo-dev/sdk'
+import type {AgentSession, SlashCommandContext, SlashCommandDefinition} from '@hanzo-dev/sdk'
 
+import {initAgentsMd} from '../adapters/agents-md.js'
+import {listSessions} from '../adapters/session-listing.js'
+import {SessionStore} from '../adapters/session-store.js'
+import type {LoadedConfig} from '../core/config/types.js'
+import {UserError} from '../core/errors.js'
+import {renderSessionList} from '../core/sessions/render.js'
 import {SlashCommandRegistry} from '../core/slash/index.js'
 import type {ChatSession} from './chat-session.js'
 
@@ -13,16 +19,23 @@ export interface ChatFacts {
   session: AgentSession
   permissionMode: string
   projectRoot: string
+  dataDir: string
+  pricing: LoadedConfig['config']['pricing']
 }
+
+/** How many sessions `/resume` lists. */
+const RESUME_LIST = 10
+/** `/help`'s name column: a longer name pushes its own description over rather than everyone's. */
+const HELP_NAME_WIDTH = 22
 
 /** The registry with the session's built-ins first, so no plugin can take their names. */
 export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatCommandContext> {
   const registry = new SlashCommandRegistry<ChatCommandContext>()
-  const add = (name: string, description: string, run: (context: ChatCommandContext) => {message?: string} | undefined, argsHint?: string) =>
+  const add = (name: string, description: string, run: SlashCommandDefinition<ChatCommandContext>['run'], argsHint?: string) =>
     registry.register({argsHint, description, name, run}, 'builtin')
   add('help', 'List the slash commands and keys', () => {
     const names = registry.list().map(({definition}) => `/${definition.name}${definition.argsHint ? ` ${definition.argsHint}` : ''}`)
-    const width = Math.max(...names.map((name) => name.length))
+    const width = Math.min(HELP_NAME_WIDTH, Math.max(...names.map((name) => name.length)))
     return {message: [
       ...registry.list().map(({definition}, index) => `  ${names[index].padEnd(width)}  ${definition.description}`),
       '',
@@ -62,5 +75,46 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
     message: `Permission mode: ${facts.permissionMode}. Rules: hanzo-dev config get permissions; change them with hanzo-dev config set, or start with --permission-mode.`,
   }))
   add('model', 'The model this session talks to', () => ({message: `Model: ${facts.session.model} (another one: hanzo-dev chat --model ID)`}))
+  add(
+    'compact',
+    'Summarize the conversation to free context (the last turns stay)',
+    async ({args, signal}) => {
+      const result = await facts.session.compact({focus: args || undefined, signal})
+      if (result.strategy === 'none') return {message: 'Nothing to compact yet: the conversation is no longer than the turns always kept (reserve_recent).'}
+      const how = result.strategy === 'summary' ? 'a summary' : `a digest (${result.fallbackReason ?? 'no summary'})`
+      return {message: `Compacted ${result.compactedCount} messages into ${how}, about ${result.tokensSaved} tokens freed.`}
+    },
+    '[focus]',
+  )
+  add(
+    'resume',
+    "This project's recent sessions; with an ID, how to carry it on",
+    async ({argv}) => {
+      const store = SessionStore.at(facts.dataDir)
+      if (argv[0]) {
+        // A session is opened with its conversation, tools and recording: switching in place would be a second session under one UI.
+        const found = await store.find(argv[0]).catch((error: unknown) => {
+          throw error instanceof UserError ? new Error(error.message) : error
+        })
+        return {message: found.id === facts.session.id ? 'That is this session.' : `Exit (/exit) and run: hanzo-dev chat --resume ${found.id}`}
+      }
+
+      const warnings: string[] = []
+      const sessions = await listSessions(store, {limit: RESUME_LIST, pricing: facts.pricing, projectRoot: facts.projectRoot, warn: (message) => warnings.push(message)})
+      if (sessions.length === 0) return {message: `No saved sessions in ${facts.projectRoot}.`}
+      return {message: [...renderSessionList(sessions, {allProjects: false}), ...warnings, '', '/resume ID says how to carry one on.'].join('\n')}
+    },
+    '[ID]',
+  )
+  add(
+    'init',
+    'Write an AGENTS.md skeleton for this repository',
+    async ({argv}) => {
+      const outcome = await initAgentsMd(facts.projectRoot, {force: argv.includes('--force')})
+      if (!outcome.written) return {message: outcome.reason}
+      return {message: `Wrote ${outcome.path}: fill in the TODOs (layout, conventions); the agent reads it at the start of every session.`}
+    },
+    '[--force]',
+  )
   return registry
 }

@@ -194,11 +194,20 @@ export class ChatSession {
     if (resolved.kind === 'unknown') return this.fail(resolved.message)
     let prompt = resolved.kind === 'text' ? resolved.text : undefined
     if (resolved.kind === 'command') {
+      // A command may take a while (/commit asks the model): Esc aborts it as it does a turn.
       const controller = new AbortController()
-      const result = await Promise.resolve(resolved.command.definition.run({args: resolved.args, argv: resolved.argv, chat: this, cwd: this.session!.cwd, signal: controller.signal})).catch((error: unknown) => {
-        this.fail(error instanceof Error ? error.message : String(error))
-        return undefined
-      })
+      this.running = controller
+      this.startSpinner(`/${resolved.command.definition.name}`)
+      const result = await Promise.resolve()
+        .then(() => resolved.command.definition.run({args: resolved.args, argv: resolved.argv, chat: this, cwd: this.session!.cwd, session: this.session, signal: controller.signal}))
+        .catch((error: unknown) => {
+          this.fail(error instanceof Error ? error.message : String(error))
+          return undefined
+        })
+        .finally(() => {
+          this.running = undefined
+          this.stopSpinner()
+        })
       if (result?.message) this.print(result.message)
       if (result?.context) this.context.push(result.context)
       prompt = result?.prompt

@@ -31,9 +31,10 @@ export async function startChat(options: StartChatOptions): Promise<void> {
   const {loaded} = options
   const style = makeStyle(process.stdout)
   const history = await PromptHistory.open(options.dataDir, loaded.projectRoot)
-  const facts = {permissionMode: options.permissionMode, projectRoot: loaded.projectRoot} as ChatFacts
+  const facts = {dataDir: options.dataDir, permissionMode: options.permissionMode, pricing: loaded.config.pricing, projectRoot: loaded.projectRoot} as ChatFacts
+  const commands = builtinCommands(facts)
   const chat = new ChatSession({
-    commands: builtinCommands(facts),
+    commands,
     history,
     inputMode: loaded.config.input_mode ?? 'default',
     permissionMode: options.permissionMode,
@@ -54,6 +55,9 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     warn: options.warn,
   })
   facts.session = session
+  // After the built-ins: the registry refuses a name one of them (or an earlier plugin) has.
+  for (const warning of commands.registerContributed(session.slashCommands())) options.warn(warning)
+
   try {
     const before = options.session.continue || options.session.resume ? await earlier(session, options) : []
     const banner = [

@@ -1,4 +1,5 @@
-import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {execFileSync} from 'node:child_process'
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
@@ -87,7 +88,7 @@ describe('hanzo-dev chat on a terminal', () => {
     await terminals.waitFor('vim', 'Vim edit received.')
     // After a submit the prompt is empty and in Insert mode again.
     await terminals.keys('vim', '/stauts', 'Enter')
-    await terminals.waitFor('vim', 'unknown command /stauts: did you mean /status?')
+    await terminals.waitFor('vim', 'Unknown command /stauts. Did you mean /status?')
     await terminals.keys('vim', 'Escape', ':', 'q', 'Enter')
     expect(await terminals.exitStatus('vim')).toBe(0)
 
@@ -99,6 +100,43 @@ describe('hanzo-dev chat on a terminal', () => {
     expect(shown.indexOf('Vim edit received.')).toBeLessThan(shown.indexOf('Carrying on.'))
     await terminals.keys('again', 'C-c', 'C-c')
     expect(await terminals.exitStatus('again')).toBe(0)
+  })
+
+  it("runs the plugins' slash commands: /diff adds the change to the next prompt, /commit commits with the model's message; /init writes AGENTS.md, once", async () => {
+    const repo = join(box.home, 'repo')
+    mkdirSync(repo)
+    const identity = {GIT_AUTHOR_EMAIL: 't@example.com', GIT_AUTHOR_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T'}
+    const git = (...args: string[]) => execFileSync('git', args, {cwd: repo, encoding: 'utf8', env: {...process.env, ...box.env, ...identity}}).trim()
+    git('init', '--quiet', '--initial-branch=main')
+    writeFileSync(join(repo, 'README.md'), 'hello\n')
+    git('add', 'README.md')
+    git('commit', '--quiet', '-m', 'first')
+    writeFileSync(join(repo, 'README.md'), 'hello\nworld\n')
+    const model = script('diff', [
+      {expect: {last_user_contains: '+world'}, text: 'The README gained a line.'},
+      {expect: {system_contains: 'Conventional Commits'}, text: 'docs(readme): add a second line'},
+    ])
+    const exported = Object.entries(identity).map(([key, value]) => `${key}=${value}`).join(' ')
+    await terminals.open('slash', `${exported} node ${CLI} chat --fake-model ${model}`, {cwd: repo})
+    await terminals.waitFor('slash', '/help for commands')
+    await terminals.keys('slash', '/diff', 'Enter')
+    let screen = await terminals.waitFor('slash', 'added as context for your next prompt')
+    expect(below(screen, '› /diff').slice(0, 3)).toEqual(['› /diff', '1 file(s) changed, +1 -0; added as context for your next prompt:', '  M README.md +1 -0'])
+    await terminals.keys('slash', 'what changed?', 'Enter')
+    await terminals.waitFor('slash', 'The README gained a line.')
+    await terminals.keys('slash', '/commit', 'Enter')
+    screen = await terminals.waitFor('slash', '] docs(readme): add a second line')
+    expect(git('log', '-1', '--format=%s')).toBe('docs(readme): add a second line')
+    expect(below(screen, '› /commit').slice(0, 3)).toEqual(['› /commit', `Committed [main ${git('rev-parse', '--short=7', 'HEAD')}] docs(readme): add a second line`, '1 file(s) changed'])
+
+    await terminals.keys('slash', '/init', 'Enter')
+    await terminals.waitFor('slash', `Wrote ${join(repo, 'AGENTS.md')}`)
+    expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toMatch(/^# repo\n/)
+    await terminals.keys('slash', '/init', 'Enter')
+    screen = await terminals.waitFor('slash', 'AGENTS.md exists already (/init --force replaces it)')
+    await terminals.keys('slash', 'C-d')
+    expect(await terminals.exitStatus('slash')).toBe(0)
+    expect(existsSync(join(repo, 'AGENTS.md'))).toBe(true)
   })
 
   it('refuses to start off a terminal, saying what to use instead', async () => {

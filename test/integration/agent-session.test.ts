@@ -209,6 +209,40 @@ describe('openAgentSession', () => {
     })
   })
 
+  describe('side questions and compaction', () => {
+    it('a child with record: false writes nothing to the saved session: the transcript stays the conversation', async () => {
+      const session = await open({turns: [{text: 'hello'}, {text: 'feat: a message'}]})
+      await session.run('hi')
+      const side = session.child({record: false, tools: 'none'})
+      expect((await side.run('write a commit message')).finalOutput).toBe('feat: a message')
+      await session.close()
+      const dir = join(dirs.box.env.XDG_DATA_HOME, 'hanzo-dev', 'sessions')
+      const [project] = readdirSync(dir)
+      const text = readFileSync(join(dir, project, `${session.id}.jsonl`), 'utf8')
+      expect(text).toContain('hello')
+      expect(text).not.toContain('commit message')
+    })
+
+    it('compact() summarizes the middle on demand (with the focus), keeps the last turns, and the next run carries on from the summary', async () => {
+      const session = await open({
+        turns: [
+          {text: 'a1'},
+          {text: 'a2'},
+          {text: 'a3'},
+          {expect: {system_contains: 'focus on: the API names'}, text: 'the summary'},
+          {expect: {last_user_contains: 'q4'}, text: 'a4'},
+        ],
+      })
+      expect(await session.compact()).toEqual({compactedCount: 0, strategy: 'none', tokensSaved: 0})
+      for (const prompt of ['q1', 'q2', 'q3']) await session.run(prompt)
+      const result = await session.compact({focus: 'the API names'})
+      expect(result).toMatchObject({compactedCount: 2, strategy: 'summary'})
+      await session.run('q4')
+      const sent = bodies().at(-1)!.messages.map((m) => String(m.content))
+      expect(sent.slice(1)).toEqual(['[Summary of earlier conversation]\nthe summary', 'q2', 'a2', 'q3', 'a3', 'q4'])
+    })
+  })
+
   describe('close', () => {
     it('is idempotent, and a closed session runs nothing', async () => {
       const session = await open({turns: [{text: 'ok'}]})

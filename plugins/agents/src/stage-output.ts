@@ -80,7 +80,7 @@ export function autoSummary(auto: AutoResult, sessionId: string) {
   }
 }
 
-function autoText(auto: AutoResult): string {
+export function autoText(auto: AutoResult): string {
   const files = auto.changes.files.length === 0 ? 'Files changed: none' : `Files changed:\n${auto.changes.files.map((f) => `  ${f}`).join('\n')}`
   const rounds = `${auto.rounds} code round${auto.rounds === 1 ? '' : 's'}`
   let review: string

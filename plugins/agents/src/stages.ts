@@ -16,6 +16,8 @@ export interface StageOptions {
   maxTurns?: number
   /** `plan --read`: read-only tools instead of none. */
   read?: boolean
+  /** Cancels the stage running (it ends as `cancelled`): the interactive prompt's Esc. */
+  signal?: AbortSignal
 }
 
 const SCOPES: Record<Stage, ToolScope> = {code: 'all', plan: 'none', review: 'read-only', solve: 'read-only'}
@@ -43,7 +45,7 @@ async function runChild(
   const child = session.child({...scope, label, maxTurns: options.maxTurns})
   try {
     await options.observer?.stageStart?.(label, round, child)
-    const result = await child.run(prompt, {label, onEvent: (event) => options.observer?.event?.(event, label)})
+    const result = await child.run(prompt, {label, onEvent: (event) => options.observer?.event?.(event, label), signal: options.signal})
     options.observer?.stageEnd?.(label, round, result)
     return result
   } finally {

@@ -33,6 +33,8 @@ export interface CommitOptions {
   /** What the hint after a rejected commit says to run (default: hanzo-dev commit -F FILE). */
   retryCommand?(file: string): string
   choose?: ReviewOptions['choose']
+  /** Where what the user should know on the way goes (the new files staged); default stderr. The interactive prompt shows it in its own place. */
+  note?(message: string): void
 }
 
 export interface CommittedFile {
@@ -104,7 +106,7 @@ async function stage(repo: Repository, options: CommitOptions): Promise<void> {
 
   if (options.all) {
     const added = await untrackedFiles(repo)
-    if (added.length > 0) process.stderr.write(`Adding ${added.length} new file(s):\n${added.map((f) => `  ${f}`).join('\n')}\n`)
+    if (added.length > 0) note(options, `Adding ${added.length} new file(s):\n${added.map((f) => `  ${f}`).join('\n')}`)
     await gitOutput(['add', '--all'], repo.context, 'Cannot stage the changes')
   } else {
     await gitOutput(['add', '--update'], repo.context, 'Cannot stage the changes')
@@ -159,7 +161,9 @@ async function makeCommit(repo: Repository, message: string, options: CommitOpti
   const args = ['commit', '--file', file.path, ...(options.amend ? ['--amend'] : []), ...(options.noVerify ? ['--no-verify'] : [])]
   // Hooks write to git's stderr (git sends their stdout there too): the user sees them as they run.
   // On a terminal a hook or a signing key's pinentry may ask the user something.
-  const result = await git(args, repo.context, {echoStderr: true, inheritStdin: options.interactive})
+  // A caller that shows notes itself (the interactive prompt) gets the hooks' output as one, after: echoed, it would tear its screen.
+  const result = await git(args, repo.context, {echoStderr: !options.note, inheritStdin: options.interactive})
+  if (options.note && result.ok && result.stderr.trim()) options.note(result.stderr.trim())
   if (!result.ok) {
     const retry = options.retryCommand?.(file.shown) ?? `hanzo-dev commit -F ${file.shown}`
     const hook = (await hasCommitHook(repo)) && result.exitCode === 1
@@ -184,4 +188,10 @@ async function hasCommitHook(repo: Repository): Promise<boolean> {
   }
 
   return false
+}
+
+/** Tells the user something on the way, where the caller shows it. */
+export function note(options: Pick<CommitOptions, 'note'>, message: string): void {
+  if (options.note) options.note(message)
+  else process.stderr.write(`${message}\n`)
 }

@@ -1,6 +1,6 @@
 import {GitError, git} from './git-cli.js'
 import {branchFromMessage, createBranch, freeBranchName} from './branches.js'
-import {type CommitOptions, type CommitResult, commitChanges} from './commit-flow.js'
+import {type CommitOptions, type CommitResult, commitChanges, note} from './commit-flow.js'
 import type {MessageWriter} from './model-session.js'
 import {baseBranch, branchCommits, createPullRequest, ghReady, type PullRequestOutcome, PULL_REQUEST_PROMPT, writePullRequest} from './pull-request.js'
 import {pushHead, REMOTE, remoteUrl} from './push.js'
@@ -45,7 +45,7 @@ export async function commitPushPr(repo: Repository, options: PrOptions): Promis
       const name = options.yes || !options.interactive || !options.askBranch ? suggested : await options.askBranch(suggested, from)
       if (!name) throw new GitError(`Cancelled: a pull request needs its own branch, not ${from}; nothing was committed, and the index is as it was`, {exitCode: 130})
       await createBranch(repo, name)
-      process.stderr.write(`Created the branch ${name} (from ${from}) for the pull request.\n`)
+      note(options, `Created the branch ${name} (from ${from}) for the pull request.`)
     },
     retryCommand: (file) => `hanzo-dev commit -F ${file}, then hanzo-dev commit-push-pr`,
   })

@@ -90,6 +90,18 @@ export class ServerManager {
     return this.options.settings.languages
   }
 
+  /** Each language's server as it is now, without starting any: `/lsp` reports it. */
+  async states(): Promise<Array<{language: LanguageSpec; state: 'running' | 'not started' | 'failed'; failure?: string}>> {
+    return Promise.all(
+      this.languages().map(async (language) => {
+        const started = this.servers.get(language.id)
+        if (!started) return {language, state: 'not started' as const}
+        const settled = await started
+        return 'failure' in settled ? {failure: settled.failure, language, state: 'failed' as const} : {language, state: 'running' as const}
+      }),
+    )
+  }
+
   async shutdown(): Promise<void> {
     const started = await Promise.all(this.servers.values())
     this.servers.clear()

@@ -1,3 +1,4 @@
+import type {ContributedSlashCommand} from './slash-commands.js'
 import type {JsonSchema, ToolResult} from './tools.js'
 
 /**
@@ -169,6 +170,24 @@ export interface ChildSessionOptions {
   model?: string
   /** The label of the child's runs (default: the one each run gives). */
   label?: string
+  /**
+   * `false`: the child's runs are not written to the saved session (a side question, such as a
+   * commit message: `--continue` must carry on the conversation, not the side question). Their
+   * usage still counts in the session's. Default: recorded.
+   */
+  record?: boolean
+}
+
+/** What {@link AgentSession.compact} did. */
+export interface CompactResult {
+  /** `none`: nothing to compact (the conversation is shorter than the turns always kept). */
+  strategy: 'none' | 'summary' | 'truncation'
+  /** How many messages the summary replaced. */
+  compactedCount: number
+  /** Estimated tokens before minus after. */
+  tokensSaved: number
+  /** Why the model's summary was not used, for `truncation`. */
+  fallbackReason?: string
 }
 
 /** A tool the session offers, as a client outside the loop sees it (`mcp serve`, the app server). */
@@ -218,6 +237,15 @@ export interface AgentSession {
   callTool(name: string, input: Record<string, unknown>, options?: {signal?: AbortSignal}): Promise<ToolResult>
   /** The policy's {@link ToolVerdict} of a call, without running it or asking anyone. */
   verdict(name: string, input: Record<string, unknown>): Promise<ToolVerdict>
+  /**
+   * Compacts this session's conversation now, as the loop does past 90% of `max_tokens`
+   * (`/compact`): the middle becomes one summary the model writes (`focus`: what the summary
+   * should keep above all), the last `reserve_recent` turns stay. Fires `pre_compact`. Rejects
+   * while a run is in progress.
+   */
+  compact(options?: {focus?: string; signal?: AbortSignal}): Promise<CompactResult>
+  /** The slash commands the plugins contributed to this session, in the order plugins answered (the interactive prompt's). */
+  slashCommands(): readonly ContributedSlashCommand[]
   /** Ends the session (the root's: plugin contributions disposed, `stop` fired, transcript closed). Idempotent. */
   close(): Promise<void>
 }

@@ -1,3 +1,5 @@
+import type {AgentSession} from './agent-session.js'
+
 /**
  * Slash commands (HIP-301 §11, §13): what the user types at the interactive prompt as
  * `/name args...`. A command is data plus `run`; plugins add theirs in their `hanzo:contribute`
@@ -13,6 +15,12 @@ export interface SlashCommandContext {
   cwd: string
   /** Aborted when the user interrupts (Esc) or the session ends. */
   signal: AbortSignal
+  /**
+   * The agent session the prompt talks to (absent outside one). A command that asks the model
+   * something on the side (`/commit`'s message) uses `session.child({record: false, tools: 'none'})`,
+   * so the side question neither reaches the conversation nor the saved session.
+   */
+  session?: AgentSession
 }
 
 /** What the session does once a command returns; every field is optional and they combine. */
@@ -37,4 +45,12 @@ export interface SlashCommandDefinition<C extends SlashCommandContext = SlashCom
   /** The arguments as `/help` shows them: `NAME`, `[focus]`. */
   argsHint?: string
   run(context: C): Promise<SlashCommandResult | undefined> | SlashCommandResult | undefined
+}
+
+/** A plugin's command as the host collected it: who contributed it, for the clash warning and `/help`. */
+export interface ContributedSlashCommand {
+  definition: SlashCommandDefinition
+  /** The plugin's package name. */
+  plugin: string
+  pluginType: 'core' | 'dev' | 'link' | 'user'
 }

@@ -25,6 +25,8 @@ export interface RunFacts {
   instructions: string
   /** The conversation the run carries on (without the system message). */
   history: readonly Message[]
+  /** Not written to the transcript (a side question); its usage still counts. */
+  unrecorded?: boolean
 }
 
 /** One run being recorded. */
@@ -78,7 +80,7 @@ export class SessionRecording {
   }
 
   begin(run: RunFacts): RecordedRun {
-    const write = this.busy || !this.path ? undefined : this.start(run)
+    const write = this.busy || !this.path || run.unrecorded ? undefined : this.start(run)
     this.busy ||= write !== undefined
     const recorder = new SessionRecorder({
       history: write && this.conversation && same(this.conversation, run.history) ? this.conversation : [],

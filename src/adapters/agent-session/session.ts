@@ -1,5 +1,7 @@
-import type {AgentRunOptions, AgentRunResult, AgentSession, ChildSessionOptions, Contribution, Middleware, OfferedTool, SessionEventInput, ToolResult, ToolVerdict} from '@hanzo-dev/sdk'
+import type {AgentRunOptions, AgentRunResult, AgentSession, ChildSessionOptions, CompactResult, ContributedSlashCommand, Contribution, Middleware, OfferedTool, SessionEventInput, ToolResult, ToolVerdict} from '@hanzo-dev/sdk'
 
+import {SessionCompactor} from '../../core/agent/compaction.js'
+import {modelSummarizer} from '../../core/agent/compaction-summary.js'
 import {Agent, Runner} from '../../core/agent/runner.js'
 import {type ApiClient, type Message, ModelError} from '../../core/agent/types.js'
 import type {HanzoConfig} from '../../core/config/types.js'
@@ -44,6 +46,8 @@ interface NodeSettings {
   systemPrompt?: string
   tools: string[]
   label?: string
+  /** `false`: runs are not written to the saved session (ChildSessionOptions.record). */
+  record?: boolean
 }
 
 /** The root's lifetime, which its children share: once closed, none of them runs. */
@@ -64,6 +68,7 @@ interface Lifetime {
  */
 export class AgentSessionNode implements AgentSession {
   private closed = false
+  private running = false
   private readonly shared: Lifetime
   private readonly root: boolean
 
@@ -97,6 +102,7 @@ export class AgentSessionNode implements AgentSession {
     const {config, cwd, env, model, recording} = this.parts
     const interrupt = this.parts.interrupts.begin(options.signal)
     let recorded: RecordedRun | undefined
+    this.running = true
     try {
       if (!this.shared.started) {
         this.shared.started = true
@@ -111,7 +117,7 @@ export class AgentSessionNode implements AgentSession {
       const {systemPrompt} = this.settings
       const instructions = systemPrompt?.trim() ? `${systemPrompt.trim()}\n\n${this.parts.basePrompt}` : this.parts.basePrompt
       const history = options.history ? [...options.history] : this.settings.history
-      recorded = recording.begin({history, instructions, label: options.label ?? this.settings.label, model: this.model, provider: model.provider})
+      recorded = recording.begin({history, instructions, label: options.label ?? this.settings.label, model: this.model, provider: model.provider, unrecorded: this.settings.record === false})
       const {recorder} = recorded
       this.shared.tracing ??= configureCliTracing(config, env) ?? null
       const result = await Runner.run(new Agent({instructions, model: this.model, name: 'hanzo-dev'}), prompt, {
@@ -151,9 +157,28 @@ export class AgentSessionNode implements AgentSession {
       if (!(error instanceof ModelError)) throw error
       throw new AgentRunError(error.message, {cause: error, hint: model.errorHint(error), reason: error.message})
     } finally {
+      this.running = false
       recorded?.done()
       interrupt.end()
     }
+  }
+
+  async compact(options: {focus?: string; signal?: AbortSignal} = {}): Promise<CompactResult> {
+    if (this.closed || this.shared.closed) throw new Error('This agent session is closed')
+    if (this.running) throw new Error('A run is in progress: compact after it ends')
+    const {config, model} = this.parts
+    // On demand the budget does not matter: only which turns stay (reserve_recent) does.
+    const compactor = new SessionCompactor({maxTokens: config.max_tokens ?? Number.MAX_SAFE_INTEGER, reserveRecent: config.reserve_recent, summarize: modelSummarizer(model.client, this.model, options.focus)})
+    if (!compactor.canCompact(this.settings.history)) return {compactedCount: 0, strategy: 'none', tokensSaved: 0}
+    await this.event('pre_compact')
+    const result = await compactor.compact(this.settings.history, {signal: options.signal})
+    // The next run carries on the compacted conversation; the recording sees a new one then.
+    this.settings.history = result.messages
+    return {compactedCount: result.compacted_count, strategy: result.strategy, tokensSaved: result.tokens_saved, ...(result.fallback_reason === undefined ? {} : {fallbackReason: result.fallback_reason})}
+  }
+
+  slashCommands(): readonly ContributedSlashCommand[] {
+    return this.parts.contributions.flatMap(({plugin, pluginType, value}) => (value.slashCommands ?? []).map((definition) => ({definition, plugin, pluginType})))
   }
 
   child(options: ChildSessionOptions = {}): AgentSession {
@@ -164,10 +189,10 @@ export class AgentSessionNode implements AgentSession {
       tools = scope.names.filter((name) => this.settings.tools.includes(name))
     }
 
-    const {label, maxTurns, model, systemPrompt} = this.settings
+    const {label, maxTurns, model, record, systemPrompt} = this.settings
     return new AgentSessionNode(
       this.parts,
-      {history: [], label: options.label ?? label, maxTurns: options.maxTurns ?? maxTurns, model: options.model ?? model, systemPrompt: options.systemPrompt ?? systemPrompt, tools},
+      {history: [], label: options.label ?? label, maxTurns: options.maxTurns ?? maxTurns, model: options.model ?? model, record: options.record ?? record, systemPrompt: options.systemPrompt ?? systemPrompt, tools},
       this.shared,
     )
   }

@@ -1,10 +1,9 @@
 import * as Flags from '@oclif/core/flags'
 
+import {listSessions} from '../../adapters/session-listing.js'
 import {SessionStore} from '../../adapters/session-store.js'
 import {HanzoCommand} from '../../cli/base-command.js'
-import {UserError} from '../../core/errors.js'
 import {type ListedSession, renderSessionList} from '../../core/sessions/render.js'
-import {summarize} from '../../core/sessions/summary.js'
 
 export default class SessionsList extends HanzoCommand {
   static description = `List saved sessions, newest first: this project's, or all of them with --all.
@@ -22,16 +21,7 @@ Every hanzo-dev run is saved as a session in your data dir ($XDG_DATA_HOME/hanzo
     const {flags} = await this.parse(SessionsList)
     const {config, projectRoot} = await this.settings()
     const store = SessionStore.at(this.paths.dataDir)
-    const sessions: Array<ListedSession & {path: string}> = []
-    for (const stored of (await store.list(flags.all ? undefined : projectRoot)).slice(0, flags.limit)) {
-      // One unreadable file (a kill while its header was written) does not hide the others.
-      const transcript = await store.read(stored.path).catch((error: unknown) => {
-        if (!(error instanceof UserError)) throw error
-        this.warn(error.message)
-      })
-      if (transcript) sessions.push({...summarize(transcript, config.pricing), path: stored.path, updated_at: stored.modified.toISOString()})
-    }
-
+    const sessions = await listSessions(store, {limit: flags.limit, pricing: config.pricing, projectRoot: flags.all ? undefined : projectRoot, warn: (message) => this.warn(message)})
     if (sessions.length > 0) {
       for (const line of renderSessionList(sessions, {allProjects: flags.all})) this.log(line)
     } else {

@@ -113,12 +113,14 @@ export function truncationDigest(messages: readonly Message[], reason: string): 
 /**
  * The summary through the session's own model: a dedicated request with the summary prompt,
  * the transcript as the user's message, and no tools. A failed stream throws (its ModelError);
- * a leading think block is not part of the summary.
+ * a leading think block is not part of the summary. `focus` (`/compact FOCUS`) is what the user
+ * asked the summary to keep above all.
  */
-export function modelSummarizer(client: ApiClient, model: string): Summarizer {
+export function modelSummarizer(client: ApiClient, model: string, focus?: string): Summarizer {
+  const system = focus?.trim() ? `${SUMMARY_SYSTEM_PROMPT}\n\nThe user asked the summary to focus on: ${focus.trim()}` : SUMMARY_SYSTEM_PROMPT
   return async (transcript, signal) => {
     const messages: Message[] = [
-      {content: SUMMARY_SYSTEM_PROMPT, role: 'system'},
+      {content: system, role: 'system'},
       {content: transcript, role: 'user'},
     ]
     const usage: Usage = {inputTokens: 0, outputTokens: 0}

@@ -1,4 +1,4 @@
-import type {SlashCommandContext, SlashCommandDefinition} from '@hanzo-dev/sdk'
+import type {ContributedSlashCommand, SlashCommandContext, SlashCommandDefinition} from '@hanzo-dev/sdk'
 
 import {closest} from '../closest.js'
 import {parseSlashLine, SLASH_NAME} from './parse.js'
@@ -49,6 +49,11 @@ export class SlashCommandRegistry<C extends SlashCommandContext = SlashCommandCo
     return undefined
   }
 
+  /** Plugins' commands (AgentSession.slashCommands), after what is registered already; returns the warnings of those refused. */
+  registerContributed(commands: readonly ContributedSlashCommand[]): string[] {
+    return commands.flatMap(({definition, plugin, pluginType}) => this.register(definition, pluginType, plugin) ?? [])
+  }
+
   get(name: string): RegisteredSlashCommand<C> | undefined {
     return this.commands.get(name)
   }
@@ -66,8 +71,8 @@ export class SlashCommandRegistry<C extends SlashCommandContext = SlashCommandCo
     if (command) return {args: line.args, argv: line.argv, command, kind: 'command'}
     const suggestion = closest(line.name, this.commands.keys())
     // Without a near miss the line may have been meant as text (`/tmp` alone): say how to send it.
-    const hint = suggestion ? `did you mean /${suggestion}?` : `${this.commands.has('help') ? 'type /help for the list, or ' : ''}start with // to send it as text`
-    const message = `unknown command /${line.name}: ${hint}`
+    const hint = suggestion ? `Did you mean /${suggestion}?` : `${this.commands.has('help') ? 'Type /help for the list, or s' : 'S'}tart with // to send it as text.`
+    const message = `Unknown command /${line.name}. ${hint}`
     return {kind: 'unknown', message, name: line.name, suggestion}
   }
 }

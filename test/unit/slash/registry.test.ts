@@ -35,16 +35,16 @@ describe('SlashCommandRegistry', () => {
 
   it('answers an unknown name with the near miss (the same closest() as setting keys and commands)', () => {
     const registry = builtins()
-    expect(registry.resolve('/comit -m x')).toEqual({kind: 'unknown', message: 'unknown command /comit: did you mean /commit?', name: 'comit', suggestion: 'commit'})
+    expect(registry.resolve('/comit -m x')).toEqual({kind: 'unknown', message: 'Unknown command /comit. Did you mean /commit?', name: 'comit', suggestion: 'commit'})
     expect(registry.resolve('/modle')).toMatchObject({suggestion: 'model'})
     expect(registry.resolve('/exti')).toMatchObject({suggestion: 'exit'})
   })
 
   it('offers no far guess: an unknown name without a near miss points at /help and at the // escape', () => {
     const registry = builtins()
-    expect(registry.resolve('/xyzzy')).toEqual({kind: 'unknown', message: 'unknown command /xyzzy: type /help for the list, or start with // to send it as text', name: 'xyzzy', suggestion: undefined})
+    expect(registry.resolve('/xyzzy')).toEqual({kind: 'unknown', message: 'Unknown command /xyzzy. Type /help for the list, or start with // to send it as text.', name: 'xyzzy', suggestion: undefined})
     const bare = new SlashCommandRegistry()
-    expect(bare.resolve('/tmp')).toMatchObject({kind: 'unknown', message: 'unknown command /tmp: start with // to send it as text'})
+    expect(bare.resolve('/tmp')).toMatchObject({kind: 'unknown', message: 'Unknown command /tmp. Start with // to send it as text.'})
   })
 
   it('lets plugins add commands, after the built-ins', () => {

@@ -2,14 +2,9 @@ import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 
 import {inRepository} from '../command-support.js'
+import type {StashResult} from '../stash.js'
 
-export interface StashResult {
-  stashed: boolean
-  /** `stash@{0}` when something was stashed. */
-  ref?: string
-  sha?: string
-  message?: string
-}
+export type {StashResult} from '../stash.js'
 
 export default class Stash extends Command {
   static enableJsonFlag = true
@@ -29,16 +24,8 @@ git stash pop brings them back. With nothing to stash, it says so and exits 0.`
 
   async run(): Promise<StashResult> {
     const {flags} = await this.parse(Stash)
-    const {git, gitFailure} = await import('../git-cli.js')
-    const result = await inRepository(this, async (repo): Promise<StashResult> => {
-      const message = flags.message ?? `hanzo: ${new Date().toISOString()}`
-      const before = await git(['rev-parse', '--verify', '--quiet', 'refs/stash'], repo.context)
-      const pushed = await git(['stash', 'push', '--quiet', '-m', message, ...(flags['include-untracked'] ? ['--include-untracked'] : [])], repo.context)
-      if (!pushed.ok) throw gitFailure('Cannot stash', pushed)
-      const after = await git(['rev-parse', '--verify', '--quiet', 'refs/stash'], repo.context)
-      if (!after.ok || after.stdout === before.stdout) return {stashed: false}
-      return {message, ref: 'stash@{0}', sha: after.stdout.trim(), stashed: true}
-    })
+    const {stashChanges} = await import('../stash.js')
+    const result = await inRepository(this, (repo) => stashChanges(repo, {includeUntracked: flags['include-untracked'], message: flags.message}))
     if (!this.jsonEnabled()) this.log(result.stashed ? `Stashed as stash@{0}: ${result.message} (git stash pop brings it back)` : 'Nothing to stash.')
     return result
   }

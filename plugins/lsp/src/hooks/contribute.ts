@@ -4,6 +4,7 @@ import {editDiagnostics} from '../edit-diagnostics.js'
 import {readLspSettings} from '../lsp-settings.js'
 import {lspTools} from '../lsp-tools.js'
 import {ServerManager} from '../server-manager.js'
+import {lspSlashCommands} from '../slash-commands.js'
 
 /**
  * The code-intelligence tools and the diagnostics an edit caused. No server starts here: each
@@ -28,6 +29,7 @@ export default defineContributeHook(async ({host}) => {
     apiVersion: PLUGIN_API_VERSION,
     dispose: () => manager.shutdown(),
     middleware: [editDiagnostics(manager)],
+    slashCommands: lspSlashCommands(manager, host.env),
     tools: lspTools(manager),
   }
 })

@@ -1,6 +1,7 @@
 import {defineContributeHook, loadHostLibrary, PLUGIN_API_VERSION} from '@hanzo-dev/sdk'
 
 import {enabledServers} from '../server-config.js'
+import {mcpSlashCommands} from '../slash.js'
 
 /**
  * How long the answer waits for the servers: those up by then are in the first request's
@@ -15,7 +16,7 @@ export default defineContributeHook(async (options) => {
   if (host.env.HANZO_MCP_CLIENT === 'off') return undefined
   const {problems, servers} = enabledServers(host.settings.mcp_servers)
   const notices = [...problems]
-  if (servers.length === 0) return notices.length > 0 ? {apiVersion: PLUGIN_API_VERSION, notices} : undefined
+  if (servers.length === 0) return {apiVersion: PLUGIN_API_VERSION, notices, slashCommands: mcpSlashCommands()}
   // oclif hands every hook the running CLI's config: the host library comes from there.
   const {config} = options as unknown as {config: {root: string}}
   const [library, {openSessionServers}] = await Promise.all([loadHostLibrary(config), import('../session-servers.js')])
@@ -30,6 +31,7 @@ export default defineContributeHook(async (options) => {
     apiVersion: PLUGIN_API_VERSION,
     dispose: () => mcp.close(),
     notices,
+    slashCommands: mcpSlashCommands(mcp),
     tools: mcp.tools(),
     watchTools: (update) => mcp.onChange(update),
   }

@@ -1,0 +1,28 @@
+import type {SlashCommandDefinition} from '@hanzo-dev/sdk'
+
+import type {McpServers} from './servers.js'
+
+/**
+ * `/mcp` at the interactive prompt: the session's MCP servers as they are now (connected with
+ * their tool count, connecting, failed with why). It reads the servers the session started; it
+ * never starts or reconnects one.
+ */
+export function mcpSlashCommands(servers?: McpServers): SlashCommandDefinition[] {
+  return [
+    {
+      description: 'The MCP servers of this session: state, tools, why one failed',
+      name: 'mcp',
+      run() {
+        const status = servers?.status() ?? []
+        if (status.length === 0) return {message: 'No MCP servers in this session (hanzo-dev mcp add adds one).'}
+        const width = Math.max(...status.map((s) => s.name.length))
+        const lines = status.map((s) => {
+          const what = s.state === 'connected' ? `connected, ${s.tools ?? 0} tool(s)` : s.state
+          const why = s.error ? `: ${s.error}${s.hint ? ` (${s.hint})` : ''}` : ''
+          return `  ${s.name.padEnd(width)}  ${s.transport}${s.http ? ` (${s.http})` : ''}  ${what}${why}`
+        })
+        return {message: [`MCP servers (${status.length}):`, ...lines].join('\n')}
+      },
+    },
+  ]
+}

@@ -1,0 +1,28 @@
+import type {LoadedConfig} from '../core/config/types.js'
+import {UserError} from '../core/errors.js'
+import type {ListedSession} from '../core/sessions/render.js'
+import {summarize} from '../core/sessions/summary.js'
+import type {SessionStore} from './session-store.js'
+
+export interface SessionListingOptions {
+  /** Every project's when absent. */
+  projectRoot?: string
+  limit: number
+  pricing: LoadedConfig['config']['pricing']
+  warn(message: string): void
+}
+
+/** The newest saved sessions, summarized (`sessions list`, chat's `/resume`). */
+export async function listSessions(store: SessionStore, options: SessionListingOptions): Promise<Array<ListedSession & {path: string}>> {
+  const sessions: Array<ListedSession & {path: string}> = []
+  for (const stored of (await store.list(options.projectRoot)).slice(0, options.limit)) {
+    // One unreadable file (a kill while its header was written) does not hide the others.
+    const transcript = await store.read(stored.path).catch((error: unknown) => {
+      if (!(error instanceof UserError)) throw error
+      options.warn(error.message)
+    })
+    if (transcript) sessions.push({...summarize(transcript, options.pricing), path: stored.path, updated_at: stored.modified.toISOString()})
+  }
+
+  return sessions
+}
