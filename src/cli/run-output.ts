@@ -1,13 +1,12 @@
 import type {ChalkInstance} from 'chalk'
 
-import {paintSpans} from '../adapters/markdown-paint.js'
 import {fileLine} from '../adapters/prompt/diff-view.js'
 import type {AgentEvent} from '../core/agent/loop.js'
 import type {RunResult} from '../core/agent/runner.js'
 import type {Usage} from '../core/agent/types.js'
-import type {MdRenderer} from '../core/markdown/index.js'
 import {callSubject} from '../core/sessions/render.js'
 import {type Pricing, requestCost, type TurnUsage, type UsageTotals} from '../core/sessions/usage.js'
+import type {ReplyPrinter} from './reply-printer.js'
 import type {Spinner} from './spinner.js'
 import {toolResultLines} from './tool-result-lines.js'
 
@@ -35,10 +34,11 @@ interface Streams {
   /** Shown on stderr while the model has not answered yet (text output on a terminal only). */
   spinner?: Spinner
   /**
-   * Text output on a terminal: the answer rendered as markdown (painted with stdout's own
-   * style). Absent, the answer's text goes out as the model sent it, byte for byte.
+   * Text output on a terminal: the answer defused and rendered as markdown (painted with
+   * stdout's own style, wrapped to its width). Absent, the answer's text goes out as the model
+   * sent it, byte for byte.
    */
-  markdown?: {renderer: MdRenderer; style: ChalkInstance}
+  markdown?: ReplyPrinter
 }
 
 /**
@@ -83,7 +83,7 @@ export class RunOutput {
     const {stderr, stdout, style} = this.streams
     if (event.type === 'text_delta') {
       const {markdown} = this.streams
-      if (markdown) stdout.write(paintSpans(markdown.renderer.renderChunk(event.text), markdown.style))
+      if (markdown) stdout.write(markdown.push(event.text))
       else stdout.write(event.text)
       this.wroteText = true
     } else if (event.type === 'tool_call') {
@@ -135,7 +135,7 @@ export class RunOutput {
   private endTextLine(): void {
     const {markdown} = this.streams
     // The renderer ends every line it writes, the held last one included.
-    if (markdown && this.wroteText) this.streams.stdout.write(paintSpans(markdown.renderer.flush(), markdown.style))
+    if (markdown && this.wroteText) this.streams.stdout.write(markdown.flush())
     else if (this.wroteText) this.streams.stdout.write('\n')
     this.wroteText = false
   }

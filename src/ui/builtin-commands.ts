@@ -21,6 +21,8 @@ export interface ChatFacts {
   projectRoot: string
   dataDir: string
   pricing: LoadedConfig['config']['pricing']
+  /** Carries on another saved session in this UI: its conversation, with this session's settings. */
+  resume(id: string): Promise<void>
 }
 
 /** How many sessions `/resume` lists. */
@@ -88,21 +90,22 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
   )
   add(
     'resume',
-    "This project's recent sessions; with an ID, how to carry it on",
+    "This project's recent sessions; with an ID, carry that one on here",
     async ({argv}) => {
       const store = SessionStore.at(facts.dataDir)
       if (argv[0]) {
-        // A session is opened with its conversation, tools and recording: switching in place would be a second session under one UI.
         const found = await store.find(argv[0]).catch((error: unknown) => {
           throw error instanceof UserError ? new Error(error.message) : error
         })
-        return {message: found.id === facts.session.id ? 'That is this session.' : `Exit (/exit) and run: hanzo-dev chat --resume ${found.id}`}
+        if (found.id === facts.session.id) return {message: 'That is this session.'}
+        await facts.resume(found.id)
+        return {message: `Resumed session ${found.id}: the conversation goes on from here.`}
       }
 
       const warnings: string[] = []
       const sessions = await listSessions(store, {limit: RESUME_LIST, pricing: facts.pricing, projectRoot: facts.projectRoot, warn: (message) => warnings.push(message)})
       if (sessions.length === 0) return {message: `No saved sessions in ${facts.projectRoot}.`}
-      return {message: [...renderSessionList(sessions, {allProjects: false}), ...warnings, '', '/resume ID says how to carry one on.'].join('\n')}
+      return {message: [...renderSessionList(sessions, {allProjects: false}), ...warnings, '', '/resume ID carries one on here.'].join('\n')}
     },
     '[ID]',
   )

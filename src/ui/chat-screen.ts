@@ -7,6 +7,8 @@ import type {LiveRegion, RegionCursor} from './live-region.js'
 export interface ScreenState {
   /** The line a reply is still writing (not yet committed). */
   partial: string
+  /** What the reply holds back until a block is complete (a code block, a table). */
+  held?: string
   /** A permission question, or the reason being typed for a denial. */
   question: string[]
   /** A spinner line while the model thinks or a tool runs. */
@@ -26,6 +28,7 @@ const MORE = '  '
  */
 export function drawScreen(region: LiveRegion, widget: PromptWidget, state: ScreenState, style: ChalkInstance, reason?: PromptWidget): void {
   const lines: string[] = []
+  if (state.held) lines.push(style.dim(state.held))
   if (state.partial) lines.push(state.partial)
   if (state.busy) lines.push(style.cyan(state.busy))
   lines.push(...state.question)

@@ -18,6 +18,7 @@ import {LiveRegion} from './live-region.js'
 import {attachMentions, projectFiles, runShellLine} from './prompt-attachments.js'
 import type {PromptHistory} from './prompt-history.js'
 import {type InputMode, PromptWidget} from './prompt-widget.js'
+import type {ReplyPrinter} from '../cli/reply-printer.js'
 
 export interface ChatTerminal {
   input: NodeJS.ReadStream
@@ -66,6 +67,9 @@ export class ChatSession {
   private vimTimer?: NodeJS.Timeout
   /** The project's files for Tab completion of `@` mentions, listed on the first Tab. */
   private files?: Promise<string[]>
+  /** Loaded after the prompt is drawn: the markdown renderer's highlighter is not worth a slower start. */
+  private printer?: Promise<ReplyPrinter>
+  private reply?: ReplyPrinter
 
   constructor(private readonly options: ChatOptions) {
     this.region = new LiveRegion(options.terminal.output)
@@ -86,6 +90,7 @@ export class ChatSession {
     this.region.commit(banner.join('\n'))
     this.updateStatus()
     this.draw()
+    this.printer = import('../cli/reply-printer.js').then(({ReplyPrinter}) => new ReplyPrinter(this.options.style, () => output.columns ?? 80))
     const done = new Promise<void>((resolve) => {
       this.finished = resolve
     })
@@ -103,6 +108,16 @@ export class ChatSession {
   /** A line for good, above the prompt. */
   print(text: string): void {
     if (!this.closed) this.region.commit(text)
+  }
+
+  /** Goes on with another session (`/resume ID`): its earlier conversation is shown, and the next prompt carries it on. */
+  switchTo(session: AgentSession, earlier: readonly string[]): void {
+    this.session = session
+    this.fresh = false
+    this.context.splice(0)
+    this.usage = {input_tokens: 0, output_tokens: 0}
+    if (earlier.length > 0) this.print(earlier.join('\n'))
+    this.updateStatus()
   }
 
   /** Starts the conversation over: the next prompt is sent without the earlier ones. */
@@ -264,6 +279,7 @@ export class ChatSession {
     this.running = controller
     this.startSpinner('Thinking')
     try {
+      this.reply = await this.printer
       const history = this.fresh ? [] : undefined
       this.fresh = false
       const context = this.context.splice(0)
@@ -291,9 +307,9 @@ export class ChatSession {
     switch (event.type) {
       case 'text_delta': {
         this.stopSpinner()
-        const lines = (this.screen.partial + event.text).split('\n')
-        this.screen.partial = lines.pop()!
-        if (lines.length > 0) this.print(lines.map((line) => fileLine(line)).join('\n'))
+        this.print(this.reply!.push(event.text))
+        this.screen.partial = this.reply!.partial
+        this.screen.held = this.reply!.held
         break
       }
 
@@ -324,8 +340,9 @@ export class ChatSession {
   }
 
   private endText(): void {
-    if (this.screen.partial) this.print(fileLine(this.screen.partial))
+    this.print(this.reply?.flush() ?? '')
     this.screen.partial = ''
+    this.screen.held = undefined
   }
 
   private fail(message: string): void {

@@ -41,22 +41,35 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     style,
     terminal: {input: process.stdin, output: process.stdout},
   })
-  const session = await openAgentSession({
-    baseURL: options.baseURL,
-    cliConfig: options.cliConfig,
-    cwd: process.cwd(),
-    env: process.env,
-    fakeModel: options.fakeModel,
-    model: options.model,
-    permissionMode: options.permissionMode,
-    prompter: chat.prompter,
-    session: options.session,
-    settings: loaded,
-    warn: options.warn,
-  })
+  const open = (saved: StartChatOptions['session'], warn: (message: string) => void) =>
+    openAgentSession({
+      baseURL: options.baseURL,
+      cliConfig: options.cliConfig,
+      cwd: process.cwd(),
+      env: process.env,
+      fakeModel: options.fakeModel,
+      model: options.model,
+      permissionMode: options.permissionMode,
+      prompter: chat.prompter,
+      session: saved,
+      settings: loaded,
+      warn,
+    })
+  let session = await open(options.session, options.warn)
   facts.session = session
   // After the built-ins: the registry refuses a name one of them (or an earlier plugin) has.
   for (const warning of commands.registerContributed(session.slashCommands())) options.warn(warning)
+  // `/resume ID`: the other session is opened before this one closes, so a failure leaves the chat as it was.
+  // Its warnings go above the prompt: stderr would tear the screen.
+  facts.resume = async (id) => {
+    const note = (message: string) => chat.print(style.yellow(`Warning: ${message}`))
+    const next = await open({resume: id}, note)
+    await session.close()
+    session = next
+    facts.session = next
+    for (const warning of commands.replaceContributed(next.slashCommands())) note(warning)
+    chat.switchTo(next, await earlier(next, options))
+  }
 
   try {
     const before = options.session.continue || options.session.resume ? await earlier(session, options) : []

@@ -49,7 +49,8 @@ describe('hanzo-dev chat on a terminal', () => {
     let screen = await terminals.waitFor('chat', 'Allow fs_write: greeting.txt?')
     expect(below(screen, '› write the greeting').slice(0, 6)).toEqual(['› write the greeting', 'I will write it.', '⏺ fs_write greeting.txt', '  new file, 1 line:', '  +hello', 'Allow fs_write: greeting.txt?'])
     await terminals.keys('chat', 'y')
-    await terminals.waitFor('chat', 'Wrote **greeting.txt**.')
+    // The answer is markdown: the screen shows it rendered, without its markers.
+    await terminals.waitFor('chat', 'Wrote greeting.txt.')
     expect(readFileSync(join(project, 'greeting.txt'), 'utf8')).toBe('hello\n')
 
     // A denial with a reason: the model is told, the file stays.

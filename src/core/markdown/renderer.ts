@@ -37,6 +37,13 @@ export class MdRenderer {
     return out
   }
 
+  /** Complete lines held back: a fence not yet closed, a table not yet ended, a possible table header. */
+  get held(): number {
+    const fence = this.fence ? this.fence.lines.length + 1 : 0
+    const table = this.table ? this.table.rows.length + 2 : 0
+    return fence + table + (this.headerCandidate === undefined ? 0 : 1)
+  }
+
   /** The end of the message: the held line, table or unclosed fence, and a fresh state. */
   flush(): StyledSpan[] {
     const out: StyledSpan[] = []

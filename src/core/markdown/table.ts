@@ -1,3 +1,5 @@
+import stringWidth from 'string-width'
+
 import {inlineSpans} from './inline.js'
 import type {StyledSpan} from './types.js'
 
@@ -46,8 +48,8 @@ export function splitRow(line: string): string[] {
   return cells.map((c) => c.trim())
 }
 
-/** Display width in code points: good enough for the text of tables models write. */
-const width = (spans: StyledSpan[]) => spans.reduce((n, s) => n + [...s.text].length, 0)
+/** Terminal columns, so a column of CJK text or emoji lines up with its neighbours. */
+const width = (spans: StyledSpan[]) => spans.reduce((n, s) => n + stringWidth(s.text), 0)
 
 /**
  * The table as lines of spans: columns padded to their widest cell and aligned as the

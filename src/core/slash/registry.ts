@@ -54,6 +54,12 @@ export class SlashCommandRegistry<C extends SlashCommandContext = SlashCommandCo
     return commands.flatMap(({definition, plugin, pluginType}) => this.register(definition, pluginType, plugin) ?? [])
   }
 
+  /** Another session's plugin commands in place of the current ones (the chat switched sessions); the built-ins stay. */
+  replaceContributed(commands: readonly ContributedSlashCommand[]): string[] {
+    for (const [name, command] of this.commands) if (command.source !== 'builtin') this.commands.delete(name)
+    return this.registerContributed(commands)
+  }
+
   get(name: string): RegisteredSlashCommand<C> | undefined {
     return this.commands.get(name)
   }

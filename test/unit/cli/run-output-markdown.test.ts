@@ -3,7 +3,7 @@ import {Writable} from 'node:stream'
 import {describe, expect, it} from 'vitest'
 
 import {RunOutput} from '../../../src/cli/run-output.js'
-import {MdRenderer} from '../../../src/core/markdown/index.js'
+import {ReplyPrinter} from '../../../src/cli/reply-printer.js'
 
 function sink(): {stream: Writable; text: () => string} {
   let text = ''
@@ -22,7 +22,7 @@ const summary = {model: 'm', sessionId: 's'}
 function output(markdown: boolean) {
   const stdout = sink()
   const stderr = sink()
-  const run = new RunOutput('text', {markdown: markdown ? {renderer: new MdRenderer(), style: plain} : undefined, stderr: stderr.stream, stdout: stdout.stream, style: plain}, summary)
+  const run = new RunOutput('text', {markdown: markdown ? new ReplyPrinter(plain, () => 80) : undefined, stderr: stderr.stream, stdout: stdout.stream, style: plain}, summary)
   return {run, stderr, stdout}
 }
 

@@ -10,7 +10,7 @@ const plugin = (name: string, from: string, pluginType: ContributedSlashCommand[
 })
 
 function chatRegistry() {
-  const facts = {dataDir: '/nowhere', permissionMode: 'prompt', pricing: undefined, projectRoot: '/project', session: {} as AgentSession} satisfies ChatFacts
+  const facts = {dataDir: '/nowhere', permissionMode: 'prompt', pricing: undefined, projectRoot: '/project', resume: async () => {}, session: {} as AgentSession} satisfies ChatFacts
   return builtinCommands(facts)
 }
 
@@ -34,6 +34,16 @@ describe("the chat's registry with the plugins' commands", () => {
     expect(registry.get('init')?.source).toBe('builtin')
     const diff = registry.get('diff')!
     expect(await diff.definition.run({args: '', argv: [], chat: undefined as never, cwd: '/', signal: new AbortController().signal})).toEqual({message: '@hanzo-dev/plugin-git diff'})
+  })
+
+  it("replaces the plugins' commands with another session's and keeps the built-ins (/resume ID)", () => {
+    const registry = chatRegistry()
+    const builtins = registry.list().map((c) => c.definition.name)
+    registry.registerContributed([plugin('diff', '@hanzo-dev/plugin-git'), plugin('plan', '@hanzo-dev/plugin-agents')])
+    expect(registry.replaceContributed([plugin('plan', '@hanzo-dev/plugin-agents'), plugin('help', 'sneaky', 'user')])).toEqual([
+      'slash command /help from user plugin "sneaky" ignored: the interactive session already provides it',
+    ])
+    expect(registry.list().map((c) => c.definition.name)).toEqual([...builtins, 'plan'])
   })
 
   it('answers a near miss of a plugin command or a built-in with "did you mean"', () => {

@@ -1,0 +1,70 @@
+import type {ChalkInstance} from 'chalk'
+
+import {paintSpans} from '../adapters/markdown-paint.js'
+import {printable} from '../adapters/prompt/input-summary.js'
+import {MdRenderer, type StyledSpan, wrapSpans} from '../core/markdown/index.js'
+
+/**
+ * The model's reply as it streams into the chat. It is defused first (the model wrote it: its
+ * escape sequences, lone CRs and bidi overrides never reach the terminal, and so never an OSC-8
+ * link target either), rendered as markdown a complete line at a time, and wrapped between
+ * words to the terminal's width. Complete lines go to the scrollback; the line still being
+ * written shows as it is, under them, in the live region.
+ */
+export class ReplyPrinter {
+  private renderer = new MdRenderer()
+  /** A CR at a chunk's end may be half of a CRLF: it waits for the next chunk. */
+  private carriageReturn = false
+  private tail = ''
+
+  constructor(
+    private readonly style: ChalkInstance,
+    private readonly columns: () => number,
+  ) {}
+
+  /** A piece of the reply; returns the rows now complete, painted, each ended by `\n` (or ''). */
+  push(text: string): string {
+    let chunk = (this.carriageReturn ? '\r' : '') + text
+    this.carriageReturn = chunk.endsWith('\r')
+    if (this.carriageReturn) chunk = chunk.slice(0, -1)
+    chunk = printable(chunk)
+    const newline = chunk.lastIndexOf('\n')
+    this.tail = newline === -1 ? this.tail + chunk : chunk.slice(newline + 1)
+    return this.paint(this.renderer.renderChunk(chunk))
+  }
+
+  /** The end of the reply: the rows still held (the last line, an unclosed fence), and a fresh state. */
+  flush(): string {
+    this.carriageReturn = false
+    this.tail = ''
+    return this.paint(this.renderer.flush())
+  }
+
+  /** The line being written, as sent so far. */
+  get partial(): string {
+    return this.tail.replaceAll('\t', '    ')
+  }
+
+  /** What a code block or table holds back until it is complete (it is shown whole, highlighted or aligned). */
+  get held(): string | undefined {
+    const lines = this.renderer.held
+    return lines > 0 ? `… ${lines} line${lines === 1 ? '' : 's'} of a block, shown when it is complete` : undefined
+  }
+
+  private paint(spans: readonly StyledSpan[]): string {
+    let rows = ''
+    const width = Math.max(20, this.columns())
+    let line: StyledSpan[] = []
+    for (const span of spans) {
+      if (span.text !== '\n') {
+        line.push(span.text.includes('\t') ? {...span, text: span.text.replaceAll('\t', '    ')} : span)
+        continue
+      }
+
+      for (const row of wrapSpans(line, width)) rows += `${paintSpans(row, this.style)}\n`
+      line = []
+    }
+
+    return rows
+  }
+}
