@@ -21,8 +21,11 @@ export interface ChatFacts {
   projectRoot: string
   dataDir: string
   pricing: LoadedConfig['config']['pricing']
-  /** Carries on another saved session in this UI: its conversation, with this session's settings. */
-  resume(id: string): Promise<void>
+  /**
+   * Goes on in another session in this UI: `resume`, that saved session's conversation; `model`,
+   * this conversation with another model (from the next prompt).
+   */
+  reopen(target: {resume?: string; model?: string}): Promise<void>
 }
 
 /** How many sessions `/resume` lists. */
@@ -76,7 +79,17 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
   add('permissions', 'How tool calls are allowed in this session', () => ({
     message: `Permission mode: ${facts.permissionMode}. Rules: hanzo-dev config get permissions; change them with hanzo-dev config set, or start with --permission-mode.`,
   }))
-  add('model', 'The model this session talks to', () => ({message: `Model: ${facts.session.model} (another one: hanzo-dev chat --model ID)`}))
+  add(
+    'model',
+    'The model this session talks to; with an ID, switch to that one',
+    async ({argv}) => {
+      if (!argv[0]) return {message: `Model: ${facts.session.model} (/model ID switches; the conversation goes on)`}
+      if (argv[0] === facts.session.model) return {message: `Already on ${argv[0]}.`}
+      await facts.reopen({model: argv[0]})
+      return {message: `Model: ${facts.session.model}. The conversation goes on with it from your next prompt.`}
+    },
+    '[ID]',
+  )
   add(
     'compact',
     'Summarize the conversation to free context (the last turns stay)',
@@ -98,7 +111,7 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
           throw error instanceof UserError ? new Error(error.message) : error
         })
         if (found.id === facts.session.id) return {message: 'That is this session.'}
-        await facts.resume(found.id)
+        await facts.reopen({resume: found.id})
         return {message: `Resumed session ${found.id}: the conversation goes on from here.`}
       }
 

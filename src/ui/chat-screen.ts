@@ -1,4 +1,7 @@
+import type {UsageTotals} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
+
+import {oneLine} from '../adapters/prompt/input-summary.js'
 
 import type {PromptWidget} from './prompt-widget.js'
 import type {LiveRegion, RegionCursor} from './live-region.js'
@@ -49,4 +52,32 @@ export function drawScreen(region: LiveRegion, widget: PromptWidget, state: Scre
   const mode = widget.vimMode && widget.vimMode !== 'command' ? style.bold(`-- ${widget.vimMode.toUpperCase()} -- `) : ''
   lines.push(style.dim(`${mode}${state.status}`))
   region.draw(lines, cursor)
+}
+
+export interface StatusFacts {
+  model: string
+  /** The last request's tokens: how big the conversation is as the model sees it. */
+  contextTokens: number
+  /** The `max_tokens` setting (compaction starts at 90% of it): the context is shown as a share of it. */
+  contextBudget?: number
+  usage: UsageTotals
+  permissionMode: string
+  /** What plugins said for the status line (`sandbox: workspace`). */
+  items: readonly string[]
+}
+
+/** `model · context 12% · 1200 in / 80 out · $0.0100 · prompt · sandbox: workspace · /help` */
+export function statusLine(facts: StatusFacts): string {
+  const {contextBudget: budget, contextTokens: used, usage} = facts
+  const context = budget ? `context ${Math.min(100, Math.round((100 * used) / budget))}%` : `context ${compactCount(used)}`
+  const cost = usage.cost_usd === undefined ? [] : [`$${usage.cost_usd.toFixed(4)}`]
+  // A plugin wrote these words: shown defused, each on one short line.
+  const items = facts.items.map((item) => oneLine(item, 40))
+  return [facts.model, context, `${usage.input_tokens} in / ${usage.output_tokens} out`, ...cost, facts.permissionMode, ...items, '/help'].join(' · ')
+}
+
+/** 950, 12.3k, 128k: a token count that fits a status line. */
+function compactCount(tokens: number): string {
+  if (tokens < 1000) return String(tokens)
+  return tokens < 10_000 ? `${(tokens / 1000).toFixed(1)}k` : `${Math.round(tokens / 1000)}k`
 }

@@ -1,22 +1,22 @@
 import {emitKeypressEvents} from 'node:readline'
 
-import type {AgentEvent, AgentSession, PermissionDecision, UsageTotals} from '@hanzo-dev/sdk'
+import type {AgentEvent, AgentSession, UsageTotals} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 
-import {changePreview} from '../adapters/prompt/change-preview.js'
 import {fileLine} from '../adapters/prompt/diff-view.js'
-import {oneLine, summarizeToolInput} from '../adapters/prompt/input-summary.js'
+import {oneLine} from '../adapters/prompt/input-summary.js'
 import {toolResultLines} from '../cli/tool-result-lines.js'
 import {AgentRunError} from '../core/errors.js'
 import {completePath, mentionAt} from '../core/input/mentions.js'
 import {callSubject} from '../core/sessions/render.js'
 import type {SlashCommandRegistry} from '../core/slash/index.js'
 import {type ChatCommandContext} from './builtin-commands.js'
-import {drawScreen, type ScreenState} from './chat-screen.js'
+import {drawScreen, type ScreenState, statusLine} from './chat-screen.js'
 import {type Keypress, keyNotations} from './keys.js'
 import {LiveRegion} from './live-region.js'
 import {attachMentions, projectFiles, runShellLine} from './prompt-attachments.js'
 import type {PromptHistory} from './prompt-history.js'
+import {PermissionQuestions} from './permission-question.js'
 import {type InputMode, PromptWidget} from './prompt-widget.js'
 import type {ReplyPrinter} from '../cli/reply-printer.js'
 
@@ -32,13 +32,13 @@ export interface ChatOptions {
   inputMode: InputMode
   commands: SlashCommandRegistry<ChatCommandContext>
   permissionMode: string
+  /** The `max_tokens` setting: the status line shows how much of it the conversation fills. */
+  contextBudget?: number
 }
 
 /** Ctrl-C pressed twice within this long exits. */
 const EXIT_WINDOW_MS = 2000
 const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
-
-type Pending = {kind: 'choice'; resolve(decision: PermissionDecision): void} | {kind: 'reason'; resolve(decision: PermissionDecision): void; widget: PromptWidget}
 
 /**
  * The interactive session (`hanzo-dev` on a terminal): the prompt at the bottom, the
@@ -47,18 +47,19 @@ type Pending = {kind: 'choice'; resolve(decision: PermissionDecision): void} | {
  * question appears in place, with the diff of an edit, and is answered with one key.
  */
 export class ChatSession {
-  readonly prompter = {requestPermission: (tool: string, input: Record<string, unknown>) => this.ask(tool, input)}
+  readonly prompter = {requestPermission: (tool: string, input: Record<string, unknown>) => this.questions.ask(tool, input)}
   private session?: AgentSession
   private readonly region: LiveRegion
   private readonly widget: PromptWidget
-  private readonly screen: ScreenState = {partial: '', question: [], status: ''}
+  private readonly screen: Omit<ScreenState, 'question'> = {partial: '', status: ''}
   private running?: AbortController
-  private pending?: Pending
-  private questions: Promise<unknown> = Promise.resolve()
+  private readonly questions: PermissionQuestions
   private lastCtrlC = 0
   private spinner?: NodeJS.Timeout
   private frame = 0
   private usage: UsageTotals = {input_tokens: 0, output_tokens: 0}
+  /** The last request's input: the size of the conversation as the model last saw it. */
+  private contextTokens = 0
   private fresh = false
   /** What slash commands added (`/diff`): sent ahead of the next prompt. */
   private readonly context: string[] = []
@@ -74,6 +75,23 @@ export class ChatSession {
   constructor(private readonly options: ChatOptions) {
     this.region = new LiveRegion(options.terminal.output)
     this.widget = new PromptWidget(options.inputMode, options.history)
+    this.questions = new PermissionQuestions({
+      answered: (decision, interrupt) => {
+        if (interrupt) return this.interrupt()
+        this.startSpinner(decision.type === 'allow' ? 'Running' : 'Thinking')
+        this.draw()
+      },
+      cwd: () => this.session!.cwd,
+      draw: () => this.draw(),
+      history: options.history,
+      interrupted: () => this.running?.signal.aborted ?? false,
+      opening: () => {
+        this.stopSpinner()
+        this.endText()
+      },
+      print: (text) => this.print(text),
+      style: options.style,
+    })
   }
 
   /** Runs until the user exits; resolves when the terminal is given back. */
@@ -116,6 +134,7 @@ export class ChatSession {
     this.fresh = false
     this.context.splice(0)
     this.usage = {input_tokens: 0, output_tokens: 0}
+    this.contextTokens = 0
     if (earlier.length > 0) this.print(earlier.join('\n'))
     this.updateStatus()
   }
@@ -124,6 +143,7 @@ export class ChatSession {
   clearConversation(): void {
     this.fresh = true
     this.usage = {input_tokens: 0, output_tokens: 0}
+    this.contextTokens = 0
     this.updateStatus()
   }
 
@@ -151,7 +171,7 @@ export class ChatSession {
   }
 
   private async onKey(notation: string): Promise<void> {
-    if (this.pending) return this.answer(notation)
+    if (this.questions.active) return this.questions.answer(notation)
     if (notation === '<C-c>') return this.ctrlC()
     this.screen.notice = undefined
     if (this.running && notation === '<Esc>' && (this.widget.inputMode !== 'vim' || this.widget.vimMode === 'normal')) {
@@ -329,6 +349,7 @@ export class ChatSession {
 
       case 'usage': {
         this.usage = {...this.usage, input_tokens: this.usage.input_tokens + event.usage.inputTokens, output_tokens: this.usage.output_tokens + event.usage.outputTokens}
+        this.contextTokens = event.usage.inputTokens + event.usage.outputTokens
         this.updateStatus()
         break
       }
@@ -347,62 +368,6 @@ export class ChatSession {
 
   private fail(message: string): void {
     this.print(this.options.style.red(`✗ ${message}`))
-    this.draw()
-  }
-
-  /** One question at a time: parallel tool calls wait their turn. */
-  private ask(tool: string, input: Record<string, unknown>): Promise<PermissionDecision> {
-    const asked = this.questions.then(async () => {
-      if (this.running?.signal.aborted) return {reason: 'the user interrupted the turn', type: 'deny'} as const
-      const {style} = this.options
-      const preview = await changePreview(tool, input, {cwd: this.session!.cwd, style})
-      this.stopSpinner()
-      this.endText()
-      if (preview.length > 0) this.print(preview.join('\n'))
-      return new Promise<PermissionDecision>((resolve) => {
-        this.screen.question = [
-          style.bold(`Allow ${oneLine(tool)}: ${summarizeToolInput(tool, input)}?`),
-          `  ${style.bold('y')} allow once   ${style.bold('a')} allow for this session   ${style.bold('n')} deny (with a reason)   ${style.dim('Esc: deny')}`,
-        ]
-        this.pending = {kind: 'choice', resolve}
-        this.draw()
-      })
-    })
-    this.questions = asked.catch(() => undefined)
-    return asked
-  }
-
-  private answer(key: string): void {
-    const pending = this.pending!
-    if (pending.kind === 'reason') {
-      if (key === '<CR>' || key === '<Esc>') {
-        const why = pending.widget.text.trim()
-        return this.settle(pending, {reason: why ? `the user denied it: ${why}` : 'the user denied it', type: 'deny'}, 'denied')
-      }
-
-      pending.widget.key(key)
-      return this.draw()
-    }
-
-    if (key === 'y' || key === '<CR>') return this.settle(pending, {scope: 'once', type: 'allow'}, 'allowed once')
-    if (key === 'a') return this.settle(pending, {scope: 'session', type: 'allow'}, 'allowed for this session')
-    if (key === '<Esc>' || key === '<C-c>') {
-      this.settle(pending, {reason: 'the user interrupted the turn', type: 'deny'}, 'denied')
-      return this.interrupt()
-    }
-
-    if (key === 'n') {
-      this.pending = {kind: 'reason', resolve: pending.resolve, widget: new PromptWidget('default', this.options.history)}
-      this.draw()
-    }
-  }
-
-  private settle(pending: Pending, decision: PermissionDecision, said: string): void {
-    this.print(this.options.style.dim(`  ${said}`))
-    this.pending = undefined
-    this.screen.question = []
-    pending.resolve(decision)
-    this.startSpinner(decision.type === 'allow' ? 'Running' : 'Thinking')
     this.draw()
   }
 
@@ -425,14 +390,18 @@ export class ChatSession {
   private updateStatus(): void {
     const session = this.session
     if (!session) return
-    const tokens = `${this.usage.input_tokens} in / ${this.usage.output_tokens} out`
-    const cost = this.usage.cost_usd === undefined ? '' : ` · $${this.usage.cost_usd.toFixed(4)}`
-    this.screen.status = `${session.model} · ${tokens}${cost} · ${this.options.permissionMode} · /help`
+    this.screen.status = statusLine({
+      contextBudget: this.options.contextBudget,
+      contextTokens: this.contextTokens,
+      items: session.statusItems(),
+      model: session.model,
+      permissionMode: this.options.permissionMode,
+      usage: this.usage,
+    })
   }
 
   private draw(): void {
     if (this.closed) return
-    const reason = this.pending?.kind === 'reason' ? this.pending.widget : undefined
-    drawScreen(this.region, this.widget, this.screen, this.options.style, reason)
+    drawScreen(this.region, this.widget, {...this.screen, question: this.questions.lines}, this.options.style, this.questions.reasonWidget)
   }
 }

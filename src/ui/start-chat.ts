@@ -35,12 +35,14 @@ export async function startChat(options: StartChatOptions): Promise<void> {
   const commands = builtinCommands(facts)
   const chat = new ChatSession({
     commands,
+    contextBudget: loaded.config.max_tokens,
     history,
     inputMode: loaded.config.input_mode ?? 'default',
     permissionMode: options.permissionMode,
     style,
     terminal: {input: process.stdin, output: process.stdout},
   })
+  let model = options.model
   const open = (saved: StartChatOptions['session'], warn: (message: string) => void) =>
     openAgentSession({
       baseURL: options.baseURL,
@@ -48,7 +50,7 @@ export async function startChat(options: StartChatOptions): Promise<void> {
       cwd: process.cwd(),
       env: process.env,
       fakeModel: options.fakeModel,
-      model: options.model,
+      model,
       permissionMode: options.permissionMode,
       prompter: chat.prompter,
       session: saved,
@@ -59,16 +61,22 @@ export async function startChat(options: StartChatOptions): Promise<void> {
   facts.session = session
   // After the built-ins: the registry refuses a name one of them (or an earlier plugin) has.
   for (const warning of commands.registerContributed(session.slashCommands())) options.warn(warning)
-  // `/resume ID`: the other session is opened before this one closes, so a failure leaves the chat as it was.
-  // Its warnings go above the prompt: stderr would tear the screen.
-  facts.resume = async (id) => {
+  // `/resume ID`, `/model ID`: the next session is opened before this one closes, so a failure leaves the
+  // chat as it was. Its warnings go above the prompt: stderr would tear the screen.
+  facts.reopen = async (target) => {
     const note = (message: string) => chat.print(style.yellow(`Warning: ${message}`))
-    const next = await open({resume: id}, note)
+    const saved = await SessionStore.at(options.dataDir).find(session.id).then(() => true, () => false)
+    const previous = model
+    if (target.model) model = target.model
+    const next = await open({resume: target.resume ?? (saved ? session.id : undefined)}, note).catch((error: unknown) => {
+      model = previous
+      throw error
+    })
     await session.close()
     session = next
     facts.session = next
     for (const warning of commands.replaceContributed(next.slashCommands())) note(warning)
-    chat.switchTo(next, await earlier(next, options))
+    chat.switchTo(next, target.resume ? await earlier(next, options) : [])
   }
 
   try {

@@ -55,7 +55,7 @@ describe('hanzo-dev chat: markdown answers and /resume', () => {
     expect(await terminals.exitStatus('md')).toBe(0)
   })
 
-  it('/resume ID carries another saved session on in place: its conversation is shown and the next prompt is recorded into it', async () => {
+  it('/resume ID carries another saved session on in place (its conversation shown, the next prompt recorded into it); /model ID switches the model', async () => {
     await terminals.open('first', `node ${CLI} chat --fake-model ${script('first', [{text: 'Noted **apple**.'}])} "remember apple"`, {cwd: project})
     await terminals.waitFor('first', 'Noted apple.')
     await terminals.keys('first', 'C-d')
@@ -73,6 +73,10 @@ describe('hanzo-dev chat: markdown answers and /resume', () => {
     // The reopened session replays its model script from the start: its first turn answers.
     await terminals.keys('second', 'what fruit?', 'Enter')
     await terminals.waitFor('second', 'Hello.')
+    // /model ID goes on with the same conversation on another model; the status line says which, and how big the context is.
+    await terminals.keys('second', '/model bigger-model', 'Enter')
+    const switched = await terminals.waitFor('second', 'Model: bigger-model.')
+    expect(switched.findLast((line) => line.trim() !== '')).toMatch(/^bigger-model · context \d+ · \d+ in \/ \d+ out · prompt · sandbox: workspace · \/help$/)
     await terminals.keys('second', 'C-d')
     expect(await terminals.exitStatus('second')).toBe(0)
 

@@ -178,6 +178,7 @@ describe('hanzo:contribute', () => {
     const contribution = await answer({sandbox: {mode: 'workspace', network: false}})
     expect(contribution?.context).toMatch(new RegExp(`^Sandbox \\(workspace mode\\): The file tools and exec work inside the workspace ${dirs.ws} only\\. `))
     expect(contribution?.context).toContain('a private /tmp, without network')
+    expect(contribution?.status).toBe('sandbox: workspace')
     const run = contribution!.middleware![0].wrap(execute)
     expect(await run({input: {path: '../outside/x'}, name: 'fs_read'}, context)).toMatchObject({error: expect.stringContaining('is outside the workspace'), is_error: true})
   })
@@ -185,10 +186,12 @@ describe('hanzo:contribute', () => {
   it('adds nothing to the prompt in mode off', async () => {
     const contribution = await answer({sandbox: {mode: 'off'}})
     expect(contribution?.context).toBeUndefined()
+    expect(contribution?.status).toBe('sandbox: off')
   })
 
   it('closes rather than opens when the settings cannot be read', async () => {
     const contribution = await answer({sandbox: {mode: 'strict'}})
+    expect(contribution?.status).toBe('sandbox: settings unreadable, tools refused')
     const run = contribution!.middleware![0].wrap(execute)
     expect(await run({input: {command: 'true'}, name: 'exec'}, context)).toMatchObject({
       error: 'sandbox: exec refused: sandbox.mode "strict" is not one of off, workspace, allowlist; fix the sandbox settings',

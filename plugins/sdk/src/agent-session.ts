@@ -244,6 +244,8 @@ export interface AgentSession {
    * while a run is in progress.
    */
   compact(options?: {focus?: string; signal?: AbortSignal}): Promise<CompactResult>
+  /** What the plugins said for a status line (`sandbox: workspace`), in the order they answered. */
+  statusItems(): readonly string[]
   /** The slash commands the plugins contributed to this session, in the order plugins answered (the interactive prompt's). */
   slashCommands(): readonly ContributedSlashCommand[]
   /** Ends the session (the root's: plugin contributions disposed, `stop` fired, transcript closed). Idempotent. */

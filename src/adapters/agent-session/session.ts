@@ -177,6 +177,10 @@ export class AgentSessionNode implements AgentSession {
     return {compactedCount: result.compacted_count, strategy: result.strategy, tokensSaved: result.tokens_saved, ...(result.fallback_reason === undefined ? {} : {fallbackReason: result.fallback_reason})}
   }
 
+  statusItems(): readonly string[] {
+    return this.parts.contributions.flatMap(({value}) => (value.status ? [value.status] : []))
+  }
+
   slashCommands(): readonly ContributedSlashCommand[] {
     return this.parts.contributions.flatMap(({plugin, pluginType, value}) => (value.slashCommands ?? []).map((definition) => ({definition, plugin, pluginType})))
   }

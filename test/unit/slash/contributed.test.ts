@@ -10,7 +10,7 @@ const plugin = (name: string, from: string, pluginType: ContributedSlashCommand[
 })
 
 function chatRegistry() {
-  const facts = {dataDir: '/nowhere', permissionMode: 'prompt', pricing: undefined, projectRoot: '/project', resume: async () => {}, session: {} as AgentSession} satisfies ChatFacts
+  const facts = {dataDir: '/nowhere', permissionMode: 'prompt', pricing: undefined, projectRoot: '/project', reopen: async () => {}, session: {} as AgentSession} satisfies ChatFacts
   return builtinCommands(facts)
 }
 

@@ -1,0 +1,97 @@
+import type {PermissionDecision} from '@hanzo-dev/sdk'
+import type {ChalkInstance} from 'chalk'
+
+import {changePreview} from '../adapters/prompt/change-preview.js'
+import {oneLine, summarizeToolInput} from '../adapters/prompt/input-summary.js'
+import type {PromptHistory} from './prompt-history.js'
+import {PromptWidget} from './prompt-widget.js'
+
+/** What a question needs of the chat around it. */
+export interface QuestionHost {
+  style: ChalkInstance
+  history: PromptHistory
+  cwd(): string
+  /** Whether the running turn was interrupted: a question that comes after is denied unasked. */
+  interrupted(): boolean
+  /** The question is about to show: the spinner stops, the reply's pending text is committed. */
+  opening(): void
+  print(text: string): void
+  draw(): void
+  /** The answer is in (`allow` or `deny`); after Esc the turn is interrupted too. */
+  answered(decision: PermissionDecision, interrupt: boolean): void
+}
+
+type Pending = {kind: 'choice'; resolve(decision: PermissionDecision): void} | {kind: 'reason'; resolve(decision: PermissionDecision): void; widget: PromptWidget}
+
+/**
+ * The chat's permission questions, asked in place above the prompt with the diff of an edit and
+ * answered with one key: y once, a for the session, n to deny with a reason (typed in a prompt of
+ * its own), Esc to deny and interrupt. One at a time: parallel tool calls wait their turn.
+ */
+export class PermissionQuestions {
+  private pending?: Pending
+  private queue: Promise<unknown> = Promise.resolve()
+  /** The question's lines, for the screen. */
+  lines: string[] = []
+
+  constructor(private readonly host: QuestionHost) {}
+
+  get active(): boolean {
+    return this.pending !== undefined
+  }
+
+  /** The prompt the reason for a denial is typed in, while it is. */
+  get reasonWidget(): PromptWidget | undefined {
+    return this.pending?.kind === 'reason' ? this.pending.widget : undefined
+  }
+
+  ask(tool: string, input: Record<string, unknown>): Promise<PermissionDecision> {
+    const {host} = this
+    const asked = this.queue.then(async () => {
+      if (host.interrupted()) return {reason: 'the user interrupted the turn', type: 'deny'} as const
+      const preview = await changePreview(tool, input, {cwd: host.cwd(), style: host.style})
+      host.opening()
+      if (preview.length > 0) host.print(preview.join('\n'))
+      return new Promise<PermissionDecision>((resolve) => {
+        this.lines = [
+          host.style.bold(`Allow ${oneLine(tool)}: ${summarizeToolInput(tool, input)}?`),
+          `  ${host.style.bold('y')} allow once   ${host.style.bold('a')} allow for this session   ${host.style.bold('n')} deny (with a reason)   ${host.style.dim('Esc: deny')}`,
+        ]
+        this.pending = {kind: 'choice', resolve}
+        host.draw()
+      })
+    })
+    this.queue = asked.catch(() => undefined)
+    return asked
+  }
+
+  /** A key while a question is open. */
+  answer(key: string): void {
+    const pending = this.pending!
+    if (pending.kind === 'reason') {
+      if (key === '<CR>' || key === '<Esc>') {
+        const why = pending.widget.text.trim()
+        return this.settle(pending, {reason: why ? `the user denied it: ${why}` : 'the user denied it', type: 'deny'}, 'denied')
+      }
+
+      pending.widget.key(key)
+      return this.host.draw()
+    }
+
+    if (key === 'y' || key === '<CR>') return this.settle(pending, {scope: 'once', type: 'allow'}, 'allowed once')
+    if (key === 'a') return this.settle(pending, {scope: 'session', type: 'allow'}, 'allowed for this session')
+    if (key === '<Esc>' || key === '<C-c>') return this.settle(pending, {reason: 'the user interrupted the turn', type: 'deny'}, 'denied', true)
+    if (key === 'n') {
+      this.pending = {kind: 'reason', resolve: pending.resolve, widget: new PromptWidget('default', this.host.history)}
+      this.host.draw()
+    }
+  }
+
+  private settle(pending: Pending, decision: PermissionDecision, said: string, interrupt = false): void {
+    this.host.print(this.host.style.dim(`  ${said}`))
+    this.pending = undefined
+    this.lines = []
+    pending.resolve(decision)
+    this.host.answered(decision, interrupt)
+  }
+}
