@@ -4,6 +4,8 @@ import {dirname} from 'node:path'
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js'
 import type {JSONRPCMessage} from '@modelcontextprotocol/sdk/types.js'
 
+import {StdioLineReader} from './stdio-lines.js'
+
 /**
  * What a server process inherits from ours besides its own `env`: enough to find programs and
  * run, never the model's API keys or tokens the user exported for something else.
@@ -32,8 +34,10 @@ export class StdioMcpTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void
   private child?: ChildProcess
   private log?: WriteStream
-  private buffer?: import('@modelcontextprotocol/sdk/shared/stdio.js').ReadBuffer
-  private serialize?: (message: JSONRPCMessage) => string
+  private readonly lines = new StdioLineReader({
+    error: (error) => this.onerror?.(error),
+    message: (message) => this.onmessage?.(message),
+  })
 
   constructor(private readonly options: StdioMcpTransportOptions) {}
 
@@ -42,9 +46,6 @@ export class StdioMcpTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    const {ReadBuffer, serializeMessage} = await import('@modelcontextprotocol/sdk/shared/stdio.js')
-    this.buffer = new ReadBuffer()
-    this.serialize = serializeMessage
     const {args, command, cwd, env, logFile, parentEnv} = this.options
     mkdirSync(dirname(logFile), {mode: 0o700, recursive: true})
     this.log = createWriteStream(logFile, {flags: 'a', mode: 0o600})
@@ -64,7 +65,7 @@ export class StdioMcpTransport implements Transport {
         this.onclose?.()
       })
       child.stdin?.on('error', (error) => this.onerror?.(error))
-      child.stdout?.on('data', (chunk: Buffer) => this.receive(chunk))
+      child.stdout?.on('data', (chunk: Buffer) => this.lines.push(chunk))
       child.stderr?.pipe(this.log!, {end: false})
     })
   }
@@ -73,7 +74,7 @@ export class StdioMcpTransport implements Transport {
     const stdin = this.child?.stdin
     if (!stdin) throw new Error('the server process is not running')
     await new Promise<void>((resolve) => {
-      if (stdin.write(this.serialize!(message))) resolve()
+      if (stdin.write(`${JSON.stringify(message)}\n`)) resolve()
       else stdin.once('drain', resolve)
     })
   }
@@ -88,23 +89,6 @@ export class StdioMcpTransport implements Transport {
     const timer = setTimeout(() => signalGroup(child.pid!, 'SIGKILL'), KILL_GRACE_MS)
     await exited
     clearTimeout(timer)
-  }
-
-  private receive(chunk: Buffer): void {
-    this.buffer!.append(chunk)
-    for (;;) {
-      let message: JSONRPCMessage | null
-      try {
-        message = this.buffer!.readMessage()
-      } catch (error) {
-        // A line that is not JSON-RPC (a server logging to stdout) is reported and skipped.
-        this.onerror?.(error instanceof Error ? error : new Error(String(error)))
-        continue
-      }
-
-      if (message === null) return
-      this.onmessage?.(message)
-    }
   }
 }
 
