@@ -7,9 +7,10 @@ import {MdRenderer, type StyledSpan, wrapSpans} from '../core/markdown/index.js'
 /**
  * The model's reply as it streams into the chat. It is defused first (the model wrote it: its
  * escape sequences, lone CRs and bidi overrides never reach the terminal, and so never an OSC-8
- * link target either), rendered as markdown a complete line at a time, and wrapped between
- * words to the terminal's width. Complete lines go to the scrollback; the line still being
- * written shows as it is, under them, in the live region.
+ * link target either), rendered as markdown a complete line at a time, and (given the terminal's
+ * width) wrapped between words. The chat wraps; `run` leaves long lines to the terminal, so what
+ * is copied from its screen is the line as written. Complete lines go to the scrollback; in the
+ * chat, the line still being written shows as it is, under them, in the live region.
  */
 export class ReplyPrinter {
   private renderer = new MdRenderer()
@@ -19,7 +20,7 @@ export class ReplyPrinter {
 
   constructor(
     private readonly style: ChalkInstance,
-    private readonly columns: () => number,
+    private readonly columns?: () => number,
   ) {}
 
   /** A piece of the reply; returns the rows now complete, painted, each ended by `\n` (or ''). */
@@ -53,7 +54,7 @@ export class ReplyPrinter {
 
   private paint(spans: readonly StyledSpan[]): string {
     let rows = ''
-    const width = Math.max(20, this.columns())
+    const width = this.columns ? Math.max(20, this.columns()) : undefined
     let line: StyledSpan[] = []
     for (const span of spans) {
       if (span.text !== '\n') {
@@ -61,7 +62,7 @@ export class ReplyPrinter {
         continue
       }
 
-      for (const row of wrapSpans(line, width)) rows += `${paintSpans(row, this.style)}\n`
+      for (const row of width ? wrapSpans(line, width) : [line]) rows += `${paintSpans(row, this.style)}\n`
       line = []
     }
 

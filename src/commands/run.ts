@@ -77,7 +77,7 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
       const summary = {model: session.model, pricing: loaded.config.pricing, sessionId: session.id}
       // Markdown only for a person reading a terminal: a pipe or file gets the model's text as
       // sent. Loaded only then: highlight.js and its languages are start-up time a pipe never uses.
-      const markdown = format === 'text' && process.stdout.isTTY ? new (await import('../cli/reply-printer.js')).ReplyPrinter(makeStyle(process.stdout), () => process.stdout.columns ?? 80) : undefined
+      const markdown = format === 'text' && process.stdout.isTTY ? new (await import('../cli/reply-printer.js')).ReplyPrinter(makeStyle(process.stdout)) : undefined
       const output = new RunOutput(format, {markdown, spinner, stderr: process.stderr, stdout: process.stdout, style}, summary, {verbose: flags.verbose})
       const exitCode = await runTask(session, prompt, output, {maxOutputTokens: loaded.config.max_output_tokens, warn})
       if (exitCode !== 0) this.exit(exitCode)

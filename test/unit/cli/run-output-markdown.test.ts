@@ -22,7 +22,7 @@ const summary = {model: 'm', sessionId: 's'}
 function output(markdown: boolean) {
   const stdout = sink()
   const stderr = sink()
-  const run = new RunOutput('text', {markdown: markdown ? new ReplyPrinter(plain, () => 80) : undefined, stderr: stderr.stream, stdout: stdout.stream, style: plain}, summary)
+  const run = new RunOutput('text', {markdown: markdown ? new ReplyPrinter(plain) : undefined, stderr: stderr.stream, stdout: stdout.stream, style: plain}, summary)
   return {run, stderr, stdout}
 }
 
