@@ -7,6 +7,7 @@ import {HttpClient, raw, type RpcTestClient, StdioClient} from '../helpers/app-s
 import {makeSandbox, REPO_ROOT, runCli, type Sandbox, spawnCli} from '../helpers/cli.js'
 import {waitUntil} from '../helpers/processes.js'
 
+const SECRET = 'sk-app-server-secret-0123456789'
 const RESUMED_TURN = {expect: {last_user_contains: 'what did you do', tool_result_contains: 'not today'}, text: 'I created approved.txt and left build alone.'}
 
 /** One session's turns: a call the client approves, one it denies, and a slow reply it interrupts. */
@@ -28,6 +29,8 @@ beforeAll(() => {
   box = makeSandbox('hanzo-app-server-')
   project = join(box.home, 'project')
   mkdirSync(join(project, 'build'), {recursive: true})
+  mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
+  writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({api_key: SECRET, max_turns: 9}))
   const write = (name: string, script: Script) => {
     writeFileSync(join(box.home, name), JSON.stringify(script))
     return join(box.home, name)
@@ -96,6 +99,9 @@ describe('hanzo-dev app-server over stdio', () => {
     expect((await server.request('turn/start', {sessionId})).error).toMatchObject({code: -32_602, message: expect.stringContaining('input: Invalid input')})
     expect((await server.request('session/start', {cwd: 'relative/dir'})).error).toMatchObject({code: -32_602, message: expect.stringContaining('absolute path')})
     expect((await server.request('tools/list', {sessionId: 'no-such-session'})).error).toMatchObject({code: -32_002})
+    const config = await server.request('config/read', {cwd: project})
+    expect(config.result).toMatchObject({config: {max_turns: 9}, projectRoot: project})
+    expect(JSON.stringify(config)).not.toContain(SECRET)
     const tools = (await server.request('tools/list', {sessionId})).result.tools
     expect(tools.find((t) => t.name === 'exec')).toMatchObject({inputSchema: {type: 'object'}, mutating: true})
     await server.close()

@@ -13,8 +13,7 @@ interface RunningTurn {
 
 /**
  * An agent session open in the app server: the session (opened by openAgentSession, so the
- * CLI's policy, hooks, sandbox and recording apply), the owner it is tagged with, and its turn in
- * progress. Turns run one at a time; each streams its items to the connection that started it,
+ * CLI's policy, hooks, sandbox and recording apply) and its turn in progress. Turns run one at a time; each streams its items to the connection that started it,
  * and that connection answers the turn's permission requests.
  */
 export class LiveSession {
@@ -23,7 +22,6 @@ export class LiveSession {
 
   constructor(
     readonly permissionMode: SessionPermissionMode,
-    public owner: string | undefined,
     private readonly permissionTimeoutMs: number,
   ) {}
 
