@@ -3,6 +3,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import type {Script} from '../../src/testing/fake-model/script.js'
+import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
 import {HttpClient, raw, type RpcTestClient, StdioClient} from '../helpers/app-server-client.js'
 import {makeSandbox, REPO_ROOT, runCli, type Sandbox, spawnCli} from '../helpers/cli.js'
 import {waitUntil} from '../helpers/processes.js'
@@ -23,7 +24,7 @@ const SESSION: Script = {
 
 let box: Sandbox
 let project: string
-let scripts: {session: string; http: string; resume: string}
+let scripts: {session: string; resume: string}
 
 beforeAll(() => {
   box = makeSandbox('hanzo-app-server-')
@@ -37,9 +38,7 @@ beforeAll(() => {
   }
 
   scripts = {
-    // Over HTTP the session is resumed in the same server: its script goes on.
-    http: write('http.json', {turns: [...SESSION.turns, RESUMED_TURN]}),
-    // Over stdio a new server resumes it: a new script, then a model error it survives.
+    // A new server resumes the session: a new script, then a model error it survives.
     resume: write('resume.json', {turns: [RESUMED_TURN, {body: {message: 'The prompt is too long.'}, status: 400}]}),
     session: write('session.json', SESSION),
   }
@@ -54,7 +53,7 @@ function audit(sessionId: string): Array<{tool_name: string; decision: string; r
 /** The scripted conversation, the same over either transport; returns the session's id. */
 async function converse(client: RpcTestClient): Promise<string> {
   expect((await client.request('initialize', {clientInfo: {name: 'test'}})).result).toMatchObject({protocolVersion: 1, serverInfo: {name: 'hanzo-dev'}})
-  const started = await client.request('session/start', {cwd: project})
+  const started = await client.request('session/start', {cwd: project, model: 'fake-model'})
   expect(started.result).toMatchObject({cwd: project, model: 'fake-model', permissionMode: 'prompt', tools: expect.arrayContaining(['exec', 'fs_read'])})
   const {sessionId} = started.result
 
@@ -148,6 +147,8 @@ describe('hanzo-dev app-server over stdio', () => {
 
 describe('hanzo-dev app-server --listen', () => {
   let server: ReturnType<typeof spawnCli>
+  /** A model server all the sessions share, its turns taken in order (sessions close and reopen, the script goes on). */
+  let model: FakeModel
   let url: string
   const token = 'test-token-0123456789'
   const auth = {authorization: `Bearer ${token}`}
@@ -155,7 +156,8 @@ describe('hanzo-dev app-server --listen', () => {
   beforeAll(async () => {
     const tokenFile = join(box.home, 'token')
     writeFileSync(tokenFile, `${token}\n`)
-    server = spawnCli(['app-server', '--listen', '127.0.0.1:0', '--token-file', tokenFile, '--fake-model', scripts.http], {cwd: project, env: box.env, openStdin: true})
+    model = await startFakeModel({turns: [...SESSION.turns, RESUMED_TURN, {tool_calls: [{arguments: {command: 'touch approved.txt'}, name: 'exec'}]}]})
+    server = spawnCli(['app-server', '--listen', '127.0.0.1:0', '--token-file', tokenFile, '--base-url', model.url], {cwd: project, env: box.env, openStdin: true})
     let out = ''
     server.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
     await waitUntil(() => out.includes('\n'), 'the server printed its address')
@@ -166,9 +168,10 @@ describe('hanzo-dev app-server --listen', () => {
   afterAll(async () => {
     server.kill('SIGTERM')
     await server
+    await model.close()
   })
 
-  it('runs the same session over HTTP, and a new connection resumes it', async () => {
+  it('runs the same session over HTTP; it closes with its connection, and a new one resumes it', async () => {
     const first = new HttpClient(url, auth)
     await first.open()
     const sessionId = await converse(first)
@@ -176,6 +179,8 @@ describe('hanzo-dev app-server --listen', () => {
 
     const second = new HttpClient(url, auth)
     await second.open()
+    const listed = async () => (await second.request('session/list', {})).result.sessions.find((s) => s.sessionId === sessionId)
+    await waitUntil(async () => (await listed())?.live === false, 'the session closed with its connection')
     expect((await second.request('session/resume', {sessionId})).result).toMatchObject({sessionId})
     const turn = (await second.request('turn/start', {input: 'what did you do?', sessionId})).result.turnId
     expect((await second.next('turn/completed', (p) => p.turnId === turn)).params).toMatchObject({finalOutput: 'I created approved.txt and left build alone.', stopReason: 'completed'})

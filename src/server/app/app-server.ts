@@ -42,11 +42,15 @@ const DEFAULT_LIST_LIMIT = 50
 /**
  * The JSON-RPC methods of `hanzo-dev app-server` (docs/app-server.md), whatever the transport.
  * Every session is an agent session from openAgentSession, tagged with the owner of the
- * connection that started or resumed it: a connection with an owner sees and touches only its
- * owner's sessions (-32001 otherwise); one without (stdio, local HTTP) sees them all.
+ * connection that started it: a connection with an owner sees and touches only its owner's
+ * sessions (-32001 otherwise); one without (stdio, local HTTP) sees them all. A session stays
+ * open while a connection that uses it does (its plugin servers, LSP and MCP, with it); after
+ * that, session/resume opens it again from the saved session.
  */
 export class AppServer {
   private readonly live = new Map<string, LiveSession>()
+  /** Sessions closing after their last connection went: the server's close waits for them. */
+  private readonly closing = new Set<Promise<void>>()
   private readonly handlers: {[M in ClientMethod]: Handler<M>}
 
   constructor(private readonly options: AppServerOptions) {
@@ -74,6 +78,7 @@ export class AppServer {
         const live = this.liveSession(params.sessionId)
         if (live) {
           this.checkOwner(connection, live.session.id)
+          this.use(connection, live)
           return live.info()
         }
 
@@ -88,6 +93,7 @@ export class AppServer {
       'turn/start': async (connection, {input, sessionId}) => {
         const live = this.running(connection, sessionId)
         if (live.busy) throw new RpcError(RPC_ERRORS.sessionBusy, `Session ${live.session.id} is running a turn: wait for turn/completed, or turn/interrupt it`)
+        this.use(connection, live)
         return {turnId: live.startTurn(connection, input)}
       },
     }
@@ -134,8 +140,7 @@ export class AppServer {
   async close(): Promise<void> {
     const sessions = [...this.live.values()]
     this.live.clear()
-    for (const live of sessions) live.interrupt()
-    await Promise.all(sessions.map((live) => live.session.close()))
+    await Promise.all([...sessions.map((live) => live.close()), ...this.closing])
   }
 
   private async open(connection: RpcConnection, params: ParamsOf<'session/start'>, resume?: string) {
@@ -144,9 +149,24 @@ export class AppServer {
     const session = await this.options.openSession({cwd: await this.workspace(params.cwd), model: params.model, permissionMode, prompter: live.prompter, resume})
     live.attach(session)
     this.live.set(session.id, live)
+    this.use(connection, live)
     // A resumed session keeps its owner (checked before it was opened); a new one takes the connection's.
     if (connection.owner !== undefined && resume === undefined) await this.options.owners.set(session.id, connection.owner)
     return live.info()
+  }
+
+  /** The connection uses the session: it stays open at least as long as the connection does. */
+  private use(connection: RpcConnection, live: LiveSession): void {
+    if (live.connections.has(connection)) return
+    live.connections.add(connection)
+    connection.onClose(() => {
+      live.connections.delete(connection)
+      if (live.connections.size > 0 || this.live.get(live.session.id) !== live) return
+      this.live.delete(live.session.id)
+      const closed = live.close().catch((error: unknown) => this.options.log(`app-server: closing session ${live.session.id} failed: ${error instanceof Error ? error.message : String(error)}`))
+      this.closing.add(closed)
+      void closed.finally(() => this.closing.delete(closed))
+    })
   }
 
   private async list(connection: RpcConnection, limit: number): Promise<{sessions: SessionSummary[]}> {
