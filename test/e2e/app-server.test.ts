@@ -149,6 +149,8 @@ describe('hanzo-dev app-server --listen', () => {
   let server: ReturnType<typeof spawnCli>
   /** A model server all the sessions share, its turns taken in order (sessions close and reopen, the script goes on). */
   let model: FakeModel
+  /** The session the first test started without an owner. */
+  let unowned = ''
   let url: string
   const token = 'test-token-0123456789'
   const auth = {authorization: `Bearer ${token}`}
@@ -175,6 +177,7 @@ describe('hanzo-dev app-server --listen', () => {
     const first = new HttpClient(url, auth)
     await first.open()
     const sessionId = await converse(first)
+    unowned = sessionId
     await first.close()
 
     const second = new HttpClient(url, auth)
@@ -222,6 +225,11 @@ describe('hanzo-dev app-server --listen', () => {
     }
 
     expect((await alice.post(JSON.stringify({id: 1, jsonrpc: '2.0', method: 'initialize'}), {'hanzo-owner': 'bob'})).status).toBe(403)
+
+    // A session without an owner is listed to no owner, but resuming it makes it the resumer's.
+    expect((await alice.request('session/resume', {sessionId: unowned})).result).toMatchObject({sessionId: unowned})
+    expect((await bob.request('session/read', {sessionId: unowned})).error).toMatchObject({code: -32_001})
+    expect((await alice.request('session/list', {})).result.sessions.map((s) => s.sessionId).sort()).toEqual([sessionId, unowned].sort())
     await alice.close()
     await bob.close()
   })

@@ -42,7 +42,7 @@ const DEFAULT_LIST_LIMIT = 50
 /**
  * The JSON-RPC methods of `hanzo-dev app-server` (docs/app-server.md), whatever the transport.
  * Every session is an agent session from openAgentSession, tagged with the owner of the
- * connection that started it: a connection with an owner sees and touches only its owner's
+ * connection that started or resumed it: a connection with an owner sees and touches only its owner's
  * sessions (-32001 otherwise); one without (stdio, local HTTP) sees them all. A session stays
  * open while a connection that uses it does (its plugin servers, LSP and MCP, with it); after
  * that, session/resume opens it again from the saved session.
@@ -150,8 +150,8 @@ export class AppServer {
     live.attach(session)
     this.live.set(session.id, live)
     this.use(connection, live)
-    // A resumed session keeps its owner (checked before it was opened); a new one takes the connection's.
-    if (connection.owner !== undefined && resume === undefined) await this.options.owners.set(session.id, connection.owner)
+    // Tagged with the owner that started or resumed it; a resumed session's tag was checked before it opened.
+    if (connection.owner !== undefined && this.options.owners.get(session.id) === undefined) await this.options.owners.set(session.id, connection.owner)
     return live.info()
   }
 
@@ -195,12 +195,14 @@ export class AppServer {
   }
 
   /**
-   * A connection with an owner may use its owner's sessions only; a session started without an
-   * owner (stdio, `hanzo-dev run`) has none, so only connections without one may use it.
+   * A connection with an owner may not use another owner's session. A session without an owner
+   * (started over stdio, by `hanzo-dev run`) is not listed to it, but it may name it: resuming
+   * it makes it the owner's.
    */
   private checkOwner(connection: RpcConnection, id: string): void {
     if (connection.owner === undefined) return
-    if (this.options.owners.get(id) !== connection.owner) throw new RpcError(RPC_ERRORS.otherOwner, `session ${id} belongs to another owner`)
+    const owner = this.options.owners.get(id)
+    if (owner !== undefined && owner !== connection.owner) throw new RpcError(RPC_ERRORS.otherOwner, `session ${id} belongs to another owner`)
   }
 
   private async workspace(cwd: string | undefined): Promise<string> {

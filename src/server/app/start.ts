@@ -73,7 +73,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<vo
     const http = await serveHttp(server, {port, token}).catch((error: NodeJS.ErrnoException) => {
       throw new UserError(error.code === 'EADDRINUSE' ? `Port ${port} is in use` : `Cannot listen on 127.0.0.1:${port}: ${error.message}`, {hint: 'pick another port, or --listen 127.0.0.1:0 for any free one'})
     })
-    options.stdout.write(`${JSON.stringify({token, url: http.url})}\n`)
+    options.stdout.write(`${JSON.stringify({url: http.url, token})}\n`)
     await options.stop
     await http.close()
   } finally {
