@@ -123,6 +123,20 @@ describe('hanzo-dev app-server over stdio', () => {
     await next.close()
   })
 
+  it('denies a permission request the client leaves unanswered past --permission-timeout', async () => {
+    const server = new StdioClient(['--fake-model', scripts.session, '--permission-timeout', '1'], {cwd: project, env: box.env})
+    const {sessionId} = (await server.request('session/start', {})).result
+    const turnId = (await server.request('turn/start', {input: 'create approved.txt', sessionId})).result.turnId
+    const ask = await server.next('permission/request')
+    expect((await server.next('item/completed', (p) => p.turnId === turnId && p.item.type === 'tool_call')).params.item).toMatchObject({result: {isError: true}})
+    // Too late: the answer is dropped, the server goes on.
+    await server.respond(ask.id!, {decision: 'allow'})
+    expect((await server.next('turn/completed', (p) => p.turnId === turnId)).params.stopReason).toBe('completed')
+    expect(audit(sessionId)).toEqual([expect.objectContaining({decision: 'deny', reason: expect.stringContaining('did not answer the permission request within 1 s'), tool_name: 'exec'})])
+    await server.close()
+    expect(server.child.exitCode).toBe(0)
+  })
+
   it('prints the JSON Schema committed in docs/', async () => {
     const result = await runCli(['app-server', '--print-schema'])
     expect(result.exitCode, result.stderr).toBe(0)

@@ -48,7 +48,7 @@ export class SavedSessions {
   }
 }
 
-export function protocolSummary(session: ListedSession, live: boolean): SessionSummary {
+function protocolSummary(session: ListedSession, live: boolean): SessionSummary {
   const {cost_usd: costUsd, input_tokens: inputTokens, output_tokens: outputTokens} = session.usage
   return {
     createdAt: session.created_at,
