@@ -256,10 +256,14 @@ describe('hanzo-dev app-server --listen', () => {
 
     expect((await alice.post(JSON.stringify({id: 1, jsonrpc: '2.0', method: 'initialize'}), {'hanzo-owner': 'bob'})).status).toBe(403)
 
-    // A session without an owner is listed to no owner, but resuming it makes it the resumer's.
-    expect((await alice.request('session/resume', {sessionId: unowned})).result).toMatchObject({sessionId: unowned})
-    expect((await bob.request('session/read', {sessionId: unowned})).error).toMatchObject({code: -32_001})
-    expect((await alice.request('session/list', {})).result.sessions.map((s) => s.sessionId).sort()).toEqual([sessionId, unowned].sort())
+    // A session without an owner is the local user's: no owner lists, reads or resumes it, and a
+    // prefix of an id is answered with the prefix only.
+    for (const method of ['session/resume', 'session/read'] as const) {
+      expect((await alice.request(method, {sessionId: unowned})).error, method).toEqual({code: -32_001, message: `session ${unowned} belongs to another owner`})
+    }
+
+    expect((await bob.request('session/read', {sessionId: sessionId.slice(0, 8)})).error).toEqual({code: -32_001, message: `session ${sessionId.slice(0, 8)} belongs to another owner`})
+    expect((await alice.request('session/list', {})).result.sessions.map((s) => s.sessionId)).toEqual([sessionId])
     await alice.close()
     await bob.close()
   })

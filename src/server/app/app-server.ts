@@ -63,13 +63,13 @@ export class AppServer {
       'session/list': async (connection, {limit}) => this.list(connection, limit ?? DEFAULT_LIST_LIMIT),
       'session/read': async (connection, {sessionId}) => {
         const live = this.liveSession(sessionId)
-        if (live) this.checkOwner(connection, live.session.id)
+        if (live) this.checkOwner(connection, live.session.id, sessionId)
         const stored = await this.options.saved.find(live?.session.id ?? sessionId).catch((error: unknown) => {
           // Open but not saved yet (no turn has run): an empty conversation.
           if (live && error instanceof RpcError) return undefined
           throw error
         })
-        if (stored) this.checkOwner(connection, stored.id)
+        if (stored) this.checkOwner(connection, stored.id, sessionId)
         const {pricing} = (await this.options.settings(this.options.cwd)).config
         if (!stored) return {messages: [], session: unsavedSummary(live!)}
         return this.options.saved.read(stored, pricing, this.live.has(stored.id))
@@ -77,13 +77,13 @@ export class AppServer {
       'session/resume': async (connection, params) => {
         const live = this.liveSession(params.sessionId)
         if (live) {
-          this.checkOwner(connection, live.session.id)
+          this.checkOwner(connection, live.session.id, params.sessionId)
           this.use(connection, live)
           return live.info()
         }
 
         const stored = await this.options.saved.find(params.sessionId)
-        this.checkOwner(connection, stored.id)
+        this.checkOwner(connection, stored.id, params.sessionId)
         const cwd = params.cwd ?? (await this.existingDir(await this.options.saved.projectRoot(stored)))
         return this.open(connection, {...params, cwd}, stored.id)
       },
@@ -190,19 +190,19 @@ export class AppServer {
   private running(connection: RpcConnection, id: string): LiveSession {
     const live = this.liveSession(id)
     if (!live) throw new RpcError(RPC_ERRORS.unknownSession, `Session ${id} is not open in this server: session/start a new one, or session/resume a saved one`)
-    this.checkOwner(connection, live.session.id)
+    this.checkOwner(connection, live.session.id, id)
     return live
   }
 
   /**
-   * A connection with an owner may not use another owner's session. A session without an owner
-   * (started over stdio, by `hanzo-dev run`) is not listed to it, but it may name it: resuming
-   * it makes it the owner's.
+   * A connection with an owner uses its owner's sessions only. A session without an owner is the
+   * local user's (started over stdio or local HTTP, or by `hanzo-dev run`): a web user behind the
+   * bridge must not read or take over the transcripts on the machine it drives. The error names
+   * the session as the client did: a prefix never reveals the rest of another owner's id.
    */
-  private checkOwner(connection: RpcConnection, id: string): void {
+  private checkOwner(connection: RpcConnection, id: string, asked: string): void {
     if (connection.owner === undefined) return
-    const owner = this.options.owners.get(id)
-    if (owner !== undefined && owner !== connection.owner) throw new RpcError(RPC_ERRORS.otherOwner, `session ${id} belongs to another owner`)
+    if (this.options.owners.get(id) !== connection.owner) throw new RpcError(RPC_ERRORS.otherOwner, `session ${asked} belongs to another owner`)
   }
 
   private async workspace(cwd: string | undefined): Promise<string> {
