@@ -1,4 +1,5 @@
 export * from './backoff.js'
+export * from './json-rpc.js'
 export * from './mcp-tool-name.js'
 export * from './pkce.js'
 export * from './protocol-error.js'

@@ -1,0 +1,214 @@
+import {stat} from 'node:fs/promises'
+import {isAbsolute} from 'node:path'
+import type {AgentSession, Prompter, SessionPermissionMode} from '@hanzo-dev/sdk'
+
+import {redactConfig} from '../../core/config/redact.js'
+import type {LoadedConfig} from '../../core/config/types.js'
+import {classifyMessage, type JsonRpcMessage, type JsonRpcResponse, RPC_ERRORS, RpcError, rpcError, rpcResult} from '../../core/protocol/json-rpc.js'
+import {LiveSession} from './live-session.js'
+import {CLIENT_METHODS, type ClientMethod, type ParamsOf, parseParams, PROTOCOL_VERSION, type ResultOf, type SessionSummary} from './protocol.js'
+import {RpcConnection} from './rpc-connection.js'
+import type {SavedSessions} from './saved-sessions.js'
+
+export interface OpenSessionRequest {
+  cwd: string
+  model?: string
+  permissionMode: SessionPermissionMode
+  prompter: Prompter
+  /** A saved session's full id. */
+  resume?: string
+}
+
+export interface AppServerOptions {
+  version: string
+  /** The workspace of a session that names none. */
+  cwd: string
+  /** How long a permission/request waits for the client's answer before it is a deny. */
+  permissionTimeoutMs: number
+  /** openAgentSession with the server's fixed options (the CLI config, --fake-model). */
+  openSession(request: OpenSessionRequest): Promise<AgentSession>
+  settings(cwd: string): Promise<LoadedConfig>
+  saved: SavedSessions
+  /** A bug's details (stack), for stderr: the client gets only its message. */
+  log(message: string): void
+}
+
+type Handler<M extends ClientMethod> = (connection: RpcConnection, params: ParamsOf<M>) => Promise<ResultOf<M>>
+
+const DEFAULT_LIST_LIMIT = 50
+
+/**
+ * The JSON-RPC methods of `hanzo-dev app-server` (docs/app-server.md), whatever the transport.
+ * Every session is an agent session from openAgentSession, tagged with the owner of the
+ * connection that started or resumed it: a connection with an owner sees and touches only its
+ * owner's sessions (-32001 otherwise); one without (stdio, local HTTP) sees them all.
+ */
+export class AppServer {
+  private readonly live = new Map<string, LiveSession>()
+  /** The owner of each session this server opened (started or resumed), for as long as it runs. */
+  private readonly owners = new Map<string, string | undefined>()
+  private readonly handlers: {[M in ClientMethod]: Handler<M>}
+
+  constructor(private readonly options: AppServerOptions) {
+    this.handlers = {
+      'config/read': async (_c, {cwd}) => {
+        const loaded = await this.options.settings(await this.workspace(cwd))
+        return {config: redactConfig(loaded.config), projectRoot: loaded.projectRoot}
+      },
+      initialize: async () => ({methods: Object.keys(CLIENT_METHODS), protocolVersion: PROTOCOL_VERSION, serverInfo: {name: 'hanzo-dev', version: this.options.version}}),
+      'session/list': async (connection, {limit}) => this.list(connection, limit ?? DEFAULT_LIST_LIMIT),
+      'session/read': async (connection, {sessionId}) => {
+        const live = this.liveSession(sessionId)
+        this.checkOwner(connection, live?.session.id ?? sessionId, live)
+        const stored = await this.options.saved.find(live?.session.id ?? sessionId).catch((error: unknown) => {
+          // Open but not saved yet (no turn has run): an empty conversation.
+          if (live && error instanceof RpcError) return undefined
+          throw error
+        })
+        if (stored) this.checkOwner(connection, stored.id)
+        const {pricing} = (await this.options.settings(this.options.cwd)).config
+        if (!stored) return {messages: [], session: unsavedSummary(live!)}
+        return this.options.saved.read(stored, pricing, this.live.has(stored.id))
+      },
+      'session/resume': async (connection, params) => {
+        const live = this.liveSession(params.sessionId)
+        if (live) {
+          this.checkOwner(connection, live.session.id, live)
+          return live.info()
+        }
+
+        const stored = await this.options.saved.find(params.sessionId)
+        this.checkOwner(connection, stored.id)
+        const cwd = params.cwd ?? (await this.existingDir(await this.options.saved.projectRoot(stored)))
+        return this.open(connection, {...params, cwd}, stored.id)
+      },
+      'session/start': async (connection, params) => this.open(connection, params),
+      'tools/list': async (connection, {sessionId}) => ({tools: this.running(connection, sessionId).session.toolSpecs()}),
+      'turn/interrupt': async (connection, {sessionId}) => ({interrupted: this.running(connection, sessionId).interrupt()}),
+      'turn/start': async (connection, {input, sessionId}) => {
+        const live = this.running(connection, sessionId)
+        if (live.busy) throw new RpcError(RPC_ERRORS.sessionBusy, `Session ${live.session.id} is running a turn: wait for turn/completed, or turn/interrupt it`)
+        return {turnId: live.startTurn(connection, input)}
+      },
+    }
+  }
+
+  /** A new client: `deliver` carries server -> client messages to it. */
+  connect(id: string, deliver: (message: JsonRpcMessage) => void, owner?: string): RpcConnection {
+    return new RpcConnection(id, deliver, owner)
+  }
+
+  /** One message from a client: the response to send back, or undefined (a notification, a response). */
+  async handle(connection: RpcConnection, value: unknown): Promise<JsonRpcResponse | undefined> {
+    const classified = classifyMessage(value)
+    switch (classified.kind) {
+      case 'invalid': {
+        return rpcError(classified.id, RPC_ERRORS.invalidRequest, `Invalid request: ${classified.reason}`)
+      }
+
+      case 'notification': {
+        return undefined
+      }
+
+      case 'response': {
+        connection.receiveResponse(classified.message)
+        return undefined
+      }
+
+      case 'request': {
+        const {id, method, params} = classified.message
+        if (!Object.hasOwn(CLIENT_METHODS, method)) return rpcError(id, RPC_ERRORS.methodNotFound, `Unknown method ${method}: the methods are ${Object.keys(CLIENT_METHODS).join(', ')}`)
+        const parsed = parseParams(method as ClientMethod, params)
+        if (!parsed.ok) return rpcError(id, RPC_ERRORS.invalidParams, parsed.message)
+        try {
+          const handler = this.handlers[method as ClientMethod] as Handler<ClientMethod>
+          return rpcResult(id, await handler(connection, parsed.value))
+        } catch (error) {
+          return this.errorResponse(id, method, error)
+        }
+      }
+    }
+  }
+
+  /** Interrupts every turn and closes every session (their `stop` hooks run, transcripts close). */
+  async close(): Promise<void> {
+    const sessions = [...this.live.values()]
+    this.live.clear()
+    for (const live of sessions) live.interrupt()
+    await Promise.all(sessions.map((live) => live.session.close()))
+  }
+
+  private async open(connection: RpcConnection, params: ParamsOf<'session/start'>, resume?: string) {
+    const permissionMode = params.permissionMode ?? 'prompt'
+    const live = new LiveSession(permissionMode, connection.owner, this.options.permissionTimeoutMs)
+    const session = await this.options.openSession({cwd: await this.workspace(params.cwd), model: params.model, permissionMode, prompter: live.prompter, resume})
+    live.attach(session)
+    this.live.set(session.id, live)
+    this.owners.set(session.id, connection.owner)
+    return live.info()
+  }
+
+  private async list(connection: RpcConnection, limit: number): Promise<{sessions: SessionSummary[]}> {
+    const {pricing} = (await this.options.settings(this.options.cwd)).config
+    const visible = (id: string) => connection.owner === undefined || this.owners.get(id) === connection.owner
+    const saved = (await this.options.saved.list(connection.owner === undefined ? limit : Number.MAX_SAFE_INTEGER, pricing, (id) => this.live.has(id))).filter((s) => visible(s.sessionId))
+    // Open but not saved yet (no turn ran): listed too, first (they are the newest).
+    const unsaved = [...this.live.values()].filter((live) => visible(live.session.id) && !saved.some((s) => s.sessionId === live.session.id)).map((live) => unsavedSummary(live))
+    return {sessions: [...unsaved, ...saved].slice(0, limit)}
+  }
+
+  /** A live session by its id or a unique start of it. */
+  private liveSession(id: string): LiveSession | undefined {
+    const exact = this.live.get(id)
+    if (exact) return exact
+    const matches = [...this.live.values()].filter((live) => live.session.id.startsWith(id.toLowerCase()))
+    return matches.length === 1 ? matches[0] : undefined
+  }
+
+  /** A session open in this server, which the connection may use. */
+  private running(connection: RpcConnection, id: string): LiveSession {
+    const live = this.liveSession(id)
+    if (!live) throw new RpcError(RPC_ERRORS.unknownSession, `Session ${id} is not open in this server: session/start a new one, or session/resume a saved one`)
+    this.checkOwner(connection, live.session.id, live)
+    return live
+  }
+
+  /**
+   * A connection with an owner may use its owner's sessions only; a saved session this server
+   * never opened has no owner, so only connections without one may use it.
+   */
+  private checkOwner(connection: RpcConnection, id: string, live?: LiveSession): void {
+    if (connection.owner === undefined) return
+    const owner = live ? live.owner : this.owners.get(id)
+    if (owner !== connection.owner) throw new RpcError(RPC_ERRORS.otherOwner, `session ${id} belongs to another owner`)
+  }
+
+  private async workspace(cwd: string | undefined): Promise<string> {
+    if (cwd === undefined) return this.options.cwd
+    if (!isAbsolute(cwd)) throw new RpcError(RPC_ERRORS.invalidParams, `Invalid params: cwd must be an absolute path (got ${cwd})`)
+    if (!(await stat(cwd).catch(() => undefined))?.isDirectory()) throw new RpcError(RPC_ERRORS.invalidParams, `Invalid params: cwd ${cwd} is not a directory`)
+    return cwd
+  }
+
+  /** A resumed session's project, when it is still there; else the server's directory. */
+  private async existingDir(path: string): Promise<string> {
+    return (await stat(path).catch(() => undefined))?.isDirectory() ? path : this.options.cwd
+  }
+
+  private errorResponse(id: string | number, method: string, error: unknown): JsonRpcResponse {
+    if (error instanceof RpcError) return rpcError(id, error.code, error.message, error.data)
+    // A user error (no model key, a bad setting, a wrong session id): its message and hint, no stack.
+    if (error instanceof Error && ['UserError', 'ConfigError'].includes(error.name)) {
+      const {hint} = error as {hint?: string}
+      return rpcError(id, RPC_ERRORS.serverError, error.message, hint ? {hint} : undefined)
+    }
+
+    this.options.log(`app-server: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    return rpcError(id, RPC_ERRORS.internalError, `Internal error in ${method}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+function unsavedSummary(live: LiveSession): SessionSummary {
+  const {cwd, id, model} = live.session
+  return {live: true, model, projectRoot: cwd, runs: 0, sessionId: id, turns: 0, usage: {inputTokens: 0, outputTokens: 0}}
+}

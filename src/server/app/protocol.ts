@@ -1,0 +1,232 @@
+import * as z from 'zod'
+
+/**
+ * The app server's protocol, defined once: these zod schemas validate what clients send, their
+ * `z.infer` types are what the server's code uses, and `protocolJsonSchema()` turns them into the
+ * JSON Schema committed as docs/app-server.schema.json (`app-server --print-schema`; a snapshot
+ * test fails when the two differ). Params are strict: an unknown key is a -32602, not ignored.
+ */
+
+export const PROTOCOL_VERSION = 1
+
+const sessionId = z.string().min(1).describe('A session id (a UUID; a unique start of one is accepted where a saved session is looked up).')
+const turnId = z.string().describe('The turn, unique in the server (turn/start returns it).')
+const permissionMode = z
+  .enum(['prompt', 'allow-reads', 'deny', 'allow-all'])
+  .describe('What the permission rules leave open: prompt asks the client (permission/request), allow-reads runs tools that change nothing, deny never asks, allow-all runs everything no rule denies.')
+  .meta({id: 'PermissionMode'})
+
+const usage = z
+  .object({
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+    costUsd: z.number().optional().describe('Absent when the pricing setting has no price for the model.'),
+  })
+  .meta({id: 'Usage'})
+
+// ---- client -> server requests
+
+export const InitializeParams = z
+  .strictObject({
+    clientInfo: z.strictObject({name: z.string(), version: z.string().optional()}).optional(),
+    protocolVersion: z.number().int().optional().describe('The protocol version the client speaks; the server answers with its own.'),
+  })
+  .meta({id: 'InitializeParams'})
+export const InitializeResult = z
+  .object({
+    serverInfo: z.object({name: z.literal('hanzo-dev'), version: z.string()}),
+    protocolVersion: z.literal(PROTOCOL_VERSION),
+    methods: z.array(z.string()).describe('The methods this server answers.'),
+  })
+  .meta({id: 'InitializeResult'})
+
+const sessionOptions = {
+  cwd: z.string().optional().describe("The workspace (an absolute path to a directory); default: the server's directory, or a resumed session's project."),
+  model: z.string().optional().describe('Default: the model setting.'),
+  permissionMode: permissionMode.optional().describe('Default: prompt.'),
+}
+
+export const SessionStartParams = z.strictObject(sessionOptions).meta({id: 'SessionStartParams'})
+export const SessionResumeParams = z.strictObject({sessionId, ...sessionOptions}).meta({id: 'SessionResumeParams'})
+export const SessionInfo = z
+  .object({
+    sessionId: z.string(),
+    cwd: z.string(),
+    model: z.string(),
+    permissionMode,
+    tools: z.array(z.string()).describe('The tools the model is offered.'),
+  })
+  .meta({id: 'SessionInfo'})
+
+export const SessionListParams = z.strictObject({limit: z.number().int().min(1).max(1000).optional().describe('Default 50.')}).meta({id: 'SessionListParams'})
+export const SessionSummary = z
+  .object({
+    sessionId: z.string(),
+    projectRoot: z.string(),
+    model: z.string(),
+    createdAt: z.string().optional(),
+    updatedAt: z.string().optional(),
+    runs: z.number().int().describe('Runs of the saved session (each turn is one).'),
+    turns: z.number().int().describe('Model requests, all runs together.'),
+    firstPrompt: z.string().optional(),
+    lastStop: z.string().optional(),
+    usage,
+    live: z.boolean().describe('Open in this server now (a turn can start without session/resume).'),
+  })
+  .meta({id: 'SessionSummary'})
+export const SessionListResult = z.object({sessions: z.array(SessionSummary).describe('Newest first.')}).meta({id: 'SessionListResult'})
+
+export const SessionReadParams = z.strictObject({sessionId}).meta({id: 'SessionReadParams'})
+const toolCall = z.object({id: z.string(), name: z.string(), input: z.record(z.string(), z.unknown()), arguments: z.string()})
+export const ConversationMessage = z
+  .discriminatedUnion('role', [
+    z.object({role: z.literal('system'), content: z.string()}),
+    z.object({role: z.literal('user'), content: z.string()}),
+    z.object({role: z.literal('assistant'), content: z.string(), toolCalls: z.array(toolCall)}),
+    z.object({role: z.literal('tool'), toolCallId: z.string(), toolName: z.string(), content: z.string(), isError: z.boolean()}),
+  ])
+  .meta({id: 'ConversationMessage'})
+export const SessionReadResult = z
+  .object({session: SessionSummary, messages: z.array(ConversationMessage).describe('The conversation a resume carries on.')})
+  .meta({id: 'SessionReadResult'})
+
+export const TurnStartParams = z.strictObject({sessionId, input: z.string().min(1).describe("The user's message.")}).meta({id: 'TurnStartParams'})
+export const TurnStartResult = z.object({turnId}).meta({id: 'TurnStartResult'})
+export const TurnInterruptParams = z.strictObject({sessionId}).meta({id: 'TurnInterruptParams'})
+export const TurnInterruptResult = z.object({interrupted: z.boolean().describe('false: no turn was running.')}).meta({id: 'TurnInterruptResult'})
+
+export const ToolsListParams = z.strictObject({sessionId}).meta({id: 'ToolsListParams'})
+export const ToolsListResult = z
+  .object({
+    tools: z.array(
+      z.object({
+        name: z.string(),
+        description: z.string(),
+        inputSchema: z.record(z.string(), z.unknown()),
+        mutating: z.boolean().describe('As the permission step treats it.'),
+      }),
+    ),
+  })
+  .meta({id: 'ToolsListResult'})
+
+export const ConfigReadParams = z.strictObject({cwd: z.string().optional().describe("Whose project settings count; default the server's directory.")}).meta({id: 'ConfigReadParams'})
+export const ConfigReadResult = z
+  .object({projectRoot: z.string(), config: z.record(z.string(), z.unknown()).describe('The merged settings, secrets redacted (as `hanzo-dev config list` shows them).')})
+  .meta({id: 'ConfigReadResult'})
+
+// ---- server -> client notifications
+
+const toolResult = z.object({output: z.string(), error: z.string().nullable(), isError: z.boolean()})
+export const TurnItem = z
+  .discriminatedUnion('type', [
+    z.object({type: z.literal('agent_message'), id: z.string(), text: z.string().describe('The whole text on item/completed; empty on item/started.')}),
+    z.object({
+      type: z.literal('tool_call'),
+      id: z.string().describe("The model's call id."),
+      name: z.string(),
+      input: z.record(z.string(), z.unknown()),
+      result: toolResult.optional().describe('On item/completed.'),
+    }),
+  ])
+  .meta({id: 'TurnItem'})
+
+const inTurn = {sessionId: z.string(), turnId: z.string()}
+export const TurnStartedParams = z.object(inTurn).meta({id: 'TurnStartedParams'})
+export const ItemStartedParams = z.object({...inTurn, item: TurnItem}).meta({id: 'ItemStartedParams'})
+export const ItemDeltaParams = z.object({...inTurn, itemId: z.string(), text: z.string()}).meta({id: 'ItemDeltaParams'})
+export const ItemCompletedParams = z.object({...inTurn, item: TurnItem}).meta({id: 'ItemCompletedParams'})
+export const StopReason = z
+  .enum(['completed', 'max_turns', 'max_tokens', 'cancelled', 'error'])
+  .describe('cancelled: turn/interrupt, or the connection closed; error: an error notification said why.')
+  .meta({id: 'StopReason'})
+export const TurnCompletedParams = z
+  .object({...inTurn, stopReason: StopReason, usage, finalOutput: z.string().describe("The last reply's text.")})
+  .meta({id: 'TurnCompletedParams'})
+export const ErrorParams = z
+  .object({sessionId: z.string().optional(), turnId: z.string().optional(), message: z.string(), hint: z.string().optional().describe('What to try.')})
+  .meta({id: 'ErrorParams'})
+
+// ---- server -> client requests
+
+export const PermissionRequestParams = z
+  .object({
+    ...inTurn,
+    toolName: z.string(),
+    input: z.record(z.string(), z.unknown()),
+    notice: z.string().optional().describe('Why a call a rule allows is asked about.'),
+    rules: z.array(z.string()).optional().describe('Rules that would allow such calls without asking (for a settings file).'),
+  })
+  .meta({id: 'PermissionRequestParams'})
+export const PermissionRequestResult = z
+  .strictObject({
+    decision: z.enum(['allow', 'allow_session', 'deny']).describe('allow_session: this call and the like of it for the rest of the session.'),
+    reason: z.string().optional().describe('For deny: told to the model.'),
+  })
+  .meta({id: 'PermissionRequestResult'})
+
+/** Each client -> server method: its params, and the result it answers with. */
+export const CLIENT_METHODS = {
+  initialize: {params: InitializeParams, result: InitializeResult},
+  'session/start': {params: SessionStartParams, result: SessionInfo},
+  'session/resume': {params: SessionResumeParams, result: SessionInfo},
+  'session/list': {params: SessionListParams, result: SessionListResult},
+  'session/read': {params: SessionReadParams, result: SessionReadResult},
+  'turn/start': {params: TurnStartParams, result: TurnStartResult},
+  'turn/interrupt': {params: TurnInterruptParams, result: TurnInterruptResult},
+  'tools/list': {params: ToolsListParams, result: ToolsListResult},
+  'config/read': {params: ConfigReadParams, result: ConfigReadResult},
+} as const
+
+export const SERVER_NOTIFICATIONS = {
+  'turn/started': TurnStartedParams,
+  'item/started': ItemStartedParams,
+  'item/delta': ItemDeltaParams,
+  'item/completed': ItemCompletedParams,
+  'turn/completed': TurnCompletedParams,
+  error: ErrorParams,
+} as const
+
+export const SERVER_REQUESTS = {
+  'permission/request': {params: PermissionRequestParams, result: PermissionRequestResult},
+} as const
+
+export type ClientMethod = keyof typeof CLIENT_METHODS
+export type ParamsOf<M extends ClientMethod> = z.infer<(typeof CLIENT_METHODS)[M]['params']>
+export type ResultOf<M extends ClientMethod> = z.infer<(typeof CLIENT_METHODS)[M]['result']>
+export type ServerNotification = keyof typeof SERVER_NOTIFICATIONS
+export type NotificationParams<N extends ServerNotification> = z.infer<(typeof SERVER_NOTIFICATIONS)[N]>
+export type TurnItem = z.infer<typeof TurnItem>
+export type PermissionAnswer = z.infer<typeof PermissionRequestResult>
+export type SessionInfo = z.infer<typeof SessionInfo>
+export type SessionSummary = z.infer<typeof SessionSummary>
+export type Usage = z.infer<typeof usage>
+
+/** Params checked against the method's schema: the parsed value, or what is wrong (for -32602). */
+export function parseParams<M extends ClientMethod>(method: M, params: unknown): {ok: true; value: ParamsOf<M>} | {ok: false; message: string} {
+  const parsed = CLIENT_METHODS[method].params.safeParse(params ?? {})
+  if (parsed.success) return {ok: true, value: parsed.data as ParamsOf<M>}
+  const problems = parsed.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'params'}: ${issue.message}`)
+  return {message: `Invalid params for ${method}: ${problems.join('; ')}`, ok: false}
+}
+
+/** A client's answer to permission/request, or undefined when it is not one. */
+export function parsePermissionAnswer(result: unknown): PermissionAnswer | undefined {
+  const parsed = PermissionRequestResult.safeParse(result)
+  return parsed.success ? parsed.data : undefined
+}
+
+/** The whole protocol as one JSON Schema document: every message type under $defs, and the method tables. */
+export function protocolJsonSchema(): Record<string, unknown> {
+  const pairs = (table: Record<string, {params: z.ZodType; result: z.ZodType}>) => z.object(Object.fromEntries(Object.entries(table).map(([method, {params, result}]) => [method, z.object({params, result})])))
+  const document = z
+    .object({
+      clientRequests: pairs(CLIENT_METHODS),
+      serverNotifications: z.object(Object.fromEntries(Object.entries(SERVER_NOTIFICATIONS).map(([method, params]) => [method, z.object({params})]))),
+      serverRequests: pairs(SERVER_REQUESTS),
+    })
+    .meta({
+      description: `JSON-RPC 2.0 methods of \`hanzo-dev app-server\`, protocol version ${PROTOCOL_VERSION} (docs/app-server.md). Generated from src/server/app/protocol.ts: do not edit.`,
+      title: 'hanzo-dev app-server protocol',
+    })
+  return z.toJSONSchema(document, {target: 'draft-2020-12'}) as Record<string, unknown>
+}

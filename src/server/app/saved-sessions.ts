@@ -1,0 +1,65 @@
+import {listSessions} from '../../adapters/session-listing.js'
+import type {SessionStore, StoredSession} from '../../adapters/session-store.js'
+import type {LoadedConfig} from '../../core/config/types.js'
+import {RPC_ERRORS, RpcError} from '../../core/protocol/json-rpc.js'
+import type {ListedSession} from '../../core/sessions/render.js'
+import {summarize} from '../../core/sessions/summary.js'
+import type {SessionSummary} from './protocol.js'
+
+type Pricing = LoadedConfig['config']['pricing']
+
+/**
+ * The saved sessions as the protocol shows them (session/list, session/read), read with the
+ * same store and summaries as `hanzo-dev sessions list` and `sessions show`.
+ */
+export class SavedSessions {
+  constructor(
+    private readonly store: SessionStore,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  /** Newest first, every project's. */
+  async list(limit: number, pricing: Pricing, isLive: (id: string) => boolean): Promise<SessionSummary[]> {
+    const listed = await listSessions(this.store, {limit, pricing, warn: this.warn})
+    return listed.map((session) => protocolSummary(session, isLive(session.id)))
+  }
+
+  /** The saved session with this id (or unique start of one); -32002 when none, or several, have it. */
+  async find(id: string): Promise<StoredSession> {
+    return this.store.find(id).catch((error: unknown) => {
+      if (error instanceof Error && error.name === 'UserError') throw new RpcError(RPC_ERRORS.unknownSession, error.message)
+      throw error
+    })
+  }
+
+  /** The summary and the conversation a resume would carry on. */
+  async read(stored: StoredSession, pricing: Pricing, live: boolean) {
+    const loaded = await this.store.load(stored.path)
+    const summary = protocolSummary({...summarize(loaded.transcript, pricing), updated_at: stored.modified.toISOString()}, live)
+    // Reasoning blocks are the provider's, signed for it: not part of what a client shows.
+    const messages = loaded.history.map((message) => (message.role === 'assistant' ? {content: message.content, role: message.role, toolCalls: message.toolCalls} : message))
+    return {messages, session: summary}
+  }
+
+  /** The project root a saved session was recorded in. */
+  async projectRoot(stored: StoredSession): Promise<string> {
+    return (await this.store.read(stored.path)).header.project_root
+  }
+}
+
+export function protocolSummary(session: ListedSession, live: boolean): SessionSummary {
+  const {cost_usd: costUsd, input_tokens: inputTokens, output_tokens: outputTokens} = session.usage
+  return {
+    createdAt: session.created_at,
+    live,
+    model: session.model,
+    projectRoot: session.project_root,
+    runs: session.runs,
+    sessionId: session.id,
+    turns: session.turns,
+    updatedAt: session.updated_at,
+    usage: {inputTokens, outputTokens, ...(costUsd === undefined ? {} : {costUsd})},
+    ...(session.first_prompt === undefined ? {} : {firstPrompt: session.first_prompt}),
+    ...(session.last_stop === undefined ? {} : {lastStop: session.last_stop}),
+  }
+}

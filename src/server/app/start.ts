@@ -1,0 +1,97 @@
+import {readFile} from 'node:fs/promises'
+import {homedir} from 'node:os'
+import type {Config} from '@oclif/core'
+
+import {openAgentSession} from '../../adapters/agent-session/index.js'
+import {loadSettings} from '../../adapters/host-context.js'
+import {SessionStore} from '../../adapters/session-store.js'
+import {UserError} from '../../core/errors.js'
+import {resolvePaths} from '../../core/paths.js'
+import {randomToken} from '../loopback-guard.js'
+import {AppServer} from './app-server.js'
+import {SavedSessions} from './saved-sessions.js'
+
+export interface StartAppServerOptions {
+  cliConfig: Config
+  cwd: string
+  env: Readonly<Record<string, string | undefined>>
+  /** `127.0.0.1:PORT` or `localhost:PORT`: HTTP + SSE instead of stdio. */
+  listen?: string
+  tokenFile?: string
+  permissionTimeoutMs: number
+  /** A model script every session replays (the hidden `--fake-model`). */
+  fakeModel?: string
+  /** Resolves when the server should stop (SIGINT, SIGTERM). */
+  stop: Promise<void>
+  stdin: NodeJS.ReadableStream
+  stdout: NodeJS.WritableStream
+  stderr: NodeJS.WritableStream
+}
+
+/** Runs `hanzo-dev app-server` until its input ends (stdio) or `stop` resolves, then closes every session. */
+export async function startAppServer(options: StartAppServerOptions): Promise<void> {
+  const {cliConfig, env} = options
+  const port = options.listen === undefined ? undefined : listenPort(options.listen)
+  const token = port === undefined ? undefined : await serverToken(options.tokenFile, env)
+  const log = (message: string) => void options.stderr.write(`${message}\n`)
+  const warn = (message: string) => log(`Warning: ${message}`)
+  const server = new AppServer({
+    cwd: options.cwd,
+    log,
+    openSession: (request) =>
+      openAgentSession({
+        cliConfig,
+        cwd: request.cwd,
+        env,
+        fakeModel: options.fakeModel,
+        model: request.model,
+        permissionMode: request.permissionMode,
+        prompter: request.prompter,
+        session: request.resume === undefined ? undefined : {resume: request.resume},
+        warn,
+      }),
+    permissionTimeoutMs: options.permissionTimeoutMs,
+    saved: new SavedSessions(SessionStore.at(resolvePaths(env, homedir()).dataDir), warn),
+    settings: (cwd) => loadSettings({cwd, env}),
+    version: cliConfig.version,
+  })
+  try {
+    if (port === undefined || token === undefined) {
+      const {serveStdio} = await import('./stdio-transport.js')
+      await Promise.race([serveStdio(server, options.stdin as never, options.stdout as never), options.stop])
+      return
+    }
+
+    const {serveHttp} = await import('./http-transport.js')
+    const http = await serveHttp(server, {port, token}).catch((error: NodeJS.ErrnoException) => {
+      throw new UserError(error.code === 'EADDRINUSE' ? `Port ${port} is in use` : `Cannot listen on 127.0.0.1:${port}: ${error.message}`, {hint: 'pick another port, or --listen 127.0.0.1:0 for any free one'})
+    })
+    options.stdout.write(`${JSON.stringify({token, url: http.url})}\n`)
+    await options.stop
+    await http.close()
+  } finally {
+    await server.close()
+  }
+}
+
+/** The port of `--listen`: loopback only, whatever a user writes. */
+function listenPort(listen: string): number {
+  const match = /^(127\.0\.0\.1|localhost):(\d{1,5})$/.exec(listen)
+  const port = match ? Number(match[2]) : Number.NaN
+  if (!match || port > 65_535) {
+    throw new UserError(`--listen ${listen} is not a loopback address: the app server binds 127.0.0.1 only`, {exitCode: 2, hint: 'give --listen 127.0.0.1:PORT (0 picks a free port)'})
+  }
+
+  return port
+}
+
+/** --token-file's first line, else HANZO_APP_SERVER_TOKEN, else a random token (printed at start). */
+async function serverToken(tokenFile: string | undefined, env: Readonly<Record<string, string | undefined>>): Promise<string> {
+  if (tokenFile === undefined) return env.HANZO_APP_SERVER_TOKEN?.trim() || randomToken()
+  const text = await readFile(tokenFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new UserError(`Cannot read --token-file ${tokenFile}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`, {exitCode: 2})
+  })
+  const token = text.split(/\r?\n/, 1)[0].trim()
+  if (!token) throw new UserError(`--token-file ${tokenFile} is empty: its first line is the bearer token`, {exitCode: 2})
+  return token
+}
