@@ -134,7 +134,7 @@ describe('hanzo-dev bridge', () => {
       client.send('{"jsonrpc": "2.0", "id": 1, "method": ')
       expect((await client.next((m) => m.error?.code === -32_700)).id).toBeNull()
       client.send([{id: 2, jsonrpc: '2.0', method: 'initialize'}])
-      expect((await client.next((m) => m.error?.code === -32_600)).error!.message).toContain('no batches')
+      expect((await client.next((m) => m.error?.code === -32_600)).error!.message).toContain('batches are not supported')
       client.send({id: 3, method: 'initialize'})
       expect((await client.next((m) => m.id === 3)).error!.code).toBe(-32_600)
       expect((await client.request('initialize', {clientInfo: {name: 'web', version: '1'}})).result).toMatchObject({serverInfo: {name: 'hanzo-dev'}})

@@ -1,6 +1,7 @@
-import {Agent, type ClientRequest, type IncomingMessage, request} from 'node:http'
+import {Agent, type ClientRequest, request} from 'node:http'
 
 import {SseFrameBuffer} from '../../core/protocol/sse-frame-buffer.js'
+import {readBody} from '../loopback-guard.js'
 
 /** The app server behind a bridge (`hanzo-dev app-server --listen`, docs/bridge.md): its URL and bearer token. */
 export interface AppServerTarget {
@@ -26,6 +27,12 @@ export interface EventHandlers {
   end(reason: string): void
 }
 
+/** One connection's way to POST /rpc: a message's HTTP status and body; close() ends those in flight. */
+export interface RpcChannel {
+  post(body: string): Promise<{status: number; body: string}>
+  close(): void
+}
+
 export interface EventStream {
   connectionId: string
   pause(): void
@@ -45,8 +52,11 @@ const READY_TIMEOUT_MS = 10_000
  */
 export class AppServerClient {
   private readonly agent = new Agent({keepAlive: true})
+  private readonly authorization: string
 
-  constructor(private readonly target: AppServerTarget) {}
+  constructor(private readonly target: AppServerTarget) {
+    this.authorization = `Bearer ${target.token}`
+  }
 
   /** Opens `GET /events` for `owner`; resolves once the stream's `ready` event names the connection. */
   openEvents(owner: string, handlers: EventHandlers): Promise<EventStream> {
@@ -108,25 +118,36 @@ export class AppServerClient {
     })
   }
 
-  /** Sends one JSON-RPC message to `POST /rpc`; resolves with the HTTP status and body. */
-  postRpc(connectionId: string, owner: string, body: string, signal: AbortSignal): Promise<{status: number; body: string}> {
-    return new Promise((resolve, reject) => {
-      const req = this.send('POST', '/rpc', {'content-type': 'application/json', 'hanzo-connection': connectionId, 'hanzo-owner': owner}, signal)
-      req.on('error', (error) => reject(gone(this.target, error)))
-      req.on('response', (res) => {
-        readBody(res).then((text) => resolve({body: text, status: res.statusCode ?? 0}), (error: Error) => reject(gone(this.target, error)))
-      })
-      req.end(body)
-    })
+  /** The POST /rpc side of one connection: its headers built once, its requests ended together. */
+  rpcChannel(connectionId: string, owner: string): RpcChannel {
+    const inFlight = new Set<ClientRequest>()
+    const headers = {'content-type': 'application/json', 'hanzo-connection': connectionId, 'hanzo-owner': owner}
+    return {
+      close() {
+        for (const req of inFlight) req.destroy()
+        inFlight.clear()
+      },
+      post: (body) =>
+        new Promise((resolve, reject) => {
+          const req = this.send('POST', '/rpc', headers)
+          inFlight.add(req)
+          req.on('close', () => inFlight.delete(req))
+          req.on('error', (error) => reject(gone(this.target, error)))
+          req.on('response', (res) => {
+            readBody(res, MAX_BODY_BYTES).then((text) => resolve({body: text.toString('utf8'), status: res.statusCode ?? 0}), (error: Error) => reject(gone(this.target, error)))
+          })
+          req.end(body)
+        }),
+    }
   }
 
   close(): void {
     this.agent.destroy()
   }
 
-  private send(method: string, path: string, headers: Record<string, string>, signal?: AbortSignal): ClientRequest {
-    const url = new URL(path, this.target.url)
-    return request(url, {agent: this.agent, headers: {...headers, authorization: `Bearer ${this.target.token}`}, method, signal})
+  private send(method: string, path: string, headers: Record<string, string>): ClientRequest {
+    // Plain options, not a URL: this runs once per message.
+    return request({agent: this.agent, headers: {...headers, authorization: this.authorization}, hostname: this.target.url.hostname, method, path, port: this.target.url.port})
   }
 }
 
@@ -137,18 +158,6 @@ function readyConnectionId(data: string): string | undefined {
   } catch {
     return undefined
   }
-}
-
-async function readBody(res: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of res) {
-    size += (chunk as Buffer).length
-    if (size > MAX_BODY_BYTES) throw new Error(`a response over ${MAX_BODY_BYTES} bytes`)
-    chunks.push(chunk as Buffer)
-  }
-
-  return Buffer.concat(chunks).toString('utf8')
 }
 
 function gone(target: AppServerTarget, error: Error): AppServerError {

@@ -79,7 +79,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
 
     if (socket.destroyed) return events.close()
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-      connection = new BridgeConnection(ws, events, app, checked.owner, options.log)
+      connection = new BridgeConnection(ws, events, app.rpcChannel(events.connectionId, checked.owner), checked.owner, options.log)
       connections.add(connection)
       ws.once('close', () => connections.delete(connection!))
       options.log(`connection ${events.connectionId} (owner ${checked.owner}) open from ${JSON.stringify(req.headers.origin)}`)

@@ -1,7 +1,8 @@
 import type {WebSocket} from 'ws'
 
-import {AppServerError, type AppServerClient, type EventStream} from './app-client.js'
-import {classifyClientFrame, errorFrame, INTERNAL_ERROR, INVALID_REQUEST, type JsonRpcId} from './client-frames.js'
+import {AppServerError, type EventStream, type RpcChannel} from './app-client.js'
+import {type JsonRpcId, RPC_ERRORS, rpcError} from '../../core/protocol/json-rpc.js'
+import {classifyClientFrame} from './client-frames.js'
 
 /** The close codes a client sees (docs/bridge.md). 1009 (too big) is sent by `ws` itself (maxPayload). */
 export const CLOSE_GOING_AWAY = 1001
@@ -19,14 +20,13 @@ const LOW_WATER = 1024 * 1024
  * connection's turns), a gone app server closes the socket with 1011.
  */
 export class BridgeConnection {
-  private readonly inFlight = new AbortController()
   private paused = false
   private ended = false
 
   constructor(
     private readonly ws: WebSocket,
     private readonly events: EventStream,
-    private readonly app: AppServerClient,
+    private readonly rpc: RpcChannel,
     readonly owner: string,
     private readonly log: (line: string) => void,
   ) {
@@ -60,7 +60,7 @@ export class BridgeConnection {
     if (this.ended) return
     this.ended = true
     this.events.close()
-    this.inFlight.abort()
+    this.rpc.close()
     if (code !== undefined) this.ws.close(code, reason)
   }
 
@@ -74,12 +74,12 @@ export class BridgeConnection {
   private forward(text: string): void {
     const frame = classifyClientFrame(text)
     if ('reply' in frame) return this.reply(frame.reply)
-    this.app.postRpc(this.connectionId, this.owner, frame.forward, this.inFlight.signal).then(
+    this.rpc.post(frame.forward).then(
       ({body, status}) => this.answer(status, body, frame.requestId),
       (error: unknown) => {
         if (this.ended) return
         if (error instanceof AppServerError && error.kind === 'gone') return this.appServerGone(error.message)
-        if (frame.requestId !== undefined) this.reply(errorFrame(frame.requestId, INTERNAL_ERROR, 'the bridge could not forward the request'))
+        if (frame.requestId !== undefined) this.reply(JSON.stringify(rpcError(frame.requestId, RPC_ERRORS.internalError, 'the bridge could not forward the request')))
       },
     )
   }
@@ -94,8 +94,8 @@ export class BridgeConnection {
     if (status === 404) return this.appServerGone(`the app server no longer knows connection ${this.connectionId}`)
     this.log(`connection ${this.connectionId}: the app server answered POST /rpc with HTTP ${status}`)
     if (requestId === undefined) return
-    const error = jsonRpcError(body) ?? {code: status === 413 ? INVALID_REQUEST : INTERNAL_ERROR, message: `the app server refused the request (HTTP ${status})`}
-    this.reply(JSON.stringify({error, id: requestId, jsonrpc: '2.0'}))
+    const error = jsonRpcError(body) ?? {code: status === 413 ? RPC_ERRORS.invalidRequest : RPC_ERRORS.internalError, message: `the app server refused the request (HTTP ${status})`}
+    this.reply(JSON.stringify(rpcError(requestId, error.code, error.message)))
   }
 
   private appServerGone(reason: string): void {

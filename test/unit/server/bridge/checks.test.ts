@@ -67,7 +67,7 @@ describe('classifyClientFrame', () => {
     expect(reply('{"jsonrpc":"2.0","id":{"a":1},"method":"x"}')).toMatchObject({error: {code: -32_600}, id: null})
     expect(reply('{"jsonrpc":"2.0","id":5,"method":""}')).toMatchObject({error: {code: -32_600}, id: 5})
     expect(reply('{"jsonrpc":"2.0","id":6,"method":"x","params":3}')).toMatchObject({error: {code: -32_600}, id: 6})
-    expect(reply('{"jsonrpc":"2.0","id":8,"result":1,"error":{}}')).toMatchObject({error: {code: -32_600}, id: 8})
+    expect(reply('{"jsonrpc":"2.0","id":8}')).toMatchObject({error: {code: -32_600}, id: 8})
   })
 })
 
