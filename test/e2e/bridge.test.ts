@@ -165,6 +165,13 @@ describe('hanzo-dev bridge', () => {
       mallory.close()
     })
 
+    it('is closed with 1008 when its token expires', async () => {
+      // Expired 27 s ago: still inside the 30 s clock tolerance, so accepted, for about 3 s more.
+      const client = await RpcSocket.open(url, {origin: ORIGIN, token: await token('alice', {exp: Math.floor(Date.now() / 1000) - 27})})
+      expect((await client.request('initialize', {})).result).toBeDefined()
+      expect(await client.closed).toEqual({code: 1008, reason: 'token expired'})
+    })
+
     it('is dropped when it stops answering pings', async () => {
       const silent = await RpcSocket.open(url, {autoPong: false, origin: ORIGIN, token: await token('alice')})
       expect((await silent.closed).code).toBe(1006)

@@ -3,7 +3,7 @@ import type {Duplex} from 'node:stream'
 import type {WebSocket} from 'ws'
 
 import {AppServerClient, type AppServerTarget, type EventStream} from './app-client.js'
-import {BridgeConnection, CLOSE_APP_SERVER_GONE, CLOSE_GOING_AWAY} from './connection.js'
+import {BridgeConnection, CLOSE_APP_SERVER_GONE, CLOSE_GOING_AWAY, CLOSE_TOKEN_EXPIRED} from './connection.js'
 import {BEARER_PROTOCOL, type JwtVerdict, upgradeToken} from './jwt.js'
 import type {OriginAllowList} from './origins.js'
 
@@ -84,6 +84,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
       ws.once('close', () => connections.delete(connection!))
       options.log(`connection ${events.connectionId} (owner ${checked.owner}) open from ${JSON.stringify(req.headers.origin)}`)
       keepAlive(ws, options.pingIntervalMs)
+      closeAtExpiry(ws, connection, checked.expiresAt)
       for (const data of early) connection.deliver(data)
       if (goneEarly !== undefined) {
         options.log(`connection ${events.connectionId}: ${goneEarly}`)
@@ -92,12 +93,12 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     })
   }
 
-  const check = async (req: IncomingMessage): Promise<Refusal | {owner: string}> => {
+  const check = async (req: IncomingMessage): Promise<Refusal | {owner: string; expiresAt: number}> => {
     if (!options.origins.allows(req.headers.origin)) return {reason: req.headers.origin === undefined ? 'no Origin header' : 'the Origin is not allowed', status: 403}
     const {error, token} = upgradeToken(req.headers)
     if (token === undefined) return {reason: error!, status: 401}
     const verdict = await options.verify(token)
-    return verdict.ok ? {owner: verdict.owner} : verdict
+    return verdict.ok ? {expiresAt: verdict.expiresAt, owner: verdict.owner} : verdict
   }
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -135,6 +136,18 @@ function refuse(socket: Duplex, {reason, status}: Refusal): void {
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${challenge}\r\n${body}`,
   )
+}
+
+/** The longest delay setTimeout keeps (about 24.8 days); a token valid for longer outlives any timer. */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+/** A socket lives no longer than its token: it is closed with 1008 when the JWT expires. */
+function closeAtExpiry(ws: WebSocket, connection: BridgeConnection, expiresAt: number): void {
+  const delay = Math.max(0, expiresAt - Date.now())
+  if (delay > MAX_TIMER_MS) return
+  const timer = setTimeout(() => connection.end(CLOSE_TOKEN_EXPIRED, 'token expired'), delay)
+  timer.unref()
+  ws.once('close', () => clearTimeout(timer))
 }
 
 /** Pings on an interval; a client that has not ponged since the last ping is dropped. */

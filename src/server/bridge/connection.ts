@@ -7,6 +7,7 @@ import {classifyClientFrame} from './client-frames.js'
 /** The close codes a client sees (docs/bridge.md). 1009 (too big) is sent by `ws` itself (maxPayload). */
 export const CLOSE_GOING_AWAY = 1001
 export const CLOSE_BINARY = 1003
+export const CLOSE_TOKEN_EXPIRED = 1008
 export const CLOSE_APP_SERVER_GONE = 1011
 
 /** Past this many bytes queued for a slow client, the app server's stream waits (backpressure). */

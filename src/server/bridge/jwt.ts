@@ -11,8 +11,11 @@ export interface JwtCheckOptions {
   clockTolerance?: number
 }
 
-/** A verified token's owner, or why the upgrade is refused (never the token itself). */
-export type JwtVerdict = {ok: true; owner: string} | {ok: false; status: 401 | 503; reason: string}
+/**
+ * A verified token's owner and when it stops being valid (its `exp` plus the clock tolerance, in
+ * ms since the epoch), or why the upgrade is refused (never the token itself).
+ */
+export type JwtVerdict = {ok: true; owner: string; expiresAt: number} | {ok: false; status: 401 | 503; reason: string}
 
 /** Asymmetric algorithms only with a JWKS: an HS* token "signed" with a public key is the classic confusion attack. */
 const JWKS_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'] as const
@@ -69,10 +72,11 @@ export async function createJwtVerifier(options: JwtCheckOptions): Promise<(toke
   const {createRemoteJWKSet, errors, jwtVerify} = await import('jose')
   const key = 'jwks' in options.keys ? createRemoteJWKSet(options.keys.jwks, {timeoutDuration: 5000}) : options.keys.secret
   const algorithms = 'jwks' in options.keys ? [...JWKS_ALGORITHMS] : [...SECRET_ALGORITHMS]
+  const clockTolerance = options.clockTolerance ?? 30
   const verifyOptions = {
     algorithms,
     audience: options.audience,
-    clockTolerance: options.clockTolerance ?? 30,
+    clockTolerance,
     issuer: options.issuer,
     requiredClaims: ['exp'],
   }
@@ -93,6 +97,6 @@ export async function createJwtVerifier(options: JwtCheckOptions): Promise<(toke
     const {owner} = payload
     if (typeof owner !== 'string' || owner.length === 0) return {ok: false, reason: 'the token has no string "owner" claim', status: 401}
     if (owner.length > MAX_OWNER_LENGTH || !OWNER_PATTERN.test(owner)) return {ok: false, reason: 'the token\'s "owner" claim is not printable ASCII (at most 256 characters)', status: 401}
-    return {ok: true, owner}
+    return {expiresAt: ((payload.exp as number) + clockTolerance) * 1000, ok: true, owner}
   }
 }
