@@ -3,9 +3,9 @@ import * as Flags from '@oclif/core/flags'
 import {HanzoCommand} from '../cli/base-command.js'
 
 export default class AppServer extends HanzoCommand {
-  static description = `Serve hanzo-dev's agent sessions to another program over JSON-RPC 2.0: an editor, a script, or the web UI through hanzo-dev bridge.
+  static description = `Serve agent sessions to another program over JSON-RPC 2.0.
 
-Over stdio by default (one JSON message per line both ways; logs on stderr), or HTTP on 127.0.0.1 with --listen: GET /events streams the server's messages (SSE), POST /rpc takes the client's; every request needs the bearer token printed at start (one JSON line: url and token).
+An editor, a script, or the web UI (through hanzo-dev bridge) starts sessions and turns. Over stdio by default (one JSON message per line both ways; logs on stderr), or HTTP on 127.0.0.1 with --listen: GET /events streams the server's messages (SSE), POST /rpc takes the client's; every request needs the bearer token printed at start (one JSON line: url and token).
 
 Methods: initialize, session/start, session/resume, session/list, session/read, turn/start, turn/interrupt, tools/list, config/read. A turn streams turn/started, item/started, item/delta, item/completed and turn/completed. When the permission rules ask, the server asks the client (permission/request: allow, allow_session or deny); no answer within --permission-timeout is a deny. Every session runs with the same settings, permission rules, hooks, sandbox and saved sessions as hanzo-dev run. The protocol: docs/app-server.md; --print-schema prints its JSON Schema.`
 

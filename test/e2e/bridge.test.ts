@@ -5,7 +5,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {makeSandbox, type Sandbox} from '../helpers/cli.js'
 import {AUDIENCE, ISSUER, type JwksIssuer, startJwksIssuer, unsignedToken} from '../helpers/jwks-issuer.js'
-import {type JsonLineServer, refusedUpgrade, RpcSocket, startJsonLineServer} from '../helpers/ws-client.js'
+import {waitUntil} from '../helpers/processes.js'
+import {BridgeClient, type JsonLineServer, refusedUpgrade, startJsonLineServer} from '../helpers/ws-client.js'
 
 const ORIGIN = 'https://chat.hanzo.ai'
 const MAX_MESSAGE_BYTES = 65_536
@@ -45,7 +46,7 @@ describe('hanzo-dev bridge', () => {
     return made
   }
 
-  const open = async (owner: string, via: 'header' | 'protocol' = 'header') => RpcSocket.open(url, {origin: ORIGIN, token: await token(owner), via})
+  const open = async (owner: string, via: 'header' | 'protocol' = 'header') => BridgeClient.open(url, {origin: ORIGIN, token: await token(owner), via})
 
   beforeAll(async () => {
     box = makeSandbox('hanzo-bridge-')
@@ -119,33 +120,37 @@ describe('hanzo-dev bridge', () => {
   describe('an accepted client', () => {
     it('is closed with 1003 for a binary frame', async () => {
       const client = await open('alice')
-      client.ws.send(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"initialize"}'))
+      client.sendFrame(Buffer.from('{"jsonrpc":"2.0","id":1,"method":"initialize"}'))
       expect((await client.closed).code).toBe(1003)
     })
 
     it('is closed with 1009 for a frame over --max-message-bytes', async () => {
       const client = await open('alice')
-      client.send({id: 1, jsonrpc: '2.0', method: 'initialize', params: {clientInfo: {name: 'x'.repeat(MAX_MESSAGE_BYTES), version: '1'}}})
+      client.sendFrame(JSON.stringify({id: 1, jsonrpc: '2.0', method: 'initialize', params: {clientInfo: {name: 'x'.repeat(MAX_MESSAGE_BYTES), version: '1'}}}))
       expect((await client.closed).code).toBe(1009)
     })
 
     it('gets JSON-RPC errors for frames that are not one message, and stays open', async () => {
       const client = await open('alice')
-      client.send('{"jsonrpc": "2.0", "id": 1, "method": ')
-      expect((await client.next((m) => m.error?.code === -32_700)).id).toBeNull()
-      client.send([{id: 2, jsonrpc: '2.0', method: 'initialize'}])
-      expect((await client.next((m) => m.error?.code === -32_600)).error!.message).toContain('batches are not supported')
-      client.send({id: 3, method: 'initialize'})
-      expect((await client.next((m) => m.id === 3)).error!.code).toBe(-32_600)
+      const answered = async (check: (m: (typeof client.received)[number]) => boolean, what: string) => {
+        await waitUntil(() => client.received.some(check), what)
+        return client.received.find(check)!
+      }
+
+      client.sendFrame('{"jsonrpc": "2.0", "id": 1, "method": ')
+      expect((await answered((m) => m.error?.code === -32_700, 'a parse error')).id).toBeNull()
+      client.sendFrame(JSON.stringify([{id: 2, jsonrpc: '2.0', method: 'initialize'}]))
+      expect((await answered((m) => m.error?.code === -32_600, 'an invalid request')).error!.message).toContain('batches are not supported')
+      client.sendFrame(JSON.stringify({id: 3, method: 'initialize'}))
+      expect((await answered((m) => m.id === 3, 'the answer to id 3')).error!.code).toBe(-32_600)
       expect((await client.request('initialize', {clientInfo: {name: 'web', version: '1'}})).result).toMatchObject({serverInfo: {name: 'hanzo-dev'}})
-      client.close()
+      await client.close()
     })
 
     it("refuses another owner's session, whatever the client's messages say", async () => {
       const alice = await open('alice')
       await alice.request('initialize', {})
-      const started = await alice.request('session/start', {cwd: project})
-      const {sessionId} = started.result as {sessionId: string}
+      const {sessionId} = (await alice.request('session/start', {cwd: project})).result
       const mallory = await open('mallory', 'protocol')
       await mallory.request('initialize', {})
       for (const [method, params] of [
@@ -157,23 +162,23 @@ describe('hanzo-dev bridge', () => {
         expect(answer.error, method).toMatchObject({code: -32_001})
       }
 
-      const listed = (await mallory.request('session/list', {})).result as {sessions: {sessionId: string}[]}
+      const listed = (await mallory.request('session/list', {})).result
       expect(listed.sessions.map((s) => s.sessionId)).not.toContain(sessionId)
       // An owner in the message is not an owner: only the verified JWT's claim counts.
       expect((await mallory.request('session/read', {owner: 'alice', sessionId})).error).toBeDefined()
-      alice.close()
-      mallory.close()
+      await alice.close()
+      await mallory.close()
     })
 
     it('is closed with 1008 when its token expires', async () => {
       // Expired 27 s ago: still inside the 30 s clock tolerance, so accepted, for about 3 s more.
-      const client = await RpcSocket.open(url, {origin: ORIGIN, token: await token('alice', {exp: Math.floor(Date.now() / 1000) - 27})})
+      const client = await BridgeClient.open(url, {origin: ORIGIN, token: await token('alice', {exp: Math.floor(Date.now() / 1000) - 27})})
       expect((await client.request('initialize', {})).result).toBeDefined()
       expect(await client.closed).toEqual({code: 1008, reason: 'token expired'})
     })
 
     it('is dropped when it stops answering pings', async () => {
-      const silent = await RpcSocket.open(url, {autoPong: false, origin: ORIGIN, token: await token('alice')})
+      const silent = await BridgeClient.open(url, {autoPong: false, origin: ORIGIN, token: await token('alice')})
       expect((await silent.closed).code).toBe(1006)
     })
   })
@@ -183,21 +188,21 @@ describe('hanzo-dev bridge', () => {
     const web = await open('alice', 'protocol')
     expect(web.ws.protocol).toBe('bearer')
     expect((await web.request('initialize', {clientInfo: {name: 'chat.hanzo.ai', version: '1'}})).result).toMatchObject({protocolVersion: 1})
-    const session = (await web.request('session/start', {cwd: project, permissionMode: 'prompt'})).result as {sessionId: string}
-    const turn = (await web.request('turn/start', {input: 'write a greeting to hello.txt', sessionId: session.sessionId})).result as {turnId: string}
+    const session = (await web.request('session/start', {cwd: project, permissionMode: 'prompt'})).result
+    const turn = (await web.request('turn/start', {input: 'write a greeting to hello.txt', sessionId: session.sessionId})).result
 
-    const ask = await web.next((m) => m.method === 'permission/request')
+    const ask = await web.next('permission/request')
     expect(ask.params).toMatchObject({sessionId: session.sessionId, toolName: 'fs_write', turnId: turn.turnId})
     expect(existsSync(join(project, 'hello.txt'))).toBe(false)
-    web.send({id: ask.id, jsonrpc: '2.0', result: {decision: 'allow'}})
+    await web.respond(ask.id!, {decision: 'allow'})
 
-    const done = await web.next((m) => m.method === 'turn/completed')
-    expect(done.params).toMatchObject({finalOutput: 'Done: hello.txt holds the greeting.', stopReason: 'completed', turnId: turn.turnId})
-    const streamed = web.received.filter((m) => m.method === 'item/delta').map((m) => m.params!.text).join('')
-    expect(streamed).toContain('Done: hello.txt holds the greeting.')
-    expect(web.received.filter((m) => m.method === 'item/delta').length).toBeGreaterThan(2)
+    const done = await web.next('turn/completed', (p) => p.turnId === turn.turnId)
+    expect(done.params).toMatchObject({finalOutput: 'Done: hello.txt holds the greeting.', stopReason: 'completed'})
+    const deltas = web.all('item/delta', (p) => p.turnId === turn.turnId).map((m) => m.params.text)
+    expect(deltas.length).toBeGreaterThan(2)
+    expect(deltas.join('')).toContain('Done: hello.txt holds the greeting.')
     expect(readFileSync(join(project, 'hello.txt'), 'utf8')).toBe('hello from the web\n')
-    web.close()
+    await web.close()
     expect((await web.closed).code).toBe(1005)
   })
 
@@ -223,7 +228,7 @@ describe('hanzo-dev bridge', () => {
     })
 
     it('closes its sockets with 1011, and refuses new ones with 502', async () => {
-      const client = await RpcSocket.open(lonelyBridge.info.url, {origin: ORIGIN, token: await token('alice')})
+      const client = await BridgeClient.open(lonelyBridge.info.url, {origin: ORIGIN, token: await token('alice')})
       await client.request('initialize', {})
       await lonelyApp.stop()
       expect(await client.closed).toEqual({code: 1011, reason: 'app server gone'})

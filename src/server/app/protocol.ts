@@ -196,6 +196,7 @@ export type ResultOf<M extends ClientMethod> = z.infer<(typeof CLIENT_METHODS)[M
 export type ServerNotification = keyof typeof SERVER_NOTIFICATIONS
 export type NotificationParams<N extends ServerNotification> = z.infer<(typeof SERVER_NOTIFICATIONS)[N]>
 export type TurnItem = z.infer<typeof TurnItem>
+export type PermissionRequest = z.infer<typeof PermissionRequestParams>
 export type PermissionAnswer = z.infer<typeof PermissionRequestResult>
 export type SessionInfo = z.infer<typeof SessionInfo>
 export type SessionSummary = z.infer<typeof SessionSummary>
