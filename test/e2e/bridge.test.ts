@@ -3,6 +3,7 @@ import {join} from 'node:path'
 import {type JWTPayload, SignJWT} from 'jose'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
+import {raw} from '../helpers/app-server-client.js'
 import {makeSandbox, type Sandbox} from '../helpers/cli.js'
 import {AUDIENCE, ISSUER, type JwksIssuer, startJwksIssuer, unsignedToken} from '../helpers/jwks-issuer.js'
 import {waitUntil} from '../helpers/processes.js'
@@ -66,7 +67,7 @@ describe('hanzo-dev bridge', () => {
     box?.cleanup()
   })
 
-  describe('refuses before the app server hears of it', () => {
+  describe('refuses upgrades', () => {
     it('an Origin not on the allow-list, or none: 403', async () => {
       const valid = await token('alice')
       const hostile = [undefined, 'https://evil.example', 'https://chat.hanzo.ai.evil.example', 'http://chat.hanzo.ai', 'https://chat.hanzo.ai:8443', 'null', 'https://evil.example/https://chat.hanzo.ai', 'chrome-extension://chat.hanzo.ai']
@@ -111,9 +112,12 @@ describe('hanzo-dev bridge', () => {
       expect(both.body).toContain('different tokens')
     })
 
-    it('a plain HTTP request gets 426, not the app server', async () => {
-      const res = await fetch(url.replace('ws:', 'http:'))
-      expect(res.status).toBe(426)
+    it('a plain HTTP request gets 426, a malformed upgrade 400', async () => {
+      const http = url.replace('ws:', 'http:')
+      expect((await raw(http)).status).toBe(426)
+      // Passes the Origin and the token, but is no WebSocket handshake (no Sec-WebSocket-Key).
+      const malformed = await raw(http, {headers: {authorization: `Bearer ${await token('alice')}`, connection: 'Upgrade', origin: ORIGIN, upgrade: 'websocket'}})
+      expect(malformed.status).toBe(400)
     })
   })
 

@@ -78,6 +78,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     }
 
     if (socket.destroyed) return events.close()
+    // ws refuses a malformed upgrade itself (400) without calling back: the stream must not outlive it.
+    socket.once('close', () => connection === undefined && events.close())
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
       connection = new BridgeConnection(ws, events, app.rpcChannel(events.connectionId, checked.owner), checked.owner, options.log)
       connections.add(connection)
