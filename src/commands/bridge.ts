@@ -11,7 +11,7 @@ export default class Bridge extends HanzoCommand {
 
 The bridge sits in front of \`hanzo-dev app-server --listen\` on 127.0.0.1. A WebSocket upgrade is accepted only from an Origin on the --allow-origin list (else 403) and with a valid Hanzo IAM JWT, in the Authorization header or as the subprotocols ["bearer", JWT] (else 401): signature by --jwks (or an HS256 --jwt-secret-file), exp required, nbf, --issuer and --audience checked, a string "owner" claim required. The owner scopes everything the client does: it sees and resumes only that owner's sessions.
 
-Each text frame is one JSON-RPC 2.0 message to the app server; its answers and events come back as text frames. A binary frame closes the socket with 1003, a frame over --max-message-bytes with 1009, an app server that goes away with 1011. The app server's token: --app-token-file or HANZO_APP_SERVER_TOKEN. On start the bridge prints one JSON line, {"url":"ws://127.0.0.1:PORT"}; its log goes to stderr. See docs/bridge.md.`
+Each text frame is one JSON-RPC 2.0 message to the app server; its answers and events come back as text frames. A binary frame closes the socket with 1003, a frame over --max-message-bytes with 1009, an expired token with 1008, an app server that goes away with 1011. The app server's token: --app-token-file or HANZO_APP_SERVER_TOKEN. On start the bridge prints one JSON line, {"url":"ws://127.0.0.1:PORT"}; its log goes to stderr. See docs/bridge.md.`
 
   static examples = [
     '<%= config.bin %> bridge --listen 127.0.0.1:8787 --app http://127.0.0.1:8765 --allow-origin https://chat.hanzo.ai --jwks https://iam.hanzo.ai/.well-known/jwks --issuer https://iam.hanzo.ai --audience hanzo-dev',
@@ -27,10 +27,10 @@ Each text frame is one JSON-RPC 2.0 message to the app server; its answers and e
     'allow-origin': Flags.string({description: 'A browser origin allowed to connect, e.g. https://chat.hanzo.ai (repeatable).', helpValue: 'ORIGIN', multiple: true, required: true}),
     jwks: Flags.string({description: 'The JWKS URL of the IAM that signs the JWTs (https; http only on 127.0.0.1).', exclusive: ['jwt-secret-file'], helpValue: 'URL'}),
     'jwt-secret-file': Flags.string({description: 'A file holding an HS256 secret (32+ bytes) on its first line, instead of --jwks.', exclusive: ['jwks'], helpValue: 'FILE'}),
-    issuer: Flags.string({description: 'The "iss" every JWT must carry.'}),
-    audience: Flags.string({description: 'The "aud" every JWT must include.'}),
-    'max-message-bytes': Flags.integer({default: DEFAULT_MAX_MESSAGE_BYTES, description: 'The largest frame or message a client may send; larger ones close the socket (1009).', min: 1024}),
-    'ping-interval': Flags.integer({default: 30, description: 'Seconds between pings; a client that misses one is dropped.', min: 1}),
+    issuer: Flags.string({description: 'The "iss" every JWT must carry.', helpValue: 'ISSUER'}),
+    audience: Flags.string({description: 'The "aud" every JWT must include.', helpValue: 'AUDIENCE'}),
+    'max-message-bytes': Flags.integer({default: DEFAULT_MAX_MESSAGE_BYTES, description: 'The largest frame or message a client may send; larger ones close the socket (1009).', helpValue: 'BYTES', min: 1024}),
+    'ping-interval': Flags.integer({default: 30, description: 'Seconds between pings; a client that misses one is dropped.', helpValue: 'SECONDS', min: 1}),
   }
 
   async run(): Promise<void> {
