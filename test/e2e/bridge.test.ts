@@ -56,7 +56,7 @@ describe('hanzo-dev bridge', () => {
     writeFileSync(join(box.home, 'model.json'), JSON.stringify(SCRIPT))
     issuer = await startJwksIssuer()
     app = await startApp()
-    bridge = await startBridge(app, '--ping-interval', '1')
+    bridge = await startBridge(app)
     url = bridge.info.url
   })
 
@@ -175,15 +175,10 @@ describe('hanzo-dev bridge', () => {
     })
 
     it('is closed with 1008 when its token expires', async () => {
-      // Expired 27 s ago: still inside the 30 s clock tolerance, so accepted, for about 3 s more.
-      const client = await BridgeClient.open(url, {origin: ORIGIN, token: await token('alice', {exp: Math.floor(Date.now() / 1000) - 27})})
+      // Expired 25 s ago: still inside the 30 s clock tolerance, so accepted, for about 5 s more.
+      const client = await BridgeClient.open(url, {origin: ORIGIN, token: await token('alice', {exp: Math.floor(Date.now() / 1000) - 25})})
       expect((await client.request('initialize', {})).result).toBeDefined()
       expect(await client.closed).toEqual({code: 1008, reason: 'token expired'})
-    })
-
-    it('is dropped when it stops answering pings', async () => {
-      const silent = await BridgeClient.open(url, {autoPong: false, origin: ORIGIN, token: await token('alice')})
-      expect((await silent.closed).code).toBe(1006)
     })
   })
 
@@ -217,26 +212,33 @@ describe('hanzo-dev bridge', () => {
     expect(log).not.toContain(app.info.token)
   })
 
-  describe('when the app server goes away', () => {
-    let lonelyApp: JsonLineServer
-    let lonelyBridge: JsonLineServer
+  // A bridge of its own: it pings every second (a busy machine must not drop the other tests'
+  // clients), and its app server is stopped.
+  describe('keepalive, and an app server that goes away', () => {
+    let ownApp: JsonLineServer
+    let ownBridge: JsonLineServer
 
     beforeAll(async () => {
-      lonelyApp = await startApp()
-      lonelyBridge = await startBridge(lonelyApp)
+      ownApp = await startApp()
+      ownBridge = await startBridge(ownApp, '--ping-interval', '1')
     })
 
     afterAll(async () => {
-      await lonelyBridge?.stop()
-      await lonelyApp?.stop()
+      await ownBridge?.stop()
+      await ownApp?.stop()
+    })
+
+    it('is dropped when it stops answering pings', async () => {
+      const silent = await BridgeClient.open(ownBridge.info.url, {autoPong: false, origin: ORIGIN, token: await token('alice')})
+      expect((await silent.closed).code).toBe(1006)
     })
 
     it('closes its sockets with 1011, and refuses new ones with 502', async () => {
-      const client = await BridgeClient.open(lonelyBridge.info.url, {origin: ORIGIN, token: await token('alice')})
+      const client = await BridgeClient.open(ownBridge.info.url, {origin: ORIGIN, token: await token('alice')})
       await client.request('initialize', {})
-      await lonelyApp.stop()
+      await ownApp.stop()
       expect(await client.closed).toEqual({code: 1011, reason: 'app server gone'})
-      const refusal = await refusedUpgrade(lonelyBridge.info.url, {origin: ORIGIN, token: await token('alice')})
+      const refusal = await refusedUpgrade(ownBridge.info.url, {origin: ORIGIN, token: await token('alice')})
       expect(refusal.status).toBe(502)
     })
   })
