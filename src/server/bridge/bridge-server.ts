@@ -28,6 +28,8 @@ export interface RunningBridge {
   close(): Promise<void>
 }
 
+const SHUTDOWN_GRACE_MS = 1000
+
 /** Refused upgrades as the log and the client see them (the reason is the JWT check's, never the token). */
 interface Refusal {
   status: 401 | 403 | 502 | 503
@@ -119,10 +121,15 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   return {
     async close() {
       for (const connection of connections) connection.end(CLOSE_GOING_AWAY, 'bridge shutting down')
+      // A client that does not answer the close frame would hold the server open for ws's 30 s.
+      const grace = setTimeout(() => {
+        for (const ws of wss.clients) ws.terminate()
+      }, SHUTDOWN_GRACE_MS)
       await new Promise<void>((resolve) => {
         server.close(() => resolve())
         server.closeAllConnections()
       })
+      clearTimeout(grace)
       app.close()
     },
     url: `ws://${options.host}:${port}`,
