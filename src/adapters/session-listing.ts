@@ -8,6 +8,8 @@ export interface SessionListingOptions {
   /** Every project's when absent. */
   projectRoot?: string
   limit: number
+  /** Only the sessions whose id it accepts (decided before any transcript is read). */
+  include?(id: string): boolean
   pricing: LoadedConfig['config']['pricing']
   warn(message: string): void
 }
@@ -15,7 +17,8 @@ export interface SessionListingOptions {
 /** The newest saved sessions, summarized (`sessions list`, chat's `/resume`). */
 export async function listSessions(store: SessionStore, options: SessionListingOptions): Promise<Array<ListedSession & {path: string}>> {
   const sessions: Array<ListedSession & {path: string}> = []
-  for (const stored of (await store.list(options.projectRoot)).slice(0, options.limit)) {
+  const listed = (await store.list(options.projectRoot)).filter((stored) => options.include?.(stored.id) ?? true)
+  for (const stored of listed.slice(0, options.limit)) {
     // One unreadable file (a kill while its header was written) does not hide the others.
     const transcript = await store.read(stored.path).catch((error: unknown) => {
       if (!(error instanceof UserError)) throw error

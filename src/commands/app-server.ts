@@ -19,6 +19,7 @@ Methods: initialize, session/start, session/resume, session/list, session/read, 
   static enableJsonFlag = false
 
   static flags = {
+    'base-url': Flags.string({description: "An OpenAI-compatible /v1 base URL for every session (Ollama, vLLM, LM Studio, ...); default: the settings'."}),
     listen: Flags.string({description: 'Serve HTTP + SSE on this loopback address instead of stdio (PORT 0 picks a free one).', helpValue: '127.0.0.1:PORT'}),
     'token-file': Flags.string({dependsOn: ['listen'], description: "The bearer token clients must send: this file's first line (default: HANZO_APP_SERVER_TOKEN, else a random one)."}),
     'permission-timeout': Flags.integer({default: 300, description: 'Seconds a permission request waits for the client before it is a deny.', min: 1}),
@@ -40,6 +41,7 @@ Methods: initialize, session/start, session/resume, session/list, session/read, 
       process.once('SIGTERM', resolve)
     })
     await startAppServer({
+      baseURL: flags['base-url'],
       cliConfig: this.config,
       cwd: process.cwd(),
       env: process.env,

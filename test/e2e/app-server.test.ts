@@ -3,10 +3,12 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import type {Script} from '../../src/testing/fake-model/script.js'
+import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
 import {HttpClient, raw, type RpcTestClient, StdioClient} from '../helpers/app-server-client.js'
 import {makeSandbox, REPO_ROOT, runCli, type Sandbox, spawnCli} from '../helpers/cli.js'
 import {waitUntil} from '../helpers/processes.js'
 
+const SECRET = 'sk-app-server-secret-0123456789'
 const RESUMED_TURN = {expect: {last_user_contains: 'what did you do', tool_result_contains: 'not today'}, text: 'I created approved.txt and left build alone.'}
 
 /** One session's turns: a call the client approves, one it denies, and a slow reply it interrupts. */
@@ -22,21 +24,21 @@ const SESSION: Script = {
 
 let box: Sandbox
 let project: string
-let scripts: {session: string; http: string; resume: string}
+let scripts: {session: string; resume: string}
 
 beforeAll(() => {
   box = makeSandbox('hanzo-app-server-')
   project = join(box.home, 'project')
   mkdirSync(join(project, 'build'), {recursive: true})
+  mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
+  writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({api_key: SECRET, max_turns: 9}))
   const write = (name: string, script: Script) => {
     writeFileSync(join(box.home, name), JSON.stringify(script))
     return join(box.home, name)
   }
 
   scripts = {
-    // Over HTTP the session is resumed in the same server: its script goes on.
-    http: write('http.json', {turns: [...SESSION.turns, RESUMED_TURN]}),
-    // Over stdio a new server resumes it: a new script, then a model error it survives.
+    // A new server resumes the session: a new script, then a model error it survives.
     resume: write('resume.json', {turns: [RESUMED_TURN, {body: {message: 'The prompt is too long.'}, status: 400}]}),
     session: write('session.json', SESSION),
   }
@@ -51,7 +53,7 @@ function audit(sessionId: string): Array<{tool_name: string; decision: string; r
 /** The scripted conversation, the same over either transport; returns the session's id. */
 async function converse(client: RpcTestClient): Promise<string> {
   expect((await client.request('initialize', {clientInfo: {name: 'test'}})).result).toMatchObject({protocolVersion: 1, serverInfo: {name: 'hanzo-dev'}})
-  const started = await client.request('session/start', {cwd: project})
+  const started = await client.request('session/start', {cwd: project, model: 'fake-model'})
   expect(started.result).toMatchObject({cwd: project, model: 'fake-model', permissionMode: 'prompt', tools: expect.arrayContaining(['exec', 'fs_read'])})
   const {sessionId} = started.result
 
@@ -96,6 +98,9 @@ describe('hanzo-dev app-server over stdio', () => {
     expect((await server.request('turn/start', {sessionId})).error).toMatchObject({code: -32_602, message: expect.stringContaining('input: Invalid input')})
     expect((await server.request('session/start', {cwd: 'relative/dir'})).error).toMatchObject({code: -32_602, message: expect.stringContaining('absolute path')})
     expect((await server.request('tools/list', {sessionId: 'no-such-session'})).error).toMatchObject({code: -32_002})
+    const config = await server.request('config/read', {cwd: project})
+    expect(config.result).toMatchObject({config: {max_turns: 9}, projectRoot: project})
+    expect(JSON.stringify(config)).not.toContain(SECRET)
     const tools = (await server.request('tools/list', {sessionId})).result.tools
     expect(tools.find((t) => t.name === 'exec')).toMatchObject({inputSchema: {type: 'object'}, mutating: true})
     await server.close()
@@ -116,6 +121,20 @@ describe('hanzo-dev app-server over stdio', () => {
     expect((await next.next('turn/completed', (p) => p.turnId === failing)).params.stopReason).toBe('error')
     expect((await next.request('session/list', {limit: 1})).result.sessions).toEqual([expect.objectContaining({live: true, runs: 5, sessionId})])
     await next.close()
+  })
+
+  it('denies a permission request the client leaves unanswered past --permission-timeout', async () => {
+    const server = new StdioClient(['--fake-model', scripts.session, '--permission-timeout', '1'], {cwd: project, env: box.env})
+    const {sessionId} = (await server.request('session/start', {})).result
+    const turnId = (await server.request('turn/start', {input: 'create approved.txt', sessionId})).result.turnId
+    const ask = await server.next('permission/request')
+    expect((await server.next('item/completed', (p) => p.turnId === turnId && p.item.type === 'tool_call')).params.item).toMatchObject({result: {isError: true}})
+    // Too late: the answer is dropped, the server goes on.
+    await server.respond(ask.id!, {decision: 'allow'})
+    expect((await server.next('turn/completed', (p) => p.turnId === turnId)).params.stopReason).toBe('completed')
+    expect(audit(sessionId)).toEqual([expect.objectContaining({decision: 'deny', reason: expect.stringContaining('did not answer the permission request within 1 s'), tool_name: 'exec'})])
+    await server.close()
+    expect(server.child.exitCode).toBe(0)
   })
 
   it('prints the JSON Schema committed in docs/', async () => {
@@ -142,6 +161,10 @@ describe('hanzo-dev app-server over stdio', () => {
 
 describe('hanzo-dev app-server --listen', () => {
   let server: ReturnType<typeof spawnCli>
+  /** A model server all the sessions share, its turns taken in order (sessions close and reopen, the script goes on). */
+  let model: FakeModel
+  /** The session the first test started without an owner. */
+  let unowned = ''
   let url: string
   const token = 'test-token-0123456789'
   const auth = {authorization: `Bearer ${token}`}
@@ -149,7 +172,8 @@ describe('hanzo-dev app-server --listen', () => {
   beforeAll(async () => {
     const tokenFile = join(box.home, 'token')
     writeFileSync(tokenFile, `${token}\n`)
-    server = spawnCli(['app-server', '--listen', '127.0.0.1:0', '--token-file', tokenFile, '--fake-model', scripts.http], {cwd: project, env: box.env, openStdin: true})
+    model = await startFakeModel({turns: [...SESSION.turns, RESUMED_TURN, {tool_calls: [{arguments: {command: 'touch approved.txt'}, name: 'exec'}]}]})
+    server = spawnCli(['app-server', '--listen', '127.0.0.1:0', '--token-file', tokenFile, '--base-url', model.url], {cwd: project, env: box.env, openStdin: true})
     let out = ''
     server.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()))
     await waitUntil(() => out.includes('\n'), 'the server printed its address')
@@ -160,16 +184,20 @@ describe('hanzo-dev app-server --listen', () => {
   afterAll(async () => {
     server.kill('SIGTERM')
     await server
+    await model.close()
   })
 
-  it('runs the same session over HTTP, and a new connection resumes it', async () => {
+  it('runs the same session over HTTP; it closes with its connection, and a new one resumes it', async () => {
     const first = new HttpClient(url, auth)
     await first.open()
     const sessionId = await converse(first)
+    unowned = sessionId
     await first.close()
 
     const second = new HttpClient(url, auth)
     await second.open()
+    const listed = async () => (await second.request('session/list', {})).result.sessions.find((s) => s.sessionId === sessionId)
+    await waitUntil(async () => (await listed())?.live === false, 'the session closed with its connection')
     expect((await second.request('session/resume', {sessionId})).result).toMatchObject({sessionId})
     const turn = (await second.request('turn/start', {input: 'what did you do?', sessionId})).result.turnId
     expect((await second.next('turn/completed', (p) => p.turnId === turn)).params).toMatchObject({finalOutput: 'I created approved.txt and left build alone.', stopReason: 'completed'})
@@ -211,6 +239,11 @@ describe('hanzo-dev app-server --listen', () => {
     }
 
     expect((await alice.post(JSON.stringify({id: 1, jsonrpc: '2.0', method: 'initialize'}), {'hanzo-owner': 'bob'})).status).toBe(403)
+
+    // A session without an owner is listed to no owner, but resuming it makes it the resumer's.
+    expect((await alice.request('session/resume', {sessionId: unowned})).result).toMatchObject({sessionId: unowned})
+    expect((await bob.request('session/read', {sessionId: unowned})).error).toMatchObject({code: -32_001})
+    expect((await alice.request('session/list', {})).result.sessions.map((s) => s.sessionId).sort()).toEqual([sessionId, unowned].sort())
     await alice.close()
     await bob.close()
   })

@@ -9,6 +9,7 @@ import {LiveSession} from './live-session.js'
 import {CLIENT_METHODS, type ClientMethod, type ParamsOf, parseParams, PROTOCOL_VERSION, type ResultOf, type SessionSummary} from './protocol.js'
 import {RpcConnection} from './rpc-connection.js'
 import type {SavedSessions} from './saved-sessions.js'
+import type {SessionOwners} from './session-owners.js'
 
 export interface OpenSessionRequest {
   cwd: string
@@ -29,6 +30,7 @@ export interface AppServerOptions {
   openSession(request: OpenSessionRequest): Promise<AgentSession>
   settings(cwd: string): Promise<LoadedConfig>
   saved: SavedSessions
+  owners: SessionOwners
   /** A bug's details (stack), for stderr: the client gets only its message. */
   log(message: string): void
 }
@@ -40,13 +42,15 @@ const DEFAULT_LIST_LIMIT = 50
 /**
  * The JSON-RPC methods of `hanzo-dev app-server` (docs/app-server.md), whatever the transport.
  * Every session is an agent session from openAgentSession, tagged with the owner of the
- * connection that started or resumed it: a connection with an owner sees and touches only its
- * owner's sessions (-32001 otherwise); one without (stdio, local HTTP) sees them all.
+ * connection that started or resumed it: a connection with an owner sees and touches only its owner's
+ * sessions (-32001 otherwise); one without (stdio, local HTTP) sees them all. A session stays
+ * open while a connection that uses it does (its plugin servers, LSP and MCP, with it); after
+ * that, session/resume opens it again from the saved session.
  */
 export class AppServer {
   private readonly live = new Map<string, LiveSession>()
-  /** The owner of each session this server opened (started or resumed), for as long as it runs. */
-  private readonly owners = new Map<string, string | undefined>()
+  /** Sessions closing after their last connection went: the server's close waits for them. */
+  private readonly closing = new Set<Promise<void>>()
   private readonly handlers: {[M in ClientMethod]: Handler<M>}
 
   constructor(private readonly options: AppServerOptions) {
@@ -59,7 +63,7 @@ export class AppServer {
       'session/list': async (connection, {limit}) => this.list(connection, limit ?? DEFAULT_LIST_LIMIT),
       'session/read': async (connection, {sessionId}) => {
         const live = this.liveSession(sessionId)
-        this.checkOwner(connection, live?.session.id ?? sessionId, live)
+        if (live) this.checkOwner(connection, live.session.id)
         const stored = await this.options.saved.find(live?.session.id ?? sessionId).catch((error: unknown) => {
           // Open but not saved yet (no turn has run): an empty conversation.
           if (live && error instanceof RpcError) return undefined
@@ -73,7 +77,8 @@ export class AppServer {
       'session/resume': async (connection, params) => {
         const live = this.liveSession(params.sessionId)
         if (live) {
-          this.checkOwner(connection, live.session.id, live)
+          this.checkOwner(connection, live.session.id)
+          this.use(connection, live)
           return live.info()
         }
 
@@ -88,6 +93,7 @@ export class AppServer {
       'turn/start': async (connection, {input, sessionId}) => {
         const live = this.running(connection, sessionId)
         if (live.busy) throw new RpcError(RPC_ERRORS.sessionBusy, `Session ${live.session.id} is running a turn: wait for turn/completed, or turn/interrupt it`)
+        this.use(connection, live)
         return {turnId: live.startTurn(connection, input)}
       },
     }
@@ -134,24 +140,39 @@ export class AppServer {
   async close(): Promise<void> {
     const sessions = [...this.live.values()]
     this.live.clear()
-    for (const live of sessions) live.interrupt()
-    await Promise.all(sessions.map((live) => live.session.close()))
+    await Promise.all([...sessions.map((live) => live.close()), ...this.closing])
   }
 
   private async open(connection: RpcConnection, params: ParamsOf<'session/start'>, resume?: string) {
     const permissionMode = params.permissionMode ?? 'prompt'
-    const live = new LiveSession(permissionMode, connection.owner, this.options.permissionTimeoutMs)
+    const live = new LiveSession(permissionMode, this.options.permissionTimeoutMs)
     const session = await this.options.openSession({cwd: await this.workspace(params.cwd), model: params.model, permissionMode, prompter: live.prompter, resume})
     live.attach(session)
     this.live.set(session.id, live)
-    this.owners.set(session.id, connection.owner)
+    this.use(connection, live)
+    // Tagged with the owner that started or resumed it; a resumed session's tag was checked before it opened.
+    if (connection.owner !== undefined && this.options.owners.get(session.id) === undefined) await this.options.owners.set(session.id, connection.owner)
     return live.info()
+  }
+
+  /** The connection uses the session: it stays open at least as long as the connection does. */
+  private use(connection: RpcConnection, live: LiveSession): void {
+    if (live.connections.has(connection)) return
+    live.connections.add(connection)
+    connection.onClose(() => {
+      live.connections.delete(connection)
+      if (live.connections.size > 0 || this.live.get(live.session.id) !== live) return
+      this.live.delete(live.session.id)
+      const closed = live.close().catch((error: unknown) => this.options.log(`app-server: closing session ${live.session.id} failed: ${error instanceof Error ? error.message : String(error)}`))
+      this.closing.add(closed)
+      void closed.finally(() => this.closing.delete(closed))
+    })
   }
 
   private async list(connection: RpcConnection, limit: number): Promise<{sessions: SessionSummary[]}> {
     const {pricing} = (await this.options.settings(this.options.cwd)).config
-    const visible = (id: string) => connection.owner === undefined || this.owners.get(id) === connection.owner
-    const saved = (await this.options.saved.list(connection.owner === undefined ? limit : Number.MAX_SAFE_INTEGER, pricing, (id) => this.live.has(id))).filter((s) => visible(s.sessionId))
+    const visible = (id: string) => connection.owner === undefined || this.options.owners.get(id) === connection.owner
+    const saved = await this.options.saved.list({include: visible, isLive: (id) => this.live.has(id), limit, pricing})
     // Open but not saved yet (no turn ran): listed too, first (they are the newest).
     const unsaved = [...this.live.values()].filter((live) => visible(live.session.id) && !saved.some((s) => s.sessionId === live.session.id)).map((live) => unsavedSummary(live))
     return {sessions: [...unsaved, ...saved].slice(0, limit)}
@@ -169,18 +190,19 @@ export class AppServer {
   private running(connection: RpcConnection, id: string): LiveSession {
     const live = this.liveSession(id)
     if (!live) throw new RpcError(RPC_ERRORS.unknownSession, `Session ${id} is not open in this server: session/start a new one, or session/resume a saved one`)
-    this.checkOwner(connection, live.session.id, live)
+    this.checkOwner(connection, live.session.id)
     return live
   }
 
   /**
-   * A connection with an owner may use its owner's sessions only; a saved session this server
-   * never opened has no owner, so only connections without one may use it.
+   * A connection with an owner may not use another owner's session. A session without an owner
+   * (started over stdio, by `hanzo-dev run`) is not listed to it, but it may name it: resuming
+   * it makes it the owner's.
    */
-  private checkOwner(connection: RpcConnection, id: string, live?: LiveSession): void {
+  private checkOwner(connection: RpcConnection, id: string): void {
     if (connection.owner === undefined) return
-    const owner = live ? live.owner : this.owners.get(id)
-    if (owner !== connection.owner) throw new RpcError(RPC_ERRORS.otherOwner, `session ${id} belongs to another owner`)
+    const owner = this.options.owners.get(id)
+    if (owner !== undefined && owner !== connection.owner) throw new RpcError(RPC_ERRORS.otherOwner, `session ${id} belongs to another owner`)
   }
 
   private async workspace(cwd: string | undefined): Promise<string> {

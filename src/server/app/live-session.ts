@@ -13,17 +13,20 @@ interface RunningTurn {
 
 /**
  * An agent session open in the app server: the session (opened by openAgentSession, so the
- * CLI's policy, hooks, sandbox and recording apply), the owner it is tagged with, and its turn in
+ * CLI's policy, hooks, sandbox and recording apply), the connections using it, and its turn in
  * progress. Turns run one at a time; each streams its items to the connection that started it,
  * and that connection answers the turn's permission requests.
  */
 export class LiveSession {
   private turn?: RunningTurn
+  /** The running turn's whole course, notifications included: what close waits for. */
+  private running?: Promise<void>
+  /** The connections that started, resumed or ran a turn in it: when the last one closes, so does the session. */
+  readonly connections = new Set<RpcConnection>()
   private opened?: AgentSession
 
   constructor(
     readonly permissionMode: SessionPermissionMode,
-    public owner: string | undefined,
     private readonly permissionTimeoutMs: number,
   ) {}
 
@@ -77,7 +80,7 @@ export class LiveSession {
     const turn: RunningTurn = {connection, controller: new AbortController(), id: randomUUID()}
     this.turn = turn
     // On the next tick: turn/start's answer (the turn id) goes out before the turn's first notification.
-    setImmediate(() => void this.runTurn(turn, input))
+    this.running = new Promise((resolve) => setImmediate(() => void this.runTurn(turn, input).finally(resolve)))
     return turn.id
   }
 
@@ -86,6 +89,13 @@ export class LiveSession {
     if (!this.turn) return false
     this.turn.controller.abort()
     return true
+  }
+
+  /** Interrupts the turn in progress, waits for its end, then closes the session (its `stop` hooks run, its transcript closes). */
+  async close(): Promise<void> {
+    this.interrupt()
+    await this.running
+    await this.opened?.close()
   }
 
   /** Runs the turn to its end: a model error is an `error` notification and stop reason `error`, never a crash. */

@@ -18,7 +18,7 @@ export class RpcConnection {
   private readonly pending = new Map<string, Pending>()
   private readonly closeListeners = new Set<() => void>()
   private nextId = 1
-  private closedFlag = false
+  private closed = false
 
   constructor(
     readonly id: string,
@@ -26,17 +26,13 @@ export class RpcConnection {
     readonly owner?: string,
   ) {}
 
-  get closed(): boolean {
-    return this.closedFlag
-  }
-
   notify(method: string, params: unknown): void {
-    if (!this.closedFlag) this.deliver({jsonrpc: '2.0', method, params})
+    if (!this.closed) this.deliver({jsonrpc: '2.0', method, params})
   }
 
   /** Asks the client; the answer, or `timeout` after `timeoutMs`, or `closed` when the connection ends first. */
   request(method: string, params: unknown, timeoutMs: number): Promise<ClientAnswer> {
-    if (this.closedFlag) return Promise.resolve({kind: 'closed'})
+    if (this.closed) return Promise.resolve({kind: 'closed'})
     // A prefix no client id is likely to share: answers are matched by it.
     const id = `srv-${this.nextId++}`
     return new Promise((resolve) => {
@@ -55,7 +51,7 @@ export class RpcConnection {
   }
 
   onClose(listener: () => void): () => void {
-    if (this.closedFlag) {
+    if (this.closed) {
       listener()
       return () => {}
     }
@@ -65,8 +61,8 @@ export class RpcConnection {
   }
 
   close(): void {
-    if (this.closedFlag) return
-    this.closedFlag = true
+    if (this.closed) return
+    this.closed = true
     for (const id of [...this.pending.keys()]) this.settle(id, {kind: 'closed'})
     for (const listener of this.closeListeners) listener()
     this.closeListeners.clear()

@@ -18,9 +18,10 @@ export class SavedSessions {
     private readonly warn: (message: string) => void,
   ) {}
 
-  /** Newest first, every project's. */
-  async list(limit: number, pricing: Pricing, isLive: (id: string) => boolean): Promise<SessionSummary[]> {
-    const listed = await listSessions(this.store, {limit, pricing, warn: this.warn})
+  /** Newest first, every project's; only those `include` accepts. */
+  async list(options: {limit: number; pricing: Pricing; include(id: string): boolean; isLive(id: string): boolean}): Promise<SessionSummary[]> {
+    const {include, isLive, limit, pricing} = options
+    const listed = await listSessions(this.store, {include, limit, pricing, warn: this.warn})
     return listed.map((session) => protocolSummary(session, isLive(session.id)))
   }
 
@@ -47,7 +48,7 @@ export class SavedSessions {
   }
 }
 
-export function protocolSummary(session: ListedSession, live: boolean): SessionSummary {
+function protocolSummary(session: ListedSession, live: boolean): SessionSummary {
   const {cost_usd: costUsd, input_tokens: inputTokens, output_tokens: outputTokens} = session.usage
   return {
     createdAt: session.created_at,

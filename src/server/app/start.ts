@@ -1,5 +1,6 @@
 import {readFile} from 'node:fs/promises'
 import {homedir} from 'node:os'
+import {join} from 'node:path'
 import type {Config} from '@oclif/core'
 
 import {openAgentSession} from '../../adapters/agent-session/index.js'
@@ -10,6 +11,7 @@ import {resolvePaths} from '../../core/paths.js'
 import {randomToken} from '../loopback-guard.js'
 import {AppServer} from './app-server.js'
 import {SavedSessions} from './saved-sessions.js'
+import {SessionOwners} from './session-owners.js'
 
 export interface StartAppServerOptions {
   cliConfig: Config
@@ -19,6 +21,8 @@ export interface StartAppServerOptions {
   listen?: string
   tokenFile?: string
   permissionTimeoutMs: number
+  /** An OpenAI-compatible /v1 base URL for every session (default: the settings'). */
+  baseURL?: string
   /** A model script every session replays (the hidden `--fake-model`). */
   fakeModel?: string
   /** Resolves when the server should stop (SIGINT, SIGTERM). */
@@ -35,11 +39,13 @@ export async function startAppServer(options: StartAppServerOptions): Promise<vo
   const token = port === undefined ? undefined : await serverToken(options.tokenFile, env)
   const log = (message: string) => void options.stderr.write(`${message}\n`)
   const warn = (message: string) => log(`Warning: ${message}`)
+  const {dataDir} = resolvePaths(env, homedir())
   const server = new AppServer({
     cwd: options.cwd,
     log,
     openSession: (request) =>
       openAgentSession({
+        baseURL: options.baseURL,
         cliConfig,
         cwd: request.cwd,
         env,
@@ -50,8 +56,9 @@ export async function startAppServer(options: StartAppServerOptions): Promise<vo
         session: request.resume === undefined ? undefined : {resume: request.resume},
         warn,
       }),
+    owners: await SessionOwners.load(join(dataDir, 'app-server', 'owners.json'), warn),
     permissionTimeoutMs: options.permissionTimeoutMs,
-    saved: new SavedSessions(SessionStore.at(resolvePaths(env, homedir()).dataDir), warn),
+    saved: new SavedSessions(SessionStore.at(dataDir), warn),
     settings: (cwd) => loadSettings({cwd, env}),
     version: cliConfig.version,
   })
@@ -66,7 +73,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<vo
     const http = await serveHttp(server, {port, token}).catch((error: NodeJS.ErrnoException) => {
       throw new UserError(error.code === 'EADDRINUSE' ? `Port ${port} is in use` : `Cannot listen on 127.0.0.1:${port}: ${error.message}`, {hint: 'pick another port, or --listen 127.0.0.1:0 for any free one'})
     })
-    options.stdout.write(`${JSON.stringify({token, url: http.url})}\n`)
+    options.stdout.write(`${JSON.stringify({url: http.url, token})}\n`)
     await options.stop
     await http.close()
   } finally {
