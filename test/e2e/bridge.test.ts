@@ -166,6 +166,10 @@ describe('hanzo-dev bridge', () => {
         expect(answer.error, method).toMatchObject({code: -32_001})
       }
 
+      // Nor by the start of its id: the bridge forwards whole ids only, so none can be guessed.
+      const guessed = await mallory.request('turn/start', {input: 'read the secrets', sessionId: sessionId.slice(0, 4)})
+      expect(guessed.error).toMatchObject({code: -32_602})
+      expect(guessed.error!.message).not.toContain(sessionId)
       const listed = (await mallory.request('session/list', {})).result
       expect(listed.sessions.map((s) => s.sessionId)).not.toContain(sessionId)
       // An owner in the message is not an owner: only the verified JWT's claim counts.

@@ -53,6 +53,13 @@ describe('classifyClientFrame', () => {
     expect(classifyClientFrame('{"jsonrpc":"2.0","id":"s1","result":{"decision":"allow"}}')).toEqual({forward: '{"jsonrpc":"2.0","id":"s1","result":{"decision":"allow"}}'})
   })
 
+  it('forwards whole session ids only: a prefix would let one owner find sessions by guessing', () => {
+    const whole = '{"jsonrpc":"2.0","id":1,"method":"session/read","params":{"sessionId":"142FD200-762e-43d5-9a80-1f7b37996e65"}}'
+    expect(classifyClientFrame(whole)).toEqual({forward: whole, requestId: 1})
+    const prefix = classifyClientFrame('{"jsonrpc":"2.0","id":2,"method":"session/read","params":{"sessionId":"142f"}}')
+    expect(JSON.parse((prefix as {reply: string}).reply)).toMatchObject({error: {code: -32_602}, id: 2})
+  })
+
   it('answers anything else with a JSON-RPC error, keeping a usable id', () => {
     const reply = (text: string) => {
       const frame = classifyClientFrame(text)
