@@ -1,5 +1,6 @@
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {Ajv2020} from 'ajv/dist/2020.js'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import type {Script} from '../../src/testing/fake-model/script.js'
@@ -50,6 +51,18 @@ function audit(sessionId: string): Array<{tool_name: string; decision: string; r
   return lines.map((line) => JSON.parse(line)).filter((record) => record.session_id === sessionId)
 }
 
+/** Every message the server sent that the committed JSON Schema does not describe. */
+function offSchema(client: RpcTestClient): string[] {
+  const ajv = new Ajv2020({strict: false})
+  ajv.addSchema(JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'app-server.schema.json'), 'utf8')), 'protocol')
+  const at = (table: string, method: string, part: string) => `protocol#/properties/${table}/properties/${method.replaceAll('/', '~1')}/properties/${part}`
+  const checks = [
+    ...client.results.map(({method, result}) => ({ref: at('clientRequests', method, 'result'), value: result, what: `${method} result`})),
+    ...client.received.map((m) => ({ref: at(m.id === undefined ? 'serverNotifications' : 'serverRequests', m.method!, 'params'), value: m.params, what: m.method!})),
+  ]
+  return checks.flatMap(({ref, value, what}) => (ajv.validate({$ref: ref}, value) ? [] : [`${what}: ${ajv.errorsText()}`]))
+}
+
 /** The scripted conversation, the same over either transport; returns the session's id. */
 async function converse(client: RpcTestClient): Promise<string> {
   expect((await client.request('initialize', {clientInfo: {name: 'test'}})).result).toMatchObject({protocolVersion: 1, serverInfo: {name: 'hanzo-dev'}})
@@ -87,6 +100,7 @@ async function converse(client: RpcTestClient): Promise<string> {
   expect((await client.request('turn/interrupt', {sessionId})).result).toEqual({interrupted: true})
   expect((await client.next('turn/completed', (p) => p.turnId === third)).params.stopReason).toBe('cancelled')
   expect((await client.request('turn/interrupt', {sessionId})).result).toEqual({interrupted: false})
+  expect(offSchema(client)).toEqual([])
   return sessionId
 }
 
@@ -120,6 +134,8 @@ describe('hanzo-dev app-server over stdio', () => {
     expect((await next.next('error', (p) => p.turnId === failing)).params.message).toContain('The prompt is too long.')
     expect((await next.next('turn/completed', (p) => p.turnId === failing)).params.stopReason).toBe('error')
     expect((await next.request('session/list', {limit: 1})).result.sessions).toEqual([expect.objectContaining({live: true, runs: 5, sessionId})])
+    expect((await next.request('config/read', {})).result.projectRoot).toBe(project)
+    expect(offSchema(next)).toEqual([])
     await next.close()
   })
 

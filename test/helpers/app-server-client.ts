@@ -21,6 +21,8 @@ export type Reply<M extends string> = {result: M extends ClientMethod ? ResultOf
  */
 export abstract class RpcTestClient {
   readonly received: Message[] = []
+  /** Each answered request: its method and the result it got (to check against the schema). */
+  readonly results: Array<{method: string; result: unknown}> = []
   private readonly taken = new Set<Message>()
   private readonly waiters = new Set<() => void>()
   private readonly responses = new Map<number, (message: Message) => void>()
@@ -30,7 +32,10 @@ export abstract class RpcTestClient {
   request<M extends string>(method: M, params?: unknown): Promise<Reply<M>> {
     const id = this.nextId++
     return new Promise((resolve, reject) => {
-      this.responses.set(id, (message) => resolve(message as Reply<M>))
+      this.responses.set(id, (message) => {
+        if ('result' in message) this.results.push({method, result: message.result})
+        resolve(message as Reply<M>)
+      })
       this.send({id, jsonrpc: '2.0', method, params}).then((response) => {
         if (response) this.deliver(response)
       }, reject)
