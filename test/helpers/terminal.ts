@@ -1,11 +1,13 @@
 import {spawn} from 'node:child_process'
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {stripVTControlCharacters} from 'node:util'
 import {execa} from 'execa'
+import {afterAll, beforeAll} from 'vitest'
 
-import {CLI} from './cli.js'
+import type {Script} from '../../src/testing/fake-model/script.js'
+import {CLI, makeSandbox, type Sandbox} from './cli.js'
 import {waitUntil} from './processes.js'
 
 /**
@@ -122,4 +124,32 @@ export function runOnTerminal(args: string[], options: {cwd: string; env: Record
         throw new Error(`${error.message}; it shows:\n${output()}`)
       }),
   }
+}
+
+/**
+ * For a file of chat tests: once for the file, a sandbox home with a `project` directory, the
+ * sandbox on (`workspace`: inside a container it is off by default and every start says so),
+ * terminals with colour as a user's shell has it, and `script(name, turns)` to write a model script.
+ */
+export function useChatTerminals(prefix: string) {
+  const state = {} as {box: Sandbox; project: string; terminals: Terminals; script(name: string, turns: Script['turns']): string}
+  beforeAll(() => {
+    state.box = makeSandbox(prefix)
+    state.project = join(state.box.home, 'project')
+    mkdirSync(state.project)
+    mkdirSync(join(state.box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
+    writeFileSync(join(state.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({sandbox: {mode: 'workspace'}}))
+    state.terminals = Terminals.create(Object.fromEntries(Object.entries(state.box.env).filter(([key]) => key !== 'NO_COLOR')))
+  })
+  afterAll(async () => {
+    await state.terminals.close()
+    state.box.cleanup()
+  })
+  state.script = (name, turns) => {
+    const file = join(state.box.home, `${name}.json`)
+    writeFileSync(file, JSON.stringify({model: 'fake-model', turns}))
+    return file
+  }
+
+  return state
 }
