@@ -71,7 +71,7 @@ export class LiveRegion {
     for (const [index, line] of this.lines.entries()) {
       const wrapped = wrapLine(line, width)
       if (this.cursor?.line === index) {
-        const at = cursorAt(wrapped, this.cursor.column, width)
+        const at = cursorAt(line, wrapped, this.cursor.column, width)
         cursorRow = rows.length + at.row
         cursorColumn = at.column
       }
@@ -94,6 +94,17 @@ interface WrappedRow {
   start: number
 }
 
+const graphemes = new Intl.Segmenter()
+
+/**
+ * The columns of one grapheme (an emoji of ZWJ parts, a flag: one wide character, as terminals
+ * that join them draw it, tmux among them) at column `used`; a tab reaches the next stop of 8 and
+ * is drawn as that many spaces, since a terminal would move the cursor without wrapping.
+ */
+function columnsAt(grapheme: string, used: number): number {
+  return grapheme === '\t' ? 8 - (used % 8) : stringWidth(grapheme)
+}
+
 /** `line` cut into rows of at most `width` columns; ANSI styling is kept and not counted. */
 export function wrapLine(line: string, width: number): WrappedRow[] {
   const rows: WrappedRow[] = []
@@ -107,18 +118,19 @@ export function wrapLine(line: string, width: number): WrappedRow[] {
       continue
     }
 
-    for (const ch of part) {
-      const w = stringWidth(ch)
+    for (const {segment} of graphemes.segment(part)) {
+      let w = columnsAt(segment, used)
       if (used + w > width) {
         rows.push({start, text})
         text = ''
         used = 0
         start = offset
+        w = columnsAt(segment, 0)
       }
 
-      text += ch
+      text += segment === '\t' ? ' '.repeat(w) : segment
       used += w
-      offset += ch.length
+      offset += segment.length
     }
   }
 
@@ -126,12 +138,13 @@ export function wrapLine(line: string, width: number): WrappedRow[] {
   return rows
 }
 
-/** The row and column of the plain-text offset `column` in a wrapped line. */
-function cursorAt(rows: WrappedRow[], column: number, width: number): {row: number; column: number} {
+/** The row and column of the plain-text offset `column` in `line`, wrapped as `rows`. */
+function cursorAt(line: string, rows: WrappedRow[], column: number, width: number): {row: number; column: number} {
   let row = rows.length - 1
   while (row > 0 && rows[row].start > column) row--
-  const plain = rows[row].text.split(ESCAPES).filter((part) => !part.startsWith('\u001B')).join('')
-  const col = stringWidth(plain.slice(0, column - rows[row].start))
+  const plain = line.split(ESCAPES).filter((part) => !part.startsWith('\u001B')).join('')
+  let col = 0
+  for (const {segment} of graphemes.segment(plain.slice(rows[row].start, column))) col += columnsAt(segment, col)
   // Past a full row's end the terminal has no column left: the cursor stays on its last one.
   return {column: Math.min(col, width - 1), row}
 }
