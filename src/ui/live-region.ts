@@ -95,14 +95,20 @@ interface WrappedRow {
 }
 
 const graphemes = new Intl.Segmenter()
+const JOINERS = new Set(['\u200D', '\uFE0E', '\uFE0F'])
 
 /**
- * The columns of one grapheme (an emoji of ZWJ parts, a flag: one wide character, as terminals
- * that join them draw it, tmux among them) at column `used`; a tab reaches the next stop of 8 and
- * is drawn as that many spaces, since a terminal would move the cursor without wrapping.
+ * The columns of one grapheme at column `used`; a tab reaches the next stop of 8 and is drawn as
+ * that many spaces, since a terminal would move the cursor without wrapping. Terminals differ on
+ * an emoji of several code points (tmux 3.3 joins ZWJ parts and flags but draws a skin tone apart;
+ * others join all, or none): the widest reading counts, since a row counted too wide only wraps
+ * early, while one counted too narrow is wrapped again by the terminal and the region loses count.
  */
 function columnsAt(grapheme: string, used: number): number {
-  return grapheme === '\t' ? 8 - (used % 8) : stringWidth(grapheme)
+  if (grapheme === '\t') return 8 - (used % 8)
+  let apart = 0
+  for (const ch of grapheme) apart += JOINERS.has(ch) ? 0 : stringWidth(ch)
+  return Math.max(stringWidth(grapheme), apart)
 }
 
 /** `line` cut into rows of at most `width` columns; ANSI styling is kept and not counted. */
