@@ -152,6 +152,13 @@ async function keystrokes() {
 }
 
 const sorted = (samples) => [...samples].sort((a, b) => a - b)
+
+/** Prints `title`, then a markdown table (the first column left-aligned, the others right). */
+function table(title, head, rows) {
+  if (title) console.log(`\n${title}`)
+  console.log(['', `| ${head.join(' | ')} |`, `|---|${head.slice(1).map(() => '---:|').join('')}`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n'))
+}
+
 const fmt = (n) => n.toFixed(1)
 const loadBefore = loadavg()[0]
 const launch = {chat: [], help: []}
@@ -175,50 +182,34 @@ try {
   const chat = quantile(sorted(launch.chat), 0.5)
   const cpu = cpus()
   console.log(`Run: ${new Date().toISOString()}, ${cpu[0]?.model ?? 'unknown CPU'} x${cpu.length}, Node.js ${process.version}. Load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after.`)
-  console.log('')
-  console.log(`Launch (${RUNS} runs each after one warm-up round, interleaved, on a 100x30 pseudo-terminal):`)
-  console.log('')
-  console.log('| command | median ms | IQR ms | vs --help |')
-  console.log('|---|---:|---:|---:|')
-  for (const [name, samples] of [
+  table(`Launch (${RUNS} runs each after one warm-up round, interleaved, on a 100x30 pseudo-terminal):`, ['command', 'median ms', 'IQR ms', 'vs --help'], [
     ['hanzo-dev --help (spawn to exit)', launch.help],
     ['hanzo-dev chat --fake-model (spawn to the prompt and status line on screen)', launch.chat],
-  ]) {
+  ].map(([name, samples]) => {
     const s = sorted(samples)
-    console.log(`| ${name} | ${fmt(quantile(s, 0.5))} | ${fmt(quantile(s, 0.25))}–${fmt(quantile(s, 0.75))} | ${(quantile(s, 0.5) / help).toFixed(2)}x |`)
-  }
-
-  console.log('')
-  console.log(`Keystroke to screen (${KEYS} keys typed one at a time, 15 ms apart after each shows):`)
-  console.log('')
-  console.log('| case | keys | p50 ms | p90 ms | max ms |')
-  console.log('|---|---:|---:|---:|---:|')
-  for (const [name, samples] of [
+    return [name, fmt(quantile(s, 0.5)), `${fmt(quantile(s, 0.25))}–${fmt(quantile(s, 0.75))}`, `${(quantile(s, 0.5) / help).toFixed(2)}x`]
+  }))
+  table(`Keystroke to screen (${KEYS} keys typed one at a time, 15 ms apart after each shows):`, ['case', 'keys', 'p50 ms', 'p90 ms', 'max ms'], [
     ['`cat` on the same terminal (the floor)', keys.floor],
     ['the prompt, nothing running', keys.idle],
     [`the prompt while a reply streams (${reply.length} characters in ${fmt(keys.streamed)} ms)`, keys.during],
-  ]) {
+  ].map(([name, samples]) => {
     const s = sorted(samples)
-    console.log(`| ${name} | ${s.length} | ${fmt(quantile(s, 0.5))} | ${fmt(quantile(s, 0.9))} | ${fmt(s.at(-1))} |`)
-  }
+    return [name, String(s.length), fmt(quantile(s, 0.5)), fmt(quantile(s, 0.9)), fmt(s.at(-1))]
+  }))
 
-  const targets = [{limit: 1.5, name: 'launch to a ready prompt / `--help`', pass: chat / help <= 1.5, value: `${(chat / help).toFixed(2)}x`}]
+  const targets = [['launch to a ready prompt / `--help`', `${(chat / help).toFixed(2)}x`, '<= 1.5x', chat / help <= 1.5]]
   if (!opts['no-markdown']) {
     // bench/markdown.js's own cases, on the issue's 1 MB document.
     const {markdownTable, measureMarkdown} = await import('./markdown.js')
     const rows = measureMarkdown({kb: 1024, naive: false, runs: 3})
-    console.log('')
-    console.log('Markdown on 1 MB (bench/markdown.js, medians of 3 runs after one warm-up):')
-    console.log('')
+    console.log('\nMarkdown on 1 MB (bench/markdown.js, medians of 3 runs after one warm-up):\n')
     console.log(markdownTable(rows))
     const ratio = rows[3][1] / rows[2][1]
-    targets.push({limit: 1, name: 'markdown: marked + marked-terminal time / ours painted (throughput ratio)', pass: ratio >= 1, value: `${ratio.toFixed(2)}x`})
+    targets.push(['markdown throughput: ours painted / marked + marked-terminal', `${ratio.toFixed(2)}x`, '>= 1x', ratio >= 1])
   }
 
-  console.log('')
-  console.log('| target | measured | limit | result |')
-  console.log('|---|---:|---:|---|')
-  for (const t of targets) console.log(`| ${t.name} | ${t.value} | ${t.name.startsWith('launch') ? '<=' : '>='} ${t.limit}x | ${t.pass ? 'pass' : 'FAIL'} |`)
+  table('', ['target', 'measured', 'limit', 'result'], targets.map(([name, value, limit, pass]) => [name, value, limit, pass ? 'pass' : 'FAIL']))
 } finally {
   for (const child of children) child.kill()
   box.cleanup()
