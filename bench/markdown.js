@@ -11,7 +11,6 @@
 // bench/interactive.js imports measureMarkdown to report the same on 1 MB.
 import chalk, {Chalk} from 'chalk'
 import {Marked, marked} from 'marked'
-import {markedTerminal} from 'marked-terminal'
 import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -27,9 +26,13 @@ if (!existsSync(join(dist, 'core', 'markdown', 'index.js'))) {
 
 const {MdRenderer} = await import(join(dist, 'core', 'markdown', 'index.js'))
 const {paintSpans} = await import(join(dist, 'adapters', 'markdown-paint.js'))
-// Both painters write colour, as on a terminal: marked-terminal through chalk's shared instance.
+// Both painters write colour, as on a terminal: marked-terminal through chalk's shared instance,
+// and its code highlighter (cli-highlight, with a chalk of its own) through FORCE_COLOR, read
+// when it is imported.
 const colour = new Chalk({level: 3})
 chalk.level = 3
+process.env.FORCE_COLOR = '3'
+const {markedTerminal} = await import('marked-terminal')
 const terminalMarked = new Marked().use(markedTerminal())
 
 const BLOCK = `## Step
