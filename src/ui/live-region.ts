@@ -4,6 +4,7 @@ import stringWidth from 'string-width'
 export interface TerminalOutput {
   write(text: string): unknown
   columns?: number
+  rows?: number
 }
 
 /** The cursor's place in the region's lines: a line index and a column in that line's text. */
@@ -65,7 +66,7 @@ export class LiveRegion {
 
   private paint(): string {
     const width = Math.max(10, this.out.columns ?? 80)
-    const rows: string[] = []
+    let rows: string[] = []
     let cursorRow = 0
     let cursorColumn = 0
     for (const [index, line] of this.lines.entries()) {
@@ -80,6 +81,17 @@ export class LiveRegion {
     }
 
     if (!this.cursor) cursorRow = Math.max(0, rows.length - 1)
+    // Taller than the terminal, the top rows would scroll out of reach of the next erase and stay
+    // in the scrollback, once per redraw: only the bottom rows are drawn, the cursor's row among
+    // them. One row is left above, since an erase from the screen's top-left corner is a clear
+    // screen that tmux (scroll-on-clear) keeps in its history.
+    const height = this.out.rows && Math.max(1, this.out.rows - 1)
+    if (height && rows.length > height) {
+      const first = Math.min(rows.length - height, cursorRow)
+      rows = rows.slice(first, first + height)
+      cursorRow -= first
+    }
+
     this.rows = rows.length
     this.cursorRow = cursorRow
     const up = rows.length - 1 - cursorRow
