@@ -55,4 +55,18 @@ describe('the live region on tmux and on the test interpreter', () => {
     expect(last.lines).toEqual(['committed', 'for good', 'more', '› 😀😀😀😀😀', '😀x', 'last status', 'line here'])
     expect([last.row, last.column]).toEqual([4, 2])
   })
+
+  it('draws a region taller than the terminal without leaving copies of it in the scrollback', async () => {
+    let bytes = ''
+    const region = new LiveRegion({columns: 20, rows: 8, write: (text: string) => (bytes += text)})
+    region.commit('committed line')
+    const reply = 'word '.repeat(40)
+    for (const more of ['', 'more ', 'more more']) region.draw([reply + more, '› ', 'status'], {column: 2, line: 1})
+    writeFileSync(join(dir, 'tall'), bytes)
+    await terminals.open('tall', 'cat tall; sleep 60', {cwd: dir, height: 8, width: 20})
+    await terminals.waitFor('tall', 'more more')
+    const tmux = await terminals.rows('tall', {history: true})
+    expect(tmux.rows).toEqual(['committed line', ...Array.from({length: 4}, () => 'word word word word'), 'more more', '›', 'status'])
+    expect(tmux.cursor).toEqual([6, 2])
+  })
 })

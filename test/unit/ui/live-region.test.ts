@@ -164,6 +164,22 @@ describe('LiveRegion', () => {
     expect([bare.screen.row, bare.screen.column]).toEqual([1, 0])
   })
 
+  it('taller than the terminal, draws the bottom rows but one, the cursor row among them', () => {
+    const screen = new Screen(10)
+    const out = {columns: 10, rows: 6, write: (text: string) => screen.write(text)}
+    const region = new LiveRegion(out)
+    const reply = Array.from({length: 12}, (_, i) => `row ${i}`.padEnd(10)).join('')
+    region.draw([reply, '› typed', 'status'], {column: 7, line: 1})
+    expect(screen.lines).toEqual(['row 9', 'row 10', 'row 11', '› typed', 'status'])
+    expect([screen.row, screen.column]).toEqual([3, 7])
+    // A cursor above the bottom rows keeps its row in view: the rows from it down are drawn.
+    region.draw([reply, '› typed', 'status'], {column: 0, line: 0})
+    expect(screen.lines).toEqual(['row 0', 'row 1', 'row 2', 'row 3', 'row 4'])
+    expect([screen.row, screen.column]).toEqual([0, 0])
+    region.draw(['› ', 'status'], {column: 2, line: 0})
+    expect(screen.lines).toEqual(['›', 'status'])
+  })
+
   it('on resize draws the same lines at the new width', () => {
     const {out, region, writes} = terminal(20)
     region.draw(['› abcdefghijklmnop', 'status'], {column: 18, line: 0})
