@@ -108,6 +108,13 @@ interface WrappedRow {
 
 const graphemes = new Intl.Segmenter()
 const JOINERS = new Set(['\u200D', '\uFE0E', '\uFE0F'])
+/** Printable ASCII: one column a character, and no character joins the next (most text; measured fast). */
+const PLAIN = /^[\u0020-\u007E]*$/
+
+/** The graphemes of `text`: its characters when it is plain ASCII, skipping the slower segmenter. */
+function graphemesOf(text: string): Iterable<string> {
+  return PLAIN.test(text) ? text : Array.from(graphemes.segment(text), (s) => s.segment)
+}
 
 /**
  * The columns of one grapheme at column `used`; a tab reaches the next stop of 8 and is drawn as
@@ -117,6 +124,7 @@ const JOINERS = new Set(['\u200D', '\uFE0E', '\uFE0F'])
  * early, while one counted too narrow is wrapped again by the terminal and the region loses count.
  */
 function columnsAt(grapheme: string, used: number): number {
+  if (PLAIN.test(grapheme)) return grapheme.length
   if (grapheme === '\t') return 8 - (used % 8)
   let apart = 0
   for (const ch of grapheme) apart += JOINERS.has(ch) ? 0 : stringWidth(ch)
@@ -136,7 +144,7 @@ export function wrapLine(line: string, width: number): WrappedRow[] {
       continue
     }
 
-    for (const {segment} of graphemes.segment(part)) {
+    for (const segment of graphemesOf(part)) {
       let w = columnsAt(segment, used)
       if (used + w > width) {
         rows.push({start, text})
@@ -162,7 +170,7 @@ function cursorAt(line: string, rows: WrappedRow[], column: number, width: numbe
   while (row > 0 && rows[row].start > column) row--
   const plain = line.split(ESCAPES).filter((part) => !part.startsWith('\u001B')).join('')
   let col = 0
-  for (const {segment} of graphemes.segment(plain.slice(rows[row].start, column))) col += columnsAt(segment, col)
+  for (const segment of graphemesOf(plain.slice(rows[row].start, column))) col += columnsAt(segment, col)
   // Past a full row's end the terminal has no column left: the cursor stays on its last one.
   return {column: Math.min(col, width - 1), row}
 }
