@@ -45,7 +45,9 @@ function keyNotation(text: string | undefined, key: Keypress | undefined): strin
   const name = key?.name
   if (name === 'return' || name === 'enter') {
     // Terminals send Shift+Enter as plain Enter; Alt+Enter (ESC CR) is the newline most of them can send.
-    return key?.meta || key?.shift ? '<S-CR>' : '<CR>'
+    if (key?.meta || key?.shift) return '<S-CR>'
+    // In raw mode Enter sends CR; a bare LF, which readline names `enter`, is Ctrl-J (or a pasted line break).
+    return name === 'enter' ? '<C-j>' : '<CR>'
   }
 
   if (key?.ctrl && name && /^[a-z]$/.test(name)) return `<C-${name}>`

@@ -4,6 +4,7 @@ import stringWidth from 'string-width'
 export interface TerminalOutput {
   write(text: string): unknown
   columns?: number
+  rows?: number
 }
 
 /** The cursor's place in the region's lines: a line index and a column in that line's text. */
@@ -65,13 +66,13 @@ export class LiveRegion {
 
   private paint(): string {
     const width = Math.max(10, this.out.columns ?? 80)
-    const rows: string[] = []
+    let rows: string[] = []
     let cursorRow = 0
     let cursorColumn = 0
     for (const [index, line] of this.lines.entries()) {
       const wrapped = wrapLine(line, width)
       if (this.cursor?.line === index) {
-        const at = cursorAt(wrapped, this.cursor.column, width)
+        const at = cursorAt(line, wrapped, this.cursor.column, width)
         cursorRow = rows.length + at.row
         cursorColumn = at.column
       }
@@ -80,6 +81,17 @@ export class LiveRegion {
     }
 
     if (!this.cursor) cursorRow = Math.max(0, rows.length - 1)
+    // Taller than the terminal, the top rows would scroll out of reach of the next erase and stay
+    // in the scrollback, once per redraw: only the bottom rows are drawn, the cursor's row among
+    // them. One row is left above, since an erase from the screen's top-left corner is a clear
+    // screen that tmux (scroll-on-clear) keeps in its history.
+    const height = this.out.rows && Math.max(1, this.out.rows - 1)
+    if (height && rows.length > height) {
+      const first = Math.min(rows.length - height, cursorRow)
+      rows = rows.slice(first, first + height)
+      cursorRow -= first
+    }
+
     this.rows = rows.length
     this.cursorRow = cursorRow
     const up = rows.length - 1 - cursorRow
@@ -92,6 +104,31 @@ interface WrappedRow {
   text: string
   /** The offset in the line's plain text where this row starts. */
   start: number
+}
+
+const graphemes = new Intl.Segmenter()
+const JOINERS = new Set(['\u200D', '\uFE0E', '\uFE0F'])
+/** Printable ASCII: one column a character, and no character joins the next (most text; measured fast). */
+const PLAIN = /^[\u0020-\u007E]*$/
+
+/** The graphemes of `text`: its characters when it is plain ASCII, skipping the slower segmenter. */
+function graphemesOf(text: string): Iterable<string> {
+  return PLAIN.test(text) ? text : Array.from(graphemes.segment(text), (s) => s.segment)
+}
+
+/**
+ * The columns of one grapheme at column `used`; a tab reaches the next stop of 8 and is drawn as
+ * that many spaces, since a terminal would move the cursor without wrapping. Terminals differ on
+ * an emoji of several code points (tmux 3.3 joins ZWJ parts and flags but draws a skin tone apart;
+ * others join all, or none): the widest reading counts, since a row counted too wide only wraps
+ * early, while one counted too narrow is wrapped again by the terminal and the region loses count.
+ */
+function columnsAt(grapheme: string, used: number): number {
+  if (PLAIN.test(grapheme)) return grapheme.length
+  if (grapheme === '\t') return 8 - (used % 8)
+  let apart = 0
+  for (const ch of grapheme) apart += JOINERS.has(ch) ? 0 : stringWidth(ch)
+  return Math.max(stringWidth(grapheme), apart)
 }
 
 /** `line` cut into rows of at most `width` columns; ANSI styling is kept and not counted. */
@@ -107,18 +144,19 @@ export function wrapLine(line: string, width: number): WrappedRow[] {
       continue
     }
 
-    for (const ch of part) {
-      const w = stringWidth(ch)
+    for (const segment of graphemesOf(part)) {
+      let w = columnsAt(segment, used)
       if (used + w > width) {
         rows.push({start, text})
         text = ''
         used = 0
         start = offset
+        w = columnsAt(segment, 0)
       }
 
-      text += ch
+      text += segment === '\t' ? ' '.repeat(w) : segment
       used += w
-      offset += ch.length
+      offset += segment.length
     }
   }
 
@@ -126,12 +164,13 @@ export function wrapLine(line: string, width: number): WrappedRow[] {
   return rows
 }
 
-/** The row and column of the plain-text offset `column` in a wrapped line. */
-function cursorAt(rows: WrappedRow[], column: number, width: number): {row: number; column: number} {
+/** The row and column of the plain-text offset `column` in `line`, wrapped as `rows`. */
+function cursorAt(line: string, rows: WrappedRow[], column: number, width: number): {row: number; column: number} {
   let row = rows.length - 1
   while (row > 0 && rows[row].start > column) row--
-  const plain = rows[row].text.split(ESCAPES).filter((part) => !part.startsWith('\u001B')).join('')
-  const col = stringWidth(plain.slice(0, column - rows[row].start))
+  const plain = line.split(ESCAPES).filter((part) => !part.startsWith('\u001B')).join('')
+  let col = 0
+  for (const segment of graphemesOf(plain.slice(rows[row].start, column))) col += columnsAt(segment, col)
   // Past a full row's end the terminal has no column left: the cursor stays on its last one.
   return {column: Math.min(col, width - 1), row}
 }

@@ -74,7 +74,8 @@ export class PromptWidget {
 
     if (this.mode !== 'vim' && key === '<Esc>') return {kind: 'none'}
     const effect = this.vim.key(key)
-    if (this.mode !== 'vim' && this.vim.state.mode !== 'insert') this.vim = this.fresh(this.vim.state.buffer, this.vim.state.cursor)
+    // Outside vim mode a key that would leave Insert mode (Ctrl-C) does nothing: the cursor stays where it was.
+    if (this.mode !== 'vim' && this.vim.state.mode !== 'insert') this.vim = this.fresh(this.vim.state.buffer, state.cursor)
     if (!effect) return {kind: 'changed'}
     if (effect.kind === 'submit') {
       const text = effect.text

@@ -43,6 +43,18 @@ export class Terminals {
     return lines
   }
 
+  /**
+   * The rows as drawn (a wrapped line is several), trailing blank rows left out, and the cursor's
+   * row and column; with `history`, the rows scrolled off the top come first (the cursor's row still counts from the screen's top).
+   */
+  async rows(name: string, options: {history?: boolean} = {}): Promise<{cursor: [row: number, column: number]; rows: string[]}> {
+    const {stdout} = await this.tmux('capture-pane', '-p', ...(options.history ? ['-S', '-'] : []), '-t', name)
+    const rows = stdout.split('\n').map((line) => line.trimEnd())
+    while (rows.at(-1) === '') rows.pop()
+    const [column, row] = (await this.tmux('display-message', '-p', '-t', name, '#{cursor_x} #{cursor_y}')).stdout.trim().split(' ').map(Number)
+    return {cursor: [row, column], rows}
+  }
+
   /** Waits until the screen shows `text`; the screen then. */
   async waitFor(name: string, text: string): Promise<string[]> {
     let screen: string[] = []
