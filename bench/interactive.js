@@ -82,8 +82,9 @@ function onTerminal(command) {
 }
 
 const chatCommand = [process.execPath, cli, 'chat', '--fake-model', model]
-// The status line, drawn with the prompt `› ` above it (oclif's warnings start with `›` too).
-const READY = '0 in / 0 out'
+// The end of the status line, drawn with the prompt above it: from then on the prompt takes keys
+// (a prompt sent while the session still opens waits for it).
+const READY = ' · /help'
 const children = new Set()
 
 /** Waits for the session to end (Ctrl-D was typed); kills it after 5 s. */

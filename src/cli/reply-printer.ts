@@ -1,7 +1,7 @@
 import type {ChalkInstance} from 'chalk'
 
 import {paintSpans} from '../adapters/markdown-paint.js'
-import {printable} from '../adapters/prompt/input-summary.js'
+import {printable} from '../adapters/prompt/terminal-text.js'
 import {MdRenderer, type StyledSpan, wrapSpans} from '../core/markdown/index.js'
 
 /**

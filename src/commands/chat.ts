@@ -57,7 +57,6 @@ Every conversation is saved as a session, like hanzo-dev run's: --continue carri
       model: flags.model,
       permissionMode: flags['permission-mode'] as SessionPermissionMode,
       session: {continue: flags.continue, resume: flags.resume},
-      warn: (message) => void this.warn(message),
     })
   }
 }

@@ -1,7 +1,7 @@
 import type {UsageTotals} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 
-import {oneLine} from '../adapters/prompt/input-summary.js'
+import {oneLine} from '../adapters/prompt/terminal-text.js'
 
 import type {PromptWidget} from './prompt-widget.js'
 import type {LiveRegion, RegionCursor} from './live-region.js'

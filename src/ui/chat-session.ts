@@ -4,7 +4,7 @@ import type {AgentEvent, AgentSession, UsageTotals} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 
 import {fileLine} from '../adapters/prompt/diff-view.js'
-import {oneLine} from '../adapters/prompt/input-summary.js'
+import {oneLine} from '../adapters/prompt/terminal-text.js'
 import {toolResultLines} from '../cli/tool-result-lines.js'
 import {AgentRunError} from '../core/errors.js'
 import {completePath, mentionAt} from '../core/input/mentions.js'
@@ -14,7 +14,6 @@ import {type ChatCommandContext} from './builtin-commands.js'
 import {drawScreen, type ScreenState, statusLine} from './chat-screen.js'
 import {type Keypress, keyNotations} from './keys.js'
 import {LiveRegion} from './live-region.js'
-import {attachMentions, projectFiles, runShellLine} from './prompt-attachments.js'
 import type {PromptHistory} from './prompt-history.js'
 import {PermissionQuestions} from './permission-question.js'
 import {type InputMode, PromptWidget} from './prompt-widget.js'
@@ -25,8 +24,16 @@ export interface ChatTerminal {
   output: NodeJS.WriteStream
 }
 
+/** The agent session once it is open, and what to show of its past (`--continue`). */
+export interface OpenedChat {
+  session: AgentSession
+  earlier: readonly string[]
+}
+
 export interface ChatOptions {
   terminal: ChatTerminal
+  /** The workspace (`@` completion lists its files). */
+  cwd: string
   style: ChalkInstance
   history: PromptHistory
   inputMode: InputMode
@@ -68,6 +75,8 @@ export class ChatSession {
   private vimTimer?: NodeJS.Timeout
   /** The project's files for Tab completion of `@` mentions, listed on the first Tab. */
   private files?: Promise<string[]>
+  /** Settles when the session is open (or failed to open). */
+  private opening?: Promise<void>
   /** Loaded after the prompt is drawn: the markdown renderer's highlighter is not worth a slower start. */
   private printer?: Promise<ReplyPrinter>
   private reply?: ReplyPrinter
@@ -81,7 +90,7 @@ export class ChatSession {
         this.startSpinner(decision.type === 'allow' ? 'Running' : 'Thinking')
         this.draw()
       },
-      cwd: () => this.session!.cwd,
+      cwd: () => this.options.cwd,
       draw: () => this.draw(),
       history: options.history,
       interrupted: () => this.running?.signal.aborted ?? false,
@@ -94,9 +103,12 @@ export class ChatSession {
     })
   }
 
-  /** Runs until the user exits; resolves when the terminal is given back. */
-  async start(session: AgentSession, banner: string[], firstPrompt?: string): Promise<void> {
-    this.session = session
+  /**
+   * Runs until the user exits; resolves when the terminal is given back. The prompt is drawn at
+   * once and takes keys while the session opens (plugins, MCP servers): a prompt sent before it
+   * is open waits for it. A session that fails to open ends the UI (the caller reports why).
+   */
+  async start(opening: Promise<OpenedChat>, banner: string[], firstPrompt?: string): Promise<void> {
     const {input, output} = this.options.terminal
     emitKeypressEvents(input)
     input.setRawMode(true)
@@ -108,10 +120,23 @@ export class ChatSession {
     this.region.commit(banner.join('\n'))
     this.updateStatus()
     this.draw()
-    this.printer = import('../cli/reply-printer.js').then(({ReplyPrinter}) => new ReplyPrinter(this.options.style, () => output.columns ?? 80))
     const done = new Promise<void>((resolve) => {
       this.finished = resolve
     })
+    this.opening = opening.then(
+      ({earlier, session}) => {
+        this.session = session
+        if (earlier.length > 0) this.print(earlier.join('\n'))
+        this.updateStatus()
+        this.draw()
+      },
+      () => {
+        // The error is reported under the banner, without a prompt that no longer takes anything.
+        this.region.draw([])
+        this.exit()
+      },
+    )
+    this.printer = import('../cli/reply-printer.js').then(({ReplyPrinter}) => new ReplyPrinter(this.options.style, () => output.columns ?? 80))
     if (firstPrompt?.trim()) void this.submit(firstPrompt)
     await done
     input.off('keypress', onKey)
@@ -223,6 +248,8 @@ export class ChatSession {
       return this.draw()
     }
 
+    if (!this.session && !(await this.sessionOpened())) return
+
     await this.options.history.add(text).catch(() => undefined)
     this.print(text.split('\n').map((line, index) => style.bold(`${index === 0 ? '›' : ' '} ${line}`)).join('\n'))
     const resolved = this.options.commands.resolve(text)
@@ -251,10 +278,22 @@ export class ChatSession {
 
     if (prompt === undefined) return this.draw()
     if (resolved.kind === 'text' && prompt.startsWith('!')) return this.shell(prompt.slice(1).trim())
-    const attached = await attachMentions(this.session!, prompt, new AbortController().signal)
+    const attached = await (await attachments()).attachMentions(this.session!, prompt, new AbortController().signal)
     for (const note of attached.notes) this.print(note.ok ? style.dim(note.text) : style.yellow(note.text))
     this.context.push(...attached.context)
     await this.turn(prompt)
+  }
+
+  /** Waits, with a spinner Esc stops, for the session still opening; false when it did not open or the wait was interrupted. */
+  private async sessionOpened(): Promise<boolean> {
+    const controller = new AbortController()
+    this.running = controller
+    this.startSpinner('Starting the session')
+    await Promise.race([this.opening, new Promise((resolve) => controller.signal.addEventListener('abort', resolve))])
+    this.running = undefined
+    this.stopSpinner()
+    this.draw()
+    return this.session !== undefined && !controller.signal.aborted
   }
 
   /** `!command`: run now under the session's policy; its output goes with the next prompt. */
@@ -264,7 +303,7 @@ export class ChatSession {
     this.running = controller
     this.startSpinner(`Running ${oneLine(command, 60)}`)
     try {
-      const ran = await runShellLine(this.session!, command, controller.signal)
+      const ran = await (await attachments()).runShellLine(this.session!, command, controller.signal)
       this.stopSpinner()
       if (ran.output) this.print(this.options.style.dim(ran.output))
       if (ran.failed) this.print(this.options.style.yellow('The command failed; its output goes with your next prompt.'))
@@ -280,7 +319,9 @@ export class ChatSession {
   private async complete(): Promise<boolean> {
     const mention = mentionAt(this.widget.text, this.widget.cursor)
     if (!mention) return false
-    this.files ??= projectFiles(this.session!.cwd, new AbortController().signal).catch(() => [])
+    this.files ??= attachments()
+      .then(({projectFiles}) => projectFiles(this.options.cwd, new AbortController().signal))
+      .catch(() => [])
     const found = completePath(mention.prefix, await this.files)
     if (!found) {
       this.screen.notice = `No file matches @${mention.prefix}`
@@ -389,12 +430,11 @@ export class ChatSession {
 
   private updateStatus(): void {
     const session = this.session
-    if (!session) return
     this.screen.status = statusLine({
       contextBudget: this.options.contextBudget,
       contextTokens: this.contextTokens,
-      items: session.statusItems(),
-      model: session.model,
+      items: session?.statusItems() ?? [],
+      model: session?.model ?? 'starting…',
       permissionMode: this.options.permissionMode,
       usage: this.usage,
     })
@@ -404,4 +444,9 @@ export class ChatSession {
     if (this.closed) return
     drawScreen(this.region, this.widget, {...this.screen, question: this.questions.lines}, this.options.style, this.questions.reasonWidget)
   }
+}
+
+/** `@file` and `!command` support, loaded when first used (the file walker is not worth a slower start). */
+function attachments(): Promise<typeof import('./prompt-attachments.js')> {
+  return import('./prompt-attachments.js')
 }

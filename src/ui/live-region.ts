@@ -106,14 +106,19 @@ interface WrappedRow {
   start: number
 }
 
-const graphemes = new Intl.Segmenter()
+/** Made when first needed: creating it costs milliseconds of start-up, and most text never needs it. */
+let graphemes: Intl.Segmenter | undefined
 const JOINERS = new Set(['\u200D', '\uFE0E', '\uFE0F'])
 /** Printable ASCII: one column a character, and no character joins the next (most text; measured fast). */
 const PLAIN = /^[\u0020-\u007E]*$/
+/** What joins code points into one grapheme: combining marks, joiners and variation selectors, flags' regional indicators, skin tones, keycaps. */
+const JOINING = /[\p{M}\u200D\uFE0E\uFE0F\u20E3\u{1F1E6}-\u{1F1FF}\u{1F3FB}-\u{1F3FF}]/u
 
-/** The graphemes of `text`: its characters when it is plain ASCII, skipping the slower segmenter. */
+/** The graphemes of `text`: its code points when none of them joins another, skipping the slower segmenter. */
 function graphemesOf(text: string): Iterable<string> {
-  return PLAIN.test(text) ? text : Array.from(graphemes.segment(text), (s) => s.segment)
+  if (PLAIN.test(text) || !JOINING.test(text)) return text
+  graphemes ??= new Intl.Segmenter()
+  return Array.from(graphemes.segment(text), (s) => s.segment)
 }
 
 /**

@@ -1,8 +1,7 @@
 import type {PermissionDecision} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 
-import {changePreview} from '../adapters/prompt/change-preview.js'
-import {oneLine, summarizeToolInput} from '../adapters/prompt/input-summary.js'
+import {oneLine} from '../adapters/prompt/terminal-text.js'
 import type {PromptHistory} from './prompt-history.js'
 import {PromptWidget} from './prompt-widget.js'
 
@@ -49,6 +48,8 @@ export class PermissionQuestions {
     const {host} = this
     const asked = this.queue.then(async () => {
       if (host.interrupted()) return {reason: 'the user interrupted the turn', type: 'deny'} as const
+      // Loaded at the first question: the diff and the permission rules' parser are not worth a slower start.
+      const [{changePreview}, {summarizeToolInput}] = await Promise.all([import('../adapters/prompt/change-preview.js'), import('../adapters/prompt/input-summary.js')])
       const preview = await changePreview(tool, input, {cwd: host.cwd(), style: host.style})
       host.opening()
       if (preview.length > 0) host.print(preview.join('\n'))

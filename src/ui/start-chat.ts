@@ -2,7 +2,7 @@ import {homedir} from 'node:os'
 
 import type {AgentSession} from '@hanzo-dev/sdk'
 
-import {openAgentSession, type OpenAgentSessionOptions} from '../adapters/agent-session/index.js'
+import type {OpenAgentSessionOptions} from '../adapters/agent-session/index.js'
 import {SessionStore} from '../adapters/session-store.js'
 import {makeStyle} from '../adapters/style.js'
 import type {LoadedConfig} from '../core/config/types.js'
@@ -23,31 +23,40 @@ export interface StartChatOptions {
   model?: string
   permissionMode: SessionPermissionMode
   session: {continue?: boolean; resume?: string}
-  warn(message: string): void
 }
 
-/** Opens the agent session with the chat's prompter, shows what came before (--continue), and runs the UI. */
+/**
+ * Runs the UI and opens the agent session behind it: the prompt is on screen before the plugins
+ * and their servers have started, and takes keys meanwhile. What came before (--continue) is
+ * shown once the session is open. A session that cannot open ends the UI, then rejects here.
+ */
 export async function startChat(options: StartChatOptions): Promise<void> {
   const {loaded} = options
   const style = makeStyle(process.stdout)
   const history = await PromptHistory.open(options.dataDir, loaded.projectRoot)
   const facts = {dataDir: options.dataDir, permissionMode: options.permissionMode, pricing: loaded.config.pricing, projectRoot: loaded.projectRoot} as ChatFacts
   const commands = builtinCommands(facts)
+  const cwd = process.cwd()
   const chat = new ChatSession({
     commands,
     contextBudget: loaded.config.max_tokens,
+    cwd,
     history,
     inputMode: loaded.config.input_mode ?? 'default',
     permissionMode: options.permissionMode,
     style,
     terminal: {input: process.stdin, output: process.stdout},
   })
+  // Once the UI is up, warnings go above the prompt: stderr would tear the screen.
+  const note = (message: string) => chat.print(style.yellow(`Warning: ${message}`))
   let model = options.model
-  const open = (saved: StartChatOptions['session'], warn: (message: string) => void) =>
-    openAgentSession({
+  const open = async (saved: StartChatOptions['session']) => {
+    // Imported here, not at the top: the prompt is drawn before the agent loop's modules load.
+    const {openAgentSession} = await import('../adapters/agent-session/index.js')
+    return openAgentSession({
       baseURL: options.baseURL,
       cliConfig: options.cliConfig,
-      cwd: process.cwd(),
+      cwd,
       env: process.env,
       fakeModel: options.fakeModel,
       model,
@@ -55,41 +64,44 @@ export async function startChat(options: StartChatOptions): Promise<void> {
       prompter: chat.prompter,
       session: saved,
       settings: loaded,
-      warn,
+      warn: note,
     })
-  let session = await open(options.session, options.warn)
-  facts.session = session
-  // After the built-ins: the registry refuses a name one of them (or an earlier plugin) has.
-  for (const warning of commands.registerContributed(session.slashCommands())) options.warn(warning)
-  // `/resume ID`, `/model ID`: the next session is opened before this one closes, so a failure leaves the
-  // chat as it was. Its warnings go above the prompt: stderr would tear the screen.
+  }
+
+  let session: AgentSession | undefined
+  const opening = open(options.session).then(async (opened) => {
+    session = opened
+    facts.session = opened
+    // After the built-ins: the registry refuses a name one of them (or an earlier plugin) has.
+    for (const warning of commands.registerContributed(opened.slashCommands())) note(warning)
+    return {earlier: options.session.continue || options.session.resume ? await earlier(opened, options) : [], session: opened}
+  })
+  // `/resume ID`, `/model ID`: the next session is opened before this one closes, so a failure leaves the chat as it was.
   facts.reopen = async (target) => {
-    const note = (message: string) => chat.print(style.yellow(`Warning: ${message}`))
-    const saved = await SessionStore.at(options.dataDir).find(session.id).then(() => true, () => false)
+    const current = session!
+    const saved = await SessionStore.at(options.dataDir).find(current.id).then(() => true, () => false)
     const previous = model
     if (target.model) model = target.model
-    const next = await open({resume: target.resume ?? (saved ? session.id : undefined)}, note).catch((error: unknown) => {
+    const next = await open({resume: target.resume ?? (saved ? current.id : undefined)}).catch((error: unknown) => {
       model = previous
       throw error
     })
-    await session.close()
+    await current.close()
     session = next
     facts.session = next
     for (const warning of commands.replaceContributed(next.slashCommands())) note(warning)
     chat.switchTo(next, target.resume ? await earlier(next, options) : [])
   }
 
+  const banner = [style.bold(`hanzo-dev · ${tildePath(cwd)}`), style.dim('/help for commands · Esc interrupts · Ctrl-C twice exits')]
   try {
-    const before = options.session.continue || options.session.resume ? await earlier(session, options) : []
-    const banner = [
-      ...before,
-      style.bold(`hanzo-dev · ${session.model} · ${tildePath(session.cwd)}`),
-      style.dim('/help for commands · Esc interrupts · Ctrl-C twice exits'),
-    ]
-    await chat.start(session, banner, options.firstPrompt)
+    await chat.start(opening, banner, options.firstPrompt)
   } finally {
-    await session.close()
+    // Exited while it was still opening: it is closed as soon as it is open.
+    await opening.then(() => session?.close(), () => undefined)
   }
+
+  await opening
 }
 
 /** The conversation so far of a continued session, as `sessions show` prints it. */

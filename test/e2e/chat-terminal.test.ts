@@ -119,6 +119,15 @@ describe('hanzo-dev chat on a terminal', () => {
     expect(existsSync(join(repo, 'AGENTS.md'))).toBe(true)
   })
 
+  it('ends with the reason, under the banner and without a prompt, when the session cannot open', async () => {
+    await chat.terminals.open('broken', `node ${CLI} chat --fake-model ${join(chat.box.home, 'missing.json')}`, {cwd: chat.project})
+    expect(await chat.terminals.exitStatus('broken')).toBe(2)
+    const screen = (await chat.terminals.screen('broken')).filter((line) => line.trim() !== '')
+    expect(screen.slice(0, 2)).toEqual(['hanzo-dev · ~/project', '/help for commands · Esc interrupts · Ctrl-C twice exits'])
+    expect(screen.slice(2).join(' ')).toMatch(/Error: .*missing\.json: ENOENT/)
+    expect(screen.some((line) => line.startsWith('›'))).toBe(false)
+  })
+
   it('refuses to start off a terminal, saying what to use instead', async () => {
     const result = await runCli(['chat'], {cwd: chat.project, env: chat.box.env, input: ''})
     expect(result.exitCode).toBe(2)

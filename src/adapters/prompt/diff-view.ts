@@ -1,6 +1,6 @@
 import type {ChalkInstance} from 'chalk'
 
-import {oneLine} from './input-summary.js'
+import {oneLine} from './terminal-text.js'
 
 /** A line of a file as a terminal shows it: tabs as four spaces, escape sequences defused, cut at 160. */
 export function fileLine(line: string): string {

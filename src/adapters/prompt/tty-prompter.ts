@@ -1,7 +1,8 @@
 import type {ChalkInstance} from 'chalk'
 
 import type {PermissionDecision, PermissionPrompter, PermissionRequestContext} from '../../core/agent/types.js'
-import {oneLine, summarizeToolInput} from './input-summary.js'
+import {summarizeToolInput} from './input-summary.js'
+import {oneLine} from './terminal-text.js'
 
 /** Where the prompts read keys and draw; the process's stdin and stdout when left out. */
 export interface TerminalStreams {
