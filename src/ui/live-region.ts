@@ -112,7 +112,7 @@ const JOINERS = new Set(['\u200D', '\uFE0E', '\uFE0F'])
 /** Printable ASCII: one column a character, and no character joins the next (most text; measured fast). */
 const PLAIN = /^[\u0020-\u007E]*$/
 /** What joins code points into one grapheme: combining marks, joiners and variation selectors, flags' regional indicators, skin tones, keycaps. */
-const JOINING = /[\p{M}\u200D\uFE0E\uFE0F\u20E3\u{1F1E6}-\u{1F1FF}\u{1F3FB}-\u{1F3FF}]/u
+const JOINING = /\p{M}|\u200D|\uFE0E|\uFE0F|\u20E3|[\u{1F1E6}-\u{1F1FF}]|[\u{1F3FB}-\u{1F3FF}]/u
 
 /** The graphemes of `text`: its code points when none of them joins another, skipping the slower segmenter. */
 function graphemesOf(text: string): Iterable<string> {
