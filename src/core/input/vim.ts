@@ -3,7 +3,7 @@
 // character (or pasted text) as itself, special keys as `<Esc>`, `<CR>`, `<S-CR>`, `<BS>`, `<Del>`,
 // `<Left>`, `<C-r>`, `<C-w>`... (see key-notation.ts). Time comes from the caller's clock, so the
 // 500 ms pending-operator timeout is testable and nothing here reads the wall clock.
-import {clampNormal, lineEnd, lineStart, nextChar, prevChar} from './text.js'
+import {charsForward, clampNormal, column, lineAt, lineCount, lineEnd, lineIndex, lineStart, nextChar, prevChar} from './text.js'
 import {motionTarget} from './vim-motions.js'
 import {commandKey} from './vim-ex.js'
 import {execute} from './vim-edit.js'
@@ -104,6 +104,15 @@ function history(state: VimState, undo: boolean, count: number): VimResult {
 
 const INSERT_MOTIONS: Record<string, string> = {'<Down>': 'j', '<End>': '$', '<Home>': '0', '<Left>': 'h', '<Right>': 'l', '<Up>': 'k'}
 
+/** Up or Down in Insert mode: the same column on the next line, or its end when it is shorter (not its last character, as in Normal mode). */
+function insertLineMove(text: string, cursor: number, by: 1 | -1): number {
+  const target = lineIndex(text, cursor) + by
+  if (target < 0 || target >= lineCount(text)) return cursor
+  const start = lineAt(text, target)
+  const end = lineEnd(text, start)
+  return charsForward(text, start, column(text, cursor), end)
+}
+
 function insertKey(state: VimState, key: string): VimResult {
   const text = state.buffer
   const {cursor} = state
@@ -134,6 +143,7 @@ function insertKey(state: VimState, key: string): VimResult {
         // In Insert mode the cursor may sit after the line's last character.
         if (motion === '$') return {state: {...state, cursor: lineEnd(text, cursor)}}
         if (motion === 'l') return {state: {...state, cursor: Math.min(lineEnd(text, cursor), nextChar(text, cursor))}}
+        if (motion === 'j' || motion === 'k') return {state: {...state, cursor: insertLineMove(text, cursor, motion === 'j' ? 1 : -1)}}
         const target = motionTarget(text, cursor, motion, 1)
         return {state: target ? {...state, cursor: target.pos} : state}
       }
