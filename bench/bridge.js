@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// [bridge]'s benchmark: JSON-RPC `initialize` round trips to the built `hanzo-dev app-server
-// --listen`, through `hanzo-dev bridge` (a ws client with a JWT from a JWKS on 127.0.0.1) and
-// directly (POST /rpc on a keep-alive agent, as the bridge itself talks to the app server), in the
-// same run. 1) latency: sequential calls in interleaved blocks, p50/p99 and the ratio; 2)
+// [bridge]'s benchmark: JSON-RPC `initialize` round trips, in the same run: directly to the built
+// `hanzo-dev app-server --listen` (POST /rpc on a keep-alive agent, as the bridge itself talks to
+// it), through `hanzo-dev bridge --app` in front of it (a ws client with a JWT from a JWKS on
+// 127.0.0.1), and through `hanzo-dev bridge` with the app server in its own process. 1) latency: sequential calls in interleaved blocks, p50/p99 and the ratio; 2)
 // throughput: messages/s with a window of requests in flight.
 // A report, not a test: exits 0 when a target is missed, 1 only when a contender fails.
 // Usage: node bench/bridge.js [--calls N] [--block N] [--burst N] [--window N] [--json]   (npm run build first)
@@ -120,13 +120,14 @@ async function bridged(url, token) {
 
 const message = (id) => JSON.stringify({id, jsonrpc: '2.0', method: 'initialize', params: {clientInfo: {name: 'bench', version: '0'}}})
 
-/** Blocks of BLOCK sequential calls, direct then bridge, the order swapped every round. */
+/** Blocks of BLOCK sequential calls per path, the order rotated every round. */
 async function latency(sides) {
-  const samples = {bridge: [], direct: []}
+  const names = Object.keys(sides)
+  const samples = Object.fromEntries(names.map((name) => [name, []]))
   let id = 0
-  for (let i = 0; i < 50; i++) await Promise.all([sides.direct(++id), sides.bridge(++id)])
+  for (let i = 0; i < 50; i++) await Promise.all(names.map((name) => sides[name](++id)))
   for (let round = 0; round * BLOCK < CALLS; round++) {
-    for (const side of round % 2 === 0 ? ['bridge', 'direct'] : ['direct', 'bridge']) {
+    for (const side of names.map((_, i) => names[(i + round) % names.length])) {
       for (let i = 0; i < BLOCK; i++) {
         const started = performance.now()
         await sides[side](++id)
@@ -155,9 +156,10 @@ try {
   const issuer = await jwks()
   const app = await startServer(['app-server', '--listen', '127.0.0.1:0'])
   const bridgeInfo = await startServer(['bridge', '--listen', '127.0.0.1:0', '--app', app.url, '--allow-origin', ORIGIN, '--jwks', issuer.url], {HANZO_APP_SERVER_TOKEN: app.token})
-  const sides = {bridge: await bridged(bridgeInfo.url, issuer.token), direct: await direct(app)}
+  const localInfo = await startServer(['bridge', '--listen', '127.0.0.1:0', '--allow-origin', ORIGIN, '--jwks', issuer.url])
+  const sides = {bridge: await bridged(bridgeInfo.url, issuer.token), direct: await direct(app), local: await bridged(localInfo.url, issuer.token)}
   const lat = await latency(sides)
-  const rate = {bridge: await throughput(sides.bridge, 1e6), direct: await throughput(sides.direct, 2e6)}
+  const rate = {bridge: await throughput(sides.bridge, 1e6), direct: await throughput(sides.direct, 2e6), local: await throughput(sides.local, 3e6)}
   report(lat, rate)
 } catch (error) {
   console.error(`bench: ${error instanceof Error ? error.message : String(error)}`)
@@ -175,10 +177,14 @@ function report(lat, rate) {
 
   const bridge = stats(lat.bridge)
   const directStats = stats(lat.direct)
-  const targets = [{limit: 1.2, name: 'initialize round trip: bridge / direct (p50)', value: bridge.p50 / directStats.p50}]
+  const local = stats(lat.local)
+  const targets = [
+    {limit: 1.2, name: 'initialize round trip: bridge, app server in its process / direct (p50)', value: local.p50 / directStats.p50},
+    {limit: 1.2, name: 'initialize round trip: bridge --app (a second process) / direct (p50)', value: bridge.p50 / directStats.p50},
+  ]
   const machine = `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node.js ${process.version}, load average (1 min) ${loadavg()[0].toFixed(2)}`
   if (opts.json) {
-    console.log(JSON.stringify({date: new Date().toISOString(), latency: {bridge, direct: directStats}, machine, messagesPerSecond: rate, targets}, null, 2))
+    console.log(JSON.stringify({date: new Date().toISOString(), latency: {bridge, direct: directStats, local}, machine, messagesPerSecond: rate, targets}, null, 2))
     return
   }
 
@@ -188,7 +194,8 @@ function report(lat, rate) {
   console.log('| path | p50 ms | p99 ms | messages/s |')
   console.log('|---|---:|---:|---:|')
   console.log(`| direct (POST /rpc, keep-alive) | ${f(directStats.p50)} | ${f(directStats.p99)} | ${rate.direct.toFixed(0)} |`)
-  console.log(`| through the bridge (ws + JWT) | ${f(bridge.p50)} | ${f(bridge.p99)} | ${rate.bridge.toFixed(0)} |`)
+  console.log(`| through the bridge, app server in its process (ws + JWT) | ${f(local.p50)} | ${f(local.p99)} | ${rate.local.toFixed(0)} |`)
+  console.log(`| through the bridge --app, app server in a second process (ws + JWT + POST /rpc) | ${f(bridge.p50)} | ${f(bridge.p99)} | ${rate.bridge.toFixed(0)} |`)
   console.log('\n| target | measured | limit | result |')
   console.log('|---|---:|---:|---|')
   for (const t of targets) console.log(`| ${t.name} | ${t.value.toFixed(2)}x | ${t.limit}x | ${t.value <= t.limit ? 'pass' : 'FAIL'} |`)

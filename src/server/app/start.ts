@@ -13,18 +13,51 @@ import {AppServer} from './app-server.js'
 import {SavedSessions} from './saved-sessions.js'
 import {SessionOwners} from './session-owners.js'
 
-export interface StartAppServerOptions {
+export interface AppServerSetup {
   cliConfig: Config
   cwd: string
   env: Readonly<Record<string, string | undefined>>
-  /** `127.0.0.1:PORT` or `localhost:PORT`: HTTP + SSE instead of stdio. */
-  listen?: string
-  tokenFile?: string
   permissionTimeoutMs: number
   /** An OpenAI-compatible /v1 base URL for every session (default: the settings'). */
   baseURL?: string
   /** A model script every session replays (the hidden `--fake-model`). */
   fakeModel?: string
+  log(message: string): void
+}
+
+/** The app server's methods over sessions from openAgentSession, whatever carries them (its own transports, or a bridge in the same process). */
+export async function createAppServer(setup: AppServerSetup): Promise<AppServer> {
+  const {cliConfig, env, log} = setup
+  const warn = (message: string) => log(`Warning: ${message}`)
+  const {dataDir} = resolvePaths(env, homedir())
+  return new AppServer({
+    cwd: setup.cwd,
+    log,
+    openSession: (request) =>
+      openAgentSession({
+        baseURL: setup.baseURL,
+        cliConfig,
+        cwd: request.cwd,
+        env,
+        fakeModel: setup.fakeModel,
+        model: request.model,
+        permissionMode: request.permissionMode,
+        prompter: request.prompter,
+        session: request.resume === undefined ? undefined : {resume: request.resume},
+        warn,
+      }),
+    owners: await SessionOwners.load(join(dataDir, 'app-server', 'owners.json'), warn),
+    permissionTimeoutMs: setup.permissionTimeoutMs,
+    saved: new SavedSessions(SessionStore.at(dataDir), warn),
+    settings: (cwd) => loadSettings({cwd, env}),
+    version: cliConfig.version,
+  })
+}
+
+export interface StartAppServerOptions extends Omit<AppServerSetup, 'log'> {
+  /** `127.0.0.1:PORT` or `localhost:PORT`: HTTP + SSE instead of stdio. */
+  listen?: string
+  tokenFile?: string
   /** Resolves when the server should stop (SIGINT, SIGTERM). */
   stop: Promise<void>
   stdin: NodeJS.ReadableStream
@@ -34,34 +67,9 @@ export interface StartAppServerOptions {
 
 /** Runs `hanzo-dev app-server` until its input ends (stdio) or `stop` resolves, then closes every session. */
 export async function startAppServer(options: StartAppServerOptions): Promise<void> {
-  const {cliConfig, env} = options
   const port = options.listen === undefined ? undefined : listenPort(options.listen)
-  const token = port === undefined ? undefined : await serverToken(options.tokenFile, env)
-  const log = (message: string) => void options.stderr.write(`${message}\n`)
-  const warn = (message: string) => log(`Warning: ${message}`)
-  const {dataDir} = resolvePaths(env, homedir())
-  const server = new AppServer({
-    cwd: options.cwd,
-    log,
-    openSession: (request) =>
-      openAgentSession({
-        baseURL: options.baseURL,
-        cliConfig,
-        cwd: request.cwd,
-        env,
-        fakeModel: options.fakeModel,
-        model: request.model,
-        permissionMode: request.permissionMode,
-        prompter: request.prompter,
-        session: request.resume === undefined ? undefined : {resume: request.resume},
-        warn,
-      }),
-    owners: await SessionOwners.load(join(dataDir, 'app-server', 'owners.json'), warn),
-    permissionTimeoutMs: options.permissionTimeoutMs,
-    saved: new SavedSessions(SessionStore.at(dataDir), warn),
-    settings: (cwd) => loadSettings({cwd, env}),
-    version: cliConfig.version,
-  })
+  const token = port === undefined ? undefined : await serverToken(options.tokenFile, options.env)
+  const server = await createAppServer({...options, log: (message) => void options.stderr.write(`${message}\n`)})
   try {
     if (port === undefined || token === undefined) {
       const {serveStdio} = await import('./stdio-transport.js')

@@ -41,6 +41,16 @@ export interface EventStream {
   close(): void
 }
 
+/** How the bridge reaches the app server: over its HTTP contract (`--app`), or in the same process. */
+export interface AppServerLink {
+  /** Where it is, for the log. */
+  readonly description: string
+  /** A new app-server connection for `owner`; resolves once it is open. */
+  openEvents(owner: string, handlers: EventHandlers): Promise<EventStream>
+  rpcChannel(connectionId: string, owner: string): RpcChannel
+  close(): void | Promise<void>
+}
+
 /** One event or response body may hold this many bytes (the contract's request limit, with room). */
 const MAX_BODY_BYTES = 64 * 1024 * 1024
 /** An app server that does not say `ready` by then is not one a client should wait on. */
@@ -50,12 +60,14 @@ const READY_TIMEOUT_MS = 10_000
  * The bridge's side of the app server's HTTP contract (GET /events, POST /rpc), over one
  * keep-alive agent so a message costs no new TCP connection.
  */
-export class AppServerClient {
+export class AppServerClient implements AppServerLink {
   private readonly agent = new Agent({keepAlive: true})
   private readonly authorization: string
+  readonly description: string
 
   constructor(private readonly target: AppServerTarget) {
     this.authorization = `Bearer ${target.token}`
+    this.description = `app server ${target.url.origin}`
   }
 
   /** Opens `GET /events` for `owner`; resolves once the stream's `ready` event names the connection. */

@@ -2,7 +2,7 @@ import {createServer, type IncomingMessage, STATUS_CODES} from 'node:http'
 import type {Duplex} from 'node:stream'
 import type {WebSocket} from 'ws'
 
-import {AppServerClient, type AppServerTarget, type EventStream} from './app-client.js'
+import type {AppServerLink, EventStream} from './app-client.js'
 import {BridgeConnection, CLOSE_APP_SERVER_GONE, CLOSE_GOING_AWAY, CLOSE_TOKEN_EXPIRED} from './connection.js'
 import {BEARER_PROTOCOL, type JwtVerdict, upgradeToken} from './jwt.js'
 import type {OriginAllowList} from './origins.js'
@@ -12,7 +12,7 @@ export interface BridgeOptions {
   host: string
   /** 0 picks a free port. */
   port: number
-  app: AppServerTarget
+  app: AppServerLink
   origins: OriginAllowList
   verify: (token: string) => Promise<JwtVerdict>
   /** The largest frame and message a client may send (larger: closed with 1009). */
@@ -43,7 +43,7 @@ interface Refusal {
  */
 export async function startBridge(options: BridgeOptions): Promise<RunningBridge> {
   const {WebSocketServer} = await import('ws')
-  const app = new AppServerClient(options.app)
+  const {app} = options
   const connections = new Set<BridgeConnection>()
   const wss = new WebSocketServer({
     // The token rides in the subprotocols; answering `bearer` keeps it out of the response.
@@ -130,7 +130,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
         server.closeAllConnections()
       })
       clearTimeout(grace)
-      app.close()
+      await app.close()
     },
     url: `ws://${options.host}:${port}`,
   }
