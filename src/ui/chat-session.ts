@@ -12,6 +12,7 @@ import {callSubject} from '../core/sessions/render.js'
 import type {SlashCommandRegistry} from '../core/slash/index.js'
 import {type ChatCommandContext} from './builtin-commands.js'
 import {drawScreen, type ScreenState, statusLine} from './chat-screen.js'
+import {BusyLine} from './busy-line.js'
 import {type Keypress, keyNotations} from './keys.js'
 import {LiveRegion} from './live-region.js'
 import type {PromptHistory} from './prompt-history.js'
@@ -45,7 +46,6 @@ export interface ChatOptions {
 
 /** Ctrl-C pressed twice within this long exits. */
 const EXIT_WINDOW_MS = 2000
-const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 
 /**
  * The interactive session (`hanzo-dev` on a terminal): the prompt at the bottom, the
@@ -58,12 +58,11 @@ export class ChatSession {
   private session?: AgentSession
   private readonly region: LiveRegion
   private readonly widget: PromptWidget
-  private readonly screen: Omit<ScreenState, 'question'> = {partial: '', status: ''}
+  private readonly screen: Omit<ScreenState, 'question' | 'busy'> = {partial: '', status: ''}
   private running?: AbortController
   private readonly questions: PermissionQuestions
   private lastCtrlC = 0
-  private spinner?: NodeJS.Timeout
-  private frame = 0
+  private readonly busy = new BusyLine(() => this.draw())
   private usage: UsageTotals = {input_tokens: 0, output_tokens: 0}
   /** The last request's input: the size of the conversation as the model last saw it. */
   private contextTokens = 0
@@ -87,7 +86,7 @@ export class ChatSession {
     this.questions = new PermissionQuestions({
       answered: (decision, interrupt) => {
         if (interrupt) return this.interrupt()
-        this.startSpinner(decision.type === 'allow' ? 'Running' : 'Thinking')
+        this.busy.start(decision.type === 'allow' ? 'Running' : 'Thinking')
         this.draw()
       },
       cwd: () => this.options.cwd,
@@ -95,7 +94,7 @@ export class ChatSession {
       history: options.history,
       interrupted: () => this.running?.signal.aborted ?? false,
       opening: () => {
-        this.stopSpinner()
+        this.busy.stop()
         this.endText()
       },
       print: (text) => this.print(text),
@@ -141,7 +140,7 @@ export class ChatSession {
     await done
     input.off('keypress', onKey)
     output.off('resize', onResize)
-    clearInterval(this.spinner)
+    this.busy.stop()
     clearTimeout(this.vimTimer)
     this.region.release()
     input.setRawMode(false)
@@ -259,7 +258,7 @@ export class ChatSession {
       // A command may take a while (/commit asks the model): Esc aborts it as it does a turn.
       const controller = new AbortController()
       this.running = controller
-      this.startSpinner(`/${resolved.command.definition.name}`)
+      this.busy.start(`/${resolved.command.definition.name}`)
       const result = await Promise.resolve()
         .then(() => resolved.command.definition.run({args: resolved.args, argv: resolved.argv, chat: this, cwd: this.session!.cwd, session: this.session, signal: controller.signal}))
         .catch((error: unknown) => {
@@ -268,7 +267,7 @@ export class ChatSession {
         })
         .finally(() => {
           this.running = undefined
-          this.stopSpinner()
+          this.busy.stop()
         })
       if (result?.message) this.print(result.message)
       if (result?.context) this.context.push(result.context)
@@ -288,10 +287,10 @@ export class ChatSession {
   private async sessionOpened(): Promise<boolean> {
     const controller = new AbortController()
     this.running = controller
-    this.startSpinner('Starting the session')
+    this.busy.start('Starting the session')
     await Promise.race([this.opening, new Promise((resolve) => controller.signal.addEventListener('abort', resolve))])
     this.running = undefined
-    this.stopSpinner()
+    this.busy.stop()
     this.draw()
     return this.session !== undefined && !controller.signal.aborted
   }
@@ -301,16 +300,16 @@ export class ChatSession {
     if (command === '') return this.fail('Give a command after !, as in !git status')
     const controller = new AbortController()
     this.running = controller
-    this.startSpinner(`Running ${oneLine(command, 60)}`)
+    this.busy.start(`Running ${oneLine(command, 60)}`)
     try {
       const ran = await (await attachments()).runShellLine(this.session!, command, controller.signal)
-      this.stopSpinner()
+      this.busy.stop()
       if (ran.output) this.print(this.options.style.dim(ran.output))
       if (ran.failed) this.print(this.options.style.yellow('The command failed; its output goes with your next prompt.'))
       this.context.push(ran.context)
     } finally {
       this.running = undefined
-      this.stopSpinner()
+      this.busy.stop()
       this.draw()
     }
   }
@@ -338,7 +337,7 @@ export class ChatSession {
     const session = this.session!
     const controller = new AbortController()
     this.running = controller
-    this.startSpinner('Thinking')
+    this.busy.start('Thinking')
     try {
       this.reply = await this.printer
       const history = this.fresh ? [] : undefined
@@ -356,7 +355,7 @@ export class ChatSession {
       this.fail(reason)
     } finally {
       this.running = undefined
-      this.stopSpinner()
+      this.busy.stop()
       this.screen.notice = undefined
       this.updateStatus()
       this.draw()
@@ -367,7 +366,7 @@ export class ChatSession {
     const {style} = this.options
     switch (event.type) {
       case 'text_delta': {
-        this.stopSpinner()
+        this.busy.stop()
         this.print(this.reply!.push(event.text))
         this.screen.partial = this.reply!.partial
         this.screen.held = this.reply!.held
@@ -377,14 +376,14 @@ export class ChatSession {
       case 'tool_call': {
         this.endText()
         this.print(style.dim(`⏺ ${fileLine([event.call.name, callSubject(event.call.input)].filter(Boolean).join(' '))}`))
-        this.startSpinner(`Running ${event.call.name}`)
+        this.busy.start(`Running ${event.call.name}`)
         break
       }
 
       case 'tool_result': {
-        this.stopSpinner()
+        this.busy.stop()
         this.print(toolResultLines(event.call, event.result, {style, verbose: false}).join('\n'))
-        this.startSpinner('Thinking')
+        this.busy.start('Thinking')
         break
       }
 
@@ -412,22 +411,6 @@ export class ChatSession {
     this.draw()
   }
 
-  private startSpinner(label: string): void {
-    clearInterval(this.spinner)
-    this.screen.busy = `${SPINNER[this.frame % SPINNER.length]} ${label}… (Esc to interrupt)`
-    this.spinner = setInterval(() => {
-      this.frame++
-      this.screen.busy = `${SPINNER[this.frame % SPINNER.length]} ${label}… (Esc to interrupt)`
-      this.draw()
-    }, 100)
-  }
-
-  private stopSpinner(): void {
-    clearInterval(this.spinner)
-    this.spinner = undefined
-    this.screen.busy = undefined
-  }
-
   private updateStatus(): void {
     const session = this.session
     this.screen.status = statusLine({
@@ -442,7 +425,7 @@ export class ChatSession {
 
   private draw(): void {
     if (this.closed) return
-    drawScreen(this.region, this.widget, {...this.screen, question: this.questions.lines}, this.options.style, this.questions.reasonWidget)
+    drawScreen(this.region, this.widget, {...this.screen, busy: this.busy.text, question: this.questions.lines}, this.options.style, this.questions.reasonWidget)
   }
 }
 
