@@ -27,8 +27,8 @@ Each text frame is one JSON-RPC 2.0 message to the app server; its answers and e
     app: Flags.string({description: 'The app server: the url `hanzo-dev app-server --listen` printed. Without it, the app server runs in this process.', helpValue: 'http://127.0.0.1:PORT'}),
     'app-token-file': Flags.string({dependsOn: ['app'], description: "A file holding the app server's token on its first line (default: env HANZO_APP_SERVER_TOKEN).", helpValue: 'FILE'}),
     'permission-timeout': Flags.integer({default: 300, description: 'Without --app: seconds a permission request waits for the client before it is a deny.', min: 1}),
-    'base-url': Flags.string({description: "Without --app: an OpenAI-compatible /v1 base URL for every session; default: the settings'.", exclusive: ['app']}),
-    'fake-model': Flags.string({description: 'Without --app: replay a scripted model in every session (tests, demos).', exclusive: ['app'], hidden: true}),
+    'base-url': Flags.string({description: "Without --app: an OpenAI-compatible /v1 base URL for every session; default: the settings'."}),
+    'fake-model': Flags.string({description: 'Without --app: replay a scripted model in every session (tests, demos).', hidden: true}),
     'allow-origin': Flags.string({description: 'A browser origin allowed to connect, e.g. https://chat.hanzo.ai (repeatable).', helpValue: 'ORIGIN', multiple: true, required: true}),
     jwks: Flags.string({description: 'The JWKS URL of the IAM that signs the JWTs (https; http only on 127.0.0.1).', exclusive: ['jwt-secret-file'], helpValue: 'URL'}),
     'jwt-secret-file': Flags.string({description: 'A file holding an HS256 secret (32+ bytes) on its first line, instead of --jwks.', exclusive: ['jwks'], helpValue: 'FILE'}),
@@ -40,6 +40,11 @@ Each text frame is one JSON-RPC 2.0 message to the app server; its answers and e
 
   async run(): Promise<void> {
     const {flags} = await this.parse(Bridge)
+    const ownFlag = ['base-url', 'fake-model'].find((name) => flags[name as 'base-url'] !== undefined)
+    if (flags.app !== undefined && ownFlag) {
+      throw new UserError(`--${ownFlag} is for the app server the bridge runs itself, without --app`, {exitCode: 2, hint: `give it to the app server at ${flags.app} instead (hanzo-dev app-server --${ownFlag} ...)`})
+    }
+
     const {OriginAllowList} = await import('../server/bridge/origins.js')
     const {parseAppUrl, parseListen, resolveAppToken, resolveJwtKeys} = await import('../server/bridge/options.js')
     const listen = parseListen(flags.listen)

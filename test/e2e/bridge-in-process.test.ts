@@ -39,6 +39,12 @@ describe('hanzo-dev bridge with the app server in its own process', () => {
     box?.cleanup()
   })
 
+  it("refuses the in-process app server's flags next to --app, before anything starts", async () => {
+    const result = await runCli(['bridge', '--listen', '127.0.0.1:0', '--allow-origin', ORIGIN, '--app', 'http://127.0.0.1:9', '--base-url', 'http://127.0.0.1:9/v1', '--jwks', issuer.url], {cwd: project, env: box.env})
+    expect(result.exitCode).toBe(2)
+    expect(result.stderr).toContain('--base-url is for the app server the bridge runs itself, without --app')
+  })
+
   it('refuses an upgrade from another origin or without a valid token', async () => {
     expect((await refusedUpgrade(bridge.info.url, {origin: 'https://evil.example', token: await issuer.token('alice')})).status).toBe(403)
     expect((await refusedUpgrade(bridge.info.url, {origin: ORIGIN})).status).toBe(401)
