@@ -2,7 +2,7 @@ import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {makeSandbox, runCli, type Sandbox} from '../helpers/cli.js'
+import {makeSandbox, runCli, type Sandbox, unwrapped} from '../helpers/cli.js'
 import {AUDIENCE, ISSUER, type JwksIssuer, startJwksIssuer} from '../helpers/jwks-issuer.js'
 import {BridgeClient, type JsonLineServer, refusedUpgrade, startJsonLineServer} from '../helpers/ws-client.js'
 
@@ -42,7 +42,7 @@ describe('hanzo-dev bridge with the app server in its own process', () => {
   it("refuses the in-process app server's flags next to --app, before anything starts", async () => {
     const result = await runCli(['bridge', '--listen', '127.0.0.1:0', '--allow-origin', ORIGIN, '--app', 'http://127.0.0.1:9', '--base-url', 'http://127.0.0.1:9/v1', '--jwks', issuer.url], {cwd: project, env: box.env})
     expect(result.exitCode).toBe(2)
-    expect(result.stderr).toContain('--base-url is for the app server the bridge runs itself, without --app')
+    expect(unwrapped(result.stderr)).toContain('--base-url is for the app server the bridge runs itself, without --app')
   })
 
   it('refuses an upgrade from another origin or without a valid token', async () => {
