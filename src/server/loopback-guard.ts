@@ -1,5 +1,8 @@
 import {randomBytes, timingSafeEqual} from 'node:crypto'
+import {readFile} from 'node:fs/promises'
 import type {IncomingMessage} from 'node:http'
+
+import {UserError} from '../core/errors.js'
 
 /**
  * The checks every loopback HTTP server of hanzo-dev makes before anything else (the ones whose
@@ -7,6 +10,18 @@ import type {IncomingMessage} from 'node:http'
  * bearer token compared in constant time. The mcp plugin's `serve --http` has its own copy: a
  * plugin cannot import the core.
  */
+
+/** The port of `--listen 127.0.0.1:PORT` (`localhost:PORT`, or PORT alone): every server of hanzo-dev binds the loopback interface only, whatever a user writes. */
+export function loopbackPort(value: string, who: string): number {
+  const match = /^(?:([^:]+):)?(\d{1,5})$/.exec(value.trim())
+  const port = Number(match?.[2])
+  if (!match || port > 65_535) throw new UserError(`--listen ${value} is not HOST:PORT`, {exitCode: 2, hint: 'e.g. --listen 127.0.0.1:8787 (port 0 picks a free one)'})
+  if (!['127.0.0.1', 'localhost', undefined].includes(match[1])) {
+    throw new UserError(`--listen ${value}: ${who} binds 127.0.0.1 only`, {exitCode: 2, hint: 'give --listen 127.0.0.1:PORT; put a reverse proxy in front of it to reach it from elsewhere'})
+  }
+
+  return port
+}
 
 /** A request whose Host is not `127.0.0.1:PORT` or `localhost:PORT` came through a name that points here (DNS rebinding). */
 export function loopbackHost(host: string | undefined, port: number): boolean {
@@ -23,6 +38,20 @@ export function bearerMatches(authorization: string | undefined, token: string):
 /** A token for a server that was given none: 24 random bytes, URL-safe. */
 export function randomToken(): string {
   return randomBytes(24).toString('base64url')
+}
+
+/** A secret's file, read for its first line; errors name the file and flag, never the content. */
+export async function readSecretLine(file: string, flag: string): Promise<string> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    throw new UserError(`Cannot read ${flag} ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, {exitCode: 2, hint: 'check the path and its permissions'})
+  }
+
+  const line = text.split(/\r?\n/, 1)[0].trim()
+  if (!line) throw new UserError(`${flag} ${file} is empty`, {exitCode: 2, hint: 'the secret goes on its first line'})
+  return line
 }
 
 export class BodyTooLargeError extends Error {

@@ -1,4 +1,3 @@
-import {readFile} from 'node:fs/promises'
 import {homedir} from 'node:os'
 import {join} from 'node:path'
 import type {Config} from '@oclif/core'
@@ -8,7 +7,7 @@ import {loadSettings} from '../../adapters/host-context.js'
 import {SessionStore} from '../../adapters/session-store.js'
 import {UserError} from '../../core/errors.js'
 import {resolvePaths} from '../../core/paths.js'
-import {randomToken} from '../loopback-guard.js'
+import {loopbackPort, randomToken, readSecretLine} from '../loopback-guard.js'
 import {AppServer} from './app-server.js'
 import {SavedSessions} from './saved-sessions.js'
 import {SessionOwners} from './session-owners.js'
@@ -67,7 +66,7 @@ export interface StartAppServerOptions extends Omit<AppServerSetup, 'log'> {
 
 /** Runs `hanzo-dev app-server` until its input ends (stdio) or `stop` resolves, then closes every session. */
 export async function startAppServer(options: StartAppServerOptions): Promise<void> {
-  const port = options.listen === undefined ? undefined : listenPort(options.listen)
+  const port = options.listen === undefined ? undefined : loopbackPort(options.listen, 'the app server')
   const token = port === undefined ? undefined : await serverToken(options.tokenFile, options.env)
   const server = await createAppServer({...options, log: (message) => void options.stderr.write(`${message}\n`)})
   try {
@@ -89,24 +88,8 @@ export async function startAppServer(options: StartAppServerOptions): Promise<vo
   }
 }
 
-/** The port of `--listen`: loopback only, whatever a user writes. */
-function listenPort(listen: string): number {
-  const match = /^(127\.0\.0\.1|localhost):(\d{1,5})$/.exec(listen)
-  const port = match ? Number(match[2]) : Number.NaN
-  if (!match || port > 65_535) {
-    throw new UserError(`--listen ${listen} is not a loopback address: the app server binds 127.0.0.1 only`, {exitCode: 2, hint: 'give --listen 127.0.0.1:PORT (0 picks a free port)'})
-  }
-
-  return port
-}
-
 /** --token-file's first line, else HANZO_APP_SERVER_TOKEN, else a random token (printed at start). */
 async function serverToken(tokenFile: string | undefined, env: Readonly<Record<string, string | undefined>>): Promise<string> {
   if (tokenFile === undefined) return env.HANZO_APP_SERVER_TOKEN?.trim() || randomToken()
-  const text = await readFile(tokenFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new UserError(`Cannot read --token-file ${tokenFile}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`, {exitCode: 2})
-  })
-  const token = text.split(/\r?\n/, 1)[0].trim()
-  if (!token) throw new UserError(`--token-file ${tokenFile} is empty: its first line is the bearer token`, {exitCode: 2})
-  return token
+  return readSecretLine(tokenFile, '--token-file')
 }

@@ -1,6 +1,5 @@
-import {readFile} from 'node:fs/promises'
-
 import {UserError} from '../../core/errors.js'
+import {loopbackPort, readSecretLine} from '../loopback-guard.js'
 import type {JwtKeys} from './jwt.js'
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost'])
@@ -9,12 +8,7 @@ const MIN_SECRET_BYTES = 32
 
 /** `--listen 127.0.0.1:PORT` (or just PORT): the bridge listens on the loopback interface only. */
 export function parseListen(value: string): {host: string; port: number} {
-  const match = /^(?:([^:]+):)?(\d{1,5})$/.exec(value.trim())
-  const host = match?.[1] ?? '127.0.0.1'
-  const port = Number(match?.[2])
-  if (!match || port > 65_535) throw new UserError(`--listen ${value} is not HOST:PORT`, {exitCode: 2, hint: 'e.g. --listen 127.0.0.1:8787 (port 0 picks a free one)'})
-  if (!LOOPBACK.has(host)) throw new UserError(`--listen ${value}: the bridge listens on 127.0.0.1 only`, {exitCode: 2, hint: 'put a reverse proxy in front of it to reach it from elsewhere'})
-  return {host: '127.0.0.1', port}
+  return {host: '127.0.0.1', port: loopbackPort(value, 'the bridge')}
 }
 
 /** `--app URL`: the app server's http://127.0.0.1:PORT (it never listens elsewhere, and its token must not travel). */
@@ -55,29 +49,15 @@ export async function resolveJwtKeys(flags: {jwks?: string; 'jwt-secret-file'?: 
     throw new UserError('The bridge needs a way to verify JWTs', {exitCode: 2, hint: "pass --jwks URL (your IAM's key set) or --jwt-secret-file FILE (an HS256 secret on its first line)"})
   }
 
-  const secret = await readFirstLine(file, '--jwt-secret-file')
+  const secret = await readSecretLine(file, '--jwt-secret-file')
   if (Buffer.byteLength(secret) < MIN_SECRET_BYTES) throw new UserError(`The secret in --jwt-secret-file ${file} is shorter than ${MIN_SECRET_BYTES} bytes`, {exitCode: 2, hint: 'make one with: openssl rand -base64 48'})
   return {secret: new TextEncoder().encode(secret)}
 }
 
 /** The app server's token: `--app-token-file F` (first line), else HANZO_APP_SERVER_TOKEN. */
 export async function resolveAppToken(file: string | undefined, env: NodeJS.ProcessEnv): Promise<string> {
-  if (file !== undefined) return readFirstLine(file, '--app-token-file')
+  if (file !== undefined) return readSecretLine(file, '--app-token-file')
   const token = env.HANZO_APP_SERVER_TOKEN?.trim()
   if (token) return token
   throw new UserError("The bridge needs the app server's token", {exitCode: 2, hint: 'pass --app-token-file FILE or set HANZO_APP_SERVER_TOKEN to the token `hanzo-dev app-server --listen` printed (or was given)'})
-}
-
-/** A secret's file, read for its first line; errors name the file and flag, never the content. */
-async function readFirstLine(file: string, flag: string): Promise<string> {
-  let text: string
-  try {
-    text = await readFile(file, 'utf8')
-  } catch (error) {
-    throw new UserError(`Cannot read ${flag} ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, {exitCode: 2, hint: 'check the path and its permissions'})
-  }
-
-  const line = text.split(/\r?\n/, 1)[0].trim()
-  if (!line) throw new UserError(`${flag} ${file} is empty`, {exitCode: 2, hint: 'the secret goes on its first line'})
-  return line
 }
