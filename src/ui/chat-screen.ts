@@ -16,6 +16,8 @@ export interface ScreenState {
   question: string[]
   /** A spinner line while the model thinks or a tool runs. */
   busy?: string
+  /** Prompts waiting for the running one to end. */
+  queued?: readonly string[]
   /** One line under the prompt: a notice (`Press Ctrl-C again to exit`) or an error. */
   notice?: string
   status: string
@@ -34,6 +36,7 @@ export function drawScreen(region: LiveRegion, widget: PromptWidget, state: Scre
   if (state.held) lines.push(style.dim(state.held))
   if (state.partial) lines.push(state.partial)
   if (state.busy) lines.push(style.cyan(state.busy))
+  for (const text of state.queued ?? []) lines.push(style.dim(`Queued: ${oneLine(text, 80)}`))
   lines.push(...state.question)
   const input = reason ?? widget
   const label = reason ? 'Reason (optional, Enter to send): ' : PROMPT

@@ -60,6 +60,10 @@ export class ChatSession {
   private readonly widget: PromptWidget
   private readonly screen: Omit<ScreenState, 'question' | 'busy'> = {partial: '', status: ''}
   private running?: AbortController
+  /** Set while a prompt is handled, from Enter to the end of its turn: another Enter then queues. */
+  private sending = false
+  /** Prompts sent while another was handled: each goes in turn; Esc brings them back to the prompt. */
+  private readonly queued: string[] = []
   private readonly questions: PermissionQuestions
   private lastCtrlC = 0
   private readonly busy = new BusyLine(() => this.draw())
@@ -236,17 +240,32 @@ export class ChatSession {
   private interrupt(): void {
     this.running?.abort()
     this.screen.notice = 'Interrupted'
+    // What was queued behind the turn is not sent: it goes back to the prompt, to edit or send again.
+    const queued = this.queued.splice(0)
+    if (queued.length > 0) this.widget.replace(0, 0, [...queued, ...(this.widget.text ? [''] : [])].join('\n'))
     this.draw()
   }
 
+  /** Handles a prompt now, or queues it behind the one being handled. */
   private async submit(text: string): Promise<void> {
-    const {style} = this.options
     if (text.trim() === '') return this.draw()
-    if (this.running) {
-      this.screen.notice = 'A turn is running: Esc interrupts it'
+    if (this.sending) {
+      this.queued.push(text)
+      this.screen.notice = 'Sent when the running one ends; Esc interrupts and brings it back to edit'
       return this.draw()
     }
 
+    this.sending = true
+    try {
+      await this.send(text)
+      for (let next = this.queued.shift(); next !== undefined && !this.closed; next = this.queued.shift()) await this.send(next)
+    } finally {
+      this.sending = false
+    }
+  }
+
+  private async send(text: string): Promise<void> {
+    const {style} = this.options
     if (!this.session && !(await this.sessionOpened())) return
 
     await this.options.history.add(text).catch(() => undefined)
@@ -425,7 +444,7 @@ export class ChatSession {
 
   private draw(): void {
     if (this.closed) return
-    drawScreen(this.region, this.widget, {...this.screen, busy: this.busy.text, question: this.questions.lines}, this.options.style, this.questions.reasonWidget)
+    drawScreen(this.region, this.widget, {...this.screen, busy: this.busy.text, question: this.questions.lines, queued: this.queued}, this.options.style, this.questions.reasonWidget)
   }
 }
 

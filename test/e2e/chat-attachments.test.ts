@@ -27,7 +27,7 @@ describe('hanzo-dev chat: @ mentions and ! commands', () => {
     box.cleanup()
   })
 
-  it('attaches a Tab-completed file, says which could not be, and sends a ! command output with the next prompt', async () => {
+  it('attaches a Tab-completed file, says which could not be, and sends a ! command output with the next prompt; a prompt sent meanwhile waits its turn', async () => {
     const file = join(box.home, 'attach.json')
     const turns: Script['turns'] = [
       {expect: {last_user_contains: 'export const hi = 1'}, text: 'It exports hi.'},
@@ -51,9 +51,12 @@ describe('hanzo-dev chat: @ mentions and ! commands', () => {
     await terminals.keys('attach', '!echo shell-said-hi', 'Enter')
     await terminals.waitFor('attach', 'Allow exec: echo shell-said-hi?')
     await terminals.keys('attach', 'y')
-    await terminals.waitFor('attach', 'shell-said-hi\n')
+    // Sent while the command may still run: it waits for the command, whose output goes with it.
     await terminals.keys('attach', 'what did it say', 'Enter')
-    await terminals.waitFor('attach', 'The shell said hi.')
+    const after = await terminals.waitFor('attach', 'The shell said hi.')
+    const lines = after.slice(after.indexOf('› !echo shell-said-hi'))
+    expect(lines.indexOf('shell-said-hi')).toBeGreaterThan(0)
+    expect(lines.indexOf('› what did it say')).toBeGreaterThan(lines.indexOf('shell-said-hi'))
     await terminals.keys('attach', 'C-d')
     expect(await terminals.exitStatus('attach')).toBe(0)
   })

@@ -13,7 +13,7 @@ describe('hanzo-dev chat on a terminal', () => {
 
   const below = (screen: string[], marker: string) => screen.slice(screen.findLastIndex((line) => line.startsWith(marker)))
 
-  it('streams answers, asks in place with the diff, interrupts with Esc, keeps the conversation going, exits on Ctrl-D', async () => {
+  it('streams answers, asks in place with the diff, interrupts with Esc (a queued prompt comes back to edit), keeps the conversation going, exits on Ctrl-D', async () => {
     const model = script('main', [
       {expect: {last_user_contains: 'write the greeting'}, text: 'I will write it.', tool_calls: [{arguments: {content: 'hello\n', path: 'greeting.txt'}, name: 'fs_write'}]},
       {expect: {has_tool_result_for: 'fs_write'}, text: 'Wrote **greeting.txt**.'},
@@ -45,15 +45,21 @@ describe('hanzo-dev chat on a terminal', () => {
     // Esc stops a turn that waits on the model; the next prompt goes on (and `\` Enter adds a line).
     await chat.terminals.keys('chat', 'take your time', 'Enter')
     await chat.terminals.waitFor('chat', 'Thinking…')
+    // A prompt sent while it runs is queued; Esc stops the turn and brings the queued prompt back to edit.
+    await chat.terminals.keys('chat', 'line one\\', 'Enter', 'line two', 'Enter')
+    await chat.terminals.waitFor('chat', 'Queued: line one ⏎ line two')
     await chat.terminals.keys('chat', 'Escape')
     await chat.terminals.waitFor('chat', 'Interrupted: the turn was stopped')
-    await chat.terminals.keys('chat', 'line one\\', 'Enter', 'line two', 'Enter')
+    screen = await chat.terminals.waitFor('chat', '› line one\n  line two')
+    expect(screen.filter((line) => line.startsWith('› line one'))).toHaveLength(1)
+    expect(screen.join('\n')).not.toContain('Queued:')
+    await chat.terminals.keys('chat', 'Enter')
     screen = await chat.terminals.waitFor('chat', 'Both lines arrived.')
     expect(below(screen, '› line one').slice(0, 3)).toEqual(['› line one', '  line two', 'Both lines arrived.'])
 
     // Up recalls the last prompt; Ctrl-C clears it; Ctrl-D on the empty prompt exits.
     await chat.terminals.keys('chat', 'Up')
-    await chat.terminals.waitFor('chat', '  line two\n')
+    await chat.terminals.waitFor('chat', '  line two\nfake-model · ')
     await chat.terminals.keys('chat', 'C-c', 'C-d')
     expect(await chat.terminals.exitStatus('chat')).toBe(0)
   })
