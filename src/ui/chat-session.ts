@@ -7,7 +7,6 @@ import {fileLine} from '../adapters/prompt/diff-view.js'
 import {oneLine} from '../adapters/prompt/terminal-text.js'
 import {toolResultLines} from '../cli/tool-result-lines.js'
 import {AgentRunError} from '../core/errors.js'
-import {completePath, mentionAt} from '../core/input/mentions.js'
 import {callSubject} from '../core/sessions/render.js'
 import type {SlashCommandRegistry} from '../core/slash/index.js'
 import {type ChatCommandContext} from './builtin-commands.js'
@@ -15,10 +14,12 @@ import {drawScreen, type ScreenState, statusLine} from './chat-screen.js'
 import {BusyLine} from './busy-line.js'
 import {type Keypress, keyNotations} from './keys.js'
 import {LiveRegion} from './live-region.js'
+import {MentionCompleter} from './mention-completer.js'
 import type {PromptHistory} from './prompt-history.js'
 import {PermissionQuestions} from './permission-question.js'
 import {type InputMode, PromptWidget} from './prompt-widget.js'
 import type {ReplyPrinter} from '../cli/reply-printer.js'
+import {UsageMeter} from './usage-meter.js'
 
 export interface ChatTerminal {
   input: NodeJS.ReadStream
@@ -67,17 +68,14 @@ export class ChatSession {
   private readonly questions: PermissionQuestions
   private lastCtrlC = 0
   private readonly busy = new BusyLine(() => this.draw())
-  private usage: UsageTotals = {input_tokens: 0, output_tokens: 0}
-  /** The last request's input: the size of the conversation as the model last saw it. */
-  private contextTokens = 0
+  private readonly meter = new UsageMeter()
   private fresh = false
   /** What slash commands added (`/diff`): sent ahead of the next prompt. */
   private readonly context: string[] = []
   private closed = false
   private finished?: () => void
   private vimTimer?: NodeJS.Timeout
-  /** The project's files for Tab completion of `@` mentions, listed on the first Tab. */
-  private files?: Promise<string[]>
+  private readonly mentions: MentionCompleter
   /** Settles when the session is open (or failed to open). */
   private opening?: Promise<void>
   /** Loaded after the prompt is drawn: the markdown renderer's highlighter is not worth a slower start. */
@@ -87,6 +85,7 @@ export class ChatSession {
   constructor(private readonly options: ChatOptions) {
     this.region = new LiveRegion(options.terminal.output)
     this.widget = new PromptWidget(options.inputMode, options.history)
+    this.mentions = new MentionCompleter(options.cwd)
     this.questions = new PermissionQuestions({
       answered: (decision, interrupt) => {
         if (interrupt) return this.interrupt()
@@ -161,8 +160,7 @@ export class ChatSession {
     this.session = session
     this.fresh = false
     this.context.splice(0)
-    this.usage = {input_tokens: 0, output_tokens: 0}
-    this.contextTokens = 0
+    this.meter.reset()
     if (earlier.length > 0) this.print(earlier.join('\n'))
     this.updateStatus()
   }
@@ -170,8 +168,7 @@ export class ChatSession {
   /** Starts the conversation over: the next prompt is sent without the earlier ones. */
   clearConversation(): void {
     this.fresh = true
-    this.usage = {input_tokens: 0, output_tokens: 0}
-    this.contextTokens = 0
+    this.meter.reset()
     this.updateStatus()
   }
 
@@ -184,7 +181,7 @@ export class ChatSession {
   }
 
   get sessionUsage(): UsageTotals {
-    return this.usage
+    return this.meter.totals
   }
 
   exit(): void {
@@ -212,7 +209,14 @@ export class ChatSession {
       return
     }
 
-    if (notation === '\t' && this.widget.inserting && (await this.complete())) return
+    if (notation === '\t' && this.widget.inserting) {
+      const completed = await this.mentions.complete(this.widget)
+      if (completed) {
+        this.screen.notice = completed.notice
+        return this.draw()
+      }
+    }
+
     const effect = this.widget.key(notation)
     clearTimeout(this.vimTimer)
     if (this.widget.inputMode === 'vim') this.vimTimer = setTimeout(() => this.widget.tick() && this.draw(), 600)
@@ -275,19 +279,8 @@ export class ChatSession {
     let prompt = resolved.kind === 'text' ? resolved.text : undefined
     if (resolved.kind === 'command') {
       // A command may take a while (/commit asks the model): Esc aborts it as it does a turn.
-      const controller = new AbortController()
-      this.running = controller
-      this.busy.start(`/${resolved.command.definition.name}`)
-      const result = await Promise.resolve()
-        .then(() => resolved.command.definition.run({args: resolved.args, argv: resolved.argv, chat: this, cwd: this.session!.cwd, session: this.session, signal: controller.signal}))
-        .catch((error: unknown) => {
-          this.fail(error instanceof Error ? error.message : String(error))
-          return undefined
-        })
-        .finally(() => {
-          this.running = undefined
-          this.busy.stop()
-        })
+      const {args, argv, command} = resolved
+      const result = await this.whileBusy(`/${command.definition.name}`, async (signal) => command.definition.run({args, argv, chat: this, cwd: this.session!.cwd, session: this.session, signal})).catch((error: unknown) => this.fail(error))
       if (result?.message) this.print(result.message)
       if (result?.context) this.context.push(result.context)
       prompt = result?.prompt
@@ -304,81 +297,60 @@ export class ChatSession {
 
   /** Waits, with a spinner Esc stops, for the session still opening; false when it did not open or the wait was interrupted. */
   private async sessionOpened(): Promise<boolean> {
-    const controller = new AbortController()
-    this.running = controller
-    this.busy.start('Starting the session')
-    await Promise.race([this.opening, new Promise((resolve) => controller.signal.addEventListener('abort', resolve))])
-    this.running = undefined
-    this.busy.stop()
-    this.draw()
-    return this.session !== undefined && !controller.signal.aborted
+    const opened = await this.whileBusy('Starting the session', (signal) =>
+      Promise.race([this.opening!.then(() => true), new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false)))]),
+    )
+    return opened && this.session !== undefined
   }
 
   /** `!command`: run now under the session's policy; its output goes with the next prompt. */
   private async shell(command: string): Promise<void> {
     if (command === '') return this.fail('Give a command after !, as in !git status')
+    const ran = await this.whileBusy(`Running ${oneLine(command, 60)}`, async (signal) => (await attachments()).runShellLine(this.session!, command, signal)).catch((error: unknown) => this.fail(error))
+    if (!ran) return
+    if (ran.output) this.print(this.options.style.dim(ran.output))
+    if (ran.failed) this.print(this.options.style.yellow('The command failed; its output goes with your next prompt.'))
+    this.context.push(ran.context)
+    this.draw()
+  }
+
+  /** Runs `work` as what Esc and Ctrl-C interrupt (its signal aborts), with a spinner saying `label`. */
+  private async whileBusy<T>(label: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController()
     this.running = controller
-    this.busy.start(`Running ${oneLine(command, 60)}`)
+    this.busy.start(label)
     try {
-      const ran = await (await attachments()).runShellLine(this.session!, command, controller.signal)
-      this.busy.stop()
-      if (ran.output) this.print(this.options.style.dim(ran.output))
-      if (ran.failed) this.print(this.options.style.yellow('The command failed; its output goes with your next prompt.'))
-      this.context.push(ran.context)
+      return await work(controller.signal)
     } finally {
       this.running = undefined
       this.busy.stop()
       this.draw()
     }
-  }
-
-  /** Tab inside an `@` mention: completes the path as far as the candidates agree, and lists them when they differ. */
-  private async complete(): Promise<boolean> {
-    const mention = mentionAt(this.widget.text, this.widget.cursor)
-    if (!mention) return false
-    this.files ??= attachments()
-      .then(({projectFiles}) => projectFiles(this.options.cwd, new AbortController().signal))
-      .catch(() => [])
-    const found = completePath(mention.prefix, await this.files)
-    if (!found) {
-      this.screen.notice = `No file matches @${mention.prefix}`
-    } else {
-      this.widget.replace(mention.start + 1, this.widget.cursor, found.completion)
-      this.screen.notice = found.candidates.length > 1 ? found.candidates.join('  ') : undefined
-    }
-
-    this.draw()
-    return true
   }
 
   private async turn(prompt: string): Promise<void> {
     const session = this.session!
-    const controller = new AbortController()
-    this.running = controller
-    this.busy.start('Thinking')
-    try {
-      this.reply = await this.printer
-      const history = this.fresh ? [] : undefined
-      this.fresh = false
-      const context = this.context.splice(0)
-      const result = await session.run(context.length > 0 ? `${context.join('\n\n')}\n\n${prompt}` : prompt, {history, onEvent: (event) => this.onEvent(event), signal: controller.signal})
-      this.endText()
-      this.usage = result.usageReport.session
-      if (result.stop === 'cancelled') this.print(this.options.style.yellow('Interrupted: the turn was stopped. The conversation goes on from here.'))
-      else if (result.stop === 'max_turns') this.print(this.options.style.yellow(`Stopped after ${result.turns} model requests (max_turns).`))
-      else if (result.stop === 'max_tokens') this.print(this.options.style.yellow("The reply was cut at the model's output limit (max_output_tokens)."))
-    } catch (error) {
-      this.endText()
-      const reason = error instanceof AgentRunError ? (error.reason ?? error.message) : error instanceof Error ? error.message : String(error)
-      this.fail(reason)
-    } finally {
-      this.running = undefined
-      this.busy.stop()
-      this.screen.notice = undefined
-      this.updateStatus()
-      this.draw()
-    }
+    await this.whileBusy('Thinking', async (signal) => {
+      try {
+        this.reply = await this.printer
+        const history = this.fresh ? [] : undefined
+        this.fresh = false
+        const context = this.context.splice(0)
+        const result = await session.run(context.length > 0 ? `${context.join('\n\n')}\n\n${prompt}` : prompt, {history, onEvent: (event) => this.onEvent(event), signal})
+        this.endText()
+        // The run's own totals carry the cost.
+        this.meter.totals = result.usageReport.session
+        if (result.stop === 'cancelled') this.print(this.options.style.yellow('Interrupted: the turn was stopped. The conversation goes on from here.'))
+        else if (result.stop === 'max_turns') this.print(this.options.style.yellow(`Stopped after ${result.turns} model requests (max_turns).`))
+        else if (result.stop === 'max_tokens') this.print(this.options.style.yellow("The reply was cut at the model's output limit (max_output_tokens)."))
+      } catch (error) {
+        this.endText()
+        this.fail(error)
+      } finally {
+        this.screen.notice = undefined
+        this.updateStatus()
+      }
+    })
   }
 
   private onEvent(event: AgentEvent): void {
@@ -407,8 +379,7 @@ export class ChatSession {
       }
 
       case 'usage': {
-        this.usage = {...this.usage, input_tokens: this.usage.input_tokens + event.usage.inputTokens, output_tokens: this.usage.output_tokens + event.usage.outputTokens}
-        this.contextTokens = event.usage.inputTokens + event.usage.outputTokens
+        this.meter.add(event.usage)
         this.updateStatus()
         break
       }
@@ -425,7 +396,9 @@ export class ChatSession {
     this.screen.held = undefined
   }
 
-  private fail(message: string): void {
+  /** An error line; a model error says the server's own message. */
+  private fail(problem: unknown): void {
+    const message = problem instanceof AgentRunError ? (problem.reason ?? problem.message) : problem instanceof Error ? problem.message : String(problem)
     this.print(this.options.style.red(`✗ ${message}`))
     this.draw()
   }
@@ -434,11 +407,11 @@ export class ChatSession {
     const session = this.session
     this.screen.status = statusLine({
       contextBudget: this.options.contextBudget,
-      contextTokens: this.contextTokens,
+      contextTokens: this.meter.contextTokens,
       items: session?.statusItems() ?? [],
       model: session?.model ?? 'starting…',
       permissionMode: this.options.permissionMode,
-      usage: this.usage,
+      usage: this.meter.totals,
     })
   }
 

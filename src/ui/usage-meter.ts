@@ -1,0 +1,20 @@
+import type {UsageTotals} from '@hanzo-dev/sdk'
+
+/** What the conversation has used so far, and how big it is as the model last saw it: for the status line and `/cost`. */
+export class UsageMeter {
+  totals: UsageTotals = {input_tokens: 0, output_tokens: 0}
+  /** The last request's input and output: the size of the conversation as the model saw it. */
+  contextTokens = 0
+
+  /** A new conversation (`/clear`, another session). */
+  reset(): void {
+    this.totals = {input_tokens: 0, output_tokens: 0}
+    this.contextTokens = 0
+  }
+
+  /** One model request's tokens, as they are reported during a turn. */
+  add(request: {inputTokens: number; outputTokens: number}): void {
+    this.totals = {...this.totals, input_tokens: this.totals.input_tokens + request.inputTokens, output_tokens: this.totals.output_tokens + request.outputTokens}
+    this.contextTokens = request.inputTokens + request.outputTokens
+  }
+}
