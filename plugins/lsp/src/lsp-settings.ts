@@ -12,6 +12,8 @@ export interface LspSettings {
   /** The built-in languages with the settings' changes, then the languages the settings add; disabled ones left out. */
   languages: LanguageSpec[]
   diagnosticsTimeoutMs: number
+  /** `lsp.project_servers`: whether a server may come from the project's node_modules/.bin (the host takes it from the user's settings only). */
+  projectServers: boolean
 }
 
 /** A wrong `lsp` setting: the message names the key and what it must be. */
@@ -29,13 +31,15 @@ const SERVER_KEYS = new Set(['command', 'args', 'files', 'language_id', 'disable
  */
 export function readLspSettings(settings: Readonly<Record<string, unknown>>): LspSettings {
   const lsp = settings.lsp
-  if (lsp === undefined) return {diagnosticsTimeoutMs: DEFAULT_DIAGNOSTICS_TIMEOUT_MS, languages: [...LANGUAGES]}
+  if (lsp === undefined) return {diagnosticsTimeoutMs: DEFAULT_DIAGNOSTICS_TIMEOUT_MS, languages: [...LANGUAGES], projectServers: false}
   if (!isRecord(lsp)) throw new LspSettingsError('lsp must be an object ({"servers": {...}, "diagnostics_timeout_ms": 3000})')
   const timeout = lsp.diagnostics_timeout_ms ?? DEFAULT_DIAGNOSTICS_TIMEOUT_MS
   if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 0 || timeout > MAX_DIAGNOSTICS_TIMEOUT_MS) {
     throw new LspSettingsError(`lsp.diagnostics_timeout_ms must be a whole number of milliseconds from 0 to ${MAX_DIAGNOSTICS_TIMEOUT_MS}, found ${JSON.stringify(timeout)}`)
   }
 
+  const projectServers = lsp.project_servers ?? false
+  if (typeof projectServers !== 'boolean') throw new LspSettingsError(`lsp.project_servers must be true or false, found ${JSON.stringify(projectServers)}`)
   const servers = lsp.servers ?? {}
   if (!isRecord(servers)) throw new LspSettingsError('lsp.servers must be an object of servers by name ({"vue": {"command": "vue-language-server", "args": ["--stdio"], "files": ["**/*.vue"]}})')
   const languages = LANGUAGES.map((l) => ({...l}))
@@ -47,7 +51,7 @@ export function readLspSettings(settings: Readonly<Record<string, unknown>>): Ls
     else added.push(changed)
   }
 
-  return {diagnosticsTimeoutMs: timeout, languages: [...added, ...languages].filter((l) => !l.disabled)}
+  return {diagnosticsTimeoutMs: timeout, languages: [...added, ...languages].filter((l) => !l.disabled), projectServers}
 }
 
 function readServer(name: string, entry: unknown, builtin: LanguageSpec | undefined): LanguageSpec {

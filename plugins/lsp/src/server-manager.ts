@@ -8,7 +8,7 @@ import type {Diagnostic} from 'vscode-languageserver-protocol'
 import type {LanguageSpec} from './languages.js'
 import {LspClient, type LspClientOptions, LspError} from './lsp-client.js'
 import {languageFor, type LspSettings} from './lsp-settings.js'
-import {locateCommand} from './server-lookup.js'
+import {locateCommand, lookedIn, serverHint} from './server-lookup.js'
 
 export interface ServerManagerOptions {
   projectRoot: string
@@ -85,6 +85,11 @@ export class ServerManager {
     return this.withFile(file, (client) => client.diagnostics(file.uri))
   }
 
+  /** Whether a server may come from the project's node_modules/.bin (`lsp.project_servers`). */
+  get projectServers(): boolean {
+    return this.options.settings.projectServers
+  }
+
   /** The languages the settings leave on. */
   languages(): readonly LanguageSpec[] {
     return this.options.settings.languages
@@ -126,7 +131,7 @@ export class ServerManager {
 
   private async launch(language: LanguageSpec): Promise<Started> {
     const root = await this.workspaceRoot()
-    const lookup = {cwd: root, env: this.options.env}
+    const lookup = {cwd: root, env: this.options.env, projectServers: this.options.settings.projectServers}
     let failure: string
     const candidates = await Promise.all(language.servers.map(async (server) => ({path: await locateCommand(server.command, lookup), server})))
     const found = candidates.find((c) => c.path)
@@ -145,7 +150,8 @@ export class ServerManager {
       }
     } else {
       const names = language.servers.map((s) => s.command).join(' / ') || 'no server configured'
-      failure = `${language.name}: ${names} not found on PATH or in node_modules/.bin${language.servers[0] ? ` (${language.servers[0].install})` : ''}`
+      const hint = await serverHint(language, lookup)
+      failure = `${language.name}: ${names} not found ${lookedIn(lookup)}${hint ? ` (${hint})` : ''}`
     }
 
     this.options.report(`${failure}; the session goes on without ${language.name} diagnostics`)

@@ -2,7 +2,7 @@ import type {SlashCommandDefinition} from '@hanzo-dev/sdk'
 
 import {detectLanguages} from './languages.js'
 import type {ServerManager} from './server-manager.js'
-import {findServer} from './server-lookup.js'
+import {findServer, serverHint} from './server-lookup.js'
 
 /**
  * `/lsp` at the interactive prompt: for each language the settings leave on, whether this
@@ -23,8 +23,10 @@ export function lspSlashCommands(manager: ServerManager, env: Readonly<Record<st
         if (shown.length === 0) return {message: 'No language server for the languages of this project (hanzo-dev doctor lists them).'}
         const lines = await Promise.all(
           shown.map(async ({failure, language, state}) => {
-            const found = await findServer(language, {cwd: root, env})
-            const server = found ? `${found.server.command} (${found.path})` : `no server found${language.servers[0] ? `: ${language.servers[0].install}` : ''}`
+            const lookup = {cwd: root, env, projectServers: manager.projectServers}
+            const found = await findServer(language, lookup)
+            const hint = found ? undefined : await serverHint(language, lookup)
+            const server = found ? `${found.server.command} (${found.path})` : `no server found${hint ? `: ${hint}` : ''}`
             return `  ${language.name}: ${state === 'failed' ? `failed: ${failure}` : state}; ${server}`
           }),
         )

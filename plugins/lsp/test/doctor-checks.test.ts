@@ -1,4 +1,4 @@
-import {writeFileSync} from 'node:fs'
+import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
@@ -19,7 +19,8 @@ function touch(name: string): void {
   writeFileSync(join(dirs.project, name), '')
 }
 
-const host = () => ({cwd: dirs.project, env: {PATH: dirs.bin}, projectRoot: dirs.project})
+const host = (settings: Record<string, unknown> = {}) => ({cwd: dirs.project, env: {PATH: dirs.bin}, projectRoot: dirs.project, settings})
+const lookup = () => ({cwd: dirs.project, env: {PATH: dirs.bin}, projectServers: false})
 
 describe('detectLanguages', () => {
   it('reads marker files in the project root', async () => {
@@ -37,14 +38,14 @@ describe('findServer', () => {
   it('prefers the first server of a language that is on PATH', async () => {
     const python = LANGUAGES.find((l) => l.id === 'python')!
     installServer('pylsp')
-    expect((await findServer(python, {cwd: dirs.project, env: {PATH: dirs.bin}}))?.server.command).toBe('pylsp')
+    expect((await findServer(python, lookup()))?.server.command).toBe('pylsp')
     const pyright = installServer('pyright-langserver')
-    expect(await findServer(python, {cwd: dirs.project, env: {PATH: dirs.bin}})).toMatchObject({path: pyright, server: {args: ['--stdio']}})
+    expect(await findServer(python, lookup())).toMatchObject({path: pyright, server: {args: ['--stdio']}})
   })
 
   it('ignores a file on PATH that is not executable', async () => {
     writeFileSync(join(dirs.bin, 'gopls'), '', {mode: 0o644})
-    expect(await findServer(LANGUAGES.find((l) => l.id === 'go')!, {cwd: dirs.project, env: {PATH: dirs.bin}})).toBeUndefined()
+    expect(await findServer(LANGUAGES.find((l) => l.id === 'go')!, lookup())).toBeUndefined()
   })
 })
 
@@ -67,6 +68,21 @@ describe('lspChecks', () => {
       status: 'warn',
     })
     expect(checks.find((c) => c.id === 'lsp.servers')).toMatchObject({detail: 'none found', status: 'skip'})
+  })
+
+  it("uses the project's node_modules/.bin only when the user's settings allow it, and says how", async () => {
+    touch('tsconfig.json')
+    mkdirSync(join(dirs.project, 'node_modules', '.bin'), {recursive: true})
+    const own = join(dirs.project, 'node_modules', '.bin', 'typescript-language-server')
+    writeFileSync(own, '#!/bin/sh\nexit 0\n', {mode: 0o755})
+    const withheld = await lspChecks(host())
+    expect(withheld.find((c) => c.id === 'lsp.language.typescript')).toMatchObject({
+      detail: 'project uses TypeScript / JavaScript; typescript-language-server not on PATH',
+      hint: `${own} is the project's own program: it runs only with "lsp": {"project_servers": true} in your user settings`,
+      status: 'warn',
+    })
+    const allowed = await lspChecks(host({lsp: {project_servers: true}}))
+    expect(allowed.find((c) => c.id === 'lsp.language.typescript')).toMatchObject({detail: `typescript-language-server (${own})`, status: 'ok'})
   })
 
   it('says so when no project language is detected, without failing', async () => {

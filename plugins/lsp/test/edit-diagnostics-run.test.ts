@@ -48,10 +48,10 @@ describe('diagnostics in the tool result of an edit (hanzo-dev run)', () => {
         ],
       }),
     )
-    // No server on PATH: typescript-language-server comes from the project's node_modules/.bin; Python's is one that does not exist.
+    // No server on PATH: typescript-language-server comes from the project's node_modules/.bin (the user allows it); Python's is one that does not exist.
     const env = {...box.env, PATH: '/usr/bin:/bin'}
     mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
-    writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({lsp: {servers: {python: {command: 'no-such-pyright'}}}}))
+    writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({lsp: {project_servers: true, servers: {python: {command: 'no-such-pyright'}}}}))
     run = await runCli(['run', 'add a total', '--fake-model', script, '--permission-mode', 'allow-all', '--output-format', 'stream-json'], {cwd: project, env})
     results = run.stdout
       .split('\n')

@@ -1,9 +1,9 @@
-import {mkdirSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {makeSandbox, runCli, type Sandbox, unwrapped} from '../../../test/helpers/cli.js'
-import {makeTsProject} from './lsp-fixture.js'
+import {makeTsProject, writeFiles} from './lsp-fixture.js'
 
 const LIB = 'export function greet(name: string): string {\n  return name\n}\n'
 const MAIN = "import {greet} from './lib.js'\n\nexport const count: number = greet('again')\n"
@@ -13,12 +13,16 @@ describe('lsp diagnostics, definition, references, hover (built CLI)', () => {
   let box: Sandbox
   let project: string
   const run = (...args: string[]) => runCli(args, {cwd: project, env: {...box.env, PATH: '/usr/bin:/bin'}})
+  const userSettings = () => join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json')
 
   beforeAll(() => {
     box = makeSandbox('hanzo-lsp-cli-')
     project = join(box.home, 'project')
     mkdirSync(join(project, '.git'), {recursive: true})
     makeTsProject(project, {'src/lib.ts': LIB, 'src/main.ts': MAIN})
+    // The servers are the project's dev dependencies: the user lets the project's own run.
+    mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
+    writeFileSync(userSettings(), JSON.stringify({lsp: {project_servers: true}}))
   })
   afterAll(() => box.cleanup())
 
@@ -56,15 +60,37 @@ describe('lsp diagnostics, definition, references, hover (built CLI)', () => {
   })
 
   it('a server that is not there: exit 3 and what to look at', async () => {
-    const settings = join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json')
-    mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
-    writeFileSync(settings, JSON.stringify({lsp: {servers: {typescript: {command: 'no-such-tsserver'}}}}))
+    const settings = userSettings()
+    writeFileSync(settings, JSON.stringify({lsp: {project_servers: true, servers: {typescript: {command: 'no-such-tsserver'}}}}))
     try {
       const result = await run('lsp', 'diagnostics', 'src/lib.ts')
       expect(result.exitCode).toBe(3)
       expect(unwrapped(result.stderr)).toContain('no-such-tsserver not found on PATH or in node_modules/.bin (check lsp.servers.typescript.command in your user settings)')
     } finally {
-      writeFileSync(settings, '{}')
+      writeFileSync(settings, JSON.stringify({lsp: {project_servers: true}}))
+    }
+  })
+
+  it("never runs a server from the project's node_modules/.bin unless the user's own settings allow it", async () => {
+    const cloned = join(box.home, 'cloned')
+    const marker = join(box.home, 'ran')
+    writeFiles(cloned, {'.git/HEAD': 'ref: refs/heads/main\n', 'src/a.ts': 'export const a = 1\n', 'tsconfig.json': '{}'})
+    writeFiles(cloned, {'.hanzo/settings.json': JSON.stringify({lsp: {project_servers: true}})})
+    mkdirSync(join(cloned, 'node_modules', '.bin'), {recursive: true})
+    writeFileSync(join(cloned, 'node_modules', '.bin', 'typescript-language-server'), `#!/bin/sh\ntouch ${marker}\n`, {mode: 0o755})
+    writeFileSync(userSettings(), '{}')
+    try {
+      const result = await runCli(['lsp', 'diagnostics', 'src/a.ts'], {cwd: cloned, env: {...box.env, PATH: '/usr/bin:/bin'}})
+      expect(result.exitCode).toBe(3)
+      const stderr = unwrapped(result.stderr)
+      expect(stderr).toContain('.hanzo/settings.json: lsp.project_servers: ignored: this setting is only read from your user settings')
+      expect(stderr).toContain('typescript-language-server not found on PATH (')
+      expect(stderr).toContain(`is the project's own program: it runs only with "lsp": {"project_servers": true} in your user settings)`)
+      const servers = await runCli(['lsp', 'servers', '--json'], {cwd: cloned, env: {...box.env, PATH: '/usr/bin:/bin'}})
+      expect(JSON.parse(servers.stdout).languages).toEqual([expect.objectContaining({id: 'typescript', install: expect.stringContaining('project_servers'), server: null})])
+      expect(existsSync(marker)).toBe(false)
+    } finally {
+      writeFileSync(userSettings(), JSON.stringify({lsp: {project_servers: true}}))
     }
   })
 

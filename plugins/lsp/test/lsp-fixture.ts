@@ -34,7 +34,8 @@ export function makeManager(projectRoot: string, options: Partial<ServerManagerO
     env: {PATH: process.env.PATH},
     projectRoot,
     report: (message) => reports.push(message),
-    settings: readLspSettings(options.lsp === undefined ? {} : {lsp: options.lsp}),
+    // The servers are the repository's dev dependencies, in the project's node_modules/.bin.
+    settings: readLspSettings({lsp: {project_servers: true, ...(options.lsp as object | undefined)}}),
     ...options,
   })
   return {manager, reports}

@@ -263,6 +263,13 @@ export const SETTINGS_SCHEMA = {
           default: 3000,
           description: 'The most an fs_write or fs_edit waits for the diagnostics of the file it changed to settle.',
         },
+        project_servers: {
+          type: 'boolean',
+          default: false,
+          description:
+            "Run a language server the project provides in its node_modules/.bin (a dev dependency such as typescript-language-server). It is the project's own program, " +
+            'so it runs only when you set this. Only read from your user settings.',
+        },
         servers: {
           type: 'object',
           description:

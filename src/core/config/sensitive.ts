@@ -36,8 +36,9 @@ export function userOnlyReason(segments: readonly string[]): UserOnlyReason | un
   if (top === 'allowed_base_url_hosts' || top === 'credentials' || top === 'tracing') return 'trust'
   // A repository that named variables here would have the user's secrets handed to its commands.
   if (top === 'exec' && name === 'env_passthrough') return 'trust'
-  // A server command is a program that runs as soon as the agent touches a matching file.
-  if (top === 'lsp' && name === 'servers') return 'trust'
+  // A server command is a program that runs as soon as the agent touches a matching file; so is
+  // one from the project's node_modules/.bin, which whoever wrote the repository put there.
+  if (top === 'lsp' && (name === 'servers' || name === 'project_servers')) return 'trust'
   if (top === 'providers' && segments.length >= 3 && (field === 'api_key' || field === 'oauth')) return 'credential'
   if (top === 'mcp_servers' && name !== undefined && (field === 'env' || field === 'headers') && sub !== undefined) {
     return isSecretName(sub) ? 'credential' : undefined

@@ -3,12 +3,12 @@ import {Command} from '@oclif/core/command'
 
 import {lspSettingsFor} from '../../command-support.js'
 import {detectLanguages} from '../../languages.js'
-import {findAllServers} from '../../server-lookup.js'
+import {findAllServers, serverHint} from '../../server-lookup.js'
 
 export interface KnownServer {
   language: string
   command: string
-  /** Where it is on PATH or in the project's node_modules/.bin; null when it is in neither. */
+  /** Where it is on PATH, or in the project's node_modules/.bin when lsp.project_servers allows it; null when it is in neither. */
   path: string | null
   install: string
 }
@@ -18,7 +18,7 @@ export interface ProjectLanguage {
   name: string
   /** The server the agent will use (the first of the language's servers that is found); null when none is. */
   server: {command: string; path: string} | null
-  /** How to install the preferred server, when none is on PATH. */
+  /** When no server is found: how to install the preferred one, or the setting that lets the project's own run. */
   install?: string
 }
 
@@ -33,7 +33,7 @@ export default class LspServers extends Command {
 
   static description = `List the language servers hanzo-dev knows, and the languages of this project.
 
-Each known server shows where it was found: on PATH, else in the project's node_modules/.bin; the servers set in lsp.servers (user settings) are listed with the built-in ones. A language counts as used when one of its marker files (tsconfig.json, package.json, pyproject.toml, Cargo.toml, go.mod, ...) sits in the project root. A used language without a server only loses diagnostics; the install command is shown next to it. No server is started.`
+Each known server shows where it was found: on PATH, else in the project's node_modules/.bin when lsp.project_servers is true in your user settings (those are the project's own programs, so they do not run otherwise); the servers set in lsp.servers (user settings) are listed with the built-in ones. A language counts as used when one of its marker files (tsconfig.json, package.json, pyproject.toml, Cargo.toml, go.mod, ...) sits in the project root. A used language without a server only loses diagnostics; the install command is shown next to it. No server is started.`
 
   static examples = ['<%= config.bin %> lsp servers', '<%= config.bin %> lsp servers --json | jq ".languages[] | select(.server == null)"']
 
@@ -41,8 +41,8 @@ Each known server shows where it was found: on PATH, else in the project's node_
     const {flags} = await this.parse(LspServers)
     const host = await loadCommandHost(this)
     // Same lookup as the doctor: relative PATH entries are taken from the project root.
-    const lookup = {cwd: host.projectRoot, env: host.env}
-    const {languages} = lspSettingsFor(this, host.settings)
+    const {languages, projectServers} = lspSettingsFor(this, host.settings)
+    const lookup = {cwd: host.projectRoot, env: host.env, projectServers}
 
     const [found, detected] = await Promise.all([findAllServers(lookup, languages), detectLanguages(host.projectRoot, languages)])
     const pathOf = (command: string) => found.find((f) => f.server.command === command)?.path ?? null
@@ -50,12 +50,14 @@ Each known server shows where it was found: on PATH, else in the project's node_
     const servers: KnownServer[] = languages.flatMap((language) =>
       language.servers.map((s) => ({command: s.command, install: s.install, language: language.id, path: pathOf(s.command)})),
     )
-    const used: ProjectLanguage[] = detected.map((language) => {
-      const use = found.find((f) => f.language.id === language.id)
-      return use
-        ? {id: language.id, name: language.name, server: {command: use.server.command, path: use.path}}
-        : {id: language.id, install: language.servers[0].install, name: language.name, server: null}
-    })
+    const used: ProjectLanguage[] = await Promise.all(
+      detected.map(async (language) => {
+        const use = found.find((f) => f.language.id === language.id)
+        return use
+          ? {id: language.id, name: language.name, server: {command: use.server.command, path: use.path}}
+          : {id: language.id, install: await serverHint(language, lookup), name: language.name, server: null}
+      }),
+    )
 
     const result = {languages: used, projectRoot: host.projectRoot, servers}
     if (!flags.json) this.log(render(result))
