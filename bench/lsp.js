@@ -132,7 +132,7 @@ try {
 async function editLatency() {
   const fsEdit = builtinTools().find((t) => t.name === 'fs_edit')
   const plain = (call, context) => fsEdit.execute(call.input, context)
-  const manager = new ServerManager({env, projectRoot: project, report: () => undefined, settings: readLspSettings({})})
+  const manager = new ServerManager({env, projectRoot: project, report: () => undefined, settings: readLspSettings({lsp: {project_servers: true}})})
   const enriched = editDiagnostics(manager).wrap(plain)
   const context = {cwd: project, sessionId: 'bench', signal: new AbortController().signal}
   const file = await manager.cover('src/main.ts')
