@@ -66,7 +66,7 @@ describe('the tools in an agent session', () => {
   let model: FakeModel | undefined
   afterEach(async () => model?.close())
 
-  it('are offered in a repository and run under allow-reads', async () => {
+  it('are offered in a repository and run without asking, as the read-only built-ins do', async () => {
     const repo = makeRepo(dirs.box)
     repo.write('README.md', 'changed\n')
     model = await startFakeModel({
@@ -75,7 +75,7 @@ describe('the tools in an agent session', () => {
         {expect: {tool_result_contains: ' M README.md'}, text: 'README.md is modified.'},
       ],
     })
-    const result = await runCli(['run', 'what changed?', '--permission-mode', 'allow-reads', '--base-url', model.url], {cwd: repo.dir, env: repo.env})
+    const result = await runCli(['run', 'what changed?', '--base-url', model.url], {cwd: repo.dir, env: repo.env})
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toContain('README.md is modified.')
   })

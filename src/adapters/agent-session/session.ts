@@ -222,7 +222,7 @@ export class AgentSessionNode implements AgentSession {
     const tool = this.parts.registry.get(name)
     if (!tool || !this.settings.tools.includes(tool.definition.name)) return {decision: 'deny', reason: `${name} is not one of this session's tools`}
     const canonicalPath = typeof input.path === 'string' ? await this.canonicalPath(input.path) : undefined
-    const evaluation = this.parts.verdictPolicy.evaluate(tool.definition.name, input, {canonicalPath, mutating: !trusted(tool) || tool.definition.mutating})
+    const evaluation = this.parts.verdictPolicy.evaluate(tool.definition.name, input, {canonicalPath, mutating: !trusted(tool) || tool.definition.mutating, trusted: trusted(tool)})
     const decision = evaluation.mode === 'prompt' ? 'ask' : evaluation.mode
     return {decision, ...(evaluation.reason ? {reason: evaluation.reason} : {}), ...(evaluation.rule ? {rule: evaluation.rule.pattern} : {})}
   }

@@ -1,13 +1,15 @@
 import type {PermissionPrompter} from '../agent/types.js'
 import {allowAdvice} from './allow-advice.js'
 import type {AuditSink, PermissionAuditRecord} from './audit-record.js'
-import type {PermissionEvaluation, PermissionPolicy} from './policy.js'
+import type {PermissionEvaluation, PermissionPolicy, ToolCallFacts} from './policy.js'
 import {canonicalToolName, toolSubject} from './tool-subject.js'
 
 export interface PermissionCheck {
   toolName: string
   input: Readonly<Record<string, unknown>>
   mutating: boolean
+  /** False for a tool of a plugin the user installed or an MCP server (see ToolCallFacts). */
+  trusted?: boolean
   sessionId: string
   /** The workspace-relative canonical form of a file tool's `path`; null when it leads out of the workspace (see ToolCallFacts). */
   canonicalPath?: string | null
@@ -52,7 +54,7 @@ export class PermissionGate {
   }
 
   async check(call: PermissionCheck): Promise<PermissionOutcome> {
-    const evaluation = this.policy.evaluate(call.toolName, call.input, {canonicalPath: call.canonicalPath, mutating: call.mutating})
+    const evaluation = this.policy.evaluate(call.toolName, call.input, facts(call))
     switch (evaluation.mode) {
       case 'allow': {
         return call.reconfirm ? this.ask(call, evaluation) : this.allow(call, evaluation, evaluation.reason)
@@ -79,7 +81,7 @@ export class PermissionGate {
   private async ask(call: PermissionCheck, evaluation: PermissionEvaluation): Promise<PermissionOutcome> {
     const key = approvalKey(call)
     if (!call.reconfirm && this.sessionApprovals.has(key)) return this.allow(call, evaluation, 'approved earlier in this session')
-    const advice = allowAdvice(this.policy, call.toolName, call.input, {canonicalPath: call.canonicalPath, mutating: call.mutating})
+    const advice = allowAdvice(this.policy, call.toolName, call.input, facts(call))
     const decision = await this.prompter.requestPermission(call.toolName, {...call.input}, {advice, ...(call.reconfirm ? {notice: call.reconfirm} : {})}).catch(async (error: unknown) => {
       await this.record(call, evaluation, 'deny', 'the permission prompt ended without an answer').catch(() => {})
       throw error
@@ -133,4 +135,8 @@ export class PermissionGate {
 /** An exec call without a string `command` gets its own key too: never one that covers every exec. */
 function approvalKey(call: PermissionCheck): string {
   return JSON.stringify([call.sessionId, canonicalToolName(call.toolName), toolSubject(call.toolName, call.input) ?? null])
+}
+
+function facts({canonicalPath, mutating, trusted}: PermissionCheck): ToolCallFacts {
+  return {canonicalPath, mutating, trusted}
 }

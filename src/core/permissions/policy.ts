@@ -47,14 +47,23 @@ export interface ProtectedPermissionRule {
 }
 
 /**
- * What hanzo-dev ships: the read-only built-in tools run without asking. Everything else
- * prompts until a settings file says otherwise.
+ * What hanzo-dev ships: its own read-only tools run without asking, the built-in ones and those
+ * of the git and lsp plugins it comes with (only as those: {@link ToolCallFacts.trusted}).
+ * Everything else prompts until a settings file says otherwise.
  */
 export const DEFAULT_PERMISSION_RULES: ReadonlyArray<Omit<DefaultPermissionRule, 'tier'>> = [
   {mode: 'allow', pattern: 'fs_read'},
   {mode: 'allow', pattern: 'fs_list'},
   {mode: 'allow', pattern: 'fs_glob'},
   {mode: 'allow', pattern: 'fs_grep'},
+  {mode: 'allow', pattern: 'git_status'},
+  {mode: 'allow', pattern: 'git_diff'},
+  {mode: 'allow', pattern: 'git_log'},
+  {mode: 'allow', pattern: 'lsp_diagnostics'},
+  {mode: 'allow', pattern: 'lsp_definition'},
+  {mode: 'allow', pattern: 'lsp_references'},
+  {mode: 'allow', pattern: 'lsp_hover'},
+  {mode: 'allow', pattern: 'lsp_symbols'},
 ]
 
 export interface PermissionPolicyOptions {
@@ -74,6 +83,12 @@ export interface ToolCallFacts {
    * null when it tried and the path leads out of the workspace (no allow rule then matches).
    */
   canonicalPath?: string | null
+  /**
+   * False for a tool of a plugin the user installed, or of an MCP server: the shipped defaults
+   * name hanzo-dev's own read-only tools, and such a tool could take one of their names (a user
+   * plugin overriding the git plugin), so no shipped allow covers it. True when absent.
+   */
+  trusted?: boolean
 }
 
 export type MatchedRule = PermissionRule | DefaultPermissionRule | ProtectedPermissionRule
@@ -126,7 +141,7 @@ export class PermissionPolicy {
 
   /** Without `info` a tool counts as mutating: `allow-reads` never allows what it cannot tell is a read. */
   evaluate(toolName: string, input: Readonly<Record<string, unknown>> = {}, info?: ToolCallFacts): PermissionEvaluation {
-    const verdicts = ruleTargets(toolName, input, info?.canonicalPath).map((target) => this.judge(target))
+    const verdicts = ruleTargets(toolName, input, info?.canonicalPath).map((target) => this.judge(target, info?.trusted ?? true))
     const certain = verdicts.find(({deny}) => deny?.match === 'certain')
     if (certain) return {mode: 'deny', reason: denialReason(certain.deny!.rule, certain.target), rule: certain.deny!.rule}
     // What the scanner cannot resolve counts as matching the deny rule it may match (fail
@@ -141,7 +156,7 @@ export class PermissionPolicy {
 
   /** For the rules a denial suggests (allow-advice.ts): what stands between the call and `allow`, whatever the session mode. */
   shortfall(toolName: string, input: Readonly<Record<string, unknown>> = {}, info?: ToolCallFacts): PermissionShortfall {
-    const verdicts = ruleTargets(toolName, input, info?.canonicalPath).map((target) => this.judge(target))
+    const verdicts = ruleTargets(toolName, input, info?.canonicalPath).map((target) => this.judge(target, info?.trusted ?? true))
     const denied = verdicts.find(({deny}) => deny?.match === 'certain') ?? verdicts.find(({deny}) => deny !== undefined)
     if (denied) {
       const {match, rule} = denied.deny!
@@ -156,9 +171,10 @@ export class PermissionPolicy {
     return new PermissionPolicy([...this.rules, ...rules], {...this.options, mode: 'prompt'})
   }
 
-  private judge(target: RuleTarget): Verdict {
+  private judge(target: RuleTarget, trusted: boolean): Verdict {
     const tiers = this.tiers.map((rules) => firstHits(rules, target))
-    const scanned = tiers.some(({certain, possible}) => certain ?? possible) ? tiers : [firstHits(this.defaults, target)]
+    const defaults = trusted ? this.defaults : this.defaults.filter(({rule}) => rule.mode !== 'allow')
+    const scanned = tiers.some(({certain, possible}) => certain ?? possible) ? tiers : [firstHits(defaults, target)]
     const deciding = scanned.map(({certain}) => certain).filter((hit) => hit !== undefined)
     const guarded = firstHits(this.protected, target)
     const deny = guarded.certain ?? deciding.find(({rule}) => rule.mode === 'deny') ?? guarded.possible ?? scanned.find(({possible}) => possible)?.possible

@@ -82,7 +82,7 @@ export class ToolPipeline implements ToolExecutor {
 
     if (signal.aborted) return toolError(CANCELLED)
     const canonicalPath = typeof input.path === 'string' ? await this.options.canonicalPath?.(input.path) : undefined
-    const permission = await this.checkPermission({canonicalPath, input, mutating: this.isMutating(name), reconfirm: tool.definition.reconfirm?.(), sessionId, toolName: tool.definition.name})
+    const permission = await this.checkPermission({canonicalPath, input, mutating: this.isMutating(name), reconfirm: tool.definition.reconfirm?.(), sessionId, toolName: tool.definition.name, trusted: trusted(tool)})
     if (!permission.allowed) return toolError(`Permission denied for ${tool.definition.name}: ${permission.reason}`)
 
     const call: ToolCall = {input, name: tool.definition.name}

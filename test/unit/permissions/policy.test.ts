@@ -73,10 +73,25 @@ describe('PermissionPolicy', () => {
   const rule = (pattern: string, mode: 'allow' | 'deny' | 'prompt', tier: 'user' | 'project' | 'local' = 'user') => ({file: `/${tier}.json`, mode, pattern, tier})
 
   it('ships allow rules for the read-only built-ins and uses them when no defaults are given', () => {
-    expect(DEFAULT_PERMISSION_RULES.map((r) => `${r.pattern}:${r.mode}`)).toEqual(['fs_read:allow', 'fs_list:allow', 'fs_glob:allow', 'fs_grep:allow'])
+    expect(DEFAULT_PERMISSION_RULES.map((r) => `${r.pattern}:${r.mode}`)).toEqual([
+      ...['fs_read', 'fs_list', 'fs_glob', 'fs_grep'].map((tool) => `${tool}:allow`),
+      ...['git_status', 'git_diff', 'git_log'].map((tool) => `${tool}:allow`),
+      ...['lsp_diagnostics', 'lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols'].map((tool) => `${tool}:allow`),
+    ])
     const policy = new PermissionPolicy([])
     expect(policy.evaluate('fs.read', {path: 'a'})).toEqual({mode: 'allow', rule: {mode: 'allow', pattern: 'fs_read', tier: 'default'}})
     expect(policy.evaluate('fs_write', {path: 'a'})).toEqual({mode: 'prompt', rule: null})
+  })
+
+  it("keeps the shipped allows from a tool that is not trusted, whatever its name, but not the user's own", () => {
+    const policy = new PermissionPolicy([])
+    expect(policy.evaluate('git_status', {}, {mutating: false}).mode).toBe('allow')
+    // A plugin the user installed may call its tool git_status: it counts as mutating, and is asked.
+    expect(policy.evaluate('git_status', {}, {mutating: true, trusted: false})).toEqual({mode: 'prompt', rule: null})
+    const shipped = new PermissionPolicy([], {defaults: [{mode: 'deny', pattern: 'git_status'}]})
+    expect(shipped.evaluate('git_status', {}, {mutating: true, trusted: false}).mode).toBe('deny')
+    const configured = new PermissionPolicy([rule('git_status', 'allow')])
+    expect(configured.evaluate('git_status', {}, {mutating: true, trusted: false}).mode).toBe('allow')
   })
 
   it('counts a call without facts as mutating', () => {
