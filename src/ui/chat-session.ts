@@ -7,6 +7,7 @@ import {fileLine} from '../adapters/prompt/diff-view.js'
 import {oneLine} from '../adapters/prompt/terminal-text.js'
 import {toolResultLines} from '../cli/tool-result-lines.js'
 import {AgentRunError} from '../core/errors.js'
+import {wrapPlain} from '../core/markdown/wrap.js'
 import {callSubject} from '../core/sessions/render.js'
 import type {SlashCommandRegistry} from '../core/slash/index.js'
 import {type ChatCommandContext} from './builtin-commands.js'
@@ -155,6 +156,12 @@ export class ChatSession {
     if (!this.closed) this.region.commit(text)
   }
 
+  /** Plain words for good, above the prompt: wrapped between words at the terminal's width (the terminal would cut them anywhere), each row painted. */
+  say(text: string, paint: (row: string) => string = (row) => row): void {
+    const width = this.options.terminal.output.columns ?? 80
+    this.print(text.split('\n').flatMap((line) => wrapPlain(line, width).map((row) => paint(row))).join('\n'))
+  }
+
   /** Goes on with another session (`/resume ID`): its earlier conversation is shown, and the next prompt carries it on. */
   switchTo(session: AgentSession, earlier: readonly string[]): void {
     this.session = session
@@ -281,7 +288,7 @@ export class ChatSession {
       // A command may take a while (/commit asks the model): Esc aborts it as it does a turn.
       const {args, argv, command} = resolved
       const result = await this.whileBusy(`/${command.definition.name}`, async (signal) => command.definition.run({args, argv, chat: this, cwd: this.session!.cwd, session: this.session, signal})).catch((error: unknown) => this.fail(error))
-      if (result?.message) this.print(result.message)
+      if (result?.message) this.say(result.message)
       if (result?.context) this.context.push(result.context)
       prompt = result?.prompt
       if (this.closed) return
@@ -290,7 +297,7 @@ export class ChatSession {
     if (prompt === undefined) return this.draw()
     if (resolved.kind === 'text' && prompt.startsWith('!')) return this.shell(prompt.slice(1).trim())
     const attached = await (await attachments()).attachMentions(this.session!, prompt, new AbortController().signal)
-    for (const note of attached.notes) this.print(note.ok ? style.dim(note.text) : style.yellow(note.text))
+    for (const note of attached.notes) this.say(note.text, note.ok ? style.dim : style.yellow)
     this.context.push(...attached.context)
     await this.turn(prompt)
   }
@@ -309,7 +316,7 @@ export class ChatSession {
     const ran = await this.whileBusy(`Running ${oneLine(command, 60)}`, async (signal) => (await attachments()).runShellLine(this.session!, command, signal)).catch((error: unknown) => this.fail(error))
     if (!ran) return
     if (ran.output) this.print(this.options.style.dim(ran.output))
-    if (ran.failed) this.print(this.options.style.yellow('The command failed; its output goes with your next prompt.'))
+    if (ran.failed) this.say('The command failed; its output goes with your next prompt.', this.options.style.yellow)
     this.context.push(ran.context)
     this.draw()
   }
@@ -340,9 +347,10 @@ export class ChatSession {
         this.endText()
         // The run's own totals carry the cost.
         this.meter.totals = result.usageReport.session
-        if (result.stop === 'cancelled') this.print(this.options.style.yellow('Interrupted: the turn was stopped. The conversation goes on from here.'))
-        else if (result.stop === 'max_turns') this.print(this.options.style.yellow(`Stopped after ${result.turns} model requests (max_turns).`))
-        else if (result.stop === 'max_tokens') this.print(this.options.style.yellow("The reply was cut at the model's output limit (max_output_tokens)."))
+        const {yellow} = this.options.style
+        if (result.stop === 'cancelled') this.say('Interrupted: the turn was stopped. The conversation goes on from here.', yellow)
+        else if (result.stop === 'max_turns') this.say(`Stopped after ${result.turns} model requests (max_turns).`, yellow)
+        else if (result.stop === 'max_tokens') this.say("The reply was cut at the model's output limit (max_output_tokens).", yellow)
       } catch (error) {
         this.endText()
         this.fail(error)
@@ -399,7 +407,7 @@ export class ChatSession {
   /** An error line; a model error says the server's own message. */
   private fail(problem: unknown): void {
     const message = problem instanceof AgentRunError ? (problem.reason ?? problem.message) : problem instanceof Error ? problem.message : String(problem)
-    this.print(this.options.style.red(`✗ ${message}`))
+    this.say(`✗ ${message}`, this.options.style.red)
     this.draw()
   }
 

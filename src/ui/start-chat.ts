@@ -48,7 +48,7 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     terminal: {input: process.stdin, output: process.stdout},
   })
   // Once the UI is up, warnings go above the prompt: stderr would tear the screen.
-  const note = (message: string) => chat.print(style.yellow(`Warning: ${message}`))
+  const note = (message: string) => chat.say(`Warning: ${message}`, style.yellow)
   let model = options.model
   const open = async (saved: StartChatOptions['session']) => {
     // Imported here, not at the top: the prompt is drawn before the agent loop's modules load.

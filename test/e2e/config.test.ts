@@ -105,7 +105,9 @@ describe('hanzo-dev config', () => {
     const {stdout} = await run(['config', 'list', '--show-origin'])
     expect(stdout).toContain('default (built-in)\tpermissions.fs_read=allow')
     expect(stdout).not.toContain('default (built-in)\tpermissions.fs_grep')
-    expect(JSON.parse((await run(['config', 'list', '--json'])).stdout).defaultPermissions).toEqual({fs_glob: 'allow', fs_list: 'allow', fs_read: 'allow'})
+    const shipped = JSON.parse((await run(['config', 'list', '--json'])).stdout).defaultPermissions
+    expect(shipped).toMatchObject({fs_glob: 'allow', fs_list: 'allow', fs_read: 'allow', git_status: 'allow', lsp_hover: 'allow'})
+    expect(shipped).not.toHaveProperty('fs_grep')
   })
 
   it('answers --json with credentials redacted', async () => {

@@ -1,3 +1,4 @@
+import type {ToolScope} from './agent-session.js'
 import type {SlashCommandDefinition} from './slash-commands.js'
 import type {Middleware, ToolDefinition} from './tools.js'
 
@@ -37,6 +38,12 @@ export interface HostContext {
   env: Readonly<Record<string, string | undefined>>
   /** What the project's settings set but `settings` leaves out for want of trust; absent when nothing is. */
   untrusted?: UntrustedSettings
+  /**
+   * For `hanzo:contribute`: the tools the session will offer. A plugin none of whose tools it
+   * would offer need not start anything for them (`none`: a side question such as a commit
+   * message). Absent for the other hooks.
+   */
+  tools?: ToolScope
   /** Aborted when the host stops waiting; stop work and release resources. */
   signal: AbortSignal
 }

@@ -62,7 +62,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   const model = options.model === false ? TOOLS_ONLY : await modelClient({baseURL: options.baseURL, config, env, fakeModel: options.fakeModel, model: options.model, warn})
   const registry = new ToolRegistry()
   for (const tool of builtinTools({exec: {envPassthrough: config.exec?.env_passthrough}})) registry.register(tool, 'builtin')
-  const contributed = options.cliConfig ? await collectContributions(options.cliConfig, hostInput(loaded, cwd, env), hookTimeoutMs(env)) : {answers: [], warnings: []}
+  const contributed = options.cliConfig ? await collectContributions(options.cliConfig, {...hostInput(loaded, cwd, env), tools: options.tools ?? 'all'}, hookTimeoutMs(env)) : {answers: [], warnings: []}
   for (const warning of contributed.warnings) warn(`plugin ${warning.plugin}: ${warning.message}`)
   const middleware: Middleware[] = []
   const pluginContext: string[] = []

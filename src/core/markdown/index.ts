@@ -1,4 +1,4 @@
 export {knownLanguage} from './highlight.js'
 export {MdRenderer} from './renderer.js'
-export {wrapSpans} from './wrap.js'
+export {wrapPlain, wrapSpans} from './wrap.js'
 export type {SpanStyle, StyledSpan} from './types.js'

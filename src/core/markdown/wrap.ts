@@ -94,3 +94,17 @@ function toSpans(cells: readonly Cell[], line: readonly StyledSpan[]): StyledSpa
 
   return spans
 }
+
+/**
+ * Plain text (a message, a list of commands and what they do) cut into rows of at most `width`
+ * columns between words. Continuation rows hang under the text after the line's indent, or under
+ * its second column (what follows two spaces), so a two-column list stays two columns.
+ */
+export function wrapPlain(line: string, width: number): string[] {
+  if (stringWidth(line) <= width) return [line]
+  const head = /^\s*\S.*?\s{2,}(?=\S)/.exec(line)?.[0] ?? /^\s*/.exec(line)![0]
+  const hang = stringWidth(head)
+  const rows = (text: string, room: number) => wrapSpans([{text}], room).map((row) => row.map((span) => span.text).join(''))
+  if (hang * 2 > width) return rows(line, width)
+  return rows(line.slice(head.length), width - hang).map((row, index) => (index === 0 ? head : ' '.repeat(hang)) + row)
+}

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {MdRenderer, type StyledSpan, wrapSpans} from '../../../src/core/markdown/index.js'
+import {MdRenderer, type StyledSpan, wrapPlain, wrapSpans} from '../../../src/core/markdown/index.js'
 
 const text = (rows: StyledSpan[][]) => rows.map((row) => row.map((span) => span.text).join(''))
 /** The first rendered line of `markdown`, without its newline span. */
@@ -33,5 +33,21 @@ describe('wrapSpans', () => {
     expect(text(wrapSpans(line('- alpha beta gamma'), 12))).toEqual(['• alpha beta', '  gamma'])
     expect(text(wrapSpans(line('  - alpha beta gamma'), 14))).toEqual(['  ◦ alpha beta', '    gamma'])
     expect(text(wrapSpans(line('> alpha beta gamma'), 12))).toEqual(['│ alpha beta', '│ gamma'])
+  })
+})
+
+describe('wrapPlain', () => {
+  it('breaks a message between words', () => {
+    expect(wrapPlain('Warning: sandbox: off, the default inside docker', 20)).toEqual(['Warning: sandbox:', 'off, the default', 'inside docker'])
+  })
+
+  it('hangs the rows of a two-column line under its second column, and of an indented line under its text', () => {
+    expect(wrapPlain('  /commit [--all]  Commit tracked changes with the model', 40)).toEqual(['  /commit [--all]  Commit tracked', '                   changes with the', '                   model'])
+    expect(wrapPlain('    one two three four', 14)).toEqual(['    one two', '    three four'])
+  })
+
+  it('leaves a line that fits, and does not hang under a column past half the width', () => {
+    expect(wrapPlain('a  b', 4)).toEqual(['a  b'])
+    expect(wrapPlain('a-long-first-column  then words', 20)).toEqual(['a-long-first-column', 'then words'])
   })
 })

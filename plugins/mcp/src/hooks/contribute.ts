@@ -16,6 +16,9 @@ export default defineContributeHook(async (options) => {
   if (host.env.HANZO_MCP_CLIENT === 'off') return undefined
   const {problems, servers} = enabledServers(host.settings.mcp_servers)
   const notices = [...problems]
+  // A session that offers no MCP tool (a commit message's) would start the servers for nothing.
+  const offered = host.tools ?? 'all'
+  if (offered === 'none' || (Array.isArray(offered) && !offered.some((name) => name.startsWith('mcp__')))) return {apiVersion: PLUGIN_API_VERSION, notices}
   if (servers.length === 0) return {apiVersion: PLUGIN_API_VERSION, notices, slashCommands: mcpSlashCommands()}
   // oclif hands every hook the running CLI's config: the host library comes from there.
   const {config} = options as unknown as {config: {root: string}}
