@@ -40,6 +40,10 @@ const HIDDEN_RM = [
   'echo rm -f x12 | sh',
   "sh <<<'rm -f x13'",
   '. <(echo rm -f x14)',
+  // A variable whose value git runs (it appends its own arguments), and one that makes bash load a file.
+  "GIT_SSH_COMMAND='rm -f x15' git fetch ssh://example.invalid/repo",
+  "GIT_EDITOR='rm -f x16' git commit --allow-empty",
+  'BASH_ENV=./remove-x17.sh bash -c true',
 ]
 
 /** Item 2, allow-all with `fs_write(secret.txt)` denied: each would replace secret.txt. */
@@ -74,6 +78,7 @@ describe('hanzo-dev run: hostile commands the review found (issue 13)', () => {
     chmodSync(join(project, 'git status', 'x'), 0o755)
     writeFileSync(join(project, 'package.json'), JSON.stringify({name: 'p', scripts: {test: 'node -e 0'}, version: '1.0.0'}))
     for (const i of HIDDEN_RM.keys()) writeFileSync(join(project, `x${i}`), '')
+    writeFileSync(join(project, 'remove-x17.sh'), 'rm -f x17\n')
     mkdirSync(join(project, '.hanzo'))
     const permissions = {'exec(git status*)': 'allow', 'exec(ls*)': 'allow', 'exec(npm test*)': 'allow', 'exec(rm*)': 'deny', 'fs_write(secret.txt)': 'deny'}
     writeFileSync(join(project, '.hanzo', 'settings.json'), JSON.stringify({permissions}))

@@ -72,6 +72,7 @@ function ruleFor(target: RuleTarget, toolName: string, input: Readonly<Record<st
 
 /** What each hazard (command-analysis.ts) does, said of the command line. */
 const HAZARDS: Readonly<Record<CommandHazard, string>> = {
+  'code-variable': 'sets a variable that makes it load code or config (LD_PRELOAD, PATH, NODE_OPTIONS, ...), which a rule cannot read',
   'dynamic-command': 'names a command by an expansion, a glob or a brace',
   'executing-option': 'gives an option that runs commands (git -c, make -f, ...)',
   'file-redirection': 'redirects output to a file (a rule cannot see where a file name leads)',

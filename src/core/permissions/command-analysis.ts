@@ -1,3 +1,4 @@
+import {codeVariable} from './code-variables.js'
 import {unwrapCommand} from './command-wrappers.js'
 import {writtenFiles} from './file-writers.js'
 import {ASSIGNMENT, parseShellCommand, RESERVED_WORDS, type ShellHazard} from './shell-command.js'
@@ -40,11 +41,14 @@ import {hasWildcard, literalShape} from './word-shape.js'
  *   (`gіt` with a Cyrillic і);
  * - `executing-option`: options that run commands (git-options.ts, interpreters.ts);
  * - `interpreter-code`: code no rule can read (unwrapped.ts): `python -c`, `| sh`, `. <(...)`;
+ * - `code-variable`: a variable set in front of the command that loads code or config no rule
+ *   can read (`LD_PRELOAD=`, `PATH=`, `NODE_OPTIONS=`: code-variables.ts); one that holds a
+ *   command line (`GIT_PAGER=`, `EDITOR=`) is read as shell code instead, for deny rules;
  * - `unparsable` also when a wrapper's options cannot be read, shell code is expanded by the
  *   outer shell first (`bash -c "$X"`), or the nesting is deeper than the limit.
  */
 
-export type CommandHazard = Exclude<ShellHazard, 'substitution'> | 'dynamic-command' | 'non-ascii-command' | 'executing-option' | 'interpreter-code'
+export type CommandHazard = Exclude<ShellHazard, 'substitution'> | 'dynamic-command' | 'non-ascii-command' | 'executing-option' | 'interpreter-code' | 'code-variable'
 
 /** What deny rules test of a part: its own shapes, then those of each wrapper around it. */
 export interface DenyForms {
@@ -120,6 +124,7 @@ class Analysis {
     let assignments = 0
     while (assignments < command.words.length && ASSIGNMENT.test(command.words[assignments])) assignments++
     const part: CommandPart = {allow: allowForms(command, assignments), deny: {outer, shapes: denyShapes(command, assignments)}}
+    for (let i = 0; i < assignments; i++) this.assignment(command, i, depth, outer, into ?? part)
     const name = command.words[assignments]
     if (name === undefined) return this.add(part, into)
     if (hasWildcard(command.shapes[assignments])) this.hazards.add('dynamic-command')
@@ -155,6 +160,17 @@ class Analysis {
       if (!literal) this.hazards.add('unparsable')
       this.script(text, depth + 1, inner.outer, inner.into)
     }
+  }
+
+  /** `GIT_PAGER='rm -rf ~' git log`: what a variable that runs or loads something holds meets the deny rules (code-variables.ts). */
+  private assignment(command: Command, at: number, depth: number, outer: DenyForms | undefined, into: CommandPart): void {
+    const word = command.words[at]
+    const name = word.slice(0, word.search(/\+?=|\[/))
+    const kind = codeVariable(name)
+    if (kind === 'code') this.hazards.add('code-variable')
+    if (kind !== 'command') return
+    if (depth >= MAX_UNWRAP_DEPTH || hasWildcard(command.shapes[at])) this.hazards.add('unparsable')
+    else this.script(word.slice(word.indexOf('=') + 1), depth + 1, outer, into)
   }
 
   private write(files: readonly FileWrite[]): void {

@@ -45,6 +45,7 @@ export function ruleTargets(toolName: string, input: Readonly<Record<string, unk
   for (const write of writes) if (hasLiteral(write.shape)) targets.push({kind: 'write', tools: WRITING_TOOLS, write})
   if (hazards.includes('unparsable')) targets.push({kind: 'unread', tools: EXEC, why: 'cannot be read in full'})
   else if (hazards.includes('interpreter-code')) targets.push({kind: 'unread', tools: EXEC, why: 'hands code to an interpreter, which no rule can read'})
+  else if (hazards.includes('code-variable')) targets.push({kind: 'unread', tools: EXEC, why: 'sets a variable that makes it load code no rule can read (LD_PRELOAD, PATH, NODE_OPTIONS, ...)'})
   return targets
 }
 
