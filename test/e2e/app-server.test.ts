@@ -215,8 +215,15 @@ describe('hanzo-dev app-server --listen', () => {
     const listed = async () => (await second.request('session/list', {})).result.sessions.find((s) => s.sessionId === sessionId)
     await waitUntil(async () => (await listed())?.live === false, 'the session closed with its connection')
     expect((await second.request('session/resume', {sessionId})).result).toMatchObject({sessionId})
+    // A second window on the same session follows the turns the first starts.
+    const watcher = new HttpClient(url, auth)
+    await watcher.open()
+    await watcher.request('session/resume', {sessionId})
     const turn = (await second.request('turn/start', {input: 'what did you do?', sessionId})).result.turnId
-    expect((await second.next('turn/completed', (p) => p.turnId === turn)).params).toMatchObject({finalOutput: 'I created approved.txt and left build alone.', stopReason: 'completed'})
+    const done = {finalOutput: 'I created approved.txt and left build alone.', stopReason: 'completed'}
+    expect((await second.next('turn/completed', (p) => p.turnId === turn)).params).toMatchObject(done)
+    expect((await watcher.next('turn/completed', (p) => p.turnId === turn)).params).toMatchObject(done)
+    await watcher.close()
     await second.close()
   })
 

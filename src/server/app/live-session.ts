@@ -14,8 +14,9 @@ interface RunningTurn {
 /**
  * An agent session open in the app server: the session (opened by openAgentSession, so the
  * CLI's policy, hooks, sandbox and recording apply), the connections using it, and its turn in
- * progress. Turns run one at a time; each streams its items to the connection that started it,
- * and that connection answers the turn's permission requests.
+ * progress. Turns run one at a time; each streams its items to every connection using the
+ * session (a second window on the same conversation sees it too), and the connection that
+ * started it answers its permission requests.
  */
 export class LiveSession {
   private turn?: RunningTurn
@@ -75,7 +76,7 @@ export class LiveSession {
     },
   }
 
-  /** Starts a turn in the background and returns its id; its notifications go to `connection`. */
+  /** Starts a turn in the background and returns its id; `connection` answers its permission requests. */
   startTurn(connection: RpcConnection, input: string): string {
     const turn: RunningTurn = {connection, controller: new AbortController(), id: randomUUID()}
     this.turn = turn
@@ -100,7 +101,9 @@ export class LiveSession {
 
   /** Runs the turn to its end: a model error is an `error` notification and stop reason `error`, never a crash. */
   private async runTurn(turn: RunningTurn, input: string): Promise<void> {
-    const notify: Notify = (method, params) => turn.connection.notify(method, params)
+    const notify: Notify = (method, params) => {
+      for (const connection of this.connections) connection.notify(method, params)
+    }
     const ids = {sessionId: this.session.id, turnId: turn.id}
     const items = new TurnItems(notify, ids)
     const stopOnClose = turn.connection.onClose(() => turn.controller.abort())
