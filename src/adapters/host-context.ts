@@ -5,7 +5,7 @@ import type {HostContext} from '@hanzo-dev/sdk'
 import {loadConfig} from '../core/config/load.js'
 import {redactForPlugins} from '../core/config/redact.js'
 import {untrustedForPlugins} from '../core/config/trust-review.js'
-import type {HanzoConfig, LoadedConfig} from '../core/config/types.js'
+import type {ConfigWarning, HanzoConfig, LoadedConfig} from '../core/config/types.js'
 import {resolvePaths} from '../core/paths.js'
 import {nodeConfigIO} from './config-io.js'
 import {FileTrustStore} from './trust-store.js'
@@ -43,8 +43,23 @@ export function loadSettings(options: {cwd: string; env: Readonly<Record<string,
   return loadConfig({...options, homedir: homedir(), io: nodeConfigIO, trust: FileTrustStore.of(options.env, homedir())})
 }
 
-/** For a plugin's own commands (see `loadHostLibrary` in @hanzo-dev/sdk). */
+/** For a plugin's own commands (see `loadHostLibrary` in @hanzo-dev/sdk), which print the warnings. */
 export async function loadHostContext(options: {cwd: string; env: Readonly<Record<string, string | undefined>>}) {
   const loaded = await loadSettings(options)
-  return {host: hostInput(loaded, options.cwd, options.env), warnings: loaded.warnings}
+  return {host: hostInput(loaded, options.cwd, options.env), warnings: unsaid(loaded.warnings)}
+}
+
+const said = new Set<string>()
+
+/**
+ * The settings warnings this process has not given yet, now counted as given: a plugin command
+ * that loads the settings and then opens an agent session (`agent NAME`) says each once.
+ */
+export function unsaid(warnings: readonly ConfigWarning[]): ConfigWarning[] {
+  return warnings.filter((warning) => {
+    const key = `${warning.file ?? ''}\0${warning.message}`
+    if (said.has(key)) return false
+    said.add(key)
+    return true
+  })
 }

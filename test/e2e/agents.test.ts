@@ -5,7 +5,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 
 import type {Script} from '../../src/testing/fake-model/script.js'
 import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
-import {runCli, useSandboxDirs} from '../helpers/cli.js'
+import {runCli, unwrapped, useSandboxDirs} from '../helpers/cli.js'
 
 
 const events = (stdout: string) => stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line))
@@ -188,9 +188,13 @@ describe('plan, solve, code and auto on the fake model', () => {
     mkdirSync(agents, {recursive: true})
     writeFileSync(join(agents, 'greeter.md'), '---\ndescription: Greets\ntools: [fs_read]\n---\nYou are the greeter.\n')
     const run = await setUp({turns: [{expect: {system_contains: 'You are the greeter.', tools_include: ['fs_read']}, text: 'Hello!'}]})
+    // A setting that is wrong is said once, though the command reads the settings and then opens a session.
+    mkdirSync(join(dirs.project, '.hanzo'), {recursive: true})
+    writeFileSync(join(dirs.project, '.hanzo', 'settings.json'), JSON.stringify({bogus_key: 1}))
     const result = await run('agent', 'greeter', 'greet me')
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toBe('Hello!')
+    expect(unwrapped(result.stderr).match(/bogus_key: unknown setting/g)).toHaveLength(1)
     const offered = ((model!.requests[0].body as {tools?: Array<{function?: {name: string}}>}).tools ?? []).map((t) => t.function?.name)
     expect(offered).toEqual(['fs_read'])
   })

@@ -11,7 +11,7 @@ import {DEFAULT_PERMISSION_RULES, PermissionGate, PermissionPolicy} from '../../
 import {ToolRegistry, type ToolSource} from '../../core/tools/registry.js'
 import {scopedToolNames} from '../../core/tools/scope.js'
 import {AuditLog, auditLogPath} from '../audit-log.js'
-import {hostInput, loadSettings} from '../host-context.js'
+import {hostInput, loadSettings, unsaid} from '../host-context.js'
 import {collectContributions, hookTimeoutMs, isTool} from '../plugin-host.js'
 import {readProjectInstructions} from '../project-instructions.js'
 import {createPrompter} from '../prompt/index.js'
@@ -54,7 +54,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   const {cwd, env} = options
   const warn = options.warn ?? ((message: string) => void process.stderr.write(`Warning: ${message}\n`))
   const loaded = options.settings ?? (await loadSettings({cwd, env}))
-  if (!options.settings) for (const w of loaded.warnings) warn(formatWarning(w))
+  if (!options.settings) for (const w of unsaid(loaded.warnings)) warn(formatWarning(w))
   const {config, permissionRules, projectRoot} = loaded
   const {dataDir} = resolvePaths(env, homedir())
   // Before the model client: a wrong session id is the first thing to say.
