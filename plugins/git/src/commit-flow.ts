@@ -169,6 +169,8 @@ async function makeCommit(repo: Repository, message: string, options: CommitOpti
     const hook = (await hasCommitHook(repo)) && result.exitCode === 1
     throw new GitError(`${hook ? 'A commit hook rejected the commit' : `git commit failed: ${result.stderr.trim().split('\n').at(-1) ?? ''}`}; the message is kept in ${file.shown} and the changes stay staged`, {
       hint: `fix what ${hook ? 'the hook' : 'git'} reports, then run: ${retry} (or: git commit -F ${file.shown})`,
+      // Not echoed as it ran (the interactive prompt captures it): what the hook said goes with the error.
+      ...(options.note && result.stderr.trim() ? {output: lastLines(result.stderr.trim(), 20)} : {}),
     })
   }
 
@@ -194,4 +196,9 @@ async function hasCommitHook(repo: Repository): Promise<boolean> {
 export function note(options: Pick<CommitOptions, 'note'>, message: string): void {
   if (options.note) options.note(message)
   else process.stderr.write(`${message}\n`)
+}
+
+function lastLines(text: string, count: number): string {
+  const lines = text.split('\n')
+  return lines.length <= count ? text : [`[${lines.length - count} earlier lines not shown]`, ...lines.slice(-count)].join('\n')
 }

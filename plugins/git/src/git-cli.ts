@@ -93,12 +93,15 @@ export function gitSaid(result: GitResult): string {
 export class GitError extends Error {
   readonly hint?: string
   readonly exitCode: number
+  /** What git (or a hook) printed, when the user has not seen it yet (it was not echoed). */
+  readonly output?: string
 
-  constructor(message: string, options: {hint?: string; exitCode?: number} = {}) {
+  constructor(message: string, options: {hint?: string; exitCode?: number; output?: string} = {}) {
     super(message)
     this.name = 'GitError'
     this.hint = options.hint
     this.exitCode = options.exitCode ?? 1
+    this.output = options.output
   }
 }
 

@@ -68,8 +68,12 @@ function command(name: string, description: string, argsHint: string, work: (rep
       try {
         return await work(await openRepository({cwd: context.cwd, env: process.env, signal: context.signal}), context)
       } catch (error) {
-        // The prompt shows one line: the hint belongs on it.
-        if (error instanceof GitError && error.hint) throw new Error(`${error.message} (${error.hint})`)
+        // The prompt shows one message: the hint belongs on it, and what the hook said under it.
+        if (error instanceof GitError && (error.hint || error.output)) {
+          const said = error.output?.split('\n').map((line) => `  ${line}`) ?? []
+          throw new Error([`${error.message}${error.hint ? ` (${error.hint})` : ''}`, ...said].join('\n'))
+        }
+
         throw error
       }
     },

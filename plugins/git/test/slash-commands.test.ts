@@ -7,7 +7,7 @@ import {openAgentSession} from '../../../src/adapters/agent-session/index.js'
 import type {Script} from '../../../src/testing/fake-model/script.js'
 import {type FakeModel, startFakeModel} from '../../../src/testing/fake-model/server.js'
 import {REPO_ROOT, useSandboxDirs} from '../../../test/helpers/cli.js'
-import {addOrigin, makeRepo, type Repo} from './git-fixture.js'
+import {addOrigin, makeRepo, type Repo, writeHook} from './git-fixture.js'
 
 // The git slash commands as the interactive session gets them: collected from the plugin's
 // contribution by a real session (the CLI's plugins loaded), run on a real repository, the
@@ -68,6 +68,14 @@ describe('the git slash commands', () => {
     expect((await slash('/stash half done'))?.message).toBe('Stashed as stash@{0}: half done (git stash pop brings it back)')
     expect(repo.git('status', '--porcelain')).toBe('')
     expect(await slash('/stash')).toEqual({message: 'Nothing to stash.'})
+  })
+
+  it('/commit shows what a commit hook said when it rejects the commit (the prompt captured it)', async () => {
+    const repo = makeRepo(dirs.box)
+    writeHook(repo, 'pre-commit', '#!/bin/sh\necho "lint: README.md needs a title" >&2\nexit 1\n')
+    repo.write('README.md', 'hello\nworld\n')
+    const slash = await open(repo, {turns: [{text: 'docs(readme): add world'}]})
+    await expect(slash('/commit')).rejects.toThrow(/^A commit hook rejected the commit; .*\n  lint: README\.md needs a title$/s)
   })
 
   it('/worktree makes the tree beside the repository; /commit-push-pr commits on a new branch and pushes it (no gh: the compare URL is for later)', async () => {
