@@ -8,7 +8,7 @@ import {
   type SessionEventVerdict,
   type ToolContext,
   type ToolResult,
-  toolError,
+  toolRefusal,
 } from '@hanzo-dev/sdk'
 
 import {parseHooks} from './hook-config.js'
@@ -159,7 +159,7 @@ export class HookRunner {
       name: 'hooks',
       wrap: (next) => async (call, context) => {
         const pre = await this.runPre(call.name, call.input, context)
-        if (pre.decision === 'deny') return toolError(pre.reason)
+        if (pre.decision === 'deny') return toolRefusal(pre.reason)
         const result = await next(call, context)
         await this.runPost(call.name, call.input, result, context)
         return result

@@ -1,4 +1,4 @@
-import {type Middleware, type ToolCall, type ToolResult, toolError} from '@hanzo-dev/sdk'
+import {type Middleware, type ToolCall, type ToolResult, toolRefusal} from '@hanzo-dev/sdk'
 
 import type {BackendStatus, ConfinedCommand, Confinement} from './confinement.js'
 import type {Roots} from './mount-plan.js'
@@ -72,7 +72,7 @@ export function refusingMiddleware(problem: string): Middleware {
 }
 
 function refusal(call: ToolCall, reason: string): ToolResult {
-  return toolError(`sandbox: ${call.name} refused: ${reason}`)
+  return toolRefusal(`sandbox: ${call.name} refused: ${reason}`)
 }
 
 /** What the sandbox removed after a command, and why, so the model does not make it again. */

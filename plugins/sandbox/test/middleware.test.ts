@@ -62,6 +62,8 @@ describe('sandbox middleware: file tools', () => {
       error: `sandbox: fs_write refused: out/new.txt (${join(dirs.outside, 'new.txt')}) is outside the workspace ${dirs.ws}`,
       is_error: true,
       output: '',
+      // Marked as the middleware's refusal: the host records it in the audit log.
+      refused: true,
     })
     expect(existsSync(join(dirs.outside, 'new.txt'))).toBe(false)
     expect(await call('fs_edit', {new_string: 'pwned', old_string: 'outside', path: 'shared.txt'})).toMatchObject({

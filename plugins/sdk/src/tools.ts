@@ -6,6 +6,12 @@ export interface ToolResult {
   output: string
   error: string | null
   is_error: boolean
+  /**
+   * Set by a middleware that kept the call from running (a pre_tool_use hook's deny, the
+   * sandbox's refusal): the host records it as a denial in the audit log, as the permission
+   * step's own denials are.
+   */
+  refused?: boolean
 }
 
 export interface ToolContext {
@@ -59,4 +65,9 @@ export function toolOk(output: string): ToolResult {
 
 export function toolError(error: string, output = ''): ToolResult {
   return {error, is_error: true, output}
+}
+
+/** A middleware's refusal of the call before it ran (see {@link ToolResult.refused}). */
+export function toolRefusal(reason: string): ToolResult {
+  return {...toolError(reason), refused: true}
 }

@@ -88,6 +88,8 @@ export class ToolPipeline implements ToolExecutor {
     const call: ToolCall = {input, name: tool.definition.name}
     try {
       const result = await this.run(call, {cwd: this.options.cwd, sessionId, signal})
+      // A hook or the sandbox kept it from running: that is a decision too, and the audit log has each.
+      if (result.refused) await permissions?.refuse?.({sessionId, toolName: tool.definition.name}, result.error ?? 'refused before it ran')
       return signal.aborted && !result.is_error ? toolError(CANCELLED, result.output) : result
     } catch (error) {
       if (signal.aborted) return toolError(CANCELLED)
