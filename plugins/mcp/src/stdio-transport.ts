@@ -3,6 +3,7 @@ import {createWriteStream, mkdirSync, type WriteStream} from 'node:fs'
 import {dirname} from 'node:path'
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js'
 import type {JSONRPCMessage} from '@modelcontextprotocol/sdk/types.js'
+import {terminateGroup} from '@hanzo-dev/sdk'
 
 import {StdioLineReader} from './stdio-lines.js'
 
@@ -11,7 +12,6 @@ import {StdioLineReader} from './stdio-lines.js'
  * run, never the model's API keys or tokens the user exported for something else.
  */
 const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE']
-const KILL_GRACE_MS = 2000
 
 export interface StdioMcpTransportOptions {
   command: string
@@ -79,23 +79,13 @@ export class StdioMcpTransport implements Transport {
     })
   }
 
-  /** Ends the stdin, then the whole group: TERM, and KILL after a grace period. */
+  /** Ends the stdin, then the whole group, what the server started included: TERM, and KILL after a grace period. */
   async close(): Promise<void> {
     const child = this.child
     if (!child?.pid) return
     const exited = new Promise<void>((resolve) => child.once('close', () => resolve()))
     child.stdin?.end()
-    signalGroup(child.pid, 'SIGTERM')
-    const timer = setTimeout(() => signalGroup(child.pid!, 'SIGKILL'), KILL_GRACE_MS)
+    await terminateGroup(child.pid)
     await exited
-    clearTimeout(timer)
-  }
-}
-
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal)
-  } catch {
-    // The group is gone already.
   }
 }
