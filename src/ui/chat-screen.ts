@@ -4,7 +4,7 @@ import type {ChalkInstance} from 'chalk'
 import {oneLine} from '../adapters/prompt/terminal-text.js'
 
 import type {PromptWidget} from './prompt-widget.js'
-import type {LiveRegion, RegionCursor} from './live-region.js'
+import {fitRow, type LiveRegion, type RegionCursor} from './live-region.js'
 
 /** What the bottom of the screen shows besides the prompt. */
 export interface ScreenState {
@@ -52,8 +52,9 @@ export function drawScreen(region: LiveRegion, widget: PromptWidget, state: Scre
   }
 
   if (state.notice) lines.push(style.yellow(state.notice))
-  const mode = widget.vimMode && widget.vimMode !== 'command' ? style.bold(`-- ${widget.vimMode.toUpperCase()} -- `) : ''
-  lines.push(style.dim(`${mode}${state.status}`))
+  const mode = widget.vimMode && widget.vimMode !== 'command' ? `-- ${widget.vimMode.toUpperCase()} -- ` : ''
+  // One row, whatever the width: a wrapped status line would push the prompt up.
+  lines.push(style.dim(`${style.bold(mode)}${fitRow(state.status, region.width - mode.length)}`))
   region.draw(lines, cursor)
 }
 

@@ -64,8 +64,13 @@ export class LiveRegion {
     return `${up}\r${ESC}J`
   }
 
+  /** The terminal's width in columns, as the region wraps its lines. */
+  get width(): number {
+    return Math.max(10, this.out.columns ?? 80)
+  }
+
   private paint(): string {
-    const width = Math.max(10, this.out.columns ?? 80)
+    const {width} = this
     let rows: string[] = []
     let cursorRow = 0
     let cursorColumn = 0
@@ -134,6 +139,12 @@ function columnsAt(grapheme: string, used: number): number {
   let apart = 0
   for (const ch of grapheme) apart += JOINERS.has(ch) ? 0 : stringWidth(ch)
   return Math.max(stringWidth(grapheme), apart)
+}
+
+/** `text` (plain) on one row of `width` columns: cut, with an ellipsis, where it would wrap. */
+export function fitRow(text: string, width: number): string {
+  if (wrapLine(text, width).length <= 1) return text
+  return `${wrapLine(text, width - 1)[0].text}…`
 }
 
 /** `line` cut into rows of at most `width` columns; ANSI styling is kept and not counted. */

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {LiveRegion, wrapLine} from '../../../src/ui/live-region.js'
+import {fitRow, LiveRegion, wrapLine} from '../../../src/ui/live-region.js'
 import {Screen} from '../../helpers/screen.js'
 
 /** A live region on a `width`-column terminal: every write is played on `screen` and kept. */
@@ -190,5 +190,13 @@ describe('LiveRegion', () => {
     narrow.write(writes.at(-1)!)
     expect(narrow.lines).toEqual(['› abcdefgh', 'ijklmnop', 'status'])
     expect([narrow.row, narrow.column]).toEqual([1, 8])
+  })
+})
+
+describe('fitRow', () => {
+  it('keeps a line that fits, and cuts one that would wrap with an ellipsis, counting wide characters', () => {
+    expect(fitRow('model · prompt', 14)).toBe('model · prompt')
+    expect(fitRow('model · prompt · /help', 14)).toBe('model · promp…')
+    expect(fitRow('模型 · prompt', 8)).toBe('模型 · …')
   })
 })
