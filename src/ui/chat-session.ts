@@ -117,7 +117,8 @@ export class ChatSession {
     input.setRawMode(true)
     input.resume()
     const onKey = (text: string | undefined, key: Keypress | undefined) => this.onKeypress(text, key)
-    const onResize = () => this.region.resize()
+    // Drawn anew, not only rewrapped: the status line is fitted to the new width.
+    const onResize = () => this.draw()
     input.on('keypress', onKey)
     output.on('resize', onResize)
     this.region.commit(banner.join('\n'))

@@ -54,11 +54,6 @@ export class LiveRegion {
     this.cursorRow = 0
   }
 
-  /** Redraws at the terminal's new width. */
-  resize(): void {
-    this.draw(this.lines, this.cursor)
-  }
-
   private erase(): string {
     const up = this.cursorRow > 0 ? `${ESC}${this.cursorRow}A` : ''
     return `${up}\r${ESC}J`

@@ -180,11 +180,11 @@ describe('LiveRegion', () => {
     expect(screen.lines).toEqual(['›', 'status'])
   })
 
-  it('on resize draws the same lines at the new width', () => {
+  it('after a resize draws at the new width', () => {
     const {out, region, writes} = terminal(20)
     region.draw(['› abcdefghijklmnop', 'status'], {column: 18, line: 0})
     out.columns = 10
-    region.resize()
+    region.draw(['› abcdefghijklmnop', 'status'], {column: 18, line: 0})
     // The drawing made at 20 columns is erased from its cursor row; the new one wraps at 10.
     const narrow = new Screen(10)
     narrow.write(writes.at(-1)!)
