@@ -75,7 +75,7 @@ describe('the git slash commands', () => {
     writeHook(repo, 'pre-commit', '#!/bin/sh\necho "lint: README.md needs a title" >&2\nexit 1\n')
     repo.write('README.md', 'hello\nworld\n')
     const slash = await open(repo, {turns: [{text: 'docs(readme): add world'}]})
-    await expect(slash('/commit')).rejects.toThrow(/^A commit hook rejected the commit; .*\n  lint: README\.md needs a title$/s)
+    await expect(slash('/commit')).rejects.toThrow(/^A commit hook rejected the commit; .*\n {2}lint: README\.md needs a title$/s)
   })
 
   it('/worktree makes the tree beside the repository; /commit-push-pr commits on a new branch and pushes it (no gh: the compare URL is for later)', async () => {
