@@ -196,7 +196,7 @@ function isContribution(value: unknown): value is Contribution {
     (value.middleware === undefined || (Array.isArray(value.middleware) && value.middleware.every(isMiddleware))) &&
     (value.slashCommands === undefined || (Array.isArray(value.slashCommands) && value.slashCommands.every(isSlashCommand))) &&
     optional(value.context, 'string') &&
-    optional(value.status, 'string') &&
+    (optional(value.status, 'string') || typeof value.status === 'function') &&
     (value.notices === undefined || (Array.isArray(value.notices) && value.notices.every((n) => typeof n === 'string'))) &&
     optional(value.onSessionEvent, 'function') &&
     optional(value.watchTools, 'function') &&

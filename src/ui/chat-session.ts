@@ -426,6 +426,8 @@ export class ChatSession {
 
   private draw(): void {
     if (this.closed) return
+    // Plugins' items change during the session (an MCP server that connects late).
+    this.updateStatus()
     drawScreen(this.region, this.widget, {...this.screen, busy: this.busy.text, question: this.questions.lines, queued: this.queued}, this.options.style, this.questions.reasonWidget)
   }
 }

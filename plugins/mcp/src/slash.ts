@@ -1,6 +1,6 @@
 import type {SlashCommandDefinition} from '@hanzo-dev/sdk'
 
-import type {McpServers} from './servers.js'
+import type {McpServers, ServerStatus} from './servers.js'
 
 /**
  * `/mcp` at the interactive prompt: the session's MCP servers as they are now (connected with
@@ -25,4 +25,11 @@ export function mcpSlashCommands(servers?: McpServers): SlashCommandDefinition[]
       },
     },
   ]
+}
+
+/** `mcp: 2/3` (connected of all), and how many failed: the status line's item; /mcp says why. */
+export function statusItem(servers: readonly ServerStatus[]): string {
+  const connected = servers.filter((s) => s.state === 'connected').length
+  const failed = servers.filter((s) => s.state === 'failed').length
+  return `mcp: ${connected}/${servers.length}${failed > 0 ? ` (${failed} failed: /mcp)` : ''}`
 }

@@ -4,6 +4,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {McpConnection} from '../src/connection.js'
+import {statusItem} from '../src/slash.js'
 import {FILESYSTEM, httpEverything, servers, stdioEverything, tempDir} from './mcp-fixtures.js'
 
 // Real servers from npm: server-everything over stdio, streamable HTTP and HTTP+SSE, and
@@ -88,6 +89,7 @@ describe('the MCP client against real servers', () => {
       ['missing', 'failed'],
       ['everything', 'connected'],
     ])
+    expect(statusItem(mcp.status())).toBe('mcp: 1/3 (2 failed: /mcp)')
     expect(warnings).toEqual([
       expect.stringMatching(/^MCP server "missing" cannot start: hanzo-no-such-server not found/),
       expect.stringMatching(/^MCP server "mute" did not start within 800 ms/),

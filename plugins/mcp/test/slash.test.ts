@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 
 import type {McpServers} from '../src/servers.js'
-import {mcpSlashCommands} from '../src/slash.js'
+import {mcpSlashCommands, statusItem} from '../src/slash.js'
 
 const context = {args: '', argv: [], cwd: '/', signal: new AbortController().signal}
 
@@ -20,5 +20,13 @@ describe('/mcp', () => {
   it('says how to add one when the session has none', async () => {
     const [command] = mcpSlashCommands()
     expect((await command.run(context))?.message).toMatch(/^No MCP servers in this session \(hanzo-dev mcp add adds one\)/)
+  })
+})
+
+describe('the status line item', () => {
+  it('counts the connected servers of all, and says how many failed', () => {
+    const server = (state: string) => ({name: state, state, transport: 'stdio'}) as const
+    expect(statusItem([server('connected'), server('connected')] as never)).toBe('mcp: 2/2')
+    expect(statusItem([server('connected'), server('connecting'), server('failed')] as never)).toBe('mcp: 1/3 (1 failed: /mcp)')
   })
 })

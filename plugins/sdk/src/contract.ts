@@ -111,8 +111,12 @@ export interface Contribution {
   context?: string
   /** Commands for the interactive prompt (`/commit`); a name a built-in or an earlier plugin has is refused with a warning. */
   slashCommands?: SlashCommandDefinition[]
-  /** A few words the interactive session's status line shows for the whole session (`sandbox: workspace`). */
-  status?: string
+  /**
+   * A few words the interactive session's status line shows (`sandbox: workspace`); a function
+   * when they change during the session (`mcp: 2/3`), called each time the line is drawn, so it
+   * must be quick. Undefined or empty: nothing shown.
+   */
+  status?: string | (() => string | undefined)
   /** Lines the host prints once, on stderr, before the session starts (what the user must know about it). */
   notices?: string[]
   /** Called by the host at each session event, in the order plugins answered. */

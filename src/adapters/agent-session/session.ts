@@ -178,7 +178,11 @@ export class AgentSessionNode implements AgentSession {
   }
 
   statusItems(): readonly string[] {
-    return this.parts.contributions.flatMap(({value}) => (value.status ? [value.status] : []))
+    return this.parts.contributions.flatMap(({value: {status}}) => {
+      // A plugin's function that throws loses its item, not the status line.
+      const text = typeof status === 'function' ? attempt(status) : status
+      return text ? [text] : []
+    })
   }
 
   slashCommands(): readonly ContributedSlashCommand[] {
@@ -248,5 +252,13 @@ export class AgentSessionNode implements AgentSession {
 
   private event(name: SessionEventInput['event'], extra: Partial<SessionEventInput> = {}) {
     return fireSessionEvent(this.parts.contributions, {cwd: this.cwd, event: name, sessionId: this.id, ...extra}, this.parts.warn)
+  }
+}
+
+function attempt(status: () => string | undefined): string | undefined {
+  try {
+    return status()
+  } catch {
+    return undefined
   }
 }

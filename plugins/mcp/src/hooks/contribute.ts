@@ -1,7 +1,7 @@
 import {defineContributeHook, loadHostLibrary, PLUGIN_API_VERSION} from '@hanzo-dev/sdk'
 
 import {enabledServers} from '../server-config.js'
-import {mcpSlashCommands} from '../slash.js'
+import {mcpSlashCommands, statusItem} from '../slash.js'
 
 /**
  * How long the answer waits for the servers: those up by then are in the first request's
@@ -35,6 +35,7 @@ export default defineContributeHook(async (options) => {
     dispose: () => mcp.close(),
     notices,
     slashCommands: mcpSlashCommands(mcp),
+    status: () => statusItem(mcp.status()),
     tools: mcp.tools(),
     watchTools: (update) => mcp.onChange(update),
   }
