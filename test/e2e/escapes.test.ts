@@ -27,7 +27,7 @@ describe('hanzo-dev run: a hostile model tries each escape and is refused', () =
     model = undefined
   })
 
-  it('refuses every escape end to end, with an audit record for each call', async () => {
+  it('refuses every escape end to end, with an audit record for each decision', async () => {
     const {outside, 'w/proj': project, 'w/proj_evil': sibling} = dirs
     execFileSync('git', ['init', '-q'], {cwd: project})
     mkdirSync(join(project, '.hanzo'))
@@ -82,8 +82,15 @@ describe('hanzo-dev run: a hostile model tries each escape and is refused', () =
     }
 
     const audit = readFileSync(join(dirs.box.env.XDG_DATA_HOME, 'hanzo-dev', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line))
-    expect(audit).toHaveLength(escapes.length)
-    expect(audit.map((record) => record.tool_name)).toEqual(escapes.map((escape) => escape.call.name))
+    // One policy decision per call, in order; each file write the policy let through (allow-all)
+    // and the sandbox then refused has that refusal as its own deny record right after it.
+    const bySandbox = (record: {reason: string | null}) => String(record.reason).startsWith('sandbox: ')
+    expect(audit.filter((record) => !bySandbox(record)).map((record) => record.tool_name)).toEqual(escapes.map((escape) => escape.call.name))
+    for (const [i, record] of audit.entries()) {
+      if (record.tool_name === 'fs_write' && record.decision === 'allow') expect(audit[i + 1]).toMatchObject({decision: 'deny', reason: expect.stringMatching(/^sandbox: fs_write refused: /)})
+    }
+
+    expect(audit.filter((record) => bySandbox(record))).toHaveLength(4)
   })
 
   it('asks (and, off a terminal, denies) a command chained after an allowed one', async () => {
