@@ -52,19 +52,10 @@ export interface ProtectedPermissionRule {
  * Everything else prompts until a settings file says otherwise.
  */
 export const DEFAULT_PERMISSION_RULES: ReadonlyArray<Omit<DefaultPermissionRule, 'tier'>> = [
-  {mode: 'allow', pattern: 'fs_read'},
-  {mode: 'allow', pattern: 'fs_list'},
-  {mode: 'allow', pattern: 'fs_glob'},
-  {mode: 'allow', pattern: 'fs_grep'},
-  {mode: 'allow', pattern: 'git_status'},
-  {mode: 'allow', pattern: 'git_diff'},
-  {mode: 'allow', pattern: 'git_log'},
-  {mode: 'allow', pattern: 'lsp_diagnostics'},
-  {mode: 'allow', pattern: 'lsp_definition'},
-  {mode: 'allow', pattern: 'lsp_references'},
-  {mode: 'allow', pattern: 'lsp_hover'},
-  {mode: 'allow', pattern: 'lsp_symbols'},
-]
+  ...['fs_read', 'fs_list', 'fs_glob', 'fs_grep'],
+  ...['git_status', 'git_diff', 'git_log'],
+  ...['lsp_diagnostics', 'lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols'],
+].map((pattern) => ({mode: 'allow', pattern}))
 
 export interface PermissionPolicyOptions {
   /** Consulted when no configured rule matches; the shipped {@link DEFAULT_PERMISSION_RULES} when left out. */
