@@ -58,7 +58,7 @@ export async function serverHint(language: LanguageSpec, options: LookupOptions)
   if (!options.projectServers) {
     for (const {command} of language.servers) {
       const path = command.includes('/') ? undefined : await projectCommand(command, options)
-      if (path) return `${path} is the project's own program: it runs only with "lsp": {"project_servers": true} in your user settings`
+      if (path) return `${path} is the project's own program: it runs once you allow it (hanzo-dev config set lsp.project_servers true)`
     }
   }
 

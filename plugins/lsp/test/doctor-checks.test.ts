@@ -78,7 +78,7 @@ describe('lspChecks', () => {
     const withheld = await lspChecks(host())
     expect(withheld.find((c) => c.id === 'lsp.language.typescript')).toMatchObject({
       detail: 'project uses TypeScript / JavaScript; typescript-language-server not on PATH',
-      hint: `${own} is the project's own program: it runs only with "lsp": {"project_servers": true} in your user settings`,
+      hint: `${own} is the project's own program: it runs once you allow it (hanzo-dev config set lsp.project_servers true)`,
       status: 'warn',
     })
     const allowed = await lspChecks(host({lsp: {project_servers: true}}))

@@ -85,7 +85,7 @@ describe('lsp diagnostics, definition, references, hover (built CLI)', () => {
       const stderr = unwrapped(result.stderr)
       expect(stderr).toContain('.hanzo/settings.json: lsp.project_servers: ignored: this setting is only read from your user settings')
       expect(stderr).toContain('typescript-language-server not found on PATH (')
-      expect(stderr).toContain(`is the project's own program: it runs only with "lsp": {"project_servers": true} in your user settings)`)
+      expect(stderr).toContain(`is the project's own program: it runs once you allow it (hanzo-dev config set lsp.project_servers true))`)
       const servers = await runCli(['lsp', 'servers', '--json'], {cwd: cloned, env: {...box.env, PATH: '/usr/bin:/bin'}})
       expect(JSON.parse(servers.stdout).languages).toEqual([expect.objectContaining({id: 'typescript', install: expect.stringContaining('project_servers'), server: null})])
       expect(existsSync(marker)).toBe(false)
