@@ -103,6 +103,7 @@ export class ChatSession {
       },
       print: (text) => this.print(text),
       style: options.style,
+      width: () => this.region.width,
     })
   }
 

@@ -1,3 +1,5 @@
+import {stripVTControlCharacters} from 'node:util'
+
 import type {PermissionDecision} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 
@@ -16,6 +18,8 @@ export interface QuestionHost {
   opening(): void
   print(text: string): void
   draw(): void
+  /** The terminal's width: the answer keys go on as many rows as they need. */
+  width(): number
   /** The answer is in (`allow` or `deny`); after Esc the turn is interrupted too. */
   answered(decision: PermissionDecision, interrupt: boolean): void
 }
@@ -30,10 +34,24 @@ type Pending = {kind: 'choice'; resolve(decision: PermissionDecision): void} | {
 export class PermissionQuestions {
   private pending?: Pending
   private queue: Promise<unknown> = Promise.resolve()
-  /** The question's lines, for the screen. */
-  lines: string[] = []
+  private question?: string
 
   constructor(private readonly host: QuestionHost) {}
+
+  /** The question's lines, for the screen: the question, then the keys, packed into rows that fit the width. */
+  get lines(): string[] {
+    if (this.question === undefined) return []
+    const {style} = this.host
+    const keys = [`${style.bold('y')} allow once`, `${style.bold('a')} allow for this session`, `${style.bold('n')} deny (with a reason)`, style.dim('Esc: deny')]
+    const rows: string[] = []
+    for (const key of keys) {
+      const row = rows.at(-1)
+      if (row !== undefined && stripVTControlCharacters(`${row}   ${key}`).length <= this.host.width()) rows[rows.length - 1] = `${row}   ${key}`
+      else rows.push(`  ${key}`)
+    }
+
+    return [this.question, ...rows]
+  }
 
   get active(): boolean {
     return this.pending !== undefined
@@ -54,10 +72,7 @@ export class PermissionQuestions {
       host.opening()
       if (preview.length > 0) host.print(preview.join('\n'))
       return new Promise<PermissionDecision>((resolve) => {
-        this.lines = [
-          host.style.bold(`Allow ${oneLine(tool)}: ${summarizeToolInput(tool, input)}?`),
-          `  ${host.style.bold('y')} allow once   ${host.style.bold('a')} allow for this session   ${host.style.bold('n')} deny (with a reason)   ${host.style.dim('Esc: deny')}`,
-        ]
+        this.question = host.style.bold(`Allow ${oneLine(tool)}: ${summarizeToolInput(tool, input)}?`)
         this.pending = {kind: 'choice', resolve}
         host.draw()
       })
@@ -91,7 +106,7 @@ export class PermissionQuestions {
   private settle(pending: Pending, decision: PermissionDecision, said: string, interrupt = false): void {
     this.host.print(this.host.style.dim(`  ${said}`))
     this.pending = undefined
-    this.lines = []
+    this.question = undefined
     pending.resolve(decision)
     this.host.answered(decision, interrupt)
   }
