@@ -160,7 +160,7 @@ export class ChatSession {
 
   /** Plain words for good, above the prompt: wrapped between words at the terminal's width (the terminal would cut them anywhere), each row painted. */
   say(text: string, paint: (row: string) => string = (row) => row): void {
-    const width = this.options.terminal.output.columns ?? 80
+    const {width} = this.region
     this.print(text.split('\n').flatMap((line) => wrapPlain(line, width).map((row) => paint(row))).join('\n'))
   }
 
@@ -205,9 +205,12 @@ export class ChatSession {
   }
 
   private async onKey(notation: string): Promise<void> {
-    if (this.questions.active) return this.questions.answer(notation)
+    // A question that appears while a prompt is being typed must not take its letters (the `a` of
+    // "also" would allow for the session): they go on into the prompt until it is sent (queued) or cleared.
+    const answers = this.widget.text === '' || notation === '<C-c>' || (notation === '<Esc>' && this.widget.inputMode !== 'vim')
+    if (this.questions.active && answers) return this.questions.answer(notation)
     if (notation === '<C-c>') return this.ctrlC()
-    this.screen.notice = undefined
+    this.screen.notice = this.questions.active ? 'Send your prompt (Enter queues it) or delete it, then answer the question' : undefined
     if (this.running && notation === '<Esc>' && (this.widget.inputMode !== 'vim' || this.widget.vimMode === 'normal')) {
       this.interrupt()
       return

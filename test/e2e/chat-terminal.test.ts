@@ -15,7 +15,7 @@ describe('hanzo-dev chat on a terminal', () => {
 
   it('streams answers, asks in place with the diff, interrupts with Esc (a queued prompt comes back to edit), keeps the conversation going, exits on Ctrl-D', async () => {
     const model = script('main', [
-      {expect: {last_user_contains: 'write the greeting'}, text: 'I will write it.', tool_calls: [{arguments: {content: 'hello\n', path: 'greeting.txt'}, name: 'fs_write'}]},
+      {delay_ms: 300, expect: {last_user_contains: 'write the greeting'}, text: 'I will write it.', tool_calls: [{arguments: {content: 'hello\n', path: 'greeting.txt'}, name: 'fs_write'}]},
       {expect: {has_tool_result_for: 'fs_write'}, text: 'Wrote **greeting.txt**.'},
       {expect: {last_user_contains: 'remove it'}, tool_calls: [{arguments: {command: 'rm greeting.txt'}, name: 'exec'}]},
       {expect: {has_tool_result_for: 'exec'}, text: 'Understood, I left it.'},
@@ -24,16 +24,21 @@ describe('hanzo-dev chat on a terminal', () => {
     ])
     await chat.terminals.open('chat', `node ${CLI} chat --fake-model ${model}`, {cwd: chat.project, height: 40})
     await chat.terminals.waitFor('chat', '/help for commands')
+    // The next prompt is typed while the model works: when the question comes, its letters stay
+    // in the prompt (the `n` of "now" is no denial), and Enter queues it.
     await chat.terminals.keys('chat', 'write the greeting', 'Enter')
+    await chat.terminals.keys('chat', 'now remove it')
     let screen = await chat.terminals.waitFor('chat', 'Allow fs_write: greeting.txt?')
     expect(below(screen, '› write the greeting').slice(0, 6)).toEqual(['› write the greeting', 'I will write it.', '⏺ fs_write greeting.txt', '  new file, 1 line:', '  +hello', 'Allow fs_write: greeting.txt?'])
+    expect(screen).toContain('› now remove it')
+    await chat.terminals.keys('chat', 'Enter')
+    await chat.terminals.waitFor('chat', 'Queued: now remove it')
     await chat.terminals.keys('chat', 'y')
     // The answer is markdown: the screen shows it rendered, without its markers.
     await chat.terminals.waitFor('chat', 'Wrote greeting.txt.')
     expect(readFileSync(join(chat.project, 'greeting.txt'), 'utf8')).toBe('hello\n')
 
-    // A denial with a reason: the model is told, the file stays.
-    await chat.terminals.keys('chat', 'now remove it', 'Enter')
+    // The queued prompt goes next. A denial with a reason: the model is told, the file stays.
     await chat.terminals.waitFor('chat', 'Allow exec: rm greeting.txt?')
     await chat.terminals.keys('chat', 'n')
     await chat.terminals.waitFor('chat', 'Reason (optional')
