@@ -101,3 +101,55 @@ describe('hanzo-dev run: hostile commands the review found (issue 13)', () => {
     expect.soft(readFileSync(join(project, 'secret.txt'), 'utf8')).toBe('original\n')
   })
 })
+
+/**
+ * Issue 36 item 2 ([security-3]): with the sandbox off and allow-all, the agent set git config
+ * that names a program (a hooks directory it wrote, a config file it wrote that sets one), and
+ * the user's next `hanzo-dev commit` ran the agent's hook. Each way of writing git config is
+ * now a denied write of `.git/config`.
+ */
+const GIT_CONFIG_WRITES = [
+  'git config core.hooksPath .githooks',
+  'git config --file .git/config include.path ../inc.cfg',
+  'git -c user.name=x config core.hooksPath .githooks',
+  'git config set core.hooksPath .githooks',
+  'cd src && git config core.hooksPath ../.githooks',
+]
+
+describe('hanzo-dev run: git config written by a command (issue 36)', () => {
+  const dirs = useSandboxDirs('hanzo-git-config-', 'project')
+
+  it('denies every git config write, and the next hanzo-dev commit runs no agent-written hook', async () => {
+    const {project} = dirs
+    const env = {...dirs.box.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t'}
+    const git = (...args: string[]) => execFileSync('git', args, {cwd: project, encoding: 'utf8', env})
+    git('init', '-q')
+    mkdirSync(join(project, 'src'))
+    writeFileSync(join(project, 'src', 'a.txt'), 'one\n')
+    git('add', '.')
+    git('commit', '-qm', 'first')
+    const marker = join(dirs.box.home, 'HOOK-RAN')
+    mkdirSync(join(project, '.githooks'))
+    writeFileSync(join(project, '.githooks', 'pre-commit'), `#!/bin/sh\ntouch '${marker}'\n`)
+    chmodSync(join(project, '.githooks', 'pre-commit'), 0o755)
+    writeFileSync(join(dirs.box.home, 'inc.cfg'), '[core]\n\thooksPath = .githooks\n')
+    mkdirSync(join(project, '.hanzo'))
+    writeFileSync(join(project, '.hanzo', 'settings.json'), JSON.stringify({permissions: {exec: 'allow'}, sandbox: {mode: 'off'}}))
+    expect(await runCli(['trust', '--yes'], {cwd: project, env})).toMatchObject({exitCode: 0})
+
+    const script: Script = {turns: [...GIT_CONFIG_WRITES.map((command) => ({tool_calls: [{arguments: {command}, name: 'exec'}]})), {text: 'Done.'}]}
+    writeFileSync(join(dirs.box.home, 'script.json'), JSON.stringify(script))
+    const result = await runCli(['run', 'set up hooks', '--fake-model', join(dirs.box.home, 'script.json'), '--output-format', 'stream-json', '--permission-mode', 'allow-all'], {cwd: project, env})
+    expect(result.exitCode, result.stderr).toBe(0)
+    const errors = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as {type: string; error?: string}).filter((event) => event.type === 'tool_result').map((event) => event.error ?? 'no error: it ran')
+    for (const [i, command] of GIT_CONFIG_WRITES.entries()) {
+      expect.soft(errors[i], command).toMatch(/Permission denied.*\.git\/config.*protected/s)
+    }
+
+    expect(git('config', '--list')).not.toMatch(/hookspath|include\.path/i)
+    writeFileSync(join(project, 'src', 'a.txt'), 'two\n')
+    const commit = await runCli(['commit', '-m', 'second'], {cwd: project, env})
+    expect(commit.exitCode, commit.stderr).toBe(0)
+    expect(existsSync(marker)).toBe(false)
+  })
+})

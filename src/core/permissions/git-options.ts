@@ -1,3 +1,4 @@
+import {gitConfigWrites} from './git-config-writes.js'
 import type {Argv, Script, Unwrapped} from './unwrapped.js'
 import {hasWildcard} from './word-shape.js'
 
@@ -14,7 +15,8 @@ import {hasWildcard} from './word-shape.js'
  * pattern vouches for it and the user is asked. Deny rules see the commands in them (every
  * `-c` value, `!` dropped, is read as shell code; so are the option values).
  *
- * `git config` (other than reading) counts too: it writes what a later `git status` runs.
+ * `git config` (other than reading) counts too: it writes what a later `git status` runs, and
+ * it is a write of the config file (git-config-writes.ts), which the protected rules deny.
  */
 export function gitRuns(args: Argv): Unwrapped | undefined {
   const found: {executing: boolean; scripts: Script[]; commands: Argv[]} = {commands: [], executing: false, scripts: []}
@@ -31,8 +33,9 @@ export function gitRuns(args: Argv): Unwrapped | undefined {
 
   const subcommand = args.words[at]
   if (subcommand !== undefined) subcommandRuns(found, args, subcommand, at + 1)
-  if (!found.executing && found.commands.length === 0) return undefined
-  return {commands: found.commands, hazards: found.executing ? ['executing-option'] : [], scripts: found.scripts, self: true, writes: []}
+  const writes = gitConfigWrites(args, at)
+  if (!found.executing && found.commands.length === 0 && writes.length === 0) return undefined
+  return {commands: found.commands, hazards: found.executing ? ['executing-option'] : [], scripts: found.scripts, self: true, writes}
 }
 
 /** Where git's subcommand is: after its global options and their values. */

@@ -326,6 +326,27 @@ describe('analyzeCommandLine: writes', () => {
     expect(writes('git status; git log a')).toEqual([])
   })
 
+  it('reads git config as a write of the config file its scope names, and a read as none', () => {
+    expect(writes('git config core.hooksPath h; git config --unset core.fsmonitor; git config -e')).toEqual(['.git/config', '.git/config', '.git/config'])
+    expect(writes('git config --global alias.x "!sh"; git config --system a.b c; git config --worktree a.b c')).toEqual([
+      '~/.gitconfig',
+      '/etc/gitconfig',
+      '.git/config.worktree',
+    ])
+    expect(writes('git config --file=x.cfg a.b c; git config -f y.cfg a.b c; git --git-dir=/r/.git config a.b c; git -C a -C b config a.b c')).toEqual([
+      'x.cfg',
+      'y.cfg',
+      '/r/.git/config',
+      'a/b/.git/config',
+    ])
+    expect(writes('git config user.name; git config --get a.b; git config --list --show-origin; git config get a.b; git config --global --type=bool a.b')).toEqual([])
+    expect(writes('git -c core.hooksPath=h commit; git -c color.ui=never status; git -c INCLUDE.PATH=x log')).toEqual([
+      '.git/config (git -c core.hooksPath names what git runs)',
+      '.git/config (git -c INCLUDE.PATH names what git runs)',
+    ])
+    expect(analyzeCommandLine('git config --global a.b c').writes[0].shape).toBe('*/.gitconfig')
+  })
+
   it('places relative writes in the directory a cd moved to', () => {
     expect(writes('cd .hanzo; echo x > settings.json')).toEqual(['.hanzo/settings.json'])
     expect(writes('cd a && cd ../b && tee c ~/d /e')).toEqual(['a/../b/c', '~/d', '/e'])
