@@ -36,6 +36,8 @@ export class McpServerError extends Error {
 }
 
 const CLIENT_INFO = {name: 'hanzo-dev', version: '0.1.0'}
+/** The most pages of `tools/list` read from one server. */
+export const MAX_TOOL_PAGES = 100
 
 /**
  * HIP-301 McpConnection: one server, connected on first use, its tools cached until it says
@@ -84,9 +86,11 @@ export class McpConnection {
 
   async tools(): Promise<Tool[]> {
     const client = await this.connect()
-    this.toolCache ??= listAll(client).catch((error: unknown) => {
+    this.toolCache ??= this.listAll(client).catch(async (error: unknown) => {
       this.toolCache = undefined
-      throw this.failure(error, 'listing its tools')
+      const failure = this.failure(error, 'listing its tools')
+      if (error instanceof McpServerError) await this.giveUp(failure.message)
+      throw failure
     })
     return this.toolCache
   }
@@ -191,6 +195,13 @@ export class McpConnection {
     await client?.close().catch(() => {})
   }
 
+  /** A server past the listing's bounds is left out: closed (its process ended), failed, with why. */
+  private async giveUp(why: string): Promise<void> {
+    await this.reset()
+    this.state = 'failed'
+    this.error = why
+  }
+
   private async transports(): Promise<{transport: Transport; kind?: 'streamable-http' | 'sse'; fallbackOn(error: unknown): boolean}[]> {
     const {server} = this.options
     const {transport} = server
@@ -203,6 +214,33 @@ export class McpConnection {
 
     const {httpTransports} = await import('./http-transport.js')
     return httpTransports(transport.url, transport.headers, this.options.bearer)
+  }
+
+  /**
+   * Every page of the server's tools, bounded: a server that always answers with a `nextCursor`
+   * (or pages slowly forever) would keep `mcp list` and the session's start waiting. Past
+   * {@link MAX_TOOL_PAGES} pages, or the start-up timeout for the whole listing, the server fails.
+   */
+  private async listAll(client: Client): Promise<Tool[]> {
+    const timeoutMs = this.options.server.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS
+    const deadline = AbortSignal.timeout(timeoutMs)
+    const tools: Tool[] = []
+    let cursor: string | undefined
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      let answer
+      try {
+        answer = await client.listTools(cursor ? {cursor} : undefined, {signal: deadline, timeout: timeoutMs})
+      } catch (error) {
+        if (!deadline.aborted) throw error
+        throw new McpServerError(this.name, `MCP server "${this.name}" did not list its tools within ${timeoutMs} ms`, this.hint())
+      }
+
+      tools.push(...answer.tools)
+      cursor = answer.nextCursor
+      if (!cursor) return tools
+    }
+
+    throw new McpServerError(this.name, `MCP server "${this.name}" lists more than ${MAX_TOOL_PAGES} pages of tools (it may never stop)`, 'ask its maintainers; hanzo-dev left it out')
   }
 
   private hint(): string {
@@ -230,16 +268,6 @@ export class McpConnection {
   }
 }
 
-async function listAll(client: Client): Promise<Tool[]> {
-  const tools: Tool[] = []
-  let cursor: string | undefined
-  do {
-    const page = await client.listTools(cursor ? {cursor} : undefined)
-    tools.push(...page.tools)
-    cursor = page.nextCursor
-  } while (cursor)
-  return tools
-}
 
 function isExpiredSession(error: unknown): boolean {
   return error instanceof Error && error.name !== 'McpError' && (error as {code?: unknown}).code === 404

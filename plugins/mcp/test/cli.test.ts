@@ -1,5 +1,6 @@
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {fileURLToPath} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {makeSandbox, runCli, type Sandbox} from '../../../test/helpers/cli.js'
@@ -133,5 +134,25 @@ describe('hanzo-dev mcp, end to end', () => {
     expect(JSON.parse(stdout).servers.find((s: {name: string}) => s.name === 'local-tools')).toMatchObject({enabled: false, trusted: false})
     const call = await cli(['mcp', 'call', 'mcp__local-tools__echo', '--input', '{"message":"x"}'])
     expect(call.exitCode).toBe(2)
+  })
+})
+
+describe('hanzo-dev mcp list: a server that never stops paging (issue 36)', () => {
+  let box: Sandbox
+  beforeAll(() => {
+    box = makeSandbox('hanzo-mcp-endless-')
+  })
+  afterAll(() => box.cleanup())
+
+  it('ends by itself, with the server failed and why, and the other servers listed', async () => {
+    const endless = fileURLToPath(new URL('fixtures/endless-cursor-server.mjs', import.meta.url))
+    const settings = {mcp_servers: {endless: {args: [endless], command: process.execPath}, everything: {args: [EVERYTHING, 'stdio'], command: process.execPath}}}
+    mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
+    writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify(settings))
+    const {exitCode, stdout} = await runCli(['mcp', 'list', '--json'], {cwd: box.home, env: box.env})
+    expect(exitCode).toBe(0)
+    const {servers} = JSON.parse(stdout)
+    expect(servers.find((s: {name: string}) => s.name === 'endless')).toMatchObject({error: 'MCP server "endless" lists more than 100 pages of tools (it may never stop)', status: 'failed'})
+    expect(servers.find((s: {name: string}) => s.name === 'everything')).toMatchObject({status: 'connected'})
   })
 })
