@@ -1,5 +1,6 @@
 import {constants} from 'node:fs'
-import {type FileHandle, mkdir, open, stat} from 'node:fs/promises'
+import {type FileHandle, mkdir, open, readdir, stat} from 'node:fs/promises'
+import {join} from 'node:path'
 
 import {ConfigError} from '../core/config/config-error.js'
 import type {SettingsWriteIO} from '../core/config/edit.js'
@@ -38,6 +39,25 @@ export const nodeConfigIO: ConfigIO = {
   async readJson(path) {
     const text = await readSettingsText(path)
     return text === null ? null : {value: parseJsonText(text)}
+  },
+
+  async readTextFiles(dir, suffix) {
+    let names: string[]
+    try {
+      names = await readdir(dir)
+    } catch (error) {
+      if (isMissing(error)) return []
+      throw unusablePath(dir, error)
+    }
+
+    const files: Array<{name: string; text: string}> = []
+    for (const name of names.filter((n) => n.toLowerCase().endsWith(suffix.toLowerCase())).sort()) {
+      if ((await this.kind(join(dir, name))) !== 'file') continue
+      const text = await readSettingsText(join(dir, name))
+      if (text !== null) files.push({name, text})
+    }
+
+    return files
   },
 }
 

@@ -1,5 +1,5 @@
 import {homedir} from 'node:os'
-import {resolve} from 'node:path'
+import {join, resolve} from 'node:path'
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import {formatWarning} from '@hanzo-dev/sdk/settings'
@@ -9,33 +9,33 @@ import {FileTrustStore, loadIfValid, type TrustedProject} from '../adapters/trus
 import {isInteractive} from '../cli/auth-terminal.js'
 import {HanzoCommand} from '../cli/base-command.js'
 import {loadConfig} from '../core/config/load.js'
-import {locateConfigFiles} from '../core/config/locate.js'
+import {locateConfigFiles, PROJECT_DIR} from '../core/config/locate.js'
 import {renderTrustReview, reviewTrust, type TrustReview} from '../core/config/trust-review.js'
-import {type ProjectTier, trustStatus, type TrustStatus} from '../core/config/trust.js'
+import {AGENTS_DIR, type ProjectTier, trustStatus, type TrustStatus} from '../core/config/trust.js'
 import {UserError} from '../core/errors.js'
 
 type ListedStatus = Exclude<TrustStatus, 'unchecked' | 'untrusted'> | 'missing' | 'unreadable'
 
 type TrustResult =
-  | {projectRoot: string; status: 'trusted' | 'declined' | 'already-trusted' | 'not-needed'; digest?: string; settings?: TrustReview[]}
-  | {projects: Array<TrustedProject & {status: ListedStatus}>; current?: {root: string; status: TrustStatus}}
+  | {projectRoot: string; status: 'trusted' | 'declined' | 'already-trusted' | 'not-needed'; digest?: string; settings?: TrustReview[]; agents?: string[]}
+  | {projects: Array<TrustedProject & {status: ListedStatus; agents: string[]}>; current?: {root: string; status: TrustStatus}}
   | {projectRoot: string; revoked: boolean}
 
 const LISTED: Record<ListedStatus, string> = {
-  changed: 'settings changed since: their hooks, MCP servers and allow rules are ignored',
+  changed: 'settings or agents changed since: their hooks, MCP servers, allow rules and agents are ignored',
   missing: 'the directory is gone',
-  'not-needed': 'no longer has settings that need trust',
+  'not-needed': 'no longer has settings or agents that need trust',
   trusted: 'settings unchanged',
   unreadable: 'its settings cannot be read',
 }
 
 export default class Trust extends HanzoCommand {
   // One line per paragraph: oclif wraps them to the terminal.
-  static description = `Trust this project's hooks, MCP servers and allow rules, so they take effect.
+  static description = `Trust this project's hooks, MCP servers, allow rules and agents, so they take effect.
 
-Hooks, MCP servers, "allow" permission rules and sandbox.allowed_paths in .hanzo/settings.json and .hanzo/settings.local.json run code, let tools run unasked or let commands write more, so a cloned repository's settings stay inert until you trust them here. trust shows them (MCP secrets redacted) and asks first.
+Hooks, MCP servers, "allow" permission rules and sandbox.allowed_paths in .hanzo/settings.json and .hanzo/settings.local.json run code, let tools run unasked or let commands write more, and the agents in .hanzo/agents/*.md choose an agent's instructions, tools and permission mode, so a cloned repository's settings and agents stay inert until you trust them here. trust shows them (MCP secrets redacted) and asks first.
 
-What you trust is recorded with a SHA-256 of those settings in your data dir ($XDG_DATA_HOME/hanzo-dev/trusted-projects.json): when they change, they are inert again until you trust them again. Deny and prompt rules, and every other setting, apply without trust.`
+What you trust is recorded with a SHA-256 of those settings and agent files in your data dir ($XDG_DATA_HOME/hanzo-dev/trusted-projects.json): when they change, they are inert again until you trust them again. Deny and prompt rules, and every other setting, apply without trust.`
 
   static examples = [
     '<%= config.bin %> trust',
@@ -77,13 +77,14 @@ What you trust is recorded with a SHA-256 of those settings in your data dir ($X
     const projectRoot = loaded.projectRoot
     const status = trustStatus(digest, await this.store.lookup(projectRoot))
     if (status === 'not-needed' || status === 'trusted') {
-      this.log(status === 'trusted' ? `${projectRoot} is trusted already.` : `Nothing to trust in ${projectRoot}: no hooks, MCP servers or allow rules.`)
+      this.log(status === 'trusted' ? `${projectRoot} is trusted already.` : `Nothing to trust in ${projectRoot}: no hooks, MCP servers, allow rules or agents.`)
       return {projectRoot, status: status === 'trusted' ? 'already-trusted' : 'not-needed'}
     }
 
     const review = reviewTrust(settings)
     const files = Object.fromEntries(loaded.files.map((f) => [f.tier, f.path])) as Record<ProjectTier, string>
-    const text = [`Trusting ${projectRoot} lets these settings take effect:`, ...renderTrustReview(review, files)].join('\n')
+    const agents = Object.keys(loaded.trust.agents)
+    const text = [`Trusting ${projectRoot} lets these settings take effect:`, ...renderTrustReview(review, files, {dir: join(projectRoot, PROJECT_DIR, AGENTS_DIR), files: agents})].join('\n')
     if (!flags.json) this.log(text)
     if (!flags.yes) {
       if (!isInteractive()) {
@@ -94,31 +95,32 @@ What you trust is recorded with a SHA-256 of those settings in your data dir ($X
       if (!(await confirm(`Trust ${projectRoot}?`))) {
         this.log('Nothing trusted.')
         process.exitCode = 1
-        return {projectRoot, settings: review, status: 'declined'}
+        return {agents, projectRoot, settings: review, status: 'declined'}
       }
     }
 
     await this.store.trust(projectRoot, digest as string)
     this.log(`Trusted ${projectRoot}. A change to these settings makes them inert again until you trust them again.`)
-    return {digest, projectRoot, settings: review, status: 'trusted'}
+    return {agents, digest, projectRoot, settings: review, status: 'trusted'}
   }
 
   private async list(json: boolean): Promise<TrustResult> {
-    const projects = await Promise.all((await this.store.list()).map(async (p) => ({...p, status: await this.listedStatus(p)})))
-    for (const p of projects) this.log(`${p.root}  trusted ${p.at}  ${LISTED[p.status]}`)
+    const projects = await Promise.all((await this.store.list()).map(async (p) => ({...p, ...(await this.listed(p))})))
+    for (const p of projects) this.log(`${p.root}  trusted ${p.at}  ${LISTED[p.status]}${p.agents.length > 0 ? `  (agents: ${p.agents.join(', ')})` : ''}`)
     if (projects.length === 0) this.log('No trusted projects.')
     const here = await loadIfValid(this.loadOptions(process.cwd()))
     if (!here || projects.some((p) => p.root === here.projectRoot)) return {projects}
     const current = {root: here.projectRoot, status: trustStatus(here.trust.digest, await this.store.lookup(here.projectRoot))}
-    if (current.status === 'untrusted' && !json) this.log(`This project (${current.root}) is not trusted: its hooks, MCP servers and allow rules are ignored.`)
+    if (current.status === 'untrusted' && !json) this.log(`This project (${current.root}) is not trusted: its hooks, MCP servers, allow rules and agents are ignored.`)
     return {current, projects}
   }
 
-  private async listedStatus(project: TrustedProject): Promise<ListedStatus> {
-    if ((await nodeConfigIO.kind(project.root)) !== 'directory') return 'missing'
+  /** A trusted project as it is now: whether its settings still match, and its agent files. */
+  private async listed(project: TrustedProject): Promise<{status: ListedStatus; agents: string[]}> {
+    if ((await nodeConfigIO.kind(project.root)) !== 'directory') return {agents: [], status: 'missing'}
     const loaded = await loadIfValid({...this.loadOptions(project.root), projectRoot: project.root})
-    if (!loaded) return 'unreadable'
-    return trustStatus(loaded.trust.digest, {trusted: project}) as ListedStatus
+    if (!loaded) return {agents: [], status: 'unreadable'}
+    return {agents: Object.keys(loaded.trust.agents), status: trustStatus(loaded.trust.digest, {trusted: project}) as ListedStatus}
   }
 
   /** PATH as listed, else the project around it; no PATH: the project around the current directory. */
@@ -130,7 +132,7 @@ What you trust is recorded with a SHA-256 of those settings in your data dir ($X
 
     for (const root of roots) {
       if (!(await this.store.revoke(root))) continue
-      this.log(`No longer trusting ${root}: its hooks, MCP servers and allow rules are ignored.`)
+      this.log(`No longer trusting ${root}: its hooks, MCP servers, allow rules and agents are ignored.`)
       return {projectRoot: root, revoked: true}
     }
 

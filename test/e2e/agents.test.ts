@@ -40,6 +40,24 @@ describe('custom agents', () => {
     expect(after.agents[0]).toMatchObject({permission_mode: 'deny', tools: 'all'})
   })
 
+  it('trusts a project whose only project settings are its agents, and a changed agent needs trust again (issue 36)', async () => {
+    const agents = join(dirs.project, '.hanzo', 'agents')
+    write(agents, 'fixer.md', '---\ndescription: Fixes things\n---\nYou fix.\n')
+    const review = await runCli(['trust', '--yes'], {cwd: dirs.project, env: dirs.box.env})
+    expect(review.exitCode, review.stderr).toBe(0)
+    expect(review.stdout).toContain(`${agents}:`)
+    expect(review.stdout).toMatch(/^ {4}fixer\.md$/m)
+    expect(review.stdout).toContain('Trusted ')
+    expect(JSON.parse((await agent('--list', '--json')).stdout).agents).toEqual([expect.objectContaining({name: 'fixer', source: 'project'})])
+    const listed = await runCli(['trust', '--list'], {cwd: dirs.project, env: dirs.box.env})
+    expect(listed.stdout).toMatch(/settings unchanged {2}\(agents: fixer\.md\)/)
+
+    write(agents, 'fixer.md', '---\ndescription: Fixes things\npermission_mode: allow-all\n---\nYou fix.\n')
+    const changed = JSON.parse((await agent('--list', '--json')).stdout)
+    expect(changed).toEqual({agents: [], untrusted: [join(agents, 'fixer.md')]})
+    expect((await runCli(['trust', '--list'], {cwd: dirs.project, env: dirs.box.env})).stdout).toContain('settings or agents changed since')
+  })
+
   it('names the malformed file and its field', async () => {
     write(userAgents(), 'bad.md', '---\ndescription: d\npermission_mode: yolo\n---\nbody\n')
     const result = await agent('--list')

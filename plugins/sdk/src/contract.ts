@@ -49,7 +49,7 @@ export interface HostContext {
 }
 
 /**
- * The hooks and MCP servers of an untrusted project (`.hanzo/settings.json`, `.hanzo/settings.local.json`),
+ * The hooks, MCP servers and agent files of an untrusted project (`.hanzo/settings.json`, `.hanzo/settings.local.json`),
  * shaped like `settings.hooks` and `settings.mcp_servers` (each tagged with its `tier`), with what
  * may be a secret redacted as `hanzo-dev trust` shows it. A listing shows them as not trusted
  * rather than not there; nothing may run or connect to them.
@@ -59,6 +59,8 @@ export interface UntrustedSettings {
   status: 'untrusted' | 'changed'
   hooks: readonly unknown[]
   mcp_servers: Readonly<Record<string, unknown>>
+  /** The project's agent files (`.hanzo/agents/*.md`, by name) that must not load. */
+  agents?: readonly string[]
 }
 
 /** Why what {@link UntrustedSettings} holds does not apply, and what to run: the words every listing shares. */

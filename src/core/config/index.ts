@@ -14,6 +14,8 @@ export {userOnlyReason} from './sensitive.js'
 export {
   applyProjectTrust,
   type InertSettings,
+  type ProjectAgents,
+  projectAgents,
   type ProjectTier,
   type ProjectTrust,
   type ProjectTrustPort,

@@ -1,3 +1,5 @@
+import {join} from 'node:path'
+
 import {CREDENTIAL_ENV_VARS} from '@hanzo-dev/sdk/settings'
 
 import {resolvePaths} from '../paths.js'
@@ -5,11 +7,11 @@ import {ConfigError, syntaxError} from './config-error.js'
 import {settingsFromEnv} from './env.js'
 import {JsonSyntaxError} from './json-text.js'
 import {isPlainObject, type JsonObject} from './key-path.js'
-import {locateConfigFiles} from './locate.js'
+import {locateConfigFiles, PROJECT_DIR} from './locate.js'
 import {mergeTiers} from './merge.js'
 import {guardRedirects} from './redirect-guard.js'
 import {type CheckedTier, checkTier} from './tier-check.js'
-import {applyProjectTrust} from './trust.js'
+import {AGENTS_DIR, applyProjectTrust, projectAgents} from './trust.js'
 import type {ConfigFile, ConfigIO, LoadConfigOptions, LoadedConfig} from './types.js'
 
 /**
@@ -33,7 +35,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
 
   const user = tiers.find((t) => t.tier === 'user')?.data
   const redirectWarnings = tiers.some((t) => t.tier !== 'user') ? guardRedirects(tiers, await outsideKeySources(options, io, user)) : []
-  const {trust, warnings: trustWarnings} = await applyProjectTrust(tiers, projectRoot, options.trust)
+  const agents = projectAgents((await io.readTextFiles?.(join(projectRoot, PROJECT_DIR, AGENTS_DIR), '.md')) ?? [])
+  const {trust, warnings: trustWarnings} = await applyProjectTrust(tiers, projectRoot, options.trust, agents)
   const env = await settingsFromEnv(options.env)
   const merged = mergeTiers(tiers, env)
   return {

@@ -33,12 +33,13 @@ export function reviewTrust(settings: Partial<Record<ProjectTier, TrustedSetting
 }
 
 /**
- * What plugins are told of the hooks and MCP servers left out for want of trust, so `mcp list`,
- * `hooks list` and doctor show them as not trusted instead of absent; `undefined` when none are.
+ * What plugins are told of the hooks, MCP servers and agent files left out for want of trust, so
+ * `mcp list`, `hooks list`, `agent --list` and doctor show them as not trusted instead of absent
+ * (and the agents plugin loads no project agent); `undefined` when none are.
  * Shaped like the merged settings: hooks in tier order, servers by name (the local tier over the
  * project's, a new transport replacing the old one), each tagged with the tier that set it.
  */
-export function untrustedForPlugins(trust: Pick<ProjectTrust, 'settings' | 'status'>): UntrustedSettings | undefined {
+export function untrustedForPlugins(trust: Pick<ProjectTrust, 'settings' | 'status'> & Partial<Pick<ProjectTrust, 'agents'>>): UntrustedSettings | undefined {
   if (trust.status !== 'untrusted' && trust.status !== 'changed') return undefined
   const hooks: JsonObject[] = []
   const servers: Record<string, JsonObject> = {}
@@ -53,12 +54,16 @@ export function untrustedForPlugins(trust: Pick<ProjectTrust, 'settings' | 'stat
     }
   }
 
-  if (hooks.length === 0 && Object.keys(servers).length === 0) return undefined
-  return {hooks, mcp_servers: servers, status: trust.status}
+  const agents = Object.keys(trust.agents ?? {})
+  if (hooks.length === 0 && Object.keys(servers).length === 0 && agents.length === 0) return undefined
+  return {hooks, mcp_servers: servers, status: trust.status, ...(agents.length > 0 ? {agents} : {})}
 }
 
-/** The review as text, one section per settings file (`files` names each tier's file). */
-export function renderTrustReview(review: readonly TrustReview[], files: Readonly<Record<ProjectTier, string>>): string[] {
+/**
+ * The review as text, one section per settings file (`files` names each tier's file), then the
+ * project's agent files (in `agents.dir`), shown by name: the user reads them in the files.
+ */
+export function renderTrustReview(review: readonly TrustReview[], files: Readonly<Record<ProjectTier, string>>, agents?: {dir: string; files: readonly string[]}): string[] {
   const lines: string[] = []
   for (const {allowed_paths: allowed = [], hooks, mcp_servers: servers, permissions, tier} of review) {
     lines.push(`${files[tier]}:`)
@@ -70,6 +75,11 @@ export function renderTrustReview(review: readonly TrustReview[], files: Readonl
     for (const {mode, pattern} of permissions) lines.push(`    ${pattern}: ${mode}`)
     if (allowed.length > 0) lines.push('  sandbox.allowed_paths (where commands may write in allowlist mode):')
     for (const path of allowed) lines.push(`    ${path}`)
+  }
+
+  if (agents && agents.files.length > 0) {
+    lines.push(`${agents.dir}:`, '  agents (instructions, tools and permission mode for hanzo-dev agent and the agent commands; read them first):')
+    for (const file of agents.files) lines.push(`    ${file}`)
   }
 
   return lines

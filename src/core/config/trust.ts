@@ -25,8 +25,10 @@ import {type ConfigWarning, HOOK_DEFAULTS, type PermissionMode, type Tier} from 
  *   trust, and one added after the last allow leaves the trust in place.
  * - `sandbox.allowed_paths`: where allowlist mode lets commands write (inside the project only:
  *   tier-check.ts; the sandbox drops one a symlink leads out of).
+ * - the project's agent definitions (`.hanzo/agents/*.md`, by name and a SHA-256 of each): an
+ *   agent's instructions, tools and permission mode are the project's to choose once trusted.
  * Everything else (model, instructions, the rest of sandbox, ...) applies without trust: a change
- * to `model` must not cost the trust. The digest covers the settings, not the files their commands run.
+ * to `model` must not cost the trust. The digest covers the settings and agent files, not the files their commands run.
  * The user tier and the environment are the user's own and always apply.
  */
 
@@ -64,20 +66,34 @@ export interface ProjectTrustPort {
  */
 export type TrustStatus = 'not-needed' | 'trusted' | 'untrusted' | 'changed' | 'unchecked'
 
+/** The project's agent files (`.hanzo/agents/*.md`): file name -> SHA-256 (hex) of its text. */
+export type ProjectAgents = Record<string, string>
+
+/** Where the project's agent definitions are, below the project root. */
+export const AGENTS_DIR = 'agents'
+
 /** What was left out of the effective settings for want of trust. */
 export interface InertSettings {
   hooks: number
   mcpServers: string[]
   allowRules: string[]
   allowedPaths: string[]
+  /** The agent files the agents plugin must not load. */
+  agents: string[]
 }
 
 export interface ProjectTrust {
   status: TrustStatus
-  /** SHA-256 (hex) of {@link settings}; absent when they are empty. */
+  /** SHA-256 (hex) of {@link settings} and {@link agents}; absent when both are empty. */
   digest?: string
   settings: Partial<Record<ProjectTier, TrustedSettings>>
+  agents: ProjectAgents
   inert: InertSettings
+}
+
+/** The agent files as the digest covers them: each by name, with a hash of its text. */
+export function projectAgents(files: ReadonlyArray<{name: string; text: string}>): ProjectAgents {
+  return Object.fromEntries(files.map(({name, text}) => [name, createHash('sha256').update(text).digest('hex')]))
 }
 
 /** The settings of the project and local tiers that need trust; tiers with none are absent. */
@@ -100,10 +116,15 @@ export function settingsNeedingTrust(tiers: readonly CheckedTier[]): Partial<Rec
   return found
 }
 
-/** SHA-256 of the settings as canonical JSON (object keys sorted; lists keep their order, which matters). */
-export function trustDigest(settings: Partial<Record<ProjectTier, TrustedSettings>>): string | undefined {
-  if (Object.keys(settings).length === 0) return undefined
-  return createHash('sha256').update(canonicalJson(settings)).digest('hex')
+/**
+ * SHA-256 of the settings (and agent files) as canonical JSON (object keys sorted; lists keep
+ * their order, which matters). Without agent files it is the digest of the settings alone, so
+ * what was trusted before agent files counted is still trusted.
+ */
+export function trustDigest(settings: Partial<Record<ProjectTier, TrustedSettings>>, agents: ProjectAgents = {}): string | undefined {
+  const covered = Object.keys(agents).length > 0 ? {...settings, agents} : settings
+  if (Object.keys(covered).length === 0) return undefined
+  return createHash('sha256').update(canonicalJson(covered)).digest('hex')
 }
 
 /**
@@ -115,11 +136,12 @@ export async function applyProjectTrust(
   tiers: CheckedTier[],
   projectRoot: string,
   port: ProjectTrustPort | undefined,
+  agents: ProjectAgents = {},
 ): Promise<{trust: ProjectTrust; warnings: ConfigWarning[]}> {
   const settings = settingsNeedingTrust(tiers)
-  const digest = trustDigest(settings)
-  const inert: InertSettings = {allowedPaths: [], allowRules: [], hooks: 0, mcpServers: []}
-  const result = (status: TrustStatus, warnings: ConfigWarning[] = []) => ({trust: {digest, inert, settings, status}, warnings})
+  const digest = trustDigest(settings, agents)
+  const inert: InertSettings = {agents: [], allowedPaths: [], allowRules: [], hooks: 0, mcpServers: []}
+  const result = (status: TrustStatus, warnings: ConfigWarning[] = []) => ({trust: {agents, digest, inert, settings, status}, warnings})
   if (digest === undefined) return result('not-needed')
   if (port === undefined) return result('unchecked')
   const record = await port.lookup(projectRoot)
@@ -127,6 +149,7 @@ export async function applyProjectTrust(
   if (status === 'trusted') return result(status)
 
   leaveOutUntrusted(tiers, inert)
+  inert.agents.push(...Object.keys(agents))
   if (record.noticed === digest) return result(status)
   await port.noteNoticed(projectRoot, digest)
   return result(status, [{file: join(projectRoot, PROJECT_DIR), message: inertMessage(status, inert)}])
@@ -183,6 +206,7 @@ function inertMessage(status: TrustStatus, inert: InertSettings): string {
     inert.mcpServers.length > 0 ? `MCP server${inert.mcpServers.length === 1 ? '' : 's'} ${inert.mcpServers.map((n) => JSON.stringify(n)).join(', ')}` : '',
     inert.allowRules.length > 0 ? plural(inert.allowRules.length, 'allow rule') : '',
     inert.allowedPaths.length > 0 ? `sandbox.allowed_paths ${inert.allowedPaths.map((p) => JSON.stringify(p)).join(', ')}` : '',
+    inert.agents.length > 0 ? `${plural(inert.agents.length, 'agent file')} in ${PROJECT_DIR}/${AGENTS_DIR}` : '',
   ].filter(Boolean)
   const why = status === 'changed' ? 'these settings changed since you trusted this project' : 'this project is not trusted'
   return `ignored: ${parts.join(', ')} (${why}); run "hanzo-dev trust" to review and trust them`

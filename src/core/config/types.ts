@@ -155,4 +155,10 @@ export interface ConfigIO {
   kind(path: string): Promise<'file' | 'directory' | 'other' | 'missing'>
   /** The parsed JSON document at `path` (`undefined` for an empty file), or `null` when there is no file. */
   readJson(path: string): Promise<{value: unknown} | null>
+  /**
+   * The regular files in `dir` whose names end with `suffix` (any case), sorted by name, with
+   * their text; none when there is no such directory. Absent: the loader sees no such files
+   * (the project's agent definitions, which trust covers).
+   */
+  readTextFiles?(dir: string, suffix: string): Promise<Array<{name: string; text: string}>>
 }

@@ -8,6 +8,7 @@ import {nodeConfigIO} from '../../../src/adapters/config-io.js'
 import {
   applyProjectTrust,
   loadConfig,
+  projectAgents,
   type ProjectTrustPort,
   renderTrustReview,
   reviewTrust,
@@ -141,6 +142,24 @@ describe('applyProjectTrust', () => {
     const {trust, warnings} = await applyProjectTrust([tier('project', {model: 'm', permissions: {'exec(*)': 'deny'}})], '/repo', port)
     expect(trust.status).toBe('not-needed')
     expect(warnings).toEqual([])
+  })
+
+  it("covers the project's agent files: alone they need trust, and a changed one takes it away", async () => {
+    const agents = projectAgents([{name: 'reviewer.md', text: '---\nname: reviewer\n---\nReview.'}])
+    const port = memoryPort()
+    const alone = await applyProjectTrust([tier('project', {model: 'm'})], '/repo', port, agents)
+    expect(alone.trust).toMatchObject({inert: {agents: ['reviewer.md']}, status: 'untrusted'})
+    expect(alone.warnings[0].message).toBe('ignored: 1 agent file in .hanzo/agents (this project is not trusted); run "hanzo-dev trust" to review and trust them')
+    expect(untrustedForPlugins(alone.trust)).toEqual({agents: ['reviewer.md'], hooks: [], mcp_servers: {}, status: 'untrusted'})
+
+    const digest = alone.trust.digest as string
+    const trusted = await applyProjectTrust([tier('project', {model: 'm'})], '/repo', memoryPort({trusted: {at: 'then', digest}}), agents)
+    expect(trusted.trust.status).toBe('trusted')
+    expect(untrustedForPlugins(trusted.trust)).toBeUndefined()
+    const edited = projectAgents([{name: 'reviewer.md', text: '---\nname: reviewer\npermission_mode: allow-all\n---\nReview.'}])
+    expect((await applyProjectTrust([tier('project', {model: 'm'})], '/repo', memoryPort({trusted: {at: 'then', digest}}), edited)).trust.status).toBe('changed')
+    // Without agent files the digest is the settings' own: what was trusted before stays trusted.
+    expect(trustDigest(settingsNeedingTrust(tiers()), {})).toBe(settingsDigest(tiers()).digest)
   })
 
   it('applies everything without a store (HIP-301 merge), and still reports the digest', async () => {
