@@ -10,7 +10,7 @@ const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 export default class Bridge extends HanzoCommand {
   static description = `Let a web UI or an IDE drive hanzo-dev over a WebSocket (HIP-301 §14).
 
-The bridge sits in front of \`hanzo-dev app-server --listen\` on 127.0.0.1 (--app), or, without --app, runs the app server in its own process: one command for a web UI or an IDE on this machine. A WebSocket upgrade is accepted only from an Origin on the --allow-origin list (else 403) and with a valid Hanzo IAM JWT, in the Authorization header or as the subprotocols ["bearer", JWT] (else 401): signature by --jwks (or an HS256 --jwt-secret-file), exp required, nbf, --issuer and --audience checked, a string "owner" claim required. The owner scopes everything the client does: it sees and resumes only that owner's sessions.
+The bridge sits in front of \`hanzo-dev app-server --listen\` on 127.0.0.1 (--app), or, without --app, runs the app server in its own process: one command for a web UI or an IDE on this machine. A WebSocket upgrade is accepted only from an Origin on the --allow-origin list (else 403) and with a valid Hanzo IAM JWT, in the Authorization header or as the subprotocols ["bearer", JWT] (else 401): signature by --jwks (or an HS256 --jwt-secret-file), exp required, nbf, --issuer and --audience checked, a string "owner" claim required. The owner scopes everything the client does: it sees and resumes only that owner's sessions. The client does not choose where its sessions work: without --app, a session's cwd must be inside a --workspace directory (default: the directory the bridge starts in; with --app, the app server's --workspace), and hanzo-dev's own settings, credentials and data, and --jwt-secret-file, are out of the tools' reach in every session.
 
 Each text frame is one JSON-RPC 2.0 message to the app server; its answers and events come back as text frames. A binary frame closes the socket with 1003, a frame over --max-message-bytes with 1009, an expired token with 1008, an app server that goes away with 1011. With --app, the app server's token: --app-token-file or HANZO_APP_SERVER_TOKEN. On start the bridge prints one JSON line, {"url":"ws://127.0.0.1:PORT"}; its log goes to stderr. See docs/bridge.md.`
 
@@ -29,6 +29,7 @@ Each text frame is one JSON-RPC 2.0 message to the app server; its answers and e
     'permission-timeout': Flags.integer({default: 300, description: 'Without --app: seconds a permission request waits for the client before it is a deny.', min: 1}),
     'base-url': Flags.string({description: "Without --app: an OpenAI-compatible /v1 base URL for every session; default: the settings'."}),
     'fake-model': Flags.string({description: 'Without --app: replay a scripted model in every session (tests, demos).', hidden: true}),
+    workspace: Flags.directory({description: 'Without --app: a directory sessions may work in; a client cannot pick a cwd outside every one (repeatable; default: the current directory).', helpValue: 'DIR', multiple: true}),
     'allow-origin': Flags.string({description: 'A browser origin allowed to connect, e.g. https://chat.hanzo.ai (repeatable).', helpValue: 'ORIGIN', multiple: true, required: true}),
     jwks: Flags.string({description: 'The JWKS URL of the IAM that signs the JWTs (https; http only on 127.0.0.1).', exclusive: ['jwt-secret-file'], helpValue: 'URL'}),
     'jwt-secret-file': Flags.string({description: 'A file holding an HS256 secret (32+ bytes) on its first line, instead of --jwks.', exclusive: ['jwks'], helpValue: 'FILE'}),
@@ -40,7 +41,7 @@ Each text frame is one JSON-RPC 2.0 message to the app server; its answers and e
 
   async run(): Promise<void> {
     const {flags} = await this.parse(Bridge)
-    const ownFlag = ['base-url', 'fake-model'].find((name) => flags[name as 'base-url'] !== undefined)
+    const ownFlag = ['base-url', 'fake-model', 'workspace'].find((name) => flags[name as 'base-url'] !== undefined)
     if (flags.app !== undefined && ownFlag) {
       throw new UserError(`--${ownFlag} is for the app server the bridge runs itself, without --app`, {exitCode: 2, hint: `give it to the app server at ${flags.app} instead (hanzo-dev app-server --${ownFlag} ...)`})
     }
@@ -62,6 +63,8 @@ Each text frame is one JSON-RPC 2.0 message to the app server; its answers and e
         fakeModel: flags['fake-model'],
         log,
         permissionTimeoutMs: flags['permission-timeout'] * 1000,
+        secretFiles: flags['jwt-secret-file'] === undefined ? [] : [flags['jwt-secret-file']],
+        workspaces: flags.workspace,
       })
       app = new InProcessAppServer(server)
     } else {

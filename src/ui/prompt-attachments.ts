@@ -1,8 +1,10 @@
-import type {AgentSession} from '@hanzo-dev/sdk'
+import {homedir} from 'node:os'
+import {type AgentSession, canonicalize} from '@hanzo-dev/sdk'
 
 import {FileWalk} from '../adapters/tools/file-walk.js'
 import {workspaceRoot} from '../adapters/tools/workspace-path.js'
 import {findMentions} from '../core/input/mentions.js'
+import {resolvePaths} from '../core/paths.js'
 
 /*
  * What a prompt's `@file` mentions and a `!command` line add to the conversation. Both run
@@ -41,10 +43,15 @@ export async function runShellLine(session: AgentSession, command: string, signa
   return {context: `The user ran \`${command}\` in the shell:\n${output || '(no output)'}`, failed: result.is_error, output}
 }
 
-/** Files under the session's directory for Tab completion, as fs_glob sees them (.gitignore honoured); capped for huge trees. */
+/**
+ * Files under the session's directory for Tab completion, as fs_glob sees them (.gitignore
+ * honoured, hanzo-dev's own directories left out); capped for huge trees.
+ */
 export async function projectFiles(cwd: string, signal: AbortSignal, maxEntries = 50_000): Promise<string[]> {
   const root = await workspaceRoot(cwd)
+  const {configDir, dataDir} = resolvePaths(process.env, homedir())
+  const hidden = await Promise.all([configDir, dataDir].map((path) => canonicalize(path)))
   const files: string[] = []
-  for await (const file of new FileWalk({maxEntries, root, signal, start: root}).files()) files.push(file.relative)
+  for await (const file of new FileWalk({hidden, maxEntries, root, signal, start: root}).files()) files.push(file.relative)
   return files
 }

@@ -153,6 +153,25 @@ describe('hanzo-dev app-server over stdio', () => {
     expect(server.child.exitCode).toBe(0)
   })
 
+  it('keeps sessions inside its --workspace directories, whatever cwd the client asks for (issue 36)', async () => {
+    const other = join(box.home, 'other')
+    mkdirSync(other, {recursive: true})
+    mkdirSync(join(box.env.XDG_DATA_HOME, 'hanzo-dev'), {recursive: true})
+    const server = new StdioClient(['--fake-model', scripts.session, '--workspace', project, '--workspace', other], {cwd: box.home, env: box.env})
+    for (const cwd of ['/', box.home, join(box.env.XDG_CONFIG_HOME, 'hanzo'), join(box.env.XDG_DATA_HOME, 'hanzo-dev')]) {
+      const refused = await server.request('session/start', {cwd})
+      expect(refused.error, cwd).toMatchObject({code: -32_602, data: {workspaces: [project, other]}, message: expect.stringContaining(`outside the server's workspaces (${project}, ${other})`)})
+      expect((await server.request('config/read', {cwd})).error, cwd).toMatchObject({code: -32_602})
+    }
+
+    // The server started outside its workspaces: a session that names none works in the first.
+    expect((await server.request('session/start', {})).result).toMatchObject({cwd: project})
+    expect((await server.request('session/start', {cwd: other})).result).toMatchObject({cwd: other})
+    await server.close()
+    const missing = await runCli(['app-server', '--workspace', join(box.home, 'nope')], {env: box.env})
+    expect([missing.exitCode, missing.stderr]).toEqual([2, expect.stringContaining('nope')])
+  })
+
   it('prints the JSON Schema committed in docs/', async () => {
     const result = await runCli(['app-server', '--print-schema'])
     expect(result.exitCode, result.stderr).toBe(0)

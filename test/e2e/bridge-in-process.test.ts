@@ -1,5 +1,6 @@
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {SignJWT} from 'jose'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {makeSandbox, runCli, type Sandbox, unwrapped} from '../helpers/cli.js'
@@ -80,6 +81,89 @@ describe('hanzo-dev bridge with the app server in its own process', () => {
     }
 
     expect((await web.request('session/list', {})).result.sessions.map((s) => s.sessionId)).not.toContain(local.id)
+    await web.close()
+  })
+})
+
+/**
+ * Issue 36 item 1 ([security-3]): a web client with a valid token chose `cwd` (`/`, the config
+ * dir, the sessions dir) and read the machine's API key, the bridge's own JWT secret and the
+ * local user's transcripts with fs_read and fs_grep, which the shipped defaults allow. The
+ * workspaces are now the operator's (`--workspace`), and hanzo-dev's own files and the bridge's
+ * secret are out of every session's tools, with the sandbox off (the container default before).
+ */
+describe('hanzo-dev bridge: what a web client may reach (issue 36)', () => {
+  const API_KEY = 'sk-test-secret-bridge-0123456789'
+  const SECRET = 'bridge-jwt-secret-abcdefghijklmnopqrstuvwxyz-0123456789'
+  let box: Sandbox
+  let project: string
+  let configDir: string
+  let sessionsDir: string
+  let narrow: JsonLineServer
+  let wide: JsonLineServer
+
+  const token = (owner: string) => {
+    const now = Math.floor(Date.now() / 1000)
+    return new SignJWT({exp: now + 600, iat: now, owner}).setProtectedHeader({alg: 'HS256'}).sign(new TextEncoder().encode(SECRET))
+  }
+
+  const open = async (server: JsonLineServer) => BridgeClient.open(server.info.url, {origin: ORIGIN, token: await token('web'), via: 'protocol'})
+
+  beforeAll(async () => {
+    box = makeSandbox('hanzo-bridge-reach-')
+    project = join(box.home, 'project')
+    configDir = join(box.env.XDG_CONFIG_HOME, 'hanzo')
+    sessionsDir = join(box.env.XDG_DATA_HOME, 'hanzo-dev', 'sessions')
+    mkdirSync(join(project, '.git'), {recursive: true})
+    mkdirSync(configDir, {recursive: true})
+    writeFileSync(join(project, 'package.json'), '{}')
+    writeFileSync(join(configDir, 'settings.json'), JSON.stringify({sandbox: {mode: 'off'}}))
+    writeFileSync(join(configDir, 'credentials.json'), JSON.stringify({hanzo: {api_key: API_KEY}}), {mode: 0o600})
+    writeFileSync(join(box.home, 'bridge.secret'), `${SECRET}\n`)
+    writeFileSync(join(box.home, 'local.json'), JSON.stringify({turns: [{text: 'a local answer'}]}))
+    expect((await runCli(['run', 'my private local task', '--fake-model', join(box.home, 'local.json')], {cwd: project, env: box.env})).exitCode).toBe(0)
+    const reads = [
+      {arguments: {path: '.config/hanzo/credentials.json'}, name: 'fs_read'},
+      {arguments: {path: 'bridge.secret'}, name: 'fs_read'},
+      {arguments: {path: '.', pattern: 'sk-test|bridge-jwt|private local'}, name: 'fs_grep'},
+      {arguments: {path: '.local/share/hanzo-dev', pattern: 'private'}, name: 'fs_grep'},
+      {arguments: {pattern: '**/*.json*'}, name: 'fs_glob'},
+    ]
+    writeFileSync(join(box.home, 'model.json'), JSON.stringify({turns: [{tool_calls: reads}, {text: 'Looked.'}]}))
+    const args = ['bridge', '--listen', '127.0.0.1:0', '--allow-origin', ORIGIN, '--jwt-secret-file', join(box.home, 'bridge.secret'), '--fake-model', join(box.home, 'model.json')]
+    narrow = await startJsonLineServer(args, {cwd: project, env: box.env})
+    wide = await startJsonLineServer([...args, '--workspace', box.home], {cwd: project, env: box.env})
+  })
+
+  afterAll(async () => {
+    await narrow?.stop()
+    await wide?.stop()
+    box?.cleanup()
+  })
+
+  it('refuses a session on /, the config dir or the sessions dir: the workspaces are the operator’s', async () => {
+    const web = await open(narrow)
+    await web.request('initialize', {})
+    for (const cwd of ['/', configDir, sessionsDir, box.home]) {
+      const refused = await web.request('session/start', {cwd})
+      expect(refused.error, cwd).toMatchObject({code: -32_602, data: {workspaces: [project]}})
+      expect(refused.error!.message, cwd).toContain(`is outside the server's workspaces (${project})`)
+    }
+
+    expect((await web.request('session/start', {cwd: join(project, '.git')})).result).toMatchObject({cwd: join(project, '.git')})
+    await web.close()
+  })
+
+  it("keeps hanzo-dev's own files and the bridge's secret from the tools of a session whose workspace holds them", async () => {
+    const web = await open(wide)
+    await web.request('initialize', {})
+    const {sessionId} = (await web.request('session/start', {cwd: box.home, permissionMode: 'deny'})).result
+    const turn = (await web.request('turn/start', {input: 'look around', sessionId})).result
+    await web.next('turn/completed', (p) => p.turnId === turn.turnId)
+    const seen = JSON.stringify(web.all('item/completed'))
+    expect(seen).toContain("where hanzo-dev keeps its settings, credentials, sessions or a server's secrets")
+    for (const secret of [API_KEY, SECRET, 'my private local task']) expect(seen).not.toContain(secret)
+    expect(seen).toContain('project/package.json') // fs_glob still lists the rest of the workspace.
     await web.close()
   })
 })

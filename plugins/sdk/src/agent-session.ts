@@ -143,6 +143,11 @@ export interface AgentSessionOptions {
   fakeModel?: string
   /** Where the session's warnings go (default: stderr). */
   warn?(message: string): void
+  /**
+   * Files and directories no tool of the session may read or write, besides hanzo-dev's own
+   * settings, credentials and data (which every session hides): a server's token and secret files.
+   */
+  hiddenPaths?: readonly string[]
 }
 
 export interface AgentRunOptions {

@@ -26,6 +26,12 @@ export interface ToolContext {
    * working directory, the argv to spawn instead. Absent: run the argv as it is.
    */
   wrapCommand?: (argv: string[], cwd: string) => string[]
+  /**
+   * Canonical absolute paths no tool reads, lists or writes, whatever the workspace: hanzo-dev's
+   * own settings, credentials and data, and the secret files a server was given. A tool that
+   * takes a path refuses one inside them, and a tool that walks a tree leaves them out.
+   */
+  hiddenPaths?: readonly string[]
 }
 
 /**

@@ -1,6 +1,6 @@
 import {homedir} from 'node:os'
 import type {Config} from '@oclif/core'
-import type {AgentSession, AgentSessionOptions, Middleware} from '@hanzo-dev/sdk'
+import {type AgentSession, type AgentSessionOptions, canonicalize, type Middleware} from '@hanzo-dev/sdk'
 import {formatWarning} from '@hanzo-dev/sdk/settings'
 
 import {buildSystemPrompt} from '../../core/agent/system-prompt.js'
@@ -56,7 +56,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   const loaded = options.settings ?? (await loadSettings({cwd, env}))
   if (!options.settings) for (const w of unsaid(loaded.warnings)) warn(formatWarning(w))
   const {config, permissionRules, projectRoot} = loaded
-  const {dataDir} = resolvePaths(env, homedir())
+  const {configDir, dataDir} = resolvePaths(env, homedir())
   // Before the model client: a wrong session id is the first thing to say.
   const recording = await SessionRecording.open({cwd, dataDir, projectRoot, session: options.session, warn})
   const model = options.model === false ? TOOLS_ONLY : await modelClient({baseURL: options.baseURL, config, env, fakeModel: options.fakeModel, model: options.model, warn})
@@ -105,8 +105,10 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     pluginContext,
     projectFiles: await readProjectInstructions(projectRoot),
   })
+  // Whatever the workspace (a server's client may pick `/`), no tool reads hanzo-dev's own files.
+  const hiddenPaths = await Promise.all([configDir, dataDir, ...(options.hiddenPaths ?? [])].map((path) => canonicalize(path)))
   return new AgentSessionNode(
-    {basePrompt, config, contributions: contributed.answers, cwd, env, interrupts, middleware, model, permissions, recording, registry, verdictPolicy: new PermissionPolicy(permissionRules, {...policyOptions, mode: 'prompt'}), warn},
+    {basePrompt, config, contributions: contributed.answers, cwd, env, hiddenPaths, interrupts, middleware, model, permissions, recording, registry, verdictPolicy: new PermissionPolicy(permissionRules, {...policyOptions, mode: 'prompt'}), warn},
     {history: [...recording.history], maxTurns: options.maxTurns ?? config.max_turns ?? DEFAULT_RUN_MAX_TURNS, model: model.model, systemPrompt: options.systemPrompt, tools: scope.names},
   )
 }

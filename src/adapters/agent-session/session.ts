@@ -27,6 +27,8 @@ export interface SessionParts {
   contributions: ReadonlyArray<PluginAnswer<Contribution>>
   cwd: string
   env: Readonly<Record<string, string | undefined>>
+  /** Canonical: what no tool reads or writes (ToolContext.hiddenPaths). */
+  hiddenPaths: readonly string[]
   interrupts: RunInterrupts
   middleware: readonly Middleware[]
   model: {client: ApiClient; errorHint: ErrorHint; model: string; provider: string}
@@ -133,6 +135,7 @@ export class AgentSessionNode implements AgentSession {
                 reserveRecent: config.reserve_recent,
               },
         cwd,
+        hiddenPaths: this.parts.hiddenPaths,
         history,
         maxTokens: config.max_output_tokens,
         maxTurns: this.settings.maxTurns,
@@ -216,9 +219,9 @@ export class AgentSessionNode implements AgentSession {
 
   callTool(name: string, input: Record<string, unknown>, options: {signal?: AbortSignal} = {}): Promise<ToolResult> {
     if (this.closed || this.shared.closed) throw new Error('This agent session is closed')
-    const {cwd, middleware, permissions, registry} = this.parts
+    const {cwd, hiddenPaths, middleware, permissions, registry} = this.parts
     const offered = {has: (tool: string) => this.settings.tools.includes(tool)}
-    const pipeline = new ToolPipeline({canonicalPath: (path) => this.canonicalPath(path), cwd, middleware, offered, permissions, registry})
+    const pipeline = new ToolPipeline({canonicalPath: (path) => this.canonicalPath(path), cwd, hiddenPaths, middleware, offered, permissions, registry})
     return pipeline.execute(name, input, this.id, options.signal)
   }
 

@@ -8,7 +8,7 @@ import ignore, {type Ignore} from 'ignore'
 import {rebaseGitignore} from './gitignore-rules.js'
 import {openRegularFileSync, readUpToSync} from './text-file.js'
 import {ToolFailure} from './tool-failure.js'
-import {workspaceRelative} from './workspace-path.js'
+import {hiddenPlace, workspaceRelative} from './workspace-path.js'
 
 export interface WalkedFile {
   absolute: string
@@ -24,6 +24,8 @@ export interface WalkOptions {
   signal: AbortSignal
   /** Entries to look at before giving up; {@link WALK_MAX_ENTRIES} by default. */
   maxEntries?: number
+  /** Canonical places left out wherever they are (ToolContext.hiddenPaths). */
+  hidden?: readonly string[]
 }
 
 /** What the walk leaves out, for the descriptions of the tools that search with it. */
@@ -94,6 +96,7 @@ export class FileWalk {
 
       const absolute = join(dir, entry.name)
       const relative = base === '.' ? entry.name : `${base}/${entry.name}`
+      if (hiddenPlace(absolute, this.options.hidden) !== undefined) continue
       if (entry.isDirectory()) {
         if (this.ruled && this.rules.ignores(`${relative}/`)) continue
         yield* this.directory(absolute)

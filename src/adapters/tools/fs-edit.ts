@@ -41,7 +41,7 @@ export const fsEdit: ToolDefinition<FsEditInput> = {
     try {
       if (input.old_string === '') throw new ToolFailure('old_string is empty; give the exact text to replace (to create a file, use fs_write)')
       if (input.old_string === input.new_string) throw new ToolFailure('old_string and new_string are the same; there is nothing to change')
-      const target = await resolveToolPath(context.cwd, input.path)
+      const target = await resolveToolPath(context.cwd, input.path, context.hiddenPaths)
       const before = await readEditableText(target.absolute, target.relative)
       const {count, oldString, newString} = locate(before, input)
       if (count === 0) {

@@ -9,7 +9,7 @@ import {objectSchema, pathProperty} from './input-schema.js'
 import {fileNameGlob, listedPaths, ripgrep, runRipgrep, walkArguments} from './ripgrep.js'
 import {compileGlob, relativeTo, resolveSearchDirectory, SEARCH_PATH_NOTE} from './search-scope.js'
 import {failureResult, ToolFailure} from './tool-failure.js'
-import {resolveInWorkspace, workspaceRelative, type WorkspacePath, workspaceRoot} from './workspace-path.js'
+import {hiddenPlace, resolveInWorkspace, workspaceRelative, type WorkspacePath, workspaceRoot} from './workspace-path.js'
 
 export type FsGlobInput = {
   pattern: string
@@ -38,7 +38,7 @@ export const fsGlob: ToolDefinition<FsGlobInput> = {
   async execute(input, context) {
     try {
       const root = await workspaceRoot(context.cwd)
-      const dir = await resolveSearchDirectory(root, input.path ?? '.')
+      const dir = await resolveSearchDirectory(root, input.path ?? '.', context.hiddenPaths)
       const scan = picomatch.scan(input.pattern)
       if (input.pattern.startsWith('/') || input.pattern.split('/').includes('..')) {
         throw new ToolFailure('pattern must be relative to the search directory and stay inside it (no leading `/`, no `..`); use path to search somewhere else')
@@ -57,9 +57,9 @@ export const fsGlob: ToolDefinition<FsGlobInput> = {
 
       const listed = start === undefined ? [] : await listWithRipgrep(root, start, fileNameGlob(input.pattern), context.signal)
       if (listed) {
-        for (const relative of listed.sort(comparePaths)) keep(relative)
+        for (const relative of listed.sort(comparePaths)) if (hiddenPlace(join(root, relative), context.hiddenPaths) === undefined) keep(relative)
       } else if (start) {
-        const walk = new FileWalk({root, signal: context.signal, start})
+        const walk = new FileWalk({hidden: context.hiddenPaths, root, signal: context.signal, start})
         for await (const file of walk.files()) keep(file.relative)
         truncated = walk.truncated
       }

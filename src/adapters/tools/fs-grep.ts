@@ -60,7 +60,7 @@ export const fsGrep: ToolDefinition<FsGrepInput> = {
     try {
       const flags = regexFlags(input.pattern, input.case_insensitive === true)
       const root = await workspaceRoot(context.cwd)
-      const target = await resolveInWorkspace(root, input.path ?? '.')
+      const target = await resolveInWorkspace(root, input.path ?? '.', context.hiddenPaths)
       const report = new GrepReport(input.output_mode ?? 'content')
       let walk: FileWalk | undefined
       let files: AsyncIterable<WalkedFile> | WalkedFile[]
@@ -69,12 +69,12 @@ export const fsGrep: ToolDefinition<FsGrepInput> = {
         const rg = ripgrep()
         const pattern = rg === undefined ? undefined : toRustRegex(input.pattern, flags)
         const want = input.output_mode === 'files_with_matches' ? 'files' : input.output_mode === 'count' ? 'count' : 'lines'
-        const search = {inGlob, names: input.glob === undefined ? undefined : fileNameGlob(input.glob), report, root, signal: context.signal, target, want} as const
+        const search = {hidden: context.hiddenPaths, inGlob, names: input.glob === undefined ? undefined : fileNameGlob(input.glob), report, root, signal: context.signal, target, want} as const
         if (rg !== undefined && pattern !== undefined && (await grepWithRipgrep({...search, pattern, rg}))) {
           return toolOk(report.render(input.pattern, target.relative, false))
         }
 
-        walk = new FileWalk({root, signal: context.signal, start: target.absolute})
+        walk = new FileWalk({hidden: context.hiddenPaths, root, signal: context.signal, start: target.absolute})
         files = filterByGlob(walk.files(), inGlob, (relative) => relativeTo(target, relative))
       } else {
         files = [{absolute: target.absolute, relative: target.relative}]

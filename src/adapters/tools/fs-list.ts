@@ -25,7 +25,7 @@ export const fsList: ToolDefinition<FsListInput> = {
   async execute(input, context) {
     const path = input.path ?? '.'
     try {
-      const target = await resolveToolPath(context.cwd, path)
+      const target = await resolveToolPath(context.cwd, path, context.hiddenPaths)
       if (!(await stat(target.absolute)).isDirectory()) throw new ToolFailure(`${target.relative} is a file, not a directory; use fs_read to read it`)
       let names: string[] = []
       let total = 0

@@ -41,7 +41,7 @@ export const fsRead: ToolDefinition<FsReadInput> = {
   mutating: false,
   async execute(input, context) {
     try {
-      const target = await resolveToolPath(context.cwd, input.path)
+      const target = await resolveToolPath(context.cwd, input.path, context.hiddenPaths)
       const {handle, size} = await openRegularFile(target.absolute, target.relative)
       try {
         return toolOk(await readLines(handle, size, target.relative, input.offset ?? 1, Math.min(input.limit ?? READ_MAX_LINES, READ_MAX_LINES)))

@@ -30,7 +30,7 @@ export const fsWrite: ToolDefinition<FsWriteInput> = {
   mutating: true,
   async execute(input, context) {
     try {
-      const target = await resolveToolPath(context.cwd, input.path)
+      const target = await resolveToolPath(context.cwd, input.path, context.hiddenPaths)
       const previous = await stat(target.absolute).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return undefined
         throw error

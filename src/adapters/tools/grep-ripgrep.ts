@@ -6,7 +6,7 @@ import {GREP_MAX_FILE_BYTES, GREP_MAX_LINE_CHARS, GREP_MAX_LINES, type GrepRepor
 import {printedPath, runRipgrep, walkArguments} from './ripgrep.js'
 import {relativeTo} from './search-scope.js'
 import {BINARY_SNIFF_BYTES, looksBinary, openRegularFileSync, readHeadSync} from './text-file.js'
-import {workspaceRelative, type WorkspacePath} from './workspace-path.js'
+import {hiddenPlace, workspaceRelative, type WorkspacePath} from './workspace-path.js'
 
 export interface RipgrepSearch {
   rg: string
@@ -23,6 +23,8 @@ export interface RipgrepSearch {
   want: 'count' | 'files' | 'lines'
   report: GrepReport
   signal: AbortSignal
+  /** Canonical places whose files are left out (ToolContext.hiddenPaths). */
+  hidden?: readonly string[]
 }
 
 /**
@@ -50,7 +52,7 @@ export async function grepWithRipgrep(search: RipgrepSearch): Promise<boolean> {
   const walk = await walkArguments(root, target.absolute, search.names)
   const files: FileCount[] = []
   const records = new RecordReader(search.want === 'files' ? 'path' : 'count', (path, count) => {
-    if (search.inGlob(relativeTo(target, path)) && readable(join(root, path))) files.push({count, path})
+    if (search.inGlob(relativeTo(target, path)) && hiddenPlace(join(root, path), search.hidden) === undefined && readable(join(root, path))) files.push({count, path})
   })
   let listed: Buffer | undefined
   try {

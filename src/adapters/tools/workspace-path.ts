@@ -29,13 +29,16 @@ export function workspaceRoot(cwd: string): Promise<string> {
   return realpath(cwd)
 }
 
-/** A tool's `path` input, resolved in the workspace of the call (`cwd`). */
-export async function resolveToolPath(cwd: string, input: string): Promise<WorkspacePath> {
-  return resolveInWorkspace(await workspaceRoot(cwd), input)
+/** A tool's `path` input, resolved in the workspace of the call (`cwd`), never one of the `hidden` places. */
+export async function resolveToolPath(cwd: string, input: string, hidden?: readonly string[]): Promise<WorkspacePath> {
+  return resolveInWorkspace(await workspaceRoot(cwd), input, hidden)
 }
 
-/** `input` (relative to `root`, or absolute) as a canonical path inside the workspace, or a {@link ToolFailure}. */
-export async function resolveInWorkspace(root: string, input: string): Promise<WorkspacePath> {
+/**
+ * `input` (relative to `root`, or absolute) as a canonical path inside the workspace and outside
+ * every `hidden` place (ToolContext.hiddenPaths), or a {@link ToolFailure}.
+ */
+export async function resolveInWorkspace(root: string, input: string, hidden: readonly string[] = []): Promise<WorkspacePath> {
   if (input.includes('\0')) throw new ToolFailure('the path contains a NUL byte')
   const requested = resolve(root, input)
   const absolute = await canonicalize(requested)
@@ -44,7 +47,18 @@ export async function resolveInWorkspace(root: string, input: string): Promise<W
     throw new ToolFailure(`${input} is outside the workspace ${root}${via}; tools can only access paths inside it`)
   }
 
+  const place = hiddenPlace(absolute, hidden)
+  if (place !== undefined) {
+    const via = absolute === requested ? '' : ` (it resolves to ${absolute})`
+    throw new ToolFailure(`${input}${via} is in ${place}, where hanzo-dev keeps its settings, credentials, sessions or a server's secrets; no tool reads or writes it`)
+  }
+
   return {absolute, relative: workspaceRelative(root, absolute)}
+}
+
+/** The hidden place `absolute` (canonical) is in, if any. */
+export function hiddenPlace(absolute: string, hidden: readonly string[] = []): string | undefined {
+  return hidden.find((place) => isInside(place, absolute))
 }
 
 

@@ -82,6 +82,8 @@ export interface RunOptions {
   canonicalPath?: (path: string) => Promise<string | null | undefined>
   /** Wraps every tool call (sandbox, hooks). */
   middleware?: readonly Middleware[]
+  /** What no tool reads or writes (ToolContext.hiddenPaths). */
+  hiddenPaths?: readonly string[]
   /**
    * The tools with where each came from (plugin tools always ask permission); absent, the
    * agent's tools, as the caller's own.
@@ -123,9 +125,9 @@ export class Runner {
   static async run(agent: Agent, input: string, options: RunOptions): Promise<RunResult> {
     const registry = options.registry ?? libraryRegistry(agent.tools)
     const cwd = options.cwd ?? process.cwd()
-    const {canonicalPath, middleware, permissions} = options
+    const {canonicalPath, hiddenPaths, middleware, permissions} = options
     const offered = options.offered && {has: (name: string) => options.offered!.includes(name)}
-    const executor = new ToolPipeline({canonicalPath, cwd, middleware, offered, permissions, registry})
+    const executor = new ToolPipeline({canonicalPath, cwd, hiddenPaths, middleware, offered, permissions, registry})
     const history: Message[] = [
       ...(agent.instructions ? [{content: agent.instructions, role: 'system'} as const] : []),
       ...(options.history ?? []),

@@ -30,6 +30,8 @@ export interface ToolPipelineOptions {
    */
   offered?: {has(name: string): boolean}
   maxOutputChars?: number
+  /** What no tool reads or writes (ToolContext.hiddenPaths). */
+  hiddenPaths?: readonly string[]
 }
 
 export const CANCELLED = 'cancelled: the turn was interrupted before this tool call finished'
@@ -87,7 +89,7 @@ export class ToolPipeline implements ToolExecutor {
 
     const call: ToolCall = {input, name: tool.definition.name}
     try {
-      const result = await this.run(call, {cwd: this.options.cwd, sessionId, signal})
+      const result = await this.run(call, {cwd: this.options.cwd, hiddenPaths: this.options.hiddenPaths, sessionId, signal})
       // A hook or the sandbox kept it from running: that is a decision too, and the audit log has each.
       if (result.refused) await permissions?.refuse?.({sessionId, toolName: tool.definition.name}, result.error ?? 'refused before it ran')
       return signal.aborted && !result.is_error ? toolError(CANCELLED, result.output) : result

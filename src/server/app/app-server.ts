@@ -1,6 +1,6 @@
 import {stat} from 'node:fs/promises'
 import {isAbsolute} from 'node:path'
-import type {AgentSession, Prompter, SessionPermissionMode} from '@hanzo-dev/sdk'
+import {type AgentSession, canonicalize, isInside, type Prompter, type SessionPermissionMode} from '@hanzo-dev/sdk'
 
 import {redactConfig} from '../../core/config/redact.js'
 import type {LoadedConfig} from '../../core/config/types.js'
@@ -22,8 +22,13 @@ export interface OpenSessionRequest {
 
 export interface AppServerOptions {
   version: string
-  /** The workspace of a session that names none. */
+  /** The workspace of a session that names none (inside a root). */
   cwd: string
+  /**
+   * The operator's workspace roots, canonical: a client's `cwd` must be inside one. The client
+   * does not choose where its sessions' tools reach; the person who started the server does.
+   */
+  roots: readonly string[]
   /** How long a permission/request waits for the client's answer before it is a deny. */
   permissionTimeoutMs: number
   /** openAgentSession with the server's fixed options (the CLI config, --fake-model). */
@@ -205,11 +210,19 @@ export class AppServer {
     if (this.options.owners.get(id) !== connection.owner) throw new RpcError(RPC_ERRORS.otherOwner, `session ${asked} belongs to another owner`)
   }
 
+  /** A client's `cwd`, canonical, checked to be a directory inside one of the server's roots. */
   private async workspace(cwd: string | undefined): Promise<string> {
     if (cwd === undefined) return this.options.cwd
     if (!isAbsolute(cwd)) throw new RpcError(RPC_ERRORS.invalidParams, `Invalid params: cwd must be an absolute path (got ${cwd})`)
     if (!(await stat(cwd).catch(() => undefined))?.isDirectory()) throw new RpcError(RPC_ERRORS.invalidParams, `Invalid params: cwd ${cwd} is not a directory`)
-    return cwd
+    const canonical = await canonicalize(cwd)
+    const {roots} = this.options
+    if (!roots.some((root) => isInside(root, canonical))) {
+      const shown = canonical === cwd ? cwd : `${cwd} (${canonical})`
+      throw new RpcError(RPC_ERRORS.invalidParams, `Invalid params: cwd ${shown} is outside the server's workspaces (${roots.join(', ')}); whoever started the server chooses them with --workspace`, {workspaces: roots})
+    }
+
+    return canonical
   }
 
   /** A resumed session's project, when it is still there; else the server's directory. */

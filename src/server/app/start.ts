@@ -1,5 +1,7 @@
+import {stat} from 'node:fs/promises'
 import {homedir} from 'node:os'
-import {join} from 'node:path'
+import {join, resolve} from 'node:path'
+import {canonicalize, isInside} from '@hanzo-dev/sdk'
 import type {Config} from '@oclif/core'
 
 import {openAgentSession} from '../../adapters/agent-session/index.js'
@@ -14,7 +16,12 @@ import {SessionOwners} from './session-owners.js'
 
 export interface AppServerSetup {
   cliConfig: Config
+  /** Where the server was started: a session that names no cwd works here (or in the first workspace when this is outside them). */
   cwd: string
+  /** The operator's workspace roots (`--workspace`): a session's cwd must be inside one. Default: `cwd`. */
+  workspaces?: readonly string[]
+  /** Files the server was given that hold its secrets (a token, a JWT key): no session's tool reads them. */
+  secretFiles?: readonly string[]
   env: Readonly<Record<string, string | undefined>>
   permissionTimeoutMs: number
   /** An OpenAI-compatible /v1 base URL for every session (default: the settings'). */
@@ -29,8 +36,10 @@ export async function createAppServer(setup: AppServerSetup): Promise<AppServer>
   const {cliConfig, env, log} = setup
   const warn = (message: string) => log(`Warning: ${message}`)
   const {dataDir} = resolvePaths(env, homedir())
+  const roots = await workspaceRoots(setup.workspaces ?? [setup.cwd])
+  const cwd = await canonicalize(setup.cwd)
   return new AppServer({
-    cwd: setup.cwd,
+    cwd: roots.some((root) => isInside(root, cwd)) ? cwd : roots[0],
     log,
     openSession: (request) =>
       openAgentSession({
@@ -39,6 +48,7 @@ export async function createAppServer(setup: AppServerSetup): Promise<AppServer>
         cwd: request.cwd,
         env,
         fakeModel: setup.fakeModel,
+        hiddenPaths: setup.secretFiles,
         model: request.model,
         permissionMode: request.permissionMode,
         prompter: request.prompter,
@@ -47,6 +57,7 @@ export async function createAppServer(setup: AppServerSetup): Promise<AppServer>
       }),
     owners: await SessionOwners.load(join(dataDir, 'app-server', 'owners.json'), warn),
     permissionTimeoutMs: setup.permissionTimeoutMs,
+    roots,
     saved: new SavedSessions(SessionStore.at(dataDir), warn),
     settings: (cwd) => loadSettings({cwd, env}),
     version: cliConfig.version,
@@ -68,7 +79,8 @@ export interface StartAppServerOptions extends Omit<AppServerSetup, 'log'> {
 export async function startAppServer(options: StartAppServerOptions): Promise<void> {
   const port = options.listen === undefined ? undefined : loopbackPort(options.listen, 'the app server')
   const token = port === undefined ? undefined : await serverToken(options.tokenFile, options.env)
-  const server = await createAppServer({...options, log: (message) => void options.stderr.write(`${message}\n`)})
+  const secretFiles = [...(options.secretFiles ?? []), ...(options.tokenFile === undefined ? [] : [options.tokenFile])]
+  const server = await createAppServer({...options, log: (message) => void options.stderr.write(`${message}\n`), secretFiles})
   try {
     if (port === undefined || token === undefined) {
       const {serveStdio} = await import('./stdio-transport.js')
@@ -86,6 +98,21 @@ export async function startAppServer(options: StartAppServerOptions): Promise<vo
   } finally {
     await server.close()
   }
+}
+
+/**
+ * The `--workspace` directories, canonical (a symlink cannot later move a root), each checked to
+ * be a directory: a typo must not leave the server with no usable workspace.
+ */
+export async function workspaceRoots(paths: readonly string[]): Promise<string[]> {
+  const roots: string[] = []
+  for (const path of paths) {
+    const root = await canonicalize(resolve(path))
+    if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new UserError(`--workspace ${path} is not a directory`, {exitCode: 2, hint: 'give a directory sessions may work in (repeatable)'})
+    roots.push(root)
+  }
+
+  return roots
 }
 
 /** --token-file's first line, else HANZO_APP_SERVER_TOKEN, else a random token (printed at start). */
