@@ -31,7 +31,7 @@ const LISTED: Record<ListedStatus, string> = {
 
 export default class Trust extends HanzoCommand {
   // One line per paragraph: oclif wraps them to the terminal.
-  static description = `Trust this project's hooks, MCP servers, allow rules and agents, so they take effect.
+  static description = `Let this project's hooks, MCP servers, allow rules and agents take effect.
 
 Hooks, MCP servers, "allow" permission rules and sandbox.allowed_paths in .hanzo/settings.json and .hanzo/settings.local.json run code, let tools run unasked or let commands write more, and the agents in .hanzo/agents/*.md choose an agent's instructions, tools and permission mode, so a cloned repository's settings and agents stay inert until you trust them here. trust shows them (MCP secrets redacted) and asks first.
 

@@ -41,8 +41,8 @@ describe('hanzo-dev config keys', () => {
     const {exitCode, stderr, stdout} = await run('config', 'keys', 'sandbox')
     expect(exitCode, stderr).toBe(0)
     expect(stdout).toContain(
-      'sandbox.mode  off | workspace | allowlist, env HANZO_SANDBOX_MODE\n' +
-        '    workspace: tools reach only the project; allowlist: the project and allowed_paths, writing only to allowed_paths; off: no confinement. Unset: workspace on a host, off inside a container.\n' +
+      'sandbox.mode  auto | off | workspace | allowlist, default auto, env HANZO_SANDBOX_MODE\n' +
+        "    workspace: tools reach only the project, commands write only there and in the package managers' caches; allowlist: the project and allowed_paths, writing only to allowed_paths; off: no confinement; auto: workspace wherever it confines commands (containers too), off only inside a container where neither bubblewrap nor unshare works.\n" +
         '    → project and local files may not set "off"',
     )
     expect(stdout).not.toContain('mcp_servers')

@@ -131,12 +131,14 @@ describe('hanzo-dev sandbox status', () => {
     expect(text.stdout).toMatch(/^isolation +\S/m)
   })
 
-  it('applies HIP-301 §10 defaults when the mode is unset: off in a container, workspace on a host', async () => {
+  it('applies the default, auto, when the mode is unset: workspace wherever commands can be confined or on a host, off in a container where nothing can', async () => {
     const {exitCode, stdout} = await run(['sandbox', 'status', '--json'])
     expect(exitCode).toBe(0)
     const status = JSON.parse(stdout)
     expect(status.defaulted).toBe(true)
-    expect(status.mode).toBe(status.container ? 'off' : 'workspace')
+    const confines = status.bubblewrap.works || status.unshare.works
+    expect(status.mode).toBe(status.container && !confines ? 'off' : 'workspace')
+    expect(status.auto).toEqual(status.container ? (confines ? expect.stringMatching(/works inside/) : expect.stringMatching(/neither bubblewrap nor unshare works/)) : 'the default on a host')
     if (status.mode === 'off') expect(status.enforcement).toBe('none')
   })
 

@@ -189,10 +189,27 @@ describe('hanzo-dev run: what a hostile model cannot reach through commands and 
     expect(model!.requests).toHaveLength(0)
   })
 
-  it(`says once at the start that the sandbox is off by default ${inContainer ? 'in this container' : '(not on this host)'}`, async () => {
-    const result = await run([{tool_calls: [{arguments: {command: 'true'}, name: 'exec'}]}])
-    expect(result.exitCode, result.stderr).toBe(0)
-    const notices = unwrapped(result.stderr).match(/sandbox: off, the default inside \w+ \([^)]+\): commands the agent runs can read and change everything you can/g) ?? []
-    expect(notices).toHaveLength(inContainer ? 1 : 0)
+  /**
+   * Issue 36 item 6: the default is `auto`: where bubblewrap works (this container too) commands
+   * are confined, so `cat` of the stored key comes back empty; only where nothing can confine
+   * them (a PATH without bwrap and unshare) is it off, and the run says so once.
+   */
+  it(`auto: ${inContainer ? 'confines commands in this container, and is off only where nothing can' : 'confines commands on this host'}`, async () => {
+    const read = {arguments: {command: `cat ${join(home, '.config', 'hanzo', 'credentials.json')}; true`}, name: 'exec'}
+    const offNotice = /sandbox: off \(auto: inside \w+, and neither bubblewrap nor unshare works \(bubblewrap: not found; unshare: not found\)\): commands the agent runs can read and change everything you can/g
+    const confined = await run([{tool_calls: [read]}])
+    expect(confined.exitCode, confined.stderr).toBe(0)
+    expect(unwrapped(confined.stderr)).not.toMatch(/sandbox: off/)
+    if (bwrapWorks) expect(confined.results[0].output).not.toContain(STORED_KEY)
+    if (!inContainer) return
+
+    await model?.close()
+    const bare = join(home, 'bare-bin')
+    mkdirSync(bare)
+    for (const tool of ['sh', 'bash', 'cat', 'true', 'git']) symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], {encoding: 'utf8'}).trim(), join(bare, tool))
+    const exposed = await run([{tool_calls: [read]}], {PATH: bare})
+    expect(exposed.exitCode, exposed.stderr).toBe(0)
+    expect(unwrapped(exposed.stderr).match(offNotice) ?? []).toHaveLength(1)
+    expect(exposed.results[0].output).toContain(STORED_KEY)
   })
 })

@@ -17,12 +17,12 @@ const USERNS_HINT =
 
 /** Which isolation works on this machine and what the configured mode will get from it. */
 export async function sandboxChecks(host: SandboxHost, options: SandboxCheckOptions = {}): Promise<DoctorCheck[]> {
-  const made = sandboxForHost(host, options)
+  const made = await sandboxForHost(host, options)
   if ('problem' in made) {
-    return [{detail: made.problem, hint: 'fix "sandbox" in your settings: mode is off, workspace or allowlist', id: 'sandbox.mode', status: 'fail', title: 'sandbox mode'}]
+    return [{detail: made.problem, hint: 'fix "sandbox" in your settings: mode is auto, off, workspace or allowlist', id: 'sandbox.mode', status: 'fail', title: 'sandbox mode'}]
   }
 
-  const {container, defaulted, sandbox} = made
+  const {auto, container, sandbox} = made
   const checks: DoctorCheck[] = [
     {
       detail: container ? `${container.runtime} (${container.source})` : 'none: running on the host',
@@ -43,7 +43,7 @@ export async function sandboxChecks(host: SandboxHost, options: SandboxCheckOpti
     )
   }
 
-  checks.push(modeCheck(config, defaulted, confinement, container?.runtime))
+  checks.push(modeCheck(config, auto, confinement))
   return checks
 }
 
@@ -58,11 +58,11 @@ function backendCheck(id: string, title: string, probe: BackendStatus, needed: b
   return {detail: `${found} fails: ${probe.reason ?? 'no reason given'}${off}`, hint: needed ? USERNS_HINT : undefined, id, status: missing, title}
 }
 
-function modeCheck(config: SandboxConfig, defaulted: boolean, confinement: Confinement, container: string | undefined): DoctorCheck {
+function modeCheck(config: SandboxConfig, auto: string | undefined, confinement: Confinement): DoctorCheck {
   const {mode} = config
   const enforcement: Enforcement = confinement.enforcement
   const allowedPaths = config.allowed_paths.length
-  const origin = defaulted ? (container ? ` (default inside ${container}: only the container is around commands)` : ' (default)') : ''
+  const origin = auto ? ` (auto: ${auto})` : ''
   const scope = mode === 'allowlist' ? `, ${allowedPaths} allowed ${allowedPaths === 1 ? 'path' : 'paths'}` : ''
   const detail = `${mode}${origin}${scope} -> ${ENFORCEMENT_TEXT[enforcement]}`
   const title = 'sandbox mode'
@@ -70,11 +70,11 @@ function modeCheck(config: SandboxConfig, defaulted: boolean, confinement: Confi
     return {detail, hint: 'add paths to sandbox.allowed_paths, or use mode "workspace"', id: 'sandbox.mode', status: 'warn', title}
   }
 
-  if (mode === 'off' && defaulted && container) {
+  if (mode === 'off' && auto) {
     const can = confinement.bubblewrap.works || confinement.unshare.works
     const hint = can
-      ? 'commands can read and change hanzo-dev\'s settings, credentials and trust store: set sandbox.mode to workspace, which works here'
-      : 'commands can read and change hanzo-dev\'s settings, credentials and trust store, and no namespace tool works in this container to confine them'
+      ? "commands can read and change hanzo-dev's settings, credentials and trust store: unset sandbox.mode (auto), or set it to workspace, which works here"
+      : "commands can read and change hanzo-dev's settings, credentials and trust store, and nothing here can confine them: install bubblewrap where user namespaces are allowed"
     return {detail, hint, id: 'sandbox.mode', status: 'warn', title}
   }
 

@@ -25,7 +25,11 @@ export {
   readSandboxConfig,
   type ResolvedSandboxConfig,
   type SandboxConfig,
+  SANDBOX_MODES,
+  type SandboxMode,
+  type SandboxSettings,
 } from './isolation.js'
+export {cacheGuards, packageCaches, type WritableCache} from './package-caches.js'
 export {sandboxMiddleware} from './middleware.js'
 export {type CommandGuards, commandGuards, sweepAfter} from './project-guards.js'
 export {type MountPlan, type ProtectedPath, type Roots} from './mount-plan.js'

@@ -1,10 +1,17 @@
 import {isRecord} from '@hanzo-dev/sdk'
 
-import type {ContainerRuntime} from './container.js'
-
 /** HIP-301 §10. */
 export const ISOLATION_MODES = ['off', 'workspace', 'allowlist'] as const
 export type IsolationMode = (typeof ISOLATION_MODES)[number]
+
+/**
+ * What `sandbox.mode` may say: HIP-301's modes, and `auto`, the default: `workspace` wherever
+ * commands can be confined (bubblewrap or unshare works), containers included, and wherever a
+ * host offers nothing better than path checks; `off` only inside a container where nothing can
+ * confine commands (host-sandbox.ts decides, by trial runs).
+ */
+export const SANDBOX_MODES = ['auto', ...ISOLATION_MODES] as const
+export type SandboxMode = (typeof SANDBOX_MODES)[number]
 
 export interface SandboxConfig {
   mode: IsolationMode
@@ -14,23 +21,24 @@ export interface SandboxConfig {
   network: boolean
 }
 
+/** `settings.sandbox` as written, with its defaults. */
+export interface SandboxSettings extends Omit<SandboxConfig, 'mode'> {
+  mode: SandboxMode
+}
+
 export interface ResolvedSandboxConfig {
-  config: SandboxConfig
-  /** True when `mode` was not set and the default applies. */
+  settings: SandboxSettings
+  /** True when `mode` was not set and the default (`auto`) applies. */
   defaulted: boolean
 }
 
-/**
- * `settings.sandbox` with HIP-301 §10's defaults: workspace on a host, off inside a
- * container (the spec takes the container for the sandbox; the session says at its start that
- * nothing else confines commands there); the network stays on unless set to false.
- */
-export function readSandboxConfig(raw: unknown, container: ContainerRuntime | null): ResolvedSandboxConfig | {problem: string} {
+/** `settings.sandbox` with its defaults: mode `auto`, the network on unless set to false. */
+export function readSandboxConfig(raw: unknown): ResolvedSandboxConfig | {problem: string} {
   if (raw !== undefined && !isRecord(raw)) return {problem: '"sandbox" must be an object {mode, allowed_paths, network}'}
   const section = raw ?? {}
   const mode = section.mode
-  if (mode !== undefined && !ISOLATION_MODES.includes(mode as IsolationMode)) {
-    return {problem: `sandbox.mode ${JSON.stringify(mode)} is not one of ${ISOLATION_MODES.join(', ')}`}
+  if (mode !== undefined && !SANDBOX_MODES.includes(mode as SandboxMode)) {
+    return {problem: `sandbox.mode ${JSON.stringify(mode)} is not one of ${SANDBOX_MODES.join(', ')}`}
   }
 
   const paths = section.allowed_paths ?? []
@@ -40,10 +48,7 @@ export function readSandboxConfig(raw: unknown, container: ContainerRuntime | nu
 
   const network = section.network ?? true
   if (typeof network !== 'boolean') return {problem: 'sandbox.network must be true or false'}
-  return {
-    config: {allowed_paths: paths as string[], mode: (mode as IsolationMode | undefined) ?? (container ? 'off' : 'workspace'), network},
-    defaulted: mode === undefined,
-  }
+  return {defaulted: mode === undefined, settings: {allowed_paths: paths as string[], mode: (mode as SandboxMode | undefined) ?? 'auto', network}}
 }
 
 /** How tool processes are confined: by a namespace tool, or only by checking the paths tools name. */

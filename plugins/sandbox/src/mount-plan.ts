@@ -3,6 +3,7 @@ import {dirname} from 'node:path'
 
 import {canonicalize, isInside} from '@hanzo-dev/sdk'
 
+import type {WritableCache} from './package-caches.js'
 import type {CommandGuards} from './project-guards.js'
 
 /** A place no tool and no command may change, with why, for the refusal message. */
@@ -29,6 +30,8 @@ export interface Roots {
   protected: ProtectedPath[]
   /** What the file tools never write in the project (commands get project-guards.ts instead). */
   project: ProtectedPath[]
+  /** What commands may write besides `writable` (not the file tools): the package managers' caches. */
+  caches: WritableCache[]
   /** allowed_paths entries left out, with why. */
   ignored: Array<{path: string; why: string}>
 }
@@ -36,8 +39,8 @@ export interface Roots {
 /**
  * What a confined command may touch, as canonical absolute paths. Binds go in this order, each
  * later one on top of the earlier: `readOnlyRoots` (readable places that are not writable, bound
- * so they stay visible under the private /tmp), `writable`, `pinned`, `protected` read-only,
- * then `masked` covered by an empty read-only directory.
+ * so they stay visible under the private /tmp), `writable` (the roots and the caches), `pinned`,
+ * `protected` read-only, then `masked` covered by an empty read-only directory.
  */
 export interface MountPlan {
   readOnlyRoots: string[]
@@ -63,7 +66,9 @@ export interface MountPlan {
  * instead.
  */
 export async function mountPlan(roots: Roots, network: boolean, guards?: CommandGuards): Promise<MountPlan> {
-  const writable = outermost(await existing([...roots.writable, ...(guards?.writable ?? [])]))
+  // Only a real command's caches are made: a trial run creates nothing.
+  if (guards) for (const cache of roots.caches) if (cache.create) await mkdir(cache.path, {mode: 0o700, recursive: true})
+  const writable = outermost(await existing([...roots.writable, ...roots.caches.map((c) => c.path), ...(guards?.writable ?? [])]))
   const readOnlyRoots = (await existing(roots.readable)).filter((r) => !writable.some((w) => isInside(w, r)))
   const guarded = new Set<string>()
   const masked = new Set<string>()

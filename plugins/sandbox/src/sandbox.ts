@@ -7,6 +7,7 @@ import {type ConfinedCommand, type Confinement, type ConfinementSetup, confineCo
 import {type ContainerProbe, type ContainerRuntime, detectContainer, nodeContainerProbe} from './container.js'
 import {MECHANISMS, type Mechanism, type SandboxConfig} from './isolation.js'
 import type {ProtectedPath, Roots} from './mount-plan.js'
+import type {WritableCache} from './package-caches.js'
 
 export type PathVerdict = {allowed: true; path: string} | {allowed: false; path: string; reason: string}
 
@@ -20,6 +21,8 @@ export interface CheckPathOptions {
 export interface SandboxOptions {
   /** Besides the project's own (.git/hooks, .git/config, .hanzo): hanzo-dev's settings and data. */
   protectedPaths?: ProtectedPath[]
+  /** What commands may also write in workspace mode: the package managers' caches (package-caches.ts). */
+  caches?: WritableCache[]
   /** Where bwrap and unshare are looked up. */
   env?: Readonly<Record<string, string | undefined>>
   platform?: NodeJS.Platform
@@ -166,7 +169,9 @@ export class Sandbox {
     const dotGit: ProtectedPath[] = (await lstat(join(workspace, '.git')).catch(() => undefined))?.isFile()
       ? [{path: '.git', why: 'it names the git directory git takes its config and hooks from'}]
       : []
+    const caches = this.config.mode === 'workspace' ? (this.options.caches ?? []) : []
     return {
+      caches: await Promise.all(caches.map(async (c) => ({...c, path: await canonicalize(c.path)}))),
       ignored,
       project: await canonical([...PROJECT_PROTECTED, ...dotGit].map((p) => ({...p, path: join(workspace, p.path)}))),
       protected: await canonical(this.options.protectedPaths ?? []),

@@ -6,7 +6,7 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {makeSandbox, runCli, type Sandbox} from '../../../test/helpers/cli.js'
 
 // sandbox status, check and exec through the built CLI (bin/run.js), with real bubblewrap and
-// unshare. The mode is set explicitly: inside a container it would default to off.
+// unshare. The mode is set explicitly: its default, auto, depends on the machine.
 
 function works(args: string[]): boolean {
   try {
@@ -97,7 +97,7 @@ describe('hanzo-dev sandbox exec', () => {
     const {exitCode, stderr, stdout} = await run(['sandbox', 'exec', '--', script])
     expect(exitCode).toBe(3)
     expect(stdout).toBe('inside-ok\noutside-refused')
-    expect(stderr).toContain(`[sandbox: commands run under bubblewrap: writable only ${project} (and a private /tmp)]`)
+    expect(stderr).toContain(`[sandbox: commands run under bubblewrap: writable only ${join(box.home, '.npm')}, ${join(box.home, '.cache')}, ${project} (and a private /tmp)]`)
     expect(stderr).toMatch(/Read-only file system\noops$/)
     expect(existsSync(join(project, 'in.txt'))).toBe(true)
     expect(existsSync(join(outside, 'escaped'))).toBe(false)

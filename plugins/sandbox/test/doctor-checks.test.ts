@@ -77,11 +77,20 @@ describe('sandboxChecks', () => {
     signal,
   })
 
-  it('names the container and turns the sandbox off there by default, warning that commands reach hanzo-dev\'s own files', async () => {
+  it.skipIf(!bwrapInstalled)('names the container, and confines commands there by default where bubblewrap works (auto)', async () => {
     const checks = await sandboxChecks(host({}), {container: inDocker, platform: 'linux'})
     expect(checks[0]).toMatchObject({detail: 'docker (/.dockerenv)', id: 'sandbox.container', status: 'ok'})
+    const bwrap = checks.find((c) => c.id === 'sandbox.bwrap')!
+    if (bwrap.status !== 'ok') return
+    expect(checks.find((c) => c.id === 'sandbox.mode')).toMatchObject({detail: expect.stringMatching(/^workspace \(auto: bubblewrap works inside docker\) -> bubblewrap/), status: 'ok'})
+  })
+
+  it("turns the sandbox off in a container where nothing confines commands, warning that they reach hanzo-dev's own files", async () => {
+    refusingTool('bwrap', 'bwrap: No permissions to creating new namespace')
+    refusingTool('unshare', 'unshare: unshare failed: Operation not permitted')
+    const checks = await sandboxChecks(host({}, {PATH: bin}), {container: inDocker, platform: 'linux'})
     expect(checks.find((c) => c.id === 'sandbox.mode')).toMatchObject({
-      detail: 'off (default inside docker: only the container is around commands) -> no restrictions',
+      detail: expect.stringMatching(/^off \(auto: inside docker, and neither bubblewrap nor unshare works \(bubblewrap: bwrap: No permissions.*\)\) -> no restrictions$/),
       hint: expect.stringContaining("commands can read and change hanzo-dev's settings, credentials and trust store"),
       status: 'warn',
     })
@@ -96,7 +105,7 @@ describe('sandboxChecks', () => {
     expect(byId['sandbox.bwrap']).toMatchObject({detail: `9.9 (${join(bin, 'bwrap')}) fails: bwrap: No permissions to creating new namespace`, status: 'warn'})
     expect(byId['sandbox.bwrap'].hint).toMatch(/user namespaces/)
     expect(byId['sandbox.unshare']).toMatchObject({status: 'warn'})
-    expect(byId['sandbox.mode']).toMatchObject({detail: expect.stringMatching(/^workspace \(default\) -> path checks only/), status: 'warn'})
+    expect(byId['sandbox.mode']).toMatchObject({detail: expect.stringMatching(/^workspace \(auto: the default on a host\) -> path checks only/), status: 'warn'})
   })
 
   it('does not warn about missing tools when the sandbox is off', async () => {

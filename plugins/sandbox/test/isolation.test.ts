@@ -3,26 +3,27 @@ import {describe, expect, it} from 'vitest'
 import {chooseEnforcement, mechanismsToTry, readSandboxConfig} from '../src/isolation.js'
 
 describe('readSandboxConfig', () => {
-  it('defaults to workspace on a host and off in a container (HIP-301 §10), with the network on', () => {
-    expect(readSandboxConfig(undefined, null)).toEqual({config: {allowed_paths: [], mode: 'workspace', network: true}, defaulted: true})
-    expect(readSandboxConfig({}, 'docker')).toEqual({config: {allowed_paths: [], mode: 'off', network: true}, defaulted: true})
+  it('defaults to auto (host-sandbox.ts decides what it becomes), with the network on', () => {
+    expect(readSandboxConfig(undefined)).toEqual({defaulted: true, settings: {allowed_paths: [], mode: 'auto', network: true}})
+    expect(readSandboxConfig({})).toEqual({defaulted: true, settings: {allowed_paths: [], mode: 'auto', network: true}})
   })
 
-  it('keeps an explicit mode, also inside a container, and the network setting', () => {
-    expect(readSandboxConfig({allowed_paths: ['/tmp/x'], mode: 'allowlist', network: false}, 'k8s')).toEqual({
-      config: {allowed_paths: ['/tmp/x'], mode: 'allowlist', network: false},
+  it('keeps an explicit mode and the network setting', () => {
+    expect(readSandboxConfig({allowed_paths: ['/tmp/x'], mode: 'allowlist', network: false})).toEqual({
       defaulted: false,
+      settings: {allowed_paths: ['/tmp/x'], mode: 'allowlist', network: false},
     })
+    expect(readSandboxConfig({mode: 'auto'})).toEqual({defaulted: false, settings: {allowed_paths: [], mode: 'auto', network: true}})
   })
 
   it.each([
-    ['strict', {mode: 'strict'}, /sandbox.mode "strict" is not one of off, workspace, allowlist/],
+    ['strict', {mode: 'strict'}, /sandbox.mode "strict" is not one of auto, off, workspace, allowlist/],
     ['a string section', 'workspace', /"sandbox" must be an object/],
     ['paths that are not a list', {allowed_paths: '/tmp'}, /allowed_paths must be a list/],
     ['an empty path', {allowed_paths: ['']}, /allowed_paths must be a list/],
     ['a network that is not a boolean', {network: 'off'}, /sandbox.network must be true or false/],
   ])('rejects %s', (_name, raw, problem) => {
-    expect(readSandboxConfig(raw, null)).toEqual({problem: expect.stringMatching(problem)})
+    expect(readSandboxConfig(raw)).toEqual({problem: expect.stringMatching(problem)})
   })
 })
 

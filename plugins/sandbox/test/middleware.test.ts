@@ -196,7 +196,7 @@ describe('hanzo:contribute', () => {
     expect(contribution?.status).toBe('sandbox: settings unreadable, tools refused')
     const run = contribution!.middleware![0].wrap(execute)
     expect(await run({input: {command: 'true'}, name: 'exec'}, context)).toMatchObject({
-      error: 'sandbox: exec refused: sandbox.mode "strict" is not one of off, workspace, allowlist; fix the sandbox settings',
+      error: 'sandbox: exec refused: sandbox.mode "strict" is not one of auto, off, workspace, allowlist; fix the sandbox settings',
       is_error: true,
     })
   })

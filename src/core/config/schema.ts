@@ -194,8 +194,11 @@ export const SETTINGS_SCHEMA = {
       additionalProperties: false,
       properties: {
         mode: {
-          enum: ['off', 'workspace', 'allowlist'],
-          description: 'workspace: tools reach only the project; allowlist: the project and allowed_paths, writing only to allowed_paths; off: no confinement. Unset: workspace on a host, off inside a container.',
+          enum: ['auto', 'off', 'workspace', 'allowlist'],
+          default: 'auto',
+          description:
+            "workspace: tools reach only the project, commands write only there and in the package managers' caches; allowlist: the project and allowed_paths, writing only to allowed_paths; off: no confinement; " +
+            'auto: workspace wherever it confines commands (containers too), off only inside a container where neither bubblewrap nor unshare works.',
         },
         allowed_paths: {
           type: 'array',

@@ -24,7 +24,7 @@ describe('config set helpers', () => {
   it('splits dotted keys with the schema: plain-value maps keep dots in their names', () => {
     expect(resolveKey('permissions.fs_write(.env)').segments).toEqual(['permissions', 'fs_write(.env)'])
     expect(resolveKey('mcp_servers.fs.env.A.B').segments).toEqual(['mcp_servers', 'fs', 'env', 'A.B'])
-    expect(resolveKey('sandbox.mode').schema).toMatchObject({enum: ['off', 'workspace', 'allowlist']})
+    expect(resolveKey('sandbox.mode').schema).toMatchObject({enum: ['auto', 'off', 'workspace', 'allowlist']})
     expect(resolveKey('modle').schema).toBeUndefined()
   })
 

@@ -36,7 +36,7 @@ describe('settingKeys', () => {
       type: 'string',
     })
     expect(keys.get('max_retries')).toMatchObject({default: 2, type: 'integer, 0 to 10'})
-    expect(keys.get('sandbox.mode')).toMatchObject({type: 'off | workspace | allowlist', values: ['off', 'workspace', 'allowlist']})
+    expect(keys.get('sandbox.mode')).toMatchObject({type: 'auto | off | workspace | allowlist', values: ['auto', 'off', 'workspace', 'allowlist']})
     expect(keys.get('mcp_servers.<name>.command')?.type).toBe('string or list of strings')
     expect(keys.get('base_url')?.type).toBe('URL')
   })
@@ -47,8 +47,9 @@ describe('settingKeys', () => {
     expect(keys.get('max_turns')?.default).toBe(DEFAULT_RUN_MAX_TURNS)
     expect(keys.get('reserve_recent')?.default).toBe(DEFAULT_RESERVE_RECENT)
     expect(keys.get('hooks.<n>.timeout_ms')?.default).toBe(DEFAULT_HOOK_TIMEOUT_MS)
-    const sandbox = readSandboxConfig({}, null)
-    expect('config' in sandbox && sandbox.config.network).toBe(keys.get('sandbox.network')?.default)
+    const sandbox = readSandboxConfig({})
+    expect('settings' in sandbox && sandbox.settings.network).toBe(keys.get('sandbox.network')?.default)
+    expect('settings' in sandbox && sandbox.settings.mode).toBe(keys.get('sandbox.mode')?.default)
   })
 
   it('says what project and local files may not do, as the loader enforces it', () => {
@@ -80,9 +81,9 @@ describe('renderSettingKeys', () => {
     const keys = settingKeysUnder('sandbox')
     const wrapped = renderSettingKeys(keys, plain, 40).split('\n')
     expect(wrapped.filter((l) => l.length > 40)).toEqual([])
-    expect(wrapped).toContain('sandbox.mode  off | workspace |')
+    expect(wrapped).toContain('sandbox.mode  auto | off | workspace |')
     const piped = renderSettingKeys(keys, plain)
-    expect(piped).toContain(`sandbox.mode  off | workspace | allowlist, env HANZO_SANDBOX_MODE\n    ${keys[1].description}\n    → project and local files may not set "off"`)
+    expect(piped).toContain(`sandbox.mode  auto | off | workspace | allowlist, default auto, env HANZO_SANDBOX_MODE\n    ${keys[1].description}\n    → project and local files may not set "off"`)
     expect(piped.replaceAll(/\s+/g, ' ')).toBe(renderSettingKeys(keys, plain, 40).replaceAll(/\s+/g, ' '))
   })
 })

@@ -49,7 +49,7 @@ The check the file tools get (and exec's working directory): the path is resolve
   async run(): Promise<SandboxCheckResult> {
     const {flags, raw} = await this.parse(SandboxCheck)
     const host = await loadCommandHost(this)
-    const made = sandboxForHost(host)
+    const made = await sandboxForHost(host)
     if ('problem' in made) this.error(`${made.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
     const {sandbox} = made
     const results: PathCheck[] = []

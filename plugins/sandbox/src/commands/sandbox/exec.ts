@@ -40,7 +40,7 @@ The command runs by bash -c (sh -c where bash is missing) in the current directo
   async run(): Promise<SandboxExecResult> {
     const {raw} = await this.parse(SandboxExec)
     const host = await loadCommandHost(this)
-    const made = sandboxForHost(host)
+    const made = await sandboxForHost(host)
     if ('problem' in made) this.error(`${made.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
     const {sandbox} = made
     const confinement = await sandbox.confinement()
@@ -50,7 +50,7 @@ The command runs by bash -c (sh -c where bash is missing) in the current directo
     const shell = (await findExecutable('bash', {cwd: host.cwd, env: host.env})) ?? '/bin/sh'
     const plain = [shell, '-c', command]
     if (!this.jsonEnabled() && sandbox.config.mode !== 'off') {
-      this.logToStderr(commandNote(confinement, (await sandbox.roots()).writable, sandbox.config.network))
+      this.logToStderr(commandNote(confinement, confined?.writable ?? (await sandbox.roots()).writable, sandbox.config.network))
     }
 
     const run = await runConfined(confined?.wrap(plain, host.cwd) ?? plain, {capture: this.jsonEnabled(), cwd: host.cwd, env: host.env})

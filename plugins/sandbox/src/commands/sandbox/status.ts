@@ -14,9 +14,12 @@ export interface SandboxStatusResult {
   workspace: string
   bubblewrap: BackendStatus
   unshare: BackendStatus
+  /** The mode in force (`auto` chose it when {@link auto} is set). */
   mode: IsolationMode
-  /** True when settings.sandbox.mode is unset and HIP-301 §10's default applies. */
+  /** True when settings.sandbox.mode is unset and its default, auto, applies. */
   defaulted: boolean
+  /** With mode auto: why it chose {@link mode}. */
+  auto?: string
   allowed_paths: string[]
   /** False when settings.sandbox.network is false: commands get no network. */
   network: boolean
@@ -29,7 +32,7 @@ export default class SandboxStatus extends Command {
 
   static description = `Show which isolation works here and what the configured sandbox mode will get.
 
-Detects a container (HIP-301 §10: /proc/1/cgroup, /.dockerenv, /run/.containerenv, KUBERNETES_SERVICE_HOST), makes a trial run of bubblewrap and of unshare with the arguments the agent's commands would get (finding them on PATH proves nothing: the kernel decides at run time), and reads settings.sandbox: mode (default: workspace on a host, off inside a container, where nothing but the container confines commands; workspace works there too wherever bubblewrap does), allowed_paths and network (default: on). HANZO_SANDBOX_MECHANISM=bwrap, unshare or path-checks forces one mechanism.`
+Detects a container (HIP-301 §10: /proc/1/cgroup, /.dockerenv, /run/.containerenv, KUBERNETES_SERVICE_HOST), makes a trial run of bubblewrap and of unshare with the arguments the agent's commands would get (finding them on PATH proves nothing: the kernel decides at run time), and reads settings.sandbox: mode (default auto: workspace wherever it confines commands, in a container too; off only inside a container where neither bubblewrap nor unshare works), allowed_paths and network (default: on). HANZO_SANDBOX_MECHANISM=bwrap, unshare or path-checks forces one mechanism.`
 
   static examples = [
     '<%= config.bin %> sandbox status',
@@ -40,13 +43,14 @@ Detects a container (HIP-301 §10: /proc/1/cgroup, /.dockerenv, /run/.containere
   async run(): Promise<SandboxStatusResult> {
     const {flags} = await this.parse(SandboxStatus)
     const host = await loadCommandHost(this)
-    const made = sandboxForHost(host)
+    const made = await sandboxForHost(host)
     if ('problem' in made) this.error(`${made.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
-    const {container, defaulted, sandbox} = made
+    const {auto, container, defaulted, sandbox} = made
     const {bubblewrap, enforcement, unshare} = await sandbox.confinement()
     const {config} = sandbox
     const status: SandboxStatusResult = {
       allowed_paths: config.allowed_paths,
+      ...(auto ? {auto} : {}),
       bubblewrap,
       container,
       defaulted,
@@ -72,7 +76,7 @@ function render(s: SandboxStatusResult): string {
     return p.works ? `${paint.green('works')}  ${found}` : `${paint.yellow('fails')}  ${found}: ${p.reason ?? 'no reason given'}`
   }
 
-  const origin = s.defaulted ? (s.container ? ` (default inside ${s.container.runtime}: only the container is around commands)` : ' (default)') : ' (settings)'
+  const origin = s.auto ? ` (auto: ${s.auto})` : ' (settings)'
   const lines = [
     row('container', s.container ? `${s.container.runtime} (${s.container.source})` : 'none: running on the host'),
     row('bubblewrap', backend(s.bubblewrap)),
