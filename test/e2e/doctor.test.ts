@@ -6,7 +6,7 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {makeSandbox, runCli, type Sandbox} from '../helpers/cli.js'
 
-const PLUGINS = ['git', 'lsp', 'hooks', 'sandbox', 'agents', 'mcp'].map((p) => `@hanzo-dev/plugin-${p}`)
+const PLUGINS = ['git', 'hooks', 'sandbox', 'lsp', 'agents', 'mcp'].map((p) => `@hanzo-dev/plugin-${p}`)
 
 interface Check {
   source: string

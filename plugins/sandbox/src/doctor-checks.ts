@@ -79,7 +79,8 @@ function modeCheck(config: SandboxConfig, auto: string | undefined, confinement:
   }
 
   if (enforcement === 'path-checks') {
-    return {detail, hint: 'install bubblewrap (apt-get install bubblewrap) where user namespaces are allowed', id: 'sandbox.mode', status: 'warn', title}
+    const hint = 'install bubblewrap (apt-get install bubblewrap) where user namespaces are allowed: until then language servers do not start in agent sessions'
+    return {detail, hint, id: 'sandbox.mode', status: 'warn', title}
   }
 
   return {detail, id: 'sandbox.mode', status: 'ok', title}

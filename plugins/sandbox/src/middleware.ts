@@ -1,4 +1,4 @@
-import {type Middleware, type ToolCall, type ToolResult, toolRefusal} from '@hanzo-dev/sdk'
+import {type Middleware, type ProcessConfinement, type ToolCall, type ToolResult, toolRefusal} from '@hanzo-dev/sdk'
 
 import type {BackendStatus, ConfinedCommand, Confinement} from './confinement.js'
 import type {Roots} from './mount-plan.js'
@@ -21,14 +21,21 @@ const FILE_TOOLS = new Map([
  * force (`wrapCommand`); its first result in a session says which, and any result says what the
  * sandbox removed after it (project-guards.ts). Other tools pass: they name no path the sandbox
  * can judge, and permissions already ask about them.
+ *
+ * Every call that passes gets `confineProcess` for the processes a tool starts to outlive it
+ * (language servers, started by the lsp tools and by the lsp middleware on an edit). That
+ * middleware must run inside this one to see it: the root package.json lists the sandbox plugin
+ * before lsp, and the host applies middleware in that order.
  */
 export function sandboxMiddleware(sandbox: Sandbox): Middleware {
   let told = false
+  const confineProcess = () => processConfinement(sandbox)
   return {
     name: 'sandbox',
     wrap(next) {
       if (sandbox.config.mode === 'off') return next
-      return async (call, context) => {
+      return async (call, plain) => {
+        const context = {...plain, confineProcess}
         const file = FILE_TOOLS.get(call.name)
         if (file) {
           const path = typeof call.input.path === 'string' ? call.input.path : '.'
@@ -63,11 +70,29 @@ export function sandboxMiddleware(sandbox: Sandbox): Middleware {
   }
 }
 
-/** When the sandbox settings cannot be read: every tool it would judge is refused, with the reason. */
+/** When the sandbox settings cannot be read: every tool it would judge is refused, and no process may outlive a call, with the reason. */
 export function refusingMiddleware(problem: string): Middleware {
+  const reason = `${problem}; fix the sandbox settings`
+  const confineProcess = async (): Promise<ProcessConfinement> => ({refused: reason})
   return {
     name: 'sandbox',
-    wrap: (next) => async (call, context) => (FILE_TOOLS.has(call.name) || call.name === 'exec' ? refusal(call, `${problem}; fix the sandbox settings`) : next(call, context)),
+    wrap: (next) => async (call, context) => (FILE_TOOLS.has(call.name) || call.name === 'exec' ? refusal(call, reason) : next(call, {...context, confineProcess})),
+  }
+}
+
+/**
+ * A long-lived process gets what a command gets (bubblewrap or unshare, the same binds and
+ * guards); where neither works it does not start, unlike a command, which path checks let run
+ * with its working directory checked: nothing checks what a server does while it runs.
+ */
+async function processConfinement(sandbox: Sandbox): Promise<ProcessConfinement> {
+  try {
+    const confinement = await sandbox.confinement()
+    const confined = await sandbox.confineCommand()
+    if (confined) return {finish: confined.finish, wrap: confined.wrap}
+    return {refused: `the sandbox (${sandbox.config.mode} mode) cannot confine processes here (${unconfinedReasons(confinement)}); hanzo-dev sandbox status says more`}
+  } catch (error) {
+    return {refused: `the sandbox cannot confine it: ${(error as Error).message}`}
   }
 }
 
@@ -95,7 +120,11 @@ export function commandNote(confinement: Confinement, writable: string[], networ
     return `[sandbox: commands run under ${how}: writable only ${where} (and a private /tmp)${network ? '' : ', no network'}]`
   }
 
+  return `[sandbox: commands run unconfined${network ? '' : ' and with network'}, only their working directory is checked: neither works here (${unconfinedReasons(confinement)})]`
+}
+
+/** Why neither mechanism confines anything here, in the tools' own words where they gave some. */
+function unconfinedReasons(confinement: Confinement): string {
   const why = (name: string, p: BackendStatus) => `${name}: ${p.reason ?? (p.path ? 'failed' : 'not found')}`
-  const reasons = `${why('bubblewrap', confinement.bubblewrap)}; ${why('unshare', confinement.unshare)}`
-  return `[sandbox: commands run unconfined${network ? '' : ' and with network'}, only their working directory is checked: neither works here (${reasons})]`
+  return `${why('bubblewrap', confinement.bubblewrap)}; ${why('unshare', confinement.unshare)}`
 }

@@ -2,7 +2,7 @@ import {execFileSync} from 'node:child_process'
 import {existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {findExecutable, type ToolContext, type ToolExecutorFn} from '@hanzo-dev/sdk'
+import {findExecutable, type Middleware, type ProcessConfinement, type ToolContext, type ToolExecutorFn, toolOk} from '@hanzo-dev/sdk'
 import {describe, expect, it} from 'vitest'
 
 import {builtinTools} from '../../../src/adapters/tools/index.js'
@@ -157,6 +157,52 @@ describe('sandbox middleware: exec', () => {
     expect(result).toMatchObject({error: 'timed out after 1000 ms; the command and everything it started were killed', is_error: true})
     expect(existsSync(join(dirs.ws, 'started.txt'))).toBe(true)
     await waitUntil(() => processesWith(`sleep ${token}`).length === 0, 'no sleep is left')
+  })
+})
+
+describe('sandbox middleware: processes that outlive a call (language servers)', () => {
+  /** The confinement a tool called through the middleware is given for them. */
+  async function given(middleware: Middleware, name = 'lsp_diagnostics'): Promise<ProcessConfinement | undefined> {
+    let seen: ToolContext | undefined
+    const run = middleware.wrap(async (_call, context) => {
+      seen = context
+      return toolOk('')
+    })
+    await run({input: {path: 'a.ts'}, name}, {cwd: dirs.ws, sessionId: 's', signal: new AbortController().signal})
+    return seen?.confineProcess?.()
+  }
+
+  const sandbox = (options: SandboxOptions = {}) => new Sandbox({allowed_paths: [], mode: 'workspace', network: true}, dirs.ws, options)
+
+  it.skipIf(!bwrapWorks)('gives every tool call the confinement exec gets: writes only in the workspace, and what it made where git or hanzo-dev reads is removed after it', async () => {
+    // Not under /tmp, which confined processes see empty: the write must fail on a place they see.
+    const outside = mkdtempSync('/var/tmp/hanzo-sandbox-mw-outside-')
+    try {
+      for (const name of ['lsp_diagnostics', 'fs_write']) {
+        const confined = await given(sandboxMiddleware(sandbox()), name)
+        if (!confined || 'refused' in confined) throw new Error(`not confined: ${JSON.stringify(confined)}`)
+        const script = `touch ${join(outside, 'escaped')} 2>/dev/null || echo refused; touch inside; mkdir -p pkg/.hanzo`
+        const [file, ...args] = confined.wrap(['sh', '-c', script], dirs.ws)
+        expect(execFileSync(file, args, {cwd: dirs.ws, encoding: 'utf8'})).toBe('refused\n')
+        expect(existsSync(join(outside, 'escaped'))).toBe(false)
+        expect(existsSync(join(dirs.ws, 'inside'))).toBe(true)
+        expect(await confined.finish()).toEqual(['pkg/.hanzo'])
+      }
+    } finally {
+      rmSync(outside, {force: true, recursive: true})
+    }
+  })
+
+  it('holds them back where nothing can confine them, though path checks let commands run', async () => {
+    expect(await given(sandboxMiddleware(sandbox({env: {PATH: join(dirs.box.home, 'empty')}})))).toEqual({
+      refused: 'the sandbox (workspace mode) cannot confine processes here (bubblewrap: not found; unshare: not found); hanzo-dev sandbox status says more',
+    })
+  })
+
+  it('holds them back when the sandbox settings cannot be read', async () => {
+    expect(await given(refusingMiddleware('sandbox.mode "strict" is not one of off, workspace, allowlist'))).toEqual({
+      refused: 'sandbox.mode "strict" is not one of off, workspace, allowlist; fix the sandbox settings',
+    })
   })
 })
 

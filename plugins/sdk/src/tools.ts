@@ -32,7 +32,26 @@ export interface ToolContext {
    * takes a path refuses one inside them, and a tool that walks a tree leaves them out.
    */
   hiddenPaths?: readonly string[]
+  /**
+   * How a tool starts a process that outlives the call (a language server), set on every call by
+   * the sandbox middleware while the sandbox is on: the wrapper to start it with, or why it must
+   * not start (the sandbox cannot confine processes here). Absent: no sandbox, start it as it is.
+   */
+  confineProcess?: () => Promise<ProcessConfinement>
 }
+
+/** What {@link ToolContext.confineProcess} answers. */
+export type ProcessConfinement =
+  | {
+      /** As {@link ToolContext.wrapCommand}. */
+      wrap: (argv: string[], cwd: string) => string[]
+      /**
+       * Call once the process has ended: removes what it made where git or hanzo-dev would read it
+       * (a nested `.hanzo`, a git commondir) and says what, relative to the workspace.
+       */
+      finish(): Promise<string[]>
+    }
+  | {refused: string}
 
 /**
  * A tool is data plus `execute`. `mutating` says whether it can change anything outside the

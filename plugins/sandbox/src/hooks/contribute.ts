@@ -29,6 +29,6 @@ function describe(sandbox: Sandbox): string {
   return [
     `Sandbox (${mode} mode): ${where}`,
     "Every .hanzo/, git's config and hooks (.git/config, .git/hooks, what they include) and your git config are read-only, hanzo-dev's own settings and data are hidden, the file tools write nothing in .git and no file with more than one hard link; git add, commit and checkout work.",
-    `exec runs commands with the rest of the file system read-only${mode === 'workspace' ? " (but the package managers' download caches: ~/.npm, ~/.cache, ~/.cargo/registry, ...)" : ''} and a private /tmp${network ? '' : ', without network'} where this machine allows it; its first result says how commands are confined here.`,
+    `exec runs commands with the rest of the file system read-only${mode === 'workspace' ? " (but the package managers' download caches: ~/.npm, ~/.cache, ~/.cargo/registry, ...)" : ''} and a private /tmp${network ? '' : ', without network'} where this machine allows it; its first result says how commands are confined here. Language servers run confined the same way, or not at all where this machine cannot confine them.`,
   ].join(' ')
 }
