@@ -2,14 +2,14 @@ import type {DoctorCheck, HostContext} from '@hanzo-dev/sdk'
 
 import {detectLanguages, type LanguageSpec} from './languages.js'
 import {LspSettingsError, readLspSettings} from './lsp-settings.js'
-import {findAllServers, type FoundServer, lookedIn, type LookupOptions, serverHint} from './server-lookup.js'
+import {choose, findAllServers, type FoundServer, type LookupOptions, noServerText} from './server-lookup.js'
 
 type LspHost = Pick<HostContext, 'cwd' | 'env' | 'projectRoot' | 'settings'>
 
 /**
  * Language servers are optional: without one the agent loses diagnostics, not function.
- * So a detected language without its server is a warning with the install command (or the
- * setting that lets the project's own server run).
+ * So a detected language without a server that may run is a warning with the install command,
+ * or why its server is held back (the project's own program) and the command that lets it run.
  */
 export async function lspChecks(host: LspHost): Promise<DoctorCheck[]> {
   let settings
@@ -22,10 +22,11 @@ export async function lspChecks(host: LspHost): Promise<DoctorCheck[]> {
 
   const lookup = {cwd: host.projectRoot, env: host.env, projectServers: settings.projectServers}
   const [found, detected] = await Promise.all([findAllServers(lookup, settings.languages), detectLanguages(host.projectRoot, settings.languages)])
-  const title = `language servers ${lookedIn(lookup)}`
+  const title = 'language servers on PATH or in node_modules/.bin'
+  const listed = (f: FoundServer) => (f.own && !settings.projectServers ? `${f.server.command} (${f.path}, held back: the project's own)` : `${f.server.command} (${f.path})`)
   const checks: DoctorCheck[] = [
     found.length > 0
-      ? {detail: found.map((f) => `${f.server.command} (${f.path})`).join(', '), id: 'lsp.servers', status: 'ok', title}
+      ? {detail: found.map(listed).join(', '), id: 'lsp.servers', status: 'ok', title}
       : {detail: 'none found', id: 'lsp.servers', status: 'skip', title},
   ]
 
@@ -33,19 +34,15 @@ export async function lspChecks(host: LspHost): Promise<DoctorCheck[]> {
     checks.push({detail: `no known project files in ${host.projectRoot}`, id: 'lsp.languages', status: 'skip', title: 'project languages have a server'})
   }
 
-  for (const language of detected) checks.push(await languageCheck(language, found, lookup))
+  for (const language of detected) checks.push(languageCheck(language, found, lookup))
   return checks
 }
 
-async function languageCheck(language: LanguageSpec, found: FoundServer[], lookup: LookupOptions): Promise<DoctorCheck> {
+function languageCheck(language: LanguageSpec, found: FoundServer[], lookup: LookupOptions): DoctorCheck {
   const title = `${language.name} language server`
-  const server = found.find((f) => f.language.id === language.id)
-  if (server) return {detail: `${server.server.command} (${server.path})`, id: `lsp.language.${language.id}`, status: 'ok', title}
-  return {
-    detail: `project uses ${language.name}; ${language.servers.map((s) => s.command).join(' / ')} not ${lookedIn(lookup)}`,
-    hint: await serverHint(language, lookup),
-    id: `lsp.language.${language.id}`,
-    status: 'warn',
-    title,
-  }
+  const id = `lsp.language.${language.id}`
+  const choice = choose(language, found, lookup)
+  if (choice.use) return {detail: `${choice.use.server.command} (${choice.use.path})${choice.use.own ? `, the project's own: ${choice.use.own}` : ''}`, id, status: 'ok', title}
+  const {hint, problem} = noServerText(language, choice)
+  return {detail: `project uses ${language.name}; ${problem}`, hint, id, status: 'warn', title}
 }

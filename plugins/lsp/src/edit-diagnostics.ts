@@ -15,13 +15,15 @@ export const MAX_EDIT_DIAGNOSTICS = 10
  * HIP-301 §8's context enrichment: after a successful fs_write or fs_edit on a file a server
  * covers, the result gets the errors and warnings that are new since before the edit (the ones the
  * file already had are not repeated, wherever the edit moved them). Nothing is added when there
- * are none, when no server covers the file, or when the call is interrupted.
+ * are none, when no server covers the file, or when the call is interrupted. It runs inside the
+ * sandbox middleware, whose `confineProcess` starts the server (the sandbox plugin comes first in
+ * the root package.json's plugin list, the order the host applies middleware in).
  */
 export function editDiagnostics(manager: ServerManager): Middleware {
   return {
     name: 'lsp-diagnostics',
     wrap: (next: ToolExecutorFn) => async (call: ToolCall, context: ToolContext) => {
-      const file = EDITING_TOOLS.has(call.name) && typeof call.input.path === 'string' ? await manager.cover(call.input.path, context.cwd).catch(() => undefined) : undefined
+      const file = EDITING_TOOLS.has(call.name) && typeof call.input.path === 'string' ? await manager.cover(call.input.path, context.cwd, context.confineProcess).catch(() => undefined) : undefined
       if (!file) return next(call, context)
       const before = (await exists(file.path)) ? await quietly(manager, file) : []
       const result = await next(call, context)

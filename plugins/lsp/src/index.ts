@@ -1,7 +1,7 @@
 export {lspChecks} from './doctor-checks.js'
 export {default as doctor} from './hooks/doctor.js'
 export {detectLanguages, LANGUAGES, type LanguageSpec, type ServerSpec} from './languages.js'
-export {findAllServers, findServer, type FoundServer, type LookupOptions} from './server-lookup.js'
+export {chooseServer, findAllServers, type FoundServer, type LookupOptions, type ServerChoice} from './server-lookup.js'
 export {LspClient, type LspClientOptions, LspError} from './lsp-client.js'
 export {ServerManager, type CoveredFile, type ServerManagerOptions} from './server-manager.js'
 export {readLspSettings, LspSettingsError, type LspSettings} from './lsp-settings.js'

@@ -25,6 +25,8 @@ import {DiagnosticsBoard} from './diagnostics-board.js'
 export interface LspClientOptions {
   args?: readonly string[]
   env?: Readonly<Record<string, string | undefined>>
+  /** How the server must start (the sandbox's bubblewrap or unshare): the argv to spawn for its argv and working directory. */
+  wrap?: (argv: string[], cwd: string) => string[]
   /** How long the server may take to answer `initialize` (a server that never does is given up on). */
   initializeTimeoutMs?: number
   /** How long other requests may take. */
@@ -75,8 +77,11 @@ export class LspClient {
   /** Spawns the server and runs the `initialize` handshake; rejects with an {@link LspError} saying why it could not. */
   async start(): Promise<void> {
     const rpc = await import('vscode-jsonrpc/node')
-    const child = spawn(this.command, [...(this.options.args ?? [])], {
-      cwd: fileURLToPath(this.rootUri),
+    const cwd = fileURLToPath(this.rootUri)
+    const argv = [this.command, ...(this.options.args ?? [])]
+    const [file, ...args] = this.options.wrap?.(argv, cwd) ?? argv
+    const child = spawn(file, args, {
+      cwd,
       detached: true,
       env: this.options.env as NodeJS.ProcessEnv | undefined,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -123,7 +128,10 @@ export class LspClient {
     const timeout = this.options.initializeTimeoutMs ?? 15_000
     const result = await Promise.race([
       failed,
-      this.request<{capabilities: ServerCapabilities}>('initialize', initializeParams(this.rootUri), timeout, 'did not answer initialize'),
+      // A confined server has a pid namespace of its own, where this process's id names another
+      // process or none: a server that watches its parent by that id would exit. The sandbox's
+      // wrapper ends it with this process instead.
+      this.request<{capabilities: ServerCapabilities}>('initialize', initializeParams(this.rootUri, this.options.wrap ? null : process.pid), timeout, 'did not answer initialize'),
     ]).catch(async (error: unknown) => {
       await this.kill()
       throw error
@@ -239,7 +247,7 @@ export class LspClient {
   }
 }
 
-function initializeParams(rootUri: string): InitializeParams {
+function initializeParams(rootUri: string, processId: number | null): InitializeParams {
   return {
     capabilities: {
       general: {positionEncodings: ['utf-16']},
@@ -256,7 +264,7 @@ function initializeParams(rootUri: string): InitializeParams {
       workspace: {configuration: true, workspaceFolders: true},
     },
     clientInfo: {name: 'hanzo-dev'},
-    processId: process.pid,
+    processId,
     rootUri,
     workspaceFolders: [{name: 'workspace', uri: rootUri}],
   }

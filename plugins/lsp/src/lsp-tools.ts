@@ -1,4 +1,4 @@
-import {type ToolDefinition, type ToolResult, toolError, toolOk} from '@hanzo-dev/sdk'
+import {type ToolContext, type ToolDefinition, type ToolResult, toolError, toolOk} from '@hanzo-dev/sdk'
 
 import {definitions, fileDiagnostics, formatDiagnostic, formatLocation, formatSymbol, hoverText, references, symbols} from './queries.js'
 import type {CoveredFile, ServerManager} from './server-manager.js'
@@ -29,7 +29,7 @@ export function lspTools(manager: ServerManager): ToolDefinition[] {
     onPath({
       description: `The errors, warnings and notes a language server reports for a file (type errors, unresolved names, ...), as path:line:column: severity: message. Read-only.`,
       execute: (input, context) =>
-        onFile(manager, input.path, context.cwd, async (file) => {
+        onFile(manager, input.path, context, async (file) => {
           const items = await fileDiagnostics(manager, file)
           return items.length === 0 ? `${file.relative}: no errors or warnings.` : items.map(formatDiagnostic).join('\n')
         }),
@@ -40,7 +40,7 @@ export function lspTools(manager: ServerManager): ToolDefinition[] {
     at({
       description: `Where the symbol at a position is defined, as path:line:column: the line's text. ${POSITION_NOTE} Read-only.`,
       execute: (input, context) =>
-        onFile(manager, input.path, context.cwd, async (file) => locationList(await definitions(manager, file, input), 'No definition found at that position.')),
+        onFile(manager, input.path, context, async (file) => locationList(await definitions(manager, file, input), 'No definition found at that position.')),
       inputSchema: positionSchema,
       mutating: false,
       name: 'lsp_definition',
@@ -48,7 +48,7 @@ export function lspTools(manager: ServerManager): ToolDefinition[] {
     at({
       description: `Every reference to the symbol at a position (its declaration included), as path:line:column: the line's text. ${POSITION_NOTE} Read-only.`,
       execute: (input, context) =>
-        onFile(manager, input.path, context.cwd, async (file) => locationList(await references(manager, file, input), 'No references found at that position.')),
+        onFile(manager, input.path, context, async (file) => locationList(await references(manager, file, input), 'No references found at that position.')),
       inputSchema: positionSchema,
       mutating: false,
       name: 'lsp_references',
@@ -56,7 +56,7 @@ export function lspTools(manager: ServerManager): ToolDefinition[] {
     at({
       description: `The type and documentation of the symbol at a position, as the language server shows them on hover. ${POSITION_NOTE} Read-only.`,
       execute: (input, context) =>
-        onFile(manager, input.path, context.cwd, async (file) => (await hoverText(manager, file, input)) || 'Nothing to show at that position.'),
+        onFile(manager, input.path, context, async (file) => (await hoverText(manager, file, input)) || 'Nothing to show at that position.'),
       inputSchema: positionSchema,
       mutating: false,
       name: 'lsp_hover',
@@ -64,7 +64,7 @@ export function lspTools(manager: ServerManager): ToolDefinition[] {
     onPath({
       description: 'The outline of a file: its classes, functions, methods, variables, ... nested as in the file, each with its line (1-based). Read-only.',
       execute: (input, context) =>
-        onFile(manager, input.path, context.cwd, async (file) => {
+        onFile(manager, input.path, context, async (file) => {
           const found = await symbols(manager, file)
           return found.length === 0 ? `${file.relative}: no symbols.` : found.map(formatSymbol).join('\n')
         }),
@@ -91,9 +91,9 @@ function locationList(locations: Parameters<typeof formatLocation>[0][], none: s
   return shown.join('\n')
 }
 
-async function onFile(manager: ServerManager, path: string, cwd: string, work: (file: CoveredFile) => Promise<string>): Promise<ToolResult> {
+async function onFile(manager: ServerManager, path: string, context: ToolContext, work: (file: CoveredFile) => Promise<string>): Promise<ToolResult> {
   try {
-    const file = await manager.cover(path, cwd)
+    const file = await manager.cover(path, context.cwd, context.confineProcess)
     if (!file) return toolError(await notCovered(manager, path))
     return toolOk(await work(file))
   } catch (error) {

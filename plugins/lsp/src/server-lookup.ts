@@ -3,15 +3,19 @@ import {join} from 'node:path'
 import {findExecutable} from '@hanzo-dev/sdk'
 
 import {LANGUAGES, type LanguageSpec, type ServerSpec} from './languages.js'
+import {projectOwnership} from './project-programs.js'
+
+/** The one command that lets the project's own servers run. */
+const ALLOW_PROJECT_SERVERS = 'hanzo-dev config set lsp.project_servers true'
 
 export interface LookupOptions {
   env: Readonly<Record<string, string | undefined>>
   /** The project root: relative PATH entries and `node_modules/.bin` are taken from it. */
   cwd: string
   /**
-   * Whether a server may come from the project's `node_modules/.bin` (`lsp.project_servers`,
-   * user settings only): whoever wrote the repository put those programs there, and a server
-   * starts as soon as the agent touches a file of its language.
+   * Whether the project's own servers may run (`lsp.project_servers`, user settings only): whoever
+   * wrote the repository chose those programs (project-programs.ts), and a server starts as soon
+   * as the agent touches a file of its language.
    */
   projectServers: boolean
 }
@@ -20,56 +24,59 @@ export interface FoundServer {
   language: LanguageSpec
   server: ServerSpec
   path: string
+  /** Why it is the project's own program (project-programs.ts); undefined when it is not. */
+  own?: string
+}
+
+/** What a language has: the server it uses, if any, and the project's own ones the settings hold back. */
+export interface ServerChoice {
+  use?: FoundServer
+  heldBack: FoundServer[]
 }
 
 /**
- * Where `command` runs from: PATH first, then, when the settings allow it, the project's
- * `node_modules/.bin` (a dev dependency such as typescript-language-server or pyright); a path
- * is taken as it is.
+ * Every known server on PATH (a path is taken as it is) or else in the project's
+ * `node_modules/.bin` (a dev dependency such as typescript-language-server or pyright), each with
+ * why it is the project's own program when it is; held back or not, whatever the project's languages.
  */
-export async function locateCommand(command: string, options: LookupOptions): Promise<string | undefined> {
-  const found = await findExecutable(command, options)
-  if (found || command.includes('/') || !options.projectServers) return found
-  return projectCommand(command, options)
-}
-
-/** The preferred server for `language` that is on PATH or in node_modules/.bin, or undefined. */
-export async function findServer(language: LanguageSpec, options: LookupOptions): Promise<FoundServer | undefined> {
-  for (const server of language.servers) {
-    const path = await locateCommand(server.command, options)
-    if (path) return {language, path, server}
-  }
-
-  return undefined
-}
-
-/** Every known server on PATH or in node_modules/.bin, whatever the project's languages. */
 export async function findAllServers(options: LookupOptions, languages: readonly LanguageSpec[] = LANGUAGES): Promise<FoundServer[]> {
+  const ownership = projectOwnership(options.cwd)
   const all = languages.flatMap((language) => language.servers.map((server) => ({language, server})))
-  const paths = await Promise.all(all.map(({server}) => locateCommand(server.command, options)))
-  return all.flatMap((entry, i) => (paths[i] ? [{...entry, path: paths[i]}] : []))
+  const found = await Promise.all(
+    all.map(async (entry) => {
+      const path = await locate(entry.server.command, options)
+      return path === undefined ? [] : [{...entry, own: await ownership(path), path}]
+    }),
+  )
+  return found.flat()
 }
 
-/**
- * What to do about a language none of whose servers was found: allow the project's own server
- * when there is one in node_modules/.bin, else install the preferred one.
- */
-export async function serverHint(language: LanguageSpec, options: LookupOptions): Promise<string | undefined> {
-  if (!options.projectServers) {
-    for (const {command} of language.servers) {
-      const path = command.includes('/') ? undefined : await projectCommand(command, options)
-      if (path) return `${path} is the project's own program: it runs once you allow it (hanzo-dev config set lsp.project_servers true)`
-    }
-  }
-
-  return language.servers[0]?.install
+/** The language's servers in order of preference: the first found that may run is used. */
+export async function chooseServer(language: LanguageSpec, options: LookupOptions): Promise<ServerChoice> {
+  return choose(language, await findAllServers(options, [language]), options)
 }
 
-/** Where the lookup looked: what a "not found" says. */
-export function lookedIn(options: LookupOptions): string {
-  return options.projectServers ? 'on PATH or in node_modules/.bin' : 'on PATH'
+/** {@link chooseServer} over what {@link findAllServers} found. */
+export function choose(language: LanguageSpec, found: readonly FoundServer[], options: LookupOptions): ServerChoice {
+  const mine = found.filter((f) => f.language.id === language.id)
+  const runs = (f: FoundServer) => !f.own || options.projectServers
+  return {heldBack: mine.filter((f) => !runs(f)), use: mine.find(runs)}
 }
 
-function projectCommand(command: string, options: LookupOptions): Promise<string | undefined> {
-  return findExecutable(join(options.cwd, 'node_modules', '.bin', command), options)
+/** Why a found server does not run. */
+export function heldBackText(found: FoundServer): string {
+  return `${found.server.command} (${found.path}) is held back as the project's own program: ${found.own}`
+}
+
+/** Why a language has no server, and what to do: let the project's own one run, else install one. */
+export function noServerText(language: LanguageSpec, choice: ServerChoice): {problem: string; hint?: string} {
+  const [held] = choice.heldBack
+  if (held) return {hint: `to let it run: ${ALLOW_PROJECT_SERVERS}`, problem: heldBackText(held)}
+  const names = language.servers.map((s) => s.command).join(' / ') || 'no server configured'
+  return {hint: language.servers[0]?.install, problem: `${names} not found on PATH or in node_modules/.bin`}
+}
+
+function locate(command: string, options: LookupOptions): Promise<string | undefined> {
+  if (command.includes('/')) return findExecutable(command, options)
+  return findExecutable(command, options).then((found) => found ?? findExecutable(join(options.cwd, 'node_modules', '.bin', command), options))
 }

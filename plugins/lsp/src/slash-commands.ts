@@ -2,7 +2,7 @@ import type {SlashCommandDefinition} from '@hanzo-dev/sdk'
 
 import {detectLanguages} from './languages.js'
 import type {ServerManager} from './server-manager.js'
-import {findServer, serverHint} from './server-lookup.js'
+import {chooseServer, noServerText} from './server-lookup.js'
 
 /**
  * `/lsp` at the interactive prompt: for each language the settings leave on, whether this
@@ -23,10 +23,9 @@ export function lspSlashCommands(manager: ServerManager, env: Readonly<Record<st
         if (shown.length === 0) return {message: 'No language server for the languages of this project (hanzo-dev doctor lists them).'}
         const lines = await Promise.all(
           shown.map(async ({failure, language, state}) => {
-            const lookup = {cwd: root, env, projectServers: manager.projectServers}
-            const found = await findServer(language, lookup)
-            const hint = found ? undefined : await serverHint(language, lookup)
-            const server = found ? `${found.server.command} (${found.path})` : `no server found${hint ? `: ${hint}` : ''}`
+            const choice = await chooseServer(language, {cwd: root, env, projectServers: manager.projectServers})
+            const none = noServerText(language, choice)
+            const server = choice.use ? `${choice.use.server.command} (${choice.use.path})` : `${none.problem}${none.hint ? ` (${none.hint})` : ''}`
             return `  ${language.name}: ${state === 'failed' ? `failed: ${failure}` : state}; ${server}`
           }),
         )

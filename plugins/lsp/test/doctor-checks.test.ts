@@ -5,7 +5,7 @@ import {describe, expect, it} from 'vitest'
 import {useSandboxDirs} from '../../../test/helpers/cli.js'
 import {lspChecks} from '../src/doctor-checks.js'
 import {detectLanguages, LANGUAGES} from '../src/languages.js'
-import {findServer} from '../src/server-lookup.js'
+import {chooseServer} from '../src/server-lookup.js'
 
 const dirs = useSandboxDirs('hanzo-lsp-', 'project', 'bin')
 
@@ -34,18 +34,18 @@ describe('detectLanguages', () => {
   })
 })
 
-describe('findServer', () => {
+describe('chooseServer', () => {
   it('prefers the first server of a language that is on PATH', async () => {
     const python = LANGUAGES.find((l) => l.id === 'python')!
     installServer('pylsp')
-    expect((await findServer(python, lookup()))?.server.command).toBe('pylsp')
+    expect((await chooseServer(python, lookup())).use?.server.command).toBe('pylsp')
     const pyright = installServer('pyright-langserver')
-    expect(await findServer(python, lookup())).toMatchObject({path: pyright, server: {args: ['--stdio']}})
+    expect((await chooseServer(python, lookup())).use).toMatchObject({path: pyright, server: {args: ['--stdio']}})
   })
 
   it('ignores a file on PATH that is not executable', async () => {
     writeFileSync(join(dirs.bin, 'gopls'), '', {mode: 0o644})
-    expect(await findServer(LANGUAGES.find((l) => l.id === 'go')!, lookup())).toBeUndefined()
+    expect(await chooseServer(LANGUAGES.find((l) => l.id === 'go')!, lookup())).toEqual({heldBack: [], use: undefined})
   })
 })
 
@@ -77,12 +77,12 @@ describe('lspChecks', () => {
     writeFileSync(own, '#!/bin/sh\nexit 0\n', {mode: 0o755})
     const withheld = await lspChecks(host())
     expect(withheld.find((c) => c.id === 'lsp.language.typescript')).toMatchObject({
-      detail: 'project uses TypeScript / JavaScript; typescript-language-server not on PATH',
-      hint: `${own} is the project's own program: it runs once you allow it (hanzo-dev config set lsp.project_servers true)`,
+      detail: `project uses TypeScript / JavaScript; typescript-language-server (${own}) is held back as the project's own program: it is inside the project`,
+      hint: 'to let it run: hanzo-dev config set lsp.project_servers true',
       status: 'warn',
     })
     const allowed = await lspChecks(host({lsp: {project_servers: true}}))
-    expect(allowed.find((c) => c.id === 'lsp.language.typescript')).toMatchObject({detail: `typescript-language-server (${own})`, status: 'ok'})
+    expect(allowed.find((c) => c.id === 'lsp.language.typescript')).toMatchObject({detail: `typescript-language-server (${own}), the project's own: it is inside the project`, status: 'ok'})
   })
 
   it('says so when no project language is detected, without failing', async () => {

@@ -84,10 +84,9 @@ describe('lsp diagnostics, definition, references, hover (built CLI)', () => {
       expect(result.exitCode).toBe(3)
       const stderr = unwrapped(result.stderr)
       expect(stderr).toContain('.hanzo/settings.json: lsp.project_servers: ignored: this setting is only read from your user settings')
-      expect(stderr).toContain('typescript-language-server not found on PATH (')
-      expect(stderr).toContain(`is the project's own program: it runs once you allow it (hanzo-dev config set lsp.project_servers true))`)
+      expect(stderr).toContain("is held back as the project's own program: it is inside the project (to let it run: hanzo-dev config set lsp.project_servers true)")
       const servers = await runCli(['lsp', 'servers', '--json'], {cwd: cloned, env: {...box.env, PATH: '/usr/bin:/bin'}})
-      expect(JSON.parse(servers.stdout).languages).toEqual([expect.objectContaining({id: 'typescript', install: expect.stringContaining('project_servers'), server: null})])
+      expect(JSON.parse(servers.stdout).languages).toEqual([expect.objectContaining({id: 'typescript', install: 'to let it run: hanzo-dev config set lsp.project_servers true', server: null})])
       expect(existsSync(marker)).toBe(false)
     } finally {
       writeFileSync(userSettings(), JSON.stringify({lsp: {project_servers: true}}))

@@ -1,4 +1,4 @@
-import {writeFileSync} from 'node:fs'
+import {existsSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
@@ -59,6 +59,31 @@ describe('servers that do not work', () => {
     const edit = editDiagnostics(manager).wrap(async () => toolOk('Wrote a.ts.'))
     expect(await edit({input: {content: 'x', path: 'a.ts'}, name: 'fs_write'}, {cwd: project, sessionId: 's', signal: new AbortController().signal})).toEqual(toolOk('Wrote a.ts.'))
     expect(reports).toHaveLength(3)
+  })
+})
+
+describe('a server the sandbox cannot confine', () => {
+  let box: Sandbox
+  beforeAll(() => {
+    box = makeSandbox('hanzo-lsp-unconfined-')
+  })
+  afterAll(() => box.cleanup())
+
+  it('is held back with the sandbox\'s reason, by the tools and on an edit alike: never started unconfined', async () => {
+    const project = join(box.home, 'project')
+    const server = join(box.home, 'server')
+    writeFileSync(server, `#!/bin/sh\ntouch ${join(box.home, 'ran')}\n`, {mode: 0o755})
+    writeFiles(project, {'a.ts': 'export const a = 1\n'})
+    const {manager, reports} = makeManager(project, {lsp: {servers: {typescript: {command: server}}}})
+    const refused = 'the sandbox (workspace mode) cannot confine processes here (bubblewrap: not found; unshare: not found)'
+    const context = {confineProcess: async () => ({refused}), cwd: project, sessionId: 's', signal: new AbortController().signal}
+    const edit = editDiagnostics(manager).wrap(async () => toolOk('Wrote a.ts.'))
+    expect(await edit({input: {content: 'x', path: 'a.ts'}, name: 'fs_write'}, context)).toEqual(toolOk('Wrote a.ts.'))
+    const result = await lspTools(manager)[0].execute({path: 'a.ts'}, context)
+    expect(result).toMatchObject({error: `TypeScript / JavaScript language server ${server} is held back: ${refused}`, is_error: true})
+    expect(reports).toEqual([`${result.error}; the session goes on without TypeScript / JavaScript diagnostics`])
+    expect(existsSync(join(box.home, 'ran'))).toBe(false)
+    await manager.shutdown()
   })
 })
 

@@ -3,13 +3,17 @@ import {Command} from '@oclif/core/command'
 
 import {lspSettingsFor} from '../../command-support.js'
 import {detectLanguages} from '../../languages.js'
-import {findAllServers, serverHint} from '../../server-lookup.js'
+import {choose, findAllServers, noServerText} from '../../server-lookup.js'
 
 export interface KnownServer {
   language: string
   command: string
-  /** Where it is on PATH, or in the project's node_modules/.bin when lsp.project_servers allows it; null when it is in neither. */
+  /** Where it is on PATH, else in the project's node_modules/.bin; null when it is in neither. */
   path: string | null
+  /** Why it is the project's own program, when it is: it runs only with lsp.project_servers. */
+  own?: string
+  /** True when it is the project's own and lsp.project_servers is not set. */
+  heldBack: boolean
   install: string
 }
 
@@ -18,7 +22,9 @@ export interface ProjectLanguage {
   name: string
   /** The server the agent will use (the first of the language's servers that is found); null when none is. */
   server: {command: string; path: string} | null
-  /** When no server is found: how to install the preferred one, or the setting that lets the project's own run. */
+  /** When no server runs: why (the project's own server is held back, or none is found). */
+  problem?: string
+  /** When no server runs: how to install the preferred one, or the command that lets the project's own run. */
   install?: string
 }
 
@@ -33,7 +39,7 @@ export default class LspServers extends Command {
 
   static description = `List the language servers hanzo-dev knows, and the languages of this project.
 
-Each known server shows where it was found: on PATH, else in the project's node_modules/.bin when lsp.project_servers is true in your user settings (those are the project's own programs, so they do not run otherwise); the servers set in lsp.servers (user settings) are listed with the built-in ones. A language counts as used when one of its marker files (tsconfig.json, package.json, pyproject.toml, Cargo.toml, go.mod, ...) sits in the project root. A used language without a server only loses diagnostics; the install command is shown next to it. No server is started.`
+Each known server shows where it was found: on PATH, else in the project's node_modules/.bin; the servers set in lsp.servers (user settings) are listed with the built-in ones. A server the project can choose is the project's own program and is held back unless lsp.project_servers is true in your user settings (hanzo-dev config set lsp.project_servers true): one inside the project, a toolchain proxy or shim (rustup, pyenv, asdf, mise, volta, ...), or any server when the project root has a toolchain file (rust-toolchain.toml, .python-version, .tool-versions, .nvmrc, ...). A language counts as used when one of its marker files (tsconfig.json, package.json, pyproject.toml, Cargo.toml, go.mod, ...) sits in the project root. A used language without a server only loses diagnostics; why, and the command to fix it, is shown next to it. No server is started.`
 
   static examples = ['<%= config.bin %> lsp servers', '<%= config.bin %> lsp servers --json | jq ".languages[] | select(.server == null)"']
 
@@ -45,19 +51,18 @@ Each known server shows where it was found: on PATH, else in the project's node_
     const lookup = {cwd: host.projectRoot, env: host.env, projectServers}
 
     const [found, detected] = await Promise.all([findAllServers(lookup, languages), detectLanguages(host.projectRoot, languages)])
-    const pathOf = (command: string) => found.find((f) => f.server.command === command)?.path ?? null
-
     const servers: KnownServer[] = languages.flatMap((language) =>
-      language.servers.map((s) => ({command: s.command, install: s.install, language: language.id, path: pathOf(s.command)})),
-    )
-    const used: ProjectLanguage[] = await Promise.all(
-      detected.map(async (language) => {
-        const use = found.find((f) => f.language.id === language.id)
-        return use
-          ? {id: language.id, name: language.name, server: {command: use.server.command, path: use.path}}
-          : {id: language.id, install: await serverHint(language, lookup), name: language.name, server: null}
+      language.servers.map((s) => {
+        const at = found.find((f) => f.language.id === language.id && f.server.command === s.command)
+        return {command: s.command, heldBack: Boolean(at?.own) && !projectServers, install: s.install, language: language.id, path: at?.path ?? null, ...(at?.own ? {own: at.own} : {})}
       }),
     )
+    const used: ProjectLanguage[] = detected.map((language) => {
+      const choice = choose(language, found, lookup)
+      if (choice.use) return {id: language.id, name: language.name, server: {command: choice.use.server.command, path: choice.use.path}}
+      const {hint, problem} = noServerText(language, choice)
+      return {id: language.id, install: hint, name: language.name, problem, server: null}
+    })
 
     const result = {languages: used, projectRoot: host.projectRoot, servers}
     if (!flags.json) this.log(render(result))
@@ -71,8 +76,9 @@ function render({languages, projectRoot, servers}: LspServersResult): string {
   const languageWidth = Math.max(...servers.map((s) => s.language.length))
   const lines = [paint.bold('Language servers')]
   for (const s of servers) {
-    const mark = s.path ? paint.green('✓') : paint.dim('-')
-    lines.push(`  ${mark} ${s.command.padEnd(width)}  ${s.language.padEnd(languageWidth)}  ${s.path ?? paint.dim('not found')}`)
+    const mark = s.heldBack ? paint.yellow('!') : s.path ? paint.green('✓') : paint.dim('-')
+    const where = s.path ? `${s.path}${s.heldBack ? ` ${paint.yellow('held back')} (the project's own program: ${s.own})` : ''}` : paint.dim('not found')
+    lines.push(`  ${mark} ${s.command.padEnd(width)}  ${s.language.padEnd(languageWidth)}  ${where}`)
   }
 
   lines.push('', paint.bold(`Project languages (${projectRoot})`))
@@ -81,7 +87,7 @@ function render({languages, projectRoot, servers}: LspServersResult): string {
     if (l.server) {
       lines.push(`  ${paint.green('✓')} ${l.name}: ${l.server.command}`)
     } else {
-      lines.push(`  ${paint.yellow('!')} ${l.name}: no server found`, `      ${paint.dim('→')} ${l.install}`)
+      lines.push(`  ${paint.yellow('!')} ${l.name}: ${l.problem}`, ...(l.install ? [`      ${paint.dim('→')} ${l.install}`] : []))
     }
   }
 
