@@ -27,7 +27,7 @@ const PROXIES = ['rustup', 'mise', 'rtx', 'volta-shim', 'proto-shim']
 /** Version managers whose shim scripts run them (pyenv's: `exec ".../libexec/pyenv" exec ...`). */
 const MANAGERS = ['rustup', 'pyenv', 'rbenv', 'nodenv', 'goenv', 'jenv', 'asdf', 'mise', 'rtx', 'volta', 'proto']
 /** Files in the project root that version managers read to choose a toolchain. */
-export const TOOLCHAIN_FILES = [
+const TOOLCHAIN_FILES = [
   // rustup
   'rust-toolchain',
   'rust-toolchain.toml',
@@ -62,14 +62,14 @@ const RUNS_MANAGER = new RegExp(`(?:^|[\\s/"'=;|&(])(${MANAGERS.join('|')})(?=$|
  * per lookup: the project root's toolchain files are looked for once.
  */
 export function projectOwnership(projectRoot: string): (path: string) => Promise<string | undefined> {
-  const root = canonicalize(projectRoot)
-  const files = toolchainFiles(projectRoot)
+  let files: Promise<string[]> | undefined
   return async (path) => {
-    const resolved = await realpath(path)
+    const [root, resolved] = await Promise.all([canonicalize(projectRoot), realpath(path)])
     // As found (node_modules/.bin may itself be a link out of the project) and where it leads.
-    if ([projectRoot, await root].some((r) => isInside(r, path)) || isInside(await root, resolved)) return 'it is inside the project'
+    if ([projectRoot, root].some((r) => isInside(r, path)) || isInside(root, resolved)) return 'it is inside the project'
     const proxy = await proxyOf(path, resolved)
     if (proxy) return proxy
+    files ??= toolchainFiles(projectRoot)
     const found = await files
     if (found.length > 0) return `the project has ${found.join(', ')}, which version managers read to choose the programs that run`
     return undefined
@@ -77,7 +77,7 @@ export function projectOwnership(projectRoot: string): (path: string) => Promise
 }
 
 /** Which of {@link TOOLCHAIN_FILES} the project root holds. */
-export async function toolchainFiles(projectRoot: string): Promise<string[]> {
+async function toolchainFiles(projectRoot: string): Promise<string[]> {
   const present = await Promise.all(TOOLCHAIN_FILES.map(async (name) => ((await mayExist(join(projectRoot, name))) ? name : undefined)))
   return present.filter((name): name is string => name !== undefined)
 }
