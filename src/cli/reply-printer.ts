@@ -1,7 +1,7 @@
 import type {ChalkInstance} from 'chalk'
+import {PrintableStream} from '@hanzo-dev/sdk/terminal-text'
 
 import {paintSpans} from '../adapters/markdown-paint.js'
-import {printable} from '../adapters/prompt/terminal-text.js'
 import {MdRenderer, type StyledSpan, wrapSpans} from '../core/markdown/index.js'
 
 /**
@@ -14,8 +14,7 @@ import {MdRenderer, type StyledSpan, wrapSpans} from '../core/markdown/index.js'
  */
 export class ReplyPrinter {
   private renderer = new MdRenderer()
-  /** A CR at a chunk's end may be half of a CRLF: it waits for the next chunk. */
-  private carriageReturn = false
+  private defused = new PrintableStream()
   private tail = ''
 
   constructor(
@@ -25,10 +24,7 @@ export class ReplyPrinter {
 
   /** A piece of the reply; returns the rows now complete, painted, each ended by `\n` (or ''). */
   push(text: string): string {
-    let chunk = (this.carriageReturn ? '\r' : '') + text
-    this.carriageReturn = chunk.endsWith('\r')
-    if (this.carriageReturn) chunk = chunk.slice(0, -1)
-    chunk = printable(chunk)
+    const chunk = this.defused.push(text)
     const newline = chunk.lastIndexOf('\n')
     this.tail = newline === -1 ? this.tail + chunk : chunk.slice(newline + 1)
     return this.paint(this.renderer.renderChunk(chunk))
@@ -36,7 +32,7 @@ export class ReplyPrinter {
 
   /** The end of the reply: the rows still held (the last line, an unclosed fence), and a fresh state. */
   flush(): string {
-    this.carriageReturn = false
+    this.defused.end()
     this.tail = ''
     return this.paint(this.renderer.flush())
   }

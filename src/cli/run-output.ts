@@ -1,3 +1,4 @@
+import {PrintableStream} from '@hanzo-dev/sdk/terminal-text'
 import type {ChalkInstance} from 'chalk'
 
 import {fileLine} from '../adapters/prompt/diff-view.js'
@@ -36,7 +37,8 @@ interface Streams {
   /**
    * Text output on a terminal: the answer defused and rendered as markdown (painted with
    * stdout's own style, wrapped to its width). Absent, the answer's text goes out as the model
-   * sent it, byte for byte.
+   * sent it, byte for byte, to a pipe or a file, and defused (not rendered) to a terminal
+   * (the agent commands' stdout).
    */
   markdown?: ReplyPrinter
 }
@@ -53,13 +55,17 @@ interface Streams {
 export class RunOutput {
   private wroteText = false
   private turn = 0
+  /** The answer's text on a terminal without markdown: shown, never obeyed. */
+  private readonly defused?: PrintableStream
 
   constructor(
     private readonly format: OutputFormat,
     private readonly streams: Streams,
     private readonly summary: RunSummary,
     private readonly options: {verbose?: boolean} = {},
-  ) {}
+  ) {
+    if (!streams.markdown && (streams.stdout as {isTTY?: boolean}).isTTY) this.defused = new PrintableStream()
+  }
 
   start(tools: readonly string[], cwd: string): void {
     this.line({cwd, model: this.summary.model, session_id: this.summary.sessionId, subtype: 'init', tools, type: 'system'})
@@ -84,7 +90,7 @@ export class RunOutput {
     if (event.type === 'text_delta') {
       const {markdown} = this.streams
       if (markdown) stdout.write(markdown.push(event.text))
-      else stdout.write(event.text)
+      else stdout.write(this.defused ? this.defused.push(event.text) : event.text)
       this.wroteText = true
     } else if (event.type === 'tool_call') {
       this.endTextLine()
@@ -137,6 +143,7 @@ export class RunOutput {
     // The renderer ends every line it writes, the held last one included.
     if (markdown && this.wroteText) this.streams.stdout.write(markdown.flush())
     else if (this.wroteText) this.streams.stdout.write('\n')
+    this.defused?.end()
     this.wroteText = false
   }
 

@@ -1,8 +1,8 @@
 import type {ToolResult} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
+import {oneLine} from '@hanzo-dev/sdk/terminal-text'
 
 import {capped, changeCounts, colouredDiff, fileLine} from '../adapters/prompt/diff-view.js'
-import {oneLine} from '../adapters/prompt/terminal-text.js'
 import type {ToolCallRequest} from '../core/agent/types.js'
 
 /** Lines of a result shown under its call; `--verbose` shows more. */

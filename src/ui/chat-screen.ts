@@ -1,7 +1,6 @@
 import type {UsageTotals} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
-
-import {oneLine} from '../adapters/prompt/terminal-text.js'
+import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 
 import type {PromptWidget} from './prompt-widget.js'
 import {fitRow, type LiveRegion, type RegionCursor} from './live-region.js'
@@ -40,8 +39,9 @@ export function drawScreen(region: LiveRegion, widget: PromptWidget, state: Scre
   lines.push(...state.question)
   const input = reason ?? widget
   const label = reason ? 'Reason (optional, Enter to send): ' : PROMPT
-  const text = input.text.split('\n')
-  const before = input.text.slice(0, input.cursor).split('\n')
+  // Tab completion puts file names into the prompt: shown, never obeyed, the cursor counted on what is shown.
+  const text = printable(input.text).split('\n')
+  const before = printable(input.text.slice(0, input.cursor)).split('\n')
   const cursor: RegionCursor = {column: (before.length === 1 ? label.length : MORE.length) + before.at(-1)!.length, line: lines.length + before.length - 1}
   lines.push(...text.map((line, index) => `${index === 0 ? style.bold(label) : MORE}${line}`))
   const command = widget.commandLine
@@ -51,7 +51,8 @@ export function drawScreen(region: LiveRegion, widget: PromptWidget, state: Scre
     cursor.column = command.length
   }
 
-  if (state.notice) lines.push(style.yellow(state.notice))
+  // A notice may list file names (Tab's candidates).
+  if (state.notice) lines.push(style.yellow(oneLine(state.notice, Number.POSITIVE_INFINITY)))
   const mode = widget.vimMode && widget.vimMode !== 'command' ? `-- ${widget.vimMode.toUpperCase()} -- ` : ''
   // One row, whatever the width: a wrapped status line would push the prompt up.
   lines.push(style.dim(`${style.bold(mode)}${fitRow(state.status, region.width - mode.length)}`))
@@ -75,9 +76,9 @@ export function statusLine(facts: StatusFacts): string {
   const {contextBudget: budget, contextTokens: used, usage} = facts
   const context = budget ? `context ${Math.min(100, Math.round((100 * used) / budget))}%` : `context ${compactCount(used)}`
   const cost = usage.cost_usd === undefined ? [] : [`$${usage.cost_usd.toFixed(4)}`]
-  // A plugin wrote these words: shown defused, each on one short line.
+  // A plugin wrote these words, a project's settings may have named the model: shown defused, each item on one short line.
   const items = facts.items.map((item) => oneLine(item, 40))
-  return [facts.model, context, `${usage.input_tokens} in / ${usage.output_tokens} out`, ...cost, facts.permissionMode, ...items, '/help'].join(' · ')
+  return [oneLine(facts.model, Number.POSITIVE_INFINITY), context, `${usage.input_tokens} in / ${usage.output_tokens} out`, ...cost, facts.permissionMode, ...items, '/help'].join(' · ')
 }
 
 /** 950, 12.3k, 128k: a token count that fits a status line. */

@@ -2,9 +2,9 @@ import {emitKeypressEvents} from 'node:readline'
 
 import type {AgentEvent, AgentSession, UsageTotals} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
+import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 
 import {fileLine} from '../adapters/prompt/diff-view.js'
-import {oneLine} from '../adapters/prompt/terminal-text.js'
 import {toolResultLines} from '../cli/tool-result-lines.js'
 import {AgentRunError} from '../core/errors.js'
 import {wrapPlain} from '../core/markdown/wrap.js'
@@ -158,10 +158,14 @@ export class ChatSession {
     if (!this.closed) this.region.commit(text)
   }
 
-  /** Plain words for good, above the prompt: wrapped between words at the terminal's width (the terminal would cut them anywhere), each row painted. */
+  /**
+   * Plain words for good, above the prompt: wrapped between words at the terminal's width (the
+   * terminal would cut them anywhere), each row painted. Through the printer: the words are often
+   * a plugin's, a server's or a file's (a slash command's answer, an error, a warning).
+   */
   say(text: string, paint: (row: string) => string = (row) => row): void {
     const {width} = this.region
-    this.print(text.split('\n').flatMap((line) => wrapPlain(line, width).map((row) => paint(row))).join('\n'))
+    this.print(printable(text).split('\n').flatMap((line) => wrapPlain(line, width).map((row) => paint(row))).join('\n'))
   }
 
   /** Goes on with another session (`/resume ID`): its earlier conversation is shown, and the next prompt carries it on. */
@@ -320,7 +324,7 @@ export class ChatSession {
     if (command === '') return this.fail('Give a command after !, as in !git status')
     const ran = await this.whileBusy(`Running ${oneLine(command, 60)}`, async (signal) => (await attachments()).runShellLine(this.session!, command, signal)).catch((error: unknown) => this.fail(error))
     if (!ran) return
-    if (ran.output) this.print(this.options.style.dim(ran.output))
+    if (ran.output) this.print(this.options.style.dim(printable(ran.output)))
     if (ran.failed) this.say('The command failed; its output goes with your next prompt.', this.options.style.yellow)
     this.context.push(ran.context)
     this.draw()

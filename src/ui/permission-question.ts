@@ -2,8 +2,8 @@ import {stripVTControlCharacters} from 'node:util'
 
 import type {PermissionDecision} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
+import {oneLine} from '@hanzo-dev/sdk/terminal-text'
 
-import {oneLine} from '../adapters/prompt/terminal-text.js'
 import type {PromptHistory} from './prompt-history.js'
 import {PromptWidget} from './prompt-widget.js'
 

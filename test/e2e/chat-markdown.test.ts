@@ -25,7 +25,7 @@ describe('hanzo-dev chat: markdown answers and /resume', () => {
       `${'word '.repeat(11)}word`,
       `${'word '.repeat(11)}word`,
       'end',
-      '�]0;pwned�done',
+      '^[]0;pwned^Gdone',
     ])
     await chat.terminals.keys('md', 'C-d')
     expect(await chat.terminals.exitStatus('md')).toBe(0)

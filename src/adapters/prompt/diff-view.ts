@@ -1,6 +1,5 @@
 import type {ChalkInstance} from 'chalk'
-
-import {oneLine} from './terminal-text.js'
+import {oneLine} from '@hanzo-dev/sdk/terminal-text'
 
 /** A line of a file as a terminal shows it: tabs as four spaces, escape sequences defused, cut at 160. */
 export function fileLine(line: string): string {

@@ -3,7 +3,6 @@ import {NonInteractivePrompter} from './non-interactive-prompter.js'
 import {TtyPrompter, type TtyPrompterOptions} from './tty-prompter.js'
 
 export {summarizeToolInput} from './input-summary.js'
-export {oneLine} from './terminal-text.js'
 export {NonInteractivePrompter} from './non-interactive-prompter.js'
 export {type TerminalStreams, TtyPrompter, type TtyPrompterOptions} from './tty-prompter.js'
 

@@ -1,5 +1,6 @@
+import {oneLine} from '@hanzo-dev/sdk/terminal-text'
+
 import {toolSubject} from '../../core/permissions/index.js'
-import {oneLine} from './terminal-text.js'
 
 /**
  * One short line saying what a call would do: the command for exec, the path for file tools,

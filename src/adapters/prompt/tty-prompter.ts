@@ -1,8 +1,8 @@
 import type {ChalkInstance} from 'chalk'
+import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 
 import type {PermissionDecision, PermissionPrompter, PermissionRequestContext} from '../../core/agent/types.js'
 import {summarizeToolInput} from './input-summary.js'
-import {oneLine} from './terminal-text.js'
 
 /** Where the prompts read keys and draw; the process's stdin and stdout when left out. */
 export interface TerminalStreams {
@@ -48,7 +48,13 @@ export class TtyPrompter implements PermissionPrompter {
     const {interrupt} = this.options
     if (interrupt?.signal.aborted) return CANCELLED
     try {
-      if (notice) (this.options.output ?? process.stdout).write(`${this.options.style ? this.options.style.yellow(notice) : notice}\n`)
+      if (notice) {
+        // A tool wrote the notice (an MCP server's changed tool): through the printer.
+        const shown = printable(notice)
+        const {output = process.stdout, style} = this.options
+        output.write(`${style ? style.yellow(shown) : shown}\n`)
+      }
+
       return await this.question(toolName, input)
     } catch (error) {
       const name = (error as Error).name

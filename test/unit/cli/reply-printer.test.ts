@@ -30,7 +30,7 @@ describe('ReplyPrinter', () => {
     expect(out).not.toContain('\r')
     expect(out).not.toContain('\u202E')
     expect(out).not.toContain('\u0007')
-    expect(out).toContain('a�]52;c;cHduZWQ=�b�[2Jc�d�e')
+    expect(out).toContain('a^[]52;c;cHduZWQ=^Gb^[[2Jc^Md<U+202E>e')
   })
 
   it('takes a CRLF split across two chunks as one line end', () => {

@@ -19,8 +19,9 @@ function sink(): {stream: Writable; text: () => string} {
 const plain = new Chalk({level: 0})
 const summary = {model: 'm', sessionId: 's'}
 
-function output(markdown: boolean) {
+function output(markdown: boolean, options: {terminal?: boolean} = {}) {
   const stdout = sink()
+  if (options.terminal) Object.assign(stdout.stream, {isTTY: true})
   const stderr = sink()
   const run = new RunOutput('text', {markdown: markdown ? new ReplyPrinter(plain) : undefined, stderr: stderr.stream, stdout: stdout.stream, style: plain}, summary)
   return {run, stderr, stdout}
@@ -43,5 +44,13 @@ describe('RunOutput with markdown (stdout a terminal)', () => {
     expect(stdout.text()).toBe('# Hi\nsome **bo')
     run.event({call: {arguments: '{}', id: '1', input: {}, name: 'fs_list'}, type: 'tool_call'})
     expect(stdout.text()).toBe('# Hi\nsome **bo\n')
+  })
+
+  it('without it, on a terminal (the agent commands), shows the escape sequences it is sent; a CRLF split across two pieces is one line end', () => {
+    const {run, stdout} = output(false, {terminal: true})
+    run.event({text: 'a\u001B]52;c;cHduZWQ=\u0007b\r', type: 'text_delta'})
+    run.event({text: '\nc\u202E', type: 'text_delta'})
+    run.event({call: {arguments: '{}', id: '1', input: {}, name: 'fs_list'}, type: 'tool_call'})
+    expect(stdout.text()).toBe('a^[]52;c;cHduZWQ=^Gb\nc<U+202E>\n')
   })
 })

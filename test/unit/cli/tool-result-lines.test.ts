@@ -18,7 +18,7 @@ describe('the summary of a tool result', () => {
   })
 
   it('defuses what a command wrote for the terminal to obey', () => {
-    expect(lines('exec', execResult('\u001B]0;owned\u0007\u001B[2Jtext'))[1]).toBe('    \uFFFD]0;owned\uFFFD\uFFFD[2Jtext')
+    expect(lines('exec', execResult('\u001B]0;owned\u0007\u001B[2Jtext'))[1]).toBe('    ^[]0;owned^G^[[2Jtext')
   })
 
   it('fs_edit: the lines changed; the diff with verbose', () => {

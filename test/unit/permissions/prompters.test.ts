@@ -5,7 +5,7 @@ import {PassThrough} from 'node:stream'
 import {Chalk} from 'chalk'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {createPrompter, NonInteractivePrompter, oneLine, summarizeToolInput, TtyPrompter} from '../../../src/adapters/prompt/index.js'
+import {createPrompter, NonInteractivePrompter, summarizeToolInput, TtyPrompter} from '../../../src/adapters/prompt/index.js'
 
 describe('NonInteractivePrompter', () => {
   it('denies and says how to allow the call next time: the config set commands of the rules', async () => {
@@ -33,18 +33,6 @@ describe('summarizeToolInput', () => {
     expect(summarizeToolInput('exec', {command: 'git status'})).toBe('git status')
     expect(summarizeToolInput('fs.write', {content: 'x'.repeat(10_000), path: 'src/a.ts'})).toBe('src/a.ts')
     expect(summarizeToolInput('mcp__x__y', {a: 1})).toBe('{"a":1}')
-  })
-
-  it('keeps it on one line and out of reach of terminal escapes', () => {
-    expect(oneLine('a\nb\r\nc\td')).toBe('a ⏎ b ⏎ c d')
-    expect(oneLine('red \u001B[31m text \u202E')).toBe('red \uFFFD[31m text \uFFFD')
-  })
-
-  it('cuts long text', () => {
-    const line = oneLine('x'.repeat(1_000_000))
-    expect([...line]).toHaveLength(120)
-    expect(line.endsWith('…')).toBe(true)
-    expect(oneLine('y'.repeat(120))).toBe('y'.repeat(120))
   })
 })
 
@@ -127,7 +115,7 @@ describe('TtyPrompter', () => {
       writeFileSync(join(cwd, 'a.txt'), 'keep\nold\n')
       const before = await ask('fs_write', {content: 'keep\nnew \u001B[2Jcleared\n', path: 'a.txt'}, new Chalk({level: 1}))
       expect(before).toContain('\u001B[31m-old\u001B[39m')
-      expect(before).toContain('\u001B[32m+new \uFFFD[2Jcleared\u001B[39m')
+      expect(before).toContain('\u001B[32m+new ^[[2Jcleared\u001B[39m')
       expect(before).not.toContain('\u001B[2J')
     })
 
