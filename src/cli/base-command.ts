@@ -5,6 +5,7 @@ import {formatWarning} from '@hanzo-dev/sdk/settings'
 
 import type {LoadedConfig} from '../core/config/types.js'
 import {resolvePaths} from '../core/paths.js'
+import {printableWarning} from './user-facing-error.js'
 import {loadUserSettings} from './user-settings.js'
 
 /**
@@ -33,10 +34,11 @@ export abstract class HanzoCommand extends Command {
 
   /**
    * Warnings go to stderr with --json too (oclif drops them then): stdout stays one JSON document,
-   * and a script still learns that a credential went somewhere other than it asked.
+   * and a script still learns that a credential went somewhere other than it asked. Through the
+   * printer: a warning often quotes a server, a plugin or a file.
    */
   warn(input: string | Error): string | Error {
-    printWarning(input)
+    printWarning(printableWarning(input))
     return input
   }
 }

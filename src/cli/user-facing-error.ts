@@ -1,5 +1,6 @@
 import type {Command} from '@oclif/core/command'
 import {CLIError} from '@oclif/core/errors'
+import {printable} from '@hanzo-dev/sdk/terminal-text'
 
 import {UserError} from '../core/errors.js'
 
@@ -13,6 +14,31 @@ export function userFacingError(error: unknown): unknown {
   if (error instanceof UserError) return new CLIError(error.message, {exit: error.exitCode, suggestions: error.hint ? [error.hint] : undefined})
   if (error instanceof Error && error.name === 'ExitPromptError') return new CLIError('Cancelled', {exit: 130})
   return error
+}
+
+/**
+ * `error` fit for a terminal, changed in place: every text oclif prints of it (message, code,
+ * reference, suggestions, and the same of each cause) through the printer, since a server's or a
+ * file's text is often part of them (a model server's error message, a name from an agent file).
+ * The safety net under every error a command prints; `--json` prints the error as it was (JSON
+ * escapes it). Reflect.set: a field that cannot be written is left, not turned into a crash.
+ */
+export function printableError<T>(error: T): T {
+  const seen = new Set<unknown>()
+  for (let cause: unknown = error; cause instanceof Error && !seen.has(cause); cause = cause.cause) {
+    seen.add(cause)
+    const fields = cause as unknown as Record<string, unknown>
+    for (const key of ['message', 'code', 'ref']) if (typeof fields[key] === 'string') Reflect.set(cause, key, printable(fields[key]))
+    const {suggestions} = fields
+    if (Array.isArray(suggestions)) Reflect.set(cause, 'suggestions', suggestions.map((s: unknown) => (typeof s === 'string' ? printable(s) : s)))
+  }
+
+  return error
+}
+
+/** A warning fit for a terminal: a string through the printer, an Error as {@link printableError}. */
+export function printableWarning(input: string | Error): string | Error {
+  return typeof input === 'string' ? printable(input) : printableError(input)
 }
 
 /**
@@ -51,7 +77,7 @@ export async function exitWithError(thrown: unknown, args: string[]): Promise<vo
     return
   }
 
-  const error = userFacingError(thrown) as {parse?: {input?: {context?: {id?: string}}}; showHelp?: boolean}
+  const error = printableError(userFacingError(thrown)) as {parse?: {input?: {context?: {id?: string}}}; showHelp?: boolean}
   const failed = error.showHelp ? error.parse?.input?.context?.id : undefined
   if (failed) process.argv.splice(2, Infinity, failed)
   const {handle} = await import('@oclif/core/handle')
@@ -66,22 +92,29 @@ function jsonRequested(args: string[]): boolean {
 
 /**
  * Every command's errors, plugin commands' too (they extend oclif's Command: the sdk has no oclif
- * of its own to give them a base class): shown as userFacingError, and with --json one small
- * jsonError object on stdout with the error's own exit code, instead of oclif's `toErrorJson`,
- * which spreads the whole error (the dump of issue 12) and exits 1. Installed by the `prerun` hook
- * on the @oclif/core every core plugin shares; once, however often a command runs another.
+ * of its own to give them a base class): shown as userFacingError through the printer
+ * (printableError), and with --json one small jsonError object on stdout with the error's own
+ * exit code, instead of oclif's `toErrorJson`, which spreads the whole error (the dump of issue
+ * 12) and exits 1. Their warnings go through the printer too (HanzoCommand's own `warn` does the
+ * same). Installed by the `prerun` hook on the @oclif/core every core plugin shares; once,
+ * however often a command runs another.
  */
 export function installCommandErrors(command: typeof Command): void {
   type Catch = ((this: Command, error: Error) => Promise<unknown>) & {hanzo?: true}
-  const prototype = command.prototype as unknown as {catch: Catch}
+  type Warn = (this: Command, input: string | Error) => string | Error
+  const prototype = command.prototype as unknown as {catch: Catch; warn: Warn}
   const oclifCatch = prototype.catch
   if (oclifCatch.hanzo) return
   prototype.catch = async function (this: Command, thrown: Error) {
     const error = userFacingError(thrown) as Error
-    if (!this.jsonEnabled()) return oclifCatch.call(this, error)
+    if (!this.jsonEnabled()) return oclifCatch.call(this, printableError(error))
     process.exitCode = exitCodeOf(error)
     this.logJson(jsonError(error))
   }
 
   prototype.catch.hanzo = true
+  const oclifWarn = prototype.warn
+  prototype.warn = function (this: Command, input: string | Error) {
+    return oclifWarn.call(this, printableWarning(input))
+  }
 }

@@ -104,6 +104,8 @@ export class Terminals {
 export interface TerminalRun {
   /** Everything the terminal was sent so far, escape sequences removed. */
   output(): string
+  /** Everything the terminal was sent so far, byte for byte (as UTF-8): what it would obey. */
+  raw(): string
   /** Waits until the output holds `text`. */
   waitFor(text: string): Promise<void>
   /** Types into the terminal, as keys: `\r` is Enter, `\u0003` is Ctrl-C. */
@@ -130,6 +132,7 @@ export function runOnTerminal(args: string[], options: {cwd: string; env: Record
   return {
     exitCode,
     output,
+    raw: () => raw,
     type: (keys) => child.stdin.write(keys),
     waitFor: (text) =>
       waitUntil(() => output().includes(text), `the terminal shows ${JSON.stringify(text)}`).catch((error: Error) => {
