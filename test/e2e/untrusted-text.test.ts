@@ -1,9 +1,9 @@
-import {writeFileSync} from 'node:fs'
+import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import type {Script} from '../../src/testing/fake-model/script.js'
-import {useSandboxDirs} from '../helpers/cli.js'
+import {runCli, useSandboxDirs} from '../helpers/cli.js'
 import {CLIPBOARD, expectShownNotObeyed, TITLE} from '../helpers/hostile-text.js'
 import {runOnTerminal} from '../helpers/terminal.js'
 
@@ -32,6 +32,17 @@ describe('untrusted text on a terminal is shown, never obeyed', () => {
     const model = script('refusing', [{body: {message: `boom ${CLIPBOARD}${TITLE}`}, status: 400}])
     const raw = await onTerminal(['run', 'hi', '--fake-model', model], 1)
     expect(raw).toContain('boom')
+    expectShownNotObeyed(raw)
+  })
+
+  it("agent --list: a project agent's description", async () => {
+    mkdirSync(join(dirs.project, '.hanzo', 'agents'), {recursive: true})
+    writeFileSync(join(dirs.project, '.hanzo', 'agents', 'helper.md'), `---\ndescription: Helps ${CLIPBOARD}${TITLE}\n---\nYou help.\n`)
+    // An allow rule makes the project's settings need trust, as a cloned repository's would: trusted, its agents load.
+    writeFileSync(join(dirs.project, '.hanzo', 'settings.json'), JSON.stringify({permissions: {fs_read: 'allow'}}))
+    expect(await runCli(['trust', '--yes'], {cwd: dirs.project, env: dirs.box.env})).toMatchObject({exitCode: 0})
+    const raw = await onTerminal(['agent', '--list'], 0)
+    expect(raw).toContain('helper')
     expectShownNotObeyed(raw)
   })
 })

@@ -1,3 +1,5 @@
+import {printable} from '@hanzo-dev/sdk'
+
 import type {AgentSessionLike, StageRunResult} from './agent-session.js'
 import type {AgentHost, RunOutputLike} from './host.js'
 import type {AutoResult, StageObserver} from './stages.js'
@@ -59,7 +61,8 @@ export class StageOutput implements StageObserver {
     const summary = autoSummary(auto, this.sessionId)
     if (this.format === 'json') this.streams.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)
     else if (this.format === 'stream-json') this.line(summary)
-    else this.streams.stdout.write(`\n${autoText(auto)}`)
+    // File names and the reviewer's words: through the printer.
+    else this.streams.stdout.write(`\n${printable(autoText(auto))}`)
   }
 
   private line(value: object): void {

@@ -1,4 +1,4 @@
-import {loadCommandHost, makePaint} from '@hanzo-dev/sdk'
+import {loadCommandHost, makePaint, oneLine} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
@@ -94,9 +94,14 @@ function agentList(loaded: LoadedAgents): AgentList {
   }
 }
 
+/** The agent files wrote the names, descriptions and tools (a cloned project's too): shown through the printer. */
 function renderList(list: AgentList): string {
   const paint = makePaint()
-  const lines = list.agents.map((a) => `${a.name.padEnd(20)} ${a.description} ${paint.dim(`(${a.source}; tools: ${Array.isArray(a.tools) ? a.tools.join(', ') : a.tools})`)}`)
+  const shown = (text: string) => oneLine(text, Number.POSITIVE_INFINITY)
+  const lines = list.agents.map((a) => {
+    const tools = typeof a.tools === 'string' ? a.tools : a.tools.join(', ')
+    return `${shown(a.name).padEnd(20)} ${shown(a.description)} ${paint.dim(`(${a.source}; tools: ${shown(tools)})`)}`
+  })
   if (lines.length === 0) lines.push('No agents. Add one as $XDG_CONFIG_HOME/hanzo/agents/NAME.md (hanzo-dev agent --help shows the format).')
   if (list.untrusted.length > 0) lines.push(paint.dim(`not trusted: ${list.untrusted.length} project agent file(s) in .hanzo/agents load once you run hanzo-dev trust`))
   return lines.join('\n')
