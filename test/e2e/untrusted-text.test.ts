@@ -45,4 +45,15 @@ describe('untrusted text on a terminal is shown, never obeyed', () => {
     expect(raw).toContain('helper')
     expectShownNotObeyed(raw)
   })
+
+  it("sessions list: a saved session's first prompt", async () => {
+    const saved = await runCli(['run', `fix ${CLIPBOARD}${TITLE}`, '--fake-model', script('reply', [{text: 'Done.'}])], {cwd: dirs.project, env: dirs.box.env})
+    expect(saved.exitCode, saved.stderr).toBe(0)
+    const raw = await onTerminal(['sessions', 'list'], 0)
+    expect(raw).toContain('fix ')
+    expectShownNotObeyed(raw)
+    // --json keeps the prompt as it was: JSON escapes it.
+    const listed = await runCli(['sessions', 'list', '--json'], {cwd: dirs.project, env: dirs.box.env})
+    expect(JSON.parse(listed.stdout).sessions[0].first_prompt).toBe(`fix ${CLIPBOARD}${TITLE}`)
+  })
 })

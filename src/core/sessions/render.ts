@@ -1,3 +1,5 @@
+import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
+
 import type {ParsedTranscript} from './parse.js'
 import type {SessionSummary} from './summary.js'
 import type {SavedToolCall, TranscriptLine} from './transcript.js'
@@ -36,7 +38,8 @@ export function renderSession(summary: SessionSummary, {header, lines, skipped}:
   if (header.label !== undefined) out.push(`── ${runName(1, header.label)}`)
   let run = 1
   for (const line of lines) out.push(...renderLine(line, () => ++run))
-  return out
+  // Every line holds text from the model, a tool or the file: shown, never obeyed by the terminal.
+  return out.map((line) => printable(line))
 }
 
 function renderLine(line: TranscriptLine, nextRun: () => number): string[] {
@@ -133,7 +136,9 @@ function localTime(iso: string): string {
   return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`
 }
 
-function table(rows: readonly string[][]): string[] {
+/** Cells on one line each, made safe for the terminal (a prompt, a model name, a path) before they are measured. */
+function table(cells: readonly string[][]): string[] {
+  const rows = cells.map((row) => row.map((cell) => oneLine(cell, Number.POSITIVE_INFINITY)))
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)))
   return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]))).join('  '))
 }
