@@ -1,6 +1,6 @@
 import {access, constants, readFile, rename, rm, writeFile} from 'node:fs/promises'
 import {resolve} from 'node:path'
-import type {Paint} from '@hanzo-dev/sdk'
+import {type Paint, printable} from '@hanzo-dev/sdk'
 
 import {askModel, COMMIT_MESSAGE_PROMPT, commitMessagePrompt, REGENERATE_PROMPT} from './commit-message.js'
 import {GitError, git, gitOutput} from './git-cli.js'
@@ -192,10 +192,10 @@ async function hasCommitHook(repo: Repository): Promise<boolean> {
   return false
 }
 
-/** Tells the user something on the way, where the caller shows it. */
+/** Tells the user something on the way, where the caller shows it; on stderr through the printer (it names files). */
 export function note(options: Pick<CommitOptions, 'note'>, message: string): void {
   if (options.note) options.note(message)
-  else process.stderr.write(`${message}\n`)
+  else process.stderr.write(`${printable(message)}\n`)
 }
 
 function lastLines(text: string, count: number): string {

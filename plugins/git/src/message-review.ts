@@ -1,5 +1,5 @@
 import {readFile, writeFile} from 'node:fs/promises'
-import type {Paint} from '@hanzo-dev/sdk'
+import {type Paint, printable} from '@hanzo-dev/sdk'
 
 import {SUBJECT_LIMIT, subjectOf} from './commit-message.js'
 import {git} from './git-cli.js'
@@ -42,11 +42,12 @@ export async function reviewMessage(message: string, options: ReviewOptions): Pr
   }
 }
 
+/** The model wrote the message: shown through the printer, so the terminal obeys none of it. */
 function showMessage(message: string, paint: Paint): void {
   const rule = paint.dim('─'.repeat(40))
   const subject = subjectOf(message)
   const long = subject.length > SUBJECT_LIMIT ? `\n${paint.yellow(`The subject line is ${subject.length} characters (more than ${SUBJECT_LIMIT}).`)}` : ''
-  process.stderr.write(`\n${rule}\n${message}\n${rule}${long}\n`)
+  process.stderr.write(`\n${rule}\n${printable(message)}\n${rule}${long}\n`)
 }
 
 async function askChoice(): Promise<ReviewChoice> {

@@ -3,7 +3,8 @@ import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {CLI, useSandboxDirs} from '../../../test/helpers/cli.js'
-import {Terminals} from '../../../test/helpers/terminal.js'
+import {CLIPBOARD, expectShownNotObeyed, TITLE} from '../../../test/helpers/hostile-text.js'
+import {runOnTerminal, Terminals} from '../../../test/helpers/terminal.js'
 import {addOrigin, makeRepo, type Repo} from './git-fixture.js'
 
 /** The git commands on a real terminal (tmux): commit's message shown, then accepted, edited, regenerated or cancelled; the branch question; diff's pager. */
@@ -100,6 +101,19 @@ describe('hanzo-dev commit on a terminal', () => {
     expect(screen).toContain('Pushed docs/greeting to origin')
     expect(screen).toContain('open it on your git host for the branch docs/greeting')
     expect(repo.git('--git-dir', bare, 'log', '-1', '--format=%s', 'docs/greeting')).toBe('docs(readme): greet the world')
+  })
+
+  it("shows the model's message for review and in the report, never lets it drive the terminal (the bytes sent: no OSC 52, no OSC 0)", async () => {
+    repo.write('README.md', 'hello\nworld\n')
+    const model = script([{text: `docs: greet ${CLIPBOARD}\n\nAnd retitle ${TITLE}`}])
+    const terminal = runOnTerminal(['commit', '--fake-model', model], {cwd: repo.dir, env: repo.env})
+    await terminal.waitFor('Commit with this message?')
+    terminal.type('\r')
+    expect(await terminal.exitCode, terminal.output()).toBe(0)
+    expectShownNotObeyed(terminal.raw())
+    expect(terminal.raw()).toMatch(/Committed.*\[main [\da-f]{7}\] docs: greet \^\[\]52;c;cHduZWQ=\^G/)
+    // Committed as the model wrote it: git keeps the message; only the terminal is spared.
+    expect(repo.git('log', '-1', '--format=%s')).toBe(`docs: greet ${CLIPBOARD}`)
   })
 
   it('diff pages a long diff through git\'s pager', async () => {

@@ -1,4 +1,4 @@
-import {makePaint} from '@hanzo-dev/sdk'
+import {makePaint, oneLine} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 
@@ -72,7 +72,9 @@ function render(result: PrResult): string {
   if (result.commit.committed) lines.push(renderCommit(result.commit))
   if (!result.pushed) return [...lines, result.commit.committed ? '' : 'Nothing to commit, and nothing to push.'].filter(Boolean).join('\n')
   lines.push(`${paint.green('Pushed')} ${result.branch} to ${result.remote}`)
-  const pr = result.pullRequest
+  // gh, the git host and the remote's URL wrote these: through the printer.
+  const {compareUrl, reason, url} = result.pullRequest
+  const pr = {...result.pullRequest, compareUrl: compareUrl && oneLine(compareUrl), reason: reason && oneLine(reason), url: url && oneLine(url)}
   const compare = pr.compareUrl ? `open it in your browser: ${pr.compareUrl}` : `open it on your git host for the branch ${result.branch}`
   switch (pr.status) {
     case 'created':

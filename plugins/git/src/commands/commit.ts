@@ -1,4 +1,4 @@
-import {makePaint} from '@hanzo-dev/sdk'
+import {makePaint, oneLine} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 
@@ -63,6 +63,7 @@ export function renderCommit(result: CommitResult): string {
 
   const paint = makePaint(process.stdout)
   const where = result.branch ?? 'detached HEAD'
-  const subject = result.message.split('\n', 1)[0]
+  // The model wrote the message: through the printer.
+  const subject = oneLine(result.message.split('\n', 1)[0], Number.POSITIVE_INFINITY)
   return `${paint.green(result.amended ? 'Amended' : 'Committed')} [${where} ${result.sha.slice(0, 7)}] ${subject}\n${paint.dim(`${result.files.length} file(s) changed`)}`
 }
