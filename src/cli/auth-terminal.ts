@@ -1,3 +1,5 @@
+import {oneLine} from '@hanzo-dev/sdk/terminal-text'
+
 import {UserError} from '../core/errors.js'
 
 /** Whether the user can be asked: both ends of the conversation are a terminal. */
@@ -7,12 +9,13 @@ export function isInteractive(): boolean {
 
 /**
  * `work`, with an ora spinner on stderr while it runs when stderr is a terminal. ora is imported
- * only then: it costs start-up time nobody sees in a script.
+ * only then: it costs start-up time nobody sees in a script. The text may name a server's issuer:
+ * it goes through the printer.
  */
 export async function withSpinner<T>(text: string, work: Promise<T>): Promise<T> {
   if (!process.stderr.isTTY) return work
   const {default: ora} = await import('ora')
-  const spinner = ora({stream: process.stderr, text}).start()
+  const spinner = ora({stream: process.stderr, text: oneLine(text)}).start()
   try {
     return await work
   } finally {

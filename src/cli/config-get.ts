@@ -1,3 +1,5 @@
+import {printable} from '@hanzo-dev/sdk/terminal-text'
+
 import {formatOrigin, formatValue, type SettingEntry, settingEntry} from '../core/config/display.js'
 import {resolveKey, unknownSettingError} from '../core/config/key-path.js'
 import type {LoadedConfig} from '../core/config/types.js'
@@ -16,5 +18,6 @@ export interface ConfigGetAnswer {
 export function configGet({config, origins}: LoadedConfig, key: string): ConfigGetAnswer {
   const entry = settingEntry(config, origins, key)
   if (!entry) throw resolveKey(key).schema ? new UserError(`${key} is not set`) : unknownSettingError(key)
-  return {line: formatValue(entry.value, 2), result: {...entry, origin: formatOrigin(entry.origin)}}
+  // The line for the terminal: a project's settings file may have written the value (JSON keeps it as it is).
+  return {line: printable(formatValue(entry.value, 2)), result: {...entry, origin: formatOrigin(entry.origin)}}
 }

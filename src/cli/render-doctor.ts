@@ -1,4 +1,5 @@
 import type {ChalkInstance} from 'chalk'
+import {printable} from '@hanzo-dev/sdk/terminal-text'
 
 import type {DoctorSummary, SourcedCheck} from '../core/doctor/report.js'
 
@@ -10,12 +11,13 @@ export function renderDoctor(summary: DoctorSummary, style: ChalkInstance): stri
   for (const c of summary.checks) bySource.set(c.source, [...(bySource.get(c.source) ?? []), c])
 
   const lines: string[] = []
+  // Plugins wrote the checks, often quoting a server or a command: their text goes through the printer, our colours around it.
   for (const [source, checks] of bySource) {
-    lines.push(style.bold(source))
+    lines.push(style.bold(printable(source)))
     for (const c of checks) {
-      const detail = c.detail ? style.dim(`  ${c.detail}`) : ''
-      lines.push(`  ${colour[c.status](MARKS[c.status])} ${c.title}${detail}`)
-      if (c.hint && c.status !== 'ok') lines.push(`      ${style.dim('→')} ${c.hint}`)
+      const detail = c.detail ? style.dim(`  ${printable(c.detail)}`) : ''
+      lines.push(`  ${colour[c.status](MARKS[c.status])} ${printable(c.title)}${detail}`)
+      if (c.hint && c.status !== 'ok') lines.push(`      ${style.dim('→')} ${printable(c.hint)}`)
     }
   }
 

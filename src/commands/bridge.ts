@@ -1,4 +1,5 @@
 import * as Flags from '@oclif/core/flags'
+import {printable} from '@hanzo-dev/sdk/terminal-text'
 
 import {HanzoCommand} from '../cli/base-command.js'
 import {UserError} from '../core/errors.js'
@@ -51,7 +52,8 @@ Each text frame is one JSON-RPC 2.0 message to the app server; its answers and e
     const listen = parseListen(flags.listen)
     const origins = new OriginAllowList(flags['allow-origin'])
     const keys = await resolveJwtKeys(flags)
-    const log = (line: string) => void process.stderr.write(`bridge: ${line}\n`)
+    // What is logged quotes clients (a close reason) and sessions (a model server's error): through the printer.
+    const log = (line: string) => void process.stderr.write(`bridge: ${printable(line)}\n`)
     let app: AppServerLink
     if (flags.app === undefined) {
       const [{createAppServer}, {InProcessAppServer}] = await Promise.all([import('../server/app/start.js'), import('../server/bridge/in-process-app.js')])

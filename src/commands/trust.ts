@@ -3,6 +3,7 @@ import {join, resolve} from 'node:path'
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import {formatWarning} from '@hanzo-dev/sdk/settings'
+import {printable} from '@hanzo-dev/sdk/terminal-text'
 
 import {nodeConfigIO} from '../adapters/config-io.js'
 import {FileTrustStore, loadIfValid, type TrustedProject} from '../adapters/trust-store.js'
@@ -84,7 +85,8 @@ What you trust is recorded with a SHA-256 of those settings and agent files in y
     const review = reviewTrust(settings)
     const files = Object.fromEntries(loaded.files.map((f) => [f.tier, f.path])) as Record<ProjectTier, string>
     const agents = Object.keys(loaded.trust.agents)
-    const text = [`Trusting ${projectRoot} lets these settings take effect:`, ...renderTrustReview(review, files, {dir: join(projectRoot, PROJECT_DIR, AGENTS_DIR), files: agents})].join('\n')
+    // The project's files wrote these commands and names: the terminal shows them, it must not obey them.
+    const text = printable([`Trusting ${projectRoot} lets these settings take effect:`, ...renderTrustReview(review, files, {dir: join(projectRoot, PROJECT_DIR, AGENTS_DIR), files: agents})].join('\n'))
     if (!flags.json) this.log(text)
     if (!flags.yes) {
       if (!isInteractive()) {

@@ -2,6 +2,7 @@ import {homedir} from 'node:os'
 import type {Config} from '@oclif/core'
 import {type AgentSession, type AgentSessionOptions, canonicalize, type Middleware} from '@hanzo-dev/sdk'
 import {formatWarning} from '@hanzo-dev/sdk/settings'
+import {printable} from '@hanzo-dev/sdk/terminal-text'
 
 import {buildSystemPrompt} from '../../core/agent/system-prompt.js'
 import type {LoadedConfig} from '../../core/config/types.js'
@@ -52,7 +53,8 @@ export interface OpenAgentSessionOptions extends AgentSessionOptions {
  */
 export async function openAgentSession(options: OpenAgentSessionOptions): Promise<AgentSession> {
   const {cwd, env} = options
-  const warn = options.warn ?? ((message: string) => void process.stderr.write(`Warning: ${message}\n`))
+  // Warnings quote plugins, MCP servers and files: through the printer.
+  const warn = options.warn ?? ((message: string) => void process.stderr.write(`Warning: ${printable(message)}\n`))
   const loaded = options.settings ?? (await loadSettings({cwd, env}))
   if (!options.settings) for (const w of unsaid(loaded.warnings)) warn(formatWarning(w))
   const {config, permissionRules, projectRoot} = loaded

@@ -1,4 +1,5 @@
 import type {ResourceLogin} from '@hanzo-dev/sdk'
+import {printable} from '@hanzo-dev/sdk/terminal-text'
 
 import {loginWithOAuth} from '../../cli/auth-login.js'
 import {describeCredential} from '../../cli/auth-report.js'
@@ -23,7 +24,8 @@ const REGISTERED_REDIRECT = 'http://127.0.0.1/callback'
 
 /** The browser (PKCE) or `device` login of `login`, registering a client first when none is configured (RFC 7591). */
 export async function loginToResource(login: ResourceLogin, options: {device: boolean; browser: boolean}): Promise<{account?: string; expires?: string; storedIn: string}> {
-  const warn = (message: string) => process.stderr.write(`Warning: ${message}\n`)
+  // An MCP server's authorization server chose much of what is said here: through the printer.
+  const warn = (message: string) => process.stderr.write(`Warning: ${printable(message)}\n`)
   const context = await openAuthContext(login.settings as Partial<HanzoConfig>, login.env, warn)
   const {release, signal} = interruptSignal('Login')
   try {
@@ -31,7 +33,7 @@ export async function loginToResource(login: ResourceLogin, options: {device: bo
     const provider: AuthProvider = {...providerOf(login), clientId, redirectUri: login.clientId ? undefined : REGISTERED_REDIRECT}
     const credential = await loginWithOAuth(context, provider, options, {
       input: process.stdin,
-      say: (message) => process.stderr.write(`${message}\n`),
+      say: (message) => process.stderr.write(`${printable(message)}\n`),
       signal,
       waiting: withSpinner,
       warn,

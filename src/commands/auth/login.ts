@@ -1,5 +1,6 @@
 import type {Interfaces} from '@oclif/core'
 import * as Flags from '@oclif/core/flags'
+import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 
 import {openAuthContext} from '../../adapters/auth/auth-context.js'
 import {loginWithOAuth} from '../../cli/auth-login.js'
@@ -61,7 +62,8 @@ Credentials go to the OS keychain (macOS, Windows; on Linux when credentials.sto
         provider = resolved.name
         credential = await loginWithOAuth(context, resolved, {browser: !flags['no-browser'], device: flags.device}, {
           input: process.stdin,
-          say: (message) => process.stderr.write(`${message}\n`),
+          // The server's words are in these lines (its verification URI, its user code).
+          say: (message) => process.stderr.write(`${printable(message)}\n`),
           signal,
           waiting: withSpinner,
           warn: (message) => this.warn(message),
@@ -72,7 +74,7 @@ Credentials go to the OS keychain (macOS, Windows; on Linux when credentials.sto
     }
 
     const report = describeCredential(provider, credential, context)
-    this.log(`Logged in to ${provider}${report.account ? ` as ${report.account}` : ''}${report.expires ? ` (token expires ${report.expires})` : ''}; stored in ${report.storedIn}`)
+    this.log(`Logged in to ${provider}${report.account ? ` as ${oneLine(report.account)}` : ''}${report.expires ? ` (token expires ${report.expires})` : ''}; stored in ${report.storedIn}`)
     return jsonReport(report)
   }
 }

@@ -1,4 +1,5 @@
 import * as Flags from '@oclif/core/flags'
+import {printable} from '@hanzo-dev/sdk/terminal-text'
 
 import {bearerOf, freshCredential, openAuthContext} from '../../adapters/auth/auth-context.js'
 import {describeKeySource, keySource} from '../../cli/auth-report.js'
@@ -43,6 +44,7 @@ An expired login is renewed first. Concurrent calls are safe: a renewal happens 
       throw new UserError(provider ? `Not logged in to ${provider}` : 'Not logged in', {hint: `run hanzo-dev auth login${provider ? ` --provider ${provider}` : ''}`})
     }
 
-    process.stdout.write(`${bearerOf(credential)}\n`)
+    // A valid token has no control character (RFC 6750); one a hostile server issued is shown, not obeyed.
+    process.stdout.write(`${printable(bearerOf(credential))}\n`)
   }
 }

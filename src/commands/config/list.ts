@@ -1,4 +1,5 @@
 import * as Flags from '@oclif/core/flags'
+import {printable} from '@hanzo-dev/sdk/terminal-text'
 
 import {HanzoCommand} from '../../cli/base-command.js'
 import {formatOrigin, formatValue, settingEntries, shownConfig} from '../../core/config/display.js'
@@ -24,7 +25,8 @@ Settings come from the user file ($XDG_CONFIG_HOME/hanzo/settings.json), the pro
     const {config, origins} = await this.settings()
     for (const entry of settingEntries(config, origins)) {
       const line = `${entry.key}=${formatValue(entry.value)}`
-      this.log(flags['show-origin'] ? `${formatOrigin(entry.origin)}\t${line}` : line)
+      // A project's settings file wrote keys, values and the path: shown, never obeyed by the terminal.
+      this.log(printable(flags['show-origin'] ? `${formatOrigin(entry.origin)}\t${line}` : line))
     }
 
     // The shipped rules (read-only built-ins allowed) apply after every configured rule; shown

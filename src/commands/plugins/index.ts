@@ -1,4 +1,5 @@
 import * as Flags from '@oclif/core/flags'
+import {oneLine} from '@hanzo-dev/sdk/terminal-text'
 
 import {HanzoCommand} from '../../cli/base-command.js'
 import {makeStyle} from '../../adapters/style.js'
@@ -42,7 +43,8 @@ Each plugin is core (it ships with hanzo-dev), user (you installed it with "plug
       const group = rows.filter((r) => r.type === type)
       if (group.length === 0) continue
       this.log(style.bold(type))
-      for (const r of group) this.log(`  ${r.name} ${style.dim(r.version)}${type === 'link' ? style.dim(`  ${r.root}`) : ''}`)
+      // A linked plugin's package.json says what it likes: its words through the printer.
+      for (const r of group) this.log(`  ${oneLine(r.name)} ${style.dim(oneLine(r.version))}${type === 'link' ? style.dim(`  ${oneLine(r.root, Number.POSITIVE_INFINITY)}`) : ''}`)
     }
 
     if (rows.length === 0) this.log(flags.type ? `No ${flags.type} plugins.` : 'No plugins.')

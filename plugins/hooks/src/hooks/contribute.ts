@@ -1,4 +1,4 @@
-import {defineContributeHook, PLUGIN_API_VERSION} from '@hanzo-dev/sdk'
+import {defineContributeHook, PLUGIN_API_VERSION, printable} from '@hanzo-dev/sdk'
 
 import {HookRunner} from '../hook-runner.js'
 
@@ -8,7 +8,8 @@ import {HookRunner} from '../hook-runner.js'
  * Hooks are not tied to `host.signal`: the host aborts it as soon as every plugin has answered.
  */
 export default defineContributeHook(async ({host}) => {
-  const log = (message: string) => process.stderr.write(`hanzo-dev hooks: ${message}\n`)
+  // Messages quote the settings' commands and what hooks printed: through the printer.
+  const log = (message: string) => process.stderr.write(`hanzo-dev hooks: ${printable(message)}\n`)
   const {problems, runner} = HookRunner.fromSettings(host.settings.hooks, {env: host.env, log, projectRoot: host.projectRoot})
   for (const problem of problems) log(problem)
   if (runner.size === 0) return undefined

@@ -1,4 +1,4 @@
-import {defineContributeHook, loadHostLibrary, PLUGIN_API_VERSION} from '@hanzo-dev/sdk'
+import {defineContributeHook, loadHostLibrary, PLUGIN_API_VERSION, printable} from '@hanzo-dev/sdk'
 
 import {enabledServers} from '../server-config.js'
 import {mcpSlashCommands, statusItem} from '../slash.js'
@@ -24,7 +24,8 @@ export default defineContributeHook(async (options) => {
   const {config} = options as unknown as {config: {root: string}}
   const [library, {openSessionServers}] = await Promise.all([loadHostLibrary(config), import('../session-servers.js')])
   let answered = false
-  const warn = (message: string) => (answered ? process.stderr.write(`Warning: ${message}\n`) : notices.push(message))
+  // A server's own words are in these (its error, its name): on stderr through the printer; notices the host shows through it.
+  const warn = (message: string) => (answered ? process.stderr.write(`Warning: ${printable(message)}\n`) : notices.push(message))
   const mcp = await openSessionServers(servers, {cwd: host.projectRoot, dataDir: host.dataDir, env: host.env, library, settings: host.settings, warn})
   let timer: NodeJS.Timeout | undefined
   await Promise.race([mcp.start(), new Promise<void>((resolve) => (timer = setTimeout(resolve, MCP_STARTUP_WAIT_MS)))])

@@ -1,4 +1,4 @@
-import {type CommandHost, type HookEvent, loadCommandHost, makePaint, untrustedLine, type UntrustedSettings} from '@hanzo-dev/sdk'
+import {type CommandHost, type HookEvent, loadCommandHost, makePaint, oneLine, untrustedLine, type UntrustedSettings} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 
 import {resolveHookCommand} from '../../command-word.js'
@@ -58,23 +58,25 @@ async function listed(entry: ParsedHook, host: CommandHost): Promise<ListedHook>
   return {event, fail_open, index: entry.index, program: resolved.word, tier, timeout_ms, tool_pattern, ...where}
 }
 
+/** The settings files wrote the patterns and commands (a cloned project's too, trusted or not): shown through the printer. */
 function render(hooks: ListedHook[], untrusted: UntrustedSettings['status'] | undefined): string {
   if (hooks.length === 0) return 'No hooks configured (settings.hooks).'
   const paint = makePaint()
+  const shown = (text: unknown) => oneLine(String(text), Number.POSITIVE_INFINITY)
   const lines: string[] = []
   for (const h of hooks) {
     const at = `hooks[${h.index}]`
     if (h.event === undefined) {
-      lines.push(`${paint.red('✗')} ${at}  ${paint.red(`invalid: ${h.problem}`)}`)
+      lines.push(`${paint.red('✗')} ${at}  ${paint.red(`invalid: ${shown(h.problem)}`)}`)
       continue
     }
 
     const mark = h.problem || h.trusted === false ? paint.yellow('!') : paint.green('✓')
     const tier = h.tier ? paint.dim(`  (${h.tier})`) : ''
     lines.push(`${mark} ${at} ${h.event}${tier}${h.trusted === false ? `  ${paint.yellow('not trusted')}` : ''}`)
-    lines.push(`    tools     ${h.tool_pattern}`)
-    const where = h.problem ? paint.yellow(h.problem) : h.path === 'builtin' ? 'shell builtin' : h.path
-    lines.push(`    program   ${h.program ?? '?'}  ${paint.dim(`(${where})`)}`)
+    lines.push(`    tools     ${shown(h.tool_pattern)}`)
+    const where = h.problem ? paint.yellow(shown(h.problem)) : h.path === 'builtin' ? 'shell builtin' : shown(h.path)
+    lines.push(`    program   ${shown(h.program ?? '?')}  ${paint.dim(`(${where})`)}`)
     lines.push(`    timeout   ${h.timeout_ms} ms${h.fail_open ? ', fail open (a failing hook lets the tool run)' : ''}`)
   }
 

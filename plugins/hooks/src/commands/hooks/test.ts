@@ -1,5 +1,5 @@
 import {randomUUID} from 'node:crypto'
-import {HOOK_EVENTS, type HookEvent, isRecord, loadCommandHost, makePaint} from '@hanzo-dev/sdk'
+import {HOOK_EVENTS, type HookEvent, isRecord, loadCommandHost, makePaint, oneLine, printable} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
 import {CLIError} from '@oclif/core/errors'
@@ -119,8 +119,9 @@ function render({decision, event, hooks, tool}: HooksTestResult): string {
     const mark = h.verdict === 'allow' ? paint.green('✓') : h.blocks ? paint.red('✗') : paint.yellow('!')
     const verdict = h.verdict === 'error' && !h.blocks ? 'error (fail_open: lets it through)' : h.verdict
     const exit = h.exitCode === null ? 'no exit code' : `exit ${h.exitCode}`
-    lines.push(`${mark} ${h.label}  ${verdict}  ${paint.dim(`${exit}, ${h.durationMs} ms`)}`)
-    if (h.reason) lines.push(...h.reason.split('\n').map((l) => `    ${l}`))
+    // The settings wrote the label, the hook its reason: through the printer.
+    lines.push(`${mark} ${oneLine(h.label, Number.POSITIVE_INFINITY)}  ${verdict}  ${paint.dim(`${exit}, ${h.durationMs} ms`)}`)
+    if (h.reason) lines.push(...printable(h.reason).split('\n').map((l) => `    ${l}`))
   }
 
   const what = tool ? `the ${tool} call` : event === 'user_prompt_submit' ? 'the prompt' : `the ${event} event`

@@ -1,4 +1,4 @@
-import {isRecord} from '@hanzo-dev/sdk'
+import {isRecord, printable} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
@@ -64,8 +64,9 @@ TOOL is the name the agent sees (mcp__<server>__<tool>; hanzo-dev mcp tools list
         return tool.execute(input, {cwd: host.cwd, sessionId: 'mcp-call', signal: new AbortController().signal})
       })
       if (!flags.json) {
-        if (result.is_error) this.logToStderr(result.error ?? result.output)
-        else this.log(result.output)
+        // The server's result: through the printer (--json gives it as it came).
+        if (result.is_error) this.logToStderr(printable(result.error ?? result.output))
+        else this.log(printable(result.output))
       }
 
       if (result.is_error) process.exitCode = 1

@@ -1,6 +1,6 @@
 import {readFile} from 'node:fs/promises'
 import {resolve} from 'node:path'
-import {loadCommandHost, loadHostLibrary} from '@hanzo-dev/sdk'
+import {loadCommandHost, loadHostLibrary, oneLine} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
@@ -60,7 +60,8 @@ Each server is added as hanzo-dev mcp add would add it; a name that is already c
          
         const result = await library.editSetting({cwd: process.cwd(), key: `mcp_servers.${name}`, tier: flags.tier as 'user' | 'project' | 'local', value: JSON.stringify(entry)})
         added.push(name)
-        this.log(`Added MCP server ${name} to ${result.file}`)
+        // The imported file named the server.
+        this.log(`Added MCP server ${oneLine(name)} to ${result.file}`)
       } catch (error) {
         if (!(error instanceof Error) || !['UserError', 'ConfigError'].includes(error.name)) throw error
         skipped.push({name, reason: error.message})

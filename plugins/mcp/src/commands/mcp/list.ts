@@ -1,4 +1,4 @@
-import {makePaint, redactUrl, untrustedLine, type UntrustedSettings} from '@hanzo-dev/sdk'
+import {makePaint, oneLine, redactUrl, untrustedLine, type UntrustedSettings} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 
@@ -89,20 +89,23 @@ function withStatus(server: ListedServer, statuses: ServerStatus[]): ListedServe
   return {...server, status: 'failed', ...(status.error ? {error: status.error} : {}), ...(status.hint ? {hint: status.hint} : {})}
 }
 
+/** The settings (a cloned project's too, trusted or not) and the servers wrote the names, programs and errors: shown through the printer. */
 function render(servers: ListedServer[], untrusted: UntrustedSettings['status'] | undefined): string {
   if (servers.length === 0) return 'No MCP servers configured (settings.mcp_servers).'
   const paint = makePaint()
-  const width = Math.max(...servers.map((s) => s.name.length))
+  const text = (value: unknown) => oneLine(String(value), Number.POSITIVE_INFINITY)
+  const names = servers.map((s) => text(s.name))
+  const width = Math.max(...names.map((name) => name.length))
   const states = servers.map((s) => (s.trusted === false ? 'not trusted' : s.enabled ? 'enabled' : 'disabled'))
   const stateWidth = Math.max(...states.map((state) => state.length))
   const lines = servers.map((s, i) => {
     const state = states[i].padEnd(stateWidth)
     const shown = s.trusted === false ? paint.yellow(state) : s.enabled ? paint.green(state) : paint.dim(state)
-    const where = s.problem ? paint.red(`invalid: ${s.problem}`) : s.transport === 'http' ? `http  ${s.url}` : `stdio ${s.program}`
+    const where = s.problem ? paint.red(`invalid: ${text(s.problem)}`) : s.transport === 'http' ? `http  ${text(s.url)}` : `stdio ${text(s.program)}`
     const tier = s.tier ? paint.dim(`  (${s.tier})`) : ''
     const status = s.status === 'connected' ? `  ${paint.green('connected')}, ${s.tools} tool${s.tools === 1 ? '' : 's'}` : ''
-    const line = `${s.name.padEnd(width)}  ${shown}  ${where}${tier}${status}`
-    return s.status === 'failed' ? `${line}\n${' '.repeat(width + 2)}${paint.red(`failed: ${s.error}`)}${s.hint ? paint.dim(` (${s.hint})`) : ''}` : line
+    const line = `${names[i].padEnd(width)}  ${shown}  ${where}${tier}${status}`
+    return s.status === 'failed' ? `${line}\n${' '.repeat(width + 2)}${paint.red(`failed: ${text(s.error)}`)}${s.hint ? paint.dim(` (${text(s.hint)})`) : ''}` : line
   })
   if (untrusted) lines.push('', untrustedLine(untrusted))
   return lines.join('\n')

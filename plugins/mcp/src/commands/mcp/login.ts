@@ -1,4 +1,4 @@
-import {failOnUserError, loadCommandHost, loadHostLibrary} from '@hanzo-dev/sdk'
+import {failOnUserError, loadCommandHost, loadHostLibrary, oneLine} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
@@ -59,7 +59,7 @@ Asks the server what authorization server it trusts (its RFC 9728 metadata), reg
       settings: host.settings,
     }
     const stored = await library.loginToResource(login, {browser: !flags['no-browser'], device: flags.device}).catch((error: unknown) => failOnUserError(this, error))
-    this.log(`Logged in to MCP server ${args.name}${stored.account ? ` as ${stored.account}` : ''}${stored.expires ? ` (token expires ${stored.expires})` : ''}; stored in ${stored.storedIn}`)
+    this.log(`Logged in to MCP server ${args.name}${stored.account ? ` as ${oneLine(stored.account)}` : ''}${stored.expires ? ` (token expires ${stored.expires})` : ''}; stored in ${stored.storedIn}`)
     return {issuer: found.issuer, name: args.name, resource: found.resource, ...stored}
   }
 }

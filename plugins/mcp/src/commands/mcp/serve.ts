@@ -1,4 +1,4 @@
-import {type AgentSession, loadHostLibrary, type SessionPermissionMode} from '@hanzo-dev/sdk'
+import {type AgentSession, loadHostLibrary, printable, type SessionPermissionMode} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 
@@ -35,7 +35,7 @@ Over stdio by default, or streamable HTTP on 127.0.0.1 with --http PORT (every r
     const env = {...process.env, HANZO_MCP_CLIENT: 'off'}
     let session: AgentSession
     try {
-      session = await library.openAgentSession({cliConfig: this.config, cwd: process.cwd(), env, model: false, permissionMode: flags['permission-mode'] as SessionPermissionMode, session: {record: false}, warn: (m) => process.stderr.write(`Warning: ${m}\n`)})
+      session = await library.openAgentSession({cliConfig: this.config, cwd: process.cwd(), env, model: false, permissionMode: flags['permission-mode'] as SessionPermissionMode, session: {record: false}, warn: (m) => process.stderr.write(`Warning: ${printable(m)}\n`)})
     } catch (error) {
       if (error instanceof Error && ['UserError', 'ConfigError'].includes(error.name)) this.error(error.message, {exit: (error as {exitCode?: number}).exitCode ?? 1})
       throw error

@@ -1,4 +1,4 @@
-import {makePaint} from '@hanzo-dev/sdk'
+import {makePaint, oneLine} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
 
@@ -60,15 +60,12 @@ Names are the ones the model calls (mcp__<server>__<tool>) and that permission r
   }
 }
 
+/** The servers wrote the names, descriptions and errors: shown through the printer. */
 function render({failed, tools}: McpToolsResult): string {
   const paint = makePaint()
-  const lines = tools.map((t) => `${paint.bold(t.name)}${t.mutating ? '' : paint.dim('  (read-only)')}\n  ${firstLine(t.description)}`)
+  const shown = (text: string) => oneLine(text, Number.POSITIVE_INFINITY)
+  const lines = tools.map((t) => `${paint.bold(shown(t.name))}${t.mutating ? '' : paint.dim('  (read-only)')}\n  ${oneLine(t.description.split('\n', 1)[0], 160)}`)
   if (tools.length === 0 && failed.length === 0) lines.push('The servers offer no tools.')
-  for (const f of failed) lines.push(paint.red(`${f.error}`) + (f.hint ? paint.dim(` (${f.hint})`) : ''))
+  for (const f of failed) lines.push(paint.red(shown(f.error)) + (f.hint ? paint.dim(` (${shown(f.hint)})`) : ''))
   return lines.join('\n')
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0]
-  return line.length > 160 ? `${line.slice(0, 159)}…` : line
 }
