@@ -1,5 +1,6 @@
 import type {UntrustedSettings} from '@hanzo-dev/sdk'
 import {REDACTED, redactUrl} from '@hanzo-dev/sdk/settings'
+import {oneLine} from '@hanzo-dev/sdk/terminal-text'
 
 import {isPlainObject, type JsonObject} from './key-path.js'
 import {isSecretFlag, isSecretName} from './sensitive.js'
@@ -68,21 +69,29 @@ export function renderTrustReview(review: readonly TrustReview[], files: Readonl
   for (const {allowed_paths: allowed = [], hooks, mcp_servers: servers, permissions, tier} of review) {
     lines.push(`${files[tier]}:`)
     if (hooks.length > 0) lines.push('  hooks (shell commands run around tool calls and session events):')
-    for (const hook of hooks) lines.push(`    ${hook.event} (tools: ${hook.tool_pattern}): ${hook.command}`)
+    for (const hook of hooks) lines.push(`    ${entry(`${String(hook.event)} (tools: ${String(hook.tool_pattern)}): ${String(hook.command)}`)}`)
     if (Object.keys(servers).length > 0) lines.push('  MCP servers (started or connected to at every run):')
-    for (const [name, server] of Object.entries(servers)) lines.push(`    ${name}: ${describeServer(server)}`)
+    for (const [name, server] of Object.entries(servers)) lines.push(`    ${entry(`${name}: ${describeServer(server)}`)}`)
     if (permissions.length > 0) lines.push('  permission rules (allow runs a tool without asking; the first match wins):')
-    for (const {mode, pattern} of permissions) lines.push(`    ${pattern}: ${mode}`)
+    for (const {mode, pattern} of permissions) lines.push(`    ${entry(`${pattern}: ${mode}`)}`)
     if (allowed.length > 0) lines.push('  sandbox.allowed_paths (where commands may write in allowlist mode):')
-    for (const path of allowed) lines.push(`    ${path}`)
+    for (const path of allowed) lines.push(`    ${entry(path)}`)
   }
 
   if (agents && agents.files.length > 0) {
     lines.push(`${agents.dir}:`, '  agents (instructions, tools and permission mode for hanzo-dev agent and the agent commands; read them first):')
-    for (const file of agents.files) lines.push(`    ${file}`)
+    for (const file of agents.files) lines.push(`    ${entry(file)}`)
   }
 
   return lines
+}
+
+/**
+ * One entry of the review on one line, whole: a newline in a project's hook command must not
+ * start what looks like another, harmless entry, and nothing in it may drive the terminal.
+ */
+function entry(text: string): string {
+  return oneLine(text, Number.POSITIVE_INFINITY)
 }
 
 function reviewServer(server: JsonObject): JsonObject {

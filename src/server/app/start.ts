@@ -2,6 +2,7 @@ import {stat} from 'node:fs/promises'
 import {homedir} from 'node:os'
 import {join, resolve} from 'node:path'
 import {canonicalize, isInside} from '@hanzo-dev/sdk'
+import {printable} from '@hanzo-dev/sdk/terminal-text'
 import type {Config} from '@oclif/core'
 
 import {openAgentSession} from '../../adapters/agent-session/index.js'
@@ -80,7 +81,7 @@ export async function startAppServer(options: StartAppServerOptions): Promise<vo
   const port = options.listen === undefined ? undefined : loopbackPort(options.listen, 'the app server')
   const token = port === undefined ? undefined : await serverToken(options.tokenFile, options.env)
   const secretFiles = [...(options.secretFiles ?? []), ...(options.tokenFile === undefined ? [] : [options.tokenFile])]
-  const server = await createAppServer({...options, log: (message) => void options.stderr.write(`${message}\n`), secretFiles})
+  const server = await createAppServer({...options, log: (message) => void options.stderr.write(`${printable(message)}\n`), secretFiles})
   try {
     if (port === undefined || token === undefined) {
       const {serveStdio} = await import('./stdio-transport.js')

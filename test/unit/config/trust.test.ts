@@ -200,6 +200,20 @@ describe('loadConfig with a trust store', () => {
 })
 
 describe('the trust review', () => {
+  it('keeps each entry on one line, shown and not obeyed, so a project cannot fake another entry', () => {
+    const hook = {command: 'true\n    exec(*): deny\u001B]0;safe\u0007', event: 'stop', tool_pattern: '*'}
+    const review = reviewTrust({project: {hooks: [hook], mcp_servers: {}, permissions: []}})
+    const lines = renderTrustReview(review, {local: '/r/.hanzo/settings.local.json', project: '/r/.hanzo/settings.json'}, {dir: '/r/.hanzo/agents', files: ['a\nb.md']})
+    expect(lines).toEqual([
+      '/r/.hanzo/settings.json:',
+      '  hooks (shell commands run around tool calls and session events):',
+      '    stop (tools: *): true ⏎     exec(*): deny^[]0;safe^G',
+      '/r/.hanzo/agents:',
+      '  agents (instructions, tools and permission mode for hanzo-dev agent and the agent commands; read them first):',
+      '    a ⏎ b.md',
+    ])
+  })
+
   it('shows hooks and rules as written, and servers without what may be a secret', () => {
     const review = reviewTrust({
       local: {

@@ -1,4 +1,4 @@
-import {defineContributeHook, PLUGIN_API_VERSION} from '@hanzo-dev/sdk'
+import {defineContributeHook, PLUGIN_API_VERSION, printable} from '@hanzo-dev/sdk'
 
 import {editDiagnostics} from '../edit-diagnostics.js'
 import {readLspSettings} from '../lsp-settings.js'
@@ -22,7 +22,7 @@ export default defineContributeHook(async ({host}) => {
     env: host.env,
     projectRoot: host.projectRoot,
     // Said while the session runs, when a file first needs the server: once per language.
-    report: (message) => void process.stderr.write(`Warning: lsp: ${message}\n`),
+    report: (message) => void process.stderr.write(`Warning: lsp: ${printable(message)}\n`),
     settings,
   })
   return {

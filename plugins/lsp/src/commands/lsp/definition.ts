@@ -1,3 +1,4 @@
+import {printable} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
 
@@ -27,7 +28,7 @@ LINE and COL are 1-based, as editors show them. Each definition is printed as pa
   async run(): Promise<LspLocationsResult> {
     const {args, flags} = await this.parse(LspDefinition)
     const result = await locationsAt(this, args.position, definitions)
-    if (!flags.json) this.log(result.locations.length > 0 ? result.locations.map(formatLocation).join('\n') : 'No definition found there.')
+    if (!flags.json) this.log(result.locations.length > 0 ? printable(result.locations.map(formatLocation).join('\n')) : 'No definition found there.')
     return result
   }
 }

@@ -1,4 +1,4 @@
-import {makePaint} from '@hanzo-dev/sdk'
+import {makePaint, printable} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
 
@@ -47,7 +47,7 @@ Exit codes: 0 no errors (warnings allowed), 1 some file has errors, 2 a missing 
 
 function render({errors, files, warnings}: LspDiagnosticsResult): string {
   const paint = makePaint()
-  const lines = files.flatMap((f) => f.diagnostics.map((d) => (d.severity === 'error' ? paint.red(formatDiagnostic(d)) : formatDiagnostic(d))))
+  const lines = files.flatMap((f) => f.diagnostics.map((d) => (d.severity === 'error' ? paint.red(printable(formatDiagnostic(d))) : printable(formatDiagnostic(d)))))
   const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
   lines.push(`${count(errors, 'error')}, ${count(warnings, 'warning')} in ${count(files.length, 'file')}`)
   return lines.join('\n')

@@ -1,3 +1,4 @@
+import {printable} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
 
@@ -33,7 +34,7 @@ LINE and COL are 1-based, as editors show them. Exit codes: 0 found, 1 nothing t
       return {column: at.column, file: file.relative, hover: (await hoverText(manager, file, at)) || null, line: at.line}
     })
     if (result.hover === null) process.exitCode = EXIT_NO
-    if (!flags.json) this.log(result.hover ?? 'Nothing to show there.')
+    if (!flags.json) this.log(result.hover === null ? 'Nothing to show there.' : printable(result.hover))
     return result
   }
 }

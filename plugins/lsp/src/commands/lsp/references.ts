@@ -1,3 +1,4 @@
+import {printable} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
 
@@ -20,7 +21,7 @@ LINE and COL are 1-based, as editors show them. Each reference is printed as pat
   async run(): Promise<LspLocationsResult> {
     const {args, flags} = await this.parse(LspReferences)
     const result = await locationsAt(this, args.position, references)
-    if (!flags.json) this.log(result.locations.length > 0 ? result.locations.map(formatLocation).join('\n') : 'No references found there.')
+    if (!flags.json) this.log(result.locations.length > 0 ? printable(result.locations.map(formatLocation).join('\n')) : 'No references found there.')
     return result
   }
 }

@@ -1,4 +1,4 @@
-import {loadCommandHost, makePaint} from '@hanzo-dev/sdk'
+import {loadCommandHost, makePaint, printable} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 
 import {lspSettingsFor} from '../../command-support.js'
@@ -77,17 +77,17 @@ function render({languages, projectRoot, servers}: LspServersResult): string {
   const lines = [paint.bold('Language servers')]
   for (const s of servers) {
     const mark = s.heldBack ? paint.yellow('!') : s.path ? paint.green('✓') : paint.dim('-')
-    const where = s.path ? `${s.path}${s.heldBack ? ` ${paint.yellow('held back')} (the project's own program: ${s.own})` : ''}` : paint.dim('not found')
+    const where = s.path ? `${printable(s.path)}${s.heldBack ? ` ${paint.yellow('held back')} (the project's own program: ${printable(s.own ?? '')})` : ''}` : paint.dim('not found')
     lines.push(`  ${mark} ${s.command.padEnd(width)}  ${s.language.padEnd(languageWidth)}  ${where}`)
   }
 
-  lines.push('', paint.bold(`Project languages (${projectRoot})`))
+  lines.push('', paint.bold(`Project languages (${printable(projectRoot)})`))
   if (languages.length === 0) lines.push(`  ${paint.dim('none detected: no known project files in the project root')}`)
   for (const l of languages) {
     if (l.server) {
       lines.push(`  ${paint.green('✓')} ${l.name}: ${l.server.command}`)
     } else {
-      lines.push(`  ${paint.yellow('!')} ${l.name}: ${l.problem}`, ...(l.install ? [`      ${paint.dim('→')} ${l.install}`] : []))
+      lines.push(`  ${paint.yellow('!')} ${l.name}: ${printable(l.problem ?? '')}`, ...(l.install ? [`      ${paint.dim('→')} ${printable(l.install)}`] : []))
     }
   }
 

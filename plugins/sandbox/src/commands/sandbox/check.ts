@@ -1,4 +1,4 @@
-import {loadCommandHost, makePaint} from '@hanzo-dev/sdk'
+import {loadCommandHost, makePaint, printable} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 import {Command} from '@oclif/core/command'
@@ -67,7 +67,7 @@ The check the file tools get (and exec's working directory): the path is resolve
 
 function render(result: SandboxCheckResult): string {
   const paint = makePaint()
-  const lines = result.results.map((r) => (r.allowed ? `${paint.green('allowed')}  ${r.resolved}` : `${paint.red('refused')}  ${r.reason}`))
+  const lines = result.results.map((r) => (r.allowed ? `${paint.green('allowed')}  ${printable(r.resolved)}` : `${paint.red('refused')}  ${printable(r.reason ?? '')}`))
   if (result.mode === 'off') lines.push(paint.dim('(sandbox mode is off: every path is allowed)'))
   return lines.join('\n')
 }

@@ -1,4 +1,4 @@
-import {findExecutable, loadCommandHost, shellQuote} from '@hanzo-dev/sdk'
+import {findExecutable, loadCommandHost, printable, shellQuote} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
 
@@ -50,12 +50,12 @@ The command runs by bash -c (sh -c where bash is missing) in the current directo
     const shell = (await findExecutable('bash', {cwd: host.cwd, env: host.env})) ?? '/bin/sh'
     const plain = [shell, '-c', command]
     if (!this.jsonEnabled() && sandbox.config.mode !== 'off') {
-      this.logToStderr(commandNote(confinement, confined?.writable ?? (await sandbox.roots()).writable, sandbox.config.network))
+      this.logToStderr(printable(commandNote(confinement, confined?.writable ?? (await sandbox.roots()).writable, sandbox.config.network)))
     }
 
     const run = await runConfined(confined?.wrap(plain, host.cwd) ?? plain, {capture: this.jsonEnabled(), cwd: host.cwd, env: host.env})
     const removed = (await confined?.finish()) ?? []
-    if (removed.length > 0) this.logToStderr(removedNote(removed))
+    if (removed.length > 0) this.logToStderr(printable(removedNote(removed)))
     process.exitCode = run.exitCode
     return {command, enforcement: confinement.enforcement, exitCode: run.exitCode, signal: run.signal, stderr: run.stderr, stdout: run.stdout}
   }

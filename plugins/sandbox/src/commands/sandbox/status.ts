@@ -1,4 +1,4 @@
-import {loadCommandHost, makePaint} from '@hanzo-dev/sdk'
+import {loadCommandHost, makePaint, printable} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 
 import type {BackendStatus} from '../../confinement.js'
@@ -72,8 +72,9 @@ function render(s: SandboxStatusResult): string {
   const backend = (p: BackendStatus) => {
     if (!p.probed) return paint.dim(`not checked (${p.reason})`)
     if (!p.path) return paint.dim('not found on PATH')
-    const found = p.version ? `${p.version} (${p.path})` : p.path
-    return p.works ? `${paint.green('works')}  ${found}` : `${paint.yellow('fails')}  ${found}: ${p.reason ?? 'no reason given'}`
+    // What the tools printed, and where they were found: shown, not obeyed.
+    const found = printable(p.version ? `${p.version} (${p.path})` : p.path)
+    return p.works ? `${paint.green('works')}  ${found}` : `${paint.yellow('fails')}  ${found}: ${printable(p.reason ?? 'no reason given')}`
   }
 
   const origin = s.auto ? ` (auto: ${s.auto})` : ' (settings)'
@@ -82,7 +83,7 @@ function render(s: SandboxStatusResult): string {
     row('bubblewrap', backend(s.bubblewrap)),
     row('unshare', backend(s.unshare)),
     row('mode', `${s.mode}${origin}`),
-    row('workspace', s.workspace),
+    row('workspace', printable(s.workspace)),
   ]
   if (s.mode === 'allowlist') lines.push(row('allowed', s.allowed_paths.length > 0 ? s.allowed_paths.join(', ') : paint.yellow('none')))
   const isolation = ENFORCEMENT_TEXT[s.enforcement]
