@@ -76,7 +76,7 @@ describe('hanzo-dev lsp servers', () => {
     expect(text.stdout).toMatch(/- typescript-language-server +typescript +not found/)
     expect(text.stdout).toMatch(/- rust-analyzer +rust +not found/)
     expect(text.stdout).toContain(`Project languages (${project})`)
-    expect(text.stdout).toContain('! Rust: no server found')
+    expect(text.stdout).toContain('! Rust: rust-analyzer not found on PATH or in node_modules/.bin')
     expect(text.stdout).toContain('→ rustup component add rust-analyzer')
     expect(text.stdout).not.toContain('\u001B[')
 
@@ -86,7 +86,7 @@ describe('hanzo-dev lsp servers', () => {
     expect(result.projectRoot).toBe(project)
     expect(result.servers.map((s: {command: string}) => s.command)).toContain('pyright-langserver')
     expect(result.servers.every((s: {path: unknown}) => s.path === null)).toBe(true)
-    expect(result.languages).toEqual([{id: 'rust', install: 'rustup component add rust-analyzer', name: 'Rust', server: null}])
+    expect(result.languages).toEqual([{id: 'rust', install: 'rustup component add rust-analyzer', name: 'Rust', problem: 'rust-analyzer not found on PATH or in node_modules/.bin', server: null}])
   })
 
   it('shows the path of a server on PATH and the server a language uses', async () => {
