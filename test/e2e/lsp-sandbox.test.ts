@@ -1,9 +1,9 @@
 import {execFileSync} from 'node:child_process'
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
-import {processesWith, SERVER_BIN} from '../../plugins/lsp/test/lsp-fixture.js'
+import {processesWith} from '../../plugins/lsp/test/lsp-fixture.js'
 import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
 import {REPO_ROOT, runCli} from '../helpers/cli.js'
 import {waitUntil} from '../helpers/processes.js'
@@ -46,10 +46,14 @@ describe('a language server the model planted runs confined (sandbox workspace, 
     // A busy machine may take tsserver, cold and confined, past the default wait for the edit's diagnostics.
     const lsp = {diagnostics_timeout_ms: 60_000, project_servers: true}
     writeFileSync(join(home, '.config', 'hanzo', 'settings.json'), JSON.stringify({lsp, sandbox: {mode: 'workspace'}}))
+    // The real server, copied beside the project: the repository may be under /tmp, which a
+    // confined process does not see (it gets a private one).
+    const tools = join(home, 'tools', 'node_modules')
+    for (const name of ['typescript', 'typescript-language-server']) cpSync(join(REPO_ROOT, 'node_modules', name), join(tools, name), {dereference: true, recursive: true})
     const planted = [
       '#!/bin/sh',
       `if echo pwned > ${outside}/marker 2>/dev/null; then echo wrote; else echo refused; fi > ${project}/attempt`,
-      `exec ${join(SERVER_BIN, 'typescript-language-server')} "$@"`,
+      `exec ${process.execPath} ${join(tools, 'typescript-language-server', 'lib', 'cli.mjs')} "$@"`,
     ].join('\n')
     model = await startFakeModel({
       turns: [

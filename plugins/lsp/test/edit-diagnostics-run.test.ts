@@ -51,7 +51,10 @@ describe('diagnostics in the tool result of an edit (hanzo-dev run)', () => {
     // No server on PATH: typescript-language-server comes from the project's node_modules/.bin (the user allows it); Python's is one that does not exist.
     const env = {...box.env, PATH: '/usr/bin:/bin'}
     mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
-    writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({lsp: {project_servers: true, servers: {python: {command: 'no-such-pyright'}}}}))
+    // Sandbox off: this file is about diagnostics (test/e2e/lsp-sandbox.test.ts runs a server
+    // confined), and the linked node_modules may be under /tmp, which a confined server does not see.
+    const settings = {lsp: {project_servers: true, servers: {python: {command: 'no-such-pyright'}}}, sandbox: {mode: 'off'}}
+    writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify(settings))
     run = await runCli(['run', 'add a total', '--fake-model', script, '--permission-mode', 'allow-all', '--output-format', 'stream-json'], {cwd: project, env})
     results = run.stdout
       .split('\n')
