@@ -6,7 +6,7 @@ export {hostInput, loadHostContext} from './adapters/host-context.js'
 export {openAgentSession, type OpenAgentSessionOptions} from './adapters/agent-session/index.js'
 export {FileTrustStore, keepingTrust, type TrustedProject, trustStorePath} from './adapters/trust-store.js'
 export * from './core/config/index.js'
-export * from './core/errors.js'
+export {AgentRunError} from './core/errors.js'
 export * from './core/paths.js'
 export * from './core/protocol/index.js'
 export * from './core/agent/index.js'
@@ -26,17 +26,4 @@ export {startLoopbackReceiver, type LoopbackReceiver} from './adapters/auth/loop
 export {FileCredentialStore} from './adapters/credentials/file-store.js'
 export {KeychainCredentialStore, type KeyringEntry, type KeyringModule} from './adapters/credentials/keychain-store.js'
 export {openCredentialStore, type CredentialBackend, type OpenCredentialStoreOptions, type OpenedCredentialStore} from './adapters/credentials/open-store.js'
-// The capability plugins' HIP-301 classes, for library users (the CLI loads the plugins themselves).
-export {HookRunner} from '@hanzo-dev/plugin-hooks'
-export {Sandbox} from '@hanzo-dev/plugin-sandbox'
-export {LspClient} from '@hanzo-dev/plugin-lsp'
-// What the agents plugin's commands share with `hanzo-dev run` (through the host library): task input, output, atomic writes.
-export {readTask} from './cli/run-task.js'
-export {type OutputFormat, RunOutput, type RunSummary, type RunUsage} from './cli/run-output.js'
-export {makeStyle} from './adapters/style.js'
-export {terminalSpinner} from './cli/spinner.js'
 export {writeFileAtomic} from './adapters/atomic-write.js'
-// What the mcp plugin's `mcp add` / `remove` / `import` write settings with.
-export {editSetting} from './cli/settings-target.js'
-// What the mcp plugin's `mcp login` / `logout` and its HTTP servers' tokens use.
-export {loginToResource, logoutResource, resourceAccessToken} from './adapters/auth/resource-login.js'

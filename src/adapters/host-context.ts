@@ -43,7 +43,7 @@ export function loadSettings(options: {cwd: string; env: Readonly<Record<string,
   return loadConfig({...options, homedir: homedir(), io: nodeConfigIO, trust: FileTrustStore.of(options.env, homedir())})
 }
 
-/** For a plugin's own commands (see `loadHostLibrary` in @hanzo-dev/sdk), which print the warnings. */
+/** For a plugin's own commands (`Host.loadHostContext`, src/host.ts), which print the warnings. */
 export async function loadHostContext(options: {cwd: string; env: Readonly<Record<string, string | undefined>>}) {
   const loaded = await loadSettings(options)
   return {host: hostInput(loaded, options.cwd, options.env), warnings: unsaid(loaded.warnings)}

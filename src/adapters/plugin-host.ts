@@ -12,6 +12,8 @@ import {
   type ToolDefinition,
 } from '@hanzo-dev/sdk'
 
+import {host as hostApi} from '../host.js'
+
 /**
  * The only place that fires the `hanzo:*` hooks. A plugin that throws, hangs, or answers
  * in another contract version or in a malformed shape becomes a warning naming it; the
@@ -128,7 +130,7 @@ async function ask(
     guard = setTimeout(() => resolve(undefined), timeoutMs + 500)
   })
   try {
-    const result = await Promise.race([config.runHook.call(view, event, {host}, timeoutMs, true), expired])
+    const result = await Promise.race([config.runHook.call(view, event, {host, hostApi}, timeoutMs, true), expired])
     return result && {failures: result.failures.map((f) => f.error), successes: result.successes.map((s) => s.result)}
   } finally {
     clearTimeout(guard)

@@ -22,7 +22,7 @@ export function editKeepingTrust<T>(edit: () => Promise<T>, cwd = process.cwd())
   return keepingTrust(loadOptions(cwd), edit)
 }
 
-/** `config set` (a `value`) or `config unset` (none) for a plugin's command (HostLibrary.editSetting). */
+/** `config set` (a `value`) or `config unset` (none) for a plugin's command (Host.editSetting). */
 export async function editSetting(options: {cwd: string; tier: Tier; key: string; value?: string}): Promise<EditResult> {
   const {cwd, key, tier, value} = options
   const target = await settingsTarget(tier, cwd)

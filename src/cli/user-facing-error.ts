@@ -2,7 +2,7 @@ import type {Command} from '@oclif/core/command'
 import {CLIError} from '@oclif/core/errors'
 import {printable} from '@hanzo-dev/sdk/terminal-text'
 
-import {UserError} from '../core/errors.js'
+import {isUserError} from '../core/errors.js'
 
 /**
  * An error as the user is shown it: a UserError as oclif's one-line error with its exit code and
@@ -11,7 +11,7 @@ import {UserError} from '../core/errors.js'
  * installCommandErrors to every command's own error.
  */
 export function userFacingError(error: unknown): unknown {
-  if (error instanceof UserError) return new CLIError(error.message, {exit: error.exitCode, suggestions: error.hint ? [error.hint] : undefined})
+  if (isUserError(error)) return new CLIError(error.message, {exit: error.exitCode, suggestions: error.hint ? [error.hint] : undefined})
   if (error instanceof Error && error.name === 'ExitPromptError') return new CLIError('Cancelled', {exit: 130})
   return error
 }

@@ -1,10 +1,11 @@
 import {describe, expect, it} from 'vitest'
 
-import {mkdtempSync, rmSync} from 'node:fs'
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 import {startFakeModel} from '../../src/testing/fake-model/server.js'
+import {REPO_ROOT} from '../helpers/cli.js'
 import {HeadlessBrowser} from '../support/oidc/browser.js'
 import {startOidcServer} from '../support/oidc/server.js'
 
@@ -22,8 +23,17 @@ describe("the library entry ('hanzo-dev')", () => {
     expect(library.normalizeMcpToolName('github', 'create.issue')).toBe('mcp__github__create_issue')
   })
 
-  it('exports the config loader and the capability classes', () => {
-    for (const name of ['loadConfig', 'HookRunner', 'Sandbox', 'LspClient', 'OAuthFlow', 'FileCredentialStore', 'PermissionPolicy']) expect(library, name).toHaveProperty(name)
+  it('exports the core (the plugins export their own classes), and none of the CLI', () => {
+    for (const name of ['loadConfig', 'OAuthFlow', 'FileCredentialStore', 'PermissionPolicy', 'openAgentSession', 'UserError', 'isUserError']) expect(library, name).toHaveProperty(name)
+    for (const name of ['HookRunner', 'Sandbox', 'LspClient', 'RunOutput', 'terminalSpinner', 'readTask', 'makeStyle', 'editSetting']) expect(library, name).not.toHaveProperty(name)
+  })
+
+  it('hands plugins the Host port as hanzo-dev/host, with the contract version they check', async () => {
+    const {PLUGIN_API_VERSION, loadHost} = library
+    const host = await loadHost({root: REPO_ROOT})
+    expect(host.apiVersion).toBe(PLUGIN_API_VERSION)
+    expect(host.version).toBe(JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).version)
+    expect(host.normalizeMcpToolName('github', 'create.issue')).toBe('mcp__github__create_issue')
   })
 
   it("runs the README's Agent / Runner / tool example against an OpenAI-compatible server", async () => {

@@ -13,7 +13,7 @@ interface RunnableCommand {
 
 /**
  * Runs a plugin's command in-process against a stand-in for the running hanzo-dev: a package
- * whose `loadHostContext` answers what `answer()` last said. The settings rules themselves
+ * whose `hanzo-dev/host` export's `loadHostContext` answers what `answer()` last said. The settings rules themselves
  * are the core's, tested there and end to end in test/e2e/plugin-commands.test.ts.
  */
 export function useFakeHost(prefix: string) {
@@ -24,15 +24,19 @@ export function useFakeHost(prefix: string) {
     box = makeSandbox(prefix)
     root = join(box.home, 'cli')
     mkdirSync(root)
-    writeFileSync(join(root, 'package.json'), JSON.stringify({main: 'host.js', name: 'fake-hanzo-dev', type: 'module', version: '0.0.0'}))
+    writeFileSync(join(root, 'package.json'), JSON.stringify({exports: {'./host': './host.js'}, name: 'fake-hanzo-dev', type: 'module', version: '0.0.0'}))
+    // A settings error is a user error as the sdk tells them apart across packages: by its mark.
     writeFileSync(
       join(root, 'host.js'),
       `import {readFileSync} from 'node:fs'
-export async function loadHostContext({cwd, env}) {
-  const answer = JSON.parse(readFileSync(new URL('host.json', import.meta.url), 'utf8'))
-  if (answer.error) throw Object.assign(new Error(answer.error), {name: 'ConfigError'})
-  const {projectRoot = cwd, settings = {}, untrusted, warnings = []} = answer
-  return {host: {configDir: '', cwd, dataDir: '', env: {...env, ...answer.env}, projectRoot, settings, ...(untrusted ? {untrusted} : {})}, warnings}
+export const host = {
+  apiVersion: 1,
+  async loadHostContext({cwd, env}) {
+    const answer = JSON.parse(readFileSync(new URL('host.json', import.meta.url), 'utf8'))
+    if (answer.error) throw Object.assign(new Error(answer.error), {exitCode: 1, [Symbol.for('hanzo-dev.user-error')]: true})
+    const {projectRoot = cwd, settings = {}, untrusted, warnings = []} = answer
+    return {host: {configDir: '', cwd, dataDir: '', env: {...env, ...answer.env}, projectRoot, settings, ...(untrusted ? {untrusted} : {})}, warnings}
+  },
 }\n`,
     )
   })

@@ -1,7 +1,7 @@
 import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {Config} from '@oclif/core'
-import type {AgentSession, HostLibrary, Prompter} from '@hanzo-dev/sdk'
+import type {AgentSession, Prompter} from '@hanzo-dev/sdk'
 import {afterEach, beforeAll, describe, expect, it} from 'vitest'
 
 import {openAgentSession, type OpenAgentSessionOptions} from '../../src/adapters/agent-session/index.js'
@@ -13,8 +13,6 @@ import {REPO_ROOT, runCli, useSandboxDirs} from '../helpers/cli.js'
 // saved sessions; the model is the scripted server. `hanzo-dev run` itself is covered by the
 // e2e suites, on this same API.
 
-// What plugins are told the host library has is what the core gives them (checked by the typecheck).
-void (openAgentSession satisfies HostLibrary['openAgentSession'])
 
 interface ChatBody {
   tools?: Array<{function: {name: string}}>

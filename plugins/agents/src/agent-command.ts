@@ -1,10 +1,11 @@
+import type {Host, OutputFormat} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 
 import {PERMISSION_MODES, type PermissionMode, type ToolScope} from './agent-file.js'
 import type {AgentSessionLike} from './agent-session.js'
-import {type AgentHost, loadAgentHost} from './host.js'
-import {type OutputFormat, StageOutput} from './stage-output.js'
+import {agentHost} from './host.js'
+import {StageOutput} from './stage-output.js'
 
 /** The flags every agent command shares (`run`'s, where they mean the same). */
 export const agentFlags = {
@@ -31,7 +32,7 @@ export interface AgentFlags {
 }
 
 export interface OpenedAgent {
-  host: AgentHost
+  host: Host
   session: AgentSessionLike
   output: StageOutput
   task: string
@@ -48,8 +49,8 @@ export async function openAgent(
   flags: AgentFlags,
   options: {tools: ToolScope; systemPrompt?: string; model?: string; permissionMode?: PermissionMode; headings?: boolean},
 ): Promise<OpenedAgent> {
-  const host = await loadAgentHost(command)
-  const task = await host.readTask(taskArgument, process.stdin)
+  const host = await agentHost(command)
+  const task = await host.output.readTask(taskArgument, process.stdin)
   if (!task.trim()) command.error('The task is empty (pass it as an argument, or with - on stdin)', {exit: 2})
   const session = await host.openAgentSession({
     baseURL: flags['base-url'],

@@ -1,5 +1,5 @@
 /**
- * The core's session API (`openAgentSession`, reached through the host library) under the names
+ * The core's session API (`openAgentSession`, reached through the Host port) under the names
  * the agent stages use. The stages take any such session: the CLI's, and the interactive
  * session's for `/plan`, `/solve`, `/code`, `/auto`.
  */

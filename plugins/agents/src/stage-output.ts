@@ -1,10 +1,7 @@
-import {printable} from '@hanzo-dev/sdk'
+import {type Host, type OutputFormat, printable, type RunReport} from '@hanzo-dev/sdk'
 
 import type {AgentSessionLike, StageRunResult} from './agent-session.js'
-import type {AgentHost, RunOutputLike} from './host.js'
 import type {AutoResult, StageObserver} from './stages.js'
-
-export type OutputFormat = 'text' | 'json' | 'stream-json'
 
 const HEADINGS: Record<string, string> = {code: 'Code', plan: 'Plan', review: 'Review', solve: 'Solve'}
 
@@ -20,11 +17,11 @@ interface Streams {
  * own init ... result events; in json, one object at the end with every stage (auto-output.ts).
  */
 export class StageOutput implements StageObserver {
-  private current?: RunOutputLike
+  private current?: RunReport
   private stages = 0
 
   constructor(
-    private readonly host: AgentHost,
+    private readonly host: Host,
     private readonly sessionId: string,
     private readonly format: OutputFormat,
     private readonly streams: Streams,
@@ -32,18 +29,16 @@ export class StageOutput implements StageObserver {
   ) {}
 
   async stageStart(stage: string, round: number, session: AgentSessionLike): Promise<void> {
-    const {stderr, stdout} = this.streams
-    const style = this.host.makeStyle(stderr)
-    const spinner = this.format === 'text' ? await this.host.terminalSpinner(stderr, style) : undefined
+    const {stdout} = this.streams
     if (this.options.headings && this.format === 'text') stdout.write(`${this.stages++ > 0 ? '\n' : ''}## ${HEADINGS[stage] ?? stage}${round > 1 ? ` (round ${round})` : ''}\n\n`)
     if (this.options.headings && this.format === 'stream-json') this.line({event: 'start', round, stage, type: 'stage'})
     // In json, auto's stages go into its one object at the end: theirs are not printed.
     const format = this.options.headings && this.format === 'json' ? undefined : this.format
-    this.current = format && new this.host.RunOutput(format, {spinner, stderr, stdout, style}, {model: session.model, sessionId: session.id}, {verbose: this.options.verbose})
+    this.current = format && (await this.host.output.runReport(format, this.streams, {model: session.model, sessionId: session.id}, {verbose: this.options.verbose}))
     this.current?.start(session.tools, session.cwd)
   }
 
-  event(event: Parameters<RunOutputLike['event']>[0]): void {
+  event(event: Parameters<RunReport['event']>[0]): void {
     this.current?.event(event)
   }
 

@@ -1,4 +1,4 @@
-import {type AgentSession, type HostLibrary, loadHostLibrary} from '@hanzo-dev/sdk'
+import {type AgentSession, type Host, isUserError, loadHost} from '@hanzo-dev/sdk'
 
 import {GitError} from './git-cli.js'
 
@@ -8,16 +8,6 @@ export interface ModelChoice {
   baseURL?: string
   /** A model script to replay (tests, demos). */
   fakeModel?: string
-}
-
-interface Spinner {
-  start(): void
-  stop(): void
-}
-
-interface MessageHost extends HostLibrary {
-  makeStyle?(stream: NodeJS.WriteStream): unknown
-  terminalSpinner?(stream: NodeJS.WriteStream, style: unknown): Promise<Spinner | undefined>
 }
 
 /** A session that writes text: no tools offered or run, nothing saved as a session; the user's provider, credentials and hooks. */
@@ -31,10 +21,10 @@ export async function openMessageWriter(
   config: {root: string},
   options: ModelChoice & {cwd: string; env: Readonly<Record<string, string | undefined>>; systemPrompt: string; warn(message: string): void},
 ): Promise<MessageWriter> {
-  const host = (await loadHostLibrary(config)) as MessageHost
-  if (typeof host.openAgentSession !== 'function') throw new GitError(`the hanzo-dev at ${config.root} has no agent session API; update hanzo-dev`)
+  let host: Host
   let session: AgentSession
   try {
+    host = await loadHost(config)
     session = await host.openAgentSession({
       baseURL: options.baseURL,
       cliConfig: config,
@@ -49,12 +39,11 @@ export async function openMessageWriter(
       warn: options.warn,
     })
   } catch (error) {
-    if (!(error instanceof Error) || !['UserError', 'ConfigError'].includes(error.name)) throw error
-    const {exitCode, hint} = error as Error & {hint?: string; exitCode?: number}
-    throw new GitError(error.message, {exitCode, hint})
+    if (!isUserError(error)) throw error
+    throw new GitError(error.message, {exitCode: error.exitCode, hint: error.hint})
   }
 
-  const spinner = host.terminalSpinner && host.makeStyle ? await host.terminalSpinner(process.stderr, host.makeStyle(process.stderr)) : undefined
+  const spinner = await host.output.spinner(process.stderr)
   return {
     close: () => session.close(),
     async thinking(work) {

@@ -1,16 +1,11 @@
-import {type CommandHost, type HostCommand, type HostLibrary, loadCommandHost, loadHostLibrary} from '@hanzo-dev/sdk'
+import {type CommandHost, failOnUserError, type Host, type HostCommand, loadCommandHost, loadHost} from '@hanzo-dev/sdk'
 
 import {enabledServers, type McpServerEntry} from './server-config.js'
 import type {McpServers} from './servers.js'
 
-type Library = HostLibrary & {
-  makeStyle?(stream: NodeJS.WriteStream): unknown
-  terminalSpinner?(stream: NodeJS.WriteStream, style: unknown, text?: string): Promise<{start(): void; stop(): void} | undefined>
-}
-
 export interface CommandServers {
   host: CommandHost
-  library: Library
+  library: Host
   /** The enabled servers the command works on: the settings', or the ones it named. */
   entries: McpServerEntry[]
   /** A session's servers for these entries (none started yet). */
@@ -25,7 +20,7 @@ export interface CommandServers {
  */
 export async function commandServers(command: HostCommand & {config: {root: string}}, only?: string[], options: {quiet?: boolean} = {}): Promise<CommandServers> {
   const host = await loadCommandHost(command)
-  const library = (await loadHostLibrary(command.config)) as Library
+  const library = await mcpHost(command)
   const {problems, servers: all} = enabledServers(host.settings.mcp_servers)
   if (!options.quiet) for (const problem of problems) command.warn(problem)
   let entries = all
@@ -46,9 +41,18 @@ export async function commandServers(command: HostCommand & {config: {root: stri
   return {entries, host, library, open}
 }
 
+/** The running hanzo-dev's {@link Host}; one that cannot serve this plugin is the command's clear error. */
+export async function mcpHost(command: Pick<HostCommand, 'config' | 'error'>): Promise<Host> {
+  try {
+    return await loadHost(command.config)
+  } catch (error) {
+    return failOnUserError(command, error)
+  }
+}
+
 /** Runs `work` with a spinner on a terminal's stderr (nothing when stderr is not a terminal). */
-export async function withSpinner<T>(library: Library, text: string, work: () => Promise<T>): Promise<T> {
-  const spinner = library.terminalSpinner && library.makeStyle ? await library.terminalSpinner(process.stderr, library.makeStyle(process.stderr), text) : undefined
+export async function withSpinner<T>(library: Host, text: string, work: () => Promise<T>): Promise<T> {
+  const spinner = await library.output.spinner(process.stderr, text)
   spinner?.start()
   try {
     return await work()

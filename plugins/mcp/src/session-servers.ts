@@ -1,4 +1,4 @@
-import type {HostLibrary} from '@hanzo-dev/sdk'
+import type {Host} from '@hanzo-dev/sdk'
 
 import {covers, loginKey} from './oauth-login.js'
 import type {McpServerEntry} from './server-config.js'
@@ -11,7 +11,7 @@ export interface SessionServersOptions {
   env: Readonly<Record<string, string | undefined>>
   /** The merged settings: where the credential store is (an HTTP server's `mcp login` token). */
   settings: Record<string, unknown>
-  library: Pick<HostLibrary, 'Backoff' | 'normalizeMcpToolName' | 'writeFileAtomic' | 'resourceAccessToken'>
+  library: Pick<Host, 'createBackoff' | 'normalizeMcpToolName' | 'writeFileAtomic' | 'resourceAccessToken'>
   warn: (message: string) => void
 }
 
@@ -31,7 +31,7 @@ export async function openSessionServers(servers: readonly McpServerEntry[], opt
     dataDir: options.dataDir,
     env: options.env,
     naming: library,
-    newBackoff: () => new library.Backoff(RECONNECT),
+    newBackoff: () => library.createBackoff(RECONNECT),
     pins,
     warn: options.warn,
   })
@@ -39,13 +39,13 @@ export async function openSessionServers(servers: readonly McpServerEntry[], opt
 
 /** The `mcp login` token of an HTTP server, renewed by the host when it has expired. */
 function storedToken(server: McpServerEntry, options: SessionServersOptions): (() => Promise<string | undefined>) | undefined {
-  const {resourceAccessToken} = options.library
-  if (server.transport.type !== 'http' || !resourceAccessToken) return undefined
+  const {library} = options
+  if (server.transport.type !== 'http') return undefined
   const {url} = server.transport
   const login = {clientSecret: server.oauth?.clientSecret, env: options.env, key: loginKey(server.name), settings: options.settings}
   // A token issued for another resource (the server's URL changed since the login) is never sent.
   const read = async () => {
-    const stored = await resourceAccessToken(login).catch(() => undefined)
+    const stored = await library.resourceAccessToken(login).catch(() => undefined)
     return stored?.resource && covers(stored.resource, url) ? stored.accessToken : undefined
   }
   let last: {at: number; token: Promise<string | undefined>} | undefined

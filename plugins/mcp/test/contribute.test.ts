@@ -3,6 +3,8 @@ import {join} from 'node:path'
 import {type HostContext, PLUGIN_API_VERSION} from '@hanzo-dev/sdk'
 import {describe, expect, it} from 'vitest'
 
+import {host as hostApi} from '../../../src/host.js'
+
 import {useSandboxDirs} from '../../../test/helpers/cli.js'
 import contribute from '../src/hooks/contribute.js'
 
@@ -23,7 +25,7 @@ describe('hanzo:contribute', () => {
       tools,
     })
     for (const tools of ['none', ['fs_read', 'exec']] as const) {
-      expect(await contribute({host: host(tools)})).toEqual({apiVersion: PLUGIN_API_VERSION, notices: []})
+      expect(await contribute({hostApi, host: host(tools)})).toEqual({apiVersion: PLUGIN_API_VERSION, notices: []})
     }
 
     expect(existsSync(marker)).toBe(false)

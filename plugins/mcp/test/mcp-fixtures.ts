@@ -5,8 +5,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
-import {writeFileAtomic} from '../../../src/adapters/atomic-write.js'
-import {Backoff, normalizeMcpToolName, parseMcpToolName} from '../../../src/core/protocol/index.js'
+import {host} from '../../../src/host.js'
 import type {McpServerEntry} from '../src/server-config.js'
 import {openSessionServers} from '../src/session-servers.js'
 
@@ -15,8 +14,8 @@ export const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-
 export const FILESYSTEM = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js')
 export const CLI = join(ROOT, 'bin/run.js')
 
-/** The host library's parts the plugin uses, from the core itself. */
-export const library = {Backoff, normalizeMcpToolName, parseMcpToolName, writeFileAtomic}
+/** The host the plugin is handed: the core's own. */
+export const library = host
 
 export function stdioEverything(name = 'everything', extra: Partial<McpServerEntry> = {}): McpServerEntry {
   return {disabled: false, name, transport: {args: [EVERYTHING, 'stdio'], command: process.execPath, type: 'stdio'}, ...extra}

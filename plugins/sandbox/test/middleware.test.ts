@@ -5,6 +5,8 @@ import {join} from 'node:path'
 import {findExecutable, type Middleware, type ProcessConfinement, type ToolContext, type ToolExecutorFn, toolOk} from '@hanzo-dev/sdk'
 import {describe, expect, it} from 'vitest'
 
+import {host as hostApi} from '../../../src/host.js'
+
 import {builtinTools} from '../../../src/adapters/tools/index.js'
 import {useSandboxDirs} from '../../../test/helpers/cli.js'
 import {isAlive, waitUntil} from '../../../test/helpers/processes.js'
@@ -219,6 +221,7 @@ describe('hanzo:contribute', () => {
         settings,
         signal: new AbortController().signal,
       },
+      hostApi,
     })
   const context = {cwd: dirs.ws, sessionId: 's', signal: new AbortController().signal}
 

@@ -1,5 +1,6 @@
 import type {HostContext} from './contract.js'
-import {loadHostLibrary} from './host-library.js'
+import {isUserError} from './errors.js'
+import {type Host, loadHost} from './host.js'
 import {formatWarning} from './settings.js'
 
 /** What a plugin command gets to work with: the hook's view of the run, without the hook's signal. */
@@ -28,36 +29,19 @@ export interface LoadCommandHostOptions {
 export async function loadCommandHost(command: HostCommand, options: LoadCommandHostOptions = {}): Promise<CommandHost> {
   const cwd = options.cwd ?? process.cwd()
   const env = options.env ?? process.env
-  const library = await loadHostLibrary(command.config)
-  if (typeof library.loadHostContext !== 'function') {
-    return command.error(`the hanzo-dev at ${command.config.root} cannot load settings for plugin commands; update hanzo-dev`, {exit: 1})
-  }
-
-  let loaded: Awaited<ReturnType<typeof library.loadHostContext>>
+  let loaded: Awaited<ReturnType<Host['loadHostContext']>>
   try {
-    loaded = await library.loadHostContext({cwd, env})
+    loaded = await (await loadHost(command.config)).loadHostContext({cwd, env})
   } catch (error) {
-    if (isUserError(error)) {
-      return command.error(error.message, {exit: error.exitCode ?? 1, suggestions: error.hint ? [error.hint] : undefined})
-    }
-
-    throw error
+    return failOnUserError(command, error)
   }
 
   for (const w of loaded.warnings) command.warn(formatWarning(w))
   return loaded.host
 }
 
-/** A host library call's user error (bad input, a refusal) as the command's clear message and exit code; anything else rethrown. */
+/** A host call's user error (bad input, a refusal) as the command's clear message and exit code; anything else rethrown. */
 export function failOnUserError(command: Pick<HostCommand, 'error'>, error: unknown): never {
-  if (isUserError(error)) command.error(error.message, {exit: error.exitCode ?? 1, suggestions: error.hint ? [error.hint] : undefined})
+  if (isUserError(error)) command.error(error.message, {exit: error.exitCode, suggestions: error.hint ? [error.hint] : undefined})
   throw error
-}
-
-/**
- * The host's UserError (and its ConfigError) come from another module graph (the CLI's root
- * package), so they are recognised by name rather than by class.
- */
-function isUserError(error: unknown): error is Error & {exitCode?: number; hint?: string} {
-  return error instanceof Error && (error.name === 'UserError' || error.name === 'ConfigError')
 }

@@ -1,4 +1,5 @@
 import type {ToolScope} from './agent-session.js'
+import type {Host} from './host.js'
 import type {SlashCommandDefinition} from './slash-commands.js'
 import type {Middleware, ToolDefinition} from './tools.js'
 
@@ -78,6 +79,8 @@ export function untrustedLine(status: UntrustedSettings['status']): string {
 
 export interface HookOptions {
   host: HostContext
+  /** The running hanzo-dev's services (sessions, settings edits, output): the same a plugin command gets from `loadHost`. */
+  hostApi: Host
 }
 
 /** The moments of a session besides tool calls that plugins may act on (HIP-301 §9). */

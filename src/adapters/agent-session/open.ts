@@ -48,7 +48,7 @@ export interface OpenAgentSessionOptions extends AgentSessionOptions {
  * every caller"): settings and credentials, the saved session, the model client, the tools
  * (built-ins first, so no plugin can shadow one; then plugin contributions), the permission gate
  * with its prompter and audit log, and the system prompt. `hanzo-dev run`, plugin commands
- * (through the host library) and library callers all open it here, so a policy, a hook or the
+ * (through the Host port, src/host.ts) and library callers all open it here, so a policy, a hook or the
  * sandbox that applies in one applies in all, sub-sessions included.
  */
 export async function openAgentSession(options: OpenAgentSessionOptions): Promise<AgentSession> {

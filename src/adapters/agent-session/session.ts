@@ -5,7 +5,7 @@ import {modelSummarizer} from '../../core/agent/compaction-summary.js'
 import {Agent, Runner} from '../../core/agent/runner.js'
 import {type ApiClient, type Message, ModelError} from '../../core/agent/types.js'
 import type {HanzoConfig} from '../../core/config/types.js'
-import {AgentRunError} from '../../core/errors.js'
+import {AgentRunError, ToolFatalError} from '../../core/errors.js'
 import type {PermissionGate, PermissionPolicy} from '../../core/permissions/index.js'
 import {ToolPipeline} from '../../core/tools/pipeline.js'
 import {type ToolRegistry, trusted} from '../../core/tools/registry.js'
@@ -157,6 +157,7 @@ export class AgentSessionNode implements AgentSession {
       return {...result, usageReport: recorded.usage(config.pricing)}
     } catch (error) {
       recorded?.recorder.end('error', error instanceof Error ? error.message : String(error))
+      if (error instanceof ToolFatalError) throw new AgentRunError(`A tool ended the turn: ${error.message}`, {cause: error, reason: error.message})
       if (!(error instanceof ModelError)) throw error
       throw new AgentRunError(error.message, {cause: error, hint: model.errorHint(error), reason: error.message})
     } finally {

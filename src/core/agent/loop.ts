@@ -1,4 +1,5 @@
 import {type AgentEvent, type LoopStop, type ToolResult, toolError} from '@hanzo-dev/sdk'
+import {ToolFatalError} from '@hanzo-dev/sdk/errors'
 
 import {JsonNestingError, type JsonSyntaxError, parseJsonText} from '../config/json-text.js'
 import {CANCELLED} from '../tools/pipeline.js'
@@ -54,8 +55,9 @@ export interface LoopResult {
  *
  * `history` is the caller's and is appended to as the run goes, so it is always a valid
  * conversation, also when the run ends early: every tool call gets a result (a cancelled one
- * on abort), and a model error (thrown as ModelError; it ends the turn) leaves the history as
- * it was before the failed request. With `compaction`, the history is also rewritten in place
+ * on abort), a model error (thrown as ModelError; it ends the turn) leaves the history as
+ * it was before the failed request, and a tool's ToolFatalError (thrown on once every call of the
+ * reply has a result) ends the turn too. With `compaction`, the history is also rewritten in place
  * before a request when its estimated tokens exceed 0.9 × max_tokens: the caller's array then
  * holds the compacted conversation.
  */
@@ -79,11 +81,15 @@ export async function runAgentLoop(history: Message[], options: LoopOptions): Pr
     history.push({content: finalOutput, role: 'assistant', toolCalls: reply.calls, ...(reply.reasoning && {reasoning: reply.reasoning})})
     const cut = reply.stopReason === 'max_tokens'
     if (reply.calls.length === 0) return {finalOutput, rawResponses, stop: cut ? 'max_tokens' : 'completed', turns: turn, usage}
-    const results = cut ? reply.calls.map((call) => notRun(call, options)) : await runToolCalls(reply.calls, options)
+    const ended: TurnEnd = {}
+    const results = cut ? reply.calls.map((call) => notRun(call, options)) : await runToolCalls(reply.calls, {...options, ended})
     for (const [index, call] of reply.calls.entries()) {
       const result = results[index]
       history.push({content: resultText(result), isError: result.is_error, role: 'tool', toolCallId: call.id, toolName: call.name})
     }
+
+    // Every call has its result in the history: the conversation stays valid after the throw.
+    if (ended.fatal) throw ended.fatal
 
     if (options.signal?.aborted) return {finalOutput, rawResponses, stop: 'cancelled', turns: turn, usage}
     if (cut) return {finalOutput, rawResponses, stop: 'max_tokens', turns: turn, usage}
@@ -174,7 +180,7 @@ async function streamReply(history: readonly Message[], options: LoopOptions, us
  * Read-only calls next to each other run side by side; a mutating call runs alone, after the
  * ones before it. Results come back in call order.
  */
-async function runToolCalls(calls: readonly ToolCallRequest[], options: LoopOptions): Promise<ToolResult[]> {
+async function runToolCalls(calls: readonly ToolCallRequest[], options: LoopOptions & {ended: TurnEnd}): Promise<ToolResult[]> {
   const results: ToolResult[] = []
   let batch: ToolCallRequest[] = []
   const flush = async () => {
@@ -196,10 +202,26 @@ async function runToolCalls(calls: readonly ToolCallRequest[], options: LoopOpti
   return results
 }
 
-async function runToolCall(call: ToolCallRequest, options: LoopOptions): Promise<ToolResult> {
-  const result = options.signal?.aborted
-    ? toolError(CANCELLED)
-    : argumentsProblem(call) ?? (await options.executor.execute(call.name, call.input, options.sessionId, options.signal))
+/** A tool's {@link ToolFatalError} in this turn: the calls after it do not run, and the run ends with it. */
+interface TurnEnd {
+  fatal?: ToolFatalError
+}
+
+async function runToolCall(call: ToolCallRequest, options: LoopOptions & {ended: TurnEnd}): Promise<ToolResult> {
+  const {ended} = options
+  let result: ToolResult
+  if (options.signal?.aborted) result = toolError(CANCELLED)
+  else if (ended.fatal) result = toolError(`not run: the turn ended when another call failed (${ended.fatal.message})`)
+  else {
+    try {
+      result = argumentsProblem(call) ?? (await options.executor.execute(call.name, call.input, options.sessionId, options.signal))
+    } catch (error) {
+      if (!(error instanceof ToolFatalError)) throw error
+      ended.fatal ??= error
+      result = toolError(`the turn ended: ${error.message}`)
+    }
+  }
+
   options.onEvent?.({call, result, type: 'tool_result'})
   return result
 }

@@ -1,4 +1,5 @@
 import {type Middleware, type ToolCall, type ToolExecutorFn, type ToolResult, toolError} from '@hanzo-dev/sdk'
+import {ToolFatalError} from '@hanzo-dev/sdk/errors'
 
 import type {ToolExecutor} from '../agent/types.js'
 import type {PermissionCheck, PermissionGate, PermissionOutcome} from '../permissions/gate.js'
@@ -40,7 +41,8 @@ export const CANCELLED = 'cancelled: the turn was interrupted before this tool c
  * One order for every tool call (ARCHITECTURE.md): lookup, input validation, permission
  * (policy, then the prompter), middleware (pre-hooks, sandbox), execute, output truncation.
  * Whatever goes wrong comes back as an error result for the model: an unknown tool, bad input,
- * a denial, a tool that throws. Only the caller's abort ends a call early ("cancelled").
+ * a denial, a tool that throws. Only the caller's abort ends a call early ("cancelled"), and a
+ * {@link ToolFatalError} ends the turn (it is thrown on, to the loop).
  */
 export class ToolPipeline implements ToolExecutor {
   // One prompt at a time, in call order, even while read-only calls run side by side.
@@ -94,6 +96,7 @@ export class ToolPipeline implements ToolExecutor {
       if (result.refused) await permissions?.refuse?.({sessionId, toolName: tool.definition.name}, result.error ?? 'refused before it ran')
       return signal.aborted && !result.is_error ? toolError(CANCELLED, result.output) : result
     } catch (error) {
+      if (error instanceof ToolFatalError) throw error
       if (signal.aborted) return toolError(CANCELLED)
       return toolError(`${tool.definition.name} failed: ${error instanceof Error ? error.message : String(error)}`)
     }

@@ -4,6 +4,7 @@ import {type AgentSession, canonicalize, isInside, type Prompter, type SessionPe
 
 import {redactConfig} from '../../core/config/redact.js'
 import type {LoadedConfig} from '../../core/config/types.js'
+import {isUserError} from '../../core/errors.js'
 import {classifyMessage, type JsonRpcMessage, type JsonRpcResponse, RPC_ERRORS, RpcError, rpcError, rpcResult} from '../../core/protocol/json-rpc.js'
 import {LiveSession} from './live-session.js'
 import {CLIENT_METHODS, type ClientMethod, type ParamsOf, parseParams, PROTOCOL_VERSION, type ResultOf, type SessionSummary} from './protocol.js'
@@ -233,8 +234,8 @@ export class AppServer {
   private errorResponse(id: string | number, method: string, error: unknown): JsonRpcResponse {
     if (error instanceof RpcError) return rpcError(id, error.code, error.message, error.data)
     // A user error (no model key, a bad setting, a wrong session id): its message and hint, no stack.
-    if (error instanceof Error && ['UserError', 'ConfigError'].includes(error.name)) {
-      const {hint} = error as {hint?: string}
+    if (isUserError(error)) {
+      const {hint} = error
       return rpcError(id, RPC_ERRORS.serverError, error.message, hint ? {hint} : undefined)
     }
 

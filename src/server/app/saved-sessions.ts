@@ -1,6 +1,7 @@
 import {listSessions} from '../../adapters/session-listing.js'
 import type {SessionStore, StoredSession} from '../../adapters/session-store.js'
 import type {LoadedConfig} from '../../core/config/types.js'
+import {isUserError} from '../../core/errors.js'
 import {RPC_ERRORS, RpcError} from '../../core/protocol/json-rpc.js'
 import type {ListedSession} from '../../core/sessions/render.js'
 import {summarize} from '../../core/sessions/summary.js'
@@ -28,7 +29,7 @@ export class SavedSessions {
   /** The saved session with this id (or unique start of one); -32002 when none, or several, have it. */
   async find(id: string): Promise<StoredSession> {
     return this.store.find(id).catch((error: unknown) => {
-      if (error instanceof Error && error.name === 'UserError') throw new RpcError(RPC_ERRORS.unknownSession, error.message)
+      if (isUserError(error)) throw new RpcError(RPC_ERRORS.unknownSession, error.message)
       throw error
     })
   }

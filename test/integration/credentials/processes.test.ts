@@ -125,11 +125,13 @@ describe.skipIf(!built)('the credential file across processes', () => {
     const dir = join(root, 'hanzo')
     // root may write anywhere: the writer runs as nobody, who owns the files but not the right to
     // write. nobody may not reach the repository (a clone in a private temp dir), so it gets its own
-    // copy of the compiled store (plain node: imports only).
+    // copy of the compiled store and of the sdk it imports.
     const asUser = process.getuid?.() === 0 ? {gid: 65534, uid: 65534} : {}
     let module = storeModule
     if (asUser.uid !== undefined) {
       cpSync(dist, join(root, 'dist'), {recursive: true})
+      cpSync(join(dist, '..', 'plugins', 'sdk', 'dist'), join(root, 'node_modules', '@hanzo-dev', 'sdk', 'dist'), {recursive: true})
+      cpSync(join(dist, '..', 'plugins', 'sdk', 'package.json'), join(root, 'node_modules', '@hanzo-dev', 'sdk', 'package.json'))
       writeFileSync(join(root, 'package.json'), '{"type": "module"}')
       module = pathToFileURL(join(root, 'dist', 'adapters/credentials/file-store.js')).href
     }

@@ -1,4 +1,4 @@
-import {toolOk} from '@hanzo-dev/sdk'
+import {ToolFatalError, toolOk} from '@hanzo-dev/sdk'
 import {describe, expect, it} from 'vitest'
 
 import {
@@ -140,6 +140,21 @@ describe('Runner.run', () => {
     const executor = {execute: async () => toolOk('x')}
     await expect(runAgentLoop(history, {client, executor, maxTurns: 5, model: 'm', sessionId: 's', tools: []})).rejects.toThrow(/Insufficient balance/)
     expect(history.map((m) => m.role)).toEqual(['user', 'assistant', 'tool'])
+  })
+
+  it("ends the turn on a tool's ToolFatalError (not the model's to handle), with a result for every call", async () => {
+    const broken = tool({description: 'Fails for good', execute: () => Promise.reject(new ToolFatalError('the workspace is gone')), mutating: true, name: 'broken', parameters: {type: 'object'}})
+    const client = scripted(calls(call('1', 'broken', {}), call('2', 'echo', {text: 'x'})), text('never asked'))
+    const error = await Runner.run(new Agent({model: 'm', name: 'a', tools: [broken, echo]}), 'go', {client}).catch((error: unknown) => error)
+    expect(error).toBeInstanceOf(ToolFatalError)
+    expect(client.requests).toHaveLength(1)
+    const history: Message[] = [{content: 'go', role: 'user'}]
+    const executor = {execute: async (name: string) => (name === 'broken' ? Promise.reject(new ToolFatalError('the workspace is gone')) : toolOk('ran'))}
+    await expect(runAgentLoop(history, {client: scripted(calls(call('1', 'broken', {}), call('2', 'echo', {text: 'x'}))), executor, maxTurns: 5, model: 'm', sessionId: 's', tools: []})).rejects.toThrow('the workspace is gone')
+    expect(history.slice(2)).toEqual([
+      {content: 'Error: the turn ended: the workspace is gone', isError: true, role: 'tool', toolCallId: '1', toolName: 'broken'},
+      {content: 'Error: not run: the turn ended when another call failed (the workspace is gone)', isError: true, role: 'tool', toolCallId: '2', toolName: 'echo'},
+    ])
   })
 
   it('stops after maxTurns requests', async () => {

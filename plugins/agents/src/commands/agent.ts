@@ -6,7 +6,7 @@ import * as Flags from '@oclif/core/flags'
 import {agentFlags} from '../agent-command.js'
 import {AgentFileError, type AgentDefinition} from '../agent-file.js'
 import {agentDirs, loadAgents, type LoadedAgents} from '../agent-loader.js'
-import {loadAgentHost, projectTrusted} from '../host.js'
+import {agentHost} from '../host.js'
 import {runOneStage} from '../run-stage-command.js'
 import {runAgent} from '../stages.js'
 
@@ -68,8 +68,8 @@ Front matter is one \`key: value\` per line (a value plain or quoted, or a [a, b
 
   private async agents(): Promise<LoadedAgents> {
     const host = await loadCommandHost(this)
-    const library = await loadAgentHost(this, ['FileTrustStore'])
-    const trusted = await projectTrusted(library, host.projectRoot, host.untrusted, host.env)
+    // Project agent files load only once the user trusts the project, as its hooks and MCP servers do.
+    const trusted = await (await agentHost(this)).isTrusted(host.projectRoot, host.env)
     try {
       return await loadAgents(agentDirs(host.projectRoot, host.configDir, trusted))
     } catch (error) {

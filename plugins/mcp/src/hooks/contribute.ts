@@ -1,4 +1,4 @@
-import {defineContributeHook, loadHostLibrary, PLUGIN_API_VERSION, printable} from '@hanzo-dev/sdk'
+import {defineContributeHook, PLUGIN_API_VERSION, printable} from '@hanzo-dev/sdk'
 
 import {enabledServers} from '../server-config.js'
 import {mcpSlashCommands, statusItem} from '../slash.js'
@@ -20,13 +20,11 @@ export default defineContributeHook(async (options) => {
   const offered = host.tools ?? 'all'
   if (offered === 'none' || (Array.isArray(offered) && !offered.some((name) => name.startsWith('mcp__')))) return {apiVersion: PLUGIN_API_VERSION, notices}
   if (servers.length === 0) return {apiVersion: PLUGIN_API_VERSION, notices, slashCommands: mcpSlashCommands()}
-  // oclif hands every hook the running CLI's config: the host library comes from there.
-  const {config} = options as unknown as {config: {root: string}}
-  const [library, {openSessionServers}] = await Promise.all([loadHostLibrary(config), import('../session-servers.js')])
+  const {openSessionServers} = await import('../session-servers.js')
   let answered = false
   // A server's own words are in these (its error, its name): on stderr through the printer; notices the host shows through it.
   const warn = (message: string) => (answered ? process.stderr.write(`Warning: ${printable(message)}\n`) : notices.push(message))
-  const mcp = await openSessionServers(servers, {cwd: host.projectRoot, dataDir: host.dataDir, env: host.env, library, settings: host.settings, warn})
+  const mcp = await openSessionServers(servers, {cwd: host.projectRoot, dataDir: host.dataDir, env: host.env, library: options.hostApi, settings: host.settings, warn})
   let timer: NodeJS.Timeout | undefined
   await Promise.race([mcp.start(), new Promise<void>((resolve) => (timer = setTimeout(resolve, MCP_STARTUP_WAIT_MS)))])
   clearTimeout(timer)

@@ -1,8 +1,9 @@
-import {loadCommandHost, loadHostLibrary} from '@hanzo-dev/sdk'
+import {failOnUserError, loadCommandHost} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 
+import {mcpHost} from '../../command-support.js'
 import {parsePairs, type SettingsServer} from '../../server-entry.js'
 
 export interface McpAddResult {
@@ -43,7 +44,7 @@ The server's tools reach the agent as mcp__<NAME>__<tool>. A project's servers s
   async run(): Promise<McpAddResult> {
     const {argv, flags} = await this.parse(McpAdd)
     const [name, ...command] = argv as string[]
-    const library = await loadHostLibrary(this.config)
+    const library = await mcpHost(this)
     try {
       library.normalizeMcpToolName(name, 'tool')
     } catch (error) {
@@ -66,12 +67,7 @@ The server's tools reach the agent as mcp__<NAME>__<tool>. A project's servers s
       if (result.gitignore) this.log(`Added .hanzo/settings.local.json to ${result.gitignore}`)
       return {file: result.file, name, tier, transport: entry.url ? 'http' : 'stdio'}
     } catch (error) {
-      if (error instanceof Error && ['UserError', 'ConfigError'].includes(error.name)) {
-        const {exitCode, hint} = error as Error & {exitCode?: number; hint?: string}
-        this.error(error.message, {exit: exitCode ?? 1, suggestions: hint ? [hint] : undefined})
-      }
-
-      throw error
+      return failOnUserError(this, error)
     }
   }
 

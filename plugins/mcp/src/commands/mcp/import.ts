@@ -1,10 +1,11 @@
 import {readFile} from 'node:fs/promises'
 import {resolve} from 'node:path'
-import {loadCommandHost, loadHostLibrary, oneLine} from '@hanzo-dev/sdk'
+import {isUserError, loadCommandHost, oneLine} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 
+import {mcpHost} from '../../command-support.js'
 import {readMcpJson} from '../../import-file.js'
 
 export interface McpImportResult {
@@ -46,7 +47,7 @@ Each server is added as hanzo-dev mcp add would add it; a name that is already c
     }
 
     const host = await loadCommandHost(this)
-    const library = await loadHostLibrary(this.config)
+    const library = await mcpHost(this)
     const configured = new Set(Object.keys((host.settings.mcp_servers as Record<string, unknown> | undefined) ?? {}))
     const added: string[] = []
     const skipped = [...imported.skipped]
@@ -63,7 +64,7 @@ Each server is added as hanzo-dev mcp add would add it; a name that is already c
         // The imported file named the server.
         this.log(`Added MCP server ${oneLine(name)} to ${result.file}`)
       } catch (error) {
-        if (!(error instanceof Error) || !['UserError', 'ConfigError'].includes(error.name)) throw error
+        if (!isUserError(error)) throw error
         skipped.push({name, reason: error.message})
       }
     }

@@ -1,9 +1,9 @@
-import {failOnUserError, loadCommandHost, loadHostLibrary, oneLine} from '@hanzo-dev/sdk'
+import {failOnUserError, loadCommandHost, oneLine} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 
-import {withSpinner} from '../../command-support.js'
+import {mcpHost, withSpinner} from '../../command-support.js'
 import {discoverAuthorization, LoginDiscoveryError, loginKey} from '../../oauth-login.js'
 import {enabledServers} from '../../server-config.js'
 
@@ -37,8 +37,7 @@ Asks the server what authorization server it trusts (its RFC 9728 metadata), reg
   async run(): Promise<McpLoginResult> {
     const {args, flags} = await this.parse(McpLogin)
     const host = await loadCommandHost(this)
-    const library = await loadHostLibrary(this.config)
-    if (!library.loginToResource) this.error(`the hanzo-dev at ${this.config.root} cannot log in to MCP servers; update hanzo-dev`, {exit: 1})
+    const library = await mcpHost(this)
     const server = enabledServers(host.settings.mcp_servers).servers.find((s) => s.name === args.name)
     if (!server) this.error(`No enabled MCP server named ${args.name}`, {exit: 2, suggestions: ['hanzo-dev mcp list --offline shows the configured servers']})
     const {transport} = server

@@ -1,7 +1,8 @@
-import {failOnUserError, loadCommandHost, loadHostLibrary} from '@hanzo-dev/sdk'
+import {failOnUserError, loadCommandHost} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
 
+import {mcpHost} from '../../command-support.js'
 import {loginKey} from '../../oauth-login.js'
 import {parseMcpServers} from '../../server-config.js'
 
@@ -28,8 +29,7 @@ Revokes the grant at the authorization server when it offers revocation (best ef
   async run(): Promise<McpLogoutResult> {
     const {args} = await this.parse(McpLogout)
     const host = await loadCommandHost(this)
-    const library = await loadHostLibrary(this.config)
-    if (!library.logoutResource) this.error(`the hanzo-dev at ${this.config.root} cannot log out of MCP servers; update hanzo-dev`, {exit: 1})
+    const library = await mcpHost(this)
     // A server removed from the settings can still be logged out of: its secret is only looked up.
     const entry = parseMcpServers(host.settings.mcp_servers).servers.find((s) => s.name === args.name)
     const clientSecret = entry && 'server' in entry ? entry.server.oauth?.clientSecret : undefined

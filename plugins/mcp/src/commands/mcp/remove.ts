@@ -1,7 +1,9 @@
-import {loadCommandHost, loadHostLibrary} from '@hanzo-dev/sdk'
+import {failOnUserError, loadCommandHost} from '@hanzo-dev/sdk'
 import * as Args from '@oclif/core/args'
 import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
+
+import {mcpHost} from '../../command-support.js'
 
 export interface McpRemoveResult {
   name: string
@@ -32,13 +34,13 @@ Without --tier it is removed from every settings file that sets it (the user, pr
     const {args, flags} = await this.parse(McpRemove)
     // Settings are read first: a malformed file is reported as every command reports it.
     await loadCommandHost(this)
-    const library = await loadHostLibrary(this.config)
+    const library = await mcpHost(this)
     const files: string[] = []
     for (const tier of flags.tier ? [flags.tier as Tier] : (['user', 'project', 'local'] as const)) {
        
       const result = await library.editSetting({cwd: process.cwd(), key: `mcp_servers.${args.name}`, tier}).catch((error: unknown) => {
         if (error instanceof Error && / is not set in /.test(error.message)) return undefined
-        return this.userError(error)
+        return failOnUserError(this, error)
       })
       if (!result) continue
       files.push(result.file)
@@ -51,14 +53,5 @@ Without --tier it is removed from every settings file that sets it (the user, pr
     }
 
     return {files, name: args.name}
-  }
-
-  private userError(error: unknown): never {
-    if (error instanceof Error && ['UserError', 'ConfigError'].includes(error.name)) {
-      const {exitCode, hint} = error as Error & {exitCode?: number; hint?: string}
-      this.error(error.message, {exit: exitCode ?? 1, suggestions: hint ? [hint] : undefined})
-    }
-
-    throw error
   }
 }

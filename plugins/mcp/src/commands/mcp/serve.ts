@@ -1,7 +1,8 @@
-import {type AgentSession, loadHostLibrary, printable, type SessionPermissionMode} from '@hanzo-dev/sdk'
+import {type AgentSession, failOnUserError, printable, type SessionPermissionMode} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 
+import {mcpHost} from '../../command-support.js'
 import {DEFAULT_SURFACE, selectTools} from '../../serve/tool-surface.js'
 
 export default class McpServe extends Command {
@@ -30,15 +31,14 @@ Over stdio by default, or streamable HTTP on 127.0.0.1 with --http PORT (every r
 
   async run(): Promise<void> {
     const {flags} = await this.parse(McpServe)
-    const library = await loadHostLibrary(this.config)
+    const library = await mcpHost(this)
     // The configured MCP servers are not started: hanzo-dev serving them again would be a proxy, or a loop.
     const env = {...process.env, HANZO_MCP_CLIENT: 'off'}
     let session: AgentSession
     try {
       session = await library.openAgentSession({cliConfig: this.config, cwd: process.cwd(), env, model: false, permissionMode: flags['permission-mode'] as SessionPermissionMode, session: {record: false}, warn: (m) => process.stderr.write(`Warning: ${printable(m)}\n`)})
     } catch (error) {
-      if (error instanceof Error && ['UserError', 'ConfigError'].includes(error.name)) this.error(error.message, {exit: (error as {exitCode?: number}).exitCode ?? 1})
-      throw error
+      return failOnUserError(this, error)
     }
 
     const entries = flags.tools ? flags.tools.split(',').map((t) => t.trim()).filter(Boolean) : DEFAULT_SURFACE
