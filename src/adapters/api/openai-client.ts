@@ -1,8 +1,10 @@
+import {getDefaultOpenAIApi, type OpenAIApi} from '../../core/agent/default-client.js'
 import type {ApiClient} from '../../core/agent/types.js'
 import {redactBaseUrl} from '../../core/config/redact.js'
 import {chatCompletionsFor} from './chat-completions.js'
 import {createHttpTransport} from './http-transport.js'
 import {responses} from './responses.js'
+import type {WireApi} from './wire-api.js'
 import {createWireClient} from './wire-client.js'
 
 export interface OpenAIClientOptions {
@@ -10,7 +12,8 @@ export interface OpenAIClientOptions {
   baseURL: string
   /** Absent or empty for servers without authentication (Ollama, llama.cpp): then no Authorization header is sent. */
   apiKey?: string
-  api: 'chat_completions' | 'responses'
+  /** Absent: the default API (`setDefaultOpenAIApi`, else `responses`), read at each request, as the SDKs' clients, which serve either. */
+  api?: OpenAIApi
   /** Retries of a 408, 409, 429 or 5xx answer and of a failed connection, with exponential backoff (or the server's retry-after); default 2. */
   maxRetries?: number
   defaultHeaders?: Record<string, string>
@@ -26,11 +29,17 @@ export interface OpenAIClientOptions {
  * with our `SseFrameBuffer` rather than the openai SDK's stream, which costs more per call.
  */
 export function createOpenAIClient(options: OpenAIClientOptions): ApiClient {
-  return createWireClient({
-    baseURL: options.baseURL,
-    context: {endpoint: redactBaseUrl(options.baseURL), secret: options.apiKey || undefined},
-    timeoutMs: options.timeoutMs,
-    transport: createHttpTransport(options),
-    wire: options.api === 'responses' ? responses : chatCompletionsFor(options.baseURL),
-  })
+  const transport = createHttpTransport(options)
+  const over = (wire: WireApi) =>
+    createWireClient({
+      baseURL: options.baseURL,
+      context: {endpoint: redactBaseUrl(options.baseURL), secret: options.apiKey || undefined},
+      timeoutMs: options.timeoutMs,
+      transport,
+      wire,
+    })
+  const chat = over(chatCompletionsFor(options.baseURL))
+  const responsesApi = over(responses)
+  if (options.api) return options.api === 'responses' ? responsesApi : chat
+  return {sendMessage: (...request) => (getDefaultOpenAIApi() === 'responses' ? responsesApi : chat).sendMessage(...request)}
 }

@@ -1,5 +1,7 @@
 export * from './compaction.js'
 export * from './compaction-summary.js'
+export * from './default-client.js'
+export * from './function-tool.js'
 export * from './loop.js'
 export * from './runner.js'
 export * from './think.js'

@@ -1,20 +1,22 @@
 import {randomUUID} from 'node:crypto'
 
-import {type JsonSchema, type Middleware, type RunResult, type ToolContext, type ToolDefinition, type ToolResult, toolOk} from '@hanzo-dev/sdk'
+import type {Middleware, RunResult, ToolDefinition} from '@hanzo-dev/sdk'
 
 import {type PermissionStep, ToolPipeline} from '../tools/pipeline.js'
 import {ToolRegistry} from '../tools/registry.js'
 import {traceAgentRun, type TracedPorts} from '../tracing/agent-run.js'
 import {type CompactionResult, SessionCompactor} from './compaction.js'
 import {modelSummarizer} from './compaction-summary.js'
+import {getDefaultOpenAIClient, MissingModelClientError} from './default-client.js'
 import {type AgentEvent, runAgentLoop} from './loop.js'
 import type {ApiClient, Message} from './types.js'
 
 /**
- * The library API in the spirit of hanzo-agent's `Agent` / `Runner` / `function_tool`:
+ * The library API in the spirit of hanzo-agent's `Agent` / `Runner` / `function_tool` (`tool()`):
  *
+ *   setDefaultOpenAIClient(createOpenAIClient({baseURL: 'http://127.0.0.1:11434/v1'}))   // or {client} per run
  *   const agent = new Agent({name: 'Assistant', instructions: '...', model: 'qwen3:0.6b', tools: [weather]})
- *   const result = await Runner.run(agent, 'What is the weather in Tokyo?', {client})
+ *   const result = await Runner.run(agent, 'What is the weather in Tokyo?')
  *   console.log(result.finalOutput)
  *
  * `hanzo-dev run` builds the same Agent (built-in and plugin tools, the permission gate) and
@@ -41,32 +43,9 @@ export class Agent {
   }
 }
 
-export interface FunctionToolOptions<I> {
-  name: string
-  description: string
-  /** JSON Schema of the input object; the input is checked against it before `execute` runs. */
-  parameters: JsonSchema
-  /** Whether the tool can change anything; defaults to true (say so when unsure). */
-  mutating?: boolean
-  execute(input: I, context: ToolContext): Promise<string | ToolResult> | string | ToolResult
-}
-
-/** A tool from a plain function: what it returns (text, or a ToolResult) goes to the model. */
-export function tool<I = Record<string, unknown>>(options: FunctionToolOptions<I>): ToolDefinition<I> {
-  return {
-    description: options.description,
-    async execute(input, context) {
-      const result = await options.execute(input, context)
-      return typeof result === 'string' ? toolOk(result) : result
-    },
-    inputSchema: options.parameters,
-    mutating: options.mutating ?? true,
-    name: options.name,
-  }
-}
-
 export interface RunOptions {
-  client: ApiClient
+  /** Absent: the one `setDefaultOpenAIClient` set (else a MissingModelClientError). */
+  client?: ApiClient
   signal?: AbortSignal
   /** Default 10. */
   maxTurns?: number
@@ -122,7 +101,9 @@ function libraryRegistry(tools: readonly ToolDefinition[]): ToolRegistry {
  * span per model request and per tool call; without one, it makes nothing.
  */
 export class Runner {
-  static async run(agent: Agent, input: string, options: RunOptions): Promise<RunResult> {
+  static async run(agent: Agent, input: string, options: RunOptions = {}): Promise<RunResult> {
+    const client = options.client ?? getDefaultOpenAIClient()
+    if (!client) throw new MissingModelClientError()
     const registry = options.registry ?? libraryRegistry(agent.tools)
     const cwd = options.cwd ?? process.cwd()
     const {canonicalPath, hiddenPaths, middleware, permissions} = options
@@ -154,7 +135,7 @@ export class Runner {
         },
       })
     // Spans (when a trace processor is added and tracing is not disabled) come from the ports.
-    const ports = {client: options.client, executor}
+    const ports = {client, executor}
     const tracer = traceAgentRun(agent, tools, sessionId)
     const result = await (tracer ? tracer.run(ports, loop) : loop(ports))
     return {...result, history}

@@ -1,4 +1,4 @@
-import type {JsonSchema} from '@hanzo-dev/sdk'
+import {type JsonSchema, toolError, type ToolResult} from '@hanzo-dev/sdk'
 import type {ErrorObject, ValidateFunction} from 'ajv'
 
 /**
@@ -35,6 +35,11 @@ export async function validateToolInput(schema: JsonSchema, input: unknown): Pro
   if (validate(input)) return undefined
   const errors = ('errors' in validate ? validate.errors : undefined) ?? []
   return errors.slice(0, 10).map((e) => describe(e)).join('; ') || 'the input does not match the schema'
+}
+
+/** The result for input that does not fit its tool's schema: the model fixes the arguments and calls again. */
+export function invalidInput(toolName: string, problem: string): ToolResult {
+  return toolError(`Invalid input for ${toolName}: ${problem}. Fix the arguments and call it again.`)
 }
 
 function describe(error: ErrorObject): string {

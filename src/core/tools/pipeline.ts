@@ -3,7 +3,7 @@ import {ToolFatalError} from '@hanzo-dev/sdk/errors'
 
 import type {ToolExecutor} from '../agent/types.js'
 import type {PermissionCheck, PermissionGate, PermissionOutcome} from '../permissions/gate.js'
-import {validateToolInput} from './input-validation.js'
+import {invalidInput, validateToolInput} from './input-validation.js'
 import {type ToolRegistry, trusted} from './registry.js'
 import {DEFAULT_MAX_OUTPUT_CHARS, truncateOutput} from './truncate.js'
 
@@ -82,7 +82,7 @@ export class ToolPipeline implements ToolExecutor {
     }
 
     const problem = await validateToolInput(tool.definition.inputSchema, input)
-    if (problem) return toolError(`Invalid input for ${tool.definition.name}: ${problem}. Fix the arguments and call it again.`)
+    if (problem) return invalidInput(tool.definition.name, problem)
 
     if (signal.aborted) return toolError(CANCELLED)
     const canonicalPath = typeof input.path === 'string' ? await this.options.canonicalPath?.(input.path) : undefined
