@@ -36,30 +36,11 @@ describe("the library entry ('hanzo-dev')", () => {
     expect(host.normalizeMcpToolName('github', 'create.issue')).toBe('mcp__github__create_issue')
   })
 
-  it("runs the README's Agent / Runner / tool example against an OpenAI-compatible server", async () => {
-    const {Agent, createOpenAIClient, Runner, tool} = library
-    const model = await startFakeModel({
-      turns: [
-        {expect: {system_contains: 'get_weather', tools_include: ['get_weather']}, tool_calls: [{arguments: {city: 'Tokyo'}, name: 'get_weather'}]},
-        {expect: {tool_result_contains: 'sunny'}, text: '<think>easy</think>It is sunny in Tokyo.'},
-      ],
-    })
-    try {
-      const weather = tool<{city: string}>({
-        description: 'The weather in a city',
-        execute: ({city}) => `The weather in ${city} is sunny.`,
-        mutating: false,
-        name: 'get_weather',
-        parameters: {properties: {city: {type: 'string'}}, required: ['city'], type: 'object'},
-      })
-      const agent = new Agent({instructions: 'Answer with the get_weather tool.', model: 'qwen3:0.6b', name: 'Weather', tools: [weather]})
-      const client = createOpenAIClient({api: 'chat_completions', baseURL: model.url})
-      const result = await Runner.run(agent, 'What is the weather in Tokyo?', {client})
-      expect(result.finalOutput).toBe('It is sunny in Tokyo.')
-      expect(JSON.stringify(result.rawResponses)).toContain('<think>easy</think>')
-    } finally {
-      await model.close()
-    }
+  // The Agent / Runner / tool example itself runs in library-readme.test.ts, extracted from README.md.
+  it('exports the agent API with its defaults; with no client, a run rejects with the exported MissingModelClientError', async () => {
+    for (const name of ['Agent', 'Runner', 'tool', 'createOpenAIClient', 'setDefaultOpenAIClient', 'setDefaultOpenAIApi', 'resetOpenAIDefaults']) expect(library, name).toHaveProperty(name)
+    const failure = await library.Runner.run(new library.Agent({model: 'm', name: 'a'}), 'Hi').catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(library.MissingModelClientError)
   })
 
   it("logs in with the README's OAuthFlow example against a real authorization server", async () => {
