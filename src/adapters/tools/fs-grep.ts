@@ -33,76 +33,87 @@ const GREP_MAX_WAITING_CHARS = 8 * 1024 * 1024
 const GREP_BATCH_FILES = 32
 const GREP_BATCH_CHARS = 256 * 1024
 
-export const fsGrep: ToolDefinition<FsGrepInput> = {
-  name: 'fs_grep',
-  description: [
-    'Search the contents of files in the workspace with a JavaScript regular expression, line by line.',
-    'output_mode `content` (the default) prints `path:line:text` for each matching line; `files_with_matches` lists the files that match; `count` prints `path:count` for each file.',
-    WALK_RULES,
-    `Binary files, files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB and files with more than one hard link are skipped.`,
-    `At most ${GREP_MAX_LINES} lines (or ${GREP_MAX_FILES} files) are printed, each line cut to ${GREP_MAX_LINE_CHARS} characters around the match, with a count of the rest.`,
-    `A pattern that takes more than ${GREP_REGEX_LIMIT_MS / 1000} s to match (nested quantifiers such as (a+)+ on long lines) is stopped with an error.`,
-    'Narrow a search with path and glob; find files by name with fs_glob.',
-  ].join(' '),
-  inputSchema: objectSchema(
-    {
-      pattern: {type: 'string', minLength: 1, description: 'A JavaScript regular expression without slashes or flags, e.g. `function\\s+load\\w*` or `TODO|FIXME`. Escape regex characters to search for them literally.'},
-      path: pathProperty('A file or directory to search', SEARCH_PATH_NOTE),
-      glob: {type: 'string', minLength: 1, description: 'Only search files whose path (relative to path) matches this glob, e.g. `*.ts`, `*.{ts,tsx}` or `src/**/*.test.ts`. A glob without `/` matches the file name at any depth.'},
-      case_insensitive: {type: 'boolean', description: 'Match letters regardless of case. Defaults to false.'},
-      output_mode: {type: 'string', enum: ['content', 'files_with_matches', 'count'], description: 'What to print: matching lines (`content`, the default), the matching files, or the number of matching lines per file.'},
-    },
-    ['pattern'],
-  ),
-  mutating: false,
-  async execute(input, context) {
-    let matcher: RegexWorker | undefined
-    try {
-      const flags = regexFlags(input.pattern, input.case_insensitive === true)
-      const root = await workspaceRoot(context.cwd)
-      const target = await resolveInWorkspace(root, input.path ?? '.', context.hiddenPaths)
-      const report = new GrepReport(input.output_mode ?? 'content')
-      let walk: FileWalk | undefined
-      let files: AsyncIterable<WalkedFile> | WalkedFile[]
-      if ((await stat(target.absolute)).isDirectory()) {
-        const inGlob = globFilter(input.glob)
-        const rg = ripgrep()
-        const pattern = rg === undefined ? undefined : toRustRegex(input.pattern, flags)
-        const want = input.output_mode === 'files_with_matches' ? 'files' : input.output_mode === 'count' ? 'count' : 'lines'
-        const search = {hidden: context.hiddenPaths, inGlob, names: input.glob === undefined ? undefined : fileNameGlob(input.glob), report, root, signal: context.signal, target, want} as const
-        if (rg !== undefined && pattern !== undefined && (await grepWithRipgrep({...search, pattern, rg}))) {
-          return toolOk(report.render(input.pattern, target.relative, false))
-        }
-
-        walk = new FileWalk({hidden: context.hiddenPaths, root, signal: context.signal, start: target.absolute})
-        files = filterByGlob(walk.files(), inGlob, (relative) => relativeTo(target, relative))
-      } else {
-        files = [{absolute: target.absolute, relative: target.relative}]
-      }
-
-      matcher = RegexWorker.open(input.pattern, flags, {limitMs: GREP_REGEX_LIMIT_MS, signal: context.signal})
-      const search = new MatchQueue(matcher, report, input.pattern, context.signal)
-      for await (const file of files) {
-        let text: string | undefined
-        try {
-          text = readSearchable(file, walk === undefined)
-        } catch (error) {
-          // One unreadable or hard-linked file (permissions, deleted meanwhile) does not spoil a tree search.
-          if (walk === undefined || !(error instanceof HardLinkedFile || typeof (error as NodeJS.ErrnoException).code === 'string')) throw error
-        }
-
-        if (text !== undefined) await search.add(file, text)
-      }
-
-      await search.finish()
-      return toolOk(report.render(input.pattern, target.relative, walk?.truncated === true))
-    } catch (error) {
-      return failureResult(error, input.path ?? '.')
-    } finally {
-      matcher?.close()
-    }
-  },
+export interface FsGrepOptions {
+  /** The pattern's time to match, over all files of one search; default {@link GREP_REGEX_LIMIT_MS}. */
+  regexLimitMs?: number
 }
+
+/** fs_grep with its limits; {@link fsGrep} is the one with the defaults. */
+export function fsGrepTool(options: FsGrepOptions = {}): ToolDefinition<FsGrepInput> {
+  const regexLimitMs = options.regexLimitMs ?? GREP_REGEX_LIMIT_MS
+  return {
+    name: 'fs_grep',
+    description: [
+      'Search the contents of files in the workspace with a JavaScript regular expression, line by line.',
+      'output_mode `content` (the default) prints `path:line:text` for each matching line; `files_with_matches` lists the files that match; `count` prints `path:count` for each file.',
+      WALK_RULES,
+      `Binary files, files over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB and files with more than one hard link are skipped.`,
+      `At most ${GREP_MAX_LINES} lines (or ${GREP_MAX_FILES} files) are printed, each line cut to ${GREP_MAX_LINE_CHARS} characters around the match, with a count of the rest.`,
+      `A pattern that takes more than ${regexLimitMs / 1000} s to match (nested quantifiers such as (a+)+ on long lines) is stopped with an error.`,
+      'Narrow a search with path and glob; find files by name with fs_glob.',
+    ].join(' '),
+    inputSchema: objectSchema(
+      {
+        pattern: {type: 'string', minLength: 1, description: 'A JavaScript regular expression without slashes or flags, e.g. `function\\s+load\\w*` or `TODO|FIXME`. Escape regex characters to search for them literally.'},
+        path: pathProperty('A file or directory to search', SEARCH_PATH_NOTE),
+        glob: {type: 'string', minLength: 1, description: 'Only search files whose path (relative to path) matches this glob, e.g. `*.ts`, `*.{ts,tsx}` or `src/**/*.test.ts`. A glob without `/` matches the file name at any depth.'},
+        case_insensitive: {type: 'boolean', description: 'Match letters regardless of case. Defaults to false.'},
+        output_mode: {type: 'string', enum: ['content', 'files_with_matches', 'count'], description: 'What to print: matching lines (`content`, the default), the matching files, or the number of matching lines per file.'},
+      },
+      ['pattern'],
+    ),
+    mutating: false,
+    async execute(input, context) {
+      let matcher: RegexWorker | undefined
+      try {
+        const flags = regexFlags(input.pattern, input.case_insensitive === true)
+        const root = await workspaceRoot(context.cwd)
+        const target = await resolveInWorkspace(root, input.path ?? '.', context.hiddenPaths)
+        const report = new GrepReport(input.output_mode ?? 'content')
+        let walk: FileWalk | undefined
+        let files: AsyncIterable<WalkedFile> | WalkedFile[]
+        if ((await stat(target.absolute)).isDirectory()) {
+          const inGlob = globFilter(input.glob)
+          const rg = ripgrep()
+          const pattern = rg === undefined ? undefined : toRustRegex(input.pattern, flags)
+          const want = input.output_mode === 'files_with_matches' ? 'files' : input.output_mode === 'count' ? 'count' : 'lines'
+          const search = {hidden: context.hiddenPaths, inGlob, names: input.glob === undefined ? undefined : fileNameGlob(input.glob), report, root, signal: context.signal, target, want} as const
+          if (rg !== undefined && pattern !== undefined && (await grepWithRipgrep({...search, pattern, rg}))) {
+            return toolOk(report.render(input.pattern, target.relative, false))
+          }
+
+          walk = new FileWalk({hidden: context.hiddenPaths, root, signal: context.signal, start: target.absolute})
+          files = filterByGlob(walk.files(), inGlob, (relative) => relativeTo(target, relative))
+        } else {
+          files = [{absolute: target.absolute, relative: target.relative}]
+        }
+
+        matcher = RegexWorker.open(input.pattern, flags, {limitMs: regexLimitMs, signal: context.signal})
+        const search = new MatchQueue(matcher, report, input.pattern, context.signal)
+        for await (const file of files) {
+          let text: string | undefined
+          try {
+            text = readSearchable(file, walk === undefined)
+          } catch (error) {
+            // One unreadable or hard-linked file (permissions, deleted meanwhile) does not spoil a tree search.
+            if (walk === undefined || !(error instanceof HardLinkedFile || typeof (error as NodeJS.ErrnoException).code === 'string')) throw error
+          }
+
+          if (text !== undefined) await search.add(file, text)
+        }
+
+        await search.finish()
+        return toolOk(report.render(input.pattern, target.relative, walk?.truncated === true))
+      } catch (error) {
+        return failureResult(error, input.path ?? '.')
+      } finally {
+        matcher?.close()
+      }
+    },
+  }
+}
+
+export const fsGrep = fsGrepTool()
 
 /** The model's pattern's flags: Unicode mode first (`\p{L}` works), the legacy syntax when only that parses. */
 function regexFlags(pattern: string, caseInsensitive: boolean): string {
