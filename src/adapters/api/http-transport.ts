@@ -2,7 +2,7 @@ import {Agent as HttpAgent, type IncomingHttpHeaders, type IncomingMessage, requ
 import {Agent as HttpsAgent, request as httpsRequest} from 'node:https'
 import {text} from 'node:stream/consumers'
 import {finished} from 'node:stream/promises'
-import {setTimeout as sleep} from 'node:timers/promises'
+import {setTimeout as sleepFor} from 'node:timers/promises'
 
 import {UserError} from '../../core/errors.js'
 import {globMatches} from '../../core/permissions/glob.js'
@@ -17,6 +17,10 @@ export interface HttpTransportOptions {
   maxRetries?: number
   /** Per attempt, until the response headers arrive; default 10 minutes. */
   timeoutMs?: number
+  /** Waits `ms` between attempts, rejecting at once when `signal` aborts; default a real timer (tests pass one that does not wait). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
+  /** The time a `retry-after` HTTP date is counted from, in ms since the epoch; default Date.now. */
+  now?: () => number
 }
 
 /** How a POST ended, after its retries. Failures are values: the caller words them. */
@@ -78,6 +82,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
 
   const timeoutMs = Math.min(options.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS)
   const maxRetries = options.maxRetries ?? 2
+  const {now = Date.now, sleep = (ms: number, signal?: AbortSignal) => sleepFor(ms, undefined, {signal})} = options
 
   return {
     async post(url, body, signal) {
@@ -94,7 +99,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         const responseHeaders = attempt.kind === 'response' ? attempt.response.headers : {}
         if (retriesLeft <= 0 || !shouldRetry(answer, responseHeaders)) return answer
         retriesLeft--
-        if (!(await wait(serverDelay(responseHeaders) ?? backoff.nextDelay(), signal))) return {kind: 'aborted'}
+        if (!(await wait(sleep, serverDelay(responseHeaders, now()) ?? backoff.nextDelay(), signal))) return {kind: 'aborted'}
       }
     },
   }
@@ -166,13 +171,13 @@ function shouldRetry(answer: Answer, headers: IncomingHttpHeaders): boolean {
 }
 
 /** The wait the server asked for, in ms: `retry-after-ms`, else `retry-after` in seconds or as an HTTP date. */
-function serverDelay(headers: IncomingHttpHeaders): number | undefined {
+function serverDelay(headers: IncomingHttpHeaders, now: number): number | undefined {
   const ms = Number.parseFloat(singleHeader(headers['retry-after-ms']) ?? '')
   if (Number.isFinite(ms)) return Math.max(0, ms)
   const after = singleHeader(headers['retry-after'])
   if (!after) return undefined
   const seconds = Number.parseFloat(after)
-  const delay = Number.isNaN(seconds) ? Date.parse(after) - Date.now() : seconds * 1000
+  const delay = Number.isNaN(seconds) ? Date.parse(after) - now : seconds * 1000
   return Number.isFinite(delay) ? Math.max(0, delay) : undefined
 }
 
@@ -181,9 +186,9 @@ function singleHeader(value: string | string[] | undefined): string | undefined 
 }
 
 /** False when the signal aborted the wait: Ctrl-C during a rate-limit backoff ends the call now. */
-async function wait(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+async function wait(sleep: NonNullable<HttpTransportOptions['sleep']>, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
   try {
-    await sleep(ms, undefined, {signal})
+    await sleep(ms, signal)
     return true
   } catch {
     return false

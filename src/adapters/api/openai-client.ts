@@ -2,12 +2,12 @@ import {getDefaultOpenAIApi, type OpenAIApi} from '../../core/agent/default-clie
 import type {ApiClient} from '../../core/agent/types.js'
 import {redactBaseUrl} from '../../core/config/redact.js'
 import {chatCompletionsFor} from './chat-completions.js'
-import {createHttpTransport} from './http-transport.js'
+import {createHttpTransport, type HttpTransportOptions} from './http-transport.js'
 import {responses} from './responses.js'
 import type {WireApi} from './wire-api.js'
 import {createWireClient} from './wire-client.js'
 
-export interface OpenAIClientOptions {
+export interface OpenAIClientOptions extends Pick<HttpTransportOptions, 'now' | 'sleep'> {
   /** The `/v1` base URL, e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1`. */
   baseURL: string
   /** Absent or empty for servers without authentication (Ollama, llama.cpp): then no Authorization header is sent. */

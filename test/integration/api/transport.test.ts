@@ -14,6 +14,21 @@ const REPLY = [
 
 const TEXT_ONLY = [{text: 'ok', type: 'content_delta'}, {stopReason: 'end_turn', type: 'message_stop'}]
 
+/** A whole second, as HTTP dates have no finer ones. */
+const NOW = Date.UTC(2030, 0, 1, 12, 0, 0)
+
+/** The transport's clock, stopped at NOW: its waits are recorded and end at once. */
+function recordingClock() {
+  const waits: number[] = []
+  return {
+    now: () => NOW,
+    async sleep(ms: number) {
+      waits.push(ms)
+    },
+    waits,
+  }
+}
+
 describe('the HTTP transport of the OpenAI client (chat completions)', () => {
   it('sends successive calls of one client over one kept-alive connection', async () => {
     const sockets = new Set<Socket>()
@@ -49,24 +64,29 @@ describe('the HTTP transport of the OpenAI client (chat completions)', () => {
   })
 
   it.each([
-    ['seconds', () => '1'],
-    ['an HTTP date', () => new Date(Date.now() + 2000).toUTCString()],
-  ])('waits the retry-after the server gives in %s', async (_form, retryAfter) => {
-    const model = await fakeModel({turns: [{headers: {'retry-after': retryAfter()}, status: 429}, {text: 'ok'}]})
-    const started = performance.now()
-    await collect(createOpenAIClient({api: 'chat_completions', apiKey: API_KEY, baseURL: model.url, maxRetries: 1}))
-    expect(performance.now() - started).toBeGreaterThanOrEqual(900)
+    ['milliseconds', {'retry-after-ms': '1500'}, 1500],
+    ['seconds', {'retry-after': '2'}, 2000],
+    ['an HTTP date', {'retry-after': new Date(NOW + 3000).toUTCString()}, 3000],
+  ])('waits the retry-after the server gives in %s', async (_form, headers, waitMs) => {
+    const model = await fakeModel({turns: [{headers, status: 429}, {text: 'ok'}]})
+    const clock = recordingClock()
+    expect(withoutRaw(await collect(createOpenAIClient({api: 'chat_completions', apiKey: API_KEY, baseURL: model.url, maxRetries: 1, ...clock})))[0]).toEqual({text: 'ok', type: 'content_delta'})
+    expect(clock.waits).toEqual([waitMs])
     expect(model.requests).toHaveLength(2)
   })
 
-  it('retries an attempt that timed out', async () => {
+  it('retries an attempt that timed out, after a backoff', async () => {
     let attempts = 0
     const baseURL = await rawServer((_request, response) => {
       // The first attempt is never answered.
       if (++attempts > 1) response.writeHead(200, {'content-type': 'text/event-stream'}).end(REPLY)
     })
-    const events = await collect(createOpenAIClient({api: 'chat_completions', apiKey: API_KEY, baseURL, maxRetries: 1, timeoutMs: 50}))
+    const clock = recordingClock()
+    const events = await collect(createOpenAIClient({api: 'chat_completions', apiKey: API_KEY, baseURL, maxRetries: 1, timeoutMs: 50, ...clock}))
     expect(withoutRaw(events)).toEqual(TEXT_ONLY)
     expect(attempts).toBe(2)
+    // Full jitter under the first ceiling (500 ms).
+    expect(clock.waits).toEqual([expect.any(Number)])
+    expect(clock.waits[0]).toBeLessThanOrEqual(500)
   })
 })
