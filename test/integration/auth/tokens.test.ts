@@ -113,6 +113,8 @@ describe('hanzo-dev run with a stored login', () => {
 })
 
 describe('hanzo-dev auth login --device against oidc-provider', () => {
+  // Not the 5 s a client waits when the server names no interval (device-flow-faults.test.ts covers that).
+  const POLL_EVERY_SECOND = {devicePollInterval: 1}
   let box: Sandbox
   beforeEach(() => {
     box?.cleanup()
@@ -128,7 +130,7 @@ describe('hanzo-dev auth login --device against oidc-provider', () => {
   }
 
   it('logs in once the code is approved on another device', async () => {
-    const server = await startOidcServer()
+    const server = await startOidcServer(POLL_EVERY_SECOND)
     try {
       const end = await deviceLogin(server, true)
       expect(end).toMatchObject({exitCode: 0, stdout: expect.stringContaining('Logged in to corp as carol')})
@@ -139,7 +141,7 @@ describe('hanzo-dev auth login --device against oidc-provider', () => {
   })
 
   it('ends clearly when the code is denied', async () => {
-    const server = await startOidcServer()
+    const server = await startOidcServer(POLL_EVERY_SECOND)
     try {
       const denied = await deviceLogin(server, false)
       expect(denied.exitCode).toBe(1)
@@ -150,7 +152,7 @@ describe('hanzo-dev auth login --device against oidc-provider', () => {
   })
 
   it('ends clearly when the code expires', async () => {
-    const server = await startOidcServer({deviceCodeTtl: 1})
+    const server = await startOidcServer({...POLL_EVERY_SECOND, deviceCodeTtl: 1})
     try {
       const expired = await deviceLogin(server, undefined)
       expect(expired.exitCode).toBe(1)

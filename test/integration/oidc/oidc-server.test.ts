@@ -1,7 +1,7 @@
 // Proves the test authorization server (test/support/oidc) with nothing but fetch, so the [auth]
 // tests can trust that a failure is theirs: every behaviour they will rely on is pinned here.
 import {createHash, randomBytes} from 'node:crypto'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 
 import {HeadlessBrowser} from '../../support/oidc/browser.js'
 import {type OidcServer, startOidcServer} from '../../support/oidc/server.js'
@@ -204,6 +204,7 @@ describe('test OIDC server', () => {
       const start = await startDevice()
       expect(start.verification_uri).toBe(`${server.issuer}/device`)
       expect(start.expires_in).toBe(600)
+      expect(start.interval).toBeUndefined()
 
       const pending = await poll(start.device_code)
       expect(pending.status).toBe(400)
@@ -227,16 +228,19 @@ describe('test OIDC server', () => {
       expect(denied.body.error).toBe('access_denied')
     })
 
-    it('answers expired_token once the device code outlives its TTL', async () => {
-      const short = await startOidcServer({deviceCodeTtl: 1})
+    it('names the poll interval it is given, and answers expired_token once the device code outlives its TTL', async () => {
+      const short = await startOidcServer({deviceCodeTtl: 1, devicePollInterval: 1})
       try {
         const start = await startDevice(short)
-        expect(start.expires_in).toBe(1)
-        await new Promise((resolve) => setTimeout(resolve, 1500))
+        expect([start.expires_in, start.interval]).toEqual([1, 1])
+        // The server runs in this process: its clock moves past the TTL without the test waiting.
+        vi.useFakeTimers({toFake: ['Date']})
+        vi.setSystemTime(Date.now() + 1500)
         const expired = await poll(start.device_code, short)
         expect(expired.status).toBe(400)
         expect(expired.body.error).toBe('expired_token')
       } finally {
+        vi.useRealTimers()
         await short.close()
       }
     })

@@ -40,8 +40,15 @@ declare module 'oidc-provider' {
 
   export const errors: {InvalidTarget: new (description?: string) => Error}
 
+  /** The slice of oidc-provider's Koa context its middleware reads. */
+  export interface MiddlewareContext {
+    body: unknown
+    oidc?: {route?: string}
+  }
+
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>)
+    use(middleware: (ctx: MiddlewareContext, next: () => Promise<void>) => Promise<void>): void
     readonly Grant: GrantModel
     readonly AccessToken: {find(token: string): Promise<AccessToken | undefined>}
     callback(): Handler

@@ -11,6 +11,11 @@ export interface OidcServerOptions {
   accessTokenTtl?: number
   /** Seconds a device code lives (default 600); make it short to test `expired_token`. */
   deviceCodeTtl?: number
+  /**
+   * The `interval` of a device authorization, in seconds. oidc-provider sends none, so clients
+   * poll every 5 s (RFC 8628): a test that logs in through the device flow sets 1.
+   */
+  devicePollInterval?: number
   clientId?: string
   /**
    * Resource servers (RFC 8707), by URL, with the scope each accepts: a token asked for one of
@@ -124,6 +129,14 @@ export async function startOidcServer(options: OidcServerOptions = {}): Promise<
       Session: 14 * 24 * 3600,
     },
   })
+  const interval = options.devicePollInterval
+  if (interval !== undefined) {
+    provider.use(async (ctx, next) => {
+      await next()
+      if (ctx.oidc?.route === 'device_authorization' && typeof ctx.body === 'object' && ctx.body !== null) Object.assign(ctx.body, {interval})
+    })
+  }
+
   const callback = provider.callback()
   server.on('request', (req, res) => {
     const match = INTERACTION_PATH.exec(new URL(req.url ?? '/', issuer).pathname)
