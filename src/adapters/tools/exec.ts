@@ -27,6 +27,8 @@ type Ending =
 export interface ExecOptions {
   /** Variables passed to the command although they look secret (the `exec.env_passthrough` setting). */
   envPassthrough?: readonly string[]
+  /** How long what the command started has between SIGTERM and SIGKILL, and its pipes to close after; default KILL_GRACE_MS. */
+  killGraceMs?: number
 }
 
 /** The exec tool with the user's settings; {@link exec} is the one with none. */
@@ -78,10 +80,11 @@ async function run(input: ExecInput, context: ToolContext, options: ExecOptions)
   child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk))
   child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk))
 
-  const ending = await waitForEnd(child, timeoutMs, context.signal)
+  const graceMs = options.killGraceMs ?? KILL_GRACE_MS
+  const ending = await waitForEnd(child, {graceMs, signal: context.signal, timeoutMs})
   if (ending.kind === 'failed') return toolError(`could not start the command with ${file}: ${ending.error.code ?? ending.error.message}`)
-  const leftovers = child.pid !== undefined && (await terminateGroup(child.pid))
-  await drain(child)
+  const leftovers = child.pid !== undefined && (await terminateGroup(child.pid, graceMs))
+  await drain(child, graceMs)
 
   const output = render(stdout, stderr)
   if (ending.kind === 'timeout') return toolError(`timed out after ${timeoutMs} ms; the command and everything it started were killed`, output)
@@ -92,12 +95,12 @@ async function run(input: ExecInput, context: ToolContext, options: ExecOptions)
 }
 
 /** Resolves when the shell exits or could not start; a timeout or an abort ends the whole group first. */
-function waitForEnd(child: ChildProcess, timeoutMs: number, signal: AbortSignal): Promise<Ending> {
+function waitForEnd(child: ChildProcess, {graceMs, signal, timeoutMs}: {graceMs: number; signal: AbortSignal; timeoutMs: number}): Promise<Ending> {
   return new Promise((resolve) => {
     let stoppedBy: 'timeout' | 'cancelled' | undefined
     const stop = (why: 'timeout' | 'cancelled') => {
       stoppedBy ??= why
-      if (child.pid !== undefined) void terminateGroup(child.pid)
+      if (child.pid !== undefined) void terminateGroup(child.pid, graceMs)
     }
 
     const timer = setTimeout(() => stop('timeout'), timeoutMs)
@@ -120,13 +123,13 @@ function waitForEnd(child: ChildProcess, timeoutMs: number, signal: AbortSignal)
  * Waits for the output pipes to close, so the last bytes are read; bounded, because a process
  * that left the group (setsid) may still hold them open, and then they are closed on our side.
  */
-async function drain(child: ChildProcess): Promise<void> {
+async function drain(child: ChildProcess, graceMs: number): Promise<void> {
   const streams = [child.stdout, child.stderr].filter((stream) => stream !== null)
   let timer: NodeJS.Timeout | undefined
   await Promise.race([
     Promise.all(streams.map((stream) => finished(stream).catch(() => {}))),
     new Promise((resolve) => {
-      timer = setTimeout(resolve, KILL_GRACE_MS)
+      timer = setTimeout(resolve, graceMs)
     }),
   ])
   clearTimeout(timer)

@@ -10,6 +10,13 @@ function pidsIn(output: string): number[] {
   return [...output.matchAll(/pid:(\d+)/g)].map((match) => Number(match[1]))
 }
 
+/**
+ * exec with a short grace between SIGTERM and SIGKILL, for the tests that end process groups: a
+ * member that ignores SIGTERM, or a dead one its reaper has not collected yet (a zombie still
+ * counts), would otherwise make each test wait the whole 2 s.
+ */
+const groupExec = execTool({killGraceMs: 100})
+
 describe('exec', () => {
   const dirs = useTempWorkspace()
 
@@ -86,9 +93,10 @@ describe('exec', () => {
       `bash -c 'trap "" TERM; exec sleep 300' & echo "pid:$!"`,
       'wait',
     ].join('\n')
-    const result = await run(exec, {command, timeout_ms: 1000}, dirs.workspace)
+    // The command really runs out of time: 500 ms leaves room to start three processes on a busy machine.
+    const result = await run(groupExec, {command, timeout_ms: 500}, dirs.workspace)
     expect(result.is_error).toBe(true)
-    expect(result.error).toBe('timed out after 1000 ms; the command and everything it started were killed')
+    expect(result.error).toBe('timed out after 500 ms; the command and everything it started were killed')
     const pids = pidsIn(result.output)
     expect(pids).toHaveLength(3)
     for (const pid of pids) await waitUntil(() => !isAlive(pid), `process ${pid} is gone`)
@@ -97,7 +105,7 @@ describe('exec', () => {
   it('kills the whole process group when the signal aborts', async () => {
     const controller = new AbortController()
     const pidFile = join(dirs.workspace, 'pid.txt')
-    const running = run(exec, {command: `sleep 300 & echo "pid:$!" > ${pidFile}; wait`}, dirs.workspace, controller.signal)
+    const running = run(groupExec, {command: `sleep 300 & echo "pid:$!" > ${pidFile}; wait`}, dirs.workspace, controller.signal)
     await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').includes('\n'), 'the command wrote its pid')
     const [pid] = pidsIn(readFileSync(pidFile, 'utf8'))
     expect(isAlive(pid)).toBe(true)
@@ -116,7 +124,7 @@ describe('exec', () => {
   })
 
   it('stops what the command left running in the background when it ends', async () => {
-    const result = await run(exec, {command: 'sleep 300 & echo "pid:$!"'}, dirs.workspace)
+    const result = await run(groupExec, {command: 'sleep 300 & echo "pid:$!"'}, dirs.workspace)
     expect(result.output).toMatch(/^exit code: 0\n/)
     expect(result.output).toContain('[processes the command left running in the background were stopped]')
     const [pid] = pidsIn(result.output)
@@ -136,7 +144,7 @@ describe('exec', () => {
       asked.push([argv, cwd])
       return ['/usr/bin/env', 'WRAPPED=yes', ...argv]
     }
-    const result = await exec.execute({command: 'echo "$WRAPPED $PWD"; sleep 300 & echo "pid:$!"'}, {...toolContext(dirs.workspace), wrapCommand})
+    const result = await groupExec.execute({command: 'echo "$WRAPPED $PWD"; sleep 300 & echo "pid:$!"'}, {...toolContext(dirs.workspace), wrapCommand})
     expect(asked).toEqual([[[expect.stringMatching(/\/(bash|sh)$/), '-c', 'echo "$WRAPPED $PWD"; sleep 300 & echo "pid:$!"'], dirs.workspace]])
     expect(result.output).toMatch(new RegExp(`^exit code: 0\n--- stdout ---\nyes ${dirs.workspace}\n`))
     // Still one process group: what the wrapped command left running is stopped.
