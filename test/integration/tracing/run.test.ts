@@ -2,11 +2,11 @@ import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
-import {afterAll, afterEach, describe, expect, it, onTestFinished} from 'vitest'
+import {afterAll, afterEach, describe, expect, it, onTestFinished, vi} from 'vitest'
 
 import {createOpenAIClient} from '../../../src/adapters/api/openai-client.js'
 import {fsRead} from '../../../src/adapters/tools/index.js'
-import {BackendSpanExporter, configureCliTracing} from '../../../src/adapters/tracing-exporter.js'
+import {BackendSpanExporter, CLI_TRACING_SHUTDOWN_MS, configureCliTracing} from '../../../src/adapters/tracing-exporter.js'
 import {Agent, Runner} from '../../../src/core/agent/index.js'
 import {activeTraceProcessors} from '../../../src/core/tracing/provider.js'
 import {BatchTraceProcessor, type BatchTraceProcessorOptions, setTraceProcessors, type SpanJson, type TraceJson} from '../../../src/core/tracing/index.js'
@@ -125,7 +125,16 @@ describe('configureCliTracing', () => {
     const receiver = await startReceiver(['hang'])
     const tracing = configureCliTracing({tracing: {endpoint: receiver.url}}, {})!
     await runWithTool()
-    await tracing.shutdown()
+    // The export hangs for real; only shutdown's own timer is faked, so its budget passes at once.
+    vi.useFakeTimers({shouldClearNativeTimers: true, toFake: ['setTimeout', 'clearTimeout']})
+    try {
+      const shutdown = tracing.shutdown()
+      await vi.advanceTimersByTimeAsync(CLI_TRACING_SHUTDOWN_MS)
+      await shutdown
+    } finally {
+      vi.useRealTimers()
+    }
+
     expect(tracing.dropped).toBe(ITEMS_PER_RUN)
   })
 })
