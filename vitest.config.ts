@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Files that run the build fail at once when it is older than the sources (test/support/fresh-build.ts).
+    globalSetup: ['test/support/fresh-build.ts'],
+    setupFiles: ['test/support/require-fresh-build.ts'],
   },
 })
