@@ -177,13 +177,6 @@ describe('hanzo-dev bridge', () => {
       await alice.close()
       await mallory.close()
     })
-
-    it('is closed with 1008 when its token expires', async () => {
-      // Expired 25 s ago: still inside the 30 s clock tolerance, so accepted, for about 5 s more.
-      const client = await BridgeClient.open(url, {origin: ORIGIN, token: await token('alice', {exp: Math.floor(Date.now() / 1000) - 25})})
-      expect((await client.request('initialize', {})).result).toBeDefined()
-      expect(await client.closed).toEqual({code: 1008, reason: 'token expired'})
-    })
   })
 
   it('drives a full agent session: prompt, streamed answer, a permission request answered', async () => {
