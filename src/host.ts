@@ -30,11 +30,11 @@ export const host: Host = {
     return loadHostContext(options)
   },
   async loginToResource(login, options) {
-    const {loginToResource} = await import('./adapters/auth/resource-login.js')
+    const {loginToResource} = await import('./cli/resource-login.js')
     return loginToResource(login, options)
   },
   async logoutResource(login) {
-    const {logoutResource} = await import('./adapters/auth/resource-login.js')
+    const {logoutResource} = await import('./cli/resource-login.js')
     return logoutResource(login)
   },
   normalizeMcpToolName,
@@ -61,7 +61,7 @@ export const host: Host = {
   },
   parseMcpToolName,
   async resourceAccessToken(login) {
-    const {resourceAccessToken} = await import('./adapters/auth/resource-login.js')
+    const {resourceAccessToken} = await import('./cli/resource-login.js')
     return resourceAccessToken(login)
   },
   version: (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {version: string}).version,

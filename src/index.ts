@@ -1,4 +1,6 @@
 // The library API: the core without the CLI. The CLI uses these same modules.
+import {readTracingEnvironmentFrom} from './core/tracing/provider.js'
+
 export * from '@hanzo-dev/sdk'
 export {collectContributions, collectDoctorReports} from './adapters/plugin-host.js'
 export {nodeConfigIO} from './adapters/config-io.js'
@@ -27,3 +29,6 @@ export {FileCredentialStore} from './adapters/credentials/file-store.js'
 export {KeychainCredentialStore, type KeyringEntry, type KeyringModule} from './adapters/credentials/keychain-store.js'
 export {openCredentialStore, type CredentialBackend, type OpenCredentialStoreOptions, type OpenedCredentialStore} from './adapters/credentials/open-store.js'
 export {writeFileAtomic} from './adapters/atomic-write.js'
+
+// HANZO_TRACING_DISABLED is the library's switch too (hanzo-agent's contract): read from this process.
+readTracingEnvironmentFrom(() => process.env)

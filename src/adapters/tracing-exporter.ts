@@ -2,7 +2,7 @@ import {setTimeout as sleep} from 'node:timers/promises'
 
 import {Backoff} from '../core/protocol/backoff.js'
 import {BatchTraceProcessor} from '../core/tracing/batch-processor.js'
-import {addTraceProcessor, isTracingDisabledByEnv} from '../core/tracing/provider.js'
+import {addTraceProcessor, isTracingDisabledByEnv, readTracingEnvironmentFrom} from '../core/tracing/provider.js'
 import type {TraceItem, TracingExporter} from '../core/tracing/types.js'
 
 export interface BackendSpanExporterOptions {
@@ -110,6 +110,7 @@ export function configureCliTracing(
   const endpoint = config.tracing?.endpoint
   if (!endpoint || isTracingDisabledByEnv(env)) return undefined
   const processor = new BatchTraceProcessor(new BackendSpanExporter({apiKey: config.tracing?.api_key, endpoint}))
+  readTracingEnvironmentFrom(() => env)
   addTraceProcessor(processor)
   return {
     get dropped() {

@@ -1,4 +1,4 @@
-import {type JsonSchema, type ToolContext, type ToolDefinition, type ToolResult, toolOk} from '@hanzo-dev/sdk'
+import {type JsonSchema, type ToolContext, type ToolDefinition, type ToolResult, toolOk} from '@hanzo-dev/sdk/tools'
 
 import {invalidInput} from '../tools/input-validation.js'
 import {isStandardSchema, jsonSchemaOf, parseWithSchema, type StandardInput, type StandardOutput, type StandardSchema} from '../tools/standard-schema.js'

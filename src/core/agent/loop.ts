@@ -1,4 +1,5 @@
-import {type AgentEvent, type LoopStop, type ToolResult, toolError} from '@hanzo-dev/sdk'
+import type {AgentEvent, LoopStop} from '@hanzo-dev/sdk'
+import {type ToolResult, toolError} from '@hanzo-dev/sdk/tools'
 import {ToolFatalError} from '@hanzo-dev/sdk/errors'
 
 import {JsonNestingError, type JsonSyntaxError, parseJsonText} from '../config/json-text.js'

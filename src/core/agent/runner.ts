@@ -51,7 +51,7 @@ export interface RunOptions {
   maxTurns?: number
   maxTokens?: number
   sessionId?: string
-  /** The workspace tools act in; default the process's cwd. */
+  /** The workspace tools act in; default `.`, which the file system resolves against the process's working directory. */
   cwd?: string
   /** Earlier messages of the conversation (without the system message), to continue it. */
   history?: Message[]
@@ -105,7 +105,7 @@ export class Runner {
     const client = options.client ?? getDefaultOpenAIClient()
     if (!client) throw new MissingModelClientError()
     const registry = options.registry ?? libraryRegistry(agent.tools)
-    const cwd = options.cwd ?? process.cwd()
+    const cwd = options.cwd ?? '.'
     const {canonicalPath, hiddenPaths, middleware, permissions} = options
     const offered = options.offered && {has: (name: string) => options.offered!.includes(name)}
     const executor = new ToolPipeline({canonicalPath, cwd, hiddenPaths, middleware, offered, permissions, registry})

@@ -1,4 +1,4 @@
-import {type JsonSchema, toolError, type ToolResult} from '@hanzo-dev/sdk'
+import {type JsonSchema, toolError, type ToolResult} from '@hanzo-dev/sdk/tools'
 import type {ErrorObject, ValidateFunction} from 'ajv'
 
 /**

@@ -1,4 +1,4 @@
-import {type Middleware, type ToolCall, type ToolExecutorFn, type ToolResult, toolError} from '@hanzo-dev/sdk'
+import {type Middleware, type ToolCall, type ToolExecutorFn, type ToolResult, toolError} from '@hanzo-dev/sdk/tools'
 import {ToolFatalError} from '@hanzo-dev/sdk/errors'
 
 import type {ToolExecutor} from '../agent/types.js'

@@ -31,15 +31,24 @@ export function isTracingDisabledByEnv(env: Readonly<Record<string, string | und
   return value === '1' || value === 'true'
 }
 
+let environment: () => Readonly<Record<string, string | undefined>> = () => ({})
+
+/**
+ * Where HANZO_TRACING_DISABLED is read, each time a trace starts: it is the library's switch
+ * too (the SDK's contract), and a library caller has no place to hand it in, so the library
+ * entry and the CLI point it at the process's environment (the core reads no globals).
+ */
+export function readTracingEnvironmentFrom(read: () => Readonly<Record<string, string | undefined>>): void {
+  environment = read
+}
+
 /**
  * The processors a new trace reports to: none when tracing is off. The empty list is checked
- * first so an untraced run pays one comparison. The environment is read here, not injected,
- * because HANZO_TRACING_DISABLED is the library's switch too (the SDK's contract), and a library
- * caller has no place to hand it in.
+ * first so an untraced run pays one comparison.
  */
 export function activeTraceProcessors(): readonly TracingProcessor[] {
   if (processors.length === 0) return processors
-  return (disabled ?? isTracingDisabledByEnv(process.env)) ? [] : processors
+  return (disabled ?? isTracingDisabledByEnv(environment())) ? [] : processors
 }
 
 // The span whose work is running now, so a run started inside a tool call (an agent used as a

@@ -3,7 +3,7 @@ import {afterEach, describe, expect, it, vi} from 'vitest'
 
 import {Agent, ModelError, Runner, tool} from '../../../src/core/agent/index.js'
 import {traceAgentRun} from '../../../src/core/tracing/agent-run.js'
-import {addTraceProcessor, setTraceProcessors, setTracingDisabled} from '../../../src/core/tracing/index.js'
+import {addTraceProcessor, readTracingEnvironmentFrom, setTraceProcessors, setTracingDisabled} from '../../../src/core/tracing/index.js'
 import type {Script} from '../../../src/testing/fake-model/script.js'
 import {ScriptedApiClient} from '../../../src/testing/fake-model/scripted-client.js'
 import {Recorder} from './recorder.js'
@@ -152,6 +152,8 @@ describe('tracing switches', () => {
 
   // The explicit switch outlives its test (as in the SDK, nothing unsets it): the env cases come first.
   it('HANZO_TRACING_DISABLED=1 or true stops traces', async () => {
+    // As the library entry (src/index.ts) and the CLI point it: the core reads no globals.
+    readTracingEnvironmentFrom(() => process.env)
     const recorder = new Recorder()
     addTraceProcessor(recorder)
     for (const value of ['1', 'true', 'TRUE']) {

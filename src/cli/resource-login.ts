@@ -1,17 +1,17 @@
 import type {ResourceLogin} from '@hanzo-dev/sdk'
 import {printable} from '@hanzo-dev/sdk/terminal-text'
 
-import {loginWithOAuth} from '../../cli/auth-login.js'
-import {describeCredential} from '../../cli/auth-report.js'
-import {interruptSignal, withSpinner} from '../../cli/auth-terminal.js'
-import {discoverAuthServer} from '../../core/auth/discovery.js'
-import {providerRefresher, revokeCredential} from '../../core/auth/grant.js'
-import type {FetchLike} from '../../core/auth/oauth-http.js'
-import type {AuthProvider} from '../../core/auth/providers.js'
-import {validCredential} from '../../core/auth/refresh.js'
-import type {HanzoConfig} from '../../core/config/types.js'
-import {UserError} from '../../core/errors.js'
-import {type AuthContext, openAuthContext} from './auth-context.js'
+import {type AuthContext, openAuthContext} from '../adapters/auth/auth-context.js'
+import {discoverAuthServer} from '../core/auth/discovery.js'
+import {providerRefresher, revokeCredential} from '../core/auth/grant.js'
+import type {FetchLike} from '../core/auth/oauth-http.js'
+import type {AuthProvider} from '../core/auth/providers.js'
+import {validCredential} from '../core/auth/refresh.js'
+import type {HanzoConfig} from '../core/config/types.js'
+import {UserError} from '../core/errors.js'
+import {loginWithOAuth} from './auth-login.js'
+import {describeCredential} from './auth-report.js'
+import {interruptSignal, withSpinner} from './auth-terminal.js'
 
 /*
  * Logins to resource servers other than model providers: an MCP server's OAuth (MCP's
