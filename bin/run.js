@@ -23,6 +23,9 @@ if (platform) {
   // @oclif/core's index checks Node against its own `engines` with semver: 47 more files to
   // load on every command. npm's engine-strict (and `hanzo-dev doctor`) already guard ours.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= 'true'
+  // A linked plugin runs from its built JavaScript: plugins are ES modules, which oclif cannot
+  // transpile on Node 20, and saying so before every command of every linked plugin is noise.
+  process.env.OCLIF_DISABLE_LINKED_ESM_WARNING ??= 'true'
   // Node >= 22.1 keeps V8's compiled code on disk between runs; Node 20 has no such cache.
   nodeModule.enableCompileCache?.()
 

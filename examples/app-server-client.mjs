@@ -28,10 +28,10 @@ createInterface({input: server.stdout}).on('line', async (line) => {
   if (waiting.has(message.id)) return waiting.get(message.id)(message)
   const {method, params} = message
   if (method === 'item/delta') process.stdout.write(params.text)
-  if (method === 'item/started' && params.item.type === 'tool_call') process.stdout.write(`\n[${params.item.name} ${JSON.stringify(params.item.input)}]\n`)
+  if (method === 'item/started' && params.item.type === 'tool_call') process.stdout.write(`\n[${params.item.name} ${params.item.title}]\n`)
   if (method === 'error') console.error(`\nerror: ${params.message}`)
   if (method === 'permission/request') {
-    process.stdout.write(`\nAllow ${params.toolName} ${JSON.stringify(params.input)}? [y/a/N] `)
+    process.stdout.write(`\nAllow ${params.toolName} ${params.title ?? JSON.stringify(params.input)}? [y/a/N] `)
     const answer = ((await answers.next()).value ?? '').trim().toLowerCase()
     const decision = answer === 'y' ? 'allow' : answer === 'a' ? 'allow_session' : 'deny'
     send({id: message.id, result: {decision, ...(decision === 'deny' && {reason: 'the user said no'})}})

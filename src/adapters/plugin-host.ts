@@ -178,7 +178,10 @@ export function isTool(value: unknown): value is ToolDefinition {
     typeof value.description === 'string' &&
     isRecord(value.inputSchema) &&
     typeof value.mutating === 'boolean' &&
-    typeof value.execute === 'function'
+    typeof value.execute === 'function' &&
+    // What a tool says of itself is optional; a kind the host does not know yet counts as `other`.
+    optional(value.kind, 'string') &&
+    ['subject', 'describe', 'locations', 'preview'].every((key) => optional(value[key], 'function'))
   )
 }
 

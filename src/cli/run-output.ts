@@ -1,15 +1,13 @@
 import {PrintableStream} from '@hanzo-dev/sdk/terminal-text'
 import type {ChalkInstance} from 'chalk'
 
-import {fileLine} from '../adapters/prompt/diff-view.js'
 import type {AgentEvent} from '../core/agent/loop.js'
 import type {RunResult} from '../core/agent/runner.js'
 import type {Usage} from '../core/agent/types.js'
-import {callSubject} from '../core/sessions/render.js'
 import {type Pricing, requestCost, type TurnUsage, type UsageTotals} from '../core/sessions/usage.js'
 import type {ReplyPrinter} from './reply-printer.js'
 import type {Spinner} from './spinner.js'
-import {toolResultLines} from './tool-result-lines.js'
+import {callLine, compactionLine, isCallItem, toolResultLines} from './tool-result-lines.js'
 
 export type OutputFormat = 'text' | 'json' | 'stream-json'
 
@@ -75,13 +73,14 @@ export class RunOutput {
     if (event.type === 'turn_start') {
       this.turn = event.turn
       this.streams.spinner?.start()
-    } else if (event.type !== 'usage') {
-      // Usage may come before the reply (a compaction's summary request): the wait goes on.
+    } else if (event.type === 'text_delta' || event.type === 'tool_call' || event.type === 'tool_result') {
+      // Not on usage, which may come before the reply (a compaction's summary request): the wait goes on.
       this.streams.spinner?.stop()
     }
 
     if (this.format === 'stream-json') {
-      this.line(event.type === 'usage' ? this.usageEvent(event.usage) : streamEvent(event))
+      // The stream keeps its documented events; the items are for the printers.
+      if (event.type !== 'item_started' && event.type !== 'item_completed') this.line(event.type === 'usage' ? this.usageEvent(event.usage) : streamEvent(event))
       return
     }
 
@@ -92,12 +91,17 @@ export class RunOutput {
       if (markdown) stdout.write(markdown.push(event.text))
       else stdout.write(this.defused ? this.defused.push(event.text) : event.text)
       this.wroteText = true
-    } else if (event.type === 'tool_call') {
+    } else if (event.type === 'item_started' && isCallItem(event.item)) {
       this.endTextLine()
-      stderr.write(style.dim(`⏺ ${fileLine([event.call.name, callSubject(event.call.input)].filter(Boolean).join(' '))}\n`))
-    } else if (event.type === 'tool_result') {
-      const lines = toolResultLines(event.call, event.result, {style, verbose: this.options.verbose ?? false})
+      stderr.write(`${callLine(event.item, style)}\n`)
+    } else if (event.type === 'item_completed' && isCallItem(event.item) && event.item.result) {
+      const lines = toolResultLines(event.item.result, {style, verbose: this.options.verbose ?? false})
       stderr.write(`${lines.join('\n')}\n`)
+    } else if (event.type === 'item_completed' && event.item.type === 'compaction') {
+      this.endTextLine()
+      this.streams.spinner?.stop()
+      stderr.write(`${compactionLine(event.item, style)}\n`)
+      this.streams.spinner?.start()
     }
   }
 

@@ -1,9 +1,8 @@
-import type {ToolResult} from '@hanzo-dev/sdk'
+import type {CallItemBase, CompactionItem, EditDetails, ExecuteDetails, ReadDetails, ToolResult, TurnItem} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 import {oneLine} from '@hanzo-dev/sdk/terminal-text'
 
-import {capped, changeCounts, colouredDiff, fileLine} from '../adapters/prompt/diff-view.js'
-import type {ToolCallRequest} from '../core/agent/types.js'
+import {capped, changeCounts, colouredDiff, fileLine, unifiedDiff} from '../adapters/prompt/diff-view.js'
 
 /** Lines of a result shown under its call; `--verbose` shows more. */
 const BRIEF_LINES = 3
@@ -11,51 +10,111 @@ const VERBOSE_LINES = 20
 const VERBOSE_DIFF_LINES = 40
 const MAX_REASON_LENGTH = 2000
 
+interface Options {
+  style: ChalkInstance
+  verbose: boolean
+}
+
+export type CallItem = Extract<TurnItem, CallItemBase>
+
+export function isCallItem(item: TurnItem): item is CallItem {
+  return item.type === 'command_execution' || item.type === 'file_change' || item.type === 'tool_call'
+}
+
+/** The line printed when a call starts: its tool and, as the tool describes it, the call. */
+export function callLine(item: CallItem, style: ChalkInstance): string {
+  return style.dim(`⏺ ${fileLine(item.title === '' ? item.name : `${item.name} ${item.title}`)}`)
+}
+
+/** The line printed when the conversation was compacted to make room. */
+export function compactionLine({compactedCount, strategy, tokensSaved}: CompactionItem, style: ChalkInstance): string {
+  const how = strategy === 'summary' ? 'summarized' : 'cut short (the summary failed)'
+  return style.dim(`⏺ compacted the conversation: ${plural(compactedCount, 'earlier message')} ${how}, about ${plural(Math.max(0, tokensSaved), 'token')} freed`)
+}
+
 /**
  * What `run` prints on stderr (text output) under a finished tool call: one dimmed line saying how
- * it went (exec's exit code, the lines an edit changed or a read returned, a one-line result
- * itself, the line count of a longer one), and for exec
- * the first lines of its output; a failure's reason in yellow. `verbose` adds more lines, and an
- * edit's diff. Everything the tool or the model wrote is made safe for the terminal first.
+ * it went, from what the tool reported beside the model's text (its `details`): a command's exit
+ * and the first lines of its output, the lines an edit changed, what a read or a search returned;
+ * for a tool that reports nothing, a one-line result itself or the line count of a longer one. A
+ * failure's reason in yellow. `verbose` adds more lines, and an edit's diff. Everything the tool
+ * or the model wrote is made safe for the terminal first.
  */
-export function toolResultLines(call: ToolCallRequest, result: ToolResult, options: {style: ChalkInstance; verbose: boolean}): string[] {
+export function toolResultLines(result: ToolResult, options: Options): string[] {
   const {style, verbose} = options
-  const detail = (lines: readonly string[], max: number) => capped(lines.map((line) => fileLine(line)), max).map((line) => style.dim(`    ${line}`))
   if (result.is_error) {
     const [reason, ...more] = textLines(result.error ?? 'failed')
     // Whole, not cut to a line's width: a denial's reason ends with the command that allows the call.
-    return [style.yellow(`  ↳ ${oneLine(reason, MAX_REASON_LENGTH)}`), ...(verbose ? detail([...more, ...textLines(result.output)], VERBOSE_LINES) : [])]
+    return [style.yellow(`  ↳ ${oneLine(reason, MAX_REASON_LENGTH)}`), ...(verbose ? detail([...more, ...textLines(result.output)], VERBOSE_LINES, style) : [])]
   }
 
-  if (call.name === 'exec') {
-    const [status = '', ...rest] = result.output.split('\n')
-    return [style.dim(`  ↳ ${fileLine(status.replace(/^exit code: /, 'exit '))}`), ...detail(execOutput(rest.join('\n')), verbose ? VERBOSE_LINES : BRIEF_LINES)]
-  }
+  switch (result.details?.kind) {
+    case 'execute': {
+      return executeLines(result.details, options)
+    }
 
-  if (call.name === 'fs_edit' && result.output.includes('\n@@')) {
-    const {added, removed} = changeCounts(result.output)
-    const diff = verbose ? colouredDiff(result.output, style, VERBOSE_DIFF_LINES).map((line) => `    ${line}`) : []
-    return [style.dim(`  ↳ +${added} -${removed} lines`), ...diff]
-  }
+    case 'edit': {
+      return editLines(result.details, options) ?? plainLines(result.output, options)
+    }
 
-  const lines = textLines(result.output)
-  if (call.name === 'fs_read') {
-    const read = lines.filter((line) => /^ *\d+\t/.test(line)).length
-    return [style.dim(`  ↳ ${read} line${read === 1 ? '' : 's'}`), ...(verbose ? detail(lines, VERBOSE_LINES) : [])]
-  }
+    case 'read': {
+      const lines = textLines(result.output)
+      return [style.dim(`  ↳ ${readSummary(result.details) ?? plural(lines.length, 'line')}`), ...(verbose ? detail(lines, VERBOSE_LINES, style) : [])]
+    }
 
-  if (lines.length <= 1) return [style.dim(`  ↳ ${lines[0] === undefined ? '(no output)' : fileLine(lines[0])}`)]
-  return [style.dim(`  ↳ ${lines.length} lines`), ...(verbose ? detail(lines, VERBOSE_LINES) : [])]
+    default: {
+      return plainLines(result.output, options)
+    }
+  }
 }
 
-/** exec's result after its status line: the stdout section, then stderr, each left out when `(none)`. */
-function execOutput(sections: string): string[] {
-  const match = /^--- stdout ---\n([\s\S]*?)\n--- stderr ---\n([\s\S]*)$/.exec(sections)
-  if (!match) return textLines(sections)
-  return [match[1], match[2]].filter((text) => text !== '(none)').flatMap((text) => textLines(text))
+/** The exit, then the output: stdout, then stderr. */
+function executeLines({exitCode, signal, stderr, stdout}: ExecuteDetails, {style, verbose}: Options): string[] {
+  const status = exitCode === null ? `killed by signal ${signal ?? 'unknown'}` : `exit ${exitCode}`
+  return [style.dim(`  ↳ ${status}`), ...detail([...textLines(stdout), ...textLines(stderr)], verbose ? VERBOSE_LINES : BRIEF_LINES, style)]
+}
+
+/** The lines changed, over every file, and with `verbose` each file's diff; undefined when a file's text before is not known. */
+function editLines({files}: EditDetails, {style, verbose}: Options): string[] | undefined {
+  const diffs: Array<{path: string; patch: string}> = []
+  for (const {after, before, path} of files) {
+    if (before === undefined) return undefined
+    const patch = unifiedDiff(before ?? '', after ?? '')
+    if (patch === undefined) return undefined
+    diffs.push({patch, path})
+  }
+
+  const counts = diffs.map(({patch}) => changeCounts(patch))
+  const added = counts.reduce((sum, count) => sum + count.added, 0)
+  const removed = counts.reduce((sum, count) => sum + count.removed, 0)
+  const where = files.length === 1 ? '' : `${plural(files.length, 'file')}, `
+  const shown = verbose
+    ? diffs.flatMap(({patch, path}) => [...(files.length === 1 ? [] : [style.bold(fileLine(path))]), ...colouredDiff(patch, style, VERBOSE_DIFF_LINES)].map((line) => `    ${line}`))
+    : []
+  return [style.dim(`  ↳ ${where}+${added} -${removed} lines`), ...shown]
+}
+
+function readSummary({lines, matches}: ReadDetails): string | undefined {
+  if (lines !== undefined) return plural(lines, 'line')
+  return matches === undefined ? undefined : plural(matches, 'match', 'matches')
+}
+
+/** A one-line result itself, else its line count (the lines with `verbose`). */
+function plainLines(output: string, {style, verbose}: Options): string[] {
+  const lines = textLines(output)
+  if (lines.length <= 1) return [style.dim(`  ↳ ${lines[0] === undefined ? '(no output)' : fileLine(lines[0])}`)]
+  return [style.dim(`  ↳ ${lines.length} lines`), ...(verbose ? detail(lines, VERBOSE_LINES, style) : [])]
+}
+
+function detail(lines: readonly string[], max: number, style: ChalkInstance): string[] {
+  return capped(lines.map((line) => fileLine(line)), max).map((line) => style.dim(`    ${line}`))
 }
 
 function textLines(text: string): string[] {
   const trimmed = text.replace(/\n+$/, '')
   return trimmed === '' ? [] : trimmed.split('\n')
+}
+
+function plural(count: number, noun: string, nouns = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : nouns}`
 }

@@ -1,14 +1,12 @@
 import {emitKeypressEvents} from 'node:readline'
 
-import type {AgentEvent, AgentSession, UsageTotals} from '@hanzo-dev/sdk'
+import type {AgentEvent, AgentSession, Prompter, UsageTotals} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 
-import {fileLine} from '../adapters/prompt/diff-view.js'
-import {toolResultLines} from '../cli/tool-result-lines.js'
+import {callLine, compactionLine, isCallItem, toolResultLines} from '../cli/tool-result-lines.js'
 import {AgentRunError} from '../core/errors.js'
 import {wrapPlain} from '../core/markdown/wrap.js'
-import {callSubject} from '../core/sessions/render.js'
 import type {SlashCommandRegistry} from '../core/slash/index.js'
 import {type ChatCommandContext} from './builtin-commands.js'
 import {drawScreen, type ScreenState, statusLine} from './chat-screen.js'
@@ -56,7 +54,7 @@ const EXIT_WINDOW_MS = 2000
  * question appears in place, with the diff of an edit, and is answered with one key.
  */
 export class ChatSession {
-  readonly prompter = {requestPermission: (tool: string, input: Record<string, unknown>) => this.questions.ask(tool, input)}
+  readonly prompter: Prompter = {requestPermission: (tool, input, context) => this.questions.ask(tool, input, context)}
   private session?: AgentSession
   private readonly region: LiveRegion
   private readonly widget: PromptWidget
@@ -93,7 +91,6 @@ export class ChatSession {
         this.busy.start(decision.type === 'allow' ? 'Running' : 'Thinking')
         this.draw()
       },
-      cwd: () => this.options.cwd,
       draw: () => this.draw(),
       history: options.history,
       interrupted: () => this.running?.signal.aborted ?? false,
@@ -381,16 +378,20 @@ export class ChatSession {
         break
       }
 
-      case 'tool_call': {
+      case 'item_started': {
+        if (!isCallItem(event.item)) break
         this.endText()
-        this.print(style.dim(`⏺ ${fileLine([event.call.name, callSubject(event.call.input)].filter(Boolean).join(' '))}`))
-        this.busy.start(`Running ${event.call.name}`)
+        this.print(callLine(event.item, style))
+        this.busy.start(`Running ${event.item.name}`)
         break
       }
 
-      case 'tool_result': {
+      case 'item_completed': {
+        const {item} = event
+        if (item.type === 'compaction') this.print(compactionLine(item, style))
+        if (!isCallItem(item) || !item.result) break
         this.busy.stop()
-        this.print(toolResultLines(event.call, event.result, {style, verbose: false}).join('\n'))
+        this.print(toolResultLines(item.result, {style, verbose: false}).join('\n'))
         this.busy.start('Thinking')
         break
       }

@@ -1,8 +1,7 @@
 import {stripVTControlCharacters} from 'node:util'
 
-import type {PermissionDecision} from '@hanzo-dev/sdk'
+import type {PermissionDecision, Prompter} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
-import {oneLine} from '@hanzo-dev/sdk/terminal-text'
 
 import type {PromptHistory} from './prompt-history.js'
 import {PromptWidget} from './prompt-widget.js'
@@ -11,7 +10,6 @@ import {PromptWidget} from './prompt-widget.js'
 export interface QuestionHost {
   style: ChalkInstance
   history: PromptHistory
-  cwd(): string
   /** Whether the running turn was interrupted: a question that comes after is denied unasked. */
   interrupted(): boolean
   /** The question is about to show: the spinner stops, the reply's pending text is committed. */
@@ -62,17 +60,17 @@ export class PermissionQuestions {
     return this.pending?.kind === 'reason' ? this.pending.widget : undefined
   }
 
-  ask(tool: string, input: Record<string, unknown>): Promise<PermissionDecision> {
+  ask(tool: string, input: Record<string, unknown>, context?: Parameters<Prompter['requestPermission']>[2]): Promise<PermissionDecision> {
     const {host} = this
     const asked = this.queue.then(async () => {
       if (host.interrupted()) return {reason: 'the user interrupted the turn', type: 'deny'} as const
-      // Loaded at the first question: the diff and the permission rules' parser are not worth a slower start.
-      const [{changePreview}, {summarizeToolInput}] = await Promise.all([import('../adapters/prompt/change-preview.js'), import('../adapters/prompt/input-summary.js')])
-      const preview = await changePreview(tool, input, {cwd: host.cwd(), style: host.style})
+      // Loaded at the first question: the diff is not worth a slower start.
+      const {changePreview, permissionQuestion} = await import('../adapters/prompt/change-preview.js')
+      const preview = changePreview((await context?.preview?.()) ?? [], host.style)
       host.opening()
       if (preview.length > 0) host.print(preview.join('\n'))
       return new Promise<PermissionDecision>((resolve) => {
-        this.question = host.style.bold(`Allow ${oneLine(tool)}: ${summarizeToolInput(tool, input)}?`)
+        this.question = host.style.bold(permissionQuestion(tool, input, context?.title))
         this.pending = {kind: 'choice', resolve}
         host.draw()
       })

@@ -74,10 +74,10 @@ async function converse(client: RpcTestClient): Promise<string> {
   const first = (await client.request('turn/start', {input: 'create approved.txt', sessionId})).result.turnId
   await client.next('turn/started', (p) => p.turnId === first)
   const ask = await client.next('permission/request', (p) => p.turnId === first)
-  expect(ask.params).toMatchObject({input: {command: 'touch approved.txt'}, rules: ['exec(touch approved.txt)'], sessionId, toolName: 'exec'})
+  expect(ask.params).toMatchObject({input: {command: 'touch approved.txt'}, rules: ['exec(touch approved.txt)'], sessionId, title: 'touch approved.txt', toolName: 'exec'})
   await client.respond(ask.id!, {decision: 'allow'})
   const call = await client.next('item/completed', (p) => p.turnId === first && p.item.type === 'tool_call')
-  expect(call.params.item).toMatchObject({input: {command: 'touch approved.txt'}, name: 'exec', result: {isError: false}})
+  expect(call.params.item).toMatchObject({command: 'touch approved.txt', exitCode: 0, input: {command: 'touch approved.txt'}, kind: 'execute', name: 'exec', result: {isError: false}, title: 'touch approved.txt'})
   expect((await client.next('turn/completed', (p) => p.turnId === first)).params).toMatchObject({finalOutput: 'Created approved.txt.', stopReason: 'completed', usage: {outputTokens: expect.any(Number)}})
   expect(existsSync(join(project, 'approved.txt'))).toBe(true)
   const texts = client.all('item/completed', (p) => p.turnId === first && p.item.type === 'agent_message').map((m) => ('text' in m.params.item ? m.params.item.text : ''))
@@ -182,8 +182,8 @@ describe('hanzo-dev app-server over stdio', () => {
     const example = join(REPO_ROOT, 'examples', 'app-server-client.mjs')
     const result = await spawnCli(['create approved.txt', '--', '--fake-model', scripts.session], {bin: example, cwd: project, env: box.env, input: 'n\n'})
     expect(result.exitCode, result.stderr).toBe(0)
-    expect(result.stdout).toContain('Creating it.\n[exec {"command":"touch approved.txt"}]\n')
-    expect(result.stdout).toContain('Allow exec {"command":"touch approved.txt"}? [y/a/N] ')
+    expect(result.stdout).toContain('Creating it.\n[exec touch approved.txt]\n')
+    expect(result.stdout).toContain('Allow exec touch approved.txt? [y/a/N] ')
     expect(result.stdout).toMatch(/\(completed, \d+ tokens in, \d+ out\)$/)
   })
 

@@ -5,6 +5,7 @@ import {describe, expect, it} from 'vitest'
 import type {PermissionMode, Tier} from '../../src/core/config/types.js'
 import {PermissionPolicy, type SessionPermissionMode} from '../../src/core/permissions/index.js'
 import {REPO_ROOT} from '../helpers/cli.js'
+import {callFacts} from '../helpers/tool-calls.js'
 
 interface Vector {
   name: string
@@ -27,7 +28,8 @@ describe('permission-policy vectors (HIP-301 §7)', () => {
     const rules = vector.rules.map((rule) => ({...rule, file: `/${rule.tier}/settings.json`}))
     const policy = new PermissionPolicy(rules, {defaults: vector.defaults ?? [], mode: vector.mode, protected: vector.protected})
     // A tool not known to be read-only counts as mutating (README: `mutating` defaults to true).
-    const result = policy.evaluate(vector.tool, vector.input, {canonicalPath: vector.canonicalPath, mutating: vector.mutating ?? true})
+    // The call's subject is what the tool of that name says of the input (a built-in's; others say nothing).
+    const result = policy.evaluate(vector.tool, callFacts(vector.tool, vector.input, {canonicalPath: vector.canonicalPath, mutating: vector.mutating ?? true}))
     expect({mode: result.mode, rule: result.rule?.pattern ?? null}).toEqual({mode: vector.expect.mode, rule: vector.expect.rule})
     if (vector.expect.tier) expect(result.rule?.tier).toBe(vector.expect.tier)
     if (result.mode === 'deny') expect(result.reason).toBeTruthy()

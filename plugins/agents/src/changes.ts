@@ -18,7 +18,7 @@ const GIT_TIMEOUT_MS = 10_000
 const SAFE = ['-c', 'core.fsmonitor=false', '-c', 'core.quotepath=false']
 const DIFF = ['--no-ext-diff', '--no-textconv', '--no-color']
 
-/** In git, the working tree against HEAD; elsewhere the files the agent wrote (`written`, as its tools were given them). */
+/** In git, the working tree against HEAD; elsewhere the files the agent wrote (`written`, as its tools reported them). */
 export async function workspaceChanges(cwd: string, written: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): Promise<ChangeSet> {
   const git = (args: string[]) => runCommand('git', [...SAFE, ...args], {cwd, env, timeoutMs: GIT_TIMEOUT_MS})
   const inside = await git(['rev-parse', '--is-inside-work-tree'])

@@ -123,9 +123,8 @@ function reviewPrompt(task: string, plan: string, summary: string, changes: Chan
   return `Review this change.\n\nTask:\n${task}\n\nPlan:\n${plan}\n\nThe coding agent's summary:\n${summary}\n\n${change}`
 }
 
-/** The path a successful write or edit touched, as the tool was given it. */
+/** The files a call changed, as its tool reported them (the run's file_change items), whatever the tool. */
 function noteWrite(event: StageEvent, written: Set<string>): void {
-  if (event.type !== 'tool_result' || event.result.is_error) return
-  const path = event.call.input.path
-  if ((event.call.name === 'fs_write' || event.call.name === 'fs_edit') && typeof path === 'string') written.add(path)
+  if (event.type !== 'item_completed' || event.item.type !== 'file_change') return
+  for (const {path} of event.item.files ?? []) written.add(path)
 }

@@ -1,40 +1,62 @@
 import {access} from 'node:fs/promises'
 
-import type {Middleware, ToolCall, ToolContext, ToolExecutorFn} from '@hanzo-dev/sdk'
+import type {Middleware, ToolCall, ToolContext, ToolExecutorFn, ToolLocation} from '@hanzo-dev/sdk'
 import type {Diagnostic} from 'vscode-languageserver-protocol'
 
 import {type DiagnosticItem, formatDiagnostic, toDiagnosticItems} from './queries.js'
 import type {CoveredFile, ServerManager} from './server-manager.js'
 
-/** The tools whose result gets the diagnostics they caused. */
-const EDITING_TOOLS = new Set(['fs_write', 'fs_edit'])
 /** More than this buries the edit's own result; the model can ask lsp_diagnostics for the rest. */
 export const MAX_EDIT_DIAGNOSTICS = 10
 
 /**
- * HIP-301 §8's context enrichment: after a successful fs_write or fs_edit on a file a server
- * covers, the result gets the errors and warnings that are new since before the edit (the ones the
- * file already had are not repeated, wherever the edit moved them). Nothing is added when there
- * are none, when no server covers the file, or when the call is interrupted. It runs inside the
- * sandbox middleware, whose `confineProcess` starts the server (the sandbox plugin comes first in
- * the root package.json's plugin list, the order the host applies middleware in).
+ * HIP-301 §8's context enrichment: after a successful call of an edit tool (ToolCall's kind, any
+ * tool's) on files a server covers (its locations), the result gets the errors and warnings that
+ * are new since before the edit (the ones a file already had are not repeated, wherever the edit
+ * moved them). Nothing is added when there are none, when no server covers the files, or when
+ * the call is interrupted. It runs inside the sandbox middleware, whose `confineProcess` starts
+ * the server (the sandbox plugin comes first in the root package.json's plugin list, the order
+ * the host applies middleware in).
  */
 export function editDiagnostics(manager: ServerManager): Middleware {
   return {
     name: 'lsp-diagnostics',
     wrap: (next: ToolExecutorFn) => async (call: ToolCall, context: ToolContext) => {
-      const file = EDITING_TOOLS.has(call.name) && typeof call.input.path === 'string' ? await manager.cover(call.input.path, context.cwd, context.confineProcess).catch(() => undefined) : undefined
-      if (!file) return next(call, context)
-      const before = (await exists(file.path)) ? await quietly(manager, file) : []
+      const files = call.kind === 'edit' ? await covered(manager, call.locations ?? [], context) : []
+      if (files.length === 0) return next(call, context)
+      const before: Array<Diagnostic[] | undefined> = []
+      for (const file of files) before.push((await exists(file.path)) ? await quietly(manager, file) : [])
       const result = await next(call, context)
-      if (result.is_error || context.signal.aborted || before === undefined) return result
-      const after = await quietly(manager, file)
-      if (!after) return result
-      const fresh = newSince(before, after).filter((d) => (d.severity ?? 1) <= 2)
-      if (fresh.length === 0) return result
-      return {...result, output: `${result.output}\n\n${render(await toDiagnosticItems(fresh, file, await manager.workspaceRoot()), file)}`}
+      if (result.is_error || context.signal.aborted) return result
+      const reports: string[] = []
+      for (const [index, file] of files.entries()) {
+        const report = await freshReport(manager, file, before[index])
+        if (report) reports.push(report)
+      }
+
+      return reports.length === 0 ? result : {...result, output: `${result.output}\n\n${reports.join('\n\n')}`}
     },
   }
+}
+
+/** The files of `locations` a server covers, each once. */
+async function covered(manager: ServerManager, locations: readonly ToolLocation[], context: ToolContext): Promise<CoveredFile[]> {
+  const files = new Map<string, CoveredFile>()
+  for (const {path} of locations) {
+    const file = await manager.cover(path, context.cwd, context.confineProcess).catch(() => undefined)
+    if (file) files.set(file.path, file)
+  }
+
+  return [...files.values()]
+}
+
+/** What is new in `file` since `before` (undefined: unknown, nothing is said), rendered; undefined when nothing is. */
+async function freshReport(manager: ServerManager, file: CoveredFile, before: Diagnostic[] | undefined): Promise<string | undefined> {
+  const after = before && (await quietly(manager, file))
+  if (!before || !after) return undefined
+  const fresh = newSince(before, after).filter((d) => (d.severity ?? 1) <= 2)
+  if (fresh.length === 0) return undefined
+  return render(await toDiagnosticItems(fresh, file, await manager.workspaceRoot()), file)
 }
 
 /** The diagnostics in `after` that `before` did not have, compared by what they say, not where (an edit moves lines). */

@@ -75,13 +75,24 @@ export function lspTools(manager: ServerManager): ToolDefinition[] {
   ]
 }
 
-/** The input types differ per tool; the registry holds them all alike. */
+/**
+ * What every lsp tool says of itself: it reads the file it names (rules match the path, the
+ * sandbox checks it). The input types differ per tool; the registry holds them all alike.
+ */
 function onPath(tool: ToolDefinition<PathInput>): ToolDefinition {
-  return tool as unknown as ToolDefinition
+  const described: ToolDefinition<PathInput> = {...tool, describe: (input) => input.path, kind: 'read', locations: (input) => [{path: input.path}], subject: (input) => ({kind: 'path', path: input.path})}
+  return described as unknown as ToolDefinition
 }
 
 function at(tool: ToolDefinition<PositionInput>): ToolDefinition {
-  return tool as unknown as ToolDefinition
+  const described: ToolDefinition<PositionInput> = {
+    ...tool,
+    describe: (input) => `${input.path}:${input.line}:${input.column}`,
+    kind: 'read',
+    locations: (input) => [{line: input.line, path: input.path}],
+    subject: (input) => ({kind: 'path', path: input.path}),
+  }
+  return described as unknown as ToolDefinition
 }
 
 function locationList(locations: Parameters<typeof formatLocation>[0][], none: string): string {

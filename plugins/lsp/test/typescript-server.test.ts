@@ -67,15 +67,15 @@ describe('typescript-language-server through the manager, the tools and the edit
     expect((await call('lsp_diagnostics', {path: '../outside.ts'})).error).toContain('no language server covers this file')
   })
 
-  describe('after fs_write', () => {
-    // Stands in for the core's fs_write: the middleware sees only the call and the result.
+  describe('after an edit', () => {
+    // Stands in for a tool of kind edit (fs_write, or a plugin's): the middleware sees only the call, as the pipeline describes it, and the result.
     const write: ToolExecutorFn = async (call) => {
       if (call.input.content === 'FAIL') return toolError('refused')
       writeFileSync(join(project, String(call.input.path)), String(call.input.content))
       return toolOk(`Wrote ${call.input.path}.`)
     }
     const context = () => ({cwd: project, sessionId: 's', signal: new AbortController().signal})
-    const writeThrough = (path: string, content: string, name = 'fs_write') => editDiagnostics(manager).wrap(write)({input: {content, path}, name}, context())
+    const writeThrough = (path: string, content: string, name = 'fs_write') => editDiagnostics(manager).wrap(write)({input: {content, path}, kind: 'edit', locations: [{path}], name}, context())
 
     it('appends only the diagnostics the edit added, not the ones the file had', async () => {
       const result = await writeThrough('src/main.ts', `${MAIN}export const flag: boolean = greet('x')\n`)
@@ -94,8 +94,8 @@ describe('typescript-language-server through the manager, the tools and the edit
       expect(readFileSync(join(project, 'src', 'main.ts'), 'utf8')).toContain('count: string')
     })
 
-    it('counts a new file as having had none', async () => {
-      const result = await writeThrough('src/fresh.ts', "import {greet} from './lib.js'\ngreet(42)\n")
+    it('counts a new file as having had none, whatever the edit tool is called', async () => {
+      const result = await writeThrough('src/fresh.ts', "import {greet} from './lib.js'\ngreet(42)\n", 'plugin_writer')
       expect(result.output).toContain("src/fresh.ts:2:7: error: Argument of type 'number' is not assignable to parameter of type 'string'. [typescript 2345]")
     })
   })

@@ -26,7 +26,9 @@ describe('hanzo-dev mcp serve', () => {
     writeFileSync(join(project, 'notes.txt'), 'hello from the workspace\n')
     // The user's deny rule: a served exec of it must be refused before any process starts.
     mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
-    writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({permissions: {'exec(touch *)': 'deny'}}))
+    // And an MCP server of theirs, which a served session must not start: it would leave its mark.
+    const servers = {marker: {args: ['-c', `touch ${join(box.home, 'marker-started')}; sleep 30`], command: 'sh'}}
+    writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({mcp_servers: servers, permissions: {'exec(touch *)': 'deny'}}))
     client = new Client({name: 'test-client', version: '1.0.0'})
     await client.connect(new StdioClientTransport({args: [CLI, 'mcp', 'serve'], command: process.execPath, cwd: project, env: {...box.env, PATH: process.env.PATH!}, stderr: 'ignore'}))
   })
@@ -42,6 +44,12 @@ describe('hanzo-dev mcp serve', () => {
     expect(Buffer.byteLength(JSON.stringify(tools))).toBeLessThan(DEFAULT_LIST_BUDGET_BYTES)
     expect(tools.find((t) => t.name === 'fs_read')!.annotations).toMatchObject({readOnlyHint: true})
     expect(tools.find((t) => t.name === 'exec')!.annotations).toMatchObject({readOnlyHint: false})
+  })
+
+  it("does not start the user's MCP servers: it would be their proxy, or a client of itself", async () => {
+    await client.listTools()
+    const {existsSync} = await import('node:fs')
+    expect(existsSync(join(box.home, 'marker-started'))).toBe(false)
   })
 
   it('runs calls in the workspace, each answer carrying the verdict', async () => {

@@ -4,23 +4,15 @@ import type {BackendStatus, ConfinedCommand, Confinement} from './confinement.js
 import type {Roots} from './mount-plan.js'
 import type {Sandbox} from './sandbox.js'
 
-/** The built-in file tools: which input names a path, and whether they write through it. */
-const FILE_TOOLS = new Map([
-  ['fs_edit', {write: true}],
-  ['fs_glob', {write: false}],
-  ['fs_grep', {write: false}],
-  ['fs_list', {write: false}],
-  ['fs_read', {write: false}],
-  ['fs_write', {write: true}],
-])
-
 /**
- * The sandbox step of the pipeline (after the pre-hooks, before the tool): a file tool's `path`
- * (the workspace when absent) and exec's working directory go through `Sandbox.checkPath`, and
- * a refusal is a tool error naming the path and why. exec then runs wrapped by the mechanism in
- * force (`wrapCommand`); its first result in a session says which, and any result says what the
- * sandbox removed after it (project-guards.ts). Other tools pass: they name no path the sandbox
- * can judge, and permissions already ask about them.
+ * The sandbox step of the pipeline (after the pre-hooks, before the tool), by what a call says it
+ * does (ToolCall's kind and locations, from its tool), whatever the tool's name:
+ * - the files a call touches go through `Sandbox.checkPath`, for writing unless the tool only
+ *   reads, and a refusal is a tool error naming the path and why;
+ * - a call that runs commands (kind `execute`) has its working directory checked and runs wrapped
+ *   by the mechanism in force (`wrapCommand`); its first result in a session says which, and any
+ *   result says what the sandbox removed after it (project-guards.ts).
+ * Other calls pass: they name no path the sandbox can judge, and permissions already ask about them.
  *
  * Every call that passes gets `confineProcess` for the processes a tool starts to outlive it
  * (language servers, started by the lsp tools and by the lsp middleware on an edit). That
@@ -36,14 +28,12 @@ export function sandboxMiddleware(sandbox: Sandbox): Middleware {
       if (sandbox.config.mode === 'off') return next
       return async (call, plain) => {
         const context = {...plain, confineProcess}
-        const file = FILE_TOOLS.get(call.name)
-        if (file) {
-          const path = typeof call.input.path === 'string' ? call.input.path : '.'
-          const verdict = await sandbox.checkPath(path, {cwd: context.cwd, write: file.write})
-          return verdict.allowed ? next(call, context) : refusal(call, verdict.reason)
+        for (const {path} of call.locations ?? []) {
+          const verdict = await sandbox.checkPath(path, {cwd: context.cwd, write: call.kind !== 'read'})
+          if (!verdict.allowed) return refusal(call, verdict.reason)
         }
 
-        if (call.name !== 'exec') return next(call, context)
+        if (call.kind !== 'execute') return next(call, context)
         const verdict = await sandbox.checkPath(context.cwd)
         if (!verdict.allowed) return refusal(call, `the working directory ${verdict.reason}`)
         const confinement = await sandbox.confinement()
@@ -76,7 +66,7 @@ export function refusingMiddleware(problem: string): Middleware {
   const confineProcess = async (): Promise<ProcessConfinement> => ({refused: reason})
   return {
     name: 'sandbox',
-    wrap: (next) => async (call, context) => (FILE_TOOLS.has(call.name) || call.name === 'exec' ? refusal(call, reason) : next(call, {...context, confineProcess})),
+    wrap: (next) => async (call, context) => (judged(call) ? refusal(call, reason) : next(call, {...context, confineProcess})),
   }
 }
 
@@ -94,6 +84,11 @@ async function processConfinement(sandbox: Sandbox): Promise<ProcessConfinement>
   } catch (error) {
     return {refused: `the sandbox cannot confine it: ${(error as Error).message}`}
   }
+}
+
+/** Whether the sandbox has something to judge in a call: files it touches, or commands it runs. */
+function judged(call: ToolCall): boolean {
+  return (call.locations?.length ?? 0) > 0 || call.kind === 'execute'
 }
 
 function refusal(call: ToolCall, reason: string): ToolResult {

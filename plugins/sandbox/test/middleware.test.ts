@@ -2,12 +2,13 @@ import {execFileSync} from 'node:child_process'
 import {existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 
-import {findExecutable, type Middleware, type ProcessConfinement, type ToolContext, type ToolExecutorFn, toolOk} from '@hanzo-dev/sdk'
+import {findExecutable, type Middleware, type ProcessConfinement, type ToolCall, type ToolContext, type ToolExecutorFn, toolOk} from '@hanzo-dev/sdk'
 import {describe, expect, it} from 'vitest'
 
 import {host as hostApi} from '../../../src/host.js'
 
 import {builtinTools} from '../../../src/adapters/tools/index.js'
+import {describeCall, describedCall} from '../../../src/core/tools/call-description.js'
 import {useSandboxDirs} from '../../../test/helpers/cli.js'
 import {isAlive, waitUntil} from '../../../test/helpers/processes.js'
 import contribute from '../src/hooks/contribute.js'
@@ -21,6 +22,11 @@ import {Sandbox, type SandboxOptions} from '../src/sandbox.js'
 const dirs = useSandboxDirs('hanzo-sandbox-mw-', 'ws', 'outside')
 const tools = new Map(builtinTools().map((t) => [t.name, t]))
 const execute: ToolExecutorFn = (call, context) => tools.get(call.name)!.execute(call.input, context)
+/** A call as the pipeline hands it to middleware: with what its tool says of it (none for a tool it does not know). */
+const call = (name: string, input: Record<string, unknown>): ToolCall => {
+  const tool = tools.get(name)
+  return tool ? describedCall(name, input, describeCall(tool, input)) : {input, name}
+}
 
 const bwrapWorks = (() => {
   try {
@@ -35,7 +41,7 @@ function pipeline(config: Partial<SandboxConfig> = {}, options: SandboxOptions =
   const sandbox = new Sandbox({allowed_paths: [], mode: 'workspace', network: true, ...config}, dirs.ws, options)
   const run = sandboxMiddleware(sandbox).wrap(execute)
   return (name: string, input: Record<string, unknown>, context: Partial<ToolContext> = {}) =>
-    run({input, name}, {cwd: dirs.ws, sessionId: 's', signal: new AbortController().signal, ...context})
+    run(call(name, input), {cwd: dirs.ws, sessionId: 's', signal: new AbortController().signal, ...context})
 }
 
 /** Host pids of the live processes whose command line holds `token`. */
@@ -92,8 +98,8 @@ describe('sandbox middleware: file tools', () => {
   it('refuses the tools it judges, with the problem, when the settings cannot be read', async () => {
     const run = refusingMiddleware('sandbox.mode "strict" is not one of off, workspace, allowlist').wrap(async () => ({error: null, is_error: false, output: 'ran'}))
     const context = {cwd: dirs.ws, sessionId: 's', signal: new AbortController().signal}
-    expect(await run({input: {path: 'a'}, name: 'fs_read'}, context)).toMatchObject({error: expect.stringMatching(/^sandbox: fs_read refused: sandbox.mode "strict"/), is_error: true})
-    expect(await run({input: {}, name: 'mcp__x__y'}, context)).toMatchObject({output: 'ran'})
+    expect(await run(call('fs_read', {path: 'a'}), context)).toMatchObject({error: expect.stringMatching(/^sandbox: fs_read refused: sandbox.mode "strict"/), is_error: true})
+    expect(await run(call('mcp__x__y', {}), context)).toMatchObject({output: 'ran'})
   })
 })
 
@@ -170,7 +176,7 @@ describe('sandbox middleware: processes that outlive a call (language servers)',
       seen = context
       return toolOk('')
     })
-    await run({input: {path: 'a.ts'}, name}, {cwd: dirs.ws, sessionId: 's', signal: new AbortController().signal})
+    await run(call(name, {path: 'a.ts'}), {cwd: dirs.ws, sessionId: 's', signal: new AbortController().signal})
     return seen?.confineProcess?.()
   }
 
@@ -231,7 +237,7 @@ describe('hanzo:contribute', () => {
     expect(contribution?.context).toContain('a private /tmp, without network')
     expect(contribution?.status).toBe('sandbox: workspace')
     const run = contribution!.middleware![0].wrap(execute)
-    expect(await run({input: {path: '../outside/x'}, name: 'fs_read'}, context)).toMatchObject({error: expect.stringContaining('is outside the workspace'), is_error: true})
+    expect(await run(call('fs_read', {path: '../outside/x'}), context)).toMatchObject({error: expect.stringContaining('is outside the workspace'), is_error: true})
   })
 
   it('adds nothing to the prompt in mode off', async () => {
@@ -244,7 +250,7 @@ describe('hanzo:contribute', () => {
     const contribution = await answer({sandbox: {mode: 'strict'}})
     expect(contribution?.status).toBe('sandbox: settings unreadable, tools refused')
     const run = contribution!.middleware![0].wrap(execute)
-    expect(await run({input: {command: 'true'}, name: 'exec'}, context)).toMatchObject({
+    expect(await run(call('exec', {command: 'true'}), context)).toMatchObject({
       error: 'sandbox: exec refused: sandbox.mode "strict" is not one of auto, off, workspace, allowlist; fix the sandbox settings',
       is_error: true,
     })

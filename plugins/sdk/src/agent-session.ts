@@ -1,4 +1,5 @@
 import type {ContributedSlashCommand} from './slash-commands.js'
+import type {FileChange, ToolKind, ToolLocation} from './tool-description.js'
 import type {JsonSchema, ToolResult} from './tools.js'
 
 /**
@@ -37,13 +38,85 @@ export interface Usage {
   outputTokens: number
 }
 
-/** What the loop reports as it goes: the CLI's output formats are built from these. */
+/**
+ * What the loop reports as it goes. The low-level events (a model request starts, a piece of
+ * text, a call, its result, the tokens a request cost) come as they happen; the turn's items
+ * (TurnItem) start and complete around them, so a printer maps items instead of rebuilding them.
+ */
 export type AgentEvent =
   | {type: 'turn_start'; turn: number}
   | {type: 'text_delta'; text: string}
   | {type: 'tool_call'; call: ToolCallRequest}
   | {type: 'tool_result'; call: ToolCallRequest; result: ToolResult}
   | {type: 'usage'; usage: Usage}
+  | {type: 'item_started'; item: TurnItem}
+  | {type: 'item_completed'; item: TurnItem}
+
+/**
+ * A turn's parts as the core builds them from the loop and what each tool says of its calls
+ * (ToolDefinition's kind, describe and result details). A tool call is one of three by what it
+ * does: `command_execution` (kind `execute` with a command), `file_change` (kind `edit`), else
+ * `tool_call`. Started and completed by `item_started` / `item_completed` events with the same id;
+ * a compaction and an error are reported when over, by `item_completed` alone.
+ */
+export type TurnItem = MessageItem | CommandExecutionItem | FileChangeItem | ToolCallItem | CompactionItem | ErrorItem
+
+/** The model's text between its calls: `text` is whole when completed (a think block left out), empty when started. */
+export interface MessageItem {
+  type: 'message'
+  id: string
+  text: string
+}
+
+/** What every kind of call item has. */
+export interface CallItemBase {
+  /** The model's call id. */
+  id: string
+  name: string
+  input: Record<string, unknown>
+  kind: ToolKind
+  /** The call in one line, as its tool describes it (the subject or the input when it does not). */
+  title: string
+  /** `running` when started; `failed` when its result is an error (denied, refused, failed). */
+  status: 'running' | 'completed' | 'failed'
+  /** When completed: the result, its `details` included. */
+  result?: ToolResult
+}
+
+export interface CommandExecutionItem extends CallItemBase {
+  type: 'command_execution'
+  command: string
+  /** When completed and the tool reported it (ExecuteDetails): null when it did not exit on its own. */
+  exitCode?: number | null
+}
+
+export interface FileChangeItem extends CallItemBase {
+  type: 'file_change'
+  /** The files it names (its tool's `locations`). */
+  locations: ToolLocation[]
+  /** When completed and the tool reported them (EditDetails): the files it changed, before and after. */
+  files?: FileChange[]
+}
+
+export interface ToolCallItem extends CallItemBase {
+  type: 'tool_call'
+}
+
+/** The conversation was compacted before a model request (HIP-301 §5). */
+export interface CompactionItem {
+  type: 'compaction'
+  id: string
+  strategy: 'summary' | 'truncation'
+  compactedCount: number
+  tokensSaved: number
+}
+
+/** What ended the run with an error (the model's, or a tool's fatal one): the run then throws it. */
+export interface ErrorItem {
+  type: 'error'
+  id: string
+  message: string
+}
 
 /** `max_tokens`: the last reply was cut at the model's output limit, so the answer is incomplete. */
 export type LoopStop = 'completed' | 'max_turns' | 'max_tokens' | 'cancelled'
@@ -67,10 +140,12 @@ export type PermissionDecision =
 
 /**
  * Who answers when the permission rules say to ask. `context` says how the call could be
- * allowed without asking next time (the core's AllowAdvice), and `notice` why a call a rule allows is asked about.
+ * allowed without asking next time (the core's AllowAdvice), `notice` why a call a rule allows
+ * is asked about, `title` the call in one line (the tool's `describe`), and `preview` what it
+ * would change (the tool's `preview`), to show before the question.
  */
 export interface Prompter {
-  requestPermission(toolName: string, input: Record<string, unknown>, context?: {advice: unknown; notice?: string}): Promise<PermissionDecision>
+  requestPermission(toolName: string, input: Record<string, unknown>, context?: {advice: unknown; notice?: string; title?: string; preview?: () => Promise<FileChange[]>}): Promise<PermissionDecision>
 }
 
 /**
@@ -128,6 +203,11 @@ export interface AgentSessionOptions {
   prompter?: Prompter
   /** Default `all`. */
   tools?: ToolScope
+  /**
+   * `false`: the configured MCP servers are not started for this session (`mcp serve`: serving
+   * their tools again would make hanzo-dev their proxy, or a client of itself). Default: started.
+   */
+  mcpServers?: boolean
   /** Put before hanzo-dev's own system prompt (a role: "You are a planner..."), not instead of it. */
   systemPrompt?: string
   /** The most model requests one run makes (default: the `max_turns` setting, else 25). */

@@ -45,6 +45,8 @@ export interface HostContext {
    * message). Absent for the other hooks.
    */
   tools?: ToolScope
+  /** For `hanzo:contribute`: `false` when the session must not start MCP servers (AgentSessionOptions.mcpServers). */
+  mcpServers?: false
   /** Aborted when the host stops waiting; stop work and release resources. */
   signal: AbortSignal
 }

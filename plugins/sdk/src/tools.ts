@@ -1,3 +1,8 @@
+import type {FileChange, ToolKind, ToolLocation, ToolResultDetails, ToolSubject} from './tool-description.js'
+
+// What a tool says of itself comes with the tool's own types, on the same pure subpath.
+export * from './tool-description.js'
+
 /** JSON Schema as plain data; validation happens centrally in the core, never in a tool. */
 export type JsonSchema = {[key: string]: unknown}
 
@@ -12,6 +17,8 @@ export interface ToolResult {
    * step's own denials are.
    */
   refused?: boolean
+  /** What happened, structured (tool-description.ts), beside `output`: the model never sees it. */
+  details?: ToolResultDetails
 }
 
 export interface ToolContext {
@@ -56,12 +63,29 @@ export type ProcessConfinement =
 /**
  * A tool is data plus `execute`. `mutating` says whether it can change anything outside the
  * conversation; say `true` when unsure, so permissions treat it as a write.
+ *
+ * The rest describes the tool to the host (tool-description.ts); each is optional, and the host
+ * calls them with input already validated against `inputSchema`, before `execute`. They must be
+ * quick and must not change anything; one that throws counts as saying nothing.
  */
 export interface ToolDefinition<I = Record<string, unknown>> {
   name: string
   description: string
   inputSchema: JsonSchema
   mutating: boolean
+  /** `other` when absent. An `edit` tool whose subject is a path is held to the protected files, as `fs_write` is. */
+  kind?: ToolKind
+  /**
+   * What permission rules and approvals match the call by; absent or undefined: the call has
+   * none, and only rules naming the tool alone match it.
+   */
+  subject?(input: I): ToolSubject | undefined
+  /** The call in one line, for the user (`src/app.ts`, `npm test`); the subject or the input when absent. */
+  describe?(input: I): string
+  /** The files it touches: the sandbox checks them (for writing unless its kind is `read`), language servers watch them. */
+  locations?(input: I): ToolLocation[]
+  /** What the call would change, without changing it: the permission question shows it as a diff. */
+  preview?(input: I, context: ToolContext): Promise<FileChange[]>
   /**
    * Why the user must approve this tool again though a rule allows it (its definition changed
    * since they approved it); undefined when it need not. Asked before every call: it may change.
@@ -70,9 +94,16 @@ export interface ToolDefinition<I = Record<string, unknown>> {
   execute(input: I, context: ToolContext): Promise<ToolResult>
 }
 
+/**
+ * A call as middleware gets it. The host's pipeline adds what the tool says of it (its kind,
+ * subject and locations), so middleware acts on what a call does, not on its tool's name.
+ */
 export interface ToolCall {
   name: string
   input: Record<string, unknown>
+  kind?: ToolKind
+  subject?: ToolSubject
+  locations?: readonly ToolLocation[]
 }
 
 /** The executor the pipeline is built from: one call in, one result out. */
@@ -84,12 +115,12 @@ export interface Middleware {
   wrap(next: ToolExecutorFn): ToolExecutorFn
 }
 
-export function toolOk(output: string): ToolResult {
-  return {error: null, is_error: false, output}
+export function toolOk(output: string, details?: ToolResultDetails): ToolResult {
+  return details ? {details, error: null, is_error: false, output} : {error: null, is_error: false, output}
 }
 
-export function toolError(error: string, output = ''): ToolResult {
-  return {error, is_error: true, output}
+export function toolError(error: string, output = '', details?: ToolResultDetails): ToolResult {
+  return details ? {details, error, is_error: true, output} : {error, is_error: true, output}
 }
 
 /** A middleware's refusal of the call before it ran (see {@link ToolResult.refused}). */

@@ -64,7 +64,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   const model = options.model === false ? TOOLS_ONLY : await modelClient({baseURL: options.baseURL, config, env, fakeModel: options.fakeModel, model: options.model, warn})
   const registry = new ToolRegistry()
   for (const tool of builtinTools({exec: {envPassthrough: config.exec?.env_passthrough}})) registry.register(tool, 'builtin')
-  const contributed = options.cliConfig ? await collectContributions(options.cliConfig, {...hostInput(loaded, cwd, env), tools: options.tools ?? 'all'}, hookTimeoutMs(env)) : {answers: [], warnings: []}
+  const contributed = options.cliConfig ? await collectContributions(options.cliConfig, {...hostInput(loaded, cwd, env), tools: options.tools ?? 'all', ...(options.mcpServers === false ? {mcpServers: false} : {})}, hookTimeoutMs(env)) : {answers: [], warnings: []}
   for (const warning of contributed.warnings) warn(`plugin ${warning.plugin}: ${warning.message}`)
   const middleware: Middleware[] = []
   const pluginContext: string[] = []
@@ -98,7 +98,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   const permissions = new PermissionGate({
     audit: new AuditLog(auditLogPath(dataDir)),
     policy: new PermissionPolicy(permissionRules, {...policyOptions, mode: options.permissionMode}),
-    prompter: options.prompter ?? createPrompter({cwd, input: process.stdin, interactive, interrupt: interrupts.handle, output: process.stderr, style: makeStyle(process.stderr, env)}),
+    prompter: options.prompter ?? createPrompter({input: process.stdin, interactive, interrupt: interrupts.handle, output: process.stderr, style: makeStyle(process.stderr, env)}),
   })
   const basePrompt = buildSystemPrompt({
     customInstructions: config.custom_instructions,

@@ -7,6 +7,7 @@ import {type ApiClient, type Message, ModelError} from '../../core/agent/types.j
 import type {HanzoConfig} from '../../core/config/types.js'
 import {AgentRunError, ToolFatalError} from '../../core/errors.js'
 import type {PermissionGate, PermissionPolicy} from '../../core/permissions/index.js'
+import {describeCall} from '../../core/tools/call-description.js'
 import {ToolPipeline} from '../../core/tools/pipeline.js'
 import {type ToolRegistry, trusted} from '../../core/tools/registry.js'
 import {scopedToolNames} from '../../core/tools/scope.js'
@@ -229,8 +230,9 @@ export class AgentSessionNode implements AgentSession {
   async verdict(name: string, input: Record<string, unknown>): Promise<ToolVerdict> {
     const tool = this.parts.registry.get(name)
     if (!tool || !this.settings.tools.includes(tool.definition.name)) return {decision: 'deny', reason: `${name} is not one of this session's tools`}
-    const canonicalPath = typeof input.path === 'string' ? await this.canonicalPath(input.path) : undefined
-    const evaluation = this.parts.verdictPolicy.evaluate(tool.definition.name, input, {canonicalPath, mutating: !trusted(tool) || tool.definition.mutating, trusted: trusted(tool)})
+    const {kind, subject} = describeCall(tool.definition, input)
+    const canonicalPath = subject?.kind === 'path' ? await this.canonicalPath(subject.path) : undefined
+    const evaluation = this.parts.verdictPolicy.evaluate(tool.definition.name, {canonicalPath, kind, mutating: !trusted(tool) || tool.definition.mutating, subject, trusted: trusted(tool)})
     const decision = evaluation.mode === 'prompt' ? 'ask' : evaluation.mode
     return {decision, ...(evaluation.reason ? {reason: evaluation.reason} : {}), ...(evaluation.rule ? {rule: evaluation.rule.pattern} : {})}
   }

@@ -1,5 +1,9 @@
 import type {ChalkInstance} from 'chalk'
+import {createPatch} from 'diff'
 import {oneLine} from '@hanzo-dev/sdk/terminal-text'
+
+/** Past this many changed lines a diff is not computed (fs_edit's own limit): its cost grows with both sides. */
+const DIFF_MAX_EDIT_LENGTH = 5000
 
 /** A line of a file as a terminal shows it: tabs as four spaces, escape sequences defused, cut at 160. */
 export function fileLine(line: string): string {
@@ -11,6 +15,11 @@ export function capped(lines: readonly string[], max: number): string[] {
   if (lines.length <= max) return [...lines]
   const more = lines.length - max
   return [...lines.slice(0, max), `… ${more} more line${more === 1 ? '' : 's'}`]
+}
+
+/** The unified diff from `before` to `after` with 3 lines of context; undefined when it is too large to compute. */
+export function unifiedDiff(before: string, after: string): string | undefined {
+  return createPatch('', before, after, undefined, undefined, {context: 3, maxEditLength: DIFF_MAX_EDIT_LENGTH})
 }
 
 /**

@@ -2,7 +2,6 @@ import type {PermissionPrompter} from '../../core/agent/types.js'
 import {NonInteractivePrompter} from './non-interactive-prompter.js'
 import {TtyPrompter, type TtyPrompterOptions} from './tty-prompter.js'
 
-export {summarizeToolInput} from './input-summary.js'
 export {NonInteractivePrompter} from './non-interactive-prompter.js'
 export {type TerminalStreams, TtyPrompter, type TtyPrompterOptions} from './tty-prompter.js'
 

@@ -1,8 +1,7 @@
 import type {ChalkInstance} from 'chalk'
-import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
+import {printable} from '@hanzo-dev/sdk/terminal-text'
 
 import type {PermissionDecision, PermissionPrompter, PermissionRequestContext} from '../../core/agent/types.js'
-import {summarizeToolInput} from './input-summary.js'
 
 /** Where the prompts read keys and draw; the process's stdin and stdout when left out. */
 export interface TerminalStreams {
@@ -11,8 +10,6 @@ export interface TerminalStreams {
 }
 
 export interface TtyPrompterOptions extends TerminalStreams {
-  /** The workspace: fs_write and fs_edit questions show the diff against its files. Default: the process's cwd. */
-  cwd?: string
   /** Colours of the diff; none when left out. */
   style?: ChalkInstance
   /**
@@ -29,7 +26,7 @@ const CANCELLED: PermissionDecision = {reason: 'the user cancelled the run at th
 
 /**
  * Asks the user at the terminal: allow once, allow for this session, or deny (with an optional
- * reason the model is told). An fs_write or fs_edit question first shows what would change.
+ * reason the model is told). A question about a call whose tool previews it first shows what would change.
  * `@inquirer/prompts` is imported on the first question, not at start-up. Questions are asked
  * one at a time: tool calls that run in parallel would otherwise draw two prompts over each other.
  */
@@ -39,15 +36,16 @@ export class TtyPrompter implements PermissionPrompter {
   constructor(private readonly options: TtyPrompterOptions = {}) {}
 
   requestPermission(toolName: string, input: Record<string, unknown>, context?: PermissionRequestContext): Promise<PermissionDecision> {
-    const decision = this.queue.then(() => this.ask(toolName, input, context?.notice))
+    const decision = this.queue.then(() => this.ask(toolName, input, context))
     this.queue = decision.catch(() => {})
     return decision
   }
 
-  private async ask(toolName: string, input: Record<string, unknown>, notice: string | undefined): Promise<PermissionDecision> {
+  private async ask(toolName: string, input: Record<string, unknown>, context: PermissionRequestContext | undefined): Promise<PermissionDecision> {
     const {interrupt} = this.options
     if (interrupt?.signal.aborted) return CANCELLED
     try {
+      const notice = context?.notice
       if (notice) {
         // A tool wrote the notice (an MCP server's changed tool): through the printer.
         const shown = printable(notice)
@@ -55,7 +53,7 @@ export class TtyPrompter implements PermissionPrompter {
         output.write(`${style ? style.yellow(shown) : shown}\n`)
       }
 
-      return await this.question(toolName, input)
+      return await this.question(toolName, input, context)
     } catch (error) {
       const name = (error as Error).name
       if (!interrupt || (name !== 'ExitPromptError' && name !== 'AbortPromptError')) throw error
@@ -64,11 +62,11 @@ export class TtyPrompter implements PermissionPrompter {
     }
   }
 
-  private async question(toolName: string, input: Record<string, unknown>): Promise<PermissionDecision> {
-    const [prompts, {changePreview}] = await Promise.all([import('@inquirer/prompts'), import('./change-preview.js')])
-    const {cwd = process.cwd(), input: keys, interrupt, output, style} = this.options
+  private async question(toolName: string, input: Record<string, unknown>, asked: PermissionRequestContext | undefined): Promise<PermissionDecision> {
+    const [prompts, {changePreview, permissionQuestion}] = await Promise.all([import('@inquirer/prompts'), import('./change-preview.js')])
+    const {input: keys, interrupt, output, style} = this.options
     const context = {input: keys, output, signal: interrupt?.signal}
-    const preview = await changePreview(toolName, input, {cwd, style})
+    const preview = changePreview((await asked?.preview?.()) ?? [], style)
     if (preview.length > 0) (output ?? process.stdout).write(`${preview.join('\n')}\n`)
     const answer = await prompts.select<Answer>(
       {
@@ -77,7 +75,7 @@ export class TtyPrompter implements PermissionPrompter {
           {description: 'the same call will not be asked again until hanzo-dev exits', name: 'Allow for this session', value: 'session'},
           {name: 'Deny', value: 'deny'},
         ],
-        message: `Allow ${oneLine(toolName)}: ${summarizeToolInput(toolName, input)}?`,
+        message: permissionQuestion(toolName, input, asked?.title),
       },
       context,
     )

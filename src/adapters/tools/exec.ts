@@ -55,6 +55,10 @@ export const exec: ToolDefinition<ExecInput> = {
     ['command'],
   ),
   mutating: true,
+  kind: 'execute',
+  // The command, never the model's `description` of it: that is what the user approves.
+  subject: (input) => (typeof input.command === 'string' ? {command: input.command, kind: 'command'} : undefined),
+  describe: (input) => input.command,
   execute: (input, context) => run(input, context, {}),
 }
 
@@ -86,12 +90,13 @@ async function run(input: ExecInput, context: ToolContext, options: ExecOptions)
   const leftovers = child.pid !== undefined && (await terminateGroup(child.pid, graceMs))
   await drain(child, graceMs)
 
-  const output = render(stdout, stderr)
-  if (ending.kind === 'timeout') return toolError(`timed out after ${timeoutMs} ms; the command and everything it started were killed`, output)
-  if (ending.kind === 'cancelled') return toolError('cancelled; the command and everything it started were killed', output)
+  const streams = {stderr: stderr.toString(), stdout: stdout.toString()}
+  const output = render(streams)
+  if (ending.kind === 'timeout') return toolError(`timed out after ${timeoutMs} ms; the command and everything it started were killed`, output, {...streams, exitCode: null, kind: 'execute', timedOut: true})
+  if (ending.kind === 'cancelled') return toolError('cancelled; the command and everything it started were killed', output, {...streams, cancelled: true, exitCode: null, kind: 'execute'})
   const status = ending.code === null ? `killed by signal ${ending.signal}` : `exit code: ${ending.code}`
   const note = leftovers ? '\n[processes the command left running in the background were stopped]' : ''
-  return toolOk(`${status}\n${output}${note}`)
+  return toolOk(`${status}\n${output}${note}`, {...streams, exitCode: ending.code, kind: 'execute', ...(ending.signal ? {signal: ending.signal} : {})})
 }
 
 /** Resolves when the shell exits or could not start; a timeout or an abort ends the whole group first. */
@@ -136,11 +141,7 @@ async function drain(child: ChildProcess, graceMs: number): Promise<void> {
   for (const stream of streams) stream.destroy()
 }
 
-function render(stdout: HeadTailBuffer, stderr: HeadTailBuffer): string {
-  const section = (label: string, buffer: HeadTailBuffer) => {
-    const text = buffer.toString()
-    return `--- ${label} ---\n${text === '' ? '(none)' : text.replace(/\n$/, '')}`
-  }
-
+function render({stderr, stdout}: {stdout: string; stderr: string}): string {
+  const section = (label: string, text: string) => `--- ${label} ---\n${text === '' ? '(none)' : text.replace(/\n$/, '')}`
   return `${section('stdout', stdout)}\n${section('stderr', stderr)}`
 }

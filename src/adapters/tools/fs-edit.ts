@@ -2,7 +2,9 @@ import {type ToolDefinition, toolOk} from '@hanzo-dev/sdk'
 import {createPatch, FILE_HEADERS_ONLY} from 'diff'
 
 import {writeFileAtomic} from '../atomic-write.js'
+import {fileSnapshot} from './file-snapshot.js'
 import {objectSchema, pathProperty} from './input-schema.js'
+import {pathLocations, pathSubject} from './path-call.js'
 import {looksBinary, openRegularFile, readUpTo} from './text-file.js'
 import {failureResult, ToolFailure} from './tool-failure.js'
 import {resolveToolPath} from './workspace-path.js'
@@ -37,6 +39,20 @@ export const fsEdit: ToolDefinition<FsEditInput> = {
     ['path', 'old_string', 'new_string'],
   ),
   mutating: true,
+  kind: 'edit',
+  subject: pathSubject,
+  describe: (input) => input.path,
+  locations: pathLocations,
+  async preview(input, context) {
+    const {before, path} = await fileSnapshot(context.cwd, input.path, context.hiddenPaths)
+    if (typeof before === 'string' && input.old_string !== '') {
+      const {count, newString, oldString} = locate(before, input)
+      if (count === 1 || (count > 1 && input.replace_all === true)) return [{after: before.split(oldString).join(newString), before, path}]
+    }
+
+    // The edit will fail (the text is not there, or not once): what it asks for.
+    return [{after: input.new_string, before: input.old_string, path}]
+  },
   async execute(input, context) {
     try {
       if (input.old_string === '') throw new ToolFailure('old_string is empty; give the exact text to replace (to create a file, use fs_write)')
@@ -61,7 +77,8 @@ export const fsEdit: ToolDefinition<FsEditInput> = {
         maxEditLength: DIFF_MAX_EDIT_LENGTH,
       })
       const summary = `Edited ${target.relative}: replaced ${count} occurrence${count === 1 ? '' : 's'}.`
-      return toolOk(patch === undefined ? `${summary} (The diff is too large to show; read the file to check it.)` : `${summary}\n\n${patch}`)
+      const text = patch === undefined ? `${summary} (The diff is too large to show; read the file to check it.)` : `${summary}\n\n${patch}`
+      return toolOk(text, {files: [{after, before, path: target.relative}], kind: 'edit'})
     } catch (error) {
       return failureResult(error, input.path)
     }

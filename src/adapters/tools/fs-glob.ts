@@ -6,6 +6,7 @@ import picomatch from 'picomatch'
 
 import {comparePaths, FileWalk, WALK_MAX_ENTRIES, WALK_RULES} from './file-walk.js'
 import {objectSchema, pathProperty} from './input-schema.js'
+import {pathLocations, pathSubject} from './path-call.js'
 import {fileNameGlob, listedPaths, ripgrep, runRipgrep, walkArguments} from './ripgrep.js'
 import {compileGlob, relativeTo, resolveSearchDirectory, SEARCH_PATH_NOTE} from './search-scope.js'
 import {failureResult, ToolFailure} from './tool-failure.js'
@@ -35,6 +36,10 @@ export const fsGlob: ToolDefinition<FsGlobInput> = {
     ['pattern'],
   ),
   mutating: false,
+  kind: 'read',
+  subject: pathSubject,
+  describe: (input) => (input.path === undefined ? input.pattern : `${input.pattern} in ${input.path}`),
+  locations: pathLocations,
   async execute(input, context) {
     try {
       const root = await workspaceRoot(context.cwd)
@@ -67,7 +72,7 @@ export const fsGlob: ToolDefinition<FsGlobInput> = {
       const lines = found.length === 0 ? [`No files match ${input.pattern} in ${dir.relative}.`] : found
       if (more > 0) lines.push(`… and ${more} more files (narrow the pattern or the path to see them)`)
       if (truncated) lines.push(`[The search stopped after ${WALK_MAX_ENTRIES} entries, so it is incomplete; search a narrower path.]`)
-      return toolOk(lines.join('\n'))
+      return toolOk(lines.join('\n'), {kind: 'read', matches: found.length + more})
     } catch (error) {
       return failureResult(error, input.path ?? '.')
     }

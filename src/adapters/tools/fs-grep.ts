@@ -7,6 +7,7 @@ import {FileWalk, type WalkedFile, WALK_RULES} from './file-walk.js'
 import {GREP_MAX_FILE_BYTES, GREP_MAX_FILES, GREP_MAX_LINE_CHARS, GREP_MAX_LINES, GrepReport, type GrepOutputMode} from './grep-report.js'
 import {grepWithRipgrep} from './grep-ripgrep.js'
 import {objectSchema, pathProperty} from './input-schema.js'
+import {pathLocations, pathSubject} from './path-call.js'
 import {type LineMatch, RegexTimeoutError, RegexWorker} from './regex-worker.js'
 import {fileNameGlob, ripgrep} from './ripgrep.js'
 import {toRustRegex} from './rust-regex.js'
@@ -63,6 +64,10 @@ export function fsGrepTool(options: FsGrepOptions = {}): ToolDefinition<FsGrepIn
       ['pattern'],
     ),
     mutating: false,
+    kind: 'read',
+    subject: pathSubject,
+    describe: (input) => (input.path === undefined ? `/${input.pattern}/` : `/${input.pattern}/ in ${input.path}`),
+    locations: pathLocations,
     async execute(input, context) {
       let matcher: RegexWorker | undefined
       try {
@@ -79,7 +84,7 @@ export function fsGrepTool(options: FsGrepOptions = {}): ToolDefinition<FsGrepIn
           const want = input.output_mode === 'files_with_matches' ? 'files' : input.output_mode === 'count' ? 'count' : 'lines'
           const search = {hidden: context.hiddenPaths, inGlob, names: input.glob === undefined ? undefined : fileNameGlob(input.glob), report, root, signal: context.signal, target, want} as const
           if (rg !== undefined && pattern !== undefined && (await grepWithRipgrep({...search, pattern, rg}))) {
-            return toolOk(report.render(input.pattern, target.relative, false))
+            return toolOk(report.render(input.pattern, target.relative, false), {kind: 'read', matches: report.found})
           }
 
           walk = new FileWalk({hidden: context.hiddenPaths, root, signal: context.signal, start: target.absolute})
@@ -103,7 +108,7 @@ export function fsGrepTool(options: FsGrepOptions = {}): ToolDefinition<FsGrepIn
         }
 
         await search.finish()
-        return toolOk(report.render(input.pattern, target.relative, walk?.truncated === true))
+        return toolOk(report.render(input.pattern, target.relative, walk?.truncated === true), {kind: 'read', matches: report.found})
       } catch (error) {
         return failureResult(error, input.path ?? '.')
       } finally {

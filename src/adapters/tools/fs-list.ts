@@ -3,6 +3,7 @@ import {opendir, stat} from 'node:fs/promises'
 import {type ToolDefinition, toolOk} from '@hanzo-dev/sdk'
 
 import {objectSchema, pathProperty} from './input-schema.js'
+import {pathLocations, pathSubject} from './path-call.js'
 import {failureResult, ToolFailure} from './tool-failure.js'
 import {resolveToolPath} from './workspace-path.js'
 
@@ -22,6 +23,9 @@ export const fsList: ToolDefinition<FsListInput> = {
   ].join(' '),
   inputSchema: objectSchema({path: pathProperty('The directory to list', 'Defaults to the workspace root.')}),
   mutating: false,
+  kind: 'read',
+  subject: pathSubject,
+  locations: pathLocations,
   async execute(input, context) {
     const path = input.path ?? '.'
     try {

@@ -3,6 +3,7 @@ import {type FileHandle} from 'node:fs/promises'
 import {type ToolDefinition, toolOk} from '@hanzo-dev/sdk'
 
 import {objectSchema, pathProperty} from './input-schema.js'
+import {pathSubject} from './path-call.js'
 import {looksBinary, openRegularFile} from './text-file.js'
 import {failureResult, ToolFailure} from './tool-failure.js'
 import {resolveToolPath} from './workspace-path.js'
@@ -39,12 +40,17 @@ export const fsRead: ToolDefinition<FsReadInput> = {
     ['path'],
   ),
   mutating: false,
+  kind: 'read',
+  subject: pathSubject,
+  describe: (input) => input.path,
+  locations: (input) => [{path: input.path, ...(input.offset === undefined ? {} : {line: input.offset})}],
   async execute(input, context) {
     try {
       const target = await resolveToolPath(context.cwd, input.path, context.hiddenPaths)
       const {handle, size} = await openRegularFile(target.absolute, target.relative)
       try {
-        return toolOk(await readLines(handle, size, target.relative, input.offset ?? 1, Math.min(input.limit ?? READ_MAX_LINES, READ_MAX_LINES)))
+        const {lines, text} = await readLines(handle, size, target.relative, input.offset ?? 1, Math.min(input.limit ?? READ_MAX_LINES, READ_MAX_LINES))
+        return toolOk(text, {kind: 'read', lines})
       } finally {
         await handle.close()
       }
@@ -63,7 +69,7 @@ interface Line {
  * Lines `first` .. `first + count - 1`, numbered, read in chunks so memory stays bounded whatever
  * the file's size or line length: lines before `first` are only counted, long lines are cut.
  */
-async function readLines(handle: FileHandle, size: number, display: string, first: number, count: number): Promise<string> {
+async function readLines(handle: FileHandle, size: number, display: string, first: number, count: number): Promise<{text: string; lines: number}> {
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES)
   const lines: Line[] = []
   let shownBytes = 0
@@ -120,7 +126,7 @@ async function readLines(handle: FileHandle, size: number, display: string, firs
   const lastLineOpen = position > lineStart
   if (lastLineOpen && lineNumber >= first && !accept(position)) return render(lines, display, size, true)
   if (lines.length > 0) return render(lines, display, size, false)
-  if (position === 0) return `${display} is empty.`
+  if (position === 0) return {lines: 0, text: `${display} is empty.`}
   const total = lastLineOpen ? lineNumber : lineNumber - 1
   throw new ToolFailure(`offset ${first} is past the end of ${display}, which has ${total} line${total === 1 ? '' : 's'}`)
 }
@@ -133,10 +139,10 @@ function lineText(kept: Buffer, fullLength: number): string {
   return `${text.replace(/\uFFFD+$/, '')} [… ${fullLength - kept.length} more bytes on this line]`
 }
 
-function render(lines: Line[], display: string, size: number, more: boolean): string {
+function render(lines: Line[], display: string, size: number, more: boolean): {text: string; lines: number} {
   const body = lines.map((line) => `${String(line.number).padStart(6)}\t${line.text}`).join('\n')
-  if (!more) return body
+  if (!more) return {lines: lines.length, text: body}
   const first = lines[0].number
   const last = lines.at(-1)?.number ?? first
-  return `${body}\n\n[Showed lines ${first}-${last} of ${display} (${size} bytes in all); it continues: call fs_read with offset=${last + 1} to read more.]`
+  return {lines: lines.length, text: `${body}\n\n[Showed lines ${first}-${last} of ${display} (${size} bytes in all); it continues: call fs_read with offset=${last + 1} to read more.]`}
 }

@@ -4,7 +4,9 @@ import {dirname} from 'node:path'
 import {type ToolDefinition, toolOk} from '@hanzo-dev/sdk'
 
 import {writeFileAtomic} from '../atomic-write.js'
+import {currentText, fileSnapshot} from './file-snapshot.js'
 import {objectSchema, pathProperty} from './input-schema.js'
+import {pathLocations, pathSubject} from './path-call.js'
 import {failureResult, ToolFailure} from './tool-failure.js'
 import {resolveToolPath} from './workspace-path.js'
 
@@ -28,6 +30,13 @@ export const fsWrite: ToolDefinition<FsWriteInput> = {
     ['path', 'content'],
   ),
   mutating: true,
+  kind: 'edit',
+  subject: pathSubject,
+  describe: (input) => input.path,
+  locations: pathLocations,
+  async preview(input, context) {
+    return [{...(await fileSnapshot(context.cwd, input.path, context.hiddenPaths)), after: input.content}]
+  },
   async execute(input, context) {
     try {
       const target = await resolveToolPath(context.cwd, input.path, context.hiddenPaths)
@@ -36,6 +45,7 @@ export const fsWrite: ToolDefinition<FsWriteInput> = {
         throw error
       })
       if (previous?.isDirectory()) throw new ToolFailure(`${target.relative} is a directory; give the path of a file inside it`)
+      const before = previous ? await currentText(target) : null
       // The path is canonical, so the directories created are inside the workspace.
       await mkdir(dirname(target.absolute), {recursive: true})
       await writeFileAtomic(target.absolute, input.content)
@@ -44,6 +54,7 @@ export const fsWrite: ToolDefinition<FsWriteInput> = {
         previous
           ? `Replaced ${target.relative} (${bytes} bytes; it had ${previous.size} bytes).`
           : `Created ${target.relative} (${bytes} bytes).`,
+        {files: [{after: input.content, before, path: target.relative}], kind: 'edit'},
       )
     } catch (error) {
       return failureResult(error, input.path)

@@ -41,6 +41,11 @@ export class GrepReport {
     }
   }
 
+  /** What the search found: the matching files when it lists files, else the matching lines. */
+  get found(): number {
+    return this.mode === 'files_with_matches' ? this.matchingFiles : this.matchingLines
+  }
+
   /** Whether a line added now would be printed; when not, {@link addUnprinted} is enough. */
   get printing(): boolean {
     return this.mode === 'content' && this.printed.length < GREP_MAX_LINES

@@ -14,6 +14,11 @@ export interface FunctionToolOptions<I, P = JsonSchema> {
   parameters: P
   /** Whether the tool can change anything; defaults to true (say so when unsure). */
   mutating?: boolean
+  /** What the tool says of itself and its calls, as any ToolDefinition may (tool-description.ts in the sdk). */
+  kind?: ToolDefinition['kind']
+  subject?: ToolDefinition<I>['subject']
+  describe?: ToolDefinition<I>['describe']
+  locations?: ToolDefinition<I>['locations']
   execute(input: I, context: ToolContext): Promise<string | ToolResult> | string | ToolResult
 }
 
@@ -33,7 +38,9 @@ export function tool(options: FunctionToolOptions<unknown, JsonSchema | Standard
     return typeof result === 'string' ? toolOk(result) : result
   }
 
-  const definition = {description: options.description, mutating: options.mutating ?? true, name}
+  const {describe, kind, locations, subject} = options
+  const said = {...(kind && {kind}), ...(subject && {subject}), ...(describe && {describe}), ...(locations && {locations})}
+  const definition = {description: options.description, mutating: options.mutating ?? true, name, ...said}
   if (!isStandardSchema(parameters)) return {...definition, execute: run, inputSchema: parameters}
   return {
     ...definition,

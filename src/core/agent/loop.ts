@@ -7,6 +7,7 @@ import {CANCELLED} from '../tools/pipeline.js'
 import type {CompactionResult, SessionCompactor} from './compaction.js'
 import {stripThinkBlock, ThinkBlockFilter} from './think.js'
 import {TokenLedger} from './token-count.js'
+import {TurnItemEmitter} from './turn-items.js'
 import type {ApiClient, Message, ModelToolSpec, ReasoningBlock, StopReason, ToolCallRequest, ToolExecutor, Usage} from './types.js'
 
 export type {AgentEvent, LoopStop} from '@hanzo-dev/sdk'
@@ -62,7 +63,31 @@ export interface LoopResult {
  * before a request when its estimated tokens exceed 0.9 × max_tokens: the caller's array then
  * holds the compacted conversation.
  */
-export async function runAgentLoop(history: Message[], options: LoopOptions): Promise<LoopResult> {
+export async function runAgentLoop(history: Message[], plain: LoopOptions): Promise<LoopResult> {
+  const report = plain.onEvent
+  if (!report) return loop(history, plain)
+  // Every event the loop reports goes through the run's items, which are reported the same way.
+  const items = new TurnItemEmitter(report, plain.executor.describe?.bind(plain.executor))
+  const onEvent = (event: AgentEvent) => items.report(event)
+
+  const compaction = plain.compaction && {
+    ...plain.compaction,
+    onCompacted(result: CompactionResult) {
+      plain.compaction?.onCompacted?.(result)
+      items.compacted(result)
+    },
+  }
+  try {
+    return await loop(history, {...plain, onEvent, ...(compaction ? {compaction} : {})})
+  } catch (error) {
+    items.failed(error)
+    throw error
+  } finally {
+    items.finish()
+  }
+}
+
+async function loop(history: Message[], options: LoopOptions): Promise<LoopResult> {
   const usage: Usage = {inputTokens: 0, outputTokens: 0}
   const rawResponses: unknown[] = []
   const emit = options.onEvent ?? (() => {})

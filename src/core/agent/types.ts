@@ -1,6 +1,7 @@
-import type {JsonSchema, Message, PermissionDecision, ReasoningBlock, ToolCallRequest, ToolResult, Usage} from '@hanzo-dev/sdk'
+import type {FileChange, JsonSchema, Message, PermissionDecision, ReasoningBlock, ToolCallRequest, ToolResult, Usage} from '@hanzo-dev/sdk'
 
 import type {AllowAdvice} from '../permissions/allow-advice.js'
+import type {CallDescriber} from './turn-items.js'
 
 /**
  * The agent loop's ports (HIP-301 §2): the model behind `ApiClient`, the tools behind
@@ -74,6 +75,10 @@ export interface PermissionRequestContext {
   advice: AllowAdvice
   /** Why this call is asked about though a rule allows it (the tool changed since it was approved). */
   notice?: string
+  /** The call in one line, as its tool describes it. */
+  title?: string
+  /** What the call would change, as its tool previews it: shown before the question. */
+  preview?: () => Promise<FileChange[]>
 }
 
 export interface PermissionPrompter {
@@ -82,4 +87,6 @@ export interface PermissionPrompter {
 
 export interface ToolExecutor {
   execute(name: string, input: Record<string, unknown>, sessionId: string, signal?: AbortSignal): Promise<ToolResult>
+  /** What a call's tool says of it, for the run's items (turn-items.ts); undefined for a tool it does not know. */
+  describe?: CallDescriber
 }

@@ -3,14 +3,14 @@ import {wordsCarrySecret} from '../config/sensitive.js'
 import {analyzeCommandLine, type CommandHazard} from './command-analysis.js'
 import type {PermissionPolicy, ToolCallFacts} from './policy.js'
 import type {RuleTarget} from './rule-target.js'
-import {toolSubject} from './tool-subject.js'
+import type {ToolSubject} from './tool-subject.js'
 
 /**
  * What a denial tells the user to allow a call next time (off a terminal no one can be asked):
  * - `rules`: allow rules that, added at the end of the local settings, allow exactly this call.
  *   One per part of a command line that no rule allows yet, each naming that part as it runs
- *   (`exec(npm test)`; not `exec(npm *)`, which would allow `npm publish` too), a file tool's
- *   path in the workspace, or a tool without a subject by its name. Checked before they are
+ *   (`exec(npm test)`; not `exec(npm *)`, which would allow `npm publish` too), a path subject
+ *   in the workspace, a URL, or a tool without subjects by its name. Checked before they are
  *   suggested: with them added, the policy allows the call.
  * - `none`: no allow rule can (`why` says what stops it); `sessionMode` says whether
  *   `--permission-mode allow-all` still would (not when a deny rule may match: that is a deny).
@@ -23,29 +23,29 @@ export type AllowAdvice = {kind: 'rules'; rules: string[]} | {kind: 'none'; why:
 /** Where the suggested rules go: the user's own settings for this project, outside git. */
 const LOCAL_SETTINGS = `${PROJECT_DIR}/${LOCAL_FILE}`
 
-export function allowAdvice(policy: PermissionPolicy, toolName: string, input: Readonly<Record<string, unknown>>, facts?: ToolCallFacts): AllowAdvice {
-  const shortfall = policy.shortfall(toolName, input, facts)
+export function allowAdvice(policy: PermissionPolicy, toolName: string, facts: ToolCallFacts = {mutating: true}): AllowAdvice {
+  const shortfall = policy.shortfall(toolName, facts)
   if ('deny' in shortfall) return {kind: 'none', sessionMode: false, why: shortfall.reason}
   const rules = new Set<string>()
   for (const target of shortfall.unallowed) {
-    const rule = ruleFor(target, toolName, input)
+    const rule = ruleFor(target, facts.subject)
     if ('why' in rule) return {kind: 'none', sessionMode: true, why: rule.why}
     rules.add(rule.pattern)
   }
 
   const added = [...rules].map((pattern) => ({file: LOCAL_SETTINGS, mode: 'allow' as const, pattern, tier: 'local' as const}))
-  const after = policy.withRules(added).evaluate(toolName, input, facts)
+  const after = policy.withRules(added).evaluate(toolName, facts)
   if (after.mode === 'allow') return {kind: 'rules', rules: [...rules]}
   const first = after.rule && 'file' in after.rule ? after.rule : undefined
   return {kind: 'none', sessionMode: true, why: first ? `"${first.pattern}": "${first.mode}" in ${first.file} comes first and decides it` : 'no allow rule can match it as it is'}
 }
 
-function ruleFor(target: RuleTarget, toolName: string, input: Readonly<Record<string, unknown>>): {pattern: string} | {why: string} {
+function ruleFor(target: RuleTarget, subject: ToolSubject | null | undefined): {pattern: string} | {why: string} {
   const [tool] = target.tools
   switch (target.kind) {
     case 'call': {
-      // exec and the file tools without a command or path: only the bare tool name would match, and that allows every call.
-      if (tool === 'exec' || tool.startsWith('fs_')) return {why: `the call has no ${tool === 'exec' ? 'command' : 'path'} a rule could name`}
+      // A tool that names subjects, in a call without one: only its bare name would match, and that allows every call.
+      if (subject !== undefined) return {why: 'the call names no path, command or URL a rule could name'}
       return {pattern: tool}
     }
 
@@ -54,8 +54,14 @@ function ruleFor(target: RuleTarget, toolName: string, input: Readonly<Record<st
       return {pattern: `${tool}(${target.canonical ?? target.given})`}
     }
 
+    case 'url': {
+      if (wordsCarrySecret([target.url])) return {why: 'the URL may hold a secret, which a rule would spell out'}
+      if (/[*?]/.test(target.url)) return {why: 'the URL holds * or ?, which a rule would read as wildcards that match more than it'}
+      return {pattern: `${tool}(${target.url})`}
+    }
+
     case 'command': {
-      if (!target.vouched) return {why: hazardWhy(toolName, input)}
+      if (!target.vouched) return {why: hazardWhy(subject)}
       // The words after quote removal: the form rule-pattern.ts matches, without the shell's quoting.
       const words = target.part.allow.at(-1)!.text
       if (wordsCarrySecret(words.split(' '))) return {why: 'the command may hold a secret, which a rule would spell out'}
@@ -83,8 +89,7 @@ const HAZARDS: Readonly<Record<CommandHazard, string>> = {
   unparsable: 'cannot be read in full',
 }
 
-function hazardWhy(toolName: string, input: Readonly<Record<string, unknown>>): string {
-  const subject = toolSubject(toolName, input)
+function hazardWhy(subject: ToolSubject | null | undefined): string {
   const hazards = subject?.kind === 'command' ? analyzeCommandLine(subject.command).hazards : []
   return `no allow rule matches this command line: it ${hazards.map((hazard) => HAZARDS[hazard]).join(' and ') || 'cannot be read in full'}`
 }

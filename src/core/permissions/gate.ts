@@ -1,20 +1,22 @@
-import type {PermissionPrompter} from '../agent/types.js'
+import type {FileChange} from '@hanzo-dev/sdk'
+
+import type {PermissionPrompter, PermissionRequestContext} from '../agent/types.js'
 import {allowAdvice} from './allow-advice.js'
 import type {AuditSink, PermissionAuditRecord} from './audit-record.js'
 import type {PermissionEvaluation, PermissionPolicy, ToolCallFacts} from './policy.js'
-import {canonicalToolName, toolSubject} from './tool-subject.js'
+import {canonicalToolName} from './tool-subject.js'
 
-export interface PermissionCheck {
+/** A call to decide: what the policy judges (ToolCallFacts), and what a question shows. */
+export interface PermissionCheck extends ToolCallFacts {
   toolName: string
   input: Readonly<Record<string, unknown>>
-  mutating: boolean
-  /** False for a tool of a plugin the user installed or an MCP server (see ToolCallFacts). */
-  trusted?: boolean
   sessionId: string
-  /** The workspace-relative canonical form of a file tool's `path`; null when it leads out of the workspace (see ToolCallFacts). */
-  canonicalPath?: string | null
   /** Set when the tool changed since the user approved it (an MCP tool's new description): a rule's allow then asks again. */
   reconfirm?: string
+  /** The call in one line (ToolDefinition.describe), for the question. */
+  title?: string
+  /** What the call would change (ToolDefinition.preview), shown before the question. */
+  preview?: () => Promise<FileChange[]>
 }
 
 export type PermissionOutcome = {allowed: true} | {allowed: false; reason: string}
@@ -54,7 +56,7 @@ export class PermissionGate {
   }
 
   async check(call: PermissionCheck): Promise<PermissionOutcome> {
-    const evaluation = this.policy.evaluate(call.toolName, call.input, facts(call))
+    const evaluation = this.policy.evaluate(call.toolName, facts(call))
     switch (evaluation.mode) {
       case 'allow': {
         return call.reconfirm ? this.ask(call, evaluation) : this.allow(call, evaluation, evaluation.reason)
@@ -81,8 +83,9 @@ export class PermissionGate {
   private async ask(call: PermissionCheck, evaluation: PermissionEvaluation): Promise<PermissionOutcome> {
     const key = approvalKey(call)
     if (!call.reconfirm && this.sessionApprovals.has(key)) return this.allow(call, evaluation, 'approved earlier in this session')
-    const advice = allowAdvice(this.policy, call.toolName, call.input, facts(call))
-    const decision = await this.prompter.requestPermission(call.toolName, {...call.input}, {advice, ...(call.reconfirm ? {notice: call.reconfirm} : {})}).catch(async (error: unknown) => {
+    const {preview, reconfirm, title} = call
+    const context: PermissionRequestContext = {advice: allowAdvice(this.policy, call.toolName, facts(call)), ...(reconfirm ? {notice: reconfirm} : {}), ...(title === undefined ? {} : {title}), ...(preview ? {preview} : {})}
+    const decision = await this.prompter.requestPermission(call.toolName, {...call.input}, context).catch(async (error: unknown) => {
       await this.record(call, evaluation, 'deny', 'the permission prompt ended without an answer').catch(() => {})
       throw error
     })
@@ -132,11 +135,11 @@ export class PermissionGate {
   }
 }
 
-/** An exec call without a string `command` gets its own key too: never one that covers every exec. */
+/** A call of a tool that names subjects without one (exec without a command) has a key of its own too: never one that covers every call. */
 function approvalKey(call: PermissionCheck): string {
-  return JSON.stringify([call.sessionId, canonicalToolName(call.toolName), toolSubject(call.toolName, call.input) ?? null])
+  return JSON.stringify([call.sessionId, canonicalToolName(call.toolName), call.subject ?? null])
 }
 
-function facts({canonicalPath, mutating, trusted}: PermissionCheck): ToolCallFacts {
-  return {canonicalPath, mutating, trusted}
+function facts({canonicalPath, kind, mutating, subject, trusted}: PermissionCheck): ToolCallFacts {
+  return {canonicalPath, kind, mutating, subject, trusted}
 }

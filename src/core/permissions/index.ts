@@ -18,7 +18,7 @@ export {
   type SessionPermissionMode,
   type ToolCallFacts,
 } from './policy.js'
-export {PROTECTED_PERMISSION_RULES, protectedPathRules, type ProtectedRule, WRITING_TOOLS} from './protected-paths.js'
+export {PROTECTED_PERMISSION_RULES, protectedPathRules, type ProtectedRule, WRITE_RULE_TOOLS} from './protected-paths.js'
 export {parseRulePattern, type RulePattern} from './rule-pattern.js'
 export {commandWords, type ParsedShellCommand, parseShellCommand, type Redirection, type ShellHazard, type SimpleCommand} from './shell-command.js'
-export {canonicalToolName, toolSubject, type ToolSubject} from './tool-subject.js'
+export {canonicalToolName, type ToolSubject} from './tool-subject.js'

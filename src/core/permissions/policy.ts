@@ -1,4 +1,4 @@
-import type {SessionPermissionMode} from '@hanzo-dev/sdk'
+import type {SessionPermissionMode, ToolKind, ToolSubject} from '@hanzo-dev/sdk'
 
 import {type PermissionMode, type PermissionRule, type Tier, TIERS} from '../config/types.js'
 import {PROTECTED_PERMISSION_RULES} from './protected-paths.js'
@@ -66,11 +66,16 @@ export interface PermissionPolicyOptions {
   mode?: SessionPermissionMode
 }
 
+/** What the policy knows of a call besides its tool's name: what the tool says of it (call-description.ts), and the caller's view. */
 export interface ToolCallFacts {
   /** Whether the tool changes anything (its definition says so); `allow-reads` needs `false`. */
   mutating: boolean
+  /** What the rules' arguments are matched against; none (undefined or null): the call is matched by its tool's name alone. */
+  subject?: ToolSubject | null
+  /** The tool's kind (`other` when absent): a call that writes the path it names is held to the rules on writing files (rule-target.ts). */
+  kind?: ToolKind
   /**
-   * The workspace-relative canonical form of a file tool's `path`, when the caller resolved it;
+   * The workspace-relative canonical form of a path subject, when the caller resolved it;
    * null when it tried and the path leads out of the workspace (no allow rule then matches).
    */
   canonicalPath?: string | null
@@ -130,24 +135,24 @@ export class PermissionPolicy {
     this.mode = options.mode ?? 'prompt'
   }
 
-  /** Without `info` a tool counts as mutating: `allow-reads` never allows what it cannot tell is a read. */
-  evaluate(toolName: string, input: Readonly<Record<string, unknown>> = {}, info?: ToolCallFacts): PermissionEvaluation {
-    const verdicts = ruleTargets(toolName, input, info?.canonicalPath).map((target) => this.judge(target, info?.trusted ?? true))
+  /** Without `info` a tool counts as mutating (`allow-reads` never allows what it cannot tell is a read), and its call has no subject. */
+  evaluate(toolName: string, info: ToolCallFacts = {mutating: true}): PermissionEvaluation {
+    const verdicts = ruleTargets(toolName, info).map((target) => this.judge(target, info.trusted ?? true))
     const certain = verdicts.find(({deny}) => deny?.match === 'certain')
     if (certain) return {mode: 'deny', reason: denialReason(certain.deny!.rule, certain.target), rule: certain.deny!.rule}
     // What the scanner cannot resolve counts as matching the deny rule it may match (fail
     // closed): no mode and no person at a prompt can allow it.
     const possible = verdicts.find(({deny}) => deny !== undefined)
     if (possible) return {mode: 'deny', reason: `${possibleReason(possible.deny!.rule, possible.target)} (denied: what cannot be resolved counts as a match)`, rule: possible.deny!.rule}
-    const mutating = info?.mutating ?? true
+    const {mutating} = info
     const decisions = verdicts.filter(({target}) => needsAllow(target)).map(({decision}) => decision)
     if (decisions.every((rule) => rule?.mode === 'allow')) return {mode: 'allow', rule: decisions[0]!}
     return this.promptOrSessionMode(decisions.find((rule) => rule?.mode !== 'allow') ?? null, mutating)
   }
 
   /** For the rules a denial suggests (allow-advice.ts): what stands between the call and `allow`, whatever the session mode. */
-  shortfall(toolName: string, input: Readonly<Record<string, unknown>> = {}, info?: ToolCallFacts): PermissionShortfall {
-    const verdicts = ruleTargets(toolName, input, info?.canonicalPath).map((target) => this.judge(target, info?.trusted ?? true))
+  shortfall(toolName: string, info: ToolCallFacts = {mutating: true}): PermissionShortfall {
+    const verdicts = ruleTargets(toolName, info).map((target) => this.judge(target, info.trusted ?? true))
     const denied = verdicts.find(({deny}) => deny?.match === 'certain') ?? verdicts.find(({deny}) => deny !== undefined)
     if (denied) {
       const {match, rule} = denied.deny!
@@ -218,14 +223,14 @@ function ruleSource(rule: MatchedRule): string {
 }
 
 function denialReason(rule: MatchedRule, target: RuleTarget): string {
-  const written = target.kind === 'write' ? ` (the command writes ${target.write.target})` : ''
+  const written = target.kind === 'write' ? ` (${target.writer} writes ${target.write.target})` : ''
   return `"${rule.pattern}" is ${ruleSource(rule)}${written}`
 }
 
 /** Only command, write and unread targets match possibly (rule-pattern.ts). */
 function possibleReason(rule: MatchedRule, target: RuleTarget): string {
   const matched = `"${rule.pattern}" matches: that is ${ruleSource(rule)}`
-  if (target.kind === 'write') return `the command writes ${target.write.target}, which may turn out to be a file ${matched}`
+  if (target.kind === 'write') return `${target.writer} writes ${target.write.target}, which may turn out to be a file ${matched}`
   if (target.kind === 'unread') return `the command ${target.why}, and may hold one ${matched}`
   return `once its expansions, globs or braces are known, the command may turn out to be one ${matched}`
 }

@@ -5,12 +5,17 @@ import {LOCAL_FILE, PROJECT_DIR, PROJECT_FILE} from '../config/locate.js'
  * agent's tools never write (the agent must not be able to grant itself permissions or make the
  * user's next `git status` run a program): deny rules of the writing tools that the policy
  * checks before anything else, so no allow rule of any tier and no permission mode
- * (`allow-all` included) overrides them. An exec command that writes one (a redirection,
- * `tee`, `cp`, ...: command-analysis.ts) meets the same rules.
+ * (`allow-all` included) overrides them. They hold for every write of a file (rule-target.ts):
+ * a call of any tool that writes the path it names (`fs_write`, `fs_edit`, a plugin's edit tool),
+ * and a command that writes one (a redirection, `tee`, `cp`, ...: command-analysis.ts).
  */
 
-/** The built-in tools that write files; exec's writes are judged by their deny rules. */
-export const WRITING_TOOLS: readonly string[] = ['fs_write', 'fs_edit']
+/**
+ * The names under which rules speak of writing a file, as users write them (`"fs_write(.env)":
+ * "deny"`) and the protected rules are written: every write of a file, whatever tool or command
+ * makes it, is matched by them besides its own tool's name.
+ */
+export const WRITE_RULE_TOOLS: readonly string[] = ['fs_write', 'fs_edit']
 
 export interface ProtectedRule {
   pattern: string
@@ -86,7 +91,7 @@ export function protectedPathRules(paths: {workspaceRoot: string; protectedFiles
 }
 
 function denyWrites(paths: readonly string[]): ProtectedRule[] {
-  return WRITING_TOOLS.flatMap((tool) => paths.map((path): ProtectedRule => ({mode: 'deny', pattern: `${tool}(${path})`})))
+  return WRITE_RULE_TOOLS.flatMap((tool) => paths.map((path): ProtectedRule => ({mode: 'deny', pattern: `${tool}(${path})`})))
 }
 
 /** Windows separators as rules spell them. */

@@ -47,6 +47,7 @@ export type DenyMemo = WeakMap<DenyForms, RuleMatch | null>
  *   full before any wildcard, and only when the line has no hazards; a deny rule its shapes and
  *   those of the wrappers around it;
  * - `line`: the line as written;
+ * - `url`: the URL, ignoring case for a deny rule;
  * - `path`: the rule's path is normalized (`./.env` is `.env`). An allow or prompt rule matches
  *   the canonical path when the caller gave one, nothing when the caller could not resolve it
  *   (null), else the path as given without a `..` segment; a deny rule matches any form, and
@@ -71,6 +72,10 @@ export function matchRule(pattern: RulePattern, mode: PermissionMode, target: Ru
 
     case 'line': {
       return globMatches(argument, target.line) ? 'certain' : undefined
+    }
+
+    case 'url': {
+      return (deny ? globMatches(lower(argument), lower(target.url)) : globMatches(argument, target.url)) ? 'certain' : undefined
     }
 
     case 'command': {

@@ -1,3 +1,4 @@
+export * from './call-description.js'
 export * from './input-validation.js'
 export * from './pipeline.js'
 export * from './registry.js'

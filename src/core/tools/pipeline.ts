@@ -1,8 +1,9 @@
-import {type Middleware, type ToolCall, type ToolExecutorFn, type ToolResult, toolError} from '@hanzo-dev/sdk/tools'
+import {type Middleware, type ToolContext, type ToolExecutorFn, type ToolResult, toolError} from '@hanzo-dev/sdk/tools'
 import {ToolFatalError} from '@hanzo-dev/sdk/errors'
 
 import type {ToolExecutor} from '../agent/types.js'
 import type {PermissionCheck, PermissionGate, PermissionOutcome} from '../permissions/gate.js'
+import {type CallDescription, callPreview, describeCall, describedCall} from './call-description.js'
 import {invalidInput, validateToolInput} from './input-validation.js'
 import {type ToolRegistry, trusted} from './registry.js'
 import {DEFAULT_MAX_OUTPUT_CHARS, truncateOutput} from './truncate.js'
@@ -17,7 +18,7 @@ export interface ToolPipelineOptions {
   /** Absent: every call is allowed (a library caller running its own tools). */
   permissions?: PermissionStep
   /**
-   * A file tool's `path` as permission rules see it: workspace-relative, symlinks and `..`
+   * A call's path subject as permission rules see it: workspace-relative, symlinks and `..`
    * resolved, so `fs_write(src/*)` matches `./src/../src/a.ts`; null when it leads out of the
    * workspace (no path rule may then allow it), undefined when there is no such notion.
    */
@@ -60,6 +61,11 @@ export class ToolPipeline implements ToolExecutor {
     return !tool || !trusted(tool) || tool.definition.mutating
   }
 
+  describe(name: string, input: Record<string, unknown>): CallDescription | undefined {
+    const tool = this.options.registry.get(name)
+    return tool && describeCall(tool.definition, input)
+  }
+
   async execute(name: string, input: Record<string, unknown>, sessionId: string, signal?: AbortSignal): Promise<ToolResult> {
     const result = await this.executeUntruncated(name, input, sessionId, signal ?? new AbortController().signal)
     const max = this.options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS
@@ -67,6 +73,7 @@ export class ToolPipeline implements ToolExecutor {
       error: result.error === null ? null : truncateOutput(result.error, max),
       is_error: result.is_error,
       output: truncateOutput(result.output, max),
+      ...(result.details ? {details: result.details} : {}),
     }
   }
 
@@ -85,20 +92,36 @@ export class ToolPipeline implements ToolExecutor {
     if (problem) return invalidInput(tool.definition.name, problem)
 
     if (signal.aborted) return toolError(CANCELLED)
-    const canonicalPath = typeof input.path === 'string' ? await this.options.canonicalPath?.(input.path) : undefined
-    const permission = await this.checkPermission({canonicalPath, input, mutating: this.isMutating(name), reconfirm: tool.definition.reconfirm?.(), sessionId, toolName: tool.definition.name, trusted: trusted(tool)})
-    if (!permission.allowed) return toolError(`Permission denied for ${tool.definition.name}: ${permission.reason}`)
+    const {definition} = tool
+    const description = describeCall(definition, input)
+    const {kind, subject, title} = description
+    const context: ToolContext = {cwd: this.options.cwd, hiddenPaths: this.options.hiddenPaths, sessionId, signal}
+    const canonicalPath = subject?.kind === 'path' ? await this.options.canonicalPath?.(subject.path) : undefined
+    const preview = callPreview(definition, input, context)
+    const permission = await this.checkPermission({
+      canonicalPath,
+      input,
+      kind,
+      mutating: this.isMutating(name),
+      preview,
+      reconfirm: definition.reconfirm?.(),
+      sessionId,
+      subject,
+      title,
+      toolName: definition.name,
+      trusted: trusted(tool),
+    })
+    if (!permission.allowed) return toolError(`Permission denied for ${definition.name}: ${permission.reason}`)
 
-    const call: ToolCall = {input, name: tool.definition.name}
     try {
-      const result = await this.run(call, {cwd: this.options.cwd, hiddenPaths: this.options.hiddenPaths, sessionId, signal})
+      const result = await this.run(describedCall(definition.name, input, description), context)
       // A hook or the sandbox kept it from running: that is a decision too, and the audit log has each.
-      if (result.refused) await permissions?.refuse?.({sessionId, toolName: tool.definition.name}, result.error ?? 'refused before it ran')
+      if (result.refused) await permissions?.refuse?.({sessionId, toolName: definition.name}, result.error ?? 'refused before it ran')
       return signal.aborted && !result.is_error ? toolError(CANCELLED, result.output) : result
     } catch (error) {
       if (error instanceof ToolFatalError) throw error
       if (signal.aborted) return toolError(CANCELLED)
-      return toolError(`${tool.definition.name} failed: ${error instanceof Error ? error.message : String(error)}`)
+      return toolError(`${definition.name} failed: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
 

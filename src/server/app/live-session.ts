@@ -65,6 +65,7 @@ export class LiveSession {
         toolName,
         turnId: turn.id,
         ...(context?.notice === undefined ? {} : {notice: context.notice}),
+        ...(context?.title ? {title: context.title} : {}),
         ...(advice?.kind === 'rules' && advice.rules ? {rules: advice.rules} : {}),
       }
       const interrupted = new Promise<'interrupted'>((resolve) => {
@@ -111,10 +112,10 @@ export class LiveSession {
     try {
       const result = await this.session.run(input, {onEvent: (event) => items.onEvent(event), signal: turn.controller.signal})
       const {cost_usd: costUsd, input_tokens: inputTokens, output_tokens: outputTokens} = result.usageReport.run
-      this.endTurn(turn, items, stopOnClose)
+      this.endTurn(turn, stopOnClose)
       notify('turn/completed', {...ids, finalOutput: result.finalOutput, stopReason: result.stop, usage: {inputTokens, outputTokens, ...(costUsd === undefined ? {} : {costUsd})}})
     } catch (error) {
-      this.endTurn(turn, items, stopOnClose)
+      this.endTurn(turn, stopOnClose)
       const {hint, message} = error as {message?: string; hint?: string}
       notify('error', {...ids, message: message ?? String(error), ...(hint ? {hint} : {})})
       notify('turn/completed', {...ids, finalOutput: '', stopReason: 'error', usage: items.usage})
@@ -122,10 +123,9 @@ export class LiveSession {
   }
 
   /** The turn is over before turn/completed goes out: a client may start the next one at once. */
-  private endTurn(turn: RunningTurn, items: TurnItems, stopOnClose: () => void): void {
+  private endTurn(turn: RunningTurn, stopOnClose: () => void): void {
     stopOnClose()
     if (this.turn === turn) this.turn = undefined
-    items.finish()
   }
 }
 

@@ -125,7 +125,22 @@ export const TurnItem = z
       id: z.string().describe("The model's call id."),
       name: z.string(),
       input: z.record(z.string(), z.unknown()),
+      kind: z.enum(['read', 'edit', 'execute', 'fetch', 'think', 'other']).describe('What the tool says it does.'),
+      title: z.string().describe('The call in one line, as its tool describes it.'),
       result: toolResult.optional().describe('On item/completed.'),
+      command: z.string().optional().describe('The command line, for a call that runs one.'),
+      exitCode: z.number().nullable().optional().describe("On item/completed of a command, as its tool reported it: null when it did not exit on its own."),
+      files: z
+        .array(z.object({path: z.string(), change: z.enum(['added', 'modified', 'deleted'])}))
+        .optional()
+        .describe('On item/completed of an edit, the files it changed, as its tool reported them.'),
+    }),
+    z.object({
+      type: z.literal('compaction'),
+      id: z.string(),
+      strategy: z.enum(['summary', 'truncation']),
+      compactedCount: z.number().describe('Messages the summary replaced.'),
+      tokensSaved: z.number().describe('Estimated.'),
     }),
   ])
   .meta({id: 'TurnItem'})
@@ -153,6 +168,7 @@ export const PermissionRequestParams = z
     ...inTurn,
     toolName: z.string(),
     input: z.record(z.string(), z.unknown()),
+    title: z.string().optional().describe('The call in one line, as its tool describes it.'),
     notice: z.string().optional().describe('Why a call a rule allows is asked about.'),
     rules: z.array(z.string()).optional().describe('Rules that would allow such calls without asking (for a settings file).'),
   })

@@ -1,19 +1,18 @@
-import type {AgentEvent} from '@hanzo-dev/sdk'
+import type {AgentEvent, CallItemBase, TurnItem as CoreItem} from '@hanzo-dev/sdk'
 
 import type {NotificationParams, ServerNotification, TurnItem, Usage} from './protocol.js'
 
 export type Notify = <N extends ServerNotification>(method: N, params: NotificationParams<N>) => void
 
 /**
- * A turn's agent events as the protocol's items: the model's text is an `agent_message` item
- * (item/started, item/delta per chunk, item/completed with the whole text), ended by the next
- * tool call or the end of the turn; each tool call is a `tool_call` item, started when the model
- * asks for it and completed with its result.
+ * A turn's items, as the core builds them (TurnItem in the sdk), sent as the protocol's: the
+ * model's text an `agent_message` (item/started, item/delta per chunk, item/completed with the
+ * whole text); every kind of call a `tool_call` with what its tool says of it (kind, title) and
+ * of its result (a command's exit code, the files an edit changed); a compaction an item of its
+ * own, only completed. An error that ends the run has the `error` notification.
  */
 export class TurnItems {
-  private message?: {id: string; text: string}
-  private messages = 0
-  private readonly calls = new Map<string, Extract<TurnItem, {type: 'tool_call'}>>()
+  private message?: string
   /** The model requests' usage so far: what a turn that fails reports. */
   readonly usage: Usage = {inputTokens: 0, outputTokens: 0}
 
@@ -24,30 +23,22 @@ export class TurnItems {
 
   onEvent(event: AgentEvent): void {
     switch (event.type) {
+      case 'item_started': {
+        const item = this.item(event.item)
+        if (event.item.type === 'message') this.message = item?.id
+        if (item) this.notify('item/started', {...this.turn, item})
+        break
+      }
+
       case 'text_delta': {
-        if (!this.message) {
-          this.message = {id: `${this.turn.turnId}-msg-${++this.messages}`, text: ''}
-          this.notify('item/started', {...this.turn, item: {id: this.message.id, text: '', type: 'agent_message'}})
-        }
-
-        this.message.text += event.text
-        this.notify('item/delta', {...this.turn, itemId: this.message.id, text: event.text})
+        if (this.message) this.notify('item/delta', {...this.turn, itemId: this.message, text: event.text})
         break
       }
 
-      case 'tool_call': {
-        this.endMessage()
-        const item = {id: event.call.id, input: event.call.input, name: event.call.name, type: 'tool_call' as const}
-        this.calls.set(item.id, item)
-        this.notify('item/started', {...this.turn, item})
-        break
-      }
-
-      case 'tool_result': {
-        const item = this.calls.get(event.call.id) ?? {id: event.call.id, input: event.call.input, name: event.call.name, type: 'tool_call' as const}
-        this.calls.delete(item.id)
-        const {error, is_error: isError, output} = event.result
-        this.notify('item/completed', {...this.turn, item: {...item, result: {error, isError, output}}})
+      case 'item_completed': {
+        const item = this.item(event.item)
+        if (event.item.type === 'message') this.message = undefined
+        if (item) this.notify('item/completed', {...this.turn, item})
         break
       }
 
@@ -57,22 +48,40 @@ export class TurnItems {
         break
       }
 
-      case 'turn_start': {
-        // A model request begins: the text of the one before is complete.
-        this.endMessage()
+      default: {
         break
       }
     }
   }
 
-  /** The turn is over: the message being written is complete. */
-  finish(): void {
-    this.endMessage()
-  }
+  /** The protocol's item; undefined for an error, which has its own notification. */
+  private item(item: CoreItem): TurnItem | undefined {
+    switch (item.type) {
+      case 'message': {
+        return {id: `${this.turn.turnId}-${item.id}`, text: item.text, type: 'agent_message'}
+      }
 
-  private endMessage(): void {
-    if (!this.message) return
-    this.notify('item/completed', {...this.turn, item: {id: this.message.id, text: this.message.text, type: 'agent_message'}})
-    this.message = undefined
+      case 'compaction': {
+        const {compactedCount, strategy, tokensSaved} = item
+        return {compactedCount, id: `${this.turn.turnId}-${item.id}`, strategy, tokensSaved, type: 'compaction'}
+      }
+
+      case 'error': {
+        return undefined
+      }
+
+      default: {
+        return callItem(item)
+      }
+    }
   }
+}
+
+function callItem(item: Extract<CoreItem, CallItemBase>): TurnItem {
+  const {id, input, kind, name, result, title} = item
+  const call = {id, input, kind, name, title, type: 'tool_call' as const}
+  const done = result ? {...call, result: {error: result.error, isError: result.is_error, output: result.output}} : call
+  if (item.type === 'command_execution') return {...done, command: item.command, ...(item.exitCode === undefined ? {} : {exitCode: item.exitCode})}
+  if (item.type === 'file_change' && item.files) return {...done, files: item.files.map(({after, before, path}) => ({change: before === null ? 'added' : after === null ? 'deleted' : 'modified', path}))}
+  return done
 }

@@ -79,9 +79,12 @@ describe('the agent loop with compaction (HIP-301 §5)', () => {
     const {compacted, settings} = compaction(client, log, 1000)
     const history = longHistory()
     const original = [...history]
-    const result = await runAgentLoop(history, options(client, {compaction: settings}))
+    const items: unknown[] = []
+    const result = await runAgentLoop(history, options(client, {compaction: settings, onEvent: (event) => event.type === 'item_completed' && items.push(event.item)}))
 
     expect(log).toEqual(['pre_compact', 'summary request', 'agent request'])
+    // Reported as an item of the run, before the reply's message.
+    expect(items).toEqual([{compactedCount: 1, id: 'compaction-1', strategy: 'summary', tokensSaved: compacted[0].tokens_saved, type: 'compaction'}, {id: 'msg-2', text: 'Fixed.', type: 'message'}])
     expect(requests[0]).toHaveLength(4)
     expect(requests[0][0]).toBe(original[0])
     expect(isSummary(requests[0][1])).toBe(true)

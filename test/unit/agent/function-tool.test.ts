@@ -49,4 +49,20 @@ describe('tool() with a zod schema', () => {
     const zod3Like = {'~standard': {validate: (value: unknown) => ({value}), vendor: 'zod', version: 1 as const}}
     expect(() => tool({...options, parameters: zod3Like})).toThrow('The parameters of tool when (a zod schema) cannot give their JSON Schema: use zod 4.2 or later')
   })
+
+  it('keeps what the tool says of itself, for the host to act on', () => {
+    const run = tool<{line: string}>({
+      describe: ({line}) => `run ${line}`,
+      description: 'runs a line',
+      execute: () => 'ok',
+      kind: 'execute',
+      name: 'run',
+      parameters: {properties: {line: {type: 'string'}}, type: 'object'},
+      subject: ({line}) => ({command: line, kind: 'command'}),
+    })
+    expect(run.kind).toBe('execute')
+    expect(run.subject?.({line: 'ls'})).toEqual({command: 'ls', kind: 'command'})
+    expect(run.describe?.({line: 'ls'})).toBe('run ls')
+    expect(forecast).not.toHaveProperty('kind')
+  })
 })

@@ -18,6 +18,8 @@ function sink(): {stream: Writable; text: () => string} {
 
 const plain = new Chalk({level: 0})
 const summary = {model: 'm', sessionId: 's'}
+/** A call starting, as the core reports it: it ends the text before it. */
+const LISTING = {item: {id: '1', input: {}, kind: 'read', name: 'fs_list', status: 'running', title: '', type: 'tool_call'}, type: 'item_started'} as const
 
 function output(markdown: boolean, options: {terminal?: boolean} = {}) {
   const stdout = sink()
@@ -34,7 +36,7 @@ describe('RunOutput with markdown (stdout a terminal)', () => {
     expect(stdout.text()).toBe('Hi\n')
     run.event({text: 'ld** text', type: 'text_delta'})
     expect(stdout.text()).toBe('Hi\n')
-    run.event({call: {arguments: '{}', id: '1', input: {}, name: 'fs_list'}, type: 'tool_call'})
+    run.event(LISTING)
     expect(stdout.text()).toBe('Hi\nsome bold text\n')
   })
 
@@ -42,7 +44,7 @@ describe('RunOutput with markdown (stdout a terminal)', () => {
     const {run, stdout} = output(false)
     run.event({text: '# Hi\nsome **bo', type: 'text_delta'})
     expect(stdout.text()).toBe('# Hi\nsome **bo')
-    run.event({call: {arguments: '{}', id: '1', input: {}, name: 'fs_list'}, type: 'tool_call'})
+    run.event(LISTING)
     expect(stdout.text()).toBe('# Hi\nsome **bo\n')
   })
 
@@ -50,7 +52,7 @@ describe('RunOutput with markdown (stdout a terminal)', () => {
     const {run, stdout} = output(false, {terminal: true})
     run.event({text: 'a\u001B]52;c;cHduZWQ=\u0007b\r', type: 'text_delta'})
     run.event({text: '\nc\u202E', type: 'text_delta'})
-    run.event({call: {arguments: '{}', id: '1', input: {}, name: 'fs_list'}, type: 'tool_call'})
+    run.event(LISTING)
     expect(stdout.text()).toBe('a^[]52;c;cHduZWQ=^Gb\nc<U+202E>\n')
   })
 })

@@ -3,6 +3,7 @@ import {describe, expect, it} from 'vitest'
 import type {PermissionDecision, PermissionPrompter} from '../../../src/core/agent/types.js'
 import type {PermissionRule} from '../../../src/core/config/types.js'
 import {type PermissionAuditRecord, type PermissionCheck, PermissionGate, PermissionPolicy, type SessionPermissionMode} from '../../../src/core/permissions/index.js'
+import {callFacts} from '../../helpers/tool-calls.js'
 
 const SECRET = 'sk-test-secret-4242'
 
@@ -33,8 +34,10 @@ function setup(options: {rules?: Array<Pick<PermissionRule, 'pattern' | 'mode'>>
   return {gate, prompter, records}
 }
 
-const exec = (command: string, sessionId = 's1'): PermissionCheck => ({input: {command}, mutating: true, sessionId, toolName: 'exec'})
-const write = (path: string): PermissionCheck => ({input: {content: SECRET, path}, mutating: true, sessionId: 's1', toolName: 'fs_write'})
+/** A check as the pipeline makes it: with what the built-in tool says of the call. */
+const check = (toolName: string, input: Record<string, unknown>, sessionId = 's1'): PermissionCheck => ({...callFacts(toolName, input), input, sessionId, toolName})
+const exec = (command: string, sessionId = 's1'): PermissionCheck => check('exec', {command}, sessionId)
+const write = (path: string): PermissionCheck => check('fs_write', {content: SECRET, path})
 
 describe('PermissionGate', () => {
   it('allows what the policy allows without asking, with one audit record', async () => {
@@ -97,7 +100,7 @@ describe('PermissionGate', () => {
 
   it('does not let an approval of an exec call without a command cover other commands', async () => {
     const {gate, prompter} = setup({answers: [{scope: 'session', type: 'allow'}, {type: 'deny', reason: 'no'}]})
-    await gate.check({input: {}, mutating: true, sessionId: 's1', toolName: 'exec'})
+    await gate.check(check('exec', {}))
     expect(await gate.check(exec('rm -rf ~'))).toEqual({allowed: false, reason: 'no'})
     expect(prompter.asked).toHaveLength(2)
   })

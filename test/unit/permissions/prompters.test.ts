@@ -5,7 +5,9 @@ import {PassThrough} from 'node:stream'
 import {Chalk} from 'chalk'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {createPrompter, NonInteractivePrompter, summarizeToolInput, TtyPrompter} from '../../../src/adapters/prompt/index.js'
+import {createPrompter, NonInteractivePrompter, TtyPrompter} from '../../../src/adapters/prompt/index.js'
+import {builtinTools} from '../../../src/adapters/tools/index.js'
+import {callPreview, describeCall} from '../../../src/core/tools/call-description.js'
 
 describe('NonInteractivePrompter', () => {
   it('denies and says how to allow the call next time: the config set commands of the rules', async () => {
@@ -25,14 +27,6 @@ describe('NonInteractivePrompter', () => {
     const person = await prompter.requestPermission('exec', {}, {advice: {kind: 'none', sessionMode: false, why: 'a deny rule may match'}})
     expect(person).toMatchObject({reason: expect.stringContaining('A deny rule may match: no rule, mode or person can allow it')})
     expect((person as {reason: string}).reason).not.toContain('allow-all')
-  })
-})
-
-describe('summarizeToolInput', () => {
-  it('shows the command for exec, the path for file tools, JSON otherwise', () => {
-    expect(summarizeToolInput('exec', {command: 'git status'})).toBe('git status')
-    expect(summarizeToolInput('fs.write', {content: 'x'.repeat(10_000), path: 'src/a.ts'})).toBe('src/a.ts')
-    expect(summarizeToolInput('mcp__x__y', {a: 1})).toBe('{"a":1}')
   })
 })
 
@@ -63,11 +57,18 @@ describe('TtyPrompter', () => {
     return {input, output, screen: () => screen}
   }
 
-  it('allows once on the first choice and shows the tool and command', async () => {
+  it('allows once on the first choice and shows the tool and the call’s title on one line', async () => {
     const streams = terminal({keys: [ENTER], question: 'Allow exec'})
-    const decision = await new TtyPrompter(streams).requestPermission('exec', {command: 'git push\n--force'})
+    const advice = {kind: 'none', sessionMode: true, why: ''} as const
+    const decision = await new TtyPrompter(streams).requestPermission('exec', {command: 'git push\n--force'}, {advice, title: 'git push\n--force'})
     expect(decision).toEqual({scope: 'once', type: 'allow'})
     expect(streams.screen()).toContain('Allow exec: git push ⏎ --force?')
+  })
+
+  it('without a title, shows the input as JSON', async () => {
+    const streams = terminal({keys: [ENTER], question: 'Allow mcp__x__y'})
+    await new TtyPrompter(streams).requestPermission('mcp__x__y', {a: 1})
+    expect(streams.screen()).toContain('Allow mcp__x__y: {"a":1}?')
   })
 
   it('allows for the session on the second choice', async () => {
@@ -99,7 +100,10 @@ describe('TtyPrompter', () => {
 
     const ask = async (toolName: string, input: Record<string, unknown>, style = new Chalk({level: 0})) => {
       const streams = terminal({keys: [ENTER], question: `Allow ${toolName}`})
-      expect(await new TtyPrompter({...streams, cwd, style}).requestPermission(toolName, input)).toEqual({scope: 'once', type: 'allow'})
+      // As the pipeline asks: with the tool's title and preview of the call.
+      const tool = builtinTools().find(({name}) => name === toolName)!
+      const context = {advice: {kind: 'none', sessionMode: true, why: ''}, preview: callPreview(tool, input, {cwd, sessionId: 's', signal: new AbortController().signal}), title: describeCall(tool, input).title} as const
+      expect(await new TtyPrompter({...streams, style}).requestPermission(toolName, input, context)).toEqual({scope: 'once', type: 'allow'})
       const screen = streams.screen()
       // What was drawn before the question's line.
       return screen.slice(0, screen.lastIndexOf('\n', screen.indexOf(`Allow ${toolName}`)) + 1)

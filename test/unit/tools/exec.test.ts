@@ -22,7 +22,12 @@ describe('exec', () => {
 
   it('runs the command in the workspace and labels the exit code, stdout and stderr', async () => {
     const result = await run(exec, {command: 'pwd; echo oops >&2; exit 3'}, dirs.workspace)
-    expect(result).toEqual({error: null, is_error: false, output: `exit code: 3\n--- stdout ---\n${dirs.workspace}\n--- stderr ---\noops`})
+    expect(result).toEqual({
+      details: {exitCode: 3, kind: 'execute', stderr: 'oops\n', stdout: `${dirs.workspace}\n`},
+      error: null,
+      is_error: false,
+      output: `exit code: 3\n--- stdout ---\n${dirs.workspace}\n--- stderr ---\noops`,
+    })
     expect((await run(exec, {command: 'true'}, dirs.workspace)).output).toBe('exit code: 0\n--- stdout ---\n(none)\n--- stderr ---\n(none)')
   })
 

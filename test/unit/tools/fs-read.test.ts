@@ -14,7 +14,7 @@ describe('fs_read', () => {
   it('returns the lines numbered like cat -n, without their line endings', async () => {
     writeTree(dirs.workspace, {'src/a.txt': 'alpha\r\nbeta\n\ngamma'})
     const result = await run(fsRead, {path: 'src/a.txt'}, dirs.workspace)
-    expect(result).toEqual({error: null, is_error: false, output: '     1\talpha\n     2\tbeta\n     3\t\n     4\tgamma'})
+    expect(result).toEqual({details: {kind: 'read', lines: 4}, error: null, is_error: false, output: '     1\talpha\n     2\tbeta\n     3\t\n     4\tgamma'})
   })
 
   it('reads a range with offset and limit, and says where to go on', async () => {

@@ -10,7 +10,7 @@ describe('fs_write', () => {
 
   it('creates a file and its parent directories, and says so', async () => {
     const result = await run(fsWrite, {content: 'héllo\n', path: 'a/b/c.txt'}, dirs.workspace)
-    expect(result).toEqual({error: null, is_error: false, output: 'Created a/b/c.txt (7 bytes).'})
+    expect(result).toEqual({details: {files: [{after: 'héllo\n', before: null, path: 'a/b/c.txt'}], kind: 'edit'}, error: null, is_error: false, output: 'Created a/b/c.txt (7 bytes).'})
     expect(readFileSync(join(dirs.workspace, 'a', 'b', 'c.txt'), 'utf8')).toBe('héllo\n')
   })
 

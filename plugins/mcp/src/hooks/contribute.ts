@@ -12,8 +12,8 @@ export const MCP_STARTUP_WAIT_MS = 3000
 /** The configured (and, for a project's, trusted) MCP servers' tools, in agent sessions. */
 export default defineContributeHook(async (options) => {
   const {host} = options
-  // `mcp serve` turns the client off: what it serves must not start (or be) the servers it would proxy.
-  if (host.env.HANZO_MCP_CLIENT === 'off') return undefined
+  // `mcp serve` opens its session without them: what it serves must not start (or be) the servers it would proxy.
+  if (host.mcpServers === false) return undefined
   const {problems, servers} = enabledServers(host.settings.mcp_servers)
   const notices = [...problems]
   // A session that offers no MCP tool (a commit message's) would start the servers for nothing.

@@ -32,11 +32,9 @@ Over stdio by default, or streamable HTTP on 127.0.0.1 with --http PORT (every r
   async run(): Promise<void> {
     const {flags} = await this.parse(McpServe)
     const library = await mcpHost(this)
-    // The configured MCP servers are not started: hanzo-dev serving them again would be a proxy, or a loop.
-    const env = {...process.env, HANZO_MCP_CLIENT: 'off'}
     let session: AgentSession
     try {
-      session = await library.openAgentSession({cliConfig: this.config, cwd: process.cwd(), env, model: false, permissionMode: flags['permission-mode'] as SessionPermissionMode, session: {record: false}, warn: (m) => process.stderr.write(`Warning: ${printable(m)}\n`)})
+      session = await library.openAgentSession({cliConfig: this.config, cwd: process.cwd(), env: process.env, mcpServers: false, model: false, permissionMode: flags['permission-mode'] as SessionPermissionMode, session: {record: false}, warn: (m) => process.stderr.write(`Warning: ${printable(m)}\n`)})
     } catch (error) {
       return failOnUserError(this, error)
     }
