@@ -24,7 +24,10 @@ export default defineConfig(
     linterOptions: {reportUnusedDisableDirectives: 'error'},
     rules: {
       // `_name` marks a parameter an interface requires but this implementation ignores.
-      '@typescript-eslint/no-unused-vars': ['error', {argsIgnorePattern: '^_', caughtErrors: 'none', varsIgnorePattern: '^_'}],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {argsIgnorePattern: '^_', caughtErrors: 'none', varsIgnorePattern: '^_'},
+      ],
       eqeqeq: ['error', 'smart'],
       'no-var': 'error',
       'prefer-const': 'error',
@@ -52,15 +55,31 @@ export default defineConfig(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [{allowTypeImports: true, message: 'the core imports only the sdk\'s types, or its pure modules (@hanzo-dev/sdk/errors, /tools, /settings, /terminal-text)', name: '@hanzo-dev/sdk'}],
+          paths: [
+            {
+              allowTypeImports: true,
+              message:
+                "the core imports only the sdk's types, or its pure modules (@hanzo-dev/sdk/errors, /tools, /settings, /terminal-text)",
+              name: '@hanzo-dev/sdk',
+            },
+          ],
           patterns: [
-            {group: ['**/adapters/**', '**/cli/**', '**/ui/**', '**/server/**', '**/commands/**', '**/host.js'], message: 'the core is pure: adapters, the CLI, the UI and the servers build on it, never the other way'},
-            {group: ['@oclif/*', 'node:child_process', 'node:net', 'node:http', 'node:https'], message: 'the core starts no process and talks to no network or terminal: inject a port'},
+            {
+              group: ['**/adapters/**', '**/cli/**', '**/ui/**', '**/server/**', '**/commands/**', '**/host.js'],
+              message: 'the core is pure: adapters, the CLI, the UI and the servers build on it, never the other way',
+            },
+            {
+              group: ['@oclif/*', 'node:child_process', 'node:net', 'node:http', 'node:https'],
+              message: 'the core starts no process and talks to no network or terminal: inject a port',
+            },
             {group: ['@hanzo-dev/plugin-*'], message: 'the core knows no plugin'},
           ],
         },
       ],
-      'no-restricted-globals': ['error', {message: 'the core reads no process globals (env, cwd, streams): take them as parameters', name: 'process'}],
+      'no-restricted-globals': [
+        'error',
+        {message: 'the core reads no process globals (env, cwd, streams): take them as parameters', name: 'process'},
+      ],
     },
   },
   {
@@ -68,7 +87,15 @@ export default defineConfig(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        {patterns: [{group: ['**/cli/**', '**/ui/**', '**/commands/**', '**/server/**'], message: 'adapters sit under the CLI, the UI and the servers: move the shared part down, or the caller up'}]},
+        {
+          patterns: [
+            {
+              group: ['**/cli/**', '**/ui/**', '**/commands/**', '**/server/**'],
+              message:
+                'adapters sit under the CLI, the UI and the servers: move the shared part down, or the caller up',
+            },
+          ],
+        },
       ],
     },
   },
@@ -79,8 +106,14 @@ export default defineConfig(
         'error',
         {
           patterns: [
-            {group: ['hanzo-dev', 'hanzo-dev/*', '../../../src/**', '../../../../src/**'], message: 'a plugin reaches the host only through @hanzo-dev/sdk (loadHost, HookOptions.hostApi)'},
-            {group: ['@hanzo-dev/plugin-*'], message: 'a plugin does not import another plugin: they meet in the host (middleware, ToolContext)'},
+            {
+              group: ['hanzo-dev', 'hanzo-dev/*', '../../../src/**', '../../../../src/**'],
+              message: 'a plugin reaches the host only through @hanzo-dev/sdk (loadHost, HookOptions.hostApi)',
+            },
+            {
+              group: ['@hanzo-dev/plugin-*'],
+              message: 'a plugin does not import another plugin: they meet in the host (middleware, ToolContext)',
+            },
           ],
         },
       ],
@@ -91,7 +124,15 @@ export default defineConfig(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        {patterns: [{allowTypeImports: true, group: ['@oclif/*'], message: 'the sdk imports no oclif at run time: plugins and the core load it without'}]},
+        {
+          patterns: [
+            {
+              allowTypeImports: true,
+              group: ['@oclif/*'],
+              message: 'the sdk imports no oclif at run time: plugins and the core load it without',
+            },
+          ],
+        },
       ],
     },
   },

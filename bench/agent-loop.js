@@ -30,7 +30,12 @@ const ours = await import(join(dist, 'index.js'))
 const {startFakeModel} = await import(join(dist, 'testing', 'fake-model', 'server.js'))
 
 const {values: opts} = parseArgs({
-  options: {json: {type: 'boolean'}, only: {type: 'string'}, rounds: {type: 'string', default: '6'}, runs: {type: 'string', default: '200'}},
+  options: {
+    json: {type: 'boolean'},
+    only: {type: 'string'},
+    rounds: {type: 'string', default: '6'},
+    runs: {type: 'string', default: '200'},
+  },
 })
 const ROUNDS = Math.max(1, Number(opts.rounds) || 6)
 const RUNS = Math.max(1, Number(opts.runs) || 200)
@@ -41,7 +46,8 @@ v8.setFlagsFromString('--expose-gc')
 const gc = vm.runInNewContext('gc')
 
 // Not require.resolve('<name>/package.json'): @openai/agents does not export it.
-const version = (name) => JSON.parse(readFileSync(join(import.meta.dirname, '..', 'node_modules', name, 'package.json'), 'utf8')).version
+const version = (name) =>
+  JSON.parse(readFileSync(join(import.meta.dirname, '..', 'node_modules', name, 'package.json'), 'utf8')).version
 
 const INSTRUCTIONS = 'You are a weather bot. Answer in one sentence.'
 const INPUT = 'weather in Tokyo?'
@@ -57,7 +63,10 @@ function script(runs) {
   const turns = []
   for (let i = 0; i < runs; i++) {
     turns.push(
-      {expect: {last_user_contains: 'Tokyo', tools_include: ['get_weather']}, tool_calls: [{name: 'get_weather', arguments: {city: 'Tokyo'}}]},
+      {
+        expect: {last_user_contains: 'Tokyo', tools_include: ['get_weather']},
+        tool_calls: [{name: 'get_weather', arguments: {city: 'Tokyo'}}],
+      },
       {expect: {has_tool_result_for: 'get_weather', tool_result_contains: TOOL_OUTPUT}, text: ANSWER},
     )
   }
@@ -66,7 +75,13 @@ function script(runs) {
 }
 
 function contenders(url) {
-  const weather = ours.tool({name: 'get_weather', description: 'The weather in a city.', mutating: false, parameters: CITY_SCHEMA, execute: getWeather})
+  const weather = ours.tool({
+    name: 'get_weather',
+    description: 'The weather in a city.',
+    mutating: false,
+    parameters: CITY_SCHEMA,
+    execute: getWeather,
+  })
   const agent = new ours.Agent({name: 'bench', instructions: INSTRUCTIONS, model: 'fake-model', tools: [weather]})
   const client = ours.createOpenAIClient({baseURL: url, api: 'chat_completions', maxRetries: 0})
 
@@ -75,17 +90,53 @@ function contenders(url) {
   // dearer (ours and bare too, ~5-10% here): the price of measuring all three in one process.
   peerSdk.setTracingDisabled(true)
   const openai = new OpenAI({baseURL: url, apiKey: 'x', maxRetries: 0})
-  const peerTool = peerSdk.tool({name: 'get_weather', description: 'The weather in a city.', parameters: z.object({city: z.string()}), execute: getWeather})
-  const peerAgent = new peerSdk.Agent({name: 'bench', instructions: INSTRUCTIONS, model: 'fake-model', tools: [peerTool]})
-  const runner = new peerSdk.Runner({modelProvider: new peerSdk.OpenAIProvider({openAIClient: openai, useResponses: false}), tracingDisabled: true})
+  const peerTool = peerSdk.tool({
+    name: 'get_weather',
+    description: 'The weather in a city.',
+    parameters: z.object({city: z.string()}),
+    execute: getWeather,
+  })
+  const peerAgent = new peerSdk.Agent({
+    name: 'bench',
+    instructions: INSTRUCTIONS,
+    model: 'fake-model',
+    tools: [peerTool],
+  })
+  const runner = new peerSdk.Runner({
+    modelProvider: new peerSdk.OpenAIProvider({openAIClient: openai, useResponses: false}),
+    tracingDisabled: true,
+  })
 
-  const bareTools = [{type: 'function', function: {name: 'get_weather', description: 'The weather in a city.', parameters: CITY_SCHEMA}}]
-  const bareRequest = (messages) => openai.chat.completions.create({model: 'fake-model', messages, tools: bareTools, stream: true, stream_options: {include_usage: true}})
+  const bareTools = [
+    {type: 'function', function: {name: 'get_weather', description: 'The weather in a city.', parameters: CITY_SCHEMA}},
+  ]
+  const bareRequest = (messages) =>
+    openai.chat.completions.create({
+      model: 'fake-model',
+      messages,
+      tools: bareTools,
+      stream: true,
+      stream_options: {include_usage: true},
+    })
   // The floor sends what bare sends, as fixed bytes (the call id is ours, not the server's).
-  const floorMessages = [{role: 'system', content: INSTRUCTIONS}, {role: 'user', content: INPUT}]
+  const floorMessages = [
+    {role: 'system', content: INSTRUCTIONS},
+    {role: 'user', content: INPUT},
+  ]
   const floorCall = [{id: 'call_1', type: 'function', function: {name: 'get_weather', arguments: '{"city":"Tokyo"}'}}]
-  const floorAnswerMessages = [...floorMessages, {role: 'assistant', content: null, tool_calls: floorCall}, {role: 'tool', tool_call_id: 'call_1', content: TOOL_OUTPUT}]
-  const floorBody = (messages) => JSON.stringify({model: 'fake-model', messages, tools: bareTools, stream: true, stream_options: {include_usage: true}})
+  const floorAnswerMessages = [
+    ...floorMessages,
+    {role: 'assistant', content: null, tool_calls: floorCall},
+    {role: 'tool', tool_call_id: 'call_1', content: TOOL_OUTPUT},
+  ]
+  const floorBody = (messages) =>
+    JSON.stringify({
+      model: 'fake-model',
+      messages,
+      tools: bareTools,
+      stream: true,
+      stream_options: {include_usage: true},
+    })
   const floorBodies = [floorBody(floorMessages), floorBody(floorAnswerMessages)]
 
   return {
@@ -102,7 +153,10 @@ function contenders(url) {
     // What any agent loop must do at the least, with the openai client: stream, gather the
     // call's fragments, run it, send the result, stream the answer.
     async bare() {
-      const messages = [{role: 'system', content: INSTRUCTIONS}, {role: 'user', content: INPUT}]
+      const messages = [
+        {role: 'system', content: INSTRUCTIONS},
+        {role: 'user', content: INPUT},
+      ]
       const calls = []
       for await (const chunk of await bareRequest(messages)) {
         for (const fragment of chunk.choices[0]?.delta?.tool_calls ?? []) {
@@ -113,8 +167,17 @@ function contenders(url) {
         }
       }
 
-      messages.push({role: 'assistant', content: null, tool_calls: calls.map(({id, name, arguments: args}) => ({id, type: 'function', function: {name, arguments: args}}))})
-      for (const call of calls) messages.push({role: 'tool', tool_call_id: call.id, content: getWeather(JSON.parse(call.arguments))})
+      messages.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: calls.map(({id, name, arguments: args}) => ({
+          id,
+          type: 'function',
+          function: {name, arguments: args},
+        })),
+      })
+      for (const call of calls)
+        messages.push({role: 'tool', tool_call_id: call.id, content: getWeather(JSON.parse(call.arguments))})
       let text = ''
       for await (const chunk of await bareRequest(messages)) text += chunk.choices[0]?.delta?.content ?? ''
       return text
@@ -134,14 +197,22 @@ const keepAlive = new HttpAgent({keepAlive: true})
 
 function post(url, body) {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(url, {method: 'POST', agent: keepAlive, headers: {'content-type': 'application/json', 'content-length': Buffer.byteLength(body)}}, (response) => {
-      if (response.statusCode !== 200) reject(new Error(`HTTP ${response.statusCode}`))
-      response.setEncoding('utf8')
-      let text = ''
-      response.on('data', (chunk) => (text += chunk))
-      response.on('end', () => resolve(text))
-      response.on('error', reject)
-    })
+    const request = httpRequest(
+      url,
+      {
+        method: 'POST',
+        agent: keepAlive,
+        headers: {'content-type': 'application/json', 'content-length': Buffer.byteLength(body)},
+      },
+      (response) => {
+        if (response.statusCode !== 200) reject(new Error(`HTTP ${response.statusCode}`))
+        response.setEncoding('utf8')
+        let text = ''
+        response.on('data', (chunk) => (text += chunk))
+        response.on('end', () => resolve(text))
+        response.on('error', reject)
+      },
+    )
     request.on('error', reject)
     request.end(body)
   })
@@ -168,7 +239,8 @@ async function verify(name, run, server) {
   if (bodies.length !== 2) fail(`${name}: the server saw ${bodies.length} requests for one run, not 2`)
   const [first, second] = bodies
   if (first.stream !== true || second.stream !== true) fail(`${name}: a request did not ask for a stream`)
-  if (!first.tools?.some((t) => t.function?.name === 'get_weather')) fail(`${name}: the first request does not offer get_weather`)
+  if (!first.tools?.some((t) => t.function?.name === 'get_weather'))
+    fail(`${name}: the first request does not offer get_weather`)
   const callId = second.messages.find((m) => m.role === 'assistant')?.tool_calls?.[0]?.id
   const result = second.messages.find((m) => m.role === 'tool')
   if (!callId || result?.tool_call_id !== callId || result.content !== TOOL_OUTPUT) {
@@ -208,21 +280,33 @@ for (const name of names) await block(name, runs[name], WARMUP_RUNS, server)
 // contender that leaves the heap or the JIT in some state, does not favour one side.
 const samples = Object.fromEntries(names.map((n) => [n, []]))
 for (let round = 0; round < ROUNDS; round++) {
-  for (const name of round % 2 === 0 ? names : names.toReversed()) samples[name].push(await block(name, runs[name], RUNS, server))
+  for (const name of round % 2 === 0 ? names : names.toReversed())
+    samples[name].push(await block(name, runs[name], RUNS, server))
 }
 
 await server.close()
 
 const roundTo = (x, digits) => Number(x.toFixed(digits))
-const median = (xs) => quantile(xs.toSorted((a, b) => a - b), 0.5)
+const median = (xs) =>
+  quantile(
+    xs.toSorted((a, b) => a - b),
+    0.5,
+  )
 const stats = Object.fromEntries(
   names.map((n) => {
     const perS = samples[n].map((s) => s.runsPerS)
     const runsPerS = median(perS)
-    return [n, {
-      runsPerS: roundTo(runsPerS, 1), msPerRun: roundTo(1000 / runsPerS, 3), cpuMsPerRun: roundTo(median(samples[n].map((s) => s.cpuMsPerRun)), 3),
-      min: roundTo(Math.min(...perS), 1), max: roundTo(Math.max(...perS), 1), blocks: perS.map((x) => roundTo(x, 1)),
-    }]
+    return [
+      n,
+      {
+        runsPerS: roundTo(runsPerS, 1),
+        msPerRun: roundTo(1000 / runsPerS, 3),
+        cpuMsPerRun: roundTo(median(samples[n].map((s) => s.cpuMsPerRun)), 3),
+        min: roundTo(Math.min(...perS), 1),
+        max: roundTo(Math.max(...perS), 1),
+        blocks: perS.map((x) => roundTo(x, 1)),
+      },
+    ]
   }),
 )
 
@@ -238,8 +322,20 @@ const pairedRatio = (a, b) => {
 
 const ratios = {oursPerPeer: pairedRatio('ours', 'peer'), oursPerBare: pairedRatio('ours', 'bare')}
 const targets = []
-if (ratios.oursPerPeer) targets.push({target: 'ours / @openai/agents runs/s', measured: ratios.oursPerPeer.paired, limit: '>= 2.5', pass: ratios.oursPerPeer.paired >= 2.5})
-if (ratios.oursPerBare) targets.push({target: 'ours / bare openai runs/s', measured: ratios.oursPerBare.paired, limit: '>= 0.85', pass: ratios.oursPerBare.paired >= 0.85})
+if (ratios.oursPerPeer)
+  targets.push({
+    target: 'ours / @openai/agents runs/s',
+    measured: ratios.oursPerPeer.paired,
+    limit: '>= 2.5',
+    pass: ratios.oursPerPeer.paired >= 2.5,
+  })
+if (ratios.oursPerBare)
+  targets.push({
+    target: 'ours / bare openai runs/s',
+    measured: ratios.oursPerBare.paired,
+    limit: '>= 0.85',
+    pass: ratios.oursPerBare.paired >= 0.85,
+  })
 
 const LABELS = {
   ours: 'ours (Runner.run, hanzo-dev dist)',
@@ -248,25 +344,56 @@ const LABELS = {
   floor: 'floor: the 2 requests over node:http, unparsed (not a contender)',
 }
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, ${platform()}-${arch()}, Node.js ${process.version}, load average (1 min) ${loadavg()[0].toFixed(2)}`
-const peer = {'@openai/agents': version('@openai/agents'), openai: version('openai'), zod: version('zod'), mode: 'streaming (run(agent, input, {stream: true}), chat completions)'}
+const peer = {
+  '@openai/agents': version('@openai/agents'),
+  openai: version('openai'),
+  zod: version('zod'),
+  mode: 'streaming (run(agent, input, {stream: true}), chat completions)',
+}
 
 if (opts.json) {
-  console.log(JSON.stringify({date: new Date().toISOString(), machine, node: process.version, peer, rounds: ROUNDS, runsPerBlock: RUNS, warmupRuns: WARMUP_RUNS, results: stats, ratios, targets}, null, 2))
+  console.log(
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        machine,
+        node: process.version,
+        peer,
+        rounds: ROUNDS,
+        runsPerBlock: RUNS,
+        warmupRuns: WARMUP_RUNS,
+        results: stats,
+        ratios,
+        targets,
+      },
+      null,
+      2,
+    ),
+  )
 } else {
   console.log(`${new Date().toISOString()}  ${machine}`)
-  console.log(`Peer: @openai/agents ${peer['@openai/agents']} (openai ${peer.openai}, zod ${peer.zod}), ${peer.mode}, tracing disabled.`)
-  console.log(`One run = 2 streamed chat-completion requests + 1 tool call against the in-process fake model. ${WARMUP_RUNS} warm-up runs each,`)
-  console.log(`then ${ROUNDS} rounds of one ${RUNS}-run block per contender, the order reversed every round; median of the blocks.\n`)
+  console.log(
+    `Peer: @openai/agents ${peer['@openai/agents']} (openai ${peer.openai}, zod ${peer.zod}), ${peer.mode}, tracing disabled.`,
+  )
+  console.log(
+    `One run = 2 streamed chat-completion requests + 1 tool call against the in-process fake model. ${WARMUP_RUNS} warm-up runs each,`,
+  )
+  console.log(
+    `then ${ROUNDS} rounds of one ${RUNS}-run block per contender, the order reversed every round; median of the blocks.\n`,
+  )
   console.log('| contender | runs/s (median) | ms/run | CPU ms/run | blocks min-max runs/s |')
   console.log('|---|---:|---:|---:|---:|')
   for (const n of names) {
     const r = stats[n]
-    console.log(`| ${LABELS[n]} | ${r.runsPerS.toFixed(1)} | ${r.msPerRun.toFixed(2)} | ${r.cpuMsPerRun.toFixed(2)} | ${r.min.toFixed(1)}-${r.max.toFixed(1)} |`)
+    console.log(
+      `| ${LABELS[n]} | ${r.runsPerS.toFixed(1)} | ${r.msPerRun.toFixed(2)} | ${r.cpuMsPerRun.toFixed(2)} | ${r.min.toFixed(1)}-${r.max.toFixed(1)} |`,
+    )
   }
   if (targets.length > 0) {
-    console.log('\nRatios: the median of the per-round ratios of the two contenders\' blocks.')
+    console.log("\nRatios: the median of the per-round ratios of the two contenders' blocks.")
     console.log('| target | measured | limit | result |')
     console.log('|---|---:|---:|---|')
-    for (const t of targets) console.log(`| ${t.target} | ${t.measured.toFixed(2)}x | ${t.limit} | ${t.pass ? 'pass' : 'FAIL'} |`)
+    for (const t of targets)
+      console.log(`| ${t.target} | ${t.measured.toFixed(2)}x | ${t.limit} | ${t.pass ? 'pass' : 'FAIL'} |`)
   }
 }

@@ -22,13 +22,22 @@ import {quantile} from './measure.js'
 
 const root = join(import.meta.dirname, '..')
 const CLI = join(root, 'bin', 'run.js')
-if (!existsSync(join(root, 'dist', 'commands', 'bridge.js')) || !existsSync(join(root, 'dist', 'commands', 'app-server.js'))) {
+if (
+  !existsSync(join(root, 'dist', 'commands', 'bridge.js')) ||
+  !existsSync(join(root, 'dist', 'commands', 'app-server.js'))
+) {
   console.error('bench: build first (npm run build): dist/commands/bridge.js or app-server.js is missing')
   process.exit(1)
 }
 
 const {values: opts} = parseArgs({
-  options: {block: {default: '100', type: 'string'}, burst: {default: '2000', type: 'string'}, calls: {default: '1000', type: 'string'}, json: {type: 'boolean'}, window: {default: '16', type: 'string'}},
+  options: {
+    block: {default: '100', type: 'string'},
+    burst: {default: '2000', type: 'string'},
+    calls: {default: '1000', type: 'string'},
+    json: {type: 'boolean'},
+    window: {default: '16', type: 'string'},
+  },
 })
 const CALLS = Number(opts.calls)
 const BLOCK = Number(opts.block)
@@ -41,7 +50,11 @@ const cleanups = []
 
 /** A built-CLI server; resolves with the JSON line it prints on start. */
 async function startServer(args, env = {}) {
-  const child = spawn(process.execPath, [CLI, ...args], {cwd: home.home, env: {...home.env, ...env}, stdio: ['ignore', 'pipe', 'pipe']})
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd: home.home,
+    env: {...home.env, ...env},
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   cleanups.push(() => child.kill('SIGTERM'))
   let stderr = ''
   child.stderr.on('data', (chunk) => (stderr += chunk.toString()))
@@ -59,7 +72,10 @@ async function jwks() {
   const server = createServer((_req, res) => res.writeHead(200, {'content-type': 'application/json'}).end(body))
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
   cleanups.push(() => server.close())
-  const token = await new SignJWT({owner: OWNER}).setProtectedHeader({alg: 'ES256', kid: 'bench'}).setExpirationTime('1h').sign(privateKey)
+  const token = await new SignJWT({owner: OWNER})
+    .setProtectedHeader({alg: 'ES256', kid: 'bench'})
+    .setExpirationTime('1h')
+    .sign(privateKey)
   return {token, url: `http://127.0.0.1:${server.address().port}/jwks`}
 }
 
@@ -118,7 +134,8 @@ async function bridged(url, token) {
     })
 }
 
-const message = (id) => JSON.stringify({id, jsonrpc: '2.0', method: 'initialize', params: {clientInfo: {name: 'bench', version: '0'}}})
+const message = (id) =>
+  JSON.stringify({id, jsonrpc: '2.0', method: 'initialize', params: {clientInfo: {name: 'bench', version: '0'}}})
 
 /** Blocks of BLOCK sequential calls per path, the order rotated every round. */
 async function latency(sides) {
@@ -155,11 +172,30 @@ async function throughput(call, firstId) {
 try {
   const issuer = await jwks()
   const app = await startServer(['app-server', '--listen', '127.0.0.1:0'])
-  const bridgeInfo = await startServer(['bridge', '--listen', '127.0.0.1:0', '--app', app.url, '--allow-origin', ORIGIN, '--jwks', issuer.url], {HANZO_APP_SERVER_TOKEN: app.token})
-  const localInfo = await startServer(['bridge', '--listen', '127.0.0.1:0', '--allow-origin', ORIGIN, '--jwks', issuer.url])
-  const sides = {bridge: await bridged(bridgeInfo.url, issuer.token), direct: await direct(app), local: await bridged(localInfo.url, issuer.token)}
+  const bridgeInfo = await startServer(
+    ['bridge', '--listen', '127.0.0.1:0', '--app', app.url, '--allow-origin', ORIGIN, '--jwks', issuer.url],
+    {HANZO_APP_SERVER_TOKEN: app.token},
+  )
+  const localInfo = await startServer([
+    'bridge',
+    '--listen',
+    '127.0.0.1:0',
+    '--allow-origin',
+    ORIGIN,
+    '--jwks',
+    issuer.url,
+  ])
+  const sides = {
+    bridge: await bridged(bridgeInfo.url, issuer.token),
+    direct: await direct(app),
+    local: await bridged(localInfo.url, issuer.token),
+  }
   const lat = await latency(sides)
-  const rate = {bridge: await throughput(sides.bridge, 1e6), direct: await throughput(sides.direct, 2e6), local: await throughput(sides.local, 3e6)}
+  const rate = {
+    bridge: await throughput(sides.bridge, 1e6),
+    direct: await throughput(sides.direct, 2e6),
+    local: await throughput(sides.local, 3e6),
+  }
   report(lat, rate)
 } catch (error) {
   console.error(`bench: ${error instanceof Error ? error.message : String(error)}`)
@@ -179,24 +215,53 @@ function report(lat, rate) {
   const directStats = stats(lat.direct)
   const local = stats(lat.local)
   const targets = [
-    {limit: 1.2, name: 'initialize round trip: bridge, app server in its process / direct (p50)', value: local.p50 / directStats.p50},
-    {limit: 1.2, name: 'initialize round trip: bridge --app (a second process) / direct (p50)', value: bridge.p50 / directStats.p50},
+    {
+      limit: 1.2,
+      name: 'initialize round trip: bridge, app server in its process / direct (p50)',
+      value: local.p50 / directStats.p50,
+    },
+    {
+      limit: 1.2,
+      name: 'initialize round trip: bridge --app (a second process) / direct (p50)',
+      value: bridge.p50 / directStats.p50,
+    },
   ]
   const machine = `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node.js ${process.version}, load average (1 min) ${loadavg()[0].toFixed(2)}`
   if (opts.json) {
-    console.log(JSON.stringify({date: new Date().toISOString(), latency: {bridge, direct: directStats, local}, machine, messagesPerSecond: rate, targets}, null, 2))
+    console.log(
+      JSON.stringify(
+        {
+          date: new Date().toISOString(),
+          latency: {bridge, direct: directStats, local},
+          machine,
+          messagesPerSecond: rate,
+          targets,
+        },
+        null,
+        2,
+      ),
+    )
     return
   }
 
   const f = (n) => n.toFixed(3)
   console.log(`${new Date().toISOString()}  ${machine}`)
-  console.log(`JSON-RPC initialize to hanzo-dev app-server --listen: ${CALLS} sequential calls per path in blocks of ${BLOCK}, interleaved, after 50 warm-up calls; then ${BURST} messages with ${WINDOW} in flight.\n`)
+  console.log(
+    `JSON-RPC initialize to hanzo-dev app-server --listen: ${CALLS} sequential calls per path in blocks of ${BLOCK}, interleaved, after 50 warm-up calls; then ${BURST} messages with ${WINDOW} in flight.\n`,
+  )
   console.log('| path | p50 ms | p99 ms | messages/s |')
   console.log('|---|---:|---:|---:|')
-  console.log(`| direct (POST /rpc, keep-alive) | ${f(directStats.p50)} | ${f(directStats.p99)} | ${rate.direct.toFixed(0)} |`)
-  console.log(`| through the bridge, app server in its process (ws + JWT) | ${f(local.p50)} | ${f(local.p99)} | ${rate.local.toFixed(0)} |`)
-  console.log(`| through the bridge --app, app server in a second process (ws + JWT + POST /rpc) | ${f(bridge.p50)} | ${f(bridge.p99)} | ${rate.bridge.toFixed(0)} |`)
+  console.log(
+    `| direct (POST /rpc, keep-alive) | ${f(directStats.p50)} | ${f(directStats.p99)} | ${rate.direct.toFixed(0)} |`,
+  )
+  console.log(
+    `| through the bridge, app server in its process (ws + JWT) | ${f(local.p50)} | ${f(local.p99)} | ${rate.local.toFixed(0)} |`,
+  )
+  console.log(
+    `| through the bridge --app, app server in a second process (ws + JWT + POST /rpc) | ${f(bridge.p50)} | ${f(bridge.p99)} | ${rate.bridge.toFixed(0)} |`,
+  )
   console.log('\n| target | measured | limit | result |')
   console.log('|---|---:|---:|---|')
-  for (const t of targets) console.log(`| ${t.name} | ${t.value.toFixed(2)}x | ${t.limit}x | ${t.value <= t.limit ? 'pass' : 'FAIL'} |`)
+  for (const t of targets)
+    console.log(`| ${t.name} | ${t.value.toFixed(2)}x | ${t.limit}x | ${t.value <= t.limit ? 'pass' : 'FAIL'} |`)
 }

@@ -52,8 +52,12 @@ function random(seed) {
 
 const next = random(7)
 const pick = (min, max) => min + Math.floor(next() * (max - min))
-const prose = (bytes) => 'The parser fails on empty input; check src/parse.ts and the tests. '.repeat(Math.ceil(bytes / 68)).slice(0, bytes)
-const code = (bytes) => 'export function parse(input: string) {\n  return input.split(",").map(Number)\n}\n'.repeat(Math.ceil(bytes / 80)).slice(0, bytes)
+const prose = (bytes) =>
+  'The parser fails on empty input; check src/parse.ts and the tests. '.repeat(Math.ceil(bytes / 68)).slice(0, bytes)
+const code = (bytes) =>
+  'export function parse(input: string) {\n  return input.split(",").map(Number)\n}\n'
+    .repeat(Math.ceil(bytes / 80))
+    .slice(0, bytes)
 
 /**
  * One turn of a coding session, as the loop appends it: sometimes a user message first, then an
@@ -78,7 +82,13 @@ function turn(index) {
 
   messages.push({content: next() < 0.3 ? prose(pick(20, 200)) : '', role: 'assistant', toolCalls: calls})
   for (const call of calls) {
-    messages.push({content: code(pick(200, 8000)), isError: next() < 0.1, role: 'tool', toolCallId: call.id, toolName: call.name})
+    messages.push({
+      content: code(pick(200, 8000)),
+      isError: next() < 0.1,
+      role: 'tool',
+      toolCallId: call.id,
+      toolName: call.name,
+    })
   }
 
   return messages
@@ -98,12 +108,18 @@ const big = session(SESSION_MESSAGES + 1).slice(0, SESSION_MESSAGES + 1)
 while (big.at(-1).role === 'assistant' && big.at(-1).toolCalls.length > 0) big.pop()
 const bigBytes = Buffer.byteLength(JSON.stringify(big))
 
-const compactor = new SessionCompactor({maxTokens: 200_000, reserveRecent: 4, summarize: () => Promise.reject(new Error('503 overloaded'))})
+const compactor = new SessionCompactor({
+  maxTokens: 200_000,
+  reserveRecent: 4,
+  summarize: () => Promise.reject(new Error('503 overloaded')),
+})
 
 function checkCompaction(result) {
   if (result.strategy !== 'truncation') fail(`compaction: strategy ${result.strategy}, not truncation`)
-  if (result.messages[0] !== big[0] || result.messages.at(-1) !== big.at(-1)) fail('compaction: lost the system prompt or the last message')
-  if (result.messages.length + result.compacted_count !== big.length + 1) fail(`compaction: ${result.messages.length} messages out, ${result.compacted_count} compacted, ${big.length} in`)
+  if (result.messages[0] !== big[0] || result.messages.at(-1) !== big.at(-1))
+    fail('compaction: lost the system prompt or the last message')
+  if (result.messages.length + result.compacted_count !== big.length + 1)
+    fail(`compaction: ${result.messages.length} messages out, ${result.compacted_count} compacted, ${big.length} in`)
 }
 
 // Times `run` over `runs` inputs made by `prepare` (untimed); returns the median ms.
@@ -116,15 +132,33 @@ async function timed(runs, prepare, run) {
     samples.push(performance.now() - start)
   }
 
-  return quantile(samples.toSorted((a, b) => a - b), 0.5)
+  return quantile(
+    samples.toSorted((a, b) => a - b),
+    0.5,
+  )
 }
 
 const compactionContenders = {
   // The loop has counted every message already (its ledger): the counts are there.
-  'ours (warm counts)': () => timed(COMPACTIONS_PER_ROUND, () => big, async (history) => checkCompaction(await compactor.compact(history))),
+  'ours (warm counts)': () =>
+    timed(
+      COMPACTIONS_PER_ROUND,
+      () => big,
+      async (history) => checkCompaction(await compactor.compact(history)),
+    ),
   // Fresh message objects: every message is estimated too.
-  'ours (cold counts)': () => timed(COMPACTIONS_PER_ROUND, () => structuredClone(big), (history) => compactor.compact(history)),
-  'JSON.stringify(history)': () => timed(COMPACTIONS_PER_ROUND, () => big, (history) => JSON.stringify(history)),
+  'ours (cold counts)': () =>
+    timed(
+      COMPACTIONS_PER_ROUND,
+      () => structuredClone(big),
+      (history) => compactor.compact(history),
+    ),
+  'JSON.stringify(history)': () =>
+    timed(
+      COMPACTIONS_PER_ROUND,
+      () => big,
+      (history) => JSON.stringify(history),
+    ),
 }
 
 // The peer: the same estimate as token-count.ts, without counts kept anywhere.
@@ -132,7 +166,8 @@ function recountTokens(history) {
   let total = 0
   for (const message of history) {
     total += 4 + Math.ceil(Buffer.byteLength(message.content, 'utf8') / 4)
-    for (const call of message.toolCalls ?? []) total += 4 + Math.ceil((Buffer.byteLength(call.name, 'utf8') + Buffer.byteLength(call.arguments, 'utf8')) / 4)
+    for (const call of message.toolCalls ?? [])
+      total += 4 + Math.ceil((Buffer.byteLength(call.name, 'utf8') + Buffer.byteLength(call.arguments, 'utf8')) / 4)
   }
 
   return total
@@ -162,14 +197,23 @@ function accounting(count) {
     }
   }
 
-  return {perTurnMs: windows.map((w) => quantile(w.toSorted((a, b) => a - b), 0.5)), totals}
+  return {
+    perTurnMs: windows.map((w) =>
+      quantile(
+        w.toSorted((a, b) => a - b),
+        0.5,
+      ),
+    ),
+    totals,
+  }
 }
 
 const accountingContenders = {
-  'ours (TokenLedger.sync)': () => accounting(() => {
-    const ledger = new TokenLedger()
-    return (history) => ledger.sync(history)
-  }),
+  'ours (TokenLedger.sync)': () =>
+    accounting(() => {
+      const ledger = new TokenLedger()
+      return (history) => ledger.sync(history)
+    }),
   'peer: recount the whole history': () => accounting(() => recountTokens),
 }
 
@@ -196,11 +240,20 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-const median = (xs) => quantile(xs.toSorted((a, b) => a - b), 0.5)
+const median = (xs) =>
+  quantile(
+    xs.toSorted((a, b) => a - b),
+    0.5,
+  )
 const round = (x, digits) => Number(x.toFixed(digits))
-const compaction = Object.fromEntries(Object.entries(compactionSamples).map(([name, xs]) => [name, round(median(xs), 3)]))
+const compaction = Object.fromEntries(
+  Object.entries(compactionSamples).map(([name, xs]) => [name, round(median(xs), 3)]),
+)
 const perTurnUs = Object.fromEntries(
-  Object.entries(accountingSamples).map(([name, rounds]) => [name, rounds[0].map((_, w) => round(median(rounds.map((r) => r[w])) * 1000, 3))]),
+  Object.entries(accountingSamples).map(([name, rounds]) => [
+    name,
+    rounds[0].map((_, w) => round(median(rounds.map((r) => r[w])) * 1000, 3)),
+  ]),
 )
 const first = (name) => perTurnUs[name][0]
 const last = (name) => perTurnUs[name].at(-1)
@@ -213,29 +266,70 @@ const ratios = {
   peerPerOursLastWindow: round(last(PEER) / last(OURS), 1),
 }
 const targets = [
-  {target: 'compaction of 10,000 messages, warm counts (ms)', measured: compaction['ours (warm counts)'], limit: '< 20', pass: compaction['ours (warm counts)'] < 20},
-  {target: 'compaction of 10,000 messages, cold counts (ms)', measured: compaction['ours (cold counts)'], limit: '< 20', pass: compaction['ours (cold counts)'] < 20},
-  {target: 'ours: per-turn time, turns 901-1000 / turns 1-100', measured: ratios.oursGrowth, limit: '<= 1.5 (flat: O(new message))', pass: ratios.oursGrowth <= 1.5},
+  {
+    target: 'compaction of 10,000 messages, warm counts (ms)',
+    measured: compaction['ours (warm counts)'],
+    limit: '< 20',
+    pass: compaction['ours (warm counts)'] < 20,
+  },
+  {
+    target: 'compaction of 10,000 messages, cold counts (ms)',
+    measured: compaction['ours (cold counts)'],
+    limit: '< 20',
+    pass: compaction['ours (cold counts)'] < 20,
+  },
+  {
+    target: 'ours: per-turn time, turns 901-1000 / turns 1-100',
+    measured: ratios.oursGrowth,
+    limit: '<= 1.5 (flat: O(new message))',
+    pass: ratios.oursGrowth <= 1.5,
+  },
 ]
 
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, ${platform()}-${arch()}, Node.js ${process.version}, load average (1 min) ${loadavg()[0].toFixed(2)}`
 const sessionInfo = `${big.length} messages, ${(bigBytes / 1e6).toFixed(1)} MB as JSON, ${historyTokens(big)} estimated tokens`
 if (opts.json) {
-  console.log(JSON.stringify({compaction, date: new Date().toISOString(), machine, perTurnUs, ratios, rounds: ROUNDS, session: sessionInfo, targets}, null, 2))
+  console.log(
+    JSON.stringify(
+      {
+        compaction,
+        date: new Date().toISOString(),
+        machine,
+        perTurnUs,
+        ratios,
+        rounds: ROUNDS,
+        session: sessionInfo,
+        targets,
+      },
+      null,
+      2,
+    ),
+  )
 } else {
   console.log(`${new Date().toISOString()}  ${machine}`)
   console.log(`(1) Compaction, fallback path (the summary call rejects at once), reserve_recent 4: ${sessionInfo}.`)
-  console.log(`Median of ${ROUNDS} rounds (each the median of ${COMPACTIONS_PER_ROUND} runs), order reversed every round.\n`)
+  console.log(
+    `Median of ${ROUNDS} rounds (each the median of ${COMPACTIONS_PER_ROUND} runs), order reversed every round.\n`,
+  )
   console.log('| contender | ms |')
   console.log('|---|---:|')
   for (const [name, ms] of Object.entries(compaction)) console.log(`| ${name} | ${ms.toFixed(2)} |`)
-  console.log(`\nours (warm) / JSON.stringify: ${ratios.compactionPerStringify.toFixed(2)}x the time of serializing the history once.\n`)
-  console.log(`(2) Token accounting over a ${SESSION_TURNS}-turn session (${turns.flat().length} messages), µs per turn in each window of ${WINDOW} turns`)
-  console.log(`(median of ${SESSIONS_PER_ROUND} sessions per round, then of ${ROUNDS} rounds); both give the same total on every turn.\n`)
+  console.log(
+    `\nours (warm) / JSON.stringify: ${ratios.compactionPerStringify.toFixed(2)}x the time of serializing the history once.\n`,
+  )
+  console.log(
+    `(2) Token accounting over a ${SESSION_TURNS}-turn session (${turns.flat().length} messages), µs per turn in each window of ${WINDOW} turns`,
+  )
+  console.log(
+    `(median of ${SESSIONS_PER_ROUND} sessions per round, then of ${ROUNDS} rounds); both give the same total on every turn.\n`,
+  )
   console.log(`| contender | ${perTurnUs[OURS].map((_, w) => `${w * WINDOW + 1}-${(w + 1) * WINDOW}`).join(' | ')} |`)
   console.log(`|---|${perTurnUs[OURS].map(() => '---:').join('|')}|`)
-  for (const [name, us] of Object.entries(perTurnUs)) console.log(`| ${name} | ${us.map((x) => x.toFixed(2)).join(' | ')} |`)
-  console.log(`\nGrowth (last window / first): ours ${ratios.oursGrowth.toFixed(2)}x, peer ${ratios.peerGrowth.toFixed(2)}x; at turns 901-1000 the peer takes ${ratios.peerPerOursLastWindow}x our time.\n`)
+  for (const [name, us] of Object.entries(perTurnUs))
+    console.log(`| ${name} | ${us.map((x) => x.toFixed(2)).join(' | ')} |`)
+  console.log(
+    `\nGrowth (last window / first): ours ${ratios.oursGrowth.toFixed(2)}x, peer ${ratios.peerGrowth.toFixed(2)}x; at turns 901-1000 the peer takes ${ratios.peerPerOursLastWindow}x our time.\n`,
+  )
   console.log('| target | measured | limit | result |')
   console.log('|---|---:|---:|---|')
   for (const t of targets) console.log(`| ${t.target} | ${t.measured} | ${t.limit} | ${t.pass ? 'pass' : 'FAIL'} |`)

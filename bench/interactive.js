@@ -26,7 +26,11 @@ if (!existsSync(join(root, 'dist', 'ui', 'chat-session.js'))) {
 }
 
 const {values: opts} = parseArgs({
-  options: {keys: {default: '40', type: 'string'}, 'no-markdown': {type: 'boolean'}, runs: {default: '8', type: 'string'}},
+  options: {
+    keys: {default: '40', type: 'string'},
+    'no-markdown': {type: 'boolean'},
+    runs: {default: '8', type: 'string'},
+  },
 })
 const RUNS = Math.max(1, Number(opts.runs) || 8)
 const KEYS = Math.max(1, Math.min(60, Number(opts.keys) || 40))
@@ -36,7 +40,8 @@ const box = makeBenchHome()
 const env = {...box.env, LANG: 'C.UTF-8', TERM: 'xterm-256color'}
 // A reply of ~4,000 characters in 6-character deltas 5 ms apart streams for about 3.5 s: long
 // enough to type every key into it.
-const paragraph = 'The loop reads the file, plans the change and writes it back; **tests** run after each step, and `src/core` stays pure.\n\n'
+const paragraph =
+  'The loop reads the file, plans the change and writes it back; **tests** run after each step, and `src/core` stays pure.\n\n'
 const reply = `${paragraph.repeat(34)}Done streaming.`
 const model = join(box.home, 'model.json')
 writeFileSync(model, JSON.stringify({model: 'bench-model', turns: [{chunk_size: 6, delay_ms: 5, text: reply}]}))
@@ -48,7 +53,11 @@ writeFileSync(model, JSON.stringify({model: 'bench-model', turns: [{chunk_size: 
 function onTerminal(command) {
   const quote = (s) => `'${s.replaceAll("'", `'\\''`)}'`
   const started = performance.now()
-  const child = spawn('script', ['-qefc', `stty cols 100 rows 30; exec ${command.map(quote).join(' ')}`, '/dev/null'], {cwd: box.home, env, stdio: ['pipe', 'pipe', 'ignore']})
+  const child = spawn('script', ['-qefc', `stty cols 100 rows 30; exec ${command.map(quote).join(' ')}`, '/dev/null'], {
+    cwd: box.home,
+    env,
+    stdio: ['pipe', 'pipe', 'ignore'],
+  })
   const run = {
     child,
     closed: new Promise((resolve) => child.on('close', () => resolve(performance.now()))),
@@ -68,7 +77,11 @@ function onTerminal(command) {
         const onData = () => check()
         const timer = setTimeout(() => {
           child.stdout.off('data', onData)
-          reject(new Error(`bench: the terminal did not show ${JSON.stringify(text)} in ${TIMEOUT_MS} ms; it shows:\n${stripVTControlCharacters(run.raw).slice(-2000)}`))
+          reject(
+            new Error(
+              `bench: the terminal did not show ${JSON.stringify(text)} in ${TIMEOUT_MS} ms; it shows:\n${stripVTControlCharacters(run.raw).slice(-2000)}`,
+            ),
+          )
         }, TIMEOUT_MS)
         child.stdout.on('data', onData)
         check()
@@ -144,7 +157,8 @@ async function keystrokes() {
   let streaming = true
   const done = run.until('Done streaming.', from).finally(() => (streaming = false))
   const during = await typeAndTime(run, prompt, () => streaming)
-  if (!streaming) console.error(`bench: the reply ended while typing: ${during.length} of ${KEYS} keys timed while it streamed`)
+  if (!streaming)
+    console.error(`bench: the reply ended while typing: ${during.length} of ${KEYS} keys timed while it streamed`)
   const streamed = (await done) - began
   // Ctrl-C clears the typed letters (with a turn running it would interrupt it), Ctrl-D exits.
   run.child.stdin.write('\u0003\u0004')
@@ -157,7 +171,17 @@ const sorted = (samples) => [...samples].sort((a, b) => a - b)
 /** Prints `title`, then a markdown table (the first column left-aligned, the others right). */
 function table(title, head, rows) {
   if (title) console.log(`\n${title}`)
-  console.log(['', `| ${head.join(' | ')} |`, `|---|${head.slice(1).map(() => '---:|').join('')}`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n'))
+  console.log(
+    [
+      '',
+      `| ${head.join(' | ')} |`,
+      `|---|${head
+        .slice(1)
+        .map(() => '---:|')
+        .join('')}`,
+      ...rows.map((row) => `| ${row.join(' | ')} |`),
+    ].join('\n'),
+  )
 }
 
 const fmt = (n) => n.toFixed(1)
@@ -182,24 +206,41 @@ try {
   const help = quantile(sorted(launch.help), 0.5)
   const chat = quantile(sorted(launch.chat), 0.5)
   const cpu = cpus()
-  console.log(`Run: ${new Date().toISOString()}, ${cpu[0]?.model ?? 'unknown CPU'} x${cpu.length}, Node.js ${process.version}. Load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after.`)
-  table(`Launch (${RUNS} runs each after one warm-up round, interleaved, on a 100x30 pseudo-terminal):`, ['command', 'median ms', 'IQR ms', 'vs --help'], [
-    ['hanzo-dev --help (spawn to exit)', launch.help],
-    ['hanzo-dev chat --fake-model (spawn to the prompt and status line on screen)', launch.chat],
-  ].map(([name, samples]) => {
-    const s = sorted(samples)
-    return [name, fmt(quantile(s, 0.5)), `${fmt(quantile(s, 0.25))}–${fmt(quantile(s, 0.75))}`, `${(quantile(s, 0.5) / help).toFixed(2)}x`]
-  }))
-  table(`Keystroke to screen (${KEYS} keys typed one at a time, 15 ms apart after each shows):`, ['case', 'keys', 'p50 ms', 'p90 ms', 'max ms'], [
-    ['`cat` on the same terminal (the floor)', keys.floor],
-    ['the prompt, nothing running', keys.idle],
-    [`the prompt while a reply streams (${reply.length} characters in ${fmt(keys.streamed)} ms)`, keys.during],
-  ].map(([name, samples]) => {
-    const s = sorted(samples)
-    return [name, String(s.length), fmt(quantile(s, 0.5)), fmt(quantile(s, 0.9)), fmt(s.at(-1))]
-  }))
+  console.log(
+    `Run: ${new Date().toISOString()}, ${cpu[0]?.model ?? 'unknown CPU'} x${cpu.length}, Node.js ${process.version}. Load average (1 min) ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after.`,
+  )
+  table(
+    `Launch (${RUNS} runs each after one warm-up round, interleaved, on a 100x30 pseudo-terminal):`,
+    ['command', 'median ms', 'IQR ms', 'vs --help'],
+    [
+      ['hanzo-dev --help (spawn to exit)', launch.help],
+      ['hanzo-dev chat --fake-model (spawn to the prompt and status line on screen)', launch.chat],
+    ].map(([name, samples]) => {
+      const s = sorted(samples)
+      return [
+        name,
+        fmt(quantile(s, 0.5)),
+        `${fmt(quantile(s, 0.25))}–${fmt(quantile(s, 0.75))}`,
+        `${(quantile(s, 0.5) / help).toFixed(2)}x`,
+      ]
+    }),
+  )
+  table(
+    `Keystroke to screen (${KEYS} keys typed one at a time, 15 ms apart after each shows):`,
+    ['case', 'keys', 'p50 ms', 'p90 ms', 'max ms'],
+    [
+      ['`cat` on the same terminal (the floor)', keys.floor],
+      ['the prompt, nothing running', keys.idle],
+      [`the prompt while a reply streams (${reply.length} characters in ${fmt(keys.streamed)} ms)`, keys.during],
+    ].map(([name, samples]) => {
+      const s = sorted(samples)
+      return [name, String(s.length), fmt(quantile(s, 0.5)), fmt(quantile(s, 0.9)), fmt(s.at(-1))]
+    }),
+  )
 
-  const targets = [['launch to a ready prompt / `--help`', `${(chat / help).toFixed(2)}x`, '<= 1.5x', chat / help <= 1.5]]
+  const targets = [
+    ['launch to a ready prompt / `--help`', `${(chat / help).toFixed(2)}x`, '<= 1.5x', chat / help <= 1.5],
+  ]
   if (!opts['no-markdown']) {
     // bench/markdown.js's own cases, on the issue's 1 MB document.
     const {markdownTable, measureMarkdown} = await import('./markdown.js')
@@ -207,10 +248,19 @@ try {
     console.log('\nMarkdown on 1 MB (bench/markdown.js, medians of 3 runs after one warm-up):\n')
     console.log(markdownTable(rows))
     const ratio = rows[3][1] / rows[2][1]
-    targets.push(['markdown throughput: ours painted / marked + marked-terminal', `${ratio.toFixed(2)}x`, '>= 1x', ratio >= 1])
+    targets.push([
+      'markdown throughput: ours painted / marked + marked-terminal',
+      `${ratio.toFixed(2)}x`,
+      '>= 1x',
+      ratio >= 1,
+    ])
   }
 
-  table('', ['target', 'measured', 'limit', 'result'], targets.map(([name, value, limit, pass]) => [name, value, limit, pass ? 'pass' : 'FAIL']))
+  table(
+    '',
+    ['target', 'measured', 'limit', 'result'],
+    targets.map(([name, value, limit, pass]) => [name, value, limit, pass ? 'pass' : 'FAIL']),
+  )
 } finally {
   for (const child of children) child.kill()
   box.cleanup()

@@ -28,7 +28,9 @@ const {editDiagnostics} = await import(join(lspDist, 'edit-diagnostics.js'))
 const {builtinTools} = await import(join(root, 'dist', 'index.js'))
 const rpc = await import('vscode-jsonrpc/node')
 
-const {values: opts} = parseArgs({options: {edits: {default: '30', type: 'string'}, json: {type: 'boolean'}, runs: {default: '8', type: 'string'}}})
+const {values: opts} = parseArgs({
+  options: {edits: {default: '30', type: 'string'}, json: {type: 'boolean'}, runs: {default: '8', type: 'string'}},
+})
 const RUNS = Number(opts.runs)
 const EDITS = Number(opts.edits)
 const SERVER = join(root, 'node_modules', '.bin', 'typescript-language-server')
@@ -38,7 +40,10 @@ const dir = mkdtempSync(join(tmpdir(), 'hanzo-bench-lsp-'))
 const project = join(dir, 'project')
 mkdirSync(join(project, 'src'), {recursive: true})
 symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'))
-writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({compilerOptions: {module: 'NodeNext', strict: true, target: 'ES2022', types: []}, include: ['src']}))
+writeFileSync(
+  join(project, 'tsconfig.json'),
+  JSON.stringify({compilerOptions: {module: 'NodeNext', strict: true, target: 'ES2022', types: []}, include: ['src']}),
+)
 writeFileSync(join(project, 'src', 'main.ts'), MAIN)
 const rootUri = pathToFileURL(project).href
 const fileUri = pathToFileURL(join(project, 'src', 'main.ts')).href
@@ -62,7 +67,10 @@ async function ours(settleMs) {
 async function bare() {
   const started = performance.now()
   const child = spawn(SERVER, ['--stdio'], {cwd: project, detached: true, env, stdio: ['pipe', 'pipe', 'ignore']})
-  const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout), new rpc.StreamMessageWriter(child.stdin))
+  const connection = rpc.createMessageConnection(
+    new rpc.StreamMessageReader(child.stdout),
+    new rpc.StreamMessageWriter(child.stdin),
+  )
   connection.onRequest('workspace/configuration', (params) => params.items.map(() => ({})))
   connection.onRequest('window/workDoneProgress/create', () => null)
   connection.onRequest('client/registerCapability', () => null)
@@ -74,13 +82,19 @@ async function bare() {
   connection.listen()
   try {
     await connection.sendRequest('initialize', {
-      capabilities: {textDocument: {publishDiagnostics: {}}, window: {workDoneProgress: true}, workspace: {configuration: true}},
+      capabilities: {
+        textDocument: {publishDiagnostics: {}},
+        window: {workDoneProgress: true},
+        workspace: {configuration: true},
+      },
       processId: process.pid,
       rootUri,
       workspaceFolders: [{name: 'workspace', uri: rootUri}],
     })
     await connection.sendNotification('initialized', {})
-    await connection.sendNotification('textDocument/didOpen', {textDocument: {languageId: 'typescript', text: MAIN, uri: fileUri, version: 1}})
+    await connection.sendNotification('textDocument/didOpen', {
+      textDocument: {languageId: 'typescript', text: MAIN, uri: fileUri, version: 1},
+    })
     const count = await first
     return {count, ms: performance.now() - started}
   } finally {
@@ -132,7 +146,12 @@ try {
 async function editLatency() {
   const fsEdit = builtinTools().find((t) => t.name === 'fs_edit')
   const plain = (call, context) => fsEdit.execute(call.input, context)
-  const manager = new ServerManager({env, projectRoot: project, report: () => undefined, settings: readLspSettings({lsp: {project_servers: true}})})
+  const manager = new ServerManager({
+    env,
+    projectRoot: project,
+    report: () => undefined,
+    settings: readLspSettings({lsp: {project_servers: true}}),
+  })
   const enriched = editDiagnostics(manager).wrap(plain)
   const context = {cwd: project, sessionId: 'bench', signal: new AbortController().signal}
   const file = await manager.cover('src/main.ts')
@@ -142,12 +161,15 @@ async function editLatency() {
   try {
     for (let i = 0; i < EDITS * 2; i++) {
       const kind = i % 4 < 2 ? 'plain' : 'enriched'
-      const input = broken ? {new_string: "'x'", old_string: '42', path: 'src/main.ts'} : {new_string: '42', old_string: "'x'", path: 'src/main.ts'}
+      const input = broken
+        ? {new_string: "'x'", old_string: '42', path: 'src/main.ts'}
+        : {new_string: '42', old_string: "'x'", path: 'src/main.ts'}
       const started = performance.now()
       const result = await (kind === 'plain' ? plain : enriched)({input, name: 'fs_edit'}, context)
       out[kind].push(performance.now() - started)
       if (result.is_error) throw new Error(`fs_edit failed: ${result.output}`)
-      if (kind === 'enriched' && !broken && !result.output.includes('New diagnostics')) throw new Error('the enriched edit that adds an error did not report it')
+      if (kind === 'enriched' && !broken && !result.output.includes('New diagnostics'))
+        throw new Error('the enriched edit that adds an error did not report it')
       broken = !broken
     }
   } finally {
@@ -166,7 +188,9 @@ function report(edits) {
   const s = Object.fromEntries(names.map((n) => [n, stats(samples[n])]))
   const ratio = s.ours.p50 / s.bare.p50
   const e = {enriched: stats(edits.enriched), plain: stats(edits.plain)}
-  const targets = [{limit: 1.1, name: 'start() to first diagnostics, ours / bare (p50)', pass: ratio <= 1.1, value: ratio}]
+  const targets = [
+    {limit: 1.1, name: 'start() to first diagnostics, ours / bare (p50)', pass: ratio <= 1.1, value: ratio},
+  ]
   const machine = `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node.js ${process.version}, load average (1 min) ${loadavg()[0].toFixed(2)}`
   if (opts.json) {
     console.log(JSON.stringify({date: new Date().toISOString(), edits: e, machine, start: s, targets}, null, 2))
@@ -175,10 +199,13 @@ function report(edits) {
 
   const f = (n) => n.toFixed(1)
   console.log(`${new Date().toISOString()}  ${machine}`)
-  console.log(`typescript-language-server, one strict TypeScript file with a type error; ${RUNS} interleaved rounds after one warm-up each.\n`)
+  console.log(
+    `typescript-language-server, one strict TypeScript file with a type error; ${RUNS} interleaved rounds after one warm-up each.\n`,
+  )
   console.log('| start() to first diagnostics | p50 ms | p90 ms | vs bare |')
   console.log('|---|---:|---:|---:|')
-  for (const n of names) console.log(`| ${contenders[n].label} | ${f(s[n].p50)} | ${f(s[n].p90)} | ${(s[n].p50 / s.bare.p50).toFixed(2)}x |`)
+  for (const n of names)
+    console.log(`| ${contenders[n].label} | ${f(s[n].p50)} | ${f(s[n].p90)} | ${(s[n].p50 / s.bare.p50).toFixed(2)}x |`)
   console.log(`\n| fs_edit on a warm server (${EDITS} each, alternating) | p50 ms | p90 ms |`)
   console.log('|---|---:|---:|')
   console.log(`| fs_edit alone | ${f(e.plain.p50)} | ${f(e.plain.p90)} |`)
@@ -186,5 +213,6 @@ function report(edits) {
   console.log(`| added by the enrichment | ${f(e.enriched.p50 - e.plain.p50)} | |`)
   console.log('\n| target | measured | limit | result |')
   console.log('|---|---:|---:|---|')
-  for (const t of targets) console.log(`| ${t.name} | ${t.value.toFixed(2)}x | ${t.limit}x | ${t.pass ? 'pass' : 'FAIL'} |`)
+  for (const t of targets)
+    console.log(`| ${t.name} | ${t.value.toFixed(2)}x | ${t.limit}x | ${t.pass ? 'pass' : 'FAIL'} |`)
 }

@@ -67,7 +67,7 @@ function documentOf(kb) {
 function chunksOf(text) {
   let s = 7
   const out = []
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     s = (Math.imul(s, 1_103_515_245) + 12_345) >>> 0
     const size = 1 + (s % 6)
     out.push(text.slice(at, at + size))
@@ -86,7 +86,10 @@ function time(fn, runs) {
     samples.push(performance.now() - start)
   }
 
-  return quantile(samples.sort((a, b) => a - b), 0.5)
+  return quantile(
+    samples.sort((a, b) => a - b),
+    0.5,
+  )
 }
 
 const ours = (chunks) => () => {
@@ -135,7 +138,11 @@ export function measureMarkdown({kb, naive: withNaive = true, runs = 7}) {
     const small = documentOf(16)
     const smallChunks = chunksOf(small)
     rows.push([`ours, 16 KB in ${smallChunks.length} chunks`, time(ours(smallChunks), runs), 4])
-    rows.push([`naive re-render with marked per chunk, 16 KB in ${smallChunks.length} chunks`, time(naive(smallChunks), 3), 4])
+    rows.push([
+      `naive re-render with marked per chunk, 16 KB in ${smallChunks.length} chunks`,
+      time(naive(smallChunks), 3),
+      4,
+    ])
   }
 
   return rows

@@ -32,7 +32,12 @@ const {openSessionServers} = await import(mcpDist)
 const library = await import(join(root, 'dist', 'index.js'))
 
 const {values: opts} = parseArgs({
-  options: {block: {default: '100', type: 'string'}, calls: {default: '1000', type: 'string'}, json: {type: 'boolean'}, starts: {default: '5', type: 'string'}},
+  options: {
+    block: {default: '100', type: 'string'},
+    calls: {default: '1000', type: 'string'},
+    json: {type: 'boolean'},
+    starts: {default: '5', type: 'string'},
+  },
 })
 const CALLS = Number(opts.calls)
 const BLOCK = Number(opts.block)
@@ -43,11 +48,22 @@ const dataDir = mkdtempSync(join(tmpdir(), 'hanzo-bench-mcp-'))
 const context = {cwd: dataDir, sessionId: 'bench', signal: new AbortController().signal}
 const cleanups = []
 
-const stdioEntry = (name, args = [EVERYTHING, 'stdio']) => ({disabled: false, name, transport: {args, command: process.execPath, type: 'stdio'}})
+const stdioEntry = (name, args = [EVERYTHING, 'stdio']) => ({
+  disabled: false,
+  name,
+  transport: {args, command: process.execPath, type: 'stdio'},
+})
 const httpEntry = (name, url) => ({disabled: false, name, transport: {type: 'http', url: new URL(url)}})
 
 async function oursOpen(entries) {
-  const servers = await openSessionServers(entries, {cwd: dataDir, dataDir, env: process.env, library, settings: {}, warn: (m) => console.error(`warning: ${m}`)})
+  const servers = await openSessionServers(entries, {
+    cwd: dataDir,
+    dataDir,
+    env: process.env,
+    library,
+    settings: {},
+    warn: (m) => console.error(`warning: ${m}`),
+  })
   await servers.start()
   return servers
 }
@@ -67,7 +83,9 @@ async function bareConnect(entry) {
   const client = new Client({name: 'bench', version: '0'}, {capabilities: {}})
   const {transport} = entry
   await client.connect(
-    transport.type === 'stdio' ? new StdioClientTransport({args: transport.args, command: transport.command, stderr: 'ignore'}) : new StreamableHTTPClientTransport(transport.url),
+    transport.type === 'stdio'
+      ? new StdioClientTransport({args: transport.args, command: transport.command, stderr: 'ignore'})
+      : new StreamableHTTPClientTransport(transport.url),
   )
   await client.listTools()
   return client
@@ -78,7 +96,8 @@ async function bareEcho(entry) {
   cleanups.push(() => client.close())
   return async (message) => {
     const result = await client.callTool({arguments: {message}, name: 'echo'})
-    if (!JSON.stringify(result.content).includes(message)) throw new Error(`bare: echo answered ${JSON.stringify(result)}`)
+    if (!JSON.stringify(result.content).includes(message))
+      throw new Error(`bare: echo answered ${JSON.stringify(result)}`)
   }
 }
 
@@ -95,7 +114,10 @@ async function freePort() {
 
 async function httpEverything() {
   const port = await freePort()
-  const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {env: {...process.env, PORT: String(port)}, stdio: ['ignore', 'ignore', 'pipe']})
+  const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+    env: {...process.env, PORT: String(port)},
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   cleanups.push(() => child.kill('SIGKILL'))
   await new Promise((resolve, reject) => {
     let seen = ''
@@ -199,43 +221,82 @@ try {
 }
 
 function report({http, start, startHttp, startLate, stdio}) {
-  const median = (list) => quantile([...list].sort((a, b) => a - b), 0.5)
+  const median = (list) =>
+    quantile(
+      [...list].sort((a, b) => a - b),
+      0.5,
+    )
   const rows = [
     ['stdio', stdio],
     ['streamable HTTP', http],
   ].map(([name, s]) => ({bare: stats(s.bare), name, ours: stats(s.ours)}))
-  const startRows = (of) => ['ours', 'bare'].map((side) => ({alone: median(of[side].alone), parallel: median(of[side].parallel), side}))
+  const startRows = (of) =>
+    ['ours', 'bare'].map((side) => ({alone: median(of[side].alone), parallel: median(of[side].parallel), side}))
   const stdioStarts = startRows(start)
   const httpStarts = startRows(startHttp)
   const lateStarts = startRows(startLate)
   const targets = [
-    ...rows.map((r) => ({limit: 1.1, name: `echo over ${r.name}: ours / bare SDK (p50)`, value: r.ours.p50 / r.bare.p50})),
-    {limit: 1.3, name: 'five servers that wait to start, in parallel / the slowest alone (ours)', value: lateStarts[0].parallel / lateStarts[0].alone},
+    ...rows.map((r) => ({
+      limit: 1.1,
+      name: `echo over ${r.name}: ours / bare SDK (p50)`,
+      value: r.ours.p50 / r.bare.p50,
+    })),
+    {
+      limit: 1.3,
+      name: 'five servers that wait to start, in parallel / the slowest alone (ours)',
+      value: lateStarts[0].parallel / lateStarts[0].alone,
+    },
   ]
   const machine = `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node.js ${process.version}, load average (1 min) ${loadavg()[0].toFixed(2)}`
   if (opts.json) {
-    console.log(JSON.stringify({calls: rows, date: new Date().toISOString(), machine, starts: {http: httpStarts, late: lateStarts, stdio: stdioStarts}, targets}, null, 2))
+    console.log(
+      JSON.stringify(
+        {
+          calls: rows,
+          date: new Date().toISOString(),
+          machine,
+          starts: {http: httpStarts, late: lateStarts, stdio: stdioStarts},
+          targets,
+        },
+        null,
+        2,
+      ),
+    )
     return
   }
 
   const f = (n) => n.toFixed(3)
   console.log(`${new Date().toISOString()}  ${machine}`)
-  console.log(`server-everything's echo, ${CALLS} sequential calls per contender and transport in blocks of ${BLOCK}, interleaved, after 50 warm-up calls.\n`)
+  console.log(
+    `server-everything's echo, ${CALLS} sequential calls per contender and transport in blocks of ${BLOCK}, interleaved, after 50 warm-up calls.\n`,
+  )
   console.log('| transport | ours p50 ms | ours p99 ms | bare SDK p50 ms | bare SDK p99 ms | p50 ratio |')
   console.log('|---|---:|---:|---:|---:|---:|')
-  for (const r of rows) console.log(`| ${r.name} | ${f(r.ours.p50)} | ${f(r.ours.p99)} | ${f(r.bare.p50)} | ${f(r.bare.p99)} | ${(r.ours.p50 / r.bare.p50).toFixed(2)}x |`)
+  for (const r of rows)
+    console.log(
+      `| ${r.name} | ${f(r.ours.p50)} | ${f(r.ours.p99)} | ${f(r.bare.p50)} | ${f(r.bare.p99)} | ${(r.ours.p50 / r.bare.p50).toFixed(2)}x |`,
+    )
   const startTable = (title, list) => {
     console.log(`\n${title}; median of ${STARTS} rounds after one warm-up.\n`)
     console.log('| client | slowest alone ms | five in parallel ms | ratio |')
     console.log('|---|---:|---:|---:|')
-    for (const r of list) console.log(`| ${r.side === 'ours' ? 'ours (McpServers.start)' : 'bare SDK (Promise.all of Clients)'} | ${r.alone.toFixed(1)} | ${r.parallel.toFixed(1)} | ${(r.parallel / r.alone).toFixed(2)}x |`)
+    for (const r of list)
+      console.log(
+        `| ${r.side === 'ours' ? 'ours (McpServers.start)' : 'bare SDK (Promise.all of Clients)'} | ${r.alone.toFixed(1)} | ${r.parallel.toFixed(1)} | ${(r.parallel / r.alone).toFixed(2)}x |`,
+      )
   }
 
   startTable('Start-up (connect + tools/list) of 3 server-everything + 2 server-filesystem over stdio', stdioStarts)
   startTable('Start-up (connect + tools/list) of 5 running server-everything over streamable HTTP', httpStarts)
-  startTable('Start-up (connect + tools/list) of 5 stdio servers that answer initialize after 400-800 ms (bench/fixtures/late-server.mjs)', lateStarts)
-  console.log(`\nThe first two tables have no target: with fewer cores (${cpus().length}) than servers, starts that need CPU (server-everything's) cannot overlap, and their ratio is bound by the cores for any client (compare ours with the bare SDK's). The third measures the client's concurrency.`)
+  startTable(
+    'Start-up (connect + tools/list) of 5 stdio servers that answer initialize after 400-800 ms (bench/fixtures/late-server.mjs)',
+    lateStarts,
+  )
+  console.log(
+    `\nThe first two tables have no target: with fewer cores (${cpus().length}) than servers, starts that need CPU (server-everything's) cannot overlap, and their ratio is bound by the cores for any client (compare ours with the bare SDK's). The third measures the client's concurrency.`,
+  )
   console.log('\n| target | measured | limit | result |')
   console.log('|---|---:|---:|---|')
-  for (const t of targets) console.log(`| ${t.name} | ${t.value.toFixed(2)}x | ${t.limit}x | ${t.value <= t.limit ? 'pass' : 'FAIL'} |`)
+  for (const t of targets)
+    console.log(`| ${t.name} | ${t.value.toFixed(2)}x | ${t.limit}x | ${t.value <= t.limit ? 'pass' : 'FAIL'} |`)
 }

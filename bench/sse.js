@@ -23,7 +23,9 @@ if (!existsSync(dist)) {
 }
 
 const {SseFrameBuffer} = await import(dist)
-const {values: opts} = parseArgs({options: {case: {type: 'string'}, forks: {type: 'string', default: '3'}, json: {type: 'boolean'}}})
+const {values: opts} = parseArgs({
+  options: {case: {type: 'string'}, forks: {type: 'string', default: '3'}, json: {type: 'boolean'}},
+})
 
 const WARMUP = 2
 const MIN_RUNS = 7
@@ -47,7 +49,36 @@ function random(seed) {
   return () => (s = (Math.imul(s, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32
 }
 
-const WORDS = ['The', ' model', ' streams', ' tokens', ' one', ' at', ' a', ' time', ',', ' and', ' each', ' chunk', ' is', ' small', '.', ' Here', "'s", ' code', ':\n', '```ts', ' function', ' parse', '()', ' {', ' return', ' x', ' }', '\n\n']
+const WORDS = [
+  'The',
+  ' model',
+  ' streams',
+  ' tokens',
+  ' one',
+  ' at',
+  ' a',
+  ' time',
+  ',',
+  ' and',
+  ' each',
+  ' chunk',
+  ' is',
+  ' small',
+  '.',
+  ' Here',
+  "'s",
+  ' code',
+  ':\n',
+  '```ts',
+  ' function',
+  ' parse',
+  '()',
+  ' {',
+  ' return',
+  ' x',
+  ' }',
+  '\n\n',
+]
 // Some non-ASCII (2-, 3- and 4-byte UTF-8, surrogate pairs) so byte chunks split characters.
 const UNICODE = [' café', ' naïve façade', ' 日本語のテキスト', ' Привет, мир', ' 🚀✨ emoji', ' Ünïcödé — “quotes”']
 
@@ -58,10 +89,15 @@ function chatStream(frames) {
     let content = ''
     for (let w = 1 + Math.floor(next() * 4); w > 0; w--) content += WORDS[Math.floor(next() * WORDS.length)]
     if (i % 97 === 0) content += UNICODE[(i / 97) % UNICODE.length]
-    datas.push(JSON.stringify({
-      id: 'chatcmpl-AbCdEfGhIjKlMnOpQrStUvWxYz012', object: 'chat.completion.chunk', created: 1_733_140_000 + Math.floor(i / 40),
-      model: 'gpt-4o-mini', choices: [{index: 0, delta: {content}, finish_reason: null}],
-    }))
+    datas.push(
+      JSON.stringify({
+        id: 'chatcmpl-AbCdEfGhIjKlMnOpQrStUvWxYz012',
+        object: 'chat.completion.chunk',
+        created: 1_733_140_000 + Math.floor(i / 40),
+        model: 'gpt-4o-mini',
+        choices: [{index: 0, delta: {content}, finish_reason: null}],
+      }),
+    )
   }
 
   datas.push('[DONE]')
@@ -82,7 +118,8 @@ function bigFrame(size) {
 
 const split = (input, size) => {
   const out = []
-  for (let i = 0; i < input.length; i += size) out.push(typeof input === 'string' ? input.slice(i, i + size) : input.subarray(i, i + size))
+  for (let i = 0; i < input.length; i += size)
+    out.push(typeof input === 'string' ? input.slice(i, i + size) : input.subarray(i, i + size))
   return out
 }
 
@@ -193,7 +230,8 @@ function verify(w) {
     fail(`${label}: event ${at} differs at character ${c}: ours ${near(ours[at])}, peer ${near(peer[at])}`)
   }
 
-  if (w.name.startsWith('(a)') && (ours.length !== 20_001 || ours.at(-1) !== '[DONE]')) fail(`${label}: expected 20001 events ending in [DONE], got ${ours.length}`)
+  if (w.name.startsWith('(a)') && (ours.length !== 20_001 || ours.at(-1) !== '[DONE]'))
+    fail(`${label}: expected 20001 events ending in [DONE], got ${ours.length}`)
 }
 
 function measure(w) {
@@ -210,22 +248,33 @@ function measure(w) {
       const ms = performance.now() - start
       first[side] ??= got
       if (got.events !== first[side].events || got.length !== first[side].length) {
-        fail(`${w.name}, ${w.kind}, ${side}: ${got.events} events / ${got.length} chars, its first run had ${first[side].events} / ${first[side].length}`)
+        fail(
+          `${w.name}, ${w.kind}, ${side}: ${got.events} events / ${got.length} chars, its first run had ${first[side].events} / ${first[side].length}`,
+        )
       }
 
       if (round >= WARMUP) times[side].push(ms)
     }
 
     if (round === 0 && (first.ours.events !== first.peer.events || first.ours.length !== first.peer.length)) {
-      fail(`${w.name}, ${w.kind}: ours ${first.ours.events} events / ${first.ours.length} chars, peer ${first.peer.events} / ${first.peer.length}`)
+      fail(
+        `${w.name}, ${w.kind}: ours ${first.ours.events} events / ${first.ours.length} chars, peer ${first.peer.events} / ${first.peer.length}`,
+      )
     }
 
     const runs = round + 1 - WARMUP
-    if (runs >= MAX_RUNS || (runs >= MIN_RUNS && total(times.ours) >= MIN_TOTAL_MS && total(times.peer) >= MIN_TOTAL_MS)) break
+    if (
+      runs >= MAX_RUNS ||
+      (runs >= MIN_RUNS && total(times.ours) >= MIN_TOTAL_MS && total(times.peer) >= MIN_TOTAL_MS)
+    )
+      break
   }
 
   const stat = (xs) => {
-    const ms = quantile(xs.toSorted((a, b) => a - b), 0.5)
+    const ms = quantile(
+      xs.toSorted((a, b) => a - b),
+      0.5,
+    )
     return {ms: roundTo(ms, 3), mbPerS: roundTo(w.size / 1e6 / (ms / 1e3), 1)}
   }
 
@@ -233,10 +282,23 @@ function measure(w) {
   const peer = stat(times.peer)
   const floor = w.mb ? stat(times.floor) : undefined
   // Above a floor within noise of both, the ratio is not defined.
-  const parseRatio = floor && ours.ms > floor.ms * 1.01 && peer.ms > floor.ms * 1.01 ? roundTo((peer.ms - floor.ms) / (ours.ms - floor.ms), 2) : undefined
+  const parseRatio =
+    floor && ours.ms > floor.ms * 1.01 && peer.ms > floor.ms * 1.01
+      ? roundTo((peer.ms - floor.ms) / (ours.ms - floor.ms), 2)
+      : undefined
   return {
-    workload: w.name, input: w.kind, bytes: w.size, chunks: w.chunks.length, events: first.ours.events,
-    runs: times.ours.length, ours, peer, floor, ratio: roundTo(peer.ms / ours.ms, 2), parseRatio, mb: w.mb,
+    workload: w.name,
+    input: w.kind,
+    bytes: w.size,
+    chunks: w.chunks.length,
+    events: first.ours.events,
+    runs: times.ours.length,
+    ours,
+    peer,
+    floor,
+    ratio: roundTo(peer.ms / ours.ms, 2),
+    parseRatio,
+    mb: w.mb,
   }
 }
 
@@ -256,7 +318,10 @@ if (opts.case !== undefined) {
 // the two parsers differently, by up to 2x either way. Of `--forks` processes per workload, the
 // one with the median ratio is reported: one process's luck with the machine does not decide.
 function fork(i) {
-  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--case', String(i)], {encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit']})
+  const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--case', String(i)], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   if (child.status !== 0) process.exit(child.status ?? 1)
   return JSON.parse(child.stdout)
 }
@@ -272,29 +337,53 @@ for (const kind of ['string', 'bytes']) {
   // (c) has no speed target against the peer: both sit on the floor its rows print (see RESULTS.md).
   for (const prefix of ['(a)', '(b)']) {
     const r = results.find((x) => x.workload.startsWith(prefix) && x.input === kind)
-    targets.push({target: `${prefix} ${kind}: ours/peer speed`, measured: r.ratio, limit: '>= 1.1', pass: r.ratio >= 1.1})
+    targets.push({
+      target: `${prefix} ${kind}: ours/peer speed`,
+      measured: r.ratio,
+      limit: '>= 1.1',
+      pass: r.ratio >= 1.1,
+    })
   }
 
   const big = (mb) => results.find((x) => x.mb === mb && x.input === kind)
   const growth = roundTo(big(10).ours.ms / big(5).ours.ms, 2)
   targets.push(
     {target: `(c) ${kind}: time(10 MB) / time(5 MB), ours`, measured: growth, limit: '<= 2.2', pass: growth <= 2.2},
-    {target: `(c) ${kind}: 10 MB throughput, ours (MB/s)`, measured: big(10).ours.mbPerS, limit: '>= 250', pass: big(10).ours.mbPerS >= 250},
+    {
+      target: `(c) ${kind}: 10 MB throughput, ours (MB/s)`,
+      measured: big(10).ours.mbPerS,
+      limit: '>= 250',
+      pass: big(10).ours.mbPerS >= 250,
+    },
   )
 }
 
 const machine = `${cpus()[0]?.model ?? 'unknown CPU'} x${cpus().length}, Node.js ${process.version}, load average (1 min) ${loadavg()[0].toFixed(2)}`
 
 if (opts.json) {
-  console.log(JSON.stringify({date: new Date().toISOString(), machine, results: results.map(({mb: _mb, ...r}) => r), targets}, null, 2))
+  console.log(
+    JSON.stringify(
+      {date: new Date().toISOString(), machine, results: results.map(({mb: _mb, ...r}) => r), targets},
+      null,
+      2,
+    ),
+  )
 } else {
   console.log(`${new Date().toISOString()}  ${machine}`)
-  console.log('Median wall time per whole stream; MB/s = UTF-8 input size (10^6 bytes) / median; ratio = peer time / our time.')
-  console.log('floor ((c) only) = decoding the input as both parsers do and the one copy of the frame a reader finds flat; parse-only = (peer - floor) / (ours - floor), - when a side is within 1% of the floor.\n')
-  console.log('| workload | input | runs | ours ms | peer ms | floor ms | ours MB/s | peer MB/s | ours/peer | parse-only |')
+  console.log(
+    'Median wall time per whole stream; MB/s = UTF-8 input size (10^6 bytes) / median; ratio = peer time / our time.',
+  )
+  console.log(
+    'floor ((c) only) = decoding the input as both parsers do and the one copy of the frame a reader finds flat; parse-only = (peer - floor) / (ours - floor), - when a side is within 1% of the floor.\n',
+  )
+  console.log(
+    '| workload | input | runs | ours ms | peer ms | floor ms | ours MB/s | peer MB/s | ours/peer | parse-only |',
+  )
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|')
   for (const r of results) {
-    console.log(`| ${r.workload} | ${r.input} | ${r.runs} | ${r.ours.ms.toFixed(2)} | ${r.peer.ms.toFixed(2)} | ${r.floor?.ms.toFixed(2) ?? '-'} | ${r.ours.mbPerS.toFixed(1)} | ${r.peer.mbPerS.toFixed(1)} | ${r.ratio.toFixed(2)}x | ${r.parseRatio === undefined ? '-' : `${r.parseRatio.toFixed(2)}x`} |`)
+    console.log(
+      `| ${r.workload} | ${r.input} | ${r.runs} | ${r.ours.ms.toFixed(2)} | ${r.peer.ms.toFixed(2)} | ${r.floor?.ms.toFixed(2) ?? '-'} | ${r.ours.mbPerS.toFixed(1)} | ${r.peer.mbPerS.toFixed(1)} | ${r.ratio.toFixed(2)}x | ${r.parseRatio === undefined ? '-' : `${r.parseRatio.toFixed(2)}x`} |`,
+    )
   }
 
   console.log('\n| target | measured | limit | result |')

@@ -24,7 +24,8 @@ const enablePerf = `data:text/javascript,${encodeURIComponent('globalThis.oclif 
 const recorder = pathToFileURL(join(import.meta.dirname, 'record-modules.js')).href
 
 const box = makeBenchHome()
-const run = (env) => spawnSync(process.execPath, [bin, ...positionals], {cwd: box.home, encoding: 'utf8', env: {...box.env, ...env}})
+const run = (env) =>
+  spawnSync(process.execPath, [bin, ...positionals], {cwd: box.home, encoding: 'utf8', env: {...box.env, ...env}})
 // Keyed by the label and its parents (hooks print in the order they finish, which varies).
 const lines = new Map()
 let modules
@@ -48,17 +49,26 @@ try {
   // A run of its own: the recorder's loader thread slows every import down.
   const list = join(box.home, 'modules.txt')
   run({NODE_OPTIONS: `--import=${recorder}`, RECORD_MODULES_TO: list})
-  modules = [...new Set(readFileSync(list, 'utf8').split('\n').filter((m) => m.startsWith('file:')))]
+  modules = [
+    ...new Set(
+      readFileSync(list, 'utf8')
+        .split('\n')
+        .filter((m) => m.startsWith('file:')),
+    ),
+  ]
 } finally {
   box.cleanup()
 }
 
 console.log(`${opts.peer ? 'peer' : 'hanzo-dev'} ${positionals.join(' ')}: oclif markers, min of ${opts.runs} runs`)
-for (const l of lines.values()) console.log(`  ${l.indent}${l.label}${Number.isNaN(l.ms) ? '' : `: ${l.ms.toFixed(1)} ms`}`)
+for (const l of lines.values())
+  console.log(`  ${l.indent}${l.label}${Number.isNaN(l.ms) ? '' : `: ${l.ms.toFixed(1)} ms`}`)
 
 const byPackage = new Map()
 for (const url of modules) {
-  const pkg = url.match(/\/node_modules\/((?:@[^/]+\/)?[^/]+)\//)?.[1] ?? url.replace(/^.*?\/((?:plugins\/[^/]+\/)?(?:dist|bin|src|bench|lib|commands))\/.*$/, '$1')
+  const pkg =
+    url.match(/\/node_modules\/((?:@[^/]+\/)?[^/]+)\//)?.[1] ??
+    url.replace(/^.*?\/((?:plugins\/[^/]+\/)?(?:dist|bin|src|bench|lib|commands))\/.*$/, '$1')
   byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + 1)
 }
 

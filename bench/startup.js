@@ -17,7 +17,11 @@ const BEGIN = '<!-- bench/startup.js: begin (generated, do not edit) -->'
 const END = '<!-- bench/startup.js: end -->'
 
 const {values: opts} = parseArgs({
-  options: {'no-write': {type: 'boolean'}, runs: {default: '30', type: 'string'}, warmup: {default: '3', type: 'string'}},
+  options: {
+    'no-write': {type: 'boolean'},
+    runs: {default: '30', type: 'string'},
+    warmup: {default: '3', type: 'string'},
+  },
 })
 
 if (!existsSync(join(root, 'dist', 'commands'))) {
@@ -78,11 +82,16 @@ const lines = [
   '',
   '| command | median ms | IQR ms | vs node | vs peer |',
   '|---|---:|---:|---:|---:|',
-  ...timings.map((t) => `| ${t.name} | ${fmt(t.median)} | ${fmt(t.q1)}–${fmt(t.q3)} | ${ratio(t, nodeT).toFixed(2)}x | ${ratio(t, peerT).toFixed(2)}x |`),
+  ...timings.map(
+    (t) =>
+      `| ${t.name} | ${fmt(t.median)} | ${fmt(t.q1)}–${fmt(t.q3)} | ${ratio(t, nodeT).toFixed(2)}x | ${ratio(t, peerT).toFixed(2)}x |`,
+  ),
   '',
   '| target | measured | limit | result |',
   '|---|---:|---:|---|',
-  ...targets.map((t) => `| ${t.name} | ${t.value.toFixed(2)}x | ${t.limit}x | ${t.value <= t.limit ? 'pass' : 'FAIL'} |`),
+  ...targets.map(
+    (t) => `| ${t.name} | ${t.value.toFixed(2)}x | ${t.limit}x | ${t.value <= t.limit ? 'pass' : 'FAIL'} |`,
+  ),
   END,
 ]
 const block = lines.join('\n')
@@ -92,7 +101,10 @@ if (!opts['no-write']) {
   const old = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : `# Start-up benchmark\n\n${BEGIN}\n${END}\n`
   const start = old.indexOf(BEGIN)
   const end = old.indexOf(END)
-  const next = start === -1 || end === -1 ? `${old.trimEnd()}\n\n${block}\n` : old.slice(0, start) + block + old.slice(end + END.length)
+  const next =
+    start === -1 || end === -1
+      ? `${old.trimEnd()}\n\n${block}\n`
+      : old.slice(0, start) + block + old.slice(end + END.length)
   writeFileSync(resultsFile, next)
   console.error(`bench: wrote ${resultsFile}`)
 }

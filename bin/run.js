@@ -10,11 +10,19 @@ const argv = process.argv.slice(2)
 const args = argv.length === 0 && process.stdin.isTTY && process.stdout.isTTY ? ['chat'] : argv
 // `--version` is the command scripts and people time: answered before oclif is imported, with
 // oclif's `config.userAgent`, wherever the platform it names is plain to see (src/cli/platform.ts).
-const platform = args.length === 1 && (args[0] === '--version' || args[0] === '-v') ? (await import('../dist/cli/platform.js')).plainPlatform() : undefined
+const platform =
+  args.length === 1 && (args[0] === '--version' || args[0] === '-v')
+    ? (await import('../dist/cli/platform.js')).plainPlatform()
+    : undefined
 
 // `config get KEY [--json]`, the command scripts call most: its plain success answered without
 // oclif, by the command's own code (src/cli/fast-config-get.ts); anything else goes to oclif.
-const answered = !platform && args[0] === 'config' && args[1] === 'get' && (args.length === 3 || args.length === 4) && (await import('../dist/cli/fast-config-get.js')).fastConfigGet(args)
+const answered =
+  !platform &&
+  args[0] === 'config' &&
+  args[1] === 'get' &&
+  (args.length === 3 || args.length === 4) &&
+  (await import('../dist/cli/fast-config-get.js')).fastConfigGet(args)
 
 if (platform) {
   const {name, version} = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
@@ -35,7 +43,11 @@ if (platform) {
     // Imported together: each ES module's source is read asynchronously, so one after the other
     // they would wait their turns. core-plugins: the core plugins as the build found them,
     // instead of oclif finding them again (-20 ms).
-    const [{run}, {loadCliConfig}, {flush}] = await Promise.all([import('@oclif/core/run'), import('../dist/cli/core-plugins.js'), import('@oclif/core/flush')])
+    const [{run}, {loadCliConfig}, {flush}] = await Promise.all([
+      import('@oclif/core/run'),
+      import('../dist/cli/core-plugins.js'),
+      import('@oclif/core/flush'),
+    ])
     await run(args, await loadCliConfig(fileURLToPath(new URL('..', import.meta.url))))
     await flush()
   } catch (error) {

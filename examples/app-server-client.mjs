@@ -28,7 +28,8 @@ createInterface({input: server.stdout}).on('line', async (line) => {
   if (waiting.has(message.id)) return waiting.get(message.id)(message)
   const {method, params} = message
   if (method === 'item/delta') process.stdout.write(params.text)
-  if (method === 'item/started' && params.item.type === 'tool_call') process.stdout.write(`\n[${params.item.name} ${params.item.title}]\n`)
+  if (method === 'item/started' && params.item.type === 'tool_call')
+    process.stdout.write(`\n[${params.item.name} ${params.item.title}]\n`)
   if (method === 'error') console.error(`\nerror: ${params.message}`)
   if (method === 'permission/request') {
     process.stdout.write(`\nAllow ${params.toolName} ${params.title ?? JSON.stringify(params.input)}? [y/a/N] `)

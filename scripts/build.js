@@ -29,6 +29,8 @@ run(process.execPath, [join(root, 'scripts', 'core-plugins.js')])
 // machines; sorted, the committed manifest is the same wherever it is built.
 function sortCommands(file) {
   const manifest = JSON.parse(readFileSync(file, 'utf8'))
-  manifest.commands = Object.fromEntries(Object.entries(manifest.commands).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+  manifest.commands = Object.fromEntries(
+    Object.entries(manifest.commands).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  )
   writeFileSync(file, JSON.stringify(manifest, null, 2) + '\n')
 }

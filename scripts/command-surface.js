@@ -28,7 +28,11 @@ const flagSurface = (f) => ({
 const argSurface = (a) => ({default: a.default, options: a.options, required: Boolean(a.required)})
 
 const sortedMap = (record, fn) =>
-  Object.fromEntries(Object.keys(record ?? {}).sort().map((name) => [name, fn(record[name])]))
+  Object.fromEntries(
+    Object.keys(record ?? {})
+      .sort()
+      .map((name) => [name, fn(record[name])]),
+  )
 
 /** The command surface of the CLI at `dir`: core plugins only, never the user's. */
 export async function commandSurface(dir = root) {

@@ -19,7 +19,9 @@ const config = await Config.load({devPlugins: false, root, userPlugins: false})
 const declared = config.pjson.oclif.plugins ?? []
 const rank = (p) => (p.isRoot ? -1 : declared.indexOf(p.name))
 const plugins = [...config.plugins.values()].sort((a, b) => rank(a) - rank(b))
-const unsupported = plugins.find((p) => p.type !== 'core' || p.parent || p.commands.some((c) => c.isESM !== true || !c.relativePath))
+const unsupported = plugins.find(
+  (p) => p.type !== 'core' || p.parent || p.commands.some((c) => c.isESM !== true || !c.relativePath),
+)
 if (unsupported) {
   rmSync(file, {force: true})
   console.error(`core-plugins: ${unsupported.name} cannot be prebuilt; oclif will discover the plugins at start-up`)

@@ -20,7 +20,9 @@ const source = standalone.default(ajv, ajv.compile(SETTINGS_SCHEMA))
 // ajv's ESM output still `require`s its runtime helpers for some keywords (minLength ->
 // ucs2length); such a module crashes when imported, so the build fails here instead.
 if (/\brequire\(/.test(source)) {
-  console.error('generate-validators: the standalone validator needs require(); avoid the keyword that pulls it in (e.g. minLength)')
+  console.error(
+    'generate-validators: the standalone validator needs require(); avoid the keyword that pulls it in (e.g. minLength)',
+  )
   process.exit(1)
 }
 

@@ -11,5 +11,7 @@ const clients = join(dirname(fileURLToPath(import.meta.url)), '..', 'plugins', '
 if (!existsSync(join(clients, 'node_modules'))) {
   // Not this package's engine-strict (npm passes it on to scripts): the Inspector declares Node 22
   // for its web UI; the CLI mode the tests run works on 20.
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--engine-strict=false', '--prefix', clients], {stdio: 'inherit'})
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--engine-strict=false', '--prefix', clients], {
+    stdio: 'inherit',
+  })
 }

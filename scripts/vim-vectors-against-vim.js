@@ -13,29 +13,59 @@ import {join} from 'node:path'
 import {parseKeys} from '../dist/core/input/index.js'
 
 const root = join(import.meta.dirname, '..')
-const RAW = {'<BS>': '\b', '<C-c>': '\u0003', '<C-j>': '\n', '<C-r>': '\u0012', '<C-u>': '\u0015', '<C-w>': '\u0017', '<CR>': '\r', '<Del>': '\u0080kD', '<Esc>': '\u001B', '<Left>': '\u0080kl', '<Right>': '\u0080kr'}
+const RAW = {
+  '<BS>': '\b',
+  '<C-c>': '\u0003',
+  '<C-j>': '\n',
+  '<C-r>': '\u0012',
+  '<C-u>': '\u0015',
+  '<C-w>': '\u0017',
+  '<CR>': '\r',
+  '<Del>': '\u0080kD',
+  '<Esc>': '\u001B',
+  '<Left>': '\u0080kl',
+  '<Right>': '\u0080kr',
+}
 // Typed after the keys: if Vim is still in Insert mode it lands at the cursor, which shows both.
 const MARK = '\uE000'
 
 function replayable(c) {
   const e = c.expect
   const effects = ['submitted', 'exit', 'message', 'error', 'options', 'pending', 'commandLine'].some((k) => k in e)
-  return !effects && (e.mode === 'normal' || e.mode === 'insert') && !c.mode && !c.keys.includes(':') && parseKeys(c.keys).every((k) => k.length === 1 || k in RAW || [...k].length === 1)
+  return (
+    !effects &&
+    (e.mode === 'normal' || e.mode === 'insert') &&
+    !c.mode &&
+    !c.keys.includes(':') &&
+    parseKeys(c.keys).every((k) => k.length === 1 || k in RAW || [...k].length === 1)
+  )
 }
 
 function inVim(c, dir) {
   const byte = Buffer.byteLength([...c.buffer].slice(0, c.cursor).join(''))
   writeFileSync(join(dir, 'buffer'), c.buffer + '\n')
-  writeFileSync(join(dir, 'keys'), parseKeys(c.keys).map((k) => RAW[k] ?? k).join(''))
+  writeFileSync(
+    join(dir, 'keys'),
+    parseKeys(c.keys)
+      .map((k) => RAW[k] ?? k)
+      .join(''),
+  )
   writeFileSync(join(dir, 'out'), '')
-  writeFileSync(join(dir, 'script.vim'), `set nocompatible encoding=utf-8 noswapfile backspace=indent,eol,start
+  writeFileSync(
+    join(dir, 'script.vim'),
+    `set nocompatible encoding=utf-8 noswapfile backspace=indent,eol,start
 exe "goto " . ${byte + 1}
 call feedkeys(join(readfile('${dir}/keys', 'b'), "\\n") . "${MARK}\\<Esc>", 'tx')
 call writefile([json_encode({'lines': getline(1, '$'), 'byte': line2byte(line('.')) + col('.') - 2, 'reg': getreg('"'), 'type': getregtype('"')})], '${dir}/out')
 qa!
-`)
+`,
+  )
   try {
-    execFileSync('vim', ['-u', 'NONE', '-i', 'NONE', '-n', '-N', '-es', '-S', join(dir, 'script.vim'), join(dir, 'buffer')], {stdio: 'ignore', timeout: 10_000})
+    execFileSync(
+      'vim',
+      ['-u', 'NONE', '-i', 'NONE', '-n', '-N', '-es', '-S', join(dir, 'script.vim'), join(dir, 'buffer')],
+      {stdio: 'ignore', timeout: 10_000},
+    )
   } catch {
     // -es exits non-zero after a beep (a motion that fails); the output file says what happened.
   }
@@ -51,7 +81,12 @@ qa!
     text = text.slice(0, mark) + text.slice(mark + 1)
   }
 
-  return {buffer: text, cursor, mode, register: out.reg === '' ? undefined : {linewise: out.type === 'V', text: out.reg}}
+  return {
+    buffer: text,
+    cursor,
+    mode,
+    register: out.reg === '' ? undefined : {linewise: out.type === 'V', text: out.reg},
+  }
 }
 
 const only = new Set(process.argv.slice(2))
@@ -64,9 +99,14 @@ try {
     checked++
     const vim = inVim(c, dir)
     const {buffer, cursor, mode, register} = c.expect
-    if (JSON.stringify(vim) !== JSON.stringify({buffer, cursor, mode, register: register && {linewise: register.linewise, text: register.text}})) {
+    if (
+      JSON.stringify(vim) !==
+      JSON.stringify({buffer, cursor, mode, register: register && {linewise: register.linewise, text: register.text}})
+    ) {
       disagreements++
-      console.log(`${c.name}: vector ${JSON.stringify({buffer, cursor, mode, register})}\n${' '.repeat(c.name.length)}     vim ${JSON.stringify(vim)}`)
+      console.log(
+        `${c.name}: vector ${JSON.stringify({buffer, cursor, mode, register})}\n${' '.repeat(c.name.length)}     vim ${JSON.stringify(vim)}`,
+      )
     }
   }
 } finally {

@@ -49,13 +49,20 @@ export const host: Host = {
       return readTask(argument, stdin)
     },
     async runReport(format, {stderr, stdout}, summary, options) {
-      const [{RunOutput}, {makeStyle}, {terminalSpinner}] = await Promise.all([import('./cli/run-output.js'), import('./adapters/style.js'), import('./cli/spinner.js')])
+      const [{RunOutput}, {makeStyle}, {terminalSpinner}] = await Promise.all([
+        import('./cli/run-output.js'),
+        import('./adapters/style.js'),
+        import('./cli/spinner.js'),
+      ])
       const style = makeStyle(stderr)
       const spinner = format === 'text' ? await terminalSpinner(stderr, style) : undefined
       return new RunOutput(format, {spinner, stderr, stdout, style}, summary, options)
     },
     async spinner(stream, text) {
-      const [{makeStyle}, {terminalSpinner}] = await Promise.all([import('./adapters/style.js'), import('./cli/spinner.js')])
+      const [{makeStyle}, {terminalSpinner}] = await Promise.all([
+        import('./adapters/style.js'),
+        import('./cli/spinner.js'),
+      ])
       return terminalSpinner(stream, makeStyle(stream), text)
     },
   },

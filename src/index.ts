@@ -15,7 +15,13 @@ export * from './core/agent/index.js'
 export * from './core/tools/index.js'
 export * from './core/permissions/index.js'
 export * from './core/tracing/index.js'
-export {BackendSpanExporter, type BackendSpanExporterOptions, CLI_TRACING_SHUTDOWN_MS, type CliTracing, configureCliTracing} from './adapters/tracing-exporter.js'
+export {
+  BackendSpanExporter,
+  type BackendSpanExporterOptions,
+  CLI_TRACING_SHUTDOWN_MS,
+  type CliTracing,
+  configureCliTracing,
+} from './adapters/tracing-exporter.js'
 export {createOpenAIClient, type OpenAIClientOptions} from './adapters/api/openai-client.js'
 export {type AnthropicClientOptions, createAnthropicClient} from './adapters/api/anthropic-client.js'
 export {SessionStore} from './adapters/session-store.js'
@@ -27,7 +33,12 @@ export * from './core/auth/index.js'
 export {startLoopbackReceiver, type LoopbackReceiver} from './adapters/auth/loopback-receiver.js'
 export {FileCredentialStore} from './adapters/credentials/file-store.js'
 export {KeychainCredentialStore, type KeyringEntry, type KeyringModule} from './adapters/credentials/keychain-store.js'
-export {openCredentialStore, type CredentialBackend, type OpenCredentialStoreOptions, type OpenedCredentialStore} from './adapters/credentials/open-store.js'
+export {
+  openCredentialStore,
+  type CredentialBackend,
+  type OpenCredentialStoreOptions,
+  type OpenedCredentialStore,
+} from './adapters/credentials/open-store.js'
 export {writeFileAtomic} from './adapters/atomic-write.js'
 
 // HANZO_TRACING_DISABLED is the library's switch too (hanzo-agent's contract): read from this process.

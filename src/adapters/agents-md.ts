@@ -13,7 +13,8 @@ export interface RepoFacts {
   directories: string[]
 }
 
-export type InitOutcome = {written: true; path: string; facts: RepoFacts} | {written: false; path: string; reason: string}
+export type InitOutcome =
+  {written: true; path: string; facts: RepoFacts} | {written: false; path: string; reason: string}
 
 export const AGENTS_FILE = 'AGENTS.md'
 
@@ -35,7 +36,8 @@ const LOCKFILES: Array<[string, string]> = [
  */
 export async function initAgentsMd(root: string, options: {force: boolean}): Promise<InitOutcome> {
   const path = join(root, AGENTS_FILE)
-  if (!options.force && (await exists(path))) return {path, reason: `${AGENTS_FILE} exists already (/init --force replaces it)`, written: false}
+  if (!options.force && (await exists(path)))
+    return {path, reason: `${AGENTS_FILE} exists already (/init --force replaces it)`, written: false}
   const facts = await readRepoFacts(root)
   await writeFileAtomic(path, renderAgentsMd(facts))
   return {facts, path, written: true}
@@ -43,15 +45,33 @@ export async function initAgentsMd(root: string, options: {force: boolean}): Pro
 
 export async function readRepoFacts(root: string): Promise<RepoFacts> {
   const pkg = await readJson(join(root, 'package.json'))
-  const scripts = isRecord(pkg?.scripts) ? Object.fromEntries(Object.entries(pkg.scripts).filter((entry): entry is [string, string] => typeof entry[1] === 'string')) : {}
+  const scripts = isRecord(pkg?.scripts)
+    ? Object.fromEntries(
+        Object.entries(pkg.scripts).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      )
+    : {}
   const packageManager = pkg ? await nodePackageManager(root, pkg) : await otherToolchain(root)
   const entries = await readdir(root, {withFileTypes: true})
-  const directories = entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIPPED_DIRS.has(e.name)).map((e) => e.name).sort()
-  return {directories, name: typeof pkg?.name === 'string' ? pkg.name : basename(root), packageManager, scripts, testCommand: testCommand(packageManager, scripts)}
+  const directories = entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.') && !SKIPPED_DIRS.has(e.name))
+    .map((e) => e.name)
+    .sort()
+  return {
+    directories,
+    name: typeof pkg?.name === 'string' ? pkg.name : basename(root),
+    packageManager,
+    scripts,
+    testCommand: testCommand(packageManager, scripts),
+  }
 }
 
 export function renderAgentsMd(facts: RepoFacts): string {
-  const lines = [`# ${facts.name}`, '', 'Instructions for coding agents working in this repository (hanzo-dev, Codex and others read this file).', '']
+  const lines = [
+    `# ${facts.name}`,
+    '',
+    'Instructions for coding agents working in this repository (hanzo-dev, Codex and others read this file).',
+    '',
+  ]
   lines.push('## Tooling', '')
   lines.push(facts.packageManager ? `- Package manager: ${facts.packageManager}` : '- Package manager: (none found)')
   if (facts.testCommand) lines.push(`- Tests: \`${facts.testCommand}\``)
@@ -78,7 +98,12 @@ async function nodePackageManager(root: string, pkg: Record<string, unknown>): P
 }
 
 async function otherToolchain(root: string): Promise<string | undefined> {
-  for (const [file, tool] of [['Cargo.toml', 'cargo'], ['go.mod', 'go'], ['pyproject.toml', 'pip / pyproject'], ['requirements.txt', 'pip']]) {
+  for (const [file, tool] of [
+    ['Cargo.toml', 'cargo'],
+    ['go.mod', 'go'],
+    ['pyproject.toml', 'pip / pyproject'],
+    ['requirements.txt', 'pip'],
+  ]) {
     if (await exists(join(root, file))) return tool
   }
 

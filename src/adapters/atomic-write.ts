@@ -26,7 +26,9 @@ export async function writeFileAtomic(path: string, data: string, options: Atomi
     throw error
   })
   if (existing?.isSymbolicLink()) {
-    throw new UserError(`Refusing to write ${path}: it is a symbolic link`, {hint: 'replace the link with a regular file, or edit its target directly'})
+    throw new UserError(`Refusing to write ${path}: it is a symbolic link`, {
+      hint: 'replace the link with a regular file, or edit its target directly',
+    })
   }
 
   if (existing && !existing.isFile()) throw new UserError(`Refusing to write ${path}: it is not a regular file`)

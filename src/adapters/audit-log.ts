@@ -38,7 +38,10 @@ export class AuditLog implements AuditSink {
     } catch (error) {
       this.directory = undefined
       const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
-      throw new Error(`cannot write the audit log ${this.path} (${code}): make it a writable file, or set XDG_DATA_HOME to a writable directory`, {cause: error})
+      throw new Error(
+        `cannot write the audit log ${this.path} (${code}): make it a writable file, or set XDG_DATA_HOME to a writable directory`,
+        {cause: error},
+      )
     }
   }
 }

@@ -118,7 +118,10 @@ async function openSettingsFile(path: string): Promise<FileHandle | null> {
 
   try {
     const info = await handle.stat()
-    if (!info.isFile()) throw new ConfigError(`Cannot use ${path}: it is not a regular file`, path, undefined, {hint: 'replace it with a JSON file, or remove it'})
+    if (!info.isFile())
+      throw new ConfigError(`Cannot use ${path}: it is not a regular file`, path, undefined, {
+        hint: 'replace it with a JSON file, or remove it',
+      })
     if (info.size > MAX_SETTINGS_BYTES) throw tooLarge(path)
     return handle
   } catch (error) {
@@ -135,7 +138,12 @@ async function openSettingsFile(path: string): Promise<FileHandle | null> {
 function unusablePath(path: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException).code
   if (typeof code !== 'string') return error
-  const why = code === 'ELOOP' ? ': a symbolic link that leads back to itself' : code === 'EACCES' || code === 'EPERM' ? ': permission denied' : ''
+  const why =
+    code === 'ELOOP'
+      ? ': a symbolic link that leads back to itself'
+      : code === 'EACCES' || code === 'EPERM'
+        ? ': permission denied'
+        : ''
   return new ConfigError(`Cannot use ${path} (${code}${why})`, path, undefined, {hint: `fix or remove ${path}`})
 }
 

@@ -17,21 +17,32 @@ export type HostInput = Omit<HostContext, 'apiVersion' | 'signal'>
  * and what an untrusted project's settings would add.
  */
 export function hostInput(
-  loaded: Pick<LoadedConfig, 'projectRoot'> & Partial<Pick<LoadedConfig, 'trust' | 'origins' | 'files'>> & {config: Partial<HanzoConfig>},
+  loaded: Pick<LoadedConfig, 'projectRoot'> &
+    Partial<Pick<LoadedConfig, 'trust' | 'origins' | 'files'>> & {config: Partial<HanzoConfig>},
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
 ): HostInput {
   const {configDir, dataDir} = resolvePaths(env, homedir())
   const untrusted = loaded.trust && untrustedForPlugins(loaded.trust)
   const settings = redactForPlugins(loaded.config as HanzoConfig)
-  return {configDir, cwd, dataDir, env, projectRoot: loaded.projectRoot, settings, tiers: settingTiers(loaded), ...(untrusted ? {untrusted} : {})}
+  return {
+    configDir,
+    cwd,
+    dataDir,
+    env,
+    projectRoot: loaded.projectRoot,
+    settings,
+    tiers: settingTiers(loaded),
+    ...(untrusted ? {untrusted} : {}),
+  }
 }
 
 /** The tier of each merged setting: origins name a file or an environment variable; defaults are left out. */
 function settingTiers(loaded: Partial<Pick<LoadedConfig, 'origins' | 'files'>>): NonNullable<HostInput['tiers']> {
   const tiers: Record<string, 'user' | 'project' | 'local' | 'env'> = {}
   for (const [key, origin] of Object.entries(loaded.origins ?? {})) {
-    const tier = loaded.files?.find((file) => file.path === origin)?.tier ?? (/^[A-Z][A-Z\d_]*$/.test(origin) ? 'env' : undefined)
+    const tier =
+      loaded.files?.find((file) => file.path === origin)?.tier ?? (/^[A-Z][A-Z\d_]*$/.test(origin) ? 'env' : undefined)
     if (tier) tiers[key] = tier
   }
 
@@ -39,8 +50,16 @@ function settingTiers(loaded: Partial<Pick<LoadedConfig, 'origins' | 'files'>>):
 }
 
 /** The merged settings as a command outside the CLI's own (a plugin's, a library caller's) finds them. */
-export function loadSettings(options: {cwd: string; env: Readonly<Record<string, string | undefined>>}): Promise<LoadedConfig> {
-  return loadConfig({...options, homedir: homedir(), io: nodeConfigIO, trust: FileTrustStore.of(options.env, homedir())})
+export function loadSettings(options: {
+  cwd: string
+  env: Readonly<Record<string, string | undefined>>
+}): Promise<LoadedConfig> {
+  return loadConfig({
+    ...options,
+    homedir: homedir(),
+    io: nodeConfigIO,
+    trust: FileTrustStore.of(options.env, homedir()),
+  })
 }
 
 /** For a plugin's own commands (`Host.loadHostContext`, src/host.ts), which print the warnings. */

@@ -27,7 +27,8 @@ export async function probeUrl(url: string, timeoutMs = PROBE_TIMEOUT_MS): Promi
     await response.body?.cancel()
     return {status: response.status}
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'TimeoutError') return {error: `no answer within ${timeoutMs / 1000} s`}
+    if (error instanceof DOMException && error.name === 'TimeoutError')
+      return {error: `no answer within ${timeoutMs / 1000} s`}
     const code = systemErrorCode(error)
     if (code && REASONS[code]) return {error: REASONS[code]}
     // undici says what it refused in the cause ("unknown scheme", "bad port"), only "fetch failed" on the error.

@@ -28,7 +28,11 @@ export function paintSpans(spans: readonly StyledSpan[], style: ChalkInstance): 
     else if (s.code && !s.fence) paint = paint.cyan
     if (s.quote && !s.dim) paint = paint.italic
     if (s.link) {
-      text = colour ? `\u001B]8;;${s.link}\u001B\\${paint.blue.underline(text)}\u001B]8;;\u001B\\` : text === s.link ? text : `${text} (${s.link})`
+      text = colour
+        ? `\u001B]8;;${s.link}\u001B\\${paint.blue.underline(text)}\u001B]8;;\u001B\\`
+        : text === s.link
+          ? text
+          : `${text} (${s.link})`
       out += colour ? text : paint(text)
       continue
     }

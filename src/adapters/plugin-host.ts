@@ -97,13 +97,19 @@ async function fire<T extends {apiVersion: number}>(
       } else if (isValid(value)) {
         answers.push({plugin: plugin.name, pluginType: typeOf(plugin), value})
       } else {
-        warnings.push({message: `answered ${event} with something that is not a valid reply; ignored`, plugin: plugin.name})
+        warnings.push({
+          message: `answered ${event} with something that is not a valid reply; ignored`,
+          plugin: plugin.name,
+        })
       }
     }
 
     for (const error of reply.failures) {
       const message = error instanceof Error ? error.message : String(error)
-      warnings.push({message: /^Timed out after/.test(message) ? late : `failed on ${event}: ${firstLine(message)}`, plugin: plugin.name})
+      warnings.push({
+        message: /^Timed out after/.test(message) ? late : `failed on ${event}: ${firstLine(message)}`,
+        plugin: plugin.name,
+      })
     }
   }
 
@@ -190,7 +196,13 @@ function isMiddleware(value: unknown): value is Middleware {
 }
 
 function isSlashCommand(value: unknown): value is SlashCommandDefinition {
-  return isRecord(value) && typeof value.name === 'string' && typeof value.description === 'string' && optional(value.argsHint, 'string') && typeof value.run === 'function'
+  return (
+    isRecord(value) &&
+    typeof value.name === 'string' &&
+    typeof value.description === 'string' &&
+    optional(value.argsHint, 'string') &&
+    typeof value.run === 'function'
+  )
 }
 
 function isContribution(value: unknown): value is Contribution {
@@ -199,10 +211,12 @@ function isContribution(value: unknown): value is Contribution {
     typeof value.apiVersion === 'number' &&
     (value.tools === undefined || (Array.isArray(value.tools) && value.tools.every(isTool))) &&
     (value.middleware === undefined || (Array.isArray(value.middleware) && value.middleware.every(isMiddleware))) &&
-    (value.slashCommands === undefined || (Array.isArray(value.slashCommands) && value.slashCommands.every(isSlashCommand))) &&
+    (value.slashCommands === undefined ||
+      (Array.isArray(value.slashCommands) && value.slashCommands.every(isSlashCommand))) &&
     optional(value.context, 'string') &&
     (optional(value.status, 'string') || typeof value.status === 'function') &&
-    (value.notices === undefined || (Array.isArray(value.notices) && value.notices.every((n) => typeof n === 'string'))) &&
+    (value.notices === undefined ||
+      (Array.isArray(value.notices) && value.notices.every((n) => typeof n === 'string'))) &&
     optional(value.onSessionEvent, 'function') &&
     optional(value.watchTools, 'function') &&
     optional(value.dispose, 'function')

@@ -15,7 +15,10 @@ export interface SessionListingOptions {
 }
 
 /** The newest saved sessions, summarized (`sessions list`, chat's `/resume`). */
-export async function listSessions(store: SessionStore, options: SessionListingOptions): Promise<Array<ListedSession & {path: string}>> {
+export async function listSessions(
+  store: SessionStore,
+  options: SessionListingOptions,
+): Promise<Array<ListedSession & {path: string}>> {
   const sessions: Array<ListedSession & {path: string}> = []
   const listed = (await store.list(options.projectRoot)).filter((stored) => options.include?.(stored.id) ?? true)
   for (const stored of listed.slice(0, options.limit)) {
@@ -24,7 +27,12 @@ export async function listSessions(store: SessionStore, options: SessionListingO
       if (!(error instanceof UserError)) throw error
       options.warn(error.message)
     })
-    if (transcript) sessions.push({...summarize(transcript, options.pricing), path: stored.path, updated_at: stored.modified.toISOString()})
+    if (transcript)
+      sessions.push({
+        ...summarize(transcript, options.pricing),
+        path: stored.path,
+        updated_at: stored.modified.toISOString(),
+      })
   }
 
   return sessions

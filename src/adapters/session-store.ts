@@ -60,14 +60,20 @@ export class SessionStore {
   /** The session with this id, or the only one whose id starts with it. */
   async find(id: string): Promise<StoredSession> {
     if (!ID_PREFIX.test(id)) throw new UserError(`"${id}" is not a session id`, {exitCode: 2, hint: FIND_HINT})
-    if (id.length < MIN_PREFIX) throw new UserError(`"${id}" is too short: give at least ${MIN_PREFIX} characters of the session id`, {exitCode: 2, hint: FIND_HINT})
+    if (id.length < MIN_PREFIX)
+      throw new UserError(`"${id}" is too short: give at least ${MIN_PREFIX} characters of the session id`, {
+        exitCode: 2,
+        hint: FIND_HINT,
+      })
     const wanted = id.toLowerCase()
     const matches = (await this.list()).filter((session) => session.id.startsWith(wanted))
     const exact = matches.find((session) => session.id === wanted)
     if (exact) return exact
     if (matches.length === 0) throw new UserError(`No saved session ${id}`, {hint: FIND_HINT})
     if (matches.length > 1) {
-      throw new UserError(`${id} could be any of ${matches.length} sessions: ${matches.map((s) => s.id).join(', ')}`, {hint: 'give more of the id'})
+      throw new UserError(`${id} could be any of ${matches.length} sessions: ${matches.map((s) => s.id).join(', ')}`, {
+        hint: 'give more of the id',
+      })
     }
 
     return matches[0]
@@ -154,7 +160,10 @@ export class TranscriptFile {
 
 /** `<root's name>-<12 hex of its path's SHA-256>`: readable, and unique per path. */
 export function projectKey(projectRoot: string): string {
-  const name = basename(projectRoot).replaceAll(/[^\w.-]/g, '-').slice(0, 40) || 'root'
+  const name =
+    basename(projectRoot)
+      .replaceAll(/[^\w.-]/g, '-')
+      .slice(0, 40) || 'root'
   return `${name}-${createHash('sha256').update(projectRoot).digest('hex').slice(0, 12)}`
 }
 
@@ -171,7 +180,13 @@ function toMessage(line: MessageLine): Message {
     }
 
     case 'tool_result': {
-      return {content: line.content, isError: line.is_error, role: 'tool', toolCallId: line.tool_call_id, toolName: line.tool_name}
+      return {
+        content: line.content,
+        isError: line.is_error,
+        role: 'tool',
+        toolCallId: line.tool_call_id,
+        toolName: line.tool_name,
+      }
     }
   }
 }

@@ -44,10 +44,14 @@ export class BackendSpanExporter implements TracingExporter {
 
   constructor(options: BackendSpanExporterOptions) {
     const url = new URL(options.endpoint)
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`The tracing endpoint must be an http(s) URL, got ${url.protocol}`)
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TypeError(`The tracing endpoint must be an http(s) URL, got ${url.protocol}`)
     this.#endpoint = options.endpoint
     this.#where = url.origin + url.pathname
-    this.#headers = {'content-type': 'application/json', ...(options.apiKey ? {authorization: `Bearer ${options.apiKey}`} : {})}
+    this.#headers = {
+      'content-type': 'application/json',
+      ...(options.apiKey ? {authorization: `Bearer ${options.apiKey}`} : {}),
+    }
     this.#fetch = options.fetch ?? globalThis.fetch
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
     this.#maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS
@@ -76,7 +80,13 @@ export class BackendSpanExporter implements TracingExporter {
   /** Undefined when the batch arrived. */
   async #post(body: string, signal: AbortSignal): Promise<{problem: string; retry: boolean} | undefined> {
     try {
-      const response = await this.#fetch(this.#endpoint, {body, headers: this.#headers, method: 'POST', redirect: 'error', signal})
+      const response = await this.#fetch(this.#endpoint, {
+        body,
+        headers: this.#headers,
+        method: 'POST',
+        redirect: 'error',
+        signal,
+      })
       // The answer's body is not needed; reading it to the end frees the connection.
       await response.arrayBuffer().catch(() => {})
       if (response.ok) return undefined

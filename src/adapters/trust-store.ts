@@ -53,9 +53,11 @@ export class FileTrustStore implements ProjectTrustPort {
   async noteNoticed(projectRoot: string, digest: string): Promise<void> {
     const root = await canonicalRoot(projectRoot)
     // Not remembered (a read-only data dir, a busy lock): the warning is then shown again, no worse.
-    await this.update((projects) => projects.set(root, {...projects.get(root), noticed: digest}), NOTICE_LOCK).catch((error: unknown) => {
-      if (!(error instanceof UserError)) throw error
-    })
+    await this.update((projects) => projects.set(root, {...projects.get(root), noticed: digest}), NOTICE_LOCK).catch(
+      (error: unknown) => {
+        if (!(error instanceof UserError)) throw error
+      },
+    )
   }
 
   async trust(projectRoot: string, digest: string, at = new Date()): Promise<void> {
@@ -82,7 +84,10 @@ export class FileTrustStore implements ProjectTrustPort {
   private async update(change: (projects: Map<string, TrustRecord>) => void, lock = this.lock): Promise<void> {
     // Every command reads the store; only `trust` and a first warning write it: the writing
     // half loads then, not at every start-up.
-    const [{withLockFile}, {writeFileAtomic}] = await Promise.all([import('./credentials/lock-file.js'), import('./atomic-write.js')])
+    const [{withLockFile}, {writeFileAtomic}] = await Promise.all([
+      import('./credentials/lock-file.js'),
+      import('./atomic-write.js'),
+    ])
     await mkdir(dirname(this.path), {mode: 0o700, recursive: true}).catch((error: unknown) => {
       throw cannotUse(dirname(this.path), error)
     })
@@ -109,12 +114,16 @@ export class FileTrustStore implements ProjectTrustPort {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
       if (code === 'ENOENT') return new Map()
-      if (code === 'ELOOP') throw new UserError(`Refusing to use ${this.path}: it is a symbolic link`, {hint: `replace it with a regular file`})
+      if (code === 'ELOOP')
+        throw new UserError(`Refusing to use ${this.path}: it is a symbolic link`, {
+          hint: `replace it with a regular file`,
+        })
       throw cannotUse(this.path, error)
     }
 
     try {
-      if (!(await handle.stat()).isFile()) throw new UserError(`Refusing to use ${this.path}: it is not a regular file`, {hint: `remove it`})
+      if (!(await handle.stat()).isFile())
+        throw new UserError(`Refusing to use ${this.path}: it is not a regular file`, {hint: `remove it`})
       return parseTrustFile(await handle.readFile('utf8'), this.path)
     } finally {
       await handle.close()
@@ -124,7 +133,9 @@ export class FileTrustStore implements ProjectTrustPort {
 
 export function parseTrustFile(text: string, path: string): Map<string, TrustRecord> {
   const malformed = (why: string) =>
-    new UserError(`Cannot read ${path}: ${why}`, {hint: 'fix the file, or remove it (every project then needs `hanzo-dev trust` again)'})
+    new UserError(`Cannot read ${path}: ${why}`, {
+      hint: 'fix the file, or remove it (every project then needs `hanzo-dev trust` again)',
+    })
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -132,9 +143,14 @@ export function parseTrustFile(text: string, path: string): Map<string, TrustRec
     throw malformed('it is not valid JSON')
   }
 
-  const {projects, version} = (typeof value === 'object' && value !== null ? value : {}) as {version?: unknown; projects?: unknown}
+  const {projects, version} = (typeof value === 'object' && value !== null ? value : {}) as {
+    version?: unknown
+    projects?: unknown
+  }
   if (typeof version === 'number' && version > FORMAT_VERSION) {
-    throw new UserError(`Cannot read ${path}: it was written by a newer hanzo-dev (format version ${version})`, {hint: 'upgrade hanzo-dev'})
+    throw new UserError(`Cannot read ${path}: it was written by a newer hanzo-dev (format version ${version})`, {
+      hint: 'upgrade hanzo-dev',
+    })
   }
 
   if (version !== FORMAT_VERSION || typeof projects !== 'object' || projects === null || Array.isArray(projects)) {
@@ -143,9 +159,13 @@ export function parseTrustFile(text: string, path: string): Map<string, TrustRec
 
   const records = new Map<string, TrustRecord>()
   for (const [root, entry] of Object.entries(projects as Record<string, unknown>)) {
-    const {noticed, trusted} = (typeof entry === 'object' && entry !== null ? entry : {}) as {noticed?: unknown; trusted?: {digest?: unknown; at?: unknown}}
+    const {noticed, trusted} = (typeof entry === 'object' && entry !== null ? entry : {}) as {
+      noticed?: unknown
+      trusted?: {digest?: unknown; at?: unknown}
+    }
     const record: TrustRecord = {}
-    if (typeof trusted?.digest === 'string' && typeof trusted.at === 'string') record.trusted = {at: trusted.at, digest: trusted.digest}
+    if (typeof trusted?.digest === 'string' && typeof trusted.at === 'string')
+      record.trusted = {at: trusted.at, digest: trusted.digest}
     if (typeof noticed === 'string') record.noticed = noticed
     records.set(root, record)
   }
@@ -168,11 +188,13 @@ export async function keepingTrust<T>(options: Omit<LoadConfigOptions, 'trust'>,
   const store = FileTrustStore.of(options.env, options.homedir)
   const before = await loadIfValid(options)
   const record = before?.trust.digest === undefined ? undefined : await store.lookup(before.projectRoot)
-  const wasTrusted = before !== undefined && (before.trust.digest === undefined || record?.trusted?.digest === before.trust.digest)
+  const wasTrusted =
+    before !== undefined && (before.trust.digest === undefined || record?.trusted?.digest === before.trust.digest)
   const result = await edit()
   if (!wasTrusted) return result
   const after = await loadIfValid(options)
-  if (after?.trust.digest !== undefined && after.trust.digest !== before.trust.digest) await store.trust(after.projectRoot, after.trust.digest)
+  if (after?.trust.digest !== undefined && after.trust.digest !== before.trust.digest)
+    await store.trust(after.projectRoot, after.trust.digest)
   return result
 }
 

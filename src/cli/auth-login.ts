@@ -32,20 +32,40 @@ export interface OAuthLoginOptions {
 const LOGIN_TIMEOUT_MS = 10 * 60_000
 
 /** Runs the provider's login flow and stores the credential; returns what was stored. */
-export async function loginWithOAuth(context: AuthContext, provider: AuthProvider, options: OAuthLoginOptions, io: LoginIO): Promise<Credential> {
+export async function loginWithOAuth(
+  context: AuthContext,
+  provider: AuthProvider,
+  options: OAuthLoginOptions,
+  io: LoginIO,
+): Promise<Credential> {
   const flow: LoginFlow = options.device ? 'device' : provider.flow
-  const endpoints = await io.waiting(`Reading ${provider.issuer ?? provider.name}'s OAuth metadata`, providerEndpoints(provider, flow, context.fetch, io.signal))
-  const token = await (flow === 'device' ? deviceLogin(context, provider, endpoints, io) : browserLogin(context, provider, endpoints, options, io)).catch(
-    (error: unknown) => {
-      throw explained(error)
-    },
+  const endpoints = await io.waiting(
+    `Reading ${provider.issuer ?? provider.name}'s OAuth metadata`,
+    providerEndpoints(provider, flow, context.fetch, io.signal),
   )
-  const credential = credentialFromToken(token, context.now(), {clientId: provider.clientId, issuer: endpoints.issuer || undefined, resource: provider.resource})
+  const token = await (
+    flow === 'device'
+      ? deviceLogin(context, provider, endpoints, io)
+      : browserLogin(context, provider, endpoints, options, io)
+  ).catch((error: unknown) => {
+    throw explained(error)
+  })
+  const credential = credentialFromToken(token, context.now(), {
+    clientId: provider.clientId,
+    issuer: endpoints.issuer || undefined,
+    resource: provider.resource,
+  })
   await context.store.store(provider.name, credential)
   return credential
 }
 
-async function browserLogin(context: AuthContext, provider: AuthProvider, endpoints: AuthServerMetadata, options: OAuthLoginOptions, io: LoginIO): Promise<TokenResponse> {
+async function browserLogin(
+  context: AuthContext,
+  provider: AuthProvider,
+  endpoints: AuthServerMetadata,
+  options: OAuthLoginOptions,
+  io: LoginIO,
+): Promise<TokenResponse> {
   const loopback = await startLoopbackReceiver(provider.redirectUri)
   const receiver = options.browser ? loopback : withPastedRedirect(loopback, io.input)
   const signal = AbortSignal.any([io.signal, AbortSignal.timeout(LOGIN_TIMEOUT_MS)])
@@ -66,9 +86,16 @@ async function browserLogin(context: AuthContext, provider: AuthProvider, endpoi
       extraParams,
       async onAuthorizationUrl(url) {
         const opened = options.browser && (await openBrowser(url))
-        io.say(opened ? `Opened your browser. If it did not open, visit:\n\n  ${url}\n` : `Open this URL in a browser to log in:\n\n  ${url}\n`)
-        if (!options.browser) io.say('Then paste the URL the browser ends on (or the code it shows) here and press Enter.')
-        void io.waiting('Waiting for the login in the browser (Ctrl-C to cancel)', receiver.wait(signal)).catch(() => {})
+        io.say(
+          opened
+            ? `Opened your browser. If it did not open, visit:\n\n  ${url}\n`
+            : `Open this URL in a browser to log in:\n\n  ${url}\n`,
+        )
+        if (!options.browser)
+          io.say('Then paste the URL the browser ends on (or the code it shows) here and press Enter.')
+        void io
+          .waiting('Waiting for the login in the browser (Ctrl-C to cancel)', receiver.wait(signal))
+          .catch(() => {})
       },
       receiver,
       signal,
@@ -81,7 +108,12 @@ async function browserLogin(context: AuthContext, provider: AuthProvider, endpoi
   }
 }
 
-async function deviceLogin(context: AuthContext, provider: AuthProvider, endpoints: AuthServerMetadata, io: LoginIO): Promise<TokenResponse> {
+async function deviceLogin(
+  context: AuthContext,
+  provider: AuthProvider,
+  endpoints: AuthServerMetadata,
+  io: LoginIO,
+): Promise<TokenResponse> {
   const login = runDeviceFlow({
     clientId: provider.clientId!,
     clientSecret: provider.clientSecret,
@@ -106,11 +138,19 @@ async function deviceLogin(context: AuthContext, provider: AuthProvider, endpoin
 
 /** A refusal at the token endpoint in the server's words (secrets already cut out), as a user error. */
 function explained(error: unknown): unknown {
-  if (error instanceof OAuthError) return new UserError(`The authorization server refused the login (${error.message})`, {hint: 'run hanzo-dev auth login again'})
-  if (error instanceof OAuthServerError) return new UserError(`The login failed: ${error.message}`, {hint: 'the authorization server may be down; try again later'})
+  if (error instanceof OAuthError)
+    return new UserError(`The authorization server refused the login (${error.message})`, {
+      hint: 'run hanzo-dev auth login again',
+    })
+  if (error instanceof OAuthServerError)
+    return new UserError(`The login failed: ${error.message}`, {
+      hint: 'the authorization server may be down; try again later',
+    })
   return error
 }
 
 function timedOut(): UserError {
-  return new UserError(`No login arrived within ${LOGIN_TIMEOUT_MS / 60_000} minutes`, {hint: 'run hanzo-dev auth login again'})
+  return new UserError(`No login arrived within ${LOGIN_TIMEOUT_MS / 60_000} minutes`, {
+    hint: 'run hanzo-dev auth login again',
+  })
 }

@@ -18,11 +18,18 @@ export interface CredentialReport {
   expires?: string
 }
 
-export function describeCredential(provider: string, credential: Credential, context: Pick<AuthContext, 'backend' | 'credentialsPath' | 'now'>) {
+export function describeCredential(
+  provider: string,
+  credential: Credential,
+  context: Pick<AuthContext, 'backend' | 'credentialsPath' | 'now'>,
+) {
   return describeSummary(summarizeCredential(provider, credential), context)
 }
 
-export function describeSummary(summary: CredentialSummary, context: Pick<AuthContext, 'backend' | 'credentialsPath' | 'now'>): CredentialReport {
+export function describeSummary(
+  summary: CredentialSummary,
+  context: Pick<AuthContext, 'backend' | 'credentialsPath' | 'now'>,
+): CredentialReport {
   const report: CredentialReport = {
     backend: context.backend,
     provider: summary.provider,
@@ -57,7 +64,9 @@ export interface KeySource {
 export function keySource(provider: string, source: string, origins: Readonly<Record<string, string>>): KeySource {
   const origin = origins[source]
   if (origin === undefined) return {provider, source}
-  return ENV_BINDINGS.some((binding) => binding.variable === origin) ? {provider, source: origin} : {file: origin, provider, source}
+  return ENV_BINDINGS.some((binding) => binding.variable === origin)
+    ? {provider, source: origin}
+    : {file: origin, provider, source}
 }
 
 /** "HANZO_API_KEY", or "api_key in /home/me/.config/hanzo/settings.json". */
@@ -72,6 +81,11 @@ export function jsonReport({expires: _expires, ...report}: CredentialReport): Om
 
 function relative(ms: number): string {
   const minutes = Math.round(Math.abs(ms) / 60_000)
-  const span = minutes < 120 ? `${minutes} minute${minutes === 1 ? '' : 's'}` : minutes < 48 * 60 ? `${Math.round(minutes / 60)} hours` : `${Math.round(minutes / 1440)} days`
+  const span =
+    minutes < 120
+      ? `${minutes} minute${minutes === 1 ? '' : 's'}`
+      : minutes < 48 * 60
+        ? `${Math.round(minutes / 60)} hours`
+        : `${Math.round(minutes / 1440)} days`
   return ms >= 0 ? `in ${span}` : `${span} ago`
 }

@@ -95,7 +95,11 @@ function readyPlugin(entry: PrebuiltPlugin, root: string, pjson: Interfaces.PJSO
       const cached = byId.get(id)
       // As oclif loads a command from its manifest entry (the build checked they are ES modules).
       const module = cached && (await import(pathToFileURL(join(root, ...cached.relativePath)).href))
-      const cmd = module && (typeof module.default?.run === 'function' ? module.default : Object.values(module).find((m) => typeof (m as Command.Class).run === 'function'))
+      const cmd =
+        module &&
+        (typeof module.default?.run === 'function'
+          ? module.default
+          : Object.values(module).find((m) => typeof (m as Command.Class).run === 'function'))
       if (!cmd) {
         if (opts.must) throw new Error(`command ${id} not found in ${entry.name}`)
         return undefined as unknown as Command.Class
@@ -117,7 +121,12 @@ function readyPlugin(entry: PrebuiltPlugin, root: string, pjson: Interfaces.PJSO
     valid: true,
     version: entry.version,
   } as Interfaces.Plugin
-  plugin.commands = entry.commands.map((c) => ({...c, load: () => plugin.findCommand(c.id, {must: true}), pluginAlias: entry.alias, pluginType: 'core'}))
+  plugin.commands = entry.commands.map((c) => ({
+    ...c,
+    load: () => plugin.findCommand(c.id, {must: true}),
+    pluginAlias: entry.alias,
+    pluginType: 'core',
+  }))
   return plugin
 }
 

@@ -16,15 +16,18 @@ import {loadUserSettings} from './user-settings.js'
  */
 export async function fastConfigGet(args: readonly string[]): Promise<boolean> {
   const json = args.length === 4 && args[3] === '--json'
-  if (!(args.length === 3 || json) || args[0] !== 'config' || args[1] !== 'get' || !PLAIN_KEY.test(args[2])) return false
+  if (!(args.length === 3 || json) || args[0] !== 'config' || args[1] !== 'get' || !PLAIN_KEY.test(args[2]))
+    return false
   const home = process.env.HOME
-  if (!home || process.platform === 'win32' || Object.keys(process.env).some((name) => OCLIF_ENV.test(name))) return false
+  if (!home || process.platform === 'win32' || Object.keys(process.env).some((name) => OCLIF_ENV.test(name)))
+    return false
 
   // As oclif's config finds its data and config dirs: a user plugin could shadow `config get`,
   // a user theme colours JSON.
   const {dirname} = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).oclif
   if (hasUserPlugins(join(process.env.XDG_DATA_HOME || join(home, '.local', 'share'), dirname))) return false
-  if (json && existsSync(join(process.env.XDG_CONFIG_HOME || join(home, '.config'), dirname, 'theme.json'))) return false
+  if (json && existsSync(join(process.env.XDG_CONFIG_HOME || join(home, '.config'), dirname, 'theme.json')))
+    return false
 
   let answer
   try {

@@ -12,11 +12,20 @@ const INDENT = '    '
  */
 export function renderSettingKeys(keys: readonly SettingKey[], style: ChalkInstance, width?: number): string {
   const blocks = keys.map((k) => {
-    const facts = [k.type, k.default === undefined ? '' : `default ${formatValue(k.default)}`, k.env ? `env ${k.env}` : ''].filter(Boolean)
+    const facts = [
+      k.type,
+      k.default === undefined ? '' : `default ${formatValue(k.default)}`,
+      k.env ? `env ${k.env}` : '',
+    ].filter(Boolean)
     const [head, ...rest] = wrap(`${k.key}  ${facts.join(', ')}`, '', '  ', width)
     const lines = [style.bold(k.key) + style.dim(head.slice(k.key.length)), ...rest.map((l) => style.dim(l))]
     if (k.description) lines.push(...wrap(k.description, INDENT, INDENT, width))
-    for (const rule of k.rules) lines.push(...wrap(`→ ${rule}`, INDENT, `${INDENT}  `, width).map((l, i) => (i === 0 ? l.replace('→', style.yellow('→')) : l)))
+    for (const rule of k.rules)
+      lines.push(
+        ...wrap(`→ ${rule}`, INDENT, `${INDENT}  `, width).map((l, i) =>
+          i === 0 ? l.replace('→', style.yellow('→')) : l,
+        ),
+      )
     return lines.join('\n')
   })
   return blocks.join('\n\n')

@@ -23,14 +23,23 @@ import {interruptSignal, withSpinner} from './auth-terminal.js'
 const REGISTERED_REDIRECT = 'http://127.0.0.1/callback'
 
 /** The browser (PKCE) or `device` login of `login`, registering a client first when none is configured (RFC 7591). */
-export async function loginToResource(login: ResourceLogin, options: {device: boolean; browser: boolean}): Promise<{account?: string; expires?: string; storedIn: string}> {
+export async function loginToResource(
+  login: ResourceLogin,
+  options: {device: boolean; browser: boolean},
+): Promise<{account?: string; expires?: string; storedIn: string}> {
   // An MCP server's authorization server chose much of what is said here: through the printer.
   const warn = (message: string) => process.stderr.write(`Warning: ${printable(message)}\n`)
   const context = await openAuthContext(login.settings as Partial<HanzoConfig>, login.env, warn)
   const {release, signal} = interruptSignal('Login')
   try {
-    const clientId = login.clientId ?? (await withSpinner(`Registering hanzo-dev with ${login.issuer}`, registerClient(context.fetch, login, signal)))
-    const provider: AuthProvider = {...providerOf(login), clientId, redirectUri: login.clientId ? undefined : REGISTERED_REDIRECT}
+    const clientId =
+      login.clientId ??
+      (await withSpinner(`Registering hanzo-dev with ${login.issuer}`, registerClient(context.fetch, login, signal)))
+    const provider: AuthProvider = {
+      ...providerOf(login),
+      clientId,
+      redirectUri: login.clientId ? undefined : REGISTERED_REDIRECT,
+    }
     const credential = await loginWithOAuth(context, provider, options, {
       input: process.stdin,
       say: (message) => process.stderr.write(`${printable(message)}\n`),
@@ -39,7 +48,11 @@ export async function loginToResource(login: ResourceLogin, options: {device: bo
       warn,
     })
     const report = describeCredential(login.key, credential, context)
-    return {storedIn: report.storedIn, ...(report.account ? {account: report.account} : {}), ...(report.expires ? {expires: report.expires} : {})}
+    return {
+      storedIn: report.storedIn,
+      ...(report.account ? {account: report.account} : {}),
+      ...(report.expires ? {expires: report.expires} : {}),
+    }
   } finally {
     release()
   }
@@ -50,27 +63,51 @@ export async function loginToResource(login: ResourceLogin, options: {device: bo
  * covers where the token goes), renewed first when it has expired; undefined when there is none
  * or it cannot be renewed (the user must log in again).
  */
-export async function resourceAccessToken(login: Pick<ResourceLogin, 'key' | 'settings' | 'env' | 'clientSecret'>): Promise<{accessToken: string; resource?: string} | undefined> {
+export async function resourceAccessToken(
+  login: Pick<ResourceLogin, 'key' | 'settings' | 'env' | 'clientSecret'>,
+): Promise<{accessToken: string; resource?: string} | undefined> {
   const context = await openAuthContext(login.settings as Partial<HanzoConfig>, login.env, () => {})
   const stored = await context.store.get(login.key)
   if (stored?.type !== 'oauth') return undefined
-  const refresh = providerRefresher({...storedProvider(login.key, stored), clientSecret: login.clientSecret}, context.fetch, context.now)
+  const refresh = providerRefresher(
+    {...storedProvider(login.key, stored), clientSecret: login.clientSecret},
+    context.fetch,
+    context.now,
+  )
   const credential = await validCredential(context.store, login.key, refresh, {now: context.now}).catch(() => undefined)
-  return credential?.type === 'oauth' ? {accessToken: credential.accessToken, ...(credential.resource ? {resource: credential.resource} : {})} : undefined
+  return credential?.type === 'oauth'
+    ? {accessToken: credential.accessToken, ...(credential.resource ? {resource: credential.resource} : {})}
+    : undefined
 }
 
 /** Revokes (best effort) and deletes the login under `key`; false when there was none. */
-export async function logoutResource(login: Pick<ResourceLogin, 'key' | 'settings' | 'env' | 'clientSecret'>): Promise<{removed: boolean; revocation?: string}> {
+export async function logoutResource(
+  login: Pick<ResourceLogin, 'key' | 'settings' | 'env' | 'clientSecret'>,
+): Promise<{removed: boolean; revocation?: string}> {
   const context: AuthContext = await openAuthContext(login.settings as Partial<HanzoConfig>, login.env, () => {})
   const stored = await context.store.get(login.key)
   if (!stored) return {removed: false}
-  const revocation = stored.type === 'oauth' ? await revokeCredential({...storedProvider(login.key, stored), clientSecret: login.clientSecret}, stored, context.fetch) : undefined
+  const revocation =
+    stored.type === 'oauth'
+      ? await revokeCredential(
+          {...storedProvider(login.key, stored), clientSecret: login.clientSecret},
+          stored,
+          context.fetch,
+        )
+      : undefined
   await context.store.delete(login.key)
   return {removed: true, ...(revocation ? {revocation: revocation.result} : {})}
 }
 
 function providerOf(login: ResourceLogin): AuthProvider {
-  return {clientSecret: login.clientSecret, flow: 'pkce', issuer: login.issuer, name: login.key, resource: login.resource, scopes: login.scopes}
+  return {
+    clientSecret: login.clientSecret,
+    flow: 'pkce',
+    issuer: login.issuer,
+    name: login.key,
+    resource: login.resource,
+    scopes: login.scopes,
+  }
 }
 
 function storedProvider(key: string, credential: {issuer?: string; clientId?: string}): AuthProvider {
@@ -80,7 +117,8 @@ function storedProvider(key: string, credential: {issuer?: string; clientId?: st
 async function registerClient(fetch: FetchLike, login: ResourceLogin, signal: AbortSignal): Promise<string> {
   const metadata = await discoverAuthServer(login.issuer, fetch, signal)
   const hint = `register a client at ${login.issuer} and set its id in the server's settings (oauth.client_id)`
-  if (!metadata.registration_endpoint) throw new UserError(`${login.issuer} does not let clients register themselves`, {hint})
+  if (!metadata.registration_endpoint)
+    throw new UserError(`${login.issuer} does not let clients register themselves`, {hint})
   const response = await fetch(metadata.registration_endpoint, {
     body: JSON.stringify({
       application_type: 'native',
@@ -94,9 +132,18 @@ async function registerClient(fetch: FetchLike, login: ResourceLogin, signal: Ab
     method: 'POST',
     signal,
   })
-  const body = (await response.json().catch(() => ({}))) as {client_id?: unknown; error?: unknown; error_description?: unknown}
+  const body = (await response.json().catch(() => ({}))) as {
+    client_id?: unknown
+    error?: unknown
+    error_description?: unknown
+  }
   if (!response.ok || typeof body.client_id !== 'string') {
-    const why = typeof body.error_description === 'string' ? body.error_description : typeof body.error === 'string' ? body.error : `HTTP ${response.status}`
+    const why =
+      typeof body.error_description === 'string'
+        ? body.error_description
+        : typeof body.error === 'string'
+          ? body.error
+          : `HTTP ${response.status}`
     throw new UserError(`${login.issuer} refused to register hanzo-dev as a client (${why})`, {hint})
   }
 

@@ -66,7 +66,14 @@ export class RunOutput {
   }
 
   start(tools: readonly string[], cwd: string): void {
-    this.line({cwd, model: this.summary.model, session_id: this.summary.sessionId, subtype: 'init', tools, type: 'system'})
+    this.line({
+      cwd,
+      model: this.summary.model,
+      session_id: this.summary.sessionId,
+      subtype: 'init',
+      tools,
+      type: 'system',
+    })
   }
 
   event(event: AgentEvent): void {
@@ -80,7 +87,8 @@ export class RunOutput {
 
     if (this.format === 'stream-json') {
       // The stream keeps its documented events; the items are for the printers.
-      if (event.type !== 'item_started' && event.type !== 'item_completed') this.line(event.type === 'usage' ? this.usageEvent(event.usage) : streamEvent(event))
+      if (event.type !== 'item_started' && event.type !== 'item_completed')
+        this.line(event.type === 'usage' ? this.usageEvent(event.usage) : streamEvent(event))
       return
     }
 
@@ -138,8 +146,17 @@ export class RunOutput {
   }
 
   private usageEvent({inputTokens, outputTokens}: Usage): object {
-    const cost = requestCost({input_tokens: inputTokens, model: this.summary.model, output_tokens: outputTokens}, this.summary.pricing)
-    return {input_tokens: inputTokens, output_tokens: outputTokens, turn: this.turn, type: 'usage', ...(cost === undefined ? {} : {cost_usd: cost})}
+    const cost = requestCost(
+      {input_tokens: inputTokens, model: this.summary.model, output_tokens: outputTokens},
+      this.summary.pricing,
+    )
+    return {
+      input_tokens: inputTokens,
+      output_tokens: outputTokens,
+      turn: this.turn,
+      type: 'usage',
+      ...(cost === undefined ? {} : {cost_usd: cost}),
+    }
   }
 
   private endTextLine(): void {

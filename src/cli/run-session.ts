@@ -10,7 +10,12 @@ export {DEFAULT_RUN_MAX_TURNS} from '../adapters/agent-session/index.js'
  * the exit code (0 done, 1 stopped early, 130 cancelled). A run that could not go on (a model
  * error, a hook that stopped the prompt) is reported, then rethrown for the CLI to print.
  */
-export async function runTask(session: AgentSession, prompt: string, output: RunOutput, options: {maxOutputTokens?: number; warn(message: string): void}): Promise<number> {
+export async function runTask(
+  session: AgentSession,
+  prompt: string,
+  output: RunOutput,
+  options: {maxOutputTokens?: number; warn(message: string): void},
+): Promise<number> {
   output.start(session.tools, session.cwd)
   const result = await session.run(prompt, {onEvent: (event) => output.event(event)}).catch((error: unknown) => {
     if (error instanceof AgentRunError) output.fail(error.reason)
@@ -24,8 +29,11 @@ export async function runTask(session: AgentSession, prompt: string, output: Run
   }
 
   if (result.stop === 'max_tokens') {
-    const limit = options.maxOutputTokens === undefined ? "the server's default" : `max_output_tokens ${options.maxOutputTokens}`
-    options.warn(`the reply was cut at the model's output limit (stop: max_tokens, ${limit}): raise it with hanzo-dev config set max_output_tokens ${suggestedOutputLimit(options.maxOutputTokens)}, or ask for a shorter answer`)
+    const limit =
+      options.maxOutputTokens === undefined ? "the server's default" : `max_output_tokens ${options.maxOutputTokens}`
+    options.warn(
+      `the reply was cut at the model's output limit (stop: max_tokens, ${limit}): raise it with hanzo-dev config set max_output_tokens ${suggestedOutputLimit(options.maxOutputTokens)}, or ask for a shorter answer`,
+    )
     return 1
   }
 

@@ -8,7 +8,11 @@ import {UserError} from '../core/errors.js'
  */
 export async function readTask(argument: string, stdin: NodeJS.ReadStream): Promise<string> {
   if (argument === '-') {
-    if (stdin.isTTY) throw new UserError('Nothing on stdin to read the task from', {exitCode: 2, hint: 'pipe the task in, e.g. echo "..." | hanzo-dev run -'})
+    if (stdin.isTTY)
+      throw new UserError('Nothing on stdin to read the task from', {
+        exitCode: 2,
+        hint: 'pipe the task in, e.g. echo "..." | hanzo-dev run -',
+      })
     return readAll(stdin)
   }
 

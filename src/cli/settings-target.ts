@@ -23,7 +23,12 @@ export function editKeepingTrust<T>(edit: () => Promise<T>, cwd = process.cwd())
 }
 
 /** `config set` (a `value`) or `config unset` (none) for a plugin's command (Host.editSetting). */
-export async function editSetting(options: {cwd: string; tier: Tier; key: string; value?: string}): Promise<EditResult> {
+export async function editSetting(options: {
+  cwd: string
+  tier: Tier
+  key: string
+  value?: string
+}): Promise<EditResult> {
   const {cwd, key, tier, value} = options
   const target = await settingsTarget(tier, cwd)
   return editKeepingTrust(() => (value === undefined ? unsetSetting(target, key) : setSetting(target, key, value)), cwd)

@@ -15,7 +15,11 @@ export interface Spinner {
  * ora writes a cursor move (ESC[1G) on every stop, spinning or not; this one stops ora only while
  * it spins, so text written between two stops is not overwritten.
  */
-export async function terminalSpinner(stream: NodeJS.WriteStream, style: ChalkInstance, text = 'Thinking…'): Promise<Spinner | undefined> {
+export async function terminalSpinner(
+  stream: NodeJS.WriteStream,
+  style: ChalkInstance,
+  text = 'Thinking…',
+): Promise<Spinner | undefined> {
   if (!stream.isTTY || !(stream.columns > 0)) return undefined
   const {default: ora} = await import('ora')
   // ora's stdin discarder makes the terminal raw and waits for a Ctrl-C byte on a stdin nothing

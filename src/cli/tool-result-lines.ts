@@ -1,4 +1,12 @@
-import type {CallItemBase, CompactionItem, EditDetails, ExecuteDetails, ReadDetails, ToolResult, TurnItem} from '@hanzo-dev/sdk'
+import type {
+  CallItemBase,
+  CompactionItem,
+  EditDetails,
+  ExecuteDetails,
+  ReadDetails,
+  ToolResult,
+  TurnItem,
+} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 import {oneLine} from '@hanzo-dev/sdk/terminal-text'
 
@@ -29,7 +37,9 @@ export function callLine(item: CallItem, style: ChalkInstance): string {
 /** The line printed when the conversation was compacted to make room. */
 export function compactionLine({compactedCount, strategy, tokensSaved}: CompactionItem, style: ChalkInstance): string {
   const how = strategy === 'summary' ? 'summarized' : 'cut short (the summary failed)'
-  return style.dim(`⏺ compacted the conversation: ${plural(compactedCount, 'earlier message')} ${how}, about ${plural(Math.max(0, tokensSaved), 'token')} freed`)
+  return style.dim(
+    `⏺ compacted the conversation: ${plural(compactedCount, 'earlier message')} ${how}, about ${plural(Math.max(0, tokensSaved), 'token')} freed`,
+  )
 }
 
 /**
@@ -45,7 +55,10 @@ export function toolResultLines(result: ToolResult, options: Options): string[] 
   if (result.is_error) {
     const [reason, ...more] = textLines(result.error ?? 'failed')
     // Whole, not cut to a line's width: a denial's reason ends with the command that allows the call.
-    return [style.yellow(`  ↳ ${oneLine(reason, MAX_REASON_LENGTH)}`), ...(verbose ? detail([...more, ...textLines(result.output)], VERBOSE_LINES, style) : [])]
+    return [
+      style.yellow(`  ↳ ${oneLine(reason, MAX_REASON_LENGTH)}`),
+      ...(verbose ? detail([...more, ...textLines(result.output)], VERBOSE_LINES, style) : []),
+    ]
   }
 
   switch (result.details?.kind) {
@@ -59,7 +72,10 @@ export function toolResultLines(result: ToolResult, options: Options): string[] 
 
     case 'read': {
       const lines = textLines(result.output)
-      return [style.dim(`  ↳ ${readSummary(result.details) ?? plural(lines.length, 'line')}`), ...(verbose ? detail(lines, VERBOSE_LINES, style) : [])]
+      return [
+        style.dim(`  ↳ ${readSummary(result.details) ?? plural(lines.length, 'line')}`),
+        ...(verbose ? detail(lines, VERBOSE_LINES, style) : []),
+      ]
     }
 
     default: {
@@ -71,7 +87,10 @@ export function toolResultLines(result: ToolResult, options: Options): string[] 
 /** The exit, then the output: stdout, then stderr. */
 function executeLines({exitCode, signal, stderr, stdout}: ExecuteDetails, {style, verbose}: Options): string[] {
   const status = exitCode === null ? `killed by signal ${signal ?? 'unknown'}` : `exit ${exitCode}`
-  return [style.dim(`  ↳ ${status}`), ...detail([...textLines(stdout), ...textLines(stderr)], verbose ? VERBOSE_LINES : BRIEF_LINES, style)]
+  return [
+    style.dim(`  ↳ ${status}`),
+    ...detail([...textLines(stdout), ...textLines(stderr)], verbose ? VERBOSE_LINES : BRIEF_LINES, style),
+  ]
 }
 
 /** The lines changed, over every file, and with `verbose` each file's diff; undefined when a file's text before is not known. */
@@ -89,7 +108,12 @@ function editLines({files}: EditDetails, {style, verbose}: Options): string[] | 
   const removed = counts.reduce((sum, count) => sum + count.removed, 0)
   const where = files.length === 1 ? '' : `${plural(files.length, 'file')}, `
   const shown = verbose
-    ? diffs.flatMap(({patch, path}) => [...(files.length === 1 ? [] : [style.bold(fileLine(path))]), ...colouredDiff(patch, style, VERBOSE_DIFF_LINES)].map((line) => `    ${line}`))
+    ? diffs.flatMap(({patch, path}) =>
+        [
+          ...(files.length === 1 ? [] : [style.bold(fileLine(path))]),
+          ...colouredDiff(patch, style, VERBOSE_DIFF_LINES),
+        ].map((line) => `    ${line}`),
+      )
     : []
   return [style.dim(`  ↳ ${where}+${added} -${removed} lines`), ...shown]
 }
@@ -107,7 +131,10 @@ function plainLines(output: string, {style, verbose}: Options): string[] {
 }
 
 function detail(lines: readonly string[], max: number, style: ChalkInstance): string[] {
-  return capped(lines.map((line) => fileLine(line)), max).map((line) => style.dim(`    ${line}`))
+  return capped(
+    lines.map((line) => fileLine(line)),
+    max,
+  ).map((line) => style.dim(`    ${line}`))
 }
 
 function textLines(text: string): string[] {

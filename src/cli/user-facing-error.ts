@@ -11,7 +11,8 @@ import {isUserError} from '../core/errors.js'
  * installCommandErrors to every command's own error.
  */
 export function userFacingError(error: unknown): unknown {
-  if (isUserError(error)) return new CLIError(error.message, {exit: error.exitCode, suggestions: error.hint ? [error.hint] : undefined})
+  if (isUserError(error))
+    return new CLIError(error.message, {exit: error.exitCode, suggestions: error.hint ? [error.hint] : undefined})
   if (error instanceof Error && error.name === 'ExitPromptError') return new CLIError('Cancelled', {exit: 130})
   return error
 }
@@ -28,9 +29,15 @@ export function printableError<T>(error: T): T {
   for (let cause: unknown = error; cause instanceof Error && !seen.has(cause); cause = cause.cause) {
     seen.add(cause)
     const fields = cause as unknown as Record<string, unknown>
-    for (const key of ['message', 'code', 'ref']) if (typeof fields[key] === 'string') Reflect.set(cause, key, printable(fields[key]))
+    for (const key of ['message', 'code', 'ref'])
+      if (typeof fields[key] === 'string') Reflect.set(cause, key, printable(fields[key]))
     const {suggestions} = fields
-    if (Array.isArray(suggestions)) Reflect.set(cause, 'suggestions', suggestions.map((s: unknown) => (typeof s === 'string' ? printable(s) : s)))
+    if (Array.isArray(suggestions))
+      Reflect.set(
+        cause,
+        'suggestions',
+        suggestions.map((s: unknown) => (typeof s === 'string' ? printable(s) : s)),
+      )
   }
 
   return error
@@ -77,7 +84,10 @@ export async function exitWithError(thrown: unknown, args: string[]): Promise<vo
     return
   }
 
-  const error = printableError(userFacingError(thrown)) as {parse?: {input?: {context?: {id?: string}}}; showHelp?: boolean}
+  const error = printableError(userFacingError(thrown)) as {
+    parse?: {input?: {context?: {id?: string}}}
+    showHelp?: boolean
+  }
   const failed = error.showHelp ? error.parse?.input?.context?.id : undefined
   if (failed) process.argv.splice(2, Infinity, failed)
   const {handle} = await import('@oclif/core/handle')

@@ -16,7 +16,10 @@ export function loadUserSettings(trust: ProjectTrustPort = userTrustStore()): Pr
  */
 function userTrustStore(): ProjectTrustPort {
   let store: Promise<ProjectTrustPort> | undefined
-  const open = () => (store ??= import('../adapters/trust-store.js').then(({FileTrustStore}) => FileTrustStore.of(process.env, homedir())))
+  const open = () =>
+    (store ??= import('../adapters/trust-store.js').then(({FileTrustStore}) =>
+      FileTrustStore.of(process.env, homedir()),
+    ))
   return {
     lookup: async (projectRoot) => (await open()).lookup(projectRoot),
     noteNoticed: async (projectRoot, digest) => (await open()).noteNoticed(projectRoot, digest),

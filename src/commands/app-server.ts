@@ -22,11 +22,30 @@ Methods: initialize, session/start, session/resume, session/list, session/read, 
   static enableJsonFlag = false
 
   static flags = {
-    'base-url': Flags.string({description: "An OpenAI-compatible /v1 base URL for every session (Ollama, vLLM, LM Studio, ...); default: the settings'."}),
-    listen: Flags.string({description: 'Serve HTTP + SSE on this loopback address instead of stdio (PORT 0 picks a free one).', helpValue: '127.0.0.1:PORT'}),
-    'token-file': Flags.string({dependsOn: ['listen'], description: "The bearer token clients must send: this file's first line (default: HANZO_APP_SERVER_TOKEN, else a random one)."}),
-    'permission-timeout': Flags.integer({default: 300, description: 'Seconds a permission request waits for the client before it is a deny.', min: 1}),
-    workspace: Flags.directory({description: 'A directory sessions may work in; a client cannot pick a cwd outside every one (repeatable; default: the current directory).', helpValue: 'DIR', multiple: true}),
+    'base-url': Flags.string({
+      description:
+        "An OpenAI-compatible /v1 base URL for every session (Ollama, vLLM, LM Studio, ...); default: the settings'.",
+    }),
+    listen: Flags.string({
+      description: 'Serve HTTP + SSE on this loopback address instead of stdio (PORT 0 picks a free one).',
+      helpValue: '127.0.0.1:PORT',
+    }),
+    'token-file': Flags.string({
+      dependsOn: ['listen'],
+      description:
+        "The bearer token clients must send: this file's first line (default: HANZO_APP_SERVER_TOKEN, else a random one).",
+    }),
+    'permission-timeout': Flags.integer({
+      default: 300,
+      description: 'Seconds a permission request waits for the client before it is a deny.',
+      min: 1,
+    }),
+    workspace: Flags.directory({
+      description:
+        'A directory sessions may work in; a client cannot pick a cwd outside every one (repeatable; default: the current directory).',
+      helpValue: 'DIR',
+      multiple: true,
+    }),
     'print-schema': Flags.boolean({description: "Print the protocol's JSON Schema and exit."}),
     'fake-model': Flags.string({description: 'Replay a scripted model in every session (tests, demos).', hidden: true}),
   }

@@ -24,27 +24,79 @@ Each text frame is one JSON-RPC 2.0 message to the app server; its answers and e
   static enableJsonFlag = false
 
   static flags = {
-    listen: Flags.string({description: 'Where to listen: 127.0.0.1:PORT (0 picks a free port).', helpValue: '127.0.0.1:PORT', required: true}),
-    app: Flags.string({description: 'The app server: the url `hanzo-dev app-server --listen` printed. Without it, the app server runs in this process.', helpValue: 'http://127.0.0.1:PORT'}),
-    'app-token-file': Flags.string({dependsOn: ['app'], description: "A file holding the app server's token on its first line (default: env HANZO_APP_SERVER_TOKEN).", helpValue: 'FILE'}),
-    'permission-timeout': Flags.integer({default: 300, description: 'Without --app: seconds a permission request waits for the client before it is a deny.', min: 1}),
-    'base-url': Flags.string({description: "Without --app: an OpenAI-compatible /v1 base URL for every session; default: the settings'."}),
-    'fake-model': Flags.string({description: 'Without --app: replay a scripted model in every session (tests, demos).', hidden: true}),
-    workspace: Flags.directory({description: 'Without --app: a directory sessions may work in; a client cannot pick a cwd outside every one (repeatable; default: the current directory).', helpValue: 'DIR', multiple: true}),
-    'allow-origin': Flags.string({description: 'A browser origin allowed to connect, e.g. https://chat.hanzo.ai (repeatable).', helpValue: 'ORIGIN', multiple: true, required: true}),
-    jwks: Flags.string({description: 'The JWKS URL of the IAM that signs the JWTs (https; http only on 127.0.0.1).', exclusive: ['jwt-secret-file'], helpValue: 'URL'}),
-    'jwt-secret-file': Flags.string({description: 'A file holding an HS256 secret (32+ bytes) on its first line, instead of --jwks.', exclusive: ['jwks'], helpValue: 'FILE'}),
+    listen: Flags.string({
+      description: 'Where to listen: 127.0.0.1:PORT (0 picks a free port).',
+      helpValue: '127.0.0.1:PORT',
+      required: true,
+    }),
+    app: Flags.string({
+      description:
+        'The app server: the url `hanzo-dev app-server --listen` printed. Without it, the app server runs in this process.',
+      helpValue: 'http://127.0.0.1:PORT',
+    }),
+    'app-token-file': Flags.string({
+      dependsOn: ['app'],
+      description: "A file holding the app server's token on its first line (default: env HANZO_APP_SERVER_TOKEN).",
+      helpValue: 'FILE',
+    }),
+    'permission-timeout': Flags.integer({
+      default: 300,
+      description: 'Without --app: seconds a permission request waits for the client before it is a deny.',
+      min: 1,
+    }),
+    'base-url': Flags.string({
+      description: "Without --app: an OpenAI-compatible /v1 base URL for every session; default: the settings'.",
+    }),
+    'fake-model': Flags.string({
+      description: 'Without --app: replay a scripted model in every session (tests, demos).',
+      hidden: true,
+    }),
+    workspace: Flags.directory({
+      description:
+        'Without --app: a directory sessions may work in; a client cannot pick a cwd outside every one (repeatable; default: the current directory).',
+      helpValue: 'DIR',
+      multiple: true,
+    }),
+    'allow-origin': Flags.string({
+      description: 'A browser origin allowed to connect, e.g. https://chat.hanzo.ai (repeatable).',
+      helpValue: 'ORIGIN',
+      multiple: true,
+      required: true,
+    }),
+    jwks: Flags.string({
+      description: 'The JWKS URL of the IAM that signs the JWTs (https; http only on 127.0.0.1).',
+      exclusive: ['jwt-secret-file'],
+      helpValue: 'URL',
+    }),
+    'jwt-secret-file': Flags.string({
+      description: 'A file holding an HS256 secret (32+ bytes) on its first line, instead of --jwks.',
+      exclusive: ['jwks'],
+      helpValue: 'FILE',
+    }),
     issuer: Flags.string({description: 'The "iss" every JWT must carry.', helpValue: 'ISSUER'}),
     audience: Flags.string({description: 'The "aud" every JWT must include.', helpValue: 'AUDIENCE'}),
-    'max-message-bytes': Flags.integer({default: DEFAULT_MAX_MESSAGE_BYTES, description: 'The largest frame or message a client may send; larger ones close the socket (1009).', helpValue: 'BYTES', min: 1024}),
-    'ping-interval': Flags.integer({default: 30, description: 'Seconds between pings; a client that misses one is dropped.', helpValue: 'SECONDS', min: 1}),
+    'max-message-bytes': Flags.integer({
+      default: DEFAULT_MAX_MESSAGE_BYTES,
+      description: 'The largest frame or message a client may send; larger ones close the socket (1009).',
+      helpValue: 'BYTES',
+      min: 1024,
+    }),
+    'ping-interval': Flags.integer({
+      default: 30,
+      description: 'Seconds between pings; a client that misses one is dropped.',
+      helpValue: 'SECONDS',
+      min: 1,
+    }),
   }
 
   async run(): Promise<void> {
     const {flags} = await this.parse(Bridge)
     const ownFlag = ['base-url', 'fake-model', 'workspace'].find((name) => flags[name as 'base-url'] !== undefined)
     if (flags.app !== undefined && ownFlag) {
-      throw new UserError(`--${ownFlag} is for the app server the bridge runs itself, without --app`, {exitCode: 2, hint: `give it to the app server at ${flags.app} instead (hanzo-dev app-server --${ownFlag} ...)`})
+      throw new UserError(`--${ownFlag} is for the app server the bridge runs itself, without --app`, {
+        exitCode: 2,
+        hint: `give it to the app server at ${flags.app} instead (hanzo-dev app-server --${ownFlag} ...)`,
+      })
     }
 
     const {OriginAllowList} = await import('../server/bridge/origins.js')
@@ -56,7 +108,10 @@ Each text frame is one JSON-RPC 2.0 message to the app server; its answers and e
     const log = (line: string) => void process.stderr.write(`bridge: ${printable(line)}\n`)
     let app: AppServerLink
     if (flags.app === undefined) {
-      const [{createAppServer}, {InProcessAppServer}] = await Promise.all([import('../server/app/start.js'), import('../server/bridge/in-process-app.js')])
+      const [{createAppServer}, {InProcessAppServer}] = await Promise.all([
+        import('../server/app/start.js'),
+        import('../server/bridge/in-process-app.js'),
+      ])
       const server = await createAppServer({
         baseURL: flags['base-url'],
         cliConfig: this.config,
@@ -71,7 +126,10 @@ Each text frame is one JSON-RPC 2.0 message to the app server; its answers and e
       app = new InProcessAppServer(server)
     } else {
       const {AppServerClient} = await import('../server/bridge/app-client.js')
-      app = new AppServerClient({token: await resolveAppToken(flags['app-token-file'], process.env), url: parseAppUrl(flags.app)})
+      app = new AppServerClient({
+        token: await resolveAppToken(flags['app-token-file'], process.env),
+        url: parseAppUrl(flags.app),
+      })
     }
 
     const {createJwtVerifier} = await import('../server/bridge/jwt.js')
@@ -85,11 +143,16 @@ Each text frame is one JSON-RPC 2.0 message to the app server; its answers and e
       pingIntervalMs: flags['ping-interval'] * 1000,
       verify: await createJwtVerifier({audience: flags.audience, issuer: flags.issuer, keys}),
     }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') throw new UserError(`Port ${listen.port} is in use`, {hint: 'pick another, or --listen 127.0.0.1:0 for any free one'})
+      if (error.code === 'EADDRINUSE')
+        throw new UserError(`Port ${listen.port} is in use`, {
+          hint: 'pick another, or --listen 127.0.0.1:0 for any free one',
+        })
       throw error
     })
     process.stdout.write(JSON.stringify({url: bridge.url}) + '\n')
-    log(`listening on ${bridge.url}, ${app.description}, origins ${origins.origins.join(' ')}, keys ${flags.jwks ?? 'from --jwt-secret-file'}`)
+    log(
+      `listening on ${bridge.url}, ${app.description}, origins ${origins.origins.join(' ')}, keys ${flags.jwks ?? 'from --jwt-secret-file'}`,
+    )
     await new Promise<void>((resolve) => {
       process.once('SIGINT', resolve)
       process.once('SIGTERM', resolve)

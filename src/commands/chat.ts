@@ -28,11 +28,21 @@ Every conversation is saved as a session, like hanzo-dev run's: --continue carri
   static flags = {
     model: Flags.string({description: 'Model id (default: the `model` setting).'}),
     'base-url': Flags.string({description: 'An OpenAI-compatible /v1 base URL (Ollama, vLLM, LM Studio, ...).'}),
-    continue: Flags.boolean({char: 'c', description: 'Carry on the latest session of this project.', exclusive: ['resume']}),
-    resume: Flags.string({char: 'r', description: 'Carry on a saved session: its id, or the start of it.', exclusive: ['continue'], helpValue: 'ID'}),
+    continue: Flags.boolean({
+      char: 'c',
+      description: 'Carry on the latest session of this project.',
+      exclusive: ['resume'],
+    }),
+    resume: Flags.string({
+      char: 'r',
+      description: 'Carry on a saved session: its id, or the start of it.',
+      exclusive: ['continue'],
+      helpValue: 'ID',
+    }),
     'permission-mode': Flags.option({
       default: 'prompt',
-      description: 'prompt: ask; allow-reads: read-only tools run without asking; deny: never ask; allow-all: run everything not denied.',
+      description:
+        'prompt: ask; allow-reads: read-only tools run without asking; deny: never ask; allow-all: run everything not denied.',
       options: SESSION_PERMISSION_MODES,
     })(),
     'fake-model': Flags.string({description: 'Replay a scripted model (tests, demos).', hidden: true}),
@@ -41,7 +51,10 @@ Every conversation is saved as a session, like hanzo-dev run's: --continue carri
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Chat)
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
-      throw new UserError('The interactive session needs a terminal (stdin and stdout)', {exitCode: 2, hint: 'off a terminal use hanzo-dev run "TASK" (it reads - from stdin)'})
+      throw new UserError('The interactive session needs a terminal (stdin and stdout)', {
+        exitCode: 2,
+        hint: 'off a terminal use hanzo-dev run "TASK" (it reads - from stdin)',
+      })
     }
 
     const loaded = await this.settings()

@@ -23,7 +23,11 @@ export default class Doctor extends HanzoCommand {
 
 Core checks Node.js, the settings files and the data directories; each plugin adds its own (git, language servers, hooks, sandbox isolation, model credentials, MCP servers). Exits 1 when any check fails.`
 
-  static examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --offline', '<%= config.bin %> doctor --json | jq .checks']
+  static examples = [
+    '<%= config.bin %> doctor',
+    '<%= config.bin %> doctor --offline',
+    '<%= config.bin %> doctor --json | jq .checks',
+  ]
 
   static flags = {
     offline: Flags.boolean({description: 'Do not contact the model endpoint (its reachability check is skipped).'}),
@@ -33,7 +37,9 @@ Core checks Node.js, the settings files and the data directories; each plugin ad
     const {flags} = await this.parse(Doctor)
     // ora is loaded only when a spinner can be seen: it costs ~50 ms of start-up.
     const spinner =
-      flags.json || !process.stderr.isTTY ? undefined : (await import('ora')).default({stream: process.stderr, text: 'Checking…'}).start()
+      flags.json || !process.stderr.isTTY
+        ? undefined
+        : (await import('ora')).default({stream: process.stderr, text: 'Checking…'}).start()
 
     const {configDir, dataDir} = this.paths
     let loaded: LoadedConfig | undefined
@@ -57,7 +63,13 @@ Core checks Node.js, the settings files and the data directories; each plugin ad
     }).map((c) => ({...c, source: 'core'}))
     // Numbered in the loader's order (files, then keys), so each id is unique and the same run after run.
     for (const [i, w] of (loaded?.warnings ?? []).entries()) {
-      checks.push({detail: formatWarning(w), id: `core.config.warning.${i + 1}`, source: 'core', status: 'warn', title: 'settings warning'})
+      checks.push({
+        detail: formatWarning(w),
+        id: `core.config.warning.${i + 1}`,
+        source: 'core',
+        status: 'warn',
+        title: 'settings warning',
+      })
     }
 
     // Plugins still get their say, on empty settings, when the settings cannot be read.
@@ -65,7 +77,11 @@ Core checks Node.js, the settings files and the data directories; each plugin ad
     // The plugins are asked while the model endpoint is: either may take its whole timeout.
     const reports = collectDoctorReports(this.config, host, hookTimeoutMs(process.env))
     if (loaded) {
-      const model = await modelChecks({config: loaded.config, origins: loaded.origins, probe: flags.offline ? undefined : probeUrl})
+      const model = await modelChecks({
+        config: loaded.config,
+        origins: loaded.origins,
+        probe: flags.offline ? undefined : probeUrl,
+      })
       checks.push(...model.map((c) => ({...c, source: 'core'})))
     }
 
@@ -94,7 +110,12 @@ async function userCredentialFile(path: string): Promise<{path: string; mode?: n
     return isPlainObject(document) && holdsCredential(document) ? {mode: await fileMode(path), path} : undefined
   } catch (error) {
     // The loader read this file a moment ago: one changed since is for the next run to report.
-    if (error instanceof UserError || error instanceof JsonSyntaxError || typeof (error as NodeJS.ErrnoException).code === 'string') return undefined
+    if (
+      error instanceof UserError ||
+      error instanceof JsonSyntaxError ||
+      typeof (error as NodeJS.ErrnoException).code === 'string'
+    )
+      return undefined
     throw error
   }
 }

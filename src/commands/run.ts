@@ -38,23 +38,43 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
   static flags = {
     model: Flags.string({description: 'Model id (default: the `model` setting).'}),
     'base-url': Flags.string({description: 'An OpenAI-compatible /v1 base URL (Ollama, vLLM, LM Studio, ...).'}),
-    continue: Flags.boolean({char: 'c', description: 'Carry on the latest session of this project.', exclusive: ['resume']}),
-    resume: Flags.string({char: 'r', description: 'Carry on a saved session: its id, or the start of it.', exclusive: ['continue'], helpValue: 'ID'}),
-    'max-turns': Flags.integer({description: 'The most model requests this run may make (default: max_turns, else 25).', min: 1}),
-    'output-format': Flags.option({default: 'text', description: 'How to report.', options: ['text', 'json', 'stream-json'] as const})(),
+    continue: Flags.boolean({
+      char: 'c',
+      description: 'Carry on the latest session of this project.',
+      exclusive: ['resume'],
+    }),
+    resume: Flags.string({
+      char: 'r',
+      description: 'Carry on a saved session: its id, or the start of it.',
+      exclusive: ['continue'],
+      helpValue: 'ID',
+    }),
+    'max-turns': Flags.integer({
+      description: 'The most model requests this run may make (default: max_turns, else 25).',
+      min: 1,
+    }),
+    'output-format': Flags.option({
+      default: 'text',
+      description: 'How to report.',
+      options: ['text', 'json', 'stream-json'] as const,
+    })(),
     'permission-mode': Flags.option({
       default: 'prompt',
-      description: 'prompt: ask (deny off a terminal); allow-reads: read-only tools run; deny: never ask; allow-all: run everything not denied.',
+      description:
+        'prompt: ask (deny off a terminal); allow-reads: read-only tools run; deny: never ask; allow-all: run everything not denied.',
       options: SESSION_PERMISSION_MODES,
     })(),
-    verbose: Flags.boolean({description: 'Show more of each tool result on stderr: output lines, the diff of an edit (text output).'}),
+    verbose: Flags.boolean({
+      description: 'Show more of each tool result on stderr: output lines, the diff of an edit (text output).',
+    }),
     'fake-model': Flags.string({description: 'Replay a scripted model (tests, demos).', hidden: true}),
   }
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Run)
     const prompt = await readTask(args.prompt, process.stdin)
-    if (!prompt.trim()) throw new UserError('The task is empty', {exitCode: 2, hint: 'pass it as an argument, or with - on stdin'})
+    if (!prompt.trim())
+      throw new UserError('The task is empty', {exitCode: 2, hint: 'pass it as an argument, or with - on stdin'})
     const loaded = await this.settings()
     const format = flags['output-format'] as OutputFormat
     const warn = (message: string) => void this.warn(message)
@@ -77,8 +97,16 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
       const summary = {model: session.model, pricing: loaded.config.pricing, sessionId: session.id}
       // Markdown only for a person reading a terminal: a pipe or file gets the model's text as
       // sent. Loaded only then: highlight.js and its languages are start-up time a pipe never uses.
-      const markdown = format === 'text' && process.stdout.isTTY ? new (await import('../cli/reply-printer.js')).ReplyPrinter(makeStyle(process.stdout)) : undefined
-      const output = new RunOutput(format, {markdown, spinner, stderr: process.stderr, stdout: process.stdout, style}, summary, {verbose: flags.verbose})
+      const markdown =
+        format === 'text' && process.stdout.isTTY
+          ? new (await import('../cli/reply-printer.js')).ReplyPrinter(makeStyle(process.stdout))
+          : undefined
+      const output = new RunOutput(
+        format,
+        {markdown, spinner, stderr: process.stderr, stdout: process.stdout, style},
+        summary,
+        {verbose: flags.verbose},
+      )
       const exitCode = await runTask(session, prompt, output, {maxOutputTokens: loaded.config.max_output_tokens, warn})
       if (exitCode !== 0) this.exit(exitCode)
     } finally {

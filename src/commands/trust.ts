@@ -18,8 +18,17 @@ import {UserError} from '../core/errors.js'
 type ListedStatus = Exclude<TrustStatus, 'unchecked' | 'untrusted'> | 'missing' | 'unreadable'
 
 type TrustResult =
-  | {projectRoot: string; status: 'trusted' | 'declined' | 'already-trusted' | 'not-needed'; digest?: string; settings?: TrustReview[]; agents?: string[]}
-  | {projects: Array<TrustedProject & {status: ListedStatus; agents: string[]}>; current?: {root: string; status: TrustStatus}}
+  | {
+      projectRoot: string
+      status: 'trusted' | 'declined' | 'already-trusted' | 'not-needed'
+      digest?: string
+      settings?: TrustReview[]
+      agents?: string[]
+    }
+  | {
+      projects: Array<TrustedProject & {status: ListedStatus; agents: string[]}>
+      current?: {root: string; status: TrustStatus}
+    }
   | {projectRoot: string; revoked: boolean}
 
 const LISTED: Record<ListedStatus, string> = {
@@ -51,7 +60,10 @@ What you trust is recorded with a SHA-256 of those settings and agent files in y
   }
 
   static flags = {
-    list: Flags.boolean({description: 'List the trusted projects, and whether their settings still match.', exclusive: ['revoke', 'yes']}),
+    list: Flags.boolean({
+      description: 'List the trusted projects, and whether their settings still match.',
+      exclusive: ['revoke', 'yes'],
+    }),
     revoke: Flags.boolean({description: 'Stop trusting the project.', exclusive: ['yes']}),
     yes: Flags.boolean({char: 'y', description: 'Trust without asking (after reading what it shows).'}),
   }
@@ -78,7 +90,11 @@ What you trust is recorded with a SHA-256 of those settings and agent files in y
     const projectRoot = loaded.projectRoot
     const status = trustStatus(digest, await this.store.lookup(projectRoot))
     if (status === 'not-needed' || status === 'trusted') {
-      this.log(status === 'trusted' ? `${projectRoot} is trusted already.` : `Nothing to trust in ${projectRoot}: no hooks, MCP servers, allow rules or agents.`)
+      this.log(
+        status === 'trusted'
+          ? `${projectRoot} is trusted already.`
+          : `Nothing to trust in ${projectRoot}: no hooks, MCP servers, allow rules or agents.`,
+      )
       return {projectRoot, status: status === 'trusted' ? 'already-trusted' : 'not-needed'}
     }
 
@@ -86,11 +102,19 @@ What you trust is recorded with a SHA-256 of those settings and agent files in y
     const files = Object.fromEntries(loaded.files.map((f) => [f.tier, f.path])) as Record<ProjectTier, string>
     const agents = Object.keys(loaded.trust.agents)
     // The project's files wrote these commands and names: the terminal shows them, it must not obey them.
-    const text = printable([`Trusting ${projectRoot} lets these settings take effect:`, ...renderTrustReview(review, files, {dir: join(projectRoot, PROJECT_DIR, AGENTS_DIR), files: agents})].join('\n'))
+    const text = printable(
+      [
+        `Trusting ${projectRoot} lets these settings take effect:`,
+        ...renderTrustReview(review, files, {dir: join(projectRoot, PROJECT_DIR, AGENTS_DIR), files: agents}),
+      ].join('\n'),
+    )
     if (!flags.json) this.log(text)
     if (!flags.yes) {
       if (!isInteractive()) {
-        throw new UserError(`Not trusted: confirming needs a terminal`, {exitCode: 2, hint: 'review the settings (hanzo-dev trust shows them), then run hanzo-dev trust --yes'})
+        throw new UserError(`Not trusted: confirming needs a terminal`, {
+          exitCode: 2,
+          hint: 'review the settings (hanzo-dev trust shows them), then run hanzo-dev trust --yes',
+        })
       }
 
       if (flags.json) process.stderr.write(`${text}\n`)
@@ -108,12 +132,21 @@ What you trust is recorded with a SHA-256 of those settings and agent files in y
 
   private async list(json: boolean): Promise<TrustResult> {
     const projects = await Promise.all((await this.store.list()).map(async (p) => ({...p, ...(await this.listed(p))})))
-    for (const p of projects) this.log(`${p.root}  trusted ${p.at}  ${LISTED[p.status]}${p.agents.length > 0 ? `  (agents: ${p.agents.join(', ')})` : ''}`)
+    for (const p of projects)
+      this.log(
+        `${p.root}  trusted ${p.at}  ${LISTED[p.status]}${p.agents.length > 0 ? `  (agents: ${p.agents.join(', ')})` : ''}`,
+      )
     if (projects.length === 0) this.log('No trusted projects.')
     const here = await loadIfValid(this.loadOptions(process.cwd()))
     if (!here || projects.some((p) => p.root === here.projectRoot)) return {projects}
-    const current = {root: here.projectRoot, status: trustStatus(here.trust.digest, await this.store.lookup(here.projectRoot))}
-    if (current.status === 'untrusted' && !json) this.log(`This project (${current.root}) is not trusted: its hooks, MCP servers, allow rules and agents are ignored.`)
+    const current = {
+      root: here.projectRoot,
+      status: trustStatus(here.trust.digest, await this.store.lookup(here.projectRoot)),
+    }
+    if (current.status === 'untrusted' && !json)
+      this.log(
+        `This project (${current.root}) is not trusted: its hooks, MCP servers, allow rules and agents are ignored.`,
+      )
     return {current, projects}
   }
 
@@ -122,7 +155,10 @@ What you trust is recorded with a SHA-256 of those settings and agent files in y
     if ((await nodeConfigIO.kind(project.root)) !== 'directory') return {agents: [], status: 'missing'}
     const loaded = await loadIfValid({...this.loadOptions(project.root), projectRoot: project.root})
     if (!loaded) return {agents: [], status: 'unreadable'}
-    return {agents: Object.keys(loaded.trust.agents), status: trustStatus(loaded.trust.digest, {trusted: project}) as ListedStatus}
+    return {
+      agents: Object.keys(loaded.trust.agents),
+      status: trustStatus(loaded.trust.digest, {trusted: project}) as ListedStatus,
+    }
   }
 
   /** PATH as listed, else the project around it; no PATH: the project around the current directory. */

@@ -36,7 +36,9 @@ export function resolveUnknownCommand(args: string[], names: KnownNames): Unknow
   for (const word of args) {
     if (word.startsWith('-')) break
     const prefix = id === '' ? '' : `${id}:`
-    const children = all.filter((n) => n.startsWith(prefix) && !n.slice(prefix.length).includes(':')).map((n) => n.slice(prefix.length))
+    const children = all
+      .filter((n) => n.startsWith(prefix) && !n.slice(prefix.length).includes(':'))
+      .map((n) => n.slice(prefix.length))
     const next = children.includes(word) ? word : closest(word, children)
     if (next === undefined) break
     corrected ||= next !== word

@@ -20,7 +20,9 @@ const hook: Hook.CommandNotFound = async function ({argv = [], config, id}) {
   if (found.kind === 'stray') return config.runCommand(found.id, found.argv)
 
   // `hanzo-dev --bogus`: oclif takes a first word that is no flag of its own for a command id.
-  const notFound = found.typed.startsWith('-') ? `Nonexistent flag: ${found.typed}.` : `${found.typed} is not a ${config.bin} command.`
+  const notFound = found.typed.startsWith('-')
+    ? `Nonexistent flag: ${found.typed}.`
+    : `${found.typed} is not a ${config.bin} command.`
   const list = `Run ${config.bin}${found.kind === 'unknown' && found.topic ? ` ${spaced(found.topic)}` : ''} --help for a list of commands.`
   if (found.kind === 'unknown') throw new CLIError(`${notFound} ${list}`, {exit: 2})
 
@@ -28,7 +30,8 @@ const hook: Hook.CommandNotFound = async function ({argv = [], config, id}) {
   if (!isInteractive()) throw new CLIError(`${notFound} ${question}`, {exit: 2})
   this.warn(notFound)
   const {confirm} = await import('@inquirer/prompts')
-  if (!(await confirm({default: true, message: question}, {output: process.stderr}))) throw new CLIError(list, {exit: 2})
+  if (!(await confirm({default: true, message: question}, {output: process.stderr})))
+    throw new CLIError(list, {exit: 2})
   return found.topic ? config.runCommand('help', [found.id]) : config.runCommand(found.id, found.argv)
 }
 

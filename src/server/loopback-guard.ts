@@ -15,9 +15,16 @@ import {UserError} from '../core/errors.js'
 export function loopbackPort(value: string, who: string): number {
   const match = /^(?:([^:]+):)?(\d{1,5})$/.exec(value.trim())
   const port = Number(match?.[2])
-  if (!match || port > 65_535) throw new UserError(`--listen ${value} is not HOST:PORT`, {exitCode: 2, hint: 'e.g. --listen 127.0.0.1:8787 (port 0 picks a free one)'})
+  if (!match || port > 65_535)
+    throw new UserError(`--listen ${value} is not HOST:PORT`, {
+      exitCode: 2,
+      hint: 'e.g. --listen 127.0.0.1:8787 (port 0 picks a free one)',
+    })
   if (!['127.0.0.1', 'localhost', undefined].includes(match[1])) {
-    throw new UserError(`--listen ${value}: ${who} binds 127.0.0.1 only`, {exitCode: 2, hint: 'give --listen 127.0.0.1:PORT; put a reverse proxy in front of it to reach it from elsewhere'})
+    throw new UserError(`--listen ${value}: ${who} binds 127.0.0.1 only`, {
+      exitCode: 2,
+      hint: 'give --listen 127.0.0.1:PORT; put a reverse proxy in front of it to reach it from elsewhere',
+    })
   }
 
   return port
@@ -46,7 +53,10 @@ export async function readSecretLine(file: string, flag: string): Promise<string
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
-    throw new UserError(`Cannot read ${flag} ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, {exitCode: 2, hint: 'check the path and its permissions'})
+    throw new UserError(`Cannot read ${flag} ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, {
+      exitCode: 2,
+      hint: 'check the path and its permissions',
+    })
   }
 
   const line = text.split(/\r?\n/, 1)[0].trim()

@@ -36,17 +36,25 @@ const HELP_NAME_WIDTH = 22
 /** The registry with the session's built-ins first, so no plugin can take their names. */
 export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatCommandContext> {
   const registry = new SlashCommandRegistry<ChatCommandContext>()
-  const add = (name: string, description: string, run: SlashCommandDefinition<ChatCommandContext>['run'], argsHint?: string) =>
-    registry.register({argsHint, description, name, run}, 'builtin')
+  const add = (
+    name: string,
+    description: string,
+    run: SlashCommandDefinition<ChatCommandContext>['run'],
+    argsHint?: string,
+  ) => registry.register({argsHint, description, name, run}, 'builtin')
   add('help', 'List the slash commands and keys', () => {
-    const names = registry.list().map(({definition}) => `/${definition.name}${definition.argsHint ? ` ${definition.argsHint}` : ''}`)
+    const names = registry
+      .list()
+      .map(({definition}) => `/${definition.name}${definition.argsHint ? ` ${definition.argsHint}` : ''}`)
     const width = Math.min(HELP_NAME_WIDTH, Math.max(...names.map((name) => name.length)))
-    return {message: [
-      ...registry.list().map(({definition}, index) => `  ${names[index].padEnd(width)}  ${definition.description}`),
-      '',
-      '  Enter sends; \\ then Enter, Alt+Enter or Ctrl-J adds a line; Up/Down: history',
-      '  Esc interrupts a running turn; Ctrl-C twice or Ctrl-D on an empty prompt exits',
-    ].join('\n')}
+    return {
+      message: [
+        ...registry.list().map(({definition}, index) => `  ${names[index].padEnd(width)}  ${definition.description}`),
+        '',
+        '  Enter sends; \\ then Enter, Alt+Enter or Ctrl-J adds a line; Up/Down: history',
+        '  Esc interrupts a running turn; Ctrl-C twice or Ctrl-D on an empty prompt exits',
+      ].join('\n'),
+    }
   })
   add('clear', 'Start the conversation over (the saved session keeps what was said)', ({chat}) => {
     chat.clearConversation()
@@ -59,11 +67,14 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
   add('vim', 'Toggle vim key bindings for the prompt', ({chat}) => {
     const mode = chat.inputMode === 'vim' ? 'default' : 'vim'
     chat.setInputMode(mode)
-    return {message: mode === 'vim' ? 'Vim mode: Esc for Normal mode, i to insert, :q to exit.' : 'Default key bindings.'}
+    return {
+      message: mode === 'vim' ? 'Vim mode: Esc for Normal mode, i to insert, :q to exit.' : 'Default key bindings.',
+    }
   })
   add('cost', 'Tokens (and cost, when the pricing setting has the model) of this session', ({chat}) => {
     const usage = chat.sessionUsage
-    const cost = usage.cost_usd === undefined ? 'no price for this model (the pricing setting)' : `$${usage.cost_usd.toFixed(4)}`
+    const cost =
+      usage.cost_usd === undefined ? 'no price for this model (the pricing setting)' : `$${usage.cost_usd.toFixed(4)}`
     return {message: `${usage.input_tokens} input tokens, ${usage.output_tokens} output tokens; ${cost}`}
   })
   add('status', 'Model, session, directory and permission mode', () => ({
@@ -95,9 +106,14 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
     'Summarize the conversation to free context (the last turns stay)',
     async ({args, signal}) => {
       const result = await facts.session.compact({focus: args || undefined, signal})
-      if (result.strategy === 'none') return {message: 'Nothing to compact yet: the conversation is no longer than the turns always kept (reserve_recent).'}
+      if (result.strategy === 'none')
+        return {
+          message: 'Nothing to compact yet: the conversation is no longer than the turns always kept (reserve_recent).',
+        }
       const how = result.strategy === 'summary' ? 'a summary' : `a digest (${result.fallbackReason ?? 'no summary'})`
-      return {message: `Compacted ${result.compactedCount} messages into ${how}, about ${result.tokensSaved} tokens freed.`}
+      return {
+        message: `Compacted ${result.compactedCount} messages into ${how}, about ${result.tokensSaved} tokens freed.`,
+      }
     },
     '[focus]',
   )
@@ -116,9 +132,21 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
       }
 
       const warnings: string[] = []
-      const sessions = await listSessions(store, {limit: RESUME_LIST, pricing: facts.pricing, projectRoot: facts.projectRoot, warn: (message) => warnings.push(message)})
+      const sessions = await listSessions(store, {
+        limit: RESUME_LIST,
+        pricing: facts.pricing,
+        projectRoot: facts.projectRoot,
+        warn: (message) => warnings.push(message),
+      })
       if (sessions.length === 0) return {message: `No saved sessions in ${facts.projectRoot}.`}
-      return {message: [...renderSessionList(sessions, {allProjects: false}), ...warnings, '', '/resume ID carries one on here.'].join('\n')}
+      return {
+        message: [
+          ...renderSessionList(sessions, {allProjects: false}),
+          ...warnings,
+          '',
+          '/resume ID carries one on here.',
+        ].join('\n'),
+      }
     },
     '[ID]',
   )
@@ -128,7 +156,9 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
     async ({argv}) => {
       const outcome = await initAgentsMd(facts.projectRoot, {force: argv.includes('--force')})
       if (!outcome.written) return {message: outcome.reason}
-      return {message: `Wrote ${outcome.path}: fill in the TODOs (layout, conventions); the agent reads it at the start of every session.`}
+      return {
+        message: `Wrote ${outcome.path}: fill in the TODOs (layout, conventions); the agent reads it at the start of every session.`,
+      }
     },
     '[--force]',
   )

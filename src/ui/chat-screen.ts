@@ -30,7 +30,13 @@ const MORE = '  '
  * and the status line. The prompt's text is the widget's; its lines are prefixed, not wrapped by
  * us, so the cursor column is the one in the text plus the prefix.
  */
-export function drawScreen(region: LiveRegion, widget: PromptWidget, state: ScreenState, style: ChalkInstance, reason?: PromptWidget): void {
+export function drawScreen(
+  region: LiveRegion,
+  widget: PromptWidget,
+  state: ScreenState,
+  style: ChalkInstance,
+  reason?: PromptWidget,
+): void {
   const lines: string[] = []
   if (state.held) lines.push(style.dim(state.held))
   if (state.partial) lines.push(state.partial)
@@ -42,7 +48,10 @@ export function drawScreen(region: LiveRegion, widget: PromptWidget, state: Scre
   // Tab completion puts file names into the prompt: shown, never obeyed, the cursor counted on what is shown.
   const text = printable(input.text).split('\n')
   const before = printable(input.text.slice(0, input.cursor)).split('\n')
-  const cursor: RegionCursor = {column: (before.length === 1 ? label.length : MORE.length) + before.at(-1)!.length, line: lines.length + before.length - 1}
+  const cursor: RegionCursor = {
+    column: (before.length === 1 ? label.length : MORE.length) + before.at(-1)!.length,
+    line: lines.length + before.length - 1,
+  }
   lines.push(...text.map((line, index) => `${index === 0 ? style.bold(label) : MORE}${line}`))
   const command = widget.commandLine
   if (command !== undefined) {
@@ -74,11 +83,21 @@ export interface StatusFacts {
 /** `model · context 12% · 1200 in / 80 out · $0.0100 · prompt · sandbox: workspace · /help` */
 export function statusLine(facts: StatusFacts): string {
   const {contextBudget: budget, contextTokens: used, usage} = facts
-  const context = budget ? `context ${Math.min(100, Math.round((100 * used) / budget))}%` : `context ${compactCount(used)}`
+  const context = budget
+    ? `context ${Math.min(100, Math.round((100 * used) / budget))}%`
+    : `context ${compactCount(used)}`
   const cost = usage.cost_usd === undefined ? [] : [`$${usage.cost_usd.toFixed(4)}`]
   // A plugin wrote these words, a project's settings may have named the model: shown defused, each item on one short line.
   const items = facts.items.map((item) => oneLine(item, 40))
-  return [oneLine(facts.model, Number.POSITIVE_INFINITY), context, `${usage.input_tokens} in / ${usage.output_tokens} out`, ...cost, facts.permissionMode, ...items, '/help'].join(' · ')
+  return [
+    oneLine(facts.model, Number.POSITIVE_INFINITY),
+    context,
+    `${usage.input_tokens} in / ${usage.output_tokens} out`,
+    ...cost,
+    facts.permissionMode,
+    ...items,
+    '/help',
+  ].join(' · ')
 }
 
 /** 950, 12.3k, 128k: a token count that fits a status line. */

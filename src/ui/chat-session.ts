@@ -138,7 +138,9 @@ export class ChatSession {
         this.exit()
       },
     )
-    this.printer = import('../cli/reply-printer.js').then(({ReplyPrinter}) => new ReplyPrinter(this.options.style, () => output.columns ?? 80))
+    this.printer = import('../cli/reply-printer.js').then(
+      ({ReplyPrinter}) => new ReplyPrinter(this.options.style, () => output.columns ?? 80),
+    )
     if (firstPrompt?.trim()) void this.submit(firstPrompt)
     await done
     input.off('keypress', onKey)
@@ -162,7 +164,12 @@ export class ChatSession {
    */
   say(text: string, paint: (row: string) => string = (row) => row): void {
     const {width} = this.region
-    this.print(printable(text).split('\n').flatMap((line) => wrapPlain(line, width).map((row) => paint(row))).join('\n'))
+    this.print(
+      printable(text)
+        .split('\n')
+        .flatMap((line) => wrapPlain(line, width).map((row) => paint(row)))
+        .join('\n'),
+    )
   }
 
   /** Goes on with another session (`/resume ID`): its earlier conversation is shown, and the next prompt carries it on. */
@@ -208,10 +215,13 @@ export class ChatSession {
   private async onKey(notation: string): Promise<void> {
     // A question that appears while a prompt is being typed must not take its letters (the `a` of
     // "also" would allow for the session): they go on into the prompt until it is sent (queued) or cleared.
-    const answers = this.widget.text === '' || notation === '<C-c>' || (notation === '<Esc>' && this.widget.inputMode !== 'vim')
+    const answers =
+      this.widget.text === '' || notation === '<C-c>' || (notation === '<Esc>' && this.widget.inputMode !== 'vim')
     if (this.questions.active && answers) return this.questions.answer(notation)
     if (notation === '<C-c>') return this.ctrlC()
-    this.screen.notice = this.questions.active ? 'Send your prompt (Enter queues it) or delete it, then answer the question' : undefined
+    this.screen.notice = this.questions.active
+      ? 'Send your prompt (Enter queues it) or delete it, then answer the question'
+      : undefined
     if (this.running && notation === '<Esc>' && (this.widget.inputMode !== 'vim' || this.widget.vimMode === 'normal')) {
       this.interrupt()
       return
@@ -275,7 +285,8 @@ export class ChatSession {
     this.sending = true
     try {
       await this.send(text)
-      for (let next = this.queued.shift(); next !== undefined && !this.closed; next = this.queued.shift()) await this.send(next)
+      for (let next = this.queued.shift(); next !== undefined && !this.closed; next = this.queued.shift())
+        await this.send(next)
     } finally {
       this.sending = false
     }
@@ -286,14 +297,21 @@ export class ChatSession {
     if (!this.session && !(await this.sessionOpened())) return
 
     await this.options.history.add(text).catch(() => undefined)
-    this.print(text.split('\n').map((line, index) => style.bold(`${index === 0 ? '›' : ' '} ${line}`)).join('\n'))
+    this.print(
+      text
+        .split('\n')
+        .map((line, index) => style.bold(`${index === 0 ? '›' : ' '} ${line}`))
+        .join('\n'),
+    )
     const resolved = this.options.commands.resolve(text)
     if (resolved.kind === 'unknown') return this.fail(resolved.message)
     let prompt = resolved.kind === 'text' ? resolved.text : undefined
     if (resolved.kind === 'command') {
       // A command may take a while (/commit asks the model): Esc aborts it as it does a turn.
       const {args, argv, command} = resolved
-      const result = await this.whileBusy(`/${command.definition.name}`, async (signal) => command.definition.run({args, argv, chat: this, cwd: this.session!.cwd, session: this.session, signal})).catch((error: unknown) => this.fail(error))
+      const result = await this.whileBusy(`/${command.definition.name}`, async (signal) =>
+        command.definition.run({args, argv, chat: this, cwd: this.session!.cwd, session: this.session, signal}),
+      ).catch((error: unknown) => this.fail(error))
       if (result?.message) this.say(result.message)
       if (result?.context) this.context.push(result.context)
       prompt = result?.prompt
@@ -311,7 +329,10 @@ export class ChatSession {
   /** Waits, with a spinner Esc stops, for the session still opening; false when it did not open or the wait was interrupted. */
   private async sessionOpened(): Promise<boolean> {
     const opened = await this.whileBusy('Starting the session', (signal) =>
-      Promise.race([this.opening!.then(() => true), new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false)))]),
+      Promise.race([
+        this.opening!.then(() => true),
+        new Promise<boolean>((resolve) => signal.addEventListener('abort', () => resolve(false))),
+      ]),
     )
     return opened && this.session !== undefined
   }
@@ -319,7 +340,9 @@ export class ChatSession {
   /** `!command`: run now under the session's policy; its output goes with the next prompt. */
   private async shell(command: string): Promise<void> {
     if (command === '') return this.fail('Give a command after !, as in !git status')
-    const ran = await this.whileBusy(`Running ${oneLine(command, 60)}`, async (signal) => (await attachments()).runShellLine(this.session!, command, signal)).catch((error: unknown) => this.fail(error))
+    const ran = await this.whileBusy(`Running ${oneLine(command, 60)}`, async (signal) =>
+      (await attachments()).runShellLine(this.session!, command, signal),
+    ).catch((error: unknown) => this.fail(error))
     if (!ran) return
     if (ran.output) this.print(this.options.style.dim(printable(ran.output)))
     if (ran.failed) this.say('The command failed; its output goes with your next prompt.', this.options.style.yellow)
@@ -349,14 +372,21 @@ export class ChatSession {
         const history = this.fresh ? [] : undefined
         this.fresh = false
         const context = this.context.splice(0)
-        const result = await session.run(context.length > 0 ? `${context.join('\n\n')}\n\n${prompt}` : prompt, {history, onEvent: (event) => this.onEvent(event), signal})
+        const result = await session.run(context.length > 0 ? `${context.join('\n\n')}\n\n${prompt}` : prompt, {
+          history,
+          onEvent: (event) => this.onEvent(event),
+          signal,
+        })
         this.endText()
         // The run's own totals carry the cost.
         this.meter.totals = result.usageReport.session
         const {yellow} = this.options.style
-        if (result.stop === 'cancelled') this.say('Interrupted: the turn was stopped. The conversation goes on from here.', yellow)
-        else if (result.stop === 'max_turns') this.say(`Stopped after ${result.turns} model requests (max_turns).`, yellow)
-        else if (result.stop === 'max_tokens') this.say("The reply was cut at the model's output limit (max_output_tokens).", yellow)
+        if (result.stop === 'cancelled')
+          this.say('Interrupted: the turn was stopped. The conversation goes on from here.', yellow)
+        else if (result.stop === 'max_turns')
+          this.say(`Stopped after ${result.turns} model requests (max_turns).`, yellow)
+        else if (result.stop === 'max_tokens')
+          this.say("The reply was cut at the model's output limit (max_output_tokens).", yellow)
       } catch (error) {
         this.endText()
         this.fail(error)
@@ -416,7 +446,12 @@ export class ChatSession {
 
   /** An error line; a model error says the server's own message. */
   private fail(problem: unknown): void {
-    const message = problem instanceof AgentRunError ? (problem.reason ?? problem.message) : problem instanceof Error ? problem.message : String(problem)
+    const message =
+      problem instanceof AgentRunError
+        ? (problem.reason ?? problem.message)
+        : problem instanceof Error
+          ? problem.message
+          : String(problem)
     this.say(`✗ ${message}`, this.options.style.red)
     this.draw()
   }
@@ -437,7 +472,13 @@ export class ChatSession {
     if (this.closed) return
     // Plugins' items change during the session (an MCP server that connects late).
     this.updateStatus()
-    drawScreen(this.region, this.widget, {...this.screen, busy: this.busy.text, question: this.questions.lines, queued: this.queued}, this.options.style, this.questions.reasonWidget)
+    drawScreen(
+      this.region,
+      this.widget,
+      {...this.screen, busy: this.busy.text, question: this.questions.lines, queued: this.queued},
+      this.options.style,
+      this.questions.reasonWidget,
+    )
   }
 }
 

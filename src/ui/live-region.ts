@@ -43,7 +43,9 @@ export class LiveRegion {
   commit(text: string): void {
     if (text === '') return
     const body = text.endsWith('\n') ? text : `${text}\n`
-    this.out.write(`${ESC}?2026h${ESC}?25l${this.erase()}${body.replaceAll(/\r?\n/g, '\r\n')}${this.paint()}${ESC}?2026l`)
+    this.out.write(
+      `${ESC}?2026h${ESC}?25l${this.erase()}${body.replaceAll(/\r?\n/g, '\r\n')}${this.paint()}${ESC}?2026l`,
+    )
   }
 
   /** Leaves the region's last drawing on screen and the cursor below it (the session ends). */
@@ -179,7 +181,10 @@ export function wrapLine(line: string, width: number): WrappedRow[] {
 function cursorAt(line: string, rows: WrappedRow[], column: number, width: number): {row: number; column: number} {
   let row = rows.length - 1
   while (row > 0 && rows[row].start > column) row--
-  const plain = line.split(ESCAPES).filter((part) => !part.startsWith('\u001B')).join('')
+  const plain = line
+    .split(ESCAPES)
+    .filter((part) => !part.startsWith('\u001B'))
+    .join('')
   let col = 0
   for (const segment of graphemesOf(plain.slice(rows[row].start, column))) col += columnsAt(segment, col)
   // Past a full row's end the terminal has no column left: the cursor stays on its last one.

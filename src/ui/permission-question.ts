@@ -22,7 +22,9 @@ export interface QuestionHost {
   answered(decision: PermissionDecision, interrupt: boolean): void
 }
 
-type Pending = {kind: 'choice'; resolve(decision: PermissionDecision): void} | {kind: 'reason'; resolve(decision: PermissionDecision): void; widget: PromptWidget}
+type Pending =
+  | {kind: 'choice'; resolve(decision: PermissionDecision): void}
+  | {kind: 'reason'; resolve(decision: PermissionDecision): void; widget: PromptWidget}
 
 /**
  * The chat's permission questions, asked in place above the prompt with the diff of an edit and
@@ -40,11 +42,17 @@ export class PermissionQuestions {
   get lines(): string[] {
     if (this.question === undefined) return []
     const {style} = this.host
-    const keys = [`${style.bold('y')} allow once`, `${style.bold('a')} allow for this session`, `${style.bold('n')} deny (with a reason)`, style.dim('Esc: deny')]
+    const keys = [
+      `${style.bold('y')} allow once`,
+      `${style.bold('a')} allow for this session`,
+      `${style.bold('n')} deny (with a reason)`,
+      style.dim('Esc: deny'),
+    ]
     const rows: string[] = []
     for (const key of keys) {
       const row = rows.at(-1)
-      if (row !== undefined && stripVTControlCharacters(`${row}   ${key}`).length <= this.host.width()) rows[rows.length - 1] = `${row}   ${key}`
+      if (row !== undefined && stripVTControlCharacters(`${row}   ${key}`).length <= this.host.width())
+        rows[rows.length - 1] = `${row}   ${key}`
       else rows.push(`  ${key}`)
     }
 
@@ -60,7 +68,11 @@ export class PermissionQuestions {
     return this.pending?.kind === 'reason' ? this.pending.widget : undefined
   }
 
-  ask(tool: string, input: Record<string, unknown>, context?: Parameters<Prompter['requestPermission']>[2]): Promise<PermissionDecision> {
+  ask(
+    tool: string,
+    input: Record<string, unknown>,
+    context?: Parameters<Prompter['requestPermission']>[2],
+  ): Promise<PermissionDecision> {
     const {host} = this
     const asked = this.queue.then(async () => {
       if (host.interrupted()) return {reason: 'the user interrupted the turn', type: 'deny'} as const
@@ -85,7 +97,11 @@ export class PermissionQuestions {
     if (pending.kind === 'reason') {
       if (key === '<CR>' || key === '<Esc>') {
         const why = pending.widget.text.trim()
-        return this.settle(pending, {reason: why ? `the user denied it: ${why}` : 'the user denied it', type: 'deny'}, 'denied')
+        return this.settle(
+          pending,
+          {reason: why ? `the user denied it: ${why}` : 'the user denied it', type: 'deny'},
+          'denied',
+        )
       }
 
       pending.widget.key(key)
@@ -94,7 +110,8 @@ export class PermissionQuestions {
 
     if (key === 'y' || key === '<CR>') return this.settle(pending, {scope: 'once', type: 'allow'}, 'allowed once')
     if (key === 'a') return this.settle(pending, {scope: 'session', type: 'allow'}, 'allowed for this session')
-    if (key === '<Esc>' || key === '<C-c>') return this.settle(pending, {reason: 'the user interrupted the turn', type: 'deny'}, 'denied', true)
+    if (key === '<Esc>' || key === '<C-c>')
+      return this.settle(pending, {reason: 'the user interrupted the turn', type: 'deny'}, 'denied', true)
     if (key === 'n') {
       this.pending = {kind: 'reason', resolve: pending.resolve, widget: new PromptWidget('default', this.host.history)}
       this.host.draw()

@@ -37,10 +37,18 @@ export async function attachMentions(session: AgentSession, text: string, signal
 }
 
 /** `!command`: its output for the screen, and the same as context for the next prompt. */
-export async function runShellLine(session: AgentSession, command: string, signal: AbortSignal): Promise<{output: string; failed: boolean; context: string}> {
+export async function runShellLine(
+  session: AgentSession,
+  command: string,
+  signal: AbortSignal,
+): Promise<{output: string; failed: boolean; context: string}> {
   const result = await session.callTool('exec', {command, description: 'Run by the user with !'}, {signal})
   const output = [result.output, result.is_error ? (result.error ?? '') : ''].filter(Boolean).join('\n').trimEnd()
-  return {context: `The user ran \`${command}\` in the shell:\n${output || '(no output)'}`, failed: result.is_error, output}
+  return {
+    context: `The user ran \`${command}\` in the shell:\n${output || '(no output)'}`,
+    failed: result.is_error,
+    output,
+  }
 }
 
 /**
@@ -52,6 +60,7 @@ export async function projectFiles(cwd: string, signal: AbortSignal, maxEntries 
   const {configDir, dataDir} = resolvePaths(process.env, homedir())
   const hidden = await Promise.all([configDir, dataDir].map((path) => canonicalize(path)))
   const files: string[] = []
-  for await (const file of new FileWalk({hidden, maxEntries, root, signal, start: root}).files()) files.push(file.relative)
+  for await (const file of new FileWalk({hidden, maxEntries, root, signal, start: root}).files())
+    files.push(file.relative)
   return files
 }

@@ -21,7 +21,10 @@ export class PromptHistory {
     const list = await readFile(file, 'utf8')
       .then((text) => JSON.parse(text) as unknown)
       .catch(() => [])
-    return new PromptHistory(file, Array.isArray(list) ? list.filter((entry): entry is string => typeof entry === 'string') : [])
+    return new PromptHistory(
+      file,
+      Array.isArray(list) ? list.filter((entry): entry is string => typeof entry === 'string') : [],
+    )
   }
 
   /** A history kept in memory only. */

@@ -5,7 +5,12 @@ import type {PromptHistory} from './prompt-history.js'
 export type InputMode = 'vim' | 'emacs' | 'default'
 
 /** What a key did to the prompt, for the session to act on. */
-export type PromptEffect = {kind: 'submit'; text: string} | {kind: 'exit'} | {kind: 'message'; message: string} | {kind: 'changed'} | {kind: 'none'}
+export type PromptEffect =
+  | {kind: 'submit'; text: string}
+  | {kind: 'exit'}
+  | {kind: 'message'; message: string}
+  | {kind: 'changed'}
+  | {kind: 'none'}
 
 /**
  * The input line: multi-line text with a cursor. Both modes run on the vim state machine: the
@@ -62,20 +67,28 @@ export class PromptWidget {
   key(key: string): PromptEffect {
     const {state} = this.vim
     if ((key === '<Up>' || key === '<Down>') && (state.mode === 'insert' || state.mode === 'normal')) {
-      const atEdge = key === '<Up>' ? lineStart(state.buffer, state.cursor) === 0 : lineEnd(state.buffer, state.cursor) === state.buffer.length
+      const atEdge =
+        key === '<Up>'
+          ? lineStart(state.buffer, state.cursor) === 0
+          : lineEnd(state.buffer, state.cursor) === state.buffer.length
       if (atEdge) return this.walk(key === '<Up>' ? -1 : 1)
     }
 
     // A line ending in `\` continues on the next: the `\` becomes the newline.
     if (key === '<CR>' && state.mode === 'insert' && state.buffer[state.cursor - 1] === '\\') {
-      this.vim.state = withBuffer(state, `${state.buffer.slice(0, state.cursor - 1)}\n${state.buffer.slice(state.cursor)}`, state.cursor)
+      this.vim.state = withBuffer(
+        state,
+        `${state.buffer.slice(0, state.cursor - 1)}\n${state.buffer.slice(state.cursor)}`,
+        state.cursor,
+      )
       return {kind: 'changed'}
     }
 
     if (this.mode !== 'vim' && key === '<Esc>') return {kind: 'none'}
     const effect = this.vim.key(key)
     // Outside vim mode a key that would leave Insert mode (Ctrl-C) does nothing: the cursor stays where it was.
-    if (this.mode !== 'vim' && this.vim.state.mode !== 'insert') this.vim = this.fresh(this.vim.state.buffer, state.cursor)
+    if (this.mode !== 'vim' && this.vim.state.mode !== 'insert')
+      this.vim = this.fresh(this.vim.state.buffer, state.cursor)
     if (!effect) return {kind: 'changed'}
     if (effect.kind === 'submit') {
       const text = effect.text
@@ -95,7 +108,11 @@ export class PromptWidget {
   /** Replaces `text[start, end)` with `replacement`, the cursor after it (a completed path). */
   replace(start: number, end: number, replacement: string): void {
     const {state} = this.vim
-    this.vim.state = withBuffer(state, `${state.buffer.slice(0, start)}${replacement}${state.buffer.slice(end)}`, start + replacement.length)
+    this.vim.state = withBuffer(
+      state,
+      `${state.buffer.slice(0, start)}${replacement}${state.buffer.slice(end)}`,
+      start + replacement.length,
+    )
   }
 
   /** Ends a timed-out pending vim sequence; true when the widget must be drawn again. */

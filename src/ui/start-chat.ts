@@ -34,7 +34,12 @@ export async function startChat(options: StartChatOptions): Promise<void> {
   const {loaded} = options
   const style = makeStyle(process.stdout)
   const history = await PromptHistory.open(options.dataDir, loaded.projectRoot)
-  const facts = {dataDir: options.dataDir, permissionMode: options.permissionMode, pricing: loaded.config.pricing, projectRoot: loaded.projectRoot} as ChatFacts
+  const facts = {
+    dataDir: options.dataDir,
+    permissionMode: options.permissionMode,
+    pricing: loaded.config.pricing,
+    projectRoot: loaded.projectRoot,
+  } as ChatFacts
   const commands = builtinCommands(facts)
   const cwd = process.cwd()
   const chat = new ChatSession({
@@ -74,12 +79,20 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     facts.session = opened
     // After the built-ins: the registry refuses a name one of them (or an earlier plugin) has.
     for (const warning of commands.registerContributed(opened.slashCommands())) note(warning)
-    return {earlier: options.session.continue || options.session.resume ? await earlier(opened, options) : [], session: opened}
+    return {
+      earlier: options.session.continue || options.session.resume ? await earlier(opened, options) : [],
+      session: opened,
+    }
   })
   // `/resume ID`, `/model ID`: the next session is opened before this one closes, so a failure leaves the chat as it was.
   facts.reopen = async (target) => {
     const current = session!
-    const saved = await SessionStore.at(options.dataDir).find(current.id).then(() => true, () => false)
+    const saved = await SessionStore.at(options.dataDir)
+      .find(current.id)
+      .then(
+        () => true,
+        () => false,
+      )
     const previous = model
     if (target.model) model = target.model
     const next = await open({resume: target.resume ?? (saved ? current.id : undefined)}).catch((error: unknown) => {
@@ -93,12 +106,18 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     chat.switchTo(next, target.resume ? await earlier(next, options) : [])
   }
 
-  const banner = [style.bold(`hanzo-dev · ${tildePath(cwd)}`), style.dim('/help for commands · Esc interrupts · Ctrl-C twice exits')]
+  const banner = [
+    style.bold(`hanzo-dev · ${tildePath(cwd)}`),
+    style.dim('/help for commands · Esc interrupts · Ctrl-C twice exits'),
+  ]
   try {
     await chat.start(opening, banner, options.firstPrompt)
   } finally {
     // Exited while it was still opening: it is closed as soon as it is open.
-    await opening.then(() => session?.close(), () => undefined)
+    await opening.then(
+      () => session?.close(),
+      () => undefined,
+    )
   }
 
   await opening

@@ -14,7 +14,11 @@ export class UsageMeter {
 
   /** One model request's tokens, as they are reported during a turn. */
   add(request: {inputTokens: number; outputTokens: number}): void {
-    this.totals = {...this.totals, input_tokens: this.totals.input_tokens + request.inputTokens, output_tokens: this.totals.output_tokens + request.outputTokens}
+    this.totals = {
+      ...this.totals,
+      input_tokens: this.totals.input_tokens + request.inputTokens,
+      output_tokens: this.totals.output_tokens + request.outputTokens,
+    }
     this.contextTokens = request.inputTokens + request.outputTokens
   }
 }

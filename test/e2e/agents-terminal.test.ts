@@ -5,7 +5,6 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import {CLI, useSandboxDirs} from '../helpers/cli.js'
 import {Terminals} from '../helpers/terminal.js'
 
-
 /** `auto` on a real terminal (tmux): one "Allow for this session" answer holds in every later stage. */
 describe('hanzo-dev auto on a terminal', () => {
   const dirs = useSandboxDirs('hanzo-agents-term-', 'project')
@@ -13,25 +12,34 @@ describe('hanzo-dev auto on a terminal', () => {
   beforeEach(() => {
     terminals = Terminals.create(dirs.box.env)
     mkdirSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
-    writeFileSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({sandbox: {mode: 'workspace'}}))
+    writeFileSync(
+      join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'),
+      JSON.stringify({sandbox: {mode: 'workspace'}}),
+    )
   })
   afterEach(() => terminals.close())
 
   it('asks once, and a session approval covers the second code round', async () => {
     const exec = {arguments: {command: 'echo checked'}, name: 'exec'}
     const script = join(dirs.box.home, 'auto.json')
-    writeFileSync(script, JSON.stringify({
-      turns: [
-        {text: '1. Check.'},
-        {tool_calls: [exec]},
-        {text: 'Checked.'},
-        {text: 'VERDICT: fail\n- check again'},
-        {tool_calls: [exec]},
-        {expect: {tool_result_contains: 'checked'}, text: 'Checked again.'},
-        {text: 'VERDICT: pass'},
-      ],
-    }))
-    await terminals.open('auto', `${process.execPath} ${CLI} auto 'check it' --fake-model ${script}`, {cwd: dirs.project, height: 60})
+    writeFileSync(
+      script,
+      JSON.stringify({
+        turns: [
+          {text: '1. Check.'},
+          {tool_calls: [exec]},
+          {text: 'Checked.'},
+          {text: 'VERDICT: fail\n- check again'},
+          {tool_calls: [exec]},
+          {expect: {tool_result_contains: 'checked'}, text: 'Checked again.'},
+          {text: 'VERDICT: pass'},
+        ],
+      }),
+    )
+    await terminals.open('auto', `${process.execPath} ${CLI} auto 'check it' --fake-model ${script}`, {
+      cwd: dirs.project,
+      height: 60,
+    })
     await terminals.waitFor('auto', 'Allow exec')
     await terminals.keys('auto', 'Down', 'Enter')
     expect(await terminals.exitStatus('auto')).toBe(0)

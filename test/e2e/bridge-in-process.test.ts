@@ -22,7 +22,8 @@ describe('hanzo-dev bridge with the app server in its own process', () => {
   let project: string
   let issuer: JwksIssuer
   let bridge: JsonLineServer
-  const open = async (owner: string) => BridgeClient.open(bridge.info.url, {origin: ORIGIN, token: await issuer.token(owner), via: 'protocol'})
+  const open = async (owner: string) =>
+    BridgeClient.open(bridge.info.url, {origin: ORIGIN, token: await issuer.token(owner), via: 'protocol'})
 
   beforeAll(async () => {
     box = makeSandbox('hanzo-bridge-local-')
@@ -30,8 +31,23 @@ describe('hanzo-dev bridge with the app server in its own process', () => {
     mkdirSync(join(project, '.git'), {recursive: true})
     writeFileSync(join(box.home, 'model.json'), JSON.stringify(SCRIPT))
     issuer = await startJwksIssuer()
-    const args = ['bridge', '--listen', '127.0.0.1:0', '--allow-origin', ORIGIN, '--jwks', issuer.url, '--issuer', ISSUER, '--audience', AUDIENCE]
-    bridge = await startJsonLineServer([...args, '--fake-model', join(box.home, 'model.json')], {cwd: project, env: box.env})
+    const args = [
+      'bridge',
+      '--listen',
+      '127.0.0.1:0',
+      '--allow-origin',
+      ORIGIN,
+      '--jwks',
+      issuer.url,
+      '--issuer',
+      ISSUER,
+      '--audience',
+      AUDIENCE,
+    ]
+    bridge = await startJsonLineServer([...args, '--fake-model', join(box.home, 'model.json')], {
+      cwd: project,
+      env: box.env,
+    })
   })
 
   afterAll(async () => {
@@ -41,13 +57,31 @@ describe('hanzo-dev bridge with the app server in its own process', () => {
   })
 
   it("refuses the in-process app server's flags next to --app, before anything starts", async () => {
-    const result = await runCli(['bridge', '--listen', '127.0.0.1:0', '--allow-origin', ORIGIN, '--app', 'http://127.0.0.1:9', '--base-url', 'http://127.0.0.1:9/v1', '--jwks', issuer.url], {cwd: project, env: box.env})
+    const result = await runCli(
+      [
+        'bridge',
+        '--listen',
+        '127.0.0.1:0',
+        '--allow-origin',
+        ORIGIN,
+        '--app',
+        'http://127.0.0.1:9',
+        '--base-url',
+        'http://127.0.0.1:9/v1',
+        '--jwks',
+        issuer.url,
+      ],
+      {cwd: project, env: box.env},
+    )
     expect(result.exitCode).toBe(2)
     expect(unwrapped(result.stderr)).toContain('--base-url is for the app server the bridge runs itself, without --app')
   })
 
   it('refuses an upgrade from another origin or without a valid token', async () => {
-    expect((await refusedUpgrade(bridge.info.url, {origin: 'https://evil.example', token: await issuer.token('alice')})).status).toBe(403)
+    expect(
+      (await refusedUpgrade(bridge.info.url, {origin: 'https://evil.example', token: await issuer.token('alice')}))
+        .status,
+    ).toBe(403)
     expect((await refusedUpgrade(bridge.info.url, {origin: ORIGIN})).status).toBe(401)
   })
 
@@ -72,9 +106,14 @@ describe('hanzo-dev bridge with the app server in its own process', () => {
 
   it("never reaches the machine's own sessions (saved without an owner)", async () => {
     writeFileSync(join(box.home, 'run.json'), JSON.stringify({turns: [{text: 'a local answer'}]}))
-    expect((await runCli(['run', 'a local task', '--fake-model', join(box.home, 'run.json')], {cwd: project, env: box.env})).exitCode).toBe(0)
+    expect(
+      (await runCli(['run', 'a local task', '--fake-model', join(box.home, 'run.json')], {cwd: project, env: box.env}))
+        .exitCode,
+    ).toBe(0)
     const listed = await runCli(['sessions', 'list', '--json'], {cwd: project, env: box.env})
-    const local = (JSON.parse(listed.stdout) as {sessions: {id: string; first_prompt: string}[]}).sessions.find((s) => s.first_prompt === 'a local task')!
+    const local = (JSON.parse(listed.stdout) as {sessions: {id: string; first_prompt: string}[]}).sessions.find(
+      (s) => s.first_prompt === 'a local task',
+    )!
     const web = await open('alice')
     for (const method of ['session/read', 'session/resume'] as const) {
       expect((await web.request(method, {sessionId: local.id})).error, method).toMatchObject({code: -32_001})
@@ -104,10 +143,13 @@ describe('hanzo-dev bridge: what a web client may reach (issue 36)', () => {
 
   const token = (owner: string) => {
     const now = Math.floor(Date.now() / 1000)
-    return new SignJWT({exp: now + 600, iat: now, owner}).setProtectedHeader({alg: 'HS256'}).sign(new TextEncoder().encode(SECRET))
+    return new SignJWT({exp: now + 600, iat: now, owner})
+      .setProtectedHeader({alg: 'HS256'})
+      .sign(new TextEncoder().encode(SECRET))
   }
 
-  const open = async (server: JsonLineServer) => BridgeClient.open(server.info.url, {origin: ORIGIN, token: await token('web'), via: 'protocol'})
+  const open = async (server: JsonLineServer) =>
+    BridgeClient.open(server.info.url, {origin: ORIGIN, token: await token('web'), via: 'protocol'})
 
   beforeAll(async () => {
     box = makeSandbox('hanzo-bridge-reach-')
@@ -121,7 +163,14 @@ describe('hanzo-dev bridge: what a web client may reach (issue 36)', () => {
     writeFileSync(join(configDir, 'credentials.json'), JSON.stringify({hanzo: {api_key: API_KEY}}), {mode: 0o600})
     writeFileSync(join(box.home, 'bridge.secret'), `${SECRET}\n`)
     writeFileSync(join(box.home, 'local.json'), JSON.stringify({turns: [{text: 'a local answer'}]}))
-    expect((await runCli(['run', 'my private local task', '--fake-model', join(box.home, 'local.json')], {cwd: project, env: box.env})).exitCode).toBe(0)
+    expect(
+      (
+        await runCli(['run', 'my private local task', '--fake-model', join(box.home, 'local.json')], {
+          cwd: project,
+          env: box.env,
+        })
+      ).exitCode,
+    ).toBe(0)
     const reads = [
       {arguments: {path: '.config/hanzo/credentials.json'}, name: 'fs_read'},
       {arguments: {path: 'bridge.secret'}, name: 'fs_read'},
@@ -130,7 +179,17 @@ describe('hanzo-dev bridge: what a web client may reach (issue 36)', () => {
       {arguments: {pattern: '**/*.json*'}, name: 'fs_glob'},
     ]
     writeFileSync(join(box.home, 'model.json'), JSON.stringify({turns: [{tool_calls: reads}, {text: 'Looked.'}]}))
-    const args = ['bridge', '--listen', '127.0.0.1:0', '--allow-origin', ORIGIN, '--jwt-secret-file', join(box.home, 'bridge.secret'), '--fake-model', join(box.home, 'model.json')]
+    const args = [
+      'bridge',
+      '--listen',
+      '127.0.0.1:0',
+      '--allow-origin',
+      ORIGIN,
+      '--jwt-secret-file',
+      join(box.home, 'bridge.secret'),
+      '--fake-model',
+      join(box.home, 'model.json'),
+    ]
     narrow = await startJsonLineServer(args, {cwd: project, env: box.env})
     wide = await startJsonLineServer([...args, '--workspace', box.home], {cwd: project, env: box.env})
   })
@@ -150,7 +209,9 @@ describe('hanzo-dev bridge: what a web client may reach (issue 36)', () => {
       expect(refused.error!.message, cwd).toContain(`is outside the server's workspaces (${project})`)
     }
 
-    expect((await web.request('session/start', {cwd: join(project, '.git')})).result).toMatchObject({cwd: join(project, '.git')})
+    expect((await web.request('session/start', {cwd: join(project, '.git')})).result).toMatchObject({
+      cwd: join(project, '.git'),
+    })
     await web.close()
   })
 

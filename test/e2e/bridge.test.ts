@@ -15,7 +15,11 @@ const MAX_MESSAGE_BYTES = 65_536
 /** The model's side of the happy path: a write (which asks permission), then a reply once it ran. */
 const SCRIPT = {
   turns: [
-    {text: 'I will write the greeting.', chunk_size: 5, tool_calls: [{name: 'fs_write', arguments: {path: 'hello.txt', content: 'hello from the web\n'}}]},
+    {
+      text: 'I will write the greeting.',
+      chunk_size: 5,
+      tool_calls: [{name: 'fs_write', arguments: {path: 'hello.txt', content: 'hello from the web\n'}}],
+    },
     {expect: {has_tool_result_for: 'fs_write'}, text: 'Done: hello.txt holds the greeting.', chunk_size: 4},
   ],
 }
@@ -35,11 +39,41 @@ describe('hanzo-dev bridge', () => {
   async function startBridge(appServer: JsonLineServer, ...extra: string[]): Promise<JsonLineServer> {
     const tokenFile = join(box.home, `app-token-${appServer.child.pid}`)
     writeFileSync(tokenFile, `${appServer.info.token}\n`)
-    const args = ['bridge', '--listen', '127.0.0.1:0', '--app', appServer.info.url, '--app-token-file', tokenFile, '--allow-origin', ORIGIN, '--allow-origin', 'http://localhost:3000']
-    return startJsonLineServer([...args, '--jwks', issuer.url, '--issuer', ISSUER, '--audience', AUDIENCE, '--max-message-bytes', String(MAX_MESSAGE_BYTES), ...extra], {cwd: project, env: box.env})
+    const args = [
+      'bridge',
+      '--listen',
+      '127.0.0.1:0',
+      '--app',
+      appServer.info.url,
+      '--app-token-file',
+      tokenFile,
+      '--allow-origin',
+      ORIGIN,
+      '--allow-origin',
+      'http://localhost:3000',
+    ]
+    return startJsonLineServer(
+      [
+        ...args,
+        '--jwks',
+        issuer.url,
+        '--issuer',
+        ISSUER,
+        '--audience',
+        AUDIENCE,
+        '--max-message-bytes',
+        String(MAX_MESSAGE_BYTES),
+        ...extra,
+      ],
+      {cwd: project, env: box.env},
+    )
   }
 
-  const startApp = () => startJsonLineServer(['app-server', '--listen', '127.0.0.1:0', '--fake-model', join(box.home, 'model.json')], {cwd: project, env: box.env})
+  const startApp = () =>
+    startJsonLineServer(['app-server', '--listen', '127.0.0.1:0', '--fake-model', join(box.home, 'model.json')], {
+      cwd: project,
+      env: box.env,
+    })
 
   const token = async (owner: string | undefined, claims?: JWTPayload) => {
     const made = await issuer.token(owner, claims)
@@ -47,7 +81,8 @@ describe('hanzo-dev bridge', () => {
     return made
   }
 
-  const open = async (owner: string, via: 'header' | 'protocol' = 'header') => BridgeClient.open(url, {origin: ORIGIN, token: await token(owner), via})
+  const open = async (owner: string, via: 'header' | 'protocol' = 'header') =>
+    BridgeClient.open(url, {origin: ORIGIN, token: await token(owner), via})
 
   beforeAll(async () => {
     box = makeSandbox('hanzo-bridge-')
@@ -70,7 +105,16 @@ describe('hanzo-dev bridge', () => {
   describe('refuses upgrades', () => {
     it('an Origin not on the allow-list, or none: 403', async () => {
       const valid = await token('alice')
-      const hostile = [undefined, 'https://evil.example', 'https://chat.hanzo.ai.evil.example', 'http://chat.hanzo.ai', 'https://chat.hanzo.ai:8443', 'null', 'https://evil.example/https://chat.hanzo.ai', 'chrome-extension://chat.hanzo.ai']
+      const hostile = [
+        undefined,
+        'https://evil.example',
+        'https://chat.hanzo.ai.evil.example',
+        'http://chat.hanzo.ai',
+        'https://chat.hanzo.ai:8443',
+        'null',
+        'https://evil.example/https://chat.hanzo.ai',
+        'chrome-extension://chat.hanzo.ai',
+      ]
       for (const origin of hostile) {
         const refusal = await refusedUpgrade(url, {origin, token: valid})
         expect(refusal.status, `origin ${origin}`).toBe(403)
@@ -107,7 +151,11 @@ describe('hanzo-dev bridge', () => {
       const foreign = await issuer.foreignToken('alice')
       expect((await refusedUpgrade(url, {origin: ORIGIN, protocols: ['bearer', foreign]})).status).toBe(401)
       expect((await refusedUpgrade(url, {origin: ORIGIN, protocols: ['bearer']})).status).toBe(401)
-      const both = await refusedUpgrade(url, {origin: ORIGIN, protocols: ['bearer', await token('bob')], token: await token('alice')})
+      const both = await refusedUpgrade(url, {
+        origin: ORIGIN,
+        protocols: ['bearer', await token('bob')],
+        token: await token('alice'),
+      })
       expect(both.status).toBe(401)
       expect(both.body).toContain('different tokens')
     })
@@ -116,7 +164,14 @@ describe('hanzo-dev bridge', () => {
       const http = url.replace('ws:', 'http:')
       expect((await raw(http)).status).toBe(426)
       // Passes the Origin and the token, but is no WebSocket handshake (no Sec-WebSocket-Key).
-      const malformed = await raw(http, {headers: {authorization: `Bearer ${await token('alice')}`, connection: 'Upgrade', origin: ORIGIN, upgrade: 'websocket'}})
+      const malformed = await raw(http, {
+        headers: {
+          authorization: `Bearer ${await token('alice')}`,
+          connection: 'Upgrade',
+          origin: ORIGIN,
+          upgrade: 'websocket',
+        },
+      })
       expect(malformed.status).toBe(400)
     })
   })
@@ -130,7 +185,14 @@ describe('hanzo-dev bridge', () => {
 
     it('is closed with 1009 for a frame over --max-message-bytes', async () => {
       const client = await open('alice')
-      client.sendFrame(JSON.stringify({id: 1, jsonrpc: '2.0', method: 'initialize', params: {clientInfo: {name: 'x'.repeat(MAX_MESSAGE_BYTES), version: '1'}}}))
+      client.sendFrame(
+        JSON.stringify({
+          id: 1,
+          jsonrpc: '2.0',
+          method: 'initialize',
+          params: {clientInfo: {name: 'x'.repeat(MAX_MESSAGE_BYTES), version: '1'}},
+        }),
+      )
       expect((await client.closed).code).toBe(1009)
     })
 
@@ -144,10 +206,14 @@ describe('hanzo-dev bridge', () => {
       client.sendFrame('{"jsonrpc": "2.0", "id": 1, "method": ')
       expect((await answered((m) => m.error?.code === -32_700, 'a parse error')).id).toBeNull()
       client.sendFrame(JSON.stringify([{id: 2, jsonrpc: '2.0', method: 'initialize'}]))
-      expect((await answered((m) => m.error?.code === -32_600, 'an invalid request')).error!.message).toContain('batches are not supported')
+      expect((await answered((m) => m.error?.code === -32_600, 'an invalid request')).error!.message).toContain(
+        'batches are not supported',
+      )
       client.sendFrame(JSON.stringify({id: 3, method: 'initialize'}))
       expect((await answered((m) => m.id === 3, 'the answer to id 3')).error!.code).toBe(-32_600)
-      expect((await client.request('initialize', {clientInfo: {name: 'web', version: '1'}})).result).toMatchObject({serverInfo: {name: 'hanzo-dev'}})
+      expect((await client.request('initialize', {clientInfo: {name: 'web', version: '1'}})).result).toMatchObject({
+        serverInfo: {name: 'hanzo-dev'},
+      })
       await client.close()
     })
 
@@ -183,9 +249,13 @@ describe('hanzo-dev bridge', () => {
     // A browser cannot set headers: the token rides in the subprotocols, the bridge answers "bearer".
     const web = await open('alice', 'protocol')
     expect(web.ws.protocol).toBe('bearer')
-    expect((await web.request('initialize', {clientInfo: {name: 'chat.hanzo.ai', version: '1'}})).result).toMatchObject({protocolVersion: 1})
+    expect((await web.request('initialize', {clientInfo: {name: 'chat.hanzo.ai', version: '1'}})).result).toMatchObject(
+      {protocolVersion: 1},
+    )
     const session = (await web.request('session/start', {cwd: project, permissionMode: 'prompt'})).result
-    const turn = (await web.request('turn/start', {input: 'write a greeting to hello.txt', sessionId: session.sessionId})).result
+    const turn = (
+      await web.request('turn/start', {input: 'write a greeting to hello.txt', sessionId: session.sessionId})
+    ).result
 
     const ask = await web.next('permission/request')
     expect(ask.params).toMatchObject({sessionId: session.sessionId, toolName: 'fs_write', turnId: turn.turnId})
@@ -226,7 +296,11 @@ describe('hanzo-dev bridge', () => {
     })
 
     it('is dropped when it stops answering pings', async () => {
-      const silent = await BridgeClient.open(ownBridge.info.url, {autoPong: false, origin: ORIGIN, token: await token('alice')})
+      const silent = await BridgeClient.open(ownBridge.info.url, {
+        autoPong: false,
+        origin: ORIGIN,
+        token: await token('alice'),
+      })
       expect((await silent.closed).code).toBe(1006)
     })
 
@@ -244,5 +318,7 @@ describe('hanzo-dev bridge', () => {
 /** A token "signed" with HS256: refused by a bridge that verifies with a JWKS, whatever the key. */
 function hs256Token(owner: string): Promise<string> {
   const now = Math.floor(Date.now() / 1000)
-  return new SignJWT({aud: AUDIENCE, exp: now + 600, iat: now, iss: ISSUER, owner}).setProtectedHeader({alg: 'HS256', kid: 'test-key-1'}).sign(new TextEncoder().encode('k'.repeat(32)))
+  return new SignJWT({aud: AUDIENCE, exp: now + 600, iat: now, iss: ISSUER, owner})
+    .setProtectedHeader({alg: 'HS256', kid: 'test-key-1'})
+    .sign(new TextEncoder().encode('k'.repeat(32)))
 }

@@ -8,7 +8,20 @@ describe('hanzo-dev chat: markdown answers and /resume', () => {
   const chat = useChatTerminals('hanzo-chat-md-')
 
   it('renders a streamed answer as markdown wrapped to the terminal, with the escape sequences it holds defused', async () => {
-    const answer = ['# Plan', '', '| 名前 | n |', '|---|---|', '| ab | 1 |', '', '```ts', 'const a = 1', '```', '', `${'word '.repeat(24)}end`, '\u001B]0;pwned\u0007done'].join('\n')
+    const answer = [
+      '# Plan',
+      '',
+      '| 名前 | n |',
+      '|---|---|',
+      '| ab | 1 |',
+      '',
+      '```ts',
+      'const a = 1',
+      '```',
+      '',
+      `${'word '.repeat(24)}end`,
+      '\u001B]0;pwned\u0007done',
+    ].join('\n')
     const model = chat.script('markdown', [{chunk_size: 7, text: answer}])
     await chat.terminals.open('md', `node ${CLI} chat --fake-model ${model} "show me"`, {cwd: chat.project, width: 60})
     const screen = await chat.terminals.waitFor('md', 'done')
@@ -32,14 +45,24 @@ describe('hanzo-dev chat: markdown answers and /resume', () => {
   })
 
   it('/resume ID carries another saved session on in place (its conversation shown, the next prompt recorded into it); /model ID switches the model', async () => {
-    await chat.terminals.open('first', `node ${CLI} chat --fake-model ${chat.script('first', [{text: 'Noted **apple**.'}])} "remember apple"`, {cwd: chat.project})
+    await chat.terminals.open(
+      'first',
+      `node ${CLI} chat --fake-model ${chat.script('first', [{text: 'Noted **apple**.'}])} "remember apple"`,
+      {cwd: chat.project},
+    )
     await chat.terminals.waitFor('first', 'Noted apple.')
     await chat.terminals.keys('first', 'C-d')
     expect(await chat.terminals.exitStatus('first')).toBe(0)
     const listed = await runCli(['sessions', 'list', '--json'], {cwd: chat.project, env: chat.box.env})
-    const first = (JSON.parse(listed.stdout) as {sessions: {id: string; first_prompt: string}[]}).sessions.find((s) => s.first_prompt === 'remember apple')!
+    const first = (JSON.parse(listed.stdout) as {sessions: {id: string; first_prompt: string}[]}).sessions.find(
+      (s) => s.first_prompt === 'remember apple',
+    )!
 
-    await chat.terminals.open('second', `node ${CLI} chat --fake-model ${chat.script('second', [{text: 'Hello.'}, {expect: {last_user_contains: 'what fruit'}, text: 'It was apple.'}])}`, {cwd: chat.project})
+    await chat.terminals.open(
+      'second',
+      `node ${CLI} chat --fake-model ${chat.script('second', [{text: 'Hello.'}, {expect: {last_user_contains: 'what fruit'}, text: 'It was apple.'}])}`,
+      {cwd: chat.project},
+    )
     await chat.terminals.waitFor('second', '/help for commands')
     await chat.terminals.keys('second', '/resume nosuch', 'Enter')
     await chat.terminals.waitFor('second', '✗ ')
@@ -52,7 +75,9 @@ describe('hanzo-dev chat: markdown answers and /resume', () => {
     // /model ID goes on with the same conversation on another model; the status line says which, and how big the context is.
     await chat.terminals.keys('second', '/model bigger-model', 'Enter')
     const switched = await chat.terminals.waitFor('second', 'Model: bigger-model.')
-    expect(switched.findLast((line) => line.trim() !== '')).toMatch(/^bigger-model · context \d+ · \d+ in \/ \d+ out · prompt · sandbox: workspace · \/help$/)
+    expect(switched.findLast((line) => line.trim() !== '')).toMatch(
+      /^bigger-model · context \d+ · \d+ in \/ \d+ out · prompt · sandbox: workspace · \/help$/,
+    )
     await chat.terminals.keys('second', 'C-d')
     expect(await chat.terminals.exitStatus('second')).toBe(0)
 

@@ -11,13 +11,22 @@ describe('hanzo-dev chat on a terminal', () => {
   const chat = useChatTerminals('hanzo-chat-')
   const {script} = chat
 
-  const below = (screen: string[], marker: string) => screen.slice(screen.findLastIndex((line) => line.startsWith(marker)))
+  const below = (screen: string[], marker: string) =>
+    screen.slice(screen.findLastIndex((line) => line.startsWith(marker)))
 
   it('streams answers, asks in place with the diff, interrupts with Esc (a queued prompt comes back to edit), keeps the conversation going, exits on Ctrl-D', async () => {
     const model = script('main', [
-      {delay_ms: 300, expect: {last_user_contains: 'write the greeting'}, text: 'I will write it.', tool_calls: [{arguments: {content: 'hello\n', path: 'greeting.txt'}, name: 'fs_write'}]},
+      {
+        delay_ms: 300,
+        expect: {last_user_contains: 'write the greeting'},
+        text: 'I will write it.',
+        tool_calls: [{arguments: {content: 'hello\n', path: 'greeting.txt'}, name: 'fs_write'}],
+      },
       {expect: {has_tool_result_for: 'fs_write'}, text: 'Wrote **greeting.txt**.'},
-      {expect: {last_user_contains: 'remove it'}, tool_calls: [{arguments: {command: 'rm greeting.txt'}, name: 'exec'}]},
+      {
+        expect: {last_user_contains: 'remove it'},
+        tool_calls: [{arguments: {command: 'rm greeting.txt'}, name: 'exec'}],
+      },
       {expect: {has_tool_result_for: 'exec'}, text: 'Understood, I left it.'},
       {delay_ms: 20_000, text: 'too late'},
       {expect: {last_user_contains: 'line one\nline two'}, text: 'Both lines arrived.'},
@@ -29,7 +38,14 @@ describe('hanzo-dev chat on a terminal', () => {
     await chat.terminals.keys('chat', 'write the greeting', 'Enter')
     await chat.terminals.keys('chat', 'now remove it')
     let screen = await chat.terminals.waitFor('chat', 'Allow fs_write: greeting.txt?')
-    expect(below(screen, '› write the greeting').slice(0, 6)).toEqual(['› write the greeting', 'I will write it.', '⏺ fs_write greeting.txt', '  new file, 1 line:', '  +hello', 'Allow fs_write: greeting.txt?'])
+    expect(below(screen, '› write the greeting').slice(0, 6)).toEqual([
+      '› write the greeting',
+      'I will write it.',
+      '⏺ fs_write greeting.txt',
+      '  new file, 1 line:',
+      '  +hello',
+      'Allow fs_write: greeting.txt?',
+    ])
     expect(screen).toContain('› now remove it')
     await chat.terminals.keys('chat', 'Enter')
     await chat.terminals.waitFor('chat', 'Queued: now remove it')
@@ -84,7 +100,9 @@ describe('hanzo-dev chat on a terminal', () => {
     expect(await chat.terminals.exitStatus('vim')).toBe(0)
 
     const next = script('continued', [{expect: {last_user_contains: 'and now?'}, text: 'Carrying on.'}])
-    await chat.terminals.open('again', `node ${CLI} chat --continue --fake-model ${next} "and now?"`, {cwd: chat.project})
+    await chat.terminals.open('again', `node ${CLI} chat --continue --fake-model ${next} "and now?"`, {
+      cwd: chat.project,
+    })
     const screen = await chat.terminals.waitFor('again', 'Carrying on.')
     const shown = screen.join('\n')
     expect(shown).toContain('Vim edit received.')
@@ -96,8 +114,18 @@ describe('hanzo-dev chat on a terminal', () => {
   it("runs the plugins' slash commands: /diff adds the change to the next prompt, /commit commits with the model's message; /init writes AGENTS.md, once", async () => {
     const repo = join(chat.box.home, 'repo')
     mkdirSync(repo)
-    const identity = {GIT_AUTHOR_EMAIL: 't@example.com', GIT_AUTHOR_NAME: 'T', GIT_COMMITTER_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'T'}
-    const git = (...args: string[]) => execFileSync('git', args, {cwd: repo, encoding: 'utf8', env: {...process.env, ...chat.box.env, ...identity}}).trim()
+    const identity = {
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_AUTHOR_NAME: 'T',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 'T',
+    }
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: repo,
+        encoding: 'utf8',
+        env: {...process.env, ...chat.box.env, ...identity},
+      }).trim()
     git('init', '--quiet', '--initial-branch=main')
     writeFileSync(join(repo, 'README.md'), 'hello\n')
     git('add', 'README.md')
@@ -107,18 +135,28 @@ describe('hanzo-dev chat on a terminal', () => {
       {expect: {last_user_contains: '+world'}, text: 'The README gained a line.'},
       {expect: {system_contains: 'Conventional Commits'}, text: 'docs(readme): add a second line'},
     ])
-    const exported = Object.entries(identity).map(([key, value]) => `${key}=${value}`).join(' ')
+    const exported = Object.entries(identity)
+      .map(([key, value]) => `${key}=${value}`)
+      .join(' ')
     await chat.terminals.open('slash', `${exported} node ${CLI} chat --fake-model ${model}`, {cwd: repo})
     await chat.terminals.waitFor('slash', '/help for commands')
     await chat.terminals.keys('slash', '/diff', 'Enter')
     let screen = await chat.terminals.waitFor('slash', 'added as context for your next prompt')
-    expect(below(screen, '› /diff').slice(0, 3)).toEqual(['› /diff', '1 file(s) changed, +1 -0; added as context for your next prompt:', '  M README.md +1 -0'])
+    expect(below(screen, '› /diff').slice(0, 3)).toEqual([
+      '› /diff',
+      '1 file(s) changed, +1 -0; added as context for your next prompt:',
+      '  M README.md +1 -0',
+    ])
     await chat.terminals.keys('slash', 'what changed?', 'Enter')
     await chat.terminals.waitFor('slash', 'The README gained a line.')
     await chat.terminals.keys('slash', '/commit', 'Enter')
     screen = await chat.terminals.waitFor('slash', '] docs(readme): add a second line')
     expect(git('log', '-1', '--format=%s')).toBe('docs(readme): add a second line')
-    expect(below(screen, '› /commit').slice(0, 3)).toEqual(['› /commit', `Committed [main ${git('rev-parse', '--short=7', 'HEAD')}] docs(readme): add a second line`, '1 file(s) changed'])
+    expect(below(screen, '› /commit').slice(0, 3)).toEqual([
+      '› /commit',
+      `Committed [main ${git('rev-parse', '--short=7', 'HEAD')}] docs(readme): add a second line`,
+      '1 file(s) changed',
+    ])
 
     await chat.terminals.keys('slash', '/init', 'Enter')
     await chat.terminals.waitFor('slash', `Wrote ${join(repo, 'AGENTS.md')}`)
@@ -131,10 +169,15 @@ describe('hanzo-dev chat on a terminal', () => {
   })
 
   it('ends with the reason, under the banner and without a prompt, when the session cannot open', async () => {
-    await chat.terminals.open('broken', `node ${CLI} chat --fake-model ${join(chat.box.home, 'missing.json')}`, {cwd: chat.project})
+    await chat.terminals.open('broken', `node ${CLI} chat --fake-model ${join(chat.box.home, 'missing.json')}`, {
+      cwd: chat.project,
+    })
     expect(await chat.terminals.exitStatus('broken')).toBe(2)
     const screen = (await chat.terminals.screen('broken')).filter((line) => line.trim() !== '')
-    expect(screen.slice(0, 2)).toEqual(['hanzo-dev · ~/project', '/help for commands · Esc interrupts · Ctrl-C twice exits'])
+    expect(screen.slice(0, 2)).toEqual([
+      'hanzo-dev · ~/project',
+      '/help for commands · Esc interrupts · Ctrl-C twice exits',
+    ])
     expect(screen.slice(2).join(' ')).toMatch(/Error: .*missing\.json: ENOENT/)
     expect(screen.some((line) => line.startsWith('›'))).toBe(false)
   })

@@ -64,7 +64,9 @@ describe('wrong flags and arguments', () => {
   it('suggests nothing far from what was typed, and says where the commands are', async () => {
     const root = await run('xyzzy')
     expect(root.exitCode).toBe(2)
-    expect(unwrapped(root.stderr)).toContain('xyzzy is not a hanzo-dev command. Run hanzo-dev --help for a list of commands.')
+    expect(unwrapped(root.stderr)).toContain(
+      'xyzzy is not a hanzo-dev command. Run hanzo-dev --help for a list of commands.',
+    )
     expect(root.stderr).not.toContain('Did you mean')
 
     const topic = await run('config', 'xyzzy')
@@ -76,7 +78,9 @@ describe('wrong flags and arguments', () => {
     const {exitCode, stderr, stdout} = await run('confg', '--json')
     expect(exitCode).toBe(2)
     expect(stderr).toBe('')
-    expect(JSON.parse(stdout)).toEqual({error: {exit: 2, message: 'confg is not a hanzo-dev command. Did you mean config?'}})
+    expect(JSON.parse(stdout)).toEqual({
+      error: {exit: 2, message: 'confg is not a hanzo-dev command. Did you mean config?'},
+    })
   })
 
   it('names a flag the CLI itself does not take as a flag, not as a command', async () => {

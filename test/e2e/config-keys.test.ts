@@ -51,11 +51,15 @@ describe('hanzo-dev config keys', () => {
   it('points every "unknown setting" at config keys', async () => {
     const keys = await run('config', 'keys', 'sandbox.mod')
     expect(keys.exitCode).toBe(1)
-    expect(unwrapped(keys.stderr)).toContain('Unknown setting "sandbox.mod"; did you mean sandbox.mode? Try this: hanzo-dev config keys lists every setting')
+    expect(unwrapped(keys.stderr)).toContain(
+      'Unknown setting "sandbox.mod"; did you mean sandbox.mode? Try this: hanzo-dev config keys lists every setting',
+    )
 
     const set = await run('config', 'set', 'zzzzzz', 'x')
     expect(set.exitCode).toBe(1)
-    expect(unwrapped(set.stderr)).toContain('Unknown setting "zzzzzz" Try this: hanzo-dev config keys lists every setting')
+    expect(unwrapped(set.stderr)).toContain(
+      'Unknown setting "zzzzzz" Try this: hanzo-dev config keys lists every setting',
+    )
 
     // config get told "not set" for a key no settings file can set.
     const get = await run('config', 'get', 'zzzzzz')
@@ -64,7 +68,9 @@ describe('hanzo-dev config keys', () => {
 
     write(join(repo, '.hanzo', 'settings.json'), '{"modle": "m"}\n')
     const warned = await run('config', 'get', 'model')
-    expect(unwrapped(warned.stderr)).toContain('modle: unknown setting, ignored; did you mean model? (hanzo-dev config keys lists the settings)')
+    expect(unwrapped(warned.stderr)).toContain(
+      'modle: unknown setting, ignored; did you mean model? (hanzo-dev config keys lists the settings)',
+    )
     expect(warned.stderr).not.toMatch(/\n\s+at /)
   })
 })

@@ -1,4 +1,13 @@
-import {chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import {join} from 'node:path'
 import {execa} from 'execa'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
@@ -49,7 +58,11 @@ describe('hanzo-dev config', () => {
     ]
     for (const {file, text} of cases) {
       write(file, text)
-      for (const args of [['config', 'get', 'model'], ['config', 'set', 'max_tokens', '100', '--tier', file === userFile ? 'user' : 'project'], ['run', 'hi']]) {
+      for (const args of [
+        ['config', 'get', 'model'],
+        ['config', 'set', 'max_tokens', '100', '--tier', file === userFile ? 'user' : 'project'],
+        ['run', 'hi'],
+      ]) {
         const {exitCode, stderr, stdout} = await run(args)
         expect(exitCode, `${args.join(' ')}: ${stderr}`).toBe(1)
         expect(stdout).toBe('')
@@ -106,7 +119,13 @@ describe('hanzo-dev config', () => {
     expect(stdout).toContain('default (built-in)\tpermissions.fs_read=allow')
     expect(stdout).not.toContain('default (built-in)\tpermissions.fs_grep')
     const shipped = JSON.parse((await run(['config', 'list', '--json'])).stdout).defaultPermissions
-    expect(shipped).toMatchObject({fs_glob: 'allow', fs_list: 'allow', fs_read: 'allow', git_status: 'allow', lsp_hover: 'allow'})
+    expect(shipped).toMatchObject({
+      fs_glob: 'allow',
+      fs_list: 'allow',
+      fs_read: 'allow',
+      git_status: 'allow',
+      lsp_hover: 'allow',
+    })
     expect(shipped).not.toHaveProperty('fs_grep')
   })
 
@@ -129,14 +148,28 @@ describe('hanzo-dev config', () => {
     expect(refused.stderr).toContain('api_key')
     expect(refused.stderr).not.toContain('sk-project-secret')
     expect(existsSync(projectFile)).toBe(false)
-    const nested = await run(['config', 'set', 'providers.openai', '{"api_key":"sk-project-secret"}', '--tier', 'local'])
+    const nested = await run([
+      'config',
+      'set',
+      'providers.openai',
+      '{"api_key":"sk-project-secret"}',
+      '--tier',
+      'local',
+    ])
     expect(nested.exitCode).toBe(1)
     expect(nested.stderr).toContain('providers.openai.api_key')
     // Whatever the loader would ignore in a project file, `config set` refuses to write there.
     const url = await run(['config', 'set', 'mcp_servers.x.url', 'https://u:pwSECRET@h/', '--tier', 'project'])
     expect(url.exitCode).toBe(1)
     expect(flat(url.stderr)).toContain('mcp_servers.x.url: a URL with a user name or password is a credential')
-    const args = await run(['config', 'set', 'mcp_servers.x', '{"command":"srv","args":["https://u:pwSECRET@h/"]}', '--tier', 'local'])
+    const args = await run([
+      'config',
+      'set',
+      'mcp_servers.x',
+      '{"command":"srv","args":["https://u:pwSECRET@h/"]}',
+      '--tier',
+      'local',
+    ])
     expect(args.exitCode).toBe(1)
     expect(flat(args.stderr)).toContain('mcp_servers.x.args')
     const trust = await run(['config', 'set', 'allowed_base_url_hosts', '["evil.example"]', '--tier', 'project'])
@@ -163,7 +196,10 @@ describe('hanzo-dev config', () => {
   })
 
   it('keeps the other keys, their order and the indentation', async () => {
-    write(projectFile, '{\n    "sandbox": {\n        "mode": "off"\n    },\n    "model": "m",\n    "__proto__": {"x": 1}\n}\n')
+    write(
+      projectFile,
+      '{\n    "sandbox": {\n        "mode": "off"\n    },\n    "model": "m",\n    "__proto__": {"x": 1}\n}\n',
+    )
     expect((await run(['config', 'set', 'sandbox.allowed_paths', '["/srv"]', '--tier', 'project'])).exitCode).toBe(0)
     expect(readFileSync(projectFile, 'utf8')).toBe(
       '{\n    "sandbox": {\n        "mode": "off",\n        "allowed_paths": [\n            "/srv"\n        ]\n    },\n    "model": "m",\n    "__proto__": {\n        "x": 1\n    }\n}\n',
@@ -188,7 +224,9 @@ describe('hanzo-dev config', () => {
     const bad = await run(['config', 'set', 'provider', 'nosuch'])
     expect(bad.exitCode).toBe(1)
     expect(flat(bad.stderr)).toContain(`Unknown provider "nosuch"; ${userFile} was not changed`)
-    expect(flat(bad.stderr)).toContain('use one of anthropic, hanzo, lmstudio, ollama, openai, vllm, or define it first: hanzo-dev config set providers.nosuch.base_url <url>')
+    expect(flat(bad.stderr)).toContain(
+      'use one of anthropic, hanzo, lmstudio, ollama, openai, vllm, or define it first: hanzo-dev config set providers.nosuch.base_url <url>',
+    )
     expect(bad.stderr).not.toMatch(/\n\s+at /)
     expect(readFileSync(userFile, 'utf8')).toBe('{"model": "m"}\n')
 
@@ -203,11 +241,15 @@ describe('hanzo-dev config', () => {
     write(userFile, before)
     // ulimit -f 1: a file may not grow past 512 bytes; Node ignores SIGXFSZ, so the write fails with EFBIG.
     const long = 'x'.repeat(4096)
-    const result = await execa('sh', ['-c', `ulimit -f 1; exec "${process.execPath}" "${CLI}" config set custom_instructions ${long}`], {
-      cwd: repo,
-      env: box.env,
-      reject: false,
-    })
+    const result = await execa(
+      'sh',
+      ['-c', `ulimit -f 1; exec "${process.execPath}" "${CLI}" config set custom_instructions ${long}`],
+      {
+        cwd: repo,
+        env: box.env,
+        reject: false,
+      },
+    )
     expect(result.exitCode).toBe(1)
     expect(result.stderr).toContain('EFBIG')
     expect(result.stderr).not.toMatch(/\n\s+at /)
@@ -247,29 +289,43 @@ describe('hanzo-dev config', () => {
     expect(existsSync(marker)).toBe(false)
   })
 
-  it.skipIf(process.platform === 'win32')('keeps the user settings file private: created 0600 in a 0700 directory, repaired when open', async () => {
-    expect((await run(['config', 'set', 'api_key', 'sk-user-secret-1'])).exitCode).toBe(0)
-    expect(statSync(userFile).mode & 0o777).toBe(0o600)
-    expect(statSync(join(userFile, '..')).mode & 0o777).toBe(0o700)
+  it.skipIf(process.platform === 'win32')(
+    'keeps the user settings file private: created 0600 in a 0700 directory, repaired when open',
+    async () => {
+      expect((await run(['config', 'set', 'api_key', 'sk-user-secret-1'])).exitCode).toBe(0)
+      expect(statSync(userFile).mode & 0o777).toBe(0o600)
+      expect(statSync(join(userFile, '..')).mode & 0o777).toBe(0o700)
 
-    chmodSync(userFile, 0o644)
-    const repaired = await run(['config', 'set', 'model', 'm'])
-    expect(repaired.exitCode).toBe(0)
-    expect(flat(repaired.stderr)).toContain(`${userFile} holds credentials and was readable by other users (mode 0644); it is now 0600`)
-    expect(repaired.stderr).not.toContain('sk-user-secret-1')
-    expect(statSync(userFile).mode & 0o777).toBe(0o600)
-  })
+      chmodSync(userFile, 0o644)
+      const repaired = await run(['config', 'set', 'model', 'm'])
+      expect(repaired.exitCode).toBe(0)
+      expect(flat(repaired.stderr)).toContain(
+        `${userFile} holds credentials and was readable by other users (mode 0644); it is now 0600`,
+      )
+      expect(repaired.stderr).not.toContain('sk-user-secret-1')
+      expect(statSync(userFile).mode & 0o777).toBe(0o600)
+    },
+  )
 
   // A repository that points its settings at a device must fail fast with a clear error: `timeout`
   // turns a regression (a hang on /dev/stdin, running out of memory on /dev/zero) into a failure.
-  it.skipIf(process.platform === 'win32').each(['/dev/stdin', '/dev/zero'])('refuses a settings file linked to %s', async (device) => {
-    mkdirSync(join(repo, '.hanzo'), {recursive: true})
-    symlinkSync(device, projectFile)
-    const result = await execa('timeout', ['20', process.execPath, CLI, 'config', 'get', 'model'], {cwd: repo, env: box.env, extendEnv: false, reject: false, stdin: 'pipe'})
-    expect(result.exitCode).toBe(1)
-    expect(flat(result.stderr)).toContain(`${projectFile}: it is not a regular file`)
-    expect(result.stderr).not.toMatch(/\n\s+at /)
-  })
+  it.skipIf(process.platform === 'win32').each(['/dev/stdin', '/dev/zero'])(
+    'refuses a settings file linked to %s',
+    async (device) => {
+      mkdirSync(join(repo, '.hanzo'), {recursive: true})
+      symlinkSync(device, projectFile)
+      const result = await execa('timeout', ['20', process.execPath, CLI, 'config', 'get', 'model'], {
+        cwd: repo,
+        env: box.env,
+        extendEnv: false,
+        reject: false,
+        stdin: 'pipe',
+      })
+      expect(result.exitCode).toBe(1)
+      expect(flat(result.stderr)).toContain(`${projectFile}: it is not a regular file`)
+      expect(result.stderr).not.toMatch(/\n\s+at /)
+    },
+  )
 
   it('names a settings path that is a directory instead of failing with a raw EISDIR', async () => {
     mkdirSync(userFile, {recursive: true})
@@ -300,7 +356,10 @@ describe('hanzo-dev config', () => {
 
   it('lets a project only disable a server the user gives secrets, with one warning', async () => {
     write(userFile, JSON.stringify({mcp_servers: {gh: {command: 'gh-mcp', env: {GITHUB_TOKEN: 'ghp-user-secret'}}}}))
-    write(projectFile, JSON.stringify({mcp_servers: {gh: {disabled: true, env: {NODE_OPTIONS: '--require ./evil.js'}}}}))
+    write(
+      projectFile,
+      JSON.stringify({mcp_servers: {gh: {disabled: true, env: {NODE_OPTIONS: '--require ./evil.js'}}}}),
+    )
     const {stdout} = await run(['config', 'get', 'mcp_servers.gh', '--json'])
     expect(JSON.parse(stdout).value).toEqual({command: 'gh-mcp', disabled: true, env: {GITHUB_TOKEN: '[redacted]'}})
     // --json keeps stderr quiet; the plain run shows the warning.

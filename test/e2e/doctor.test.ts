@@ -47,44 +47,63 @@ describe('hanzo-dev doctor', () => {
   })
 
   it.each([
-    ['settings.json links to itself', (dir: string) => symlinkSync('settings.json', join(dir, '.hanzo', 'settings.json')), '.hanzo/settings.json'],
+    [
+      'settings.json links to itself',
+      (dir: string) => symlinkSync('settings.json', join(dir, '.hanzo', 'settings.json')),
+      '.hanzo/settings.json',
+    ],
     ['.git links to itself', (dir: string) => symlinkSync('.git', join(dir, '.git')), '.git'],
-  ])('reports a symbolic link loop (%s) as the failed settings check, and still prints the rest', async (_name, makeLoop, culprit) => {
-    const repo = join(box.home, 'repo')
-    mkdirSync(join(repo, '.hanzo'), {recursive: true})
-    makeLoop(repo)
-    const {exitCode, stderr, stdout} = await runCli(['doctor', '--json'], {cwd: repo, env: box.env})
-    const report = JSON.parse(stdout) as {checks: Check[]}
-    const config = report.checks.find((c) => c.id === 'core.config')
-    expect(config?.status).toBe('fail')
-    expect(config?.detail).toBe(`Cannot use ${join(repo, culprit)} (ELOOP: a symbolic link that leads back to itself)`)
-    expect(report.checks.find((c) => c.id === 'core.node')?.status).toBe('ok')
-    for (const p of PLUGINS) expect(report.checks.some((c) => c.source === p)).toBe(true)
-    expect(exitCode).toBe(1)
-    expect(stderr).not.toMatch(/Error: ELOOP|Code: ELOOP|\n\s+at /)
+  ])(
+    'reports a symbolic link loop (%s) as the failed settings check, and still prints the rest',
+    async (_name, makeLoop, culprit) => {
+      const repo = join(box.home, 'repo')
+      mkdirSync(join(repo, '.hanzo'), {recursive: true})
+      makeLoop(repo)
+      const {exitCode, stderr, stdout} = await runCli(['doctor', '--json'], {cwd: repo, env: box.env})
+      const report = JSON.parse(stdout) as {checks: Check[]}
+      const config = report.checks.find((c) => c.id === 'core.config')
+      expect(config?.status).toBe('fail')
+      expect(config?.detail).toBe(
+        `Cannot use ${join(repo, culprit)} (ELOOP: a symbolic link that leads back to itself)`,
+      )
+      expect(report.checks.find((c) => c.id === 'core.node')?.status).toBe('ok')
+      for (const p of PLUGINS) expect(report.checks.some((c) => c.source === p)).toBe(true)
+      expect(exitCode).toBe(1)
+      expect(stderr).not.toMatch(/Error: ELOOP|Code: ELOOP|\n\s+at /)
 
-    const list = await runCli(['config', 'list'], {cwd: repo, env: box.env})
-    expect(list.exitCode).toBe(1)
-    expect(list.stderr).toContain(`Cannot use ${join(repo, culprit)} (ELOOP`)
-    expect(list.stderr).toContain(`fix or remove`)
-    expect(list.stderr).not.toMatch(/Error: ELOOP|Code: ELOOP|\n\s+at /)
-  })
+      const list = await runCli(['config', 'list'], {cwd: repo, env: box.env})
+      expect(list.exitCode).toBe(1)
+      expect(list.stderr).toContain(`Cannot use ${join(repo, culprit)} (ELOOP`)
+      expect(list.stderr).toContain(`fix or remove`)
+      expect(list.stderr).not.toMatch(/Error: ELOOP|Code: ELOOP|\n\s+at /)
+    },
+  )
 
-  it.skipIf(process.platform === 'win32')('warns when the user settings file holds a credential and others can read it, even with HANZO_API_KEY set', async () => {
-    const userFile = join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json')
-    mkdirSync(join(userFile, '..'), {recursive: true})
-    writeFileSync(userFile, '{"api_key": "sk-file-secret"}\n', {mode: 0o644})
-    chmodSync(userFile, 0o644)
-    const doctor = () => runCli(['doctor', '--json'], {cwd: box.home, env: {...box.env, HANZO_API_KEY: 'sk-env-secret'}})
-    const {exitCode, stdout} = await doctor()
-    const exposed = (JSON.parse(stdout) as {checks: Check[]}).checks.find((c) => c.id === 'core.config.private')
-    expect(exposed).toMatchObject({detail: `${userFile} holds credentials and is open to other users (mode 0644)`, source: 'core', status: 'warn'})
-    expect(stdout).not.toContain('secret')
-    expect(exitCode).toBe(0)
+  it.skipIf(process.platform === 'win32')(
+    'warns when the user settings file holds a credential and others can read it, even with HANZO_API_KEY set',
+    async () => {
+      const userFile = join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json')
+      mkdirSync(join(userFile, '..'), {recursive: true})
+      writeFileSync(userFile, '{"api_key": "sk-file-secret"}\n', {mode: 0o644})
+      chmodSync(userFile, 0o644)
+      const doctor = () =>
+        runCli(['doctor', '--json'], {cwd: box.home, env: {...box.env, HANZO_API_KEY: 'sk-env-secret'}})
+      const {exitCode, stdout} = await doctor()
+      const exposed = (JSON.parse(stdout) as {checks: Check[]}).checks.find((c) => c.id === 'core.config.private')
+      expect(exposed).toMatchObject({
+        detail: `${userFile} holds credentials and is open to other users (mode 0644)`,
+        source: 'core',
+        status: 'warn',
+      })
+      expect(stdout).not.toContain('secret')
+      expect(exitCode).toBe(0)
 
-    chmodSync(userFile, 0o600)
-    expect((JSON.parse((await doctor()).stdout) as {checks: Check[]}).checks.some((c) => c.id === 'core.config.private')).toBe(false)
-  })
+      chmodSync(userFile, 0o600)
+      expect(
+        (JSON.parse((await doctor()).stdout) as {checks: Check[]}).checks.some((c) => c.id === 'core.config.private'),
+      ).toBe(false)
+    },
+  )
 
   it('reports settings warnings as warnings, not failures', async () => {
     mkdirSync(join(box.home, '.hanzo'))
@@ -124,7 +143,10 @@ describe('hanzo-dev doctor', () => {
     const {port} = server.address() as AddressInfo
     const userFile = join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json')
     mkdirSync(join(userFile, '..'), {recursive: true})
-    const settings = {provider: 'local', providers: {local: {api_key: 'sk-local-secret', base_url: `http://127.0.0.1:${port}/v1?token=url-secret`}}}
+    const settings = {
+      provider: 'local',
+      providers: {local: {api_key: 'sk-local-secret', base_url: `http://127.0.0.1:${port}/v1?token=url-secret`}},
+    }
     writeFileSync(userFile, JSON.stringify(settings), {mode: 0o600})
     const doctor = async (...flags: string[]) => {
       const {exitCode, stdout} = await runCli(['doctor', '--json', ...flags], {cwd: box.home, env: box.env})
@@ -137,7 +159,11 @@ describe('hanzo-dev doctor', () => {
       const up = await doctor()
       expect(up.checks).toEqual([
         expect.objectContaining({detail: 'local (providers.local)', id: 'core.model.provider', status: 'ok'}),
-        expect.objectContaining({detail: `http://127.0.0.1:${port}/[redacted]?[redacted] answered (HTTP 404)`, id: 'core.model.endpoint', status: 'ok'}),
+        expect.objectContaining({
+          detail: `http://127.0.0.1:${port}/[redacted]?[redacted] answered (HTTP 404)`,
+          id: 'core.model.endpoint',
+          status: 'ok',
+        }),
       ])
       expect(up.exitCode).toBe(0)
       expect(seen).toHaveLength(1)
@@ -147,8 +173,14 @@ describe('hanzo-dev doctor', () => {
     }
 
     const down = await doctor()
-    expect(down.checks[1]).toMatchObject({detail: expect.stringContaining('connection refused'), id: 'core.model.endpoint', status: 'fail'})
-    expect(down.checks[1].hint).toBe(`check providers.local.base_url (file:${userFile}), or run hanzo-dev doctor --offline to skip this check`)
+    expect(down.checks[1]).toMatchObject({
+      detail: expect.stringContaining('connection refused'),
+      id: 'core.model.endpoint',
+      status: 'fail',
+    })
+    expect(down.checks[1].hint).toBe(
+      `check providers.local.base_url (file:${userFile}), or run hanzo-dev doctor --offline to skip this check`,
+    )
     expect(down.exitCode).toBe(1)
 
     const offline = await doctor('--offline')
@@ -157,9 +189,16 @@ describe('hanzo-dev doctor', () => {
   })
 
   it('fails a provider that does not exist, naming where it was set and the ones that do', async () => {
-    const {exitCode, stdout} = await runCli(['doctor', '--json', '--offline'], {cwd: box.home, env: {...box.env, HANZO_PROVIDER: 'nosuch'}})
+    const {exitCode, stdout} = await runCli(['doctor', '--json', '--offline'], {
+      cwd: box.home,
+      env: {...box.env, HANZO_PROVIDER: 'nosuch'},
+    })
     const provider = (JSON.parse(stdout) as {checks: Check[]}).checks.find((c) => c.id === 'core.model.provider')
-    expect(provider).toMatchObject({detail: 'Unknown provider "nosuch" (env:HANZO_PROVIDER)', source: 'core', status: 'fail'})
+    expect(provider).toMatchObject({
+      detail: 'Unknown provider "nosuch" (env:HANZO_PROVIDER)',
+      source: 'core',
+      status: 'fail',
+    })
     expect(provider?.hint).toContain('use one of anthropic, hanzo, lmstudio, ollama, openai, vllm')
     expect(exitCode).toBe(1)
   })

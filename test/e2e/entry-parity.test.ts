@@ -26,7 +26,11 @@ describe('bin/run.js prints what oclif stock execute() prints', () => {
   async function both(args: string[], {cwd = box.home, env = {}}: {cwd?: string; env?: Record<string, string>} = {}) {
     const options = {cwd, env: {...box.env, ...env}}
     const [ours, stock] = await Promise.all([runCli(args, options), runCli(args, {...options, bin: STOCK})])
-    expect({exitCode: ours.exitCode, stderr: ours.stderr, stdout: ours.stdout}).toEqual({exitCode: stock.exitCode, stderr: stock.stderr, stdout: stock.stdout})
+    expect({exitCode: ours.exitCode, stderr: ours.stderr, stdout: ours.stdout}).toEqual({
+      exitCode: stock.exitCode,
+      stderr: stock.stderr,
+      stdout: stock.stdout,
+    })
     return ours
   }
 
@@ -53,54 +57,76 @@ describe('bin/run.js prints what oclif stock execute() prints', () => {
     if (args.join(' ') === 'config get model') expect(result.stdout).toBe('parity-model')
   })
 
-  it.each([[['config', 'get', 'model']], [['config', 'get', 'model', '--json']]])('%j with a malformed settings file', async (args) => {
-    writeFileSync(settingsFile, '{"model": \n')
-    const result = await both(args)
-    expect(result.exitCode).not.toBe(0)
-  })
+  it.each([[['config', 'get', 'model']], [['config', 'get', 'model', '--json']]])(
+    '%j with a malformed settings file',
+    async (args) => {
+      writeFileSync(settingsFile, '{"model": \n')
+      const result = await both(args)
+      expect(result.exitCode).not.toBe(0)
+    },
+  )
 
-  it.each([[['config', 'get', 'model']], [['config', 'get', 'model', '--json']]])('%j with the key from the environment, with a debug or oclif variable', async (args) => {
-    writeFileSync(settingsFile, '{"model": "parity-model"}\n')
-    expect((await both(args, {env: {HANZO_MODEL: 'env-model'}})).stdout).toContain('env-model')
-    await both(args, {env: {HANZO_DEV_CONTENT_TYPE: 'json'}})
-    await both(args, {env: {HANZO_DEV_DEBUG: '1'}})
-    // oclif's debug output carries times and the entry's path: the same stdout, and the debug lines.
-    const options = {cwd: box.home, env: {...box.env, DEBUG: '*'}}
-    const [ours, stock] = await Promise.all([runCli(args, options), runCli(args, {...options, bin: STOCK})])
-    expect({exitCode: ours.exitCode, stdout: ours.stdout}).toEqual({exitCode: stock.exitCode, stdout: stock.stdout})
-    expect(ours.stderr).toContain('oclif:main')
-  })
+  it.each([[['config', 'get', 'model']], [['config', 'get', 'model', '--json']]])(
+    '%j with the key from the environment, with a debug or oclif variable',
+    async (args) => {
+      writeFileSync(settingsFile, '{"model": "parity-model"}\n')
+      expect((await both(args, {env: {HANZO_MODEL: 'env-model'}})).stdout).toContain('env-model')
+      await both(args, {env: {HANZO_DEV_CONTENT_TYPE: 'json'}})
+      await both(args, {env: {HANZO_DEV_DEBUG: '1'}})
+      // oclif's debug output carries times and the entry's path: the same stdout, and the debug lines.
+      const options = {cwd: box.home, env: {...box.env, DEBUG: '*'}}
+      const [ours, stock] = await Promise.all([runCli(args, options), runCli(args, {...options, bin: STOCK})])
+      expect({exitCode: ours.exitCode, stdout: ours.stdout}).toEqual({exitCode: stock.exitCode, stdout: stock.stdout})
+      expect(ours.stderr).toContain('oclif:main')
+    },
+  )
 
-  it.each([[['config', 'get', 'mcp_servers.srv']], [['config', 'get', 'mcp_servers', '--json']], [['config', 'get', 'mcp_servers.srv.env.API_TOKEN']]])('%j of a redacted secret', async (args) => {
-    writeFileSync(settingsFile, JSON.stringify({mcp_servers: {srv: {command: 'node', env: {API_TOKEN: 'SECRET-TOKEN'}}}}))
+  it.each([
+    [['config', 'get', 'mcp_servers.srv']],
+    [['config', 'get', 'mcp_servers', '--json']],
+    [['config', 'get', 'mcp_servers.srv.env.API_TOKEN']],
+  ])('%j of a redacted secret', async (args) => {
+    writeFileSync(
+      settingsFile,
+      JSON.stringify({mcp_servers: {srv: {command: 'node', env: {API_TOKEN: 'SECRET-TOKEN'}}}}),
+    )
     const result = await both(args)
     expect(result.stdout).not.toContain('SECRET-TOKEN')
   })
 
-  it.each([[['config', 'get', 'model']], [['config', 'get', 'model', '--json']], [['config', 'get', 'modle']]])('%j with a settings warning (an unknown key in the file)', async (args) => {
-    writeFileSync(settingsFile, '{"model": "parity-model", "modle": "typo"}\n')
-    await both(args)
-  })
+  it.each([[['config', 'get', 'model']], [['config', 'get', 'model', '--json']], [['config', 'get', 'modle']]])(
+    '%j with a settings warning (an unknown key in the file)',
+    async (args) => {
+      writeFileSync(settingsFile, '{"model": "parity-model", "modle": "typo"}\n')
+      await both(args)
+    },
+  )
 
-  it.each([[['config', 'get', 'model']], [['config', 'get', 'model', '--json']]])('%j in an untrusted project: the warning shown once, by either entry', async (args) => {
-    writeFileSync(settingsFile, '{"model": "parity-model"}\n')
-    const repo = join(box.home, 'repo')
-    mkdirSync(join(repo, '.hanzo'), {recursive: true})
-    writeFileSync(join(repo, '.hanzo', 'settings.json'), JSON.stringify({mcp_servers: {srv: {command: 'node'}}}))
-    const store = join(box.env.XDG_DATA_HOME, 'hanzo-dev', 'trusted-projects.json')
-    // One after the other, each from no record: the store remembers that the warning was shown.
-    rmSync(store, {force: true})
-    const ours = await runCli(args, {cwd: repo, env: box.env})
-    rmSync(store, {force: true})
-    const stock = await runCli(args, {bin: STOCK, cwd: repo, env: box.env})
-    expect(ours.stderr).toContain('not trusted')
-    expect(ours).toEqual(stock)
-  })
+  it.each([[['config', 'get', 'model']], [['config', 'get', 'model', '--json']]])(
+    '%j in an untrusted project: the warning shown once, by either entry',
+    async (args) => {
+      writeFileSync(settingsFile, '{"model": "parity-model"}\n')
+      const repo = join(box.home, 'repo')
+      mkdirSync(join(repo, '.hanzo'), {recursive: true})
+      writeFileSync(join(repo, '.hanzo', 'settings.json'), JSON.stringify({mcp_servers: {srv: {command: 'node'}}}))
+      const store = join(box.env.XDG_DATA_HOME, 'hanzo-dev', 'trusted-projects.json')
+      // One after the other, each from no record: the store remembers that the warning was shown.
+      rmSync(store, {force: true})
+      const ours = await runCli(args, {cwd: repo, env: box.env})
+      rmSync(store, {force: true})
+      const stock = await runCli(args, {bin: STOCK, cwd: repo, env: box.env})
+      expect(ours.stderr).toContain('not trusted')
+      expect(ours).toEqual(stock)
+    },
+  )
 
-  it.each([[['config', 'get', 'model']], [['config', 'get', 'model', '--json']]])('%j with a linked user plugin', async (args) => {
-    writeFileSync(settingsFile, '{"model": "parity-model"}\n')
-    await withUserPlugin(() => both(args))
-  })
+  it.each([[['config', 'get', 'model']], [['config', 'get', 'model', '--json']]])(
+    '%j with a linked user plugin',
+    async (args) => {
+      writeFileSync(settingsFile, '{"model": "parity-model"}\n')
+      await withUserPlugin(() => both(args))
+    },
+  )
 
   /** Runs `run` with examples/plugin-hello linked as `plugins link` would leave it. */
   async function withUserPlugin<T>(run: () => Promise<T>): Promise<T> {
@@ -126,7 +152,10 @@ describe('bin/run.js prints what oclif stock execute() prints', () => {
       return {...result, oclif: modules.filter((m) => /\/node_modules\/@oclif\//.test(m))}
     }
 
-    for (const args of [['config', 'get', 'model'], ['config', 'get', 'model', '--json']]) {
+    for (const args of [
+      ['config', 'get', 'model'],
+      ['config', 'get', 'model', '--json'],
+    ]) {
       const fast = await recorded(args)
       expect(fast.exitCode, fast.stderr).toBe(0)
       expect(fast.stdout).toContain('parity-model')

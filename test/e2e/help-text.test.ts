@@ -30,7 +30,9 @@ interface ManifestCommand extends ManifestText {
 function helpTexts(): Array<{where: string; text: string; summary: boolean}> {
   const texts: Array<{where: string; text: string; summary: boolean}> = []
   for (const dir of packages) {
-    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, dir, 'oclif.manifest.json'), 'utf8')) as {commands: Record<string, ManifestCommand>}
+    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, dir, 'oclif.manifest.json'), 'utf8')) as {
+      commands: Record<string, ManifestCommand>
+    }
     for (const [id, command] of Object.entries(manifest.commands)) {
       const first = command.summary ?? command.description ?? ''
       texts.push({summary: true, text: first.split('\n')[0], where: `${id} (first line)`})
@@ -38,9 +40,13 @@ function helpTexts(): Array<{where: string; text: string; summary: boolean}> {
         if (text) texts.push({summary: false, text, where: `${id} ${field}`})
       }
 
-      for (const [kind, entries] of [['flag', command.flags], ['arg', command.args]] as const) {
+      for (const [kind, entries] of [
+        ['flag', command.flags],
+        ['arg', command.args],
+      ] as const) {
         for (const [name, entry] of Object.entries(entries ?? {})) {
-          for (const text of [entry.description, entry.summary]) if (text) texts.push({summary: false, text, where: `${id} ${kind} ${name}`})
+          for (const text of [entry.description, entry.summary])
+            if (text) texts.push({summary: false, text, where: `${id} ${kind} ${name}`})
         }
       }
     }
@@ -94,11 +100,15 @@ describe('help text', () => {
   let rendered: Record<string, Record<number, string>>
   beforeAll(async () => {
     box = makeSandbox()
-    const {exitCode, stderr, stdout} = await execa(process.execPath, ['--input-type=module', '-e', RENDER, REPO_ROOT, '[80,120,10000]'], {
-      cwd: REPO_ROOT,
-      env: {...box.env, NODE_ENV: 'production'},
-      reject: false,
-    })
+    const {exitCode, stderr, stdout} = await execa(
+      process.execPath,
+      ['--input-type=module', '-e', RENDER, REPO_ROOT, '[80,120,10000]'],
+      {
+        cwd: REPO_ROOT,
+        env: {...box.env, NODE_ENV: 'production'},
+        reject: false,
+      },
+    )
     expect(exitCode, stderr).toBe(0)
     rendered = JSON.parse(stdout)
   })
@@ -106,7 +116,14 @@ describe('help text', () => {
 
   it('is written as paragraphs: no line break inside one, for oclif to wrap', () => {
     const ragged = helpTexts()
-      .filter(({summary, text}) => !summary && text.trim().split(/\n\s*\n/).some((paragraph) => paragraph.includes('\n')))
+      .filter(
+        ({summary, text}) =>
+          !summary &&
+          text
+            .trim()
+            .split(/\n\s*\n/)
+            .some((paragraph) => paragraph.includes('\n')),
+      )
       .map(({where}) => where)
     expect(ragged, 'write each paragraph on one line; separate paragraphs by a blank line').toEqual([])
   })
@@ -119,7 +136,9 @@ describe('help text', () => {
   })
 
   it('covers every command, ours and the core plugins', () => {
-    expect(Object.keys(rendered)).toEqual(expect.arrayContaining(['run', 'config:keys', 'config:set', 'hooks:test', 'sandbox:check', 'plugins:install']))
+    expect(Object.keys(rendered)).toEqual(
+      expect.arrayContaining(['run', 'config:keys', 'config:set', 'hooks:test', 'sandbox:check', 'plugins:install']),
+    )
   })
 
   it.each([80, 120])('fits %i columns and breaks lines only between words', (width) => {
@@ -131,7 +150,8 @@ describe('help text', () => {
       const wide = words(withoutExamples(byWidth[10_000]))
       const narrow = words(lines)
       const at = narrow.findIndex((word, i) => word !== wide[i])
-      if (at !== -1 || narrow.length !== wide.length) problems.push(`${id}: "${wide[at]}" is broken into "${narrow[at]}" "${narrow[at + 1]}"`)
+      if (at !== -1 || narrow.length !== wide.length)
+        problems.push(`${id}: "${wide[at]}" is broken into "${narrow[at]}" "${narrow[at + 1]}"`)
     }
 
     expect(problems).toEqual([])
@@ -140,13 +160,22 @@ describe('help text', () => {
   it('hooks test lists its events whole on an 80-column terminal, and refuses another as a usage error', async () => {
     const help = await runCli(['hooks', 'test', '--help'], {cwd: box.home, env: {...box.env, OCLIF_COLUMNS: '80'}})
     expect(help.exitCode).toBe(0)
-    for (const event of ['pre_tool_use', 'post_tool_use', 'session_start', 'user_prompt_submit', 'stop', 'pre_compact']) {
+    for (const event of [
+      'pre_tool_use',
+      'post_tool_use',
+      'session_start',
+      'user_prompt_submit',
+      'stop',
+      'pre_compact',
+    ]) {
       expect(help.stdout).toMatch(new RegExp(`(^|[\\s,:])${event}[,.]`, 'm'))
     }
 
     const wrong = await runCli(['hooks', 'test', 'pre_tool'], {cwd: box.home, env: box.env})
     expect(wrong.exitCode).toBe(2)
-    expect(unwrapped(wrong.stderr)).toContain('Unknown hook event "pre_tool": use one of pre_tool_use, post_tool_use, session_start')
+    expect(unwrapped(wrong.stderr)).toContain(
+      'Unknown hook event "pre_tool": use one of pre_tool_use, post_tool_use, session_start',
+    )
     expect(wrong.stderr).not.toMatch(/\n\s+at /)
   })
 })

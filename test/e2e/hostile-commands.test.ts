@@ -53,18 +53,36 @@ describe('hanzo-dev run: hostile commands the review found (issue 13)', () => {
   const dirs = useSandboxDirs('hanzo-hostile-', 'project')
 
   async function run(commands: string[], ...flags: string[]): Promise<string[]> {
-    const script: Script = {turns: [...commands.map((command) => ({tool_calls: [{arguments: {command}, name: 'exec'}]})), {text: 'Done.'}]}
+    const script: Script = {
+      turns: [...commands.map((command) => ({tool_calls: [{arguments: {command}, name: 'exec'}]})), {text: 'Done.'}],
+    }
     const file = join(dirs.box.home, 'script.json')
     writeFileSync(file, JSON.stringify(script))
-    const result = await runCli(['run', 'try these', '--fake-model', file, '--output-format', 'stream-json', ...flags], {cwd: dirs.project, env: dirs.box.env})
+    const result = await runCli(
+      ['run', 'try these', '--fake-model', file, '--output-format', 'stream-json', ...flags],
+      {cwd: dirs.project, env: dirs.box.env},
+    )
     expect(result.exitCode, result.stderr).toBe(0)
-    const events = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as {type: string; error?: string})
+    const events = result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as {type: string; error?: string})
     return events.filter((event) => event.type === 'tool_result').map((event) => event.error ?? 'no error: it ran')
   }
 
   it('denies each, and none of them runs', async () => {
     const {project} = dirs
-    const git = (...args: string[]) => execFileSync('git', args, {cwd: project, env: {...dirs.box.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t'}})
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: project,
+        env: {
+          ...dirs.box.env,
+          GIT_AUTHOR_NAME: 't',
+          GIT_AUTHOR_EMAIL: 't@t',
+          GIT_COMMITTER_NAME: 't',
+          GIT_COMMITTER_EMAIL: 't@t',
+        },
+      })
     git('init', '-q')
     writeFileSync(join(project, 'secret.txt'), 'committed\n')
     git('add', 'secret.txt')
@@ -76,11 +94,20 @@ describe('hanzo-dev run: hostile commands the review found (issue 13)', () => {
     mkdirSync(join(project, 'git status'))
     writeFileSync(join(project, 'git status', 'x'), '#!/bin/sh\ntouch M4\n')
     chmodSync(join(project, 'git status', 'x'), 0o755)
-    writeFileSync(join(project, 'package.json'), JSON.stringify({name: 'p', scripts: {test: 'node -e 0'}, version: '1.0.0'}))
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({name: 'p', scripts: {test: 'node -e 0'}, version: '1.0.0'}),
+    )
     for (const i of HIDDEN_RM.keys()) writeFileSync(join(project, `x${i}`), '')
     writeFileSync(join(project, 'remove-x17.sh'), 'rm -f x17\n')
     mkdirSync(join(project, '.hanzo'))
-    const permissions = {'exec(git status*)': 'allow', 'exec(ls*)': 'allow', 'exec(npm test*)': 'allow', 'exec(rm*)': 'deny', 'fs_write(secret.txt)': 'deny'}
+    const permissions = {
+      'exec(git status*)': 'allow',
+      'exec(ls*)': 'allow',
+      'exec(npm test*)': 'allow',
+      'exec(rm*)': 'deny',
+      'fs_write(secret.txt)': 'deny',
+    }
     writeFileSync(join(project, '.hanzo', 'settings.json'), JSON.stringify({permissions}))
     expect(await runCli(['trust', '--yes'], {cwd: project, env: dirs.box.env})).toMatchObject({exitCode: 0})
 
@@ -97,7 +124,8 @@ describe('hanzo-dev run: hostile commands the review found (issue 13)', () => {
       expect.soft(existsSync(join(project, `x${i}`)), command).toBe(true)
     }
 
-    for (const [i, command] of HIDDEN_WRITES.entries()) expect.soft(unanswered[HIDDEN_RM.length + i], command).toContain('Permission denied')
+    for (const [i, command] of HIDDEN_WRITES.entries())
+      expect.soft(unanswered[HIDDEN_RM.length + i], command).toContain('Permission denied')
     expect.soft(readFileSync(join(project, 'secret.txt'), 'utf8')).toBe('original\n')
   })
 })
@@ -121,7 +149,13 @@ describe('hanzo-dev run: git config written by a command (issue 36)', () => {
 
   it('denies every git config write, and the next hanzo-dev commit runs no agent-written hook', async () => {
     const {project} = dirs
-    const env = {...dirs.box.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t'}
+    const env = {
+      ...dirs.box.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+    }
     const git = (...args: string[]) => execFileSync('git', args, {cwd: project, encoding: 'utf8', env})
     git('init', '-q')
     mkdirSync(join(project, 'src'))
@@ -134,14 +168,39 @@ describe('hanzo-dev run: git config written by a command (issue 36)', () => {
     chmodSync(join(project, '.githooks', 'pre-commit'), 0o755)
     writeFileSync(join(dirs.box.home, 'inc.cfg'), '[core]\n\thooksPath = .githooks\n')
     mkdirSync(join(project, '.hanzo'))
-    writeFileSync(join(project, '.hanzo', 'settings.json'), JSON.stringify({permissions: {exec: 'allow'}, sandbox: {mode: 'off'}}))
+    writeFileSync(
+      join(project, '.hanzo', 'settings.json'),
+      JSON.stringify({permissions: {exec: 'allow'}, sandbox: {mode: 'off'}}),
+    )
     expect(await runCli(['trust', '--yes'], {cwd: project, env})).toMatchObject({exitCode: 0})
 
-    const script: Script = {turns: [...GIT_CONFIG_WRITES.map((command) => ({tool_calls: [{arguments: {command}, name: 'exec'}]})), {text: 'Done.'}]}
+    const script: Script = {
+      turns: [
+        ...GIT_CONFIG_WRITES.map((command) => ({tool_calls: [{arguments: {command}, name: 'exec'}]})),
+        {text: 'Done.'},
+      ],
+    }
     writeFileSync(join(dirs.box.home, 'script.json'), JSON.stringify(script))
-    const result = await runCli(['run', 'set up hooks', '--fake-model', join(dirs.box.home, 'script.json'), '--output-format', 'stream-json', '--permission-mode', 'allow-all'], {cwd: project, env})
+    const result = await runCli(
+      [
+        'run',
+        'set up hooks',
+        '--fake-model',
+        join(dirs.box.home, 'script.json'),
+        '--output-format',
+        'stream-json',
+        '--permission-mode',
+        'allow-all',
+      ],
+      {cwd: project, env},
+    )
     expect(result.exitCode, result.stderr).toBe(0)
-    const errors = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as {type: string; error?: string}).filter((event) => event.type === 'tool_result').map((event) => event.error ?? 'no error: it ran')
+    const errors = result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as {type: string; error?: string})
+      .filter((event) => event.type === 'tool_result')
+      .map((event) => event.error ?? 'no error: it ran')
     for (const [i, command] of GIT_CONFIG_WRITES.entries()) {
       expect.soft(errors[i], command).toMatch(/Permission denied.*\.git\/config.*protected/s)
     }

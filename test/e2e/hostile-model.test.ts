@@ -40,10 +40,17 @@ describe('hanzo-dev run: input that would crash or hang the run', () => {
 
   it('ends an fs_grep whose pattern backtracks catastrophically with an error result, and the run goes on', async () => {
     model = await startFakeModel(catastrophic())
-    const result = await runCli(['run', 'search', '--base-url', model.url, '--output-format', 'stream-json'], {cwd: dirs.project, env: dirs.box.env})
+    const result = await runCli(['run', 'search', '--base-url', model.url, '--output-format', 'stream-json'], {
+      cwd: dirs.project,
+      env: dirs.box.env,
+    })
     expect(result.exitCode, result.stderr).toBe(0)
     const events = result.stdout.split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
-    expect(events.find((e) => e.type === 'tool_result')).toMatchObject({error: expect.stringContaining('/(?=a)(a+)+b/ used up its 10 s of matching (it was on long.txt)'), is_error: true, name: 'fs_grep'})
+    expect(events.find((e) => e.type === 'tool_result')).toMatchObject({
+      error: expect.stringContaining('/(?=a)(a+)+b/ used up its 10 s of matching (it was on long.txt)'),
+      is_error: true,
+      name: 'fs_grep',
+    })
     expect(events.at(-1)).toMatchObject({result: 'The pattern was too slow.', stop: 'completed'})
   })
 
@@ -57,7 +64,10 @@ describe('hanzo-dev run: input that would crash or hang the run', () => {
           {expect: {tool_result_contains: 'nested more than 64 levels deep'}, text: 'Sent them flat.'},
         ],
       })
-      const result = await runCli(['run', 'read', '--base-url', model.url, '--output-format', format], {cwd: dirs.project, env: dirs.box.env})
+      const result = await runCli(['run', 'read', '--base-url', model.url, '--output-format', format], {
+        cwd: dirs.project,
+        env: dirs.box.env,
+      })
       expect(result.exitCode, `${format}: ${result.stderr}`).toBe(0)
       expect(result.stdout).toContain('Sent them flat.')
       expect(result.stderr).not.toContain('RangeError')
@@ -68,7 +78,10 @@ describe('hanzo-dev run: input that would crash or hang the run', () => {
 
   it('ends on Ctrl-C while the pattern is matching: a cancelled result, exit 130', async () => {
     model = await startFakeModel(catastrophic())
-    const child = spawnCli(['run', 'search', '--base-url', model.url, '--output-format', 'stream-json'], {cwd: dirs.project, env: dirs.box.env})
+    const child = spawnCli(['run', 'search', '--base-url', model.url, '--output-format', 'stream-json'], {
+      cwd: dirs.project,
+      env: dirs.box.env,
+    })
     let stdout = ''
     child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
     await waitUntil(() => stdout.includes('"type":"tool_call"'), 'the model called fs_grep')
@@ -78,8 +91,15 @@ describe('hanzo-dev run: input that would crash or hang the run', () => {
     child.kill('SIGINT')
     const result = await child
     expect(result.exitCode).toBe(130)
-    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
-    expect(events.find((e) => e.type === 'tool_result')).toMatchObject({error: expect.stringContaining('cancelled'), is_error: true, name: 'fs_grep'})
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(events.find((e) => e.type === 'tool_result')).toMatchObject({
+      error: expect.stringContaining('cancelled'),
+      is_error: true,
+      name: 'fs_grep',
+    })
     expect(events.at(-1)).toMatchObject({stop: 'cancelled', type: 'result'})
   })
 })
@@ -101,14 +121,29 @@ describe('hanzo-dev run: a decision the audit log cannot keep', () => {
     model = await startFakeModel({
       turns: [
         {tool_calls: [{arguments: {path: 'notes.txt'}, name: 'fs_read'}]},
-        {expect: {tool_result_contains: 'Permission denied for fs_read'}, tool_calls: [{arguments: {command: 'touch ran.txt'}, name: 'exec'}]},
+        {
+          expect: {tool_result_contains: 'Permission denied for fs_read'},
+          tool_calls: [{arguments: {command: 'touch ran.txt'}, name: 'exec'}],
+        },
         {expect: {tool_result_contains: 'Permission denied for exec'}, text: 'Nothing ran.'},
       ],
     })
-    const args = ['run', 'read and run', '--base-url', model.url, '--permission-mode', 'allow-all', '--output-format', 'stream-json']
+    const args = [
+      'run',
+      'read and run',
+      '--base-url',
+      model.url,
+      '--permission-mode',
+      'allow-all',
+      '--output-format',
+      'stream-json',
+    ]
     const result = await runCli(args, {cwd: dirs.project, env: dirs.box.env})
     expect(result.exitCode, result.stderr).toBe(0)
-    const results = result.stdout.split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((e) => e.type === 'tool_result')
+    const results = result.stdout
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((e) => e.type === 'tool_result')
     const reason = `cannot write the audit log ${log} (EISDIR): make it a writable file, or set XDG_DATA_HOME to a writable directory; a decision that is not in the audit log is a deny`
     expect(results).toMatchObject([
       {error: `Permission denied for fs_read: ${reason}`, is_error: true, output: ''},
@@ -127,21 +162,36 @@ describe('hanzo-dev run: fs_read of a hard link to a file outside the workspace'
     model = undefined
   })
 
-  it.each(['prompt', 'allow-reads', 'deny', 'allow-all'])('is refused in permission mode %s, and the content never reaches the model', async (mode) => {
-    execFileSync('git', ['init', '-q'], {cwd: dirs.project})
-    writeFileSync(join(dirs.outside, 'id_ed25519'), 'TOP SECRET KEY\n')
-    linkSync(join(dirs.outside, 'id_ed25519'), join(dirs.project, 'notes.txt'))
-    model = await startFakeModel({
-      turns: [
-        {tool_calls: [{arguments: {path: 'notes.txt'}, name: 'fs_read'}]},
-        {expect: {tool_result_contains: 'notes.txt has 2 hard links'}, tool_calls: [{arguments: {pattern: 'SECRET'}, name: 'fs_grep'}]},
-        {expect: {tool_result_contains: 'No matches for /SECRET/'}, text: 'Refused.'},
-      ],
-    })
-    const result = await runCli(['run', 'read the notes', '--base-url', model.url, '--permission-mode', mode, '--output-format', 'stream-json'], {cwd: dirs.project, env: dirs.box.env})
-    expect(result.exitCode, result.stderr).toBe(0)
-    const results = result.stdout.split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((e) => e.type === 'tool_result')
-    expect(results).toMatchObject([{is_error: true, name: 'fs_read'}, {is_error: false, name: 'fs_grep'}])
-    expect(JSON.stringify(model.requests)).not.toContain('TOP SECRET')
-  })
+  it.each(['prompt', 'allow-reads', 'deny', 'allow-all'])(
+    'is refused in permission mode %s, and the content never reaches the model',
+    async (mode) => {
+      execFileSync('git', ['init', '-q'], {cwd: dirs.project})
+      writeFileSync(join(dirs.outside, 'id_ed25519'), 'TOP SECRET KEY\n')
+      linkSync(join(dirs.outside, 'id_ed25519'), join(dirs.project, 'notes.txt'))
+      model = await startFakeModel({
+        turns: [
+          {tool_calls: [{arguments: {path: 'notes.txt'}, name: 'fs_read'}]},
+          {
+            expect: {tool_result_contains: 'notes.txt has 2 hard links'},
+            tool_calls: [{arguments: {pattern: 'SECRET'}, name: 'fs_grep'}],
+          },
+          {expect: {tool_result_contains: 'No matches for /SECRET/'}, text: 'Refused.'},
+        ],
+      })
+      const result = await runCli(
+        ['run', 'read the notes', '--base-url', model.url, '--permission-mode', mode, '--output-format', 'stream-json'],
+        {cwd: dirs.project, env: dirs.box.env},
+      )
+      expect(result.exitCode, result.stderr).toBe(0)
+      const results = result.stdout
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((e) => e.type === 'tool_result')
+      expect(results).toMatchObject([
+        {is_error: true, name: 'fs_read'},
+        {is_error: false, name: 'fs_grep'},
+      ])
+      expect(JSON.stringify(model.requests)).not.toContain('TOP SECRET')
+    },
+  )
 })

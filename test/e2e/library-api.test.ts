@@ -14,7 +14,14 @@ const library = await import('hanzo-dev')
 
 describe("the library entry ('hanzo-dev')", () => {
   it('exports the HIP-301 protocol pieces', () => {
-    for (const name of ['SseFrameBuffer', 'Backoff', 'PkceChallenge', 'normalizeMcpToolName', 'parseMcpToolName', 'ProtocolError']) {
+    for (const name of [
+      'SseFrameBuffer',
+      'Backoff',
+      'PkceChallenge',
+      'normalizeMcpToolName',
+      'parseMcpToolName',
+      'ProtocolError',
+    ]) {
       expect(library, name).toHaveProperty(name)
     }
 
@@ -24,8 +31,27 @@ describe("the library entry ('hanzo-dev')", () => {
   })
 
   it('exports the core (the plugins export their own classes), and none of the CLI', () => {
-    for (const name of ['loadConfig', 'OAuthFlow', 'FileCredentialStore', 'PermissionPolicy', 'openAgentSession', 'UserError', 'isUserError']) expect(library, name).toHaveProperty(name)
-    for (const name of ['HookRunner', 'Sandbox', 'LspClient', 'RunOutput', 'terminalSpinner', 'readTask', 'makeStyle', 'editSetting']) expect(library, name).not.toHaveProperty(name)
+    for (const name of [
+      'loadConfig',
+      'OAuthFlow',
+      'FileCredentialStore',
+      'PermissionPolicy',
+      'openAgentSession',
+      'UserError',
+      'isUserError',
+    ])
+      expect(library, name).toHaveProperty(name)
+    for (const name of [
+      'HookRunner',
+      'Sandbox',
+      'LspClient',
+      'RunOutput',
+      'terminalSpinner',
+      'readTask',
+      'makeStyle',
+      'editSetting',
+    ])
+      expect(library, name).not.toHaveProperty(name)
   })
 
   it('hands plugins the Host port as hanzo-dev/host, with the contract version they check', async () => {
@@ -38,8 +64,19 @@ describe("the library entry ('hanzo-dev')", () => {
 
   // The Agent / Runner / tool example itself runs in library-readme.test.ts, extracted from README.md.
   it('exports the agent API with its defaults; with no client, a run rejects with the exported MissingModelClientError', async () => {
-    for (const name of ['Agent', 'Runner', 'tool', 'createOpenAIClient', 'setDefaultOpenAIClient', 'setDefaultOpenAIApi', 'resetOpenAIDefaults']) expect(library, name).toHaveProperty(name)
-    const failure = await library.Runner.run(new library.Agent({model: 'm', name: 'a'}), 'Hi').catch((error: unknown) => error)
+    for (const name of [
+      'Agent',
+      'Runner',
+      'tool',
+      'createOpenAIClient',
+      'setDefaultOpenAIClient',
+      'setDefaultOpenAIApi',
+      'resetOpenAIDefaults',
+    ])
+      expect(library, name).toHaveProperty(name)
+    const failure = await library.Runner.run(new library.Agent({model: 'm', name: 'a'}), 'Hi').catch(
+      (error: unknown) => error,
+    )
     expect(failure).toBeInstanceOf(library.MissingModelClientError)
   })
 
@@ -50,16 +87,36 @@ describe("the library entry ('hanzo-dev')", () => {
     try {
       const meta = await discoverAuthServer(server.issuer, fetch)
       const receiver = await startLoopbackReceiver()
-      const flow = new OAuthFlow({clientId: server.clientId, fetch, issuer: meta.issuer, redirectUri: receiver.redirectUri, tokenUrl: meta.token_endpoint})
+      const flow = new OAuthFlow({
+        clientId: server.clientId,
+        fetch,
+        issuer: meta.issuer,
+        redirectUri: receiver.redirectUri,
+        tokenUrl: meta.token_endpoint,
+      })
       const token = await flow.authorize(meta.authorization_endpoint!, ['openid'], {
         // The test is the browser: it signs in and follows the redirect to the loopback listener.
-        onAuthorizationUrl: async (url) => void (await fetch(await new HeadlessBrowser().approveAuthorization(url, {account: 'lib'}))),
+        onAuthorizationUrl: async (url) =>
+          void (await fetch(await new HeadlessBrowser().approveAuthorization(url, {account: 'lib'}))),
         receiver,
       })
       await receiver.close()
       const store = new FileCredentialStore({path: join(dir, 'credentials.json')})
-      await store.store('corp', credentialFromToken(token, Date.now(), {clientId: server.clientId, issuer: meta.issuer}))
-      expect(await store.list()).toEqual([{account: 'lib', expiresAt: expect.any(Number), hasRefreshToken: false, issuer: server.issuer, provider: 'corp', scope: 'openid', type: 'oauth'}])
+      await store.store(
+        'corp',
+        credentialFromToken(token, Date.now(), {clientId: server.clientId, issuer: meta.issuer}),
+      )
+      expect(await store.list()).toEqual([
+        {
+          account: 'lib',
+          expiresAt: expect.any(Number),
+          hasRefreshToken: false,
+          issuer: server.issuer,
+          provider: 'corp',
+          scope: 'openid',
+          type: 'oauth',
+        },
+      ])
     } finally {
       rmSync(dir, {force: true, recursive: true})
       await server.close()
@@ -68,10 +125,18 @@ describe("the library entry ('hanzo-dev')", () => {
 
   it('opens the agent session hanzo-dev run runs (openAgentSession), scoped to read-only tools', async () => {
     const {AgentRunError, openAgentSession} = library
-    const model = await startFakeModel({turns: [{expect: {tools_include: ['fs_read']}, text: 'Nothing to change.'}, {status: 402}]})
+    const model = await startFakeModel({
+      turns: [{expect: {tools_include: ['fs_read']}, text: 'Nothing to change.'}, {status: 402}],
+    })
     const home = mkdtempSync(join(tmpdir(), 'hanzo-lib-'))
     const env = {HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data')}
-    const session = await openAgentSession({baseURL: model.url, cwd: home, env, permissionMode: 'deny', tools: 'read-only'})
+    const session = await openAgentSession({
+      baseURL: model.url,
+      cwd: home,
+      env,
+      permissionMode: 'deny',
+      tools: 'read-only',
+    })
     try {
       expect(session.tools).toContain('fs_read')
       expect(session.tools).not.toContain('exec')

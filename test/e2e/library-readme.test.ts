@@ -19,19 +19,37 @@ describe("README.md's library example", () => {
   it('runs as written against a local OpenAI-compatible server (here the scripted one, named by HANZO_BASE_URL)', async () => {
     const model = await startFakeModel({
       turns: [
-        {expect: {last_user_contains: 'Tokyo', system_contains: 'get_weather', tools_include: ['get_weather']}, tool_calls: [{arguments: {city: 'Tokyo'}, name: 'get_weather'}]},
-        {expect: {tool_result_contains: 'The weather in Tokyo is sunny.'}, text: '<think>easy</think>It is sunny in Tokyo.'},
+        {
+          expect: {last_user_contains: 'Tokyo', system_contains: 'get_weather', tools_include: ['get_weather']},
+          tool_calls: [{arguments: {city: 'Tokyo'}, name: 'get_weather'}],
+        },
+        {
+          expect: {tool_result_contains: 'The weather in Tokyo is sunny.'},
+          text: '<think>easy</think>It is sunny in Tokyo.',
+        },
       ],
     })
     try {
       // From the repository's root, `import ... from 'hanzo-dev'` is the built package's own entry (dist/).
-      const run = await execa(process.execPath, ['--input-type=module', '--eval', libraryExample()], {cwd: REPO_ROOT, env: {HANZO_BASE_URL: model.url}, reject: false})
+      const run = await execa(process.execPath, ['--input-type=module', '--eval', libraryExample()], {
+        cwd: REPO_ROOT,
+        env: {HANZO_BASE_URL: model.url},
+        reject: false,
+      })
       expect(run.stderr).toBe('')
       expect(run.stdout).toBe('It is sunny in Tokyo.')
       expect(model.requests.map((request) => request.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions'])
       expect(model.requests[0].body).toMatchObject({
         model: 'qwen3:0.6b',
-        tools: [{function: {name: 'get_weather', parameters: {properties: {city: {type: 'string'}}, required: ['city'], type: 'object'}}, type: 'function'}],
+        tools: [
+          {
+            function: {
+              name: 'get_weather',
+              parameters: {properties: {city: {type: 'string'}}, required: ['city'], type: 'object'},
+            },
+            type: 'function',
+          },
+        ],
       })
     } finally {
       await model.close()

@@ -46,7 +46,16 @@ describe.each(['chat_completions', 'anthropic_messages'] as const)('a long sessi
   function settings(model: FakeModel, tracingUrl: string) {
     const dir = join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo')
     const provider = {api, api_key: 'sk-test-key', base_url: model.url}
-    writeFileSync(join(dir, 'settings.json'), JSON.stringify({max_tokens: 2000, provider: 'fake', providers: {fake: provider}, reserve_recent: 1, tracing: {endpoint: tracingUrl}}))
+    writeFileSync(
+      join(dir, 'settings.json'),
+      JSON.stringify({
+        max_tokens: 2000,
+        provider: 'fake',
+        providers: {fake: provider},
+        reserve_recent: 1,
+        tracing: {endpoint: tracingUrl},
+      }),
+    )
   }
 
   it('compacts, keeps the request and the recent turn, is saved, resumes, and is traced', async () => {
@@ -59,7 +68,10 @@ describe.each(['chat_completions', 'anthropic_messages'] as const)('a long sessi
       {tool_calls: [{arguments: {path: 'big.txt'}, name: 'fs_read'}]},
       {tool_calls: [{arguments: {path: 'big.txt'}, name: 'fs_read'}]},
       // Past 90% of max_tokens: the summary request.
-      {expect: {system_contains: 'You compact the conversation'}, text: 'SUMMARY-OK: the user wants the size of big.txt; it was read twice.'},
+      {
+        expect: {system_contains: 'You compact the conversation'},
+        text: 'SUMMARY-OK: the user wants the size of big.txt; it was read twice.',
+      },
       {expect: {last_user_contains: REQUEST, tool_result_contains: 'xxxx'}, text: 'It holds 50 lines.'},
     ])
     settings(first, collector.url)
@@ -74,16 +86,24 @@ describe.each(['chat_completions', 'anthropic_messages'] as const)('a long sessi
 
     const sessionsDir = join(dirs.box.env.XDG_DATA_HOME, 'hanzo-dev', 'sessions')
     const [projectDir] = readdirSync(sessionsDir)
-    const lines = readFileSync(join(sessionsDir, projectDir, `${result.session_id}.jsonl`), 'utf8').trim().split('\n').map((line) => JSON.parse(line))
+    const lines = readFileSync(join(sessionsDir, projectDir, `${result.session_id}.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
     expect(lines.map((line) => line.type)).toContain('compaction')
 
-    const spanTypes = collector.items.filter((item) => item.object === 'trace.span').map((span) => (span.span_data as {type: string}).type)
+    const spanTypes = collector.items
+      .filter((item) => item.object === 'trace.span')
+      .map((span) => (span.span_data as {type: string}).type)
     expect(spanTypes).toEqual(expect.arrayContaining(['agent', 'generation', 'function']))
     expect(JSON.stringify(collector.items)).not.toContain('xxxx')
 
     const second = await fakeModel([{expect: {last_user_contains: 'and in words?'}, text: 'Four thousand.'}])
     settings(second, collector.url)
-    const resumed = await runCli(['run', '--resume', result.session_id, 'and in words?'], {cwd: dirs.box.home, env: dirs.box.env})
+    const resumed = await runCli(['run', '--resume', result.session_id, 'and in words?'], {
+      cwd: dirs.box.home,
+      env: dirs.box.env,
+    })
     expect(resumed).toMatchObject({exitCode: 0, stdout: 'Four thousand.'})
     const carried = JSON.stringify(second.requests[0].body)
     expect(carried).toContain('SUMMARY-OK')

@@ -41,7 +41,10 @@ describe('a language server the model planted runs confined (sandbox workspace, 
     mkdirSync(outside)
     execFileSync('git', ['init', '-q'], {cwd: project})
     // No @types: the project loads in a fraction of the time.
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({compilerOptions: {strict: true, types: []}, include: ['src']}))
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({compilerOptions: {strict: true, types: []}, include: ['src']}),
+    )
     mkdirSync(join(home, '.config', 'hanzo'), {recursive: true})
     // A busy machine may take tsserver, cold and confined, past the default wait for the edit's diagnostics.
     const lsp = {diagnostics_timeout_ms: 60_000, project_servers: true}
@@ -49,7 +52,8 @@ describe('a language server the model planted runs confined (sandbox workspace, 
     // The real server, copied beside the project: the repository may be under /tmp, which a
     // confined process does not see (it gets a private one).
     const tools = join(home, 'tools', 'node_modules')
-    for (const name of ['typescript', 'typescript-language-server']) cpSync(join(REPO_ROOT, 'node_modules', name), join(tools, name), {dereference: true, recursive: true})
+    for (const name of ['typescript', 'typescript-language-server'])
+      cpSync(join(REPO_ROOT, 'node_modules', name), join(tools, name), {dereference: true, recursive: true})
     const planted = [
       '#!/bin/sh',
       `if echo pwned > ${outside}/marker 2>/dev/null; then echo wrote; else echo refused; fi > ${project}/attempt`,
@@ -57,14 +61,40 @@ describe('a language server the model planted runs confined (sandbox workspace, 
     ].join('\n')
     model = await startFakeModel({
       turns: [
-        {tool_calls: [{arguments: {content: `${planted}\n`, path: 'node_modules/.bin/typescript-language-server'}, name: 'fs_write'}]},
+        {
+          tool_calls: [
+            {
+              arguments: {content: `${planted}\n`, path: 'node_modules/.bin/typescript-language-server'},
+              name: 'fs_write',
+            },
+          ],
+        },
         {tool_calls: [{arguments: {command: 'chmod +x node_modules/.bin/typescript-language-server'}, name: 'exec'}]},
         {tool_calls: [{arguments: {content: BROKEN, path: 'src/total.ts'}, name: 'fs_write'}]},
         {text: 'Done.'},
       ],
     })
-    const env = {HOME: home, NO_COLOR: '1', PATH: '/usr/bin:/bin', XDG_CACHE_HOME: join(home, '.cache'), XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share')}
-    run = await runCli(['run', 'add a total', '--base-url', model.url, '--permission-mode', 'allow-all', '--output-format', 'stream-json'], {cwd: project, env})
+    const env = {
+      HOME: home,
+      NO_COLOR: '1',
+      PATH: '/usr/bin:/bin',
+      XDG_CACHE_HOME: join(home, '.cache'),
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local', 'share'),
+    }
+    run = await runCli(
+      [
+        'run',
+        'add a total',
+        '--base-url',
+        model.url,
+        '--permission-mode',
+        'allow-all',
+        '--output-format',
+        'stream-json',
+      ],
+      {cwd: project, env},
+    )
     results = run.stdout
       .split('\n')
       .filter((line) => line.startsWith('{'))

@@ -36,12 +36,16 @@ describe('committed oclif manifests', () => {
     const file = join(REPO_ROOT, dir, 'oclif.manifest.json')
     expect(existsSync(file), `${file} is missing: run \`npm run build\` and commit it`).toBe(true)
 
-    const {exitCode, stderr, stdout} = await execa(process.execPath, ['--input-type=module', '-e', GENERATE, join(REPO_ROOT, dir)], {
-      cwd: REPO_ROOT,
-      // As `npm run build` runs it: vitest's NODE_ENV=test would make oclif look for TS sources.
-      env: {...box.env, NODE_ENV: 'production'},
-      reject: false,
-    })
+    const {exitCode, stderr, stdout} = await execa(
+      process.execPath,
+      ['--input-type=module', '-e', GENERATE, join(REPO_ROOT, dir)],
+      {
+        cwd: REPO_ROOT,
+        // As `npm run build` runs it: vitest's NODE_ENV=test would make oclif look for TS sources.
+        env: {...box.env, NODE_ENV: 'production'},
+        reject: false,
+      },
+    )
     expect(exitCode, stderr).toBe(0)
     expect(JSON.parse(readFileSync(file, 'utf8')), `${file} is stale: run \`npm run build\` and commit it`).toEqual(
       JSON.parse(stdout),

@@ -20,7 +20,8 @@ describe('model errors as a user reads them', () => {
     model = undefined
   })
 
-  const run = (args: string[], env: Record<string, string> = {}) => runCli(['run', 'hi', ...args], {cwd: dirs.project, env: {...dirs.box.env, ...env}})
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    runCli(['run', 'hi', ...args], {cwd: dirs.project, env: {...dirs.box.env, ...env}})
 
   function writeUserSettings(settings: object): void {
     mkdirSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
@@ -32,7 +33,9 @@ describe('model errors as a user reads them', () => {
     writeUserSettings({provider: 'corp', providers: {corp: {api_key: 'model', base_url: 'http://127.0.0.2:9/v1'}}})
     const result = await run([])
     expect(result.exitCode).toBe(1)
-    expect(unwrapped(result.stderr)).toContain('Could not connect to the model server at http://127.0.0.2:9/v1: connection refused.')
+    expect(unwrapped(result.stderr)).toContain(
+      'Could not connect to the model server at http://127.0.0.2:9/v1: connection refused.',
+    )
     expect(result.stderr).not.toContain('[redacted]')
   })
 
@@ -62,7 +65,9 @@ describe('model errors as a user reads them', () => {
     expect(message).not.toMatch(/check your API key/i)
 
     // Set as the hint says, the key goes there; the server echoing it back never shows it.
-    expect(await runCli(['config', 'set', 'providers.hanzo.api_key', KEY], {cwd: dirs.project, env: dirs.box.env})).toMatchObject({exitCode: 0})
+    expect(
+      await runCli(['config', 'set', 'providers.hanzo.api_key', KEY], {cwd: dirs.project, env: dirs.box.env}),
+    ).toMatchObject({exitCode: 0})
     const sent = await run(['--base-url', model.url])
     expect(model.requests[1].headers.authorization).toBe('Bearer [redacted]')
     expect(unwrapped(sent.stderr)).toContain('Incorrect API key provided: [redacted].')

@@ -17,7 +17,12 @@ describe('the rules a denial suggests', () => {
 
   async function setUp(command: string) {
     await execa('git', ['init', '-q'], {cwd: dirs.project})
-    const script: Script = {turns: [{tool_calls: [{arguments: {command}, name: 'exec'}]}, {expect: {has_tool_result_for: 'exec'}, text: 'Done.'}]}
+    const script: Script = {
+      turns: [
+        {tool_calls: [{arguments: {command}, name: 'exec'}]},
+        {expect: {has_tool_result_for: 'exec'}, text: 'Done.'},
+      ],
+    }
     const file = join(dirs.box.home, 'script.json')
     writeFileSync(file, JSON.stringify(script))
     // The hint names the installed command: `hanzo-dev` on PATH is this build.
@@ -29,7 +34,10 @@ describe('the rules a denial suggests', () => {
 
   it('for a chain, one rule per part not allowed yet; pasted as printed, the command runs', async () => {
     mkdirSync(join(dirs.project, '.hanzo'))
-    writeFileSync(join(dirs.project, '.hanzo', 'settings.local.json'), JSON.stringify({permissions: {'exec(git status)': 'allow'}}))
+    writeFileSync(
+      join(dirs.project, '.hanzo', 'settings.local.json'),
+      JSON.stringify({permissions: {'exec(git status)': 'allow'}}),
+    )
     const {env, run} = await setUp('git status && git add -A && touch ran.txt')
     // The one allow rule already there is the user's: trusted, so the commands below keep the trust.
     expect(await runCli(['trust', '--yes'], {cwd: dirs.project, env})).toMatchObject({exitCode: 0})
@@ -49,8 +57,14 @@ describe('the rules a denial suggests', () => {
     expect(again.stderr).not.toContain('Permission denied')
     expect(again.stderr).not.toContain('not trusted')
     expect(existsSync(join(dirs.project, 'ran.txt'))).toBe(true)
-    const local = JSON.parse(readFileSync(join(dirs.project, '.hanzo', 'settings.local.json'), 'utf8')) as {permissions: object}
-    expect(local.permissions).toEqual({'exec(git add -A)': 'allow', 'exec(git status)': 'allow', 'exec(touch ran.txt)': 'allow'})
+    const local = JSON.parse(readFileSync(join(dirs.project, '.hanzo', 'settings.local.json'), 'utf8')) as {
+      permissions: object
+    }
+    expect(local.permissions).toEqual({
+      'exec(git add -A)': 'allow',
+      'exec(git status)': 'allow',
+      'exec(touch ran.txt)': 'allow',
+    })
   })
 
   it('suggests no rule where none can allow the call, and says what does', async () => {

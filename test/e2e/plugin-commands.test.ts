@@ -28,7 +28,10 @@ function writeUserSettings(settings: unknown): void {
 
 function writeProjectSettings(settings: unknown): void {
   mkdirSync(join(project, '.hanzo'), {recursive: true})
-  writeFileSync(join(project, '.hanzo', 'settings.json'), typeof settings === 'string' ? settings : JSON.stringify(settings, null, 2))
+  writeFileSync(
+    join(project, '.hanzo', 'settings.json'),
+    typeof settings === 'string' ? settings : JSON.stringify(settings, null, 2),
+  )
 }
 
 const run = (args: string[]) => runCli(args, {cwd: project, env: box.env})
@@ -52,11 +55,17 @@ describe('hanzo-dev --help', () => {
   it('lists the plugin topics', async () => {
     const {exitCode, stdout} = await run(['--help'])
     expect(exitCode).toBe(0)
-    for (const topic of ['lsp', 'sandbox', 'mcp', 'hooks']) expect(stdout).toMatch(new RegExp(`^ {2}${topic} +\\S`, 'm'))
+    for (const topic of ['lsp', 'sandbox', 'mcp', 'hooks'])
+      expect(stdout).toMatch(new RegExp(`^ {2}${topic} +\\S`, 'm'))
   })
 
   it('shows each command with its examples', async () => {
-    for (const command of [['lsp', 'servers'], ['sandbox', 'status'], ['mcp', 'list'], ['hooks', 'list']]) {
+    for (const command of [
+      ['lsp', 'servers'],
+      ['sandbox', 'status'],
+      ['mcp', 'list'],
+      ['hooks', 'list'],
+    ]) {
       const {exitCode, stdout} = await run([...command, '--help'])
       expect(exitCode).toBe(0)
       expect(stdout).toContain(`$ hanzo-dev ${command.join(' ')}`)
@@ -86,7 +95,15 @@ describe('hanzo-dev lsp servers', () => {
     expect(result.projectRoot).toBe(project)
     expect(result.servers.map((s: {command: string}) => s.command)).toContain('pyright-langserver')
     expect(result.servers.every((s: {path: unknown}) => s.path === null)).toBe(true)
-    expect(result.languages).toEqual([{id: 'rust', install: 'rustup component add rust-analyzer', name: 'Rust', problem: 'rust-analyzer not found on PATH or in node_modules/.bin', server: null}])
+    expect(result.languages).toEqual([
+      {
+        id: 'rust',
+        install: 'rustup component add rust-analyzer',
+        name: 'Rust',
+        problem: 'rust-analyzer not found on PATH or in node_modules/.bin',
+        server: null,
+      },
+    ])
   })
 
   it('shows the path of a server on PATH and the server a language uses', async () => {
@@ -117,7 +134,12 @@ describe('hanzo-dev sandbox status', () => {
     const json = await run(['sandbox', 'status', '--json'])
     expect(json.exitCode).toBe(0)
     const status = JSON.parse(json.stdout)
-    expect(status).toMatchObject({allowed_paths: ['/tmp'], defaulted: false, mode: 'allowlist', platform: process.platform})
+    expect(status).toMatchObject({
+      allowed_paths: ['/tmp'],
+      defaulted: false,
+      mode: 'allowlist',
+      platform: process.platform,
+    })
     expect(['bwrap', 'unshare', 'path-checks']).toContain(status.enforcement)
     if (process.platform === 'linux') expect(status.bubblewrap.probed).toBe(true)
 
@@ -138,7 +160,13 @@ describe('hanzo-dev sandbox status', () => {
     expect(status.defaulted).toBe(true)
     const confines = status.bubblewrap.works || status.unshare.works
     expect(status.mode).toBe(status.container && !confines ? 'off' : 'workspace')
-    expect(status.auto).toEqual(status.container ? (confines ? expect.stringMatching(/works inside/) : expect.stringMatching(/neither bubblewrap nor unshare works/)) : 'the default on a host')
+    expect(status.auto).toEqual(
+      status.container
+        ? confines
+          ? expect.stringMatching(/works inside/)
+          : expect.stringMatching(/neither bubblewrap nor unshare works/)
+        : 'the default on a host',
+    )
     if (status.mode === 'off') expect(status.enforcement).toBe('none')
   })
 
@@ -149,9 +177,16 @@ describe('hanzo-dev sandbox status', () => {
     writeFileSync(join(bin, 'bwrap'), '#!/bin/sh\nexit 1\n', {mode: 0o755})
     writeFileSync(join(bin, 'unshare'), '#!/bin/sh\nexit 0\n', {mode: 0o755})
     writeProjectSettings({sandbox: {mode: 'workspace'}})
-    const {exitCode, stdout} = await runCli(['sandbox', 'status', '--json'], {cwd: project, env: {...box.env, PATH: bin}})
+    const {exitCode, stdout} = await runCli(['sandbox', 'status', '--json'], {
+      cwd: project,
+      env: {...box.env, PATH: bin},
+    })
     expect(exitCode).toBe(0)
-    expect(JSON.parse(stdout)).toMatchObject({bubblewrap: {works: false}, enforcement: 'unshare', unshare: {works: true}})
+    expect(JSON.parse(stdout)).toMatchObject({
+      bubblewrap: {works: false},
+      enforcement: 'unshare',
+      unshare: {works: true},
+    })
   })
 })
 
@@ -162,11 +197,20 @@ describe('hanzo-dev mcp list', () => {
     const stdio = markerProgram('fs-server')
     writeUserSettings({
       mcp_servers: {
-        fs: {args: ['--token', 'SECRET-ARG', '--api-key=SECRET-INLINE'], command: stdio.path, env: {API_TOKEN: 'SECRET-ENV'}},
-        web: {headers: {Authorization: 'Bearer SECRET-HEADER'}, url: 'https://alice:SECRET-PW@mcp.example.com/v1/mcp?access_token=SECRET-QUERY#frag'},
+        fs: {
+          args: ['--token', 'SECRET-ARG', '--api-key=SECRET-INLINE'],
+          command: stdio.path,
+          env: {API_TOKEN: 'SECRET-ENV'},
+        },
+        web: {
+          headers: {Authorization: 'Bearer SECRET-HEADER'},
+          url: 'https://alice:SECRET-PW@mcp.example.com/v1/mcp?access_token=SECRET-QUERY#frag',
+        },
       },
     })
-    writeProjectSettings({mcp_servers: {pasted: {command: `${stdio.path} --token SECRET-PASTED`}, web: {disabled: true}}})
+    writeProjectSettings({
+      mcp_servers: {pasted: {command: `${stdio.path} --token SECRET-PASTED`}, web: {disabled: true}},
+    })
     await trustProject()
 
     const text = await run(['mcp', 'list', '--offline'])
@@ -204,16 +248,41 @@ describe('hanzo-dev mcp list', () => {
 describe('hanzo-dev hooks list', () => {
   it('lists event, tools, program, timeout, fail_open and tier, and never runs a hook', async () => {
     const hook = markerProgram('audit-hook')
-    writeUserSettings({hooks: [{command: `${hook.path} --token SECRET-HOOK`, event: 'pre_tool_use', tool_pattern: 'exec'}]})
-    writeProjectSettings({hooks: [{command: 'exit 2', event: 'stop', fail_open: true, timeout_ms: 1000}, {command: 'no-such-hook-program', event: 'post_tool_use'}]})
+    writeUserSettings({
+      hooks: [{command: `${hook.path} --token SECRET-HOOK`, event: 'pre_tool_use', tool_pattern: 'exec'}],
+    })
+    writeProjectSettings({
+      hooks: [
+        {command: 'exit 2', event: 'stop', fail_open: true, timeout_ms: 1000},
+        {command: 'no-such-hook-program', event: 'post_tool_use'},
+      ],
+    })
     await trustProject()
 
     const json = await run(['hooks', 'list', '--json'])
     expect(json.exitCode).toBe(0)
     expect(JSON.parse(json.stdout)).toEqual({
       hooks: [
-        {event: 'pre_tool_use', fail_open: false, index: 0, path: hook.path, program: hook.path, tier: 'user', timeout_ms: 5000, tool_pattern: 'exec'},
-        {event: 'stop', fail_open: true, index: 1, path: 'builtin', program: 'exit', tier: 'project', timeout_ms: 1000, tool_pattern: '*'},
+        {
+          event: 'pre_tool_use',
+          fail_open: false,
+          index: 0,
+          path: hook.path,
+          program: hook.path,
+          tier: 'user',
+          timeout_ms: 5000,
+          tool_pattern: 'exec',
+        },
+        {
+          event: 'stop',
+          fail_open: true,
+          index: 1,
+          path: 'builtin',
+          program: 'exit',
+          tier: 'project',
+          timeout_ms: 1000,
+          tool_pattern: '*',
+        },
         {
           event: 'post_tool_use',
           fail_open: false,
@@ -249,7 +318,12 @@ describe('hanzo-dev hooks list', () => {
 })
 
 describe('plugin commands and settings', () => {
-  const COMMANDS = [['lsp', 'servers'], ['sandbox', 'status'], ['mcp', 'list'], ['hooks', 'list']]
+  const COMMANDS = [
+    ['lsp', 'servers'],
+    ['sandbox', 'status'],
+    ['mcp', 'list'],
+    ['hooks', 'list'],
+  ]
 
   it('exit 1 on a malformed settings file, naming it with line and column, no stack trace', async () => {
     writeProjectSettings('{"model": "x",\n}\n')

@@ -24,13 +24,19 @@ describe('a plugin command on openAgentSession (built CLI)', () => {
     const dataDir = join(box.env.XDG_DATA_HOME, 'hanzo-dev')
     mkdirSync(dataDir, {recursive: true})
     const plugins = [{name: 'hanzo-fixture-session-caller', root: FIXTURE, type: 'link'}]
-    writeFileSync(join(dataDir, 'package.json'), JSON.stringify({name: 'hanzo-dev', oclif: {plugins, schema: 1}, private: true}))
+    writeFileSync(
+      join(dataDir, 'package.json'),
+      JSON.stringify({name: 'hanzo-dev', oclif: {plugins, schema: 1}, private: true}),
+    )
     const script = join(box.home, 'model.json')
     writeFileSync(
       script,
       JSON.stringify({
         turns: [
-          {expect: {system_contains: 'You are a probe.', tools_include: ['fs_read']}, tool_calls: [{arguments: {path: 'notes.txt'}, name: 'fs_read'}]},
+          {
+            expect: {system_contains: 'You are a probe.', tools_include: ['fs_read']},
+            tool_calls: [{arguments: {path: 'notes.txt'}, name: 'fs_read'}],
+          },
           {expect: {tool_result_contains: 'the notes say hello'}, text: 'They say hello.'},
           {expect: {last_user_contains: 'summarize'}, tool_calls: [{arguments: {path: 'notes.txt'}, name: 'fs_read'}]},
           {expect: {tool_result_contains: 'not one of this session'}, text: 'A greeting.'},
@@ -53,8 +59,13 @@ describe('a plugin command on openAgentSession (built CLI)', () => {
     const {id} = JSON.parse(run.stdout)
     const dir = join(box.env.XDG_DATA_HOME, 'hanzo-dev', 'sessions')
     const [projectDir] = readdirSync(dir)
-    const lines = readFileSync(join(dir, projectDir, `${id}.jsonl`), 'utf8').trim().split('\n').map((line) => JSON.parse(line))
+    const lines = readFileSync(join(dir, projectDir, `${id}.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
     expect(lines[0]).toMatchObject({id, label: 'read', type: 'session'})
-    expect(lines.filter((line) => line.type === 'run')).toEqual([expect.objectContaining({label: 'summary', new_conversation: true})])
+    expect(lines.filter((line) => line.type === 'run')).toEqual([
+      expect.objectContaining({label: 'summary', new_conversation: true}),
+    ])
   })
 })

@@ -24,12 +24,25 @@ describe('a plugin tool that describes itself', () => {
 
   it('on a terminal: the diff and its title before the question, the lines it changed after', async () => {
     writeFileSync(join(state.project, 'notes.txt'), 'keep\nshout\n')
-    const model = state.script('upcase', [{tool_calls: [upcase('notes.txt')]}, {expect: {tool_result_contains: 'Upper-cased notes.txt'}, text: 'Done.'}])
-    await state.terminals.open('ask', `${process.execPath} ${CLI} run 'shout' --fake-model ${model}`, {cwd: state.project})
+    const model = state.script('upcase', [
+      {tool_calls: [upcase('notes.txt')]},
+      {expect: {tool_result_contains: 'Upper-cased notes.txt'}, text: 'Done.'},
+    ])
+    await state.terminals.open('ask', `${process.execPath} ${CLI} run 'shout' --fake-model ${model}`, {
+      cwd: state.project,
+    })
     const question = await state.terminals.waitFor('ask', 'Allow fixture_upcase')
     const diffAt = question.indexOf('  @@ -1,2 +1,2 @@')
-    expect(question.slice(diffAt, diffAt + 5)).toEqual(['  @@ -1,2 +1,2 @@', '  -keep', '  -shout', '  +KEEP', '  +SHOUT'])
-    expect(question.findIndex((line) => line.includes('Allow fixture_upcase: upper-case notes.txt?'))).toBeGreaterThan(diffAt)
+    expect(question.slice(diffAt, diffAt + 5)).toEqual([
+      '  @@ -1,2 +1,2 @@',
+      '  -keep',
+      '  -shout',
+      '  +KEEP',
+      '  +SHOUT',
+    ])
+    expect(question.findIndex((line) => line.includes('Allow fixture_upcase: upper-case notes.txt?'))).toBeGreaterThan(
+      diffAt,
+    )
     await state.terminals.keys('ask', 'Enter')
     expect(await state.terminals.exitStatus('ask')).toBe(0)
     const screen = await state.terminals.screen('ask')
@@ -42,7 +55,10 @@ describe('a plugin tool that describes itself', () => {
   it('rules match its subject, the protected files hold for it, and a denial suggests a rule naming the file', async () => {
     for (const name of ['a.txt', 'b.txt']) writeFileSync(join(state.project, name), `${name}\n`)
     mkdirSync(join(state.project, '.hanzo'), {recursive: true})
-    writeFileSync(join(state.project, '.hanzo', 'settings.local.json'), JSON.stringify({permissions: {'fixture_upcase(a.txt)': 'allow'}}))
+    writeFileSync(
+      join(state.project, '.hanzo', 'settings.local.json'),
+      JSON.stringify({permissions: {'fixture_upcase(a.txt)': 'allow'}}),
+    )
     expect(await cli(['trust', '--yes'])).toMatchObject({exitCode: 0})
     const run = async (path: string, ...flags: string[]) => {
       const model = state.script(`upcase-${path.replaceAll('/', '-')}`, [{tool_calls: [upcase(path)]}, {text: 'Done.'}])
@@ -58,6 +74,8 @@ describe('a plugin tool that describes itself', () => {
     // Writing the project's settings is denied to it as to fs_write, whatever the session mode.
     const settings = await run('.hanzo/settings.local.json', '--permission-mode', 'allow-all')
     expect(settings.stdout).toContain('Permission denied for fixture_upcase')
-    expect(readFileSync(join(state.project, '.hanzo', 'settings.local.json'), 'utf8')).toContain('fixture_upcase(a.txt)')
+    expect(readFileSync(join(state.project, '.hanzo', 'settings.local.json'), 'utf8')).toContain(
+      'fixture_upcase(a.txt)',
+    )
   })
 })

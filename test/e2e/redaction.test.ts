@@ -26,7 +26,19 @@ function writeUserSettings(settings: unknown): void {
   writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings, null, 2))
 }
 
-const SECRETS = ['SECRET-BEARER', 'SECRET-PW', 'SECRET-FLAG', 'SECRET-CREDS', 'SECRET-PASS', 'SECRET-HOOK-URL', 'SECRET-WEBHOOK', 'SECRET-CMD', 'SECRET-HOOK', 'ghp_SECRETPATH', 'SECRET-QUERY']
+const SECRETS = [
+  'SECRET-BEARER',
+  'SECRET-PW',
+  'SECRET-FLAG',
+  'SECRET-CREDS',
+  'SECRET-PASS',
+  'SECRET-HOOK-URL',
+  'SECRET-WEBHOOK',
+  'SECRET-CMD',
+  'SECRET-HOOK',
+  'ghp_SECRETPATH',
+  'SECRET-QUERY',
+]
 const INSTRUCTIONS = 'Read https://example.com/docs#setup then follow them'
 
 describe('settings shown by any command', () => {
@@ -38,7 +50,14 @@ describe('settings shown by any command', () => {
         bearer: {args: ['--bearer', 'SECRET-BEARER'], command: 'srv'},
         header: {args: ['--header', 'Authorization: Bearer SECRET-BEARER', '-p', 'SECRET-PW'], command: 'npx'},
         pasted: {command: 'srv --token SECRET-CMD'},
-        plain: {command: 'node', env: {CREDS: 'SECRET-CREDS', PASS: 'SECRET-PASS', SLACK_WEBHOOK: 'https://hooks.slack.com/services/T0/B0/SECRET-WEBHOOK'}},
+        plain: {
+          command: 'node',
+          env: {
+            CREDS: 'SECRET-CREDS',
+            PASS: 'SECRET-PASS',
+            SLACK_WEBHOOK: 'https://hooks.slack.com/services/T0/B0/SECRET-WEBHOOK',
+          },
+        },
         web: {url: 'https://mcp.example.com/sse/ghp_SECRETPATH?x=SECRET-QUERY'},
       },
     })
@@ -77,10 +96,16 @@ describe('settings shown by any command', () => {
     )
     // The merge's tier tags are not settings: no file sets them.
     expect(stdout).not.toMatch(/\.tier=/)
-    expect(JSON.stringify(JSON.parse((await run(['config', 'get', 'mcp_servers', '--json'])).stdout))).not.toContain('"tier"')
+    expect(JSON.stringify(JSON.parse((await run(['config', 'get', 'mcp_servers', '--json'])).stdout))).not.toContain(
+      '"tier"',
+    )
     expect(JSON.stringify(JSON.parse((await run(['config', 'list', '--json'])).stdout).config)).not.toContain('"tier"')
 
-    const mcp = JSON.parse((await run(['mcp', 'list', '--offline', '--json'])).stdout) as {servers: Array<{name: string; url?: string}>}
-    expect(mcp.servers.find((s) => s.name === 'web')?.url).toBe('https://mcp.example.com/[redacted]/[redacted]?[redacted]')
+    const mcp = JSON.parse((await run(['mcp', 'list', '--offline', '--json'])).stdout) as {
+      servers: Array<{name: string; url?: string}>
+    }
+    expect(mcp.servers.find((s) => s.name === 'web')?.url).toBe(
+      'https://mcp.example.com/[redacted]/[redacted]?[redacted]',
+    )
   })
 })

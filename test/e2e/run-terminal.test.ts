@@ -22,7 +22,10 @@ describe('hanzo-dev run on a terminal', () => {
     terminals = Terminals.create(userEnv())
     // Explicit: inside a container (CI) the sandbox is off by default, and each run starts by saying so.
     mkdirSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
-    writeFileSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({sandbox: {mode: 'workspace'}}))
+    writeFileSync(
+      join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'),
+      JSON.stringify({sandbox: {mode: 'workspace'}}),
+    )
   })
   afterEach(() => terminals.close())
 
@@ -59,7 +62,9 @@ describe('hanzo-dev run on a terminal', () => {
   it('ends as cancelled (130) on Ctrl-C while the spinner waits for the model', async () => {
     const script = join(dirs.box.home, 'slow.json')
     writeFileSync(script, JSON.stringify({turns: [{delay_ms: 5000, text: 'too late'}]}))
-    await terminals.open('wait', `${process.execPath} ${CLI} run 'take your time' --fake-model ${script}`, {cwd: dirs.project})
+    await terminals.open('wait', `${process.execPath} ${CLI} run 'take your time' --fake-model ${script}`, {
+      cwd: dirs.project,
+    })
     await terminals.waitFor('wait', 'Thinking…')
     await terminals.keys('wait', 'C-c')
     expect(await terminals.exitStatus('wait')).toBe(130)
@@ -69,12 +74,26 @@ describe('hanzo-dev run on a terminal', () => {
   it('shows the diff it asks about; Ctrl-C at the question ends the run as cancelled (130), the transcript closed', async () => {
     const script = join(dirs.box.home, 'edit.json')
     const edit = {new_string: 'TWO\nand more', old_string: 'two', path: 'a.txt'}
-    writeFileSync(script, JSON.stringify({turns: [{text: 'I will edit.', tool_calls: [{arguments: edit, name: 'fs_edit'}]}, {text: 'never reached'}]}))
+    writeFileSync(
+      script,
+      JSON.stringify({
+        turns: [{text: 'I will edit.', tool_calls: [{arguments: edit, name: 'fs_edit'}]}, {text: 'never reached'}],
+      }),
+    )
     writeFileSync(join(dirs.project, 'a.txt'), 'one\ntwo\nthree\n')
-    await terminals.open('ask', `${process.execPath} ${CLI} run 'change a.txt' --fake-model ${script}`, {cwd: dirs.project})
+    await terminals.open('ask', `${process.execPath} ${CLI} run 'change a.txt' --fake-model ${script}`, {
+      cwd: dirs.project,
+    })
     const question = await terminals.waitFor('ask', 'Allow fs_edit')
     const diffAt = question.indexOf('  @@ -1,3 +1,4 @@')
-    expect(question.slice(diffAt, diffAt + 6)).toEqual(['  @@ -1,3 +1,4 @@', '   one', '  -two', '  +TWO', '  +and more', '   three'])
+    expect(question.slice(diffAt, diffAt + 6)).toEqual([
+      '  @@ -1,3 +1,4 @@',
+      '   one',
+      '  -two',
+      '  +TWO',
+      '  +and more',
+      '   three',
+    ])
     expect(question.findIndex((line) => line.includes('Allow fs_edit: a.txt?'))).toBeGreaterThan(diffAt)
     await terminals.keys('ask', 'C-c')
     expect(await terminals.exitStatus('ask')).toBe(130)
@@ -85,7 +104,10 @@ describe('hanzo-dev run on a terminal', () => {
     const sessions = join(dirs.box.env.XDG_DATA_HOME, 'hanzo-dev', 'sessions')
     const [project] = readdirSync(sessions)
     const [file] = readdirSync(join(sessions, project))
-    const lines = readFileSync(join(sessions, project, file), 'utf8').trim().split('\n').map((line) => JSON.parse(line))
+    const lines = readFileSync(join(sessions, project, file), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
     expect(lines.at(-1)).toMatchObject({stop: 'cancelled', type: 'end'})
     expect(lines.filter((line) => line.type === 'tool_result')).toMatchObject([{is_error: true, tool_name: 'fs_edit'}])
   })
@@ -111,8 +133,20 @@ describe('hanzo-dev run on a terminal', () => {
  * Runs `command` under `script`, whose pseudo-terminal has the size of the terminal it runs in:
  * with stdin not a terminal, 0 columns and 0 rows. TERM says it is a colour terminal, as a user's does. Stopped once it has written RUNAWAY_BYTES.
  */
-function scriptTerminal(command: string, env: Record<string, string>): Promise<{text: string; exitCode: number | null; runaway: boolean}> {
-  const child = spawn('script', ['-qec', command, '/dev/null'], {cwd: REPO_ROOT, env: {LANG: 'C.UTF-8', TERM: 'xterm-256color', ...env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`}, stdio: ['ignore', 'pipe', 'inherit']})
+function scriptTerminal(
+  command: string,
+  env: Record<string, string>,
+): Promise<{text: string; exitCode: number | null; runaway: boolean}> {
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    cwd: REPO_ROOT,
+    env: {
+      LANG: 'C.UTF-8',
+      TERM: 'xterm-256color',
+      ...env,
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   const chunks: Buffer[] = []
   let bytes = 0
   let runaway = false

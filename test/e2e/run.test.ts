@@ -11,12 +11,22 @@ import {isAlive, waitUntil} from '../helpers/processes.js'
 const EDIT_TASK: Script = {
   turns: [
     {
-      expect: {last_user_contains: 'goodbye', system_contains: 'Keep the greeting lowercase', tools_include: ['fs_read', 'fs_edit', 'exec']},
+      expect: {
+        last_user_contains: 'goodbye',
+        system_contains: 'Keep the greeting lowercase',
+        tools_include: ['fs_read', 'fs_edit', 'exec'],
+      },
       text: 'Let me look.',
       tool_calls: [{arguments: {path: 'greeting.txt'}, name: 'fs_read'}],
     },
-    {expect: {tool_result_contains: 'hello world'}, tool_calls: [{arguments: {new_string: 'goodbye', old_string: 'hello', path: 'greeting.txt'}, name: 'fs_edit'}]},
-    {expect: {has_tool_result_for: 'fs_edit'}, tool_calls: [{arguments: {command: 'cat greeting.txt && echo exit-ok'}, name: 'exec'}]},
+    {
+      expect: {tool_result_contains: 'hello world'},
+      tool_calls: [{arguments: {new_string: 'goodbye', old_string: 'hello', path: 'greeting.txt'}, name: 'fs_edit'}],
+    },
+    {
+      expect: {has_tool_result_for: 'fs_edit'},
+      tool_calls: [{arguments: {command: 'cat greeting.txt && echo exit-ok'}, name: 'exec'}],
+    },
     {
       chunk_size: 4,
       expect: {tool_result_contains: 'goodbye world'},
@@ -29,7 +39,8 @@ const EDIT_TASK: Script = {
 describe('hanzo-dev run', () => {
   const dirs = useSandboxDirs('hanzo-run-', 'project')
   /** Project allow rules apply only once the user trusts the project. */
-  const trust = async () => expect(await runCli(['trust', '--yes'], {cwd: dirs.project, env: dirs.box.env})).toMatchObject({exitCode: 0})
+  const trust = async () =>
+    expect(await runCli(['trust', '--yes'], {cwd: dirs.project, env: dirs.box.env})).toMatchObject({exitCode: 0})
   let model: FakeModel | undefined
   afterEach(async () => {
     await model?.close()
@@ -53,7 +64,9 @@ describe('hanzo-dev run', () => {
     // Each result, summed up under its call: the lines an edit changed, a command's exit code and first lines.
     expect(result.stderr).toContain('⏺ fs_read greeting.txt\n  ↳ 1 line\n')
     expect(result.stderr).toContain('⏺ fs_edit greeting.txt\n  ↳ +1 -1 lines\n')
-    expect(result.stderr).toContain('⏺ exec cat greeting.txt && echo exit-ok\n  ↳ exit 0\n    goodbye world\n    exit-ok')
+    expect(result.stderr).toContain(
+      '⏺ exec cat greeting.txt && echo exit-ok\n  ↳ exit 0\n    goodbye world\n    exit-ok',
+    )
     expect(result.stderr).not.toContain('+goodbye world')
     expect(readFileSync(join(dirs.project, 'greeting.txt'), 'utf8')).toBe('goodbye world\n')
     // Each request met the script's expectations (AGENTS.md in the system prompt, each tool result sent back).
@@ -61,8 +74,15 @@ describe('hanzo-dev run', () => {
     const system = (model!.requests[0].body as {messages: Array<{content: string}>}).messages[0].content
     expect(system).toContain('# Project instructions (AGENTS.md)\n\nAlways answer in English.')
     expect(system).toContain('# Project instructions (HANZO.md)\n\nKeep the greeting lowercase.')
-    const audit = readFileSync(join(dirs.box.env.XDG_DATA_HOME, 'hanzo-dev', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l))
-    expect(audit.map((r) => [r.tool_name, r.decision])).toEqual([['fs_read', 'allow'], ['fs_edit', 'allow'], ['exec', 'allow']])
+    const audit = readFileSync(join(dirs.box.env.XDG_DATA_HOME, 'hanzo-dev', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    expect(audit.map((r) => [r.tool_name, r.decision])).toEqual([
+      ['fs_read', 'allow'],
+      ['fs_edit', 'allow'],
+      ['exec', 'allow'],
+    ])
   })
 
   it('shows more of each result with --verbose: the diff of an edit', async () => {
@@ -75,7 +95,13 @@ describe('hanzo-dev run', () => {
 
   it('reports one JSON object with --output-format json', async () => {
     const run = await setUp(EDIT_TASK)
-    const result = await run('change the greeting to goodbye', '--output-format', 'json', '--permission-mode', 'allow-all')
+    const result = await run(
+      'change the greeting to goodbye',
+      '--output-format',
+      'json',
+      '--permission-mode',
+      'allow-all',
+    )
     expect(result.exitCode, result.stderr).toBe(0)
     expect(JSON.parse(result.stdout)).toMatchObject({
       is_error: false,
@@ -89,17 +115,35 @@ describe('hanzo-dev run', () => {
 
   it('streams one JSON event per line with --output-format stream-json', async () => {
     const run = await setUp(EDIT_TASK)
-    const result = await run('change the greeting to goodbye', '--output-format', 'stream-json', '--permission-mode', 'allow-all')
+    const result = await run(
+      'change the greeting to goodbye',
+      '--output-format',
+      'stream-json',
+      '--permission-mode',
+      'allow-all',
+    )
     expect(result.exitCode, result.stderr).toBe(0)
-    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line))
-    expect(events[0]).toMatchObject({subtype: 'init', tools: expect.arrayContaining(['fs_read', 'exec']), type: 'system'})
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(events[0]).toMatchObject({
+      subtype: 'init',
+      tools: expect.arrayContaining(['fs_read', 'exec']),
+      type: 'system',
+    })
     expect(events.at(-1)).toMatchObject({result: 'Done: greeting.txt now says goodbye world.', type: 'result'})
     const calls = events.filter((e) => e.type === 'tool_call').map((e) => e.name)
     expect(calls).toEqual(['fs_read', 'fs_edit', 'exec'])
     const results = events.filter((e) => e.type === 'tool_result')
     expect(results.map((e) => e.id)).toEqual(events.filter((e) => e.type === 'tool_call').map((e) => e.id))
     expect(results[2].output).toContain('exit-ok')
-    expect(events.filter((e) => e.type === 'text_delta').map((e) => e.text).join('')).toBe('Let me look.Done: greeting.txt now says goodbye world.')
+    expect(
+      events
+        .filter((e) => e.type === 'text_delta')
+        .map((e) => e.text)
+        .join(''),
+    ).toBe('Let me look.Done: greeting.txt now says goodbye world.')
   })
 
   it('off a terminal, denies what needs approval and tells the model how the user can allow it', async () => {
@@ -128,7 +172,10 @@ describe('hanzo-dev run', () => {
       ],
     })
     mkdirSync(join(dirs.project, '.hanzo'), {recursive: true})
-    writeFileSync(join(dirs.project, '.hanzo', 'settings.local.json'), JSON.stringify({permissions: {'fs_write(notes/*)': 'allow'}}))
+    writeFileSync(
+      join(dirs.project, '.hanzo', 'settings.local.json'),
+      JSON.stringify({permissions: {'fs_write(notes/*)': 'allow'}}),
+    )
     await trust()
     const result = await run('take notes')
     expect(result.exitCode, result.stderr).toBe(0)
@@ -139,9 +186,23 @@ describe('hanzo-dev run', () => {
   it('ends on Ctrl-C: the running command is killed, its call gets a cancelled result, exit 130', async () => {
     // The test reads the shell's pid, which only means something outside a sandbox's pid namespace.
     mkdirSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
-    writeFileSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({sandbox: {mode: 'off'}}))
-    model = await startFakeModel({turns: [{tool_calls: [{arguments: {command: 'echo $$ > shell.pid; sleep 60'}, name: 'exec'}]}]})
-    const args = ['run', 'wait a minute', '--base-url', model.url, '--permission-mode', 'allow-all', '--output-format', 'stream-json']
+    writeFileSync(
+      join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'),
+      JSON.stringify({sandbox: {mode: 'off'}}),
+    )
+    model = await startFakeModel({
+      turns: [{tool_calls: [{arguments: {command: 'echo $$ > shell.pid; sleep 60'}, name: 'exec'}]}],
+    })
+    const args = [
+      'run',
+      'wait a minute',
+      '--base-url',
+      model.url,
+      '--permission-mode',
+      'allow-all',
+      '--output-format',
+      'stream-json',
+    ]
     const child = spawnCli(args, {cwd: dirs.project, env: dirs.box.env})
     const pidFile = join(dirs.project, 'shell.pid')
     await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 'the command started')
@@ -150,20 +211,37 @@ describe('hanzo-dev run', () => {
     const result = await child
     expect(result.exitCode).toBe(130)
     await waitUntil(() => !isAlive(shell), 'the command was killed')
-    const events = result.stdout.trim().split('\n').map((line) => JSON.parse(line))
-    expect(events.find((e) => e.type === 'tool_result')).toMatchObject({error: expect.stringContaining('cancelled'), is_error: true, name: 'exec'})
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(events.find((e) => e.type === 'tool_result')).toMatchObject({
+      error: expect.stringContaining('cancelled'),
+      is_error: true,
+      name: 'exec',
+    })
     expect(events.at(-1)).toMatchObject({stop: 'cancelled', type: 'result'})
   })
 
   it('reads the task from stdin with -', async () => {
     model = await startFakeModel({turns: [{expect: {last_user_contains: 'from a pipe'}, text: 'Got it.'}]})
-    const result = await runCli(['run', '-', '--base-url', model.url], {cwd: dirs.project, env: dirs.box.env, input: 'a task from a pipe'})
+    const result = await runCli(['run', '-', '--base-url', model.url], {
+      cwd: dirs.project,
+      env: dirs.box.env,
+      input: 'a task from a pipe',
+    })
     expect(result).toMatchObject({exitCode: 0, stdout: 'Got it.'})
   })
 
   it('takes piped stdin as context for the task given as an argument', async () => {
-    model = await startFakeModel({turns: [{expect: {last_user_contains: 'summarize\n\n<stdin>\nline one\nline two\n</stdin>'}, text: 'Two lines.'}]})
-    const result = await runCli(['run', 'summarize', '--base-url', model.url], {cwd: dirs.project, env: dirs.box.env, input: 'line one\nline two\n'})
+    model = await startFakeModel({
+      turns: [{expect: {last_user_contains: 'summarize\n\n<stdin>\nline one\nline two\n</stdin>'}, text: 'Two lines.'}],
+    })
+    const result = await runCli(['run', 'summarize', '--base-url', model.url], {
+      cwd: dirs.project,
+      env: dirs.box.env,
+      input: 'line one\nline two\n',
+    })
     expect(result, result.stderr).toMatchObject({exitCode: 0, stdout: 'Two lines.'})
   })
 
@@ -177,7 +255,11 @@ describe('hanzo-dev run', () => {
     expect(unwrapped(text.stderr)).toContain('hanzo-dev config set max_output_tokens 16384')
     const json = await run('list the files', '--output-format', 'json')
     expect(json.exitCode).toBe(1)
-    expect(JSON.parse(json.stdout)).toMatchObject({is_error: true, result: 'The files are: a, b, and', stop: 'max_tokens'})
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      is_error: true,
+      result: 'The files are: a, b, and',
+      stop: 'max_tokens',
+    })
   })
 
   it.each([
@@ -187,7 +269,11 @@ describe('hanzo-dev run', () => {
   ])('sends the max_output_tokens setting as the output limit of %s requests (%s)', async (api, field) => {
     model = await startFakeModel({turns: [{text: 'ok'}]})
     mkdirSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
-    const settings = {max_output_tokens: 321, provider: 'fake', providers: {fake: {api, api_key: 'sk-test-key', base_url: model.url}}}
+    const settings = {
+      max_output_tokens: 321,
+      provider: 'fake',
+      providers: {fake: {api, api_key: 'sk-test-key', base_url: model.url}},
+    }
     writeFileSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify(settings))
     const result = await runCli(['run', 'hi'], {cwd: dirs.project, env: dirs.box.env})
     expect(result.exitCode, result.stderr).toBe(0)
@@ -195,7 +281,9 @@ describe('hanzo-dev run', () => {
   })
 
   it('exits 1 with the server’s own message when the model call fails, without retrying a 402', async () => {
-    const run = await setUp({turns: [{body: {code: 'insufficient_balance', message: 'Insufficient balance: add credits'}, status: 402}]})
+    const run = await setUp({
+      turns: [{body: {code: 'insufficient_balance', message: 'Insufficient balance: add credits'}, status: 402}],
+    })
     const result = await run('anything')
     expect(result.exitCode).toBe(1)
     expect(result.stderr).toContain('Insufficient balance: add credits')
@@ -208,12 +296,19 @@ describe('hanzo-dev run', () => {
     const run = await setUp({turns: [busy, busy, busy]})
     const result = await run('anything', '--output-format', 'json')
     expect(result.exitCode).toBe(1)
-    expect(JSON.parse(result.stdout)).toMatchObject({is_error: true, message: expect.stringContaining('Rate limit reached'), type: 'error'})
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      is_error: true,
+      message: expect.stringContaining('Rate limit reached'),
+      type: 'error',
+    })
     expect(model!.requests).toHaveLength(3)
   })
 
   it('names an unreachable server and what to try', async () => {
-    const result = await runCli(['run', 'hi', '--base-url', 'http://127.0.0.1:9/v1'], {cwd: dirs.project, env: dirs.box.env})
+    const result = await runCli(['run', 'hi', '--base-url', 'http://127.0.0.1:9/v1'], {
+      cwd: dirs.project,
+      env: dirs.box.env,
+    })
     expect(result.exitCode).toBe(1)
     expect(result.stderr).toMatch(/127\.0\.0\.1:9/)
     expect(result.stderr).toMatch(/running/i)
@@ -242,14 +337,20 @@ describe('hanzo-dev run', () => {
   })
 
   it("runs the README's first command: the demo task on the scripted demo model", async () => {
-    const result = await runCli(['run', 'what is in this repository?', '--fake-model', 'examples/demo/model.json'], {cwd: REPO_ROOT, env: dirs.box.env})
+    const result = await runCli(['run', 'what is in this repository?', '--fake-model', 'examples/demo/model.json'], {
+      cwd: REPO_ROOT,
+      env: dirs.box.env,
+    })
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toContain('This is hanzo-dev')
     expect(result.stderr).toContain('⏺ fs_read README.md')
   })
 
   it('calls a tool contributed by a linked third-party plugin (which asks permission)', async () => {
-    const link = await runCli(['plugins', 'link', '--no-install', join(REPO_ROOT, 'examples', 'plugin-hello')], {cwd: dirs.project, env: dirs.box.env})
+    const link = await runCli(['plugins', 'link', '--no-install', join(REPO_ROOT, 'examples', 'plugin-hello')], {
+      cwd: dirs.project,
+      env: dirs.box.env,
+    })
     expect(link.exitCode, link.stderr).toBe(0)
     const run = await setUp({
       turns: [

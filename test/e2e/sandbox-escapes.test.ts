@@ -1,5 +1,14 @@
 import {execFileSync} from 'node:child_process'
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
@@ -19,7 +28,8 @@ function works(args: string[]): boolean {
 
 const bwrapWorks = works(['bwrap', '--unshare-all', '--ro-bind', '/', '/', 'true'])
 const inContainer = detectContainer(nodeContainerProbe(process.env)) !== null
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], {cwd, encoding: 'utf8'})
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', ...args], {cwd, encoding: 'utf8'})
 
 // The secrets a hostile model goes after: none may reach a tool result, so none may reach the model.
 const SECRETS = {
@@ -53,7 +63,13 @@ describe('hanzo-dev run: what a hostile model cannot reach through commands and 
   let model: FakeModel | undefined
   beforeEach(() => {
     home = realpathSync(mkdtempSync('/var/tmp/hanzo-e2e-escapes-'))
-    env = {HOME: home, NO_COLOR: '1', XDG_CACHE_HOME: join(home, '.cache'), XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share')}
+    env = {
+      HOME: home,
+      NO_COLOR: '1',
+      XDG_CACHE_HOME: join(home, '.cache'),
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local', 'share'),
+    }
     project = join(home, 'proj')
     outside = join(home, 'outside')
     mkdirSync(project)
@@ -63,7 +79,9 @@ describe('hanzo-dev run: what a hostile model cannot reach through commands and 
     writeFileSync(join(project, 'team.gitconfig'), '[user]\n')
     git(project, 'config', 'include.path', '../team.gitconfig')
     mkdirSync(join(home, '.config', 'hanzo'), {recursive: true})
-    writeFileSync(join(home, '.config', 'hanzo', 'credentials.json'), JSON.stringify({api_key: STORED_KEY}), {mode: 0o600})
+    writeFileSync(join(home, '.config', 'hanzo', 'credentials.json'), JSON.stringify({api_key: STORED_KEY}), {
+      mode: 0o600,
+    })
   })
   afterEach(async () => {
     await model?.close()
@@ -71,14 +89,21 @@ describe('hanzo-dev run: what a hostile model cannot reach through commands and 
     rmSync(home, {force: true, recursive: true})
   })
 
-  const userSettings = (settings: Record<string, unknown>) => writeFileSync(join(home, '.config', 'hanzo', 'settings.json'), JSON.stringify(settings))
+  const userSettings = (settings: Record<string, unknown>) =>
+    writeFileSync(join(home, '.config', 'hanzo', 'settings.json'), JSON.stringify(settings))
   const run = async (turns: Turn[], extraEnv: Record<string, string> = {}) => {
     model = await startFakeModel({turns: [...turns, {text: 'Done.'}]})
-    const result = await runCli(['run', 'hostile', '--base-url', model.url, '--permission-mode', 'allow-all', '--output-format', 'stream-json'], {
-      cwd: project,
-      env: {...env, ...SECRETS, ...extraEnv},
-    })
-    const events = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as ToolResultEvent)
+    const result = await runCli(
+      ['run', 'hostile', '--base-url', model.url, '--permission-mode', 'allow-all', '--output-format', 'stream-json'],
+      {
+        cwd: project,
+        env: {...env, ...SECRETS, ...extraEnv},
+      },
+    )
+    const events = result.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as ToolResultEvent)
     return {...result, results: events.filter((e) => e.type === 'tool_result')}
   }
 
@@ -88,53 +113,86 @@ describe('hanzo-dev run: what a hostile model cannot reach through commands and 
     for (const secret of [...Object.values(SECRETS), STORED_KEY]) expect(sent).not.toContain(secret)
   }
 
-  it.skipIf(!bwrapWorks)("keeps git's config, every .hanzo, hanzo-dev's files and the environment's secrets from commands, with git commit working (sandbox workspace, here in a container too)", async () => {
-    userSettings({exec: {env_passthrough: ['MY_TOKEN']}, sandbox: {mode: 'workspace'}})
-    mkdirSync(join(project, '.hanzo'))
-    writeFileSync(join(project, '.hanzo', 'settings.json'), JSON.stringify({permissions: {'exec(git status*)': 'allow'}}))
-    expect((await runCli(['trust', '--yes'], {cwd: project, env})).exitCode).toBe(0)
-    const gitConfig = readFileSync(join(project, '.git', 'config'), 'utf8')
-    const trustStore = join(home, '.local', 'share', 'hanzo-dev', 'trusted-projects.json')
-    const trusted = readFileSync(trustStore, 'utf8')
-    // The permission rules cannot see into a script: only the sandbox stands in its way.
-    const script = [
-      'echo "[core] fsmonitor = touch $PWD/pwned" >> .git/config 2>/dev/null || echo config-refused',
-      'printf "#!/bin/sh\\ntouch pwned\\n" > .git/hooks/pre-commit 2>/dev/null || echo hooks-refused',
-      'echo "[core] fsmonitor = touch pwned" >> team.gitconfig 2>/dev/null || echo include-refused',
-      'echo "{}" > .hanzo/settings.local.json 2>/dev/null || echo hanzo-refused',
-      'mkdir -p sub/.hanzo && echo \'{"permissions":{"exec":"allow"}}\' > sub/.hanzo/settings.json',
-      'echo ../elsewhere > .git/commondir',
-      'cat "$HOME/.config/hanzo/credentials.json" 2>/dev/null || echo credentials-hidden',
-      `cat ${trustStore} 2>/dev/null || echo trust-hidden`,
-      'echo "environ-hits: $(cat /proc/[0-9]*/environ 2>/dev/null | tr "\\0" "\\n" | grep -c e2e-secret)"',
-      'env',
-    ].join('\n')
-    const result = await run(
-      [
-        {tool_calls: [{arguments: {content: `${script}\n`, path: 'evil.sh'}, name: 'fs_write'}]},
-        {tool_calls: [{arguments: {command: 'sh evil.sh'}, name: 'exec'}]},
-        {tool_calls: [{arguments: {command: 'git add -A && git -c user.name=T -c user.email=t@example.com commit -qm agent && echo committed'}, name: 'exec'}]},
-      ],
-      {MY_TOKEN: 'visible-token'},
-    )
-    expect(result.exitCode, result.stderr).toBe(0)
-    const [, escape, commit] = result.results
-    expect(escape.output).toContain('[sandbox: commands run under bubblewrap')
-    for (const refused of ['config-refused', 'hooks-refused', 'include-refused', 'hanzo-refused', 'credentials-hidden', 'trust-hidden', 'environ-hits: 0']) {
-      expect(escape.output).toContain(refused)
-    }
+  it.skipIf(!bwrapWorks)(
+    "keeps git's config, every .hanzo, hanzo-dev's files and the environment's secrets from commands, with git commit working (sandbox workspace, here in a container too)",
+    async () => {
+      userSettings({exec: {env_passthrough: ['MY_TOKEN']}, sandbox: {mode: 'workspace'}})
+      mkdirSync(join(project, '.hanzo'))
+      writeFileSync(
+        join(project, '.hanzo', 'settings.json'),
+        JSON.stringify({permissions: {'exec(git status*)': 'allow'}}),
+      )
+      expect((await runCli(['trust', '--yes'], {cwd: project, env})).exitCode).toBe(0)
+      const gitConfig = readFileSync(join(project, '.git', 'config'), 'utf8')
+      const trustStore = join(home, '.local', 'share', 'hanzo-dev', 'trusted-projects.json')
+      const trusted = readFileSync(trustStore, 'utf8')
+      // The permission rules cannot see into a script: only the sandbox stands in its way.
+      const script = [
+        'echo "[core] fsmonitor = touch $PWD/pwned" >> .git/config 2>/dev/null || echo config-refused',
+        'printf "#!/bin/sh\\ntouch pwned\\n" > .git/hooks/pre-commit 2>/dev/null || echo hooks-refused',
+        'echo "[core] fsmonitor = touch pwned" >> team.gitconfig 2>/dev/null || echo include-refused',
+        'echo "{}" > .hanzo/settings.local.json 2>/dev/null || echo hanzo-refused',
+        'mkdir -p sub/.hanzo && echo \'{"permissions":{"exec":"allow"}}\' > sub/.hanzo/settings.json',
+        'echo ../elsewhere > .git/commondir',
+        'cat "$HOME/.config/hanzo/credentials.json" 2>/dev/null || echo credentials-hidden',
+        `cat ${trustStore} 2>/dev/null || echo trust-hidden`,
+        'echo "environ-hits: $(cat /proc/[0-9]*/environ 2>/dev/null | tr "\\0" "\\n" | grep -c e2e-secret)"',
+        'env',
+      ].join('\n')
+      const result = await run(
+        [
+          {tool_calls: [{arguments: {content: `${script}\n`, path: 'evil.sh'}, name: 'fs_write'}]},
+          {tool_calls: [{arguments: {command: 'sh evil.sh'}, name: 'exec'}]},
+          {
+            tool_calls: [
+              {
+                arguments: {
+                  command:
+                    'git add -A && git -c user.name=T -c user.email=t@example.com commit -qm agent && echo committed',
+                },
+                name: 'exec',
+              },
+            ],
+          },
+        ],
+        {MY_TOKEN: 'visible-token'},
+      )
+      expect(result.exitCode, result.stderr).toBe(0)
+      const [, escape, commit] = result.results
+      expect(escape.output).toContain('[sandbox: commands run under bubblewrap')
+      for (const refused of [
+        'config-refused',
+        'hooks-refused',
+        'include-refused',
+        'hanzo-refused',
+        'credentials-hidden',
+        'trust-hidden',
+        'environ-hits: 0',
+      ]) {
+        expect(escape.output).toContain(refused)
+      }
 
-    expect(escape.output).toMatch(/\[sandbox: removed (\.git\/commondir, sub\/\.hanzo|sub\/\.hanzo, \.git\/commondir)/)
-    expect(escape.output).toContain('MY_TOKEN=visible-token')
-    expect(commit.output).toContain('committed')
-    expectNoSecretSent()
-    expect(readFileSync(join(project, '.git', 'config'), 'utf8')).toBe(gitConfig)
-    expect(readFileSync(join(project, 'team.gitconfig'), 'utf8')).toBe('[user]\n')
-    expect(readFileSync(trustStore, 'utf8')).toBe(trusted)
-    for (const made of ['.git/commondir', '.git/hooks/pre-commit', 'sub/.hanzo', '.hanzo/settings.local.json', 'pwned']) expect(existsSync(join(project, made)), made).toBe(false)
-    expect(git(project, 'log', '--format=%s', '-1').trim()).toBe('agent')
-    expect(result.stderr).not.toMatch(/sandbox: off/)
-  })
+      expect(escape.output).toMatch(
+        /\[sandbox: removed (\.git\/commondir, sub\/\.hanzo|sub\/\.hanzo, \.git\/commondir)/,
+      )
+      expect(escape.output).toContain('MY_TOKEN=visible-token')
+      expect(commit.output).toContain('committed')
+      expectNoSecretSent()
+      expect(readFileSync(join(project, '.git', 'config'), 'utf8')).toBe(gitConfig)
+      expect(readFileSync(join(project, 'team.gitconfig'), 'utf8')).toBe('[user]\n')
+      expect(readFileSync(trustStore, 'utf8')).toBe(trusted)
+      for (const made of [
+        '.git/commondir',
+        '.git/hooks/pre-commit',
+        'sub/.hanzo',
+        '.hanzo/settings.local.json',
+        'pwned',
+      ])
+        expect(existsSync(join(project, made)), made).toBe(false)
+      expect(git(project, 'log', '--format=%s', '-1').trim()).toBe('agent')
+      expect(result.stderr).not.toMatch(/sandbox: off/)
+    },
+  )
 
   it("denies the file tools git's config, hooks and includes, and the project settings behind a symlinked .hanzo, with the sandbox off; and says at the start that it is off", async () => {
     userSettings({sandbox: {mode: 'off'}})
@@ -142,8 +200,19 @@ describe('hanzo-dev run: what a hostile model cannot reach through commands and 
     writeFileSync(join(project, 'conf', 'settings.json'), '{}\n')
     symlinkSync('conf', join(project, '.hanzo'))
     const gitConfig = readFileSync(join(project, '.git', 'config'), 'utf8')
-    const writes = ['.git/config', '.git/commondir', '.git/hooks/pre-commit', 'team.gitconfig', 'conf/settings.json', 'conf/settings.local.json']
-    const result = await run(writes.map((path) => ({tool_calls: [{arguments: {content: '[core]\n\tfsmonitor = touch pwned\n', path}, name: 'fs_write'}]})))
+    const writes = [
+      '.git/config',
+      '.git/commondir',
+      '.git/hooks/pre-commit',
+      'team.gitconfig',
+      'conf/settings.json',
+      'conf/settings.local.json',
+    ]
+    const result = await run(
+      writes.map((path) => ({
+        tool_calls: [{arguments: {content: '[core]\n\tfsmonitor = touch pwned\n', path}, name: 'fs_write'}],
+      })),
+    )
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.results).toHaveLength(writes.length)
     for (const [i, path] of writes.entries()) expect(result.results[i], path).toMatchObject({is_error: true})
@@ -151,40 +220,60 @@ describe('hanzo-dev run: what a hostile model cannot reach through commands and 
     expect(readFileSync(join(project, 'conf', 'settings.json'), 'utf8')).toBe('{}\n')
     expect(existsSync(join(project, 'conf', 'settings.local.json'))).toBe(false)
     const stderr = unwrapped(result.stderr)
-    expect(stderr.match(/sandbox: sandbox\.mode is off: commands the agent runs can read and change everything you can, your credentials, settings and trust store included/g)).toHaveLength(1)
+    expect(
+      stderr.match(
+        /sandbox: sandbox\.mode is off: commands the agent runs can read and change everything you can, your credentials, settings and trust store included/g,
+      ),
+    ).toHaveLength(1)
   })
 
-  it.skipIf(!bwrapWorks)("gives a project's allowed paths no effect until it is trusted, and then only those inside it", async () => {
-    userSettings({sandbox: {mode: 'workspace'}})
-    mkdirSync(join(project, 'src'))
-    symlinkSync(outside, join(project, 'link'))
-    mkdirSync(join(project, '.hanzo'))
-    writeFileSync(join(project, '.hanzo', 'settings.json'), JSON.stringify({sandbox: {allowed_paths: ['/', '..', outside, 'link', 'src'], mode: 'allowlist'}}))
-    const attempt = {
-      arguments: {command: `for p in ../escaped-1 ${outside}/escaped-2 link/escaped-3 src/inside; do touch "$p" 2>/dev/null && echo "wrote $p"; done; true`},
-      name: 'exec',
-    }
+  it.skipIf(!bwrapWorks)(
+    "gives a project's allowed paths no effect until it is trusted, and then only those inside it",
+    async () => {
+      userSettings({sandbox: {mode: 'workspace'}})
+      mkdirSync(join(project, 'src'))
+      symlinkSync(outside, join(project, 'link'))
+      mkdirSync(join(project, '.hanzo'))
+      writeFileSync(
+        join(project, '.hanzo', 'settings.json'),
+        JSON.stringify({sandbox: {allowed_paths: ['/', '..', outside, 'link', 'src'], mode: 'allowlist'}}),
+      )
+      const attempt = {
+        arguments: {
+          command: `for p in ../escaped-1 ${outside}/escaped-2 link/escaped-3 src/inside; do touch "$p" 2>/dev/null && echo "wrote $p"; done; true`,
+        },
+        name: 'exec',
+      }
 
-    const untrusted = await run([{tool_calls: [attempt]}])
-    expect(untrusted.exitCode, untrusted.stderr).toBe(0)
-    expect(unwrapped(untrusted.stderr)).toMatch(/ignored: sandbox\.allowed_paths "\/", "\.\.", .*this project is not trusted/)
-    expect(untrusted.results[0].output).not.toContain('wrote')
+      const untrusted = await run([{tool_calls: [attempt]}])
+      expect(untrusted.exitCode, untrusted.stderr).toBe(0)
+      expect(unwrapped(untrusted.stderr)).toMatch(
+        /ignored: sandbox\.allowed_paths "\/", "\.\.", .*this project is not trusted/,
+      )
+      expect(untrusted.results[0].output).not.toContain('wrote')
 
-    expect((await runCli(['trust', '--yes'], {cwd: project, env})).exitCode).toBe(0)
-    await model?.close()
-    const trusted = await run([{tool_calls: [attempt]}])
-    expect(trusted.exitCode, trusted.stderr).toBe(0)
-    const stderr = unwrapped(trusted.stderr)
-    for (const path of ['/', '..', outside, 'link']) expect(stderr).toContain(`sandbox: sandbox.allowed_paths ${JSON.stringify(path)} ignored: it leads out of the workspace`)
-    expect(trusted.results[0].output).toContain('wrote src/inside')
-    expect(trusted.results[0].output).not.toMatch(/wrote (\.\.|\/|link)/)
-    for (const escaped of [join(home, 'escaped-1'), join(outside, 'escaped-2'), join(outside, 'escaped-3')]) expect(existsSync(escaped), escaped).toBe(false)
-  })
+      expect((await runCli(['trust', '--yes'], {cwd: project, env})).exitCode).toBe(0)
+      await model?.close()
+      const trusted = await run([{tool_calls: [attempt]}])
+      expect(trusted.exitCode, trusted.stderr).toBe(0)
+      const stderr = unwrapped(trusted.stderr)
+      for (const path of ['/', '..', outside, 'link'])
+        expect(stderr).toContain(
+          `sandbox: sandbox.allowed_paths ${JSON.stringify(path)} ignored: it leads out of the workspace`,
+        )
+      expect(trusted.results[0].output).toContain('wrote src/inside')
+      expect(trusted.results[0].output).not.toMatch(/wrote (\.\.|\/|link)/)
+      for (const escaped of [join(home, 'escaped-1'), join(outside, 'escaped-2'), join(outside, 'escaped-3')])
+        expect(existsSync(escaped), escaped).toBe(false)
+    },
+  )
 
   it('refuses to send model requests with NODE_DEBUG printing their headers, and says why', async () => {
     const result = await run([], {NODE_DEBUG: 'http'})
     expect(result.exitCode).toBe(1)
-    expect(unwrapped(result.stderr)).toContain("NODE_DEBUG=http makes Node.js print every request's headers, the API key among them, so no model request is sent")
+    expect(unwrapped(result.stderr)).toContain(
+      "NODE_DEBUG=http makes Node.js print every request's headers, the API key among them, so no model request is sent",
+    )
     expect(result.stderr).not.toContain(SECRETS.HANZO_API_KEY)
     expect(model!.requests).toHaveLength(0)
   })
@@ -196,7 +285,8 @@ describe('hanzo-dev run: what a hostile model cannot reach through commands and 
    */
   it(`auto: ${inContainer ? 'confines commands in this container, and is off only where nothing can' : 'confines commands on this host'}`, async () => {
     const read = {arguments: {command: `cat ${join(home, '.config', 'hanzo', 'credentials.json')}; true`}, name: 'exec'}
-    const offNotice = /sandbox: off \(auto: inside \w+, and neither bubblewrap nor unshare works \(bubblewrap: not found; unshare: not found\)\): commands the agent runs can read and change everything you can/g
+    const offNotice =
+      /sandbox: off \(auto: inside \w+, and neither bubblewrap nor unshare works \(bubblewrap: not found; unshare: not found\)\): commands the agent runs can read and change everything you can/g
     const confined = await run([{tool_calls: [read]}])
     expect(confined.exitCode, confined.stderr).toBe(0)
     expect(unwrapped(confined.stderr)).not.toMatch(/sandbox: off/)
@@ -206,7 +296,8 @@ describe('hanzo-dev run: what a hostile model cannot reach through commands and 
     await model?.close()
     const bare = join(home, 'bare-bin')
     mkdirSync(bare)
-    for (const tool of ['sh', 'bash', 'cat', 'true', 'git']) symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], {encoding: 'utf8'}).trim(), join(bare, tool))
+    for (const tool of ['sh', 'bash', 'cat', 'true', 'git'])
+      symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], {encoding: 'utf8'}).trim(), join(bare, tool))
     const exposed = await run([{tool_calls: [read]}], {PATH: bare})
     expect(exposed.exitCode, exposed.stderr).toBe(0)
     expect(unwrapped(exposed.stderr).match(offNotice) ?? []).toHaveLength(1)

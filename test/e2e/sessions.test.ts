@@ -9,14 +9,31 @@ import {runCli, unwrapped, useSandboxDirs} from '../helpers/cli.js'
 /** Reads the greeting, then answers: a session with a tool call and its result to carry on. */
 const FIRST_RUN: Script = {
   turns: [
-    {tool_calls: [{arguments: {path: 'greeting.txt'}, name: 'fs_read'}], usage: {input_tokens: 1000, output_tokens: 100}},
-    {expect: {tool_result_contains: 'hello world'}, text: 'It says hello world.', usage: {input_tokens: 1200, output_tokens: 20}},
+    {
+      tool_calls: [{arguments: {path: 'greeting.txt'}, name: 'fs_read'}],
+      usage: {input_tokens: 1000, output_tokens: 100},
+    },
+    {
+      expect: {tool_result_contains: 'hello world'},
+      text: 'It says hello world.',
+      usage: {input_tokens: 1200, output_tokens: 20},
+    },
   ],
 }
 
 /** The next run's request must carry the first run's conversation: its tool call and result, then the new prompt. */
 const CARRIED_ON: Script = {
-  turns: [{expect: {has_tool_result_for: 'fs_read', last_user_contains: 'and now in French', tool_result_contains: 'hello world'}, text: 'Il dit bonjour.', usage: {input_tokens: 1500, output_tokens: 10}}],
+  turns: [
+    {
+      expect: {
+        has_tool_result_for: 'fs_read',
+        last_user_contains: 'and now in French',
+        tool_result_contains: 'hello world',
+      },
+      text: 'Il dit bonjour.',
+      usage: {input_tokens: 1500, output_tokens: 10},
+    },
+  ],
 }
 
 describe('saved sessions', () => {
@@ -42,14 +59,23 @@ describe('saved sessions', () => {
 
   const sessionFiles = () => {
     const root = join(dirs.box.env.XDG_DATA_HOME, 'hanzo-dev', 'sessions')
-    return readdirSync(root).flatMap((project) => readdirSync(join(root, project)).map((name) => join(root, project, name)))
+    return readdirSync(root).flatMap((project) =>
+      readdirSync(join(root, project)).map((name) => join(root, project, name)),
+    )
   }
 
-  const readLines = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line))
+  const readLines = (path: string) =>
+    readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
 
   function setPricing() {
     mkdirSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
-    writeFileSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({pricing: {m1: {input: 3, output: 15}}}))
+    writeFileSync(
+      join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'),
+      JSON.stringify({pricing: {m1: {input: 3, output: 15}}}),
+    )
   }
 
   async function firstRun(...extra: string[]) {
@@ -73,15 +99,38 @@ describe('saved sessions', () => {
     expect(file).toMatch(new RegExp(`project-[0-9a-f]{12}/${output.session_id}\\.jsonl$`))
     expect(statSync(file).mode & 0o777).toBe(0o600)
     const lines = readLines(file)
-    expect(lines.map((line) => line.type)).toEqual(['session', 'user', 'usage', 'assistant', 'tool_result', 'usage', 'assistant', 'end'])
-    expect(lines[0]).toMatchObject({cwd: dirs.project, id: output.session_id, model: 'm1', project_root: dirs.project, provider: 'hanzo', version: 1})
+    expect(lines.map((line) => line.type)).toEqual([
+      'session',
+      'user',
+      'usage',
+      'assistant',
+      'tool_result',
+      'usage',
+      'assistant',
+      'end',
+    ])
+    expect(lines[0]).toMatchObject({
+      cwd: dirs.project,
+      id: output.session_id,
+      model: 'm1',
+      project_root: dirs.project,
+      provider: 'hanzo',
+      version: 1,
+    })
     expect(lines[4]).toMatchObject({content: expect.stringContaining('hello world'), tool_name: 'fs_read'})
     expect(lines.at(-1)).toMatchObject({stop: 'completed', turns: 2, usage: {input_tokens: 2200, output_tokens: 120}})
     expect(readFileSync(file, 'utf8')).not.toContain('Bearer')
 
     const listed = await json(['sessions', 'list'])
     expect(listed.sessions).toEqual([
-      expect.objectContaining({first_prompt: 'what does greeting.txt say?', id: output.session_id, model: 'm1', runs: 1, turns: 2, usage: {input_tokens: 2200, output_tokens: 120}}),
+      expect.objectContaining({
+        first_prompt: 'what does greeting.txt say?',
+        id: output.session_id,
+        model: 'm1',
+        runs: 1,
+        turns: 2,
+        usage: {input_tokens: 2200, output_tokens: 120},
+      }),
     ])
     const table = await cli(['sessions', 'list'])
     expect(table.stdout).toContain(output.session_id.slice(0, 8))
@@ -97,13 +146,29 @@ describe('saved sessions', () => {
 
     const streamed = await run(CARRIED_ON, ['--continue', 'and now in French', '--output-format', 'stream-json'])
     expect(streamed.exitCode, streamed.stderr).toBe(0)
-    const events = streamed.stdout.trim().split('\n').map((line) => JSON.parse(line))
-    expect(events.find((event) => event.type === 'usage')).toEqual({cost_usd: 0.00465, input_tokens: 1500, output_tokens: 10, turn: 1, type: 'usage'})
-    expect(events.at(-1)).toMatchObject({session_usage: {cost_usd: 0.01305, input_tokens: 3700, output_tokens: 130}, usage: {cost_usd: 0.00465}})
+    const events = streamed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(events.find((event) => event.type === 'usage')).toEqual({
+      cost_usd: 0.00465,
+      input_tokens: 1500,
+      output_tokens: 10,
+      turn: 1,
+      type: 'usage',
+    })
+    expect(events.at(-1)).toMatchObject({
+      session_usage: {cost_usd: 0.01305, input_tokens: 3700, output_tokens: 130},
+      usage: {cost_usd: 0.00465},
+    })
 
     const shown = await json(['sessions', 'show', output.session_id.slice(0, 8)])
     expect(shown).toMatchObject({runs: 2, turns: 3, usage: {cost_usd: 0.01305, input_tokens: 3700, output_tokens: 130}})
-    expect(shown.usage.by_turn.map((turn: {run: number; turn: number}) => [turn.run, turn.turn])).toEqual([[1, 1], [1, 2], [2, 1]])
+    expect(shown.usage.by_turn.map((turn: {run: number; turn: number}) => [turn.run, turn.turn])).toEqual([
+      [1, 1],
+      [1, 2],
+      [2, 1],
+    ])
     const text = await cli(['sessions', 'show', output.session_id])
     expect(text.stdout).toContain('3,700 in · 130 out · $0.013')
     expect(text.stdout).toContain('> and now in French')
@@ -114,24 +179,39 @@ describe('saved sessions', () => {
     const output = await firstRun()
     const result = await run(CARRIED_ON, ['--continue', 'and now in French', '--output-format', 'json'])
     expect(result.exitCode, result.stderr).toBe(0)
-    expect(JSON.parse(result.stdout)).toMatchObject({result: 'Il dit bonjour.', session_id: output.session_id, session_usage: {input_tokens: 3700}})
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      result: 'Il dit bonjour.',
+      session_id: output.session_id,
+      session_usage: {input_tokens: 3700},
+    })
     const [file, ...others] = sessionFiles()
     expect(others).toEqual([])
     const lines = readLines(file)
-    expect(lines.filter((line) => line.type === 'run')).toEqual([expect.objectContaining({cwd: dirs.project, model: 'm1'})])
-    expect(lines.filter((line) => line.type === 'user').map((line) => line.content)).toEqual(['what does greeting.txt say?', 'and now in French'])
+    expect(lines.filter((line) => line.type === 'run')).toEqual([
+      expect.objectContaining({cwd: dirs.project, model: 'm1'}),
+    ])
+    expect(lines.filter((line) => line.type === 'user').map((line) => line.content)).toEqual([
+      'what does greeting.txt say?',
+      'and now in French',
+    ])
     expect(lines.at(-1)).toMatchObject({stop: 'completed', type: 'end'})
   })
 
   it('--resume ID carries on a session from another directory', async () => {
     const output = await firstRun()
-    const result = await run(CARRIED_ON, ['--resume', output.session_id.slice(0, 6), 'and now in French'], dirs.elsewhere)
+    const result = await run(
+      CARRIED_ON,
+      ['--resume', output.session_id.slice(0, 6), 'and now in French'],
+      dirs.elsewhere,
+    )
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toBe('Il dit bonjour.')
     expect(sessionFiles()).toHaveLength(1)
     // Listed with its own project, not the directory it was resumed from.
     expect((await json(['sessions', 'list'], dirs.elsewhere)).sessions).toEqual([])
-    expect((await json(['sessions', 'list', '--all'], dirs.elsewhere)).sessions).toMatchObject([{id: output.session_id, project_root: dirs.project, runs: 2}])
+    expect((await json(['sessions', 'list', '--all'], dirs.elsewhere)).sessions).toMatchObject([
+      {id: output.session_id, project_root: dirs.project, runs: 2},
+    ])
   })
 
   it('loads and carries on a transcript whose last line a kill cut short', async () => {
@@ -168,7 +248,11 @@ describe('saved sessions', () => {
   it('sessions delete removes the transcript', async () => {
     const output = await firstRun()
     const [file] = sessionFiles()
-    expect(await json(['sessions', 'delete', output.session_id])).toEqual({deleted: true, id: output.session_id, path: file})
+    expect(await json(['sessions', 'delete', output.session_id])).toEqual({
+      deleted: true,
+      id: output.session_id,
+      path: file,
+    })
     expect(existsSync(file)).toBe(false)
     const again = await cli(['sessions', 'show', output.session_id])
     expect(again.exitCode).toBe(1)

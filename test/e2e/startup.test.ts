@@ -66,7 +66,8 @@ describe('start-up', () => {
     const get = await runRecorded(['config', 'get', 'nope'])
     expect(get.modules.some((m) => m.endsWith('/@oclif/core/lib/util/os.js'))).toBe(true)
     // entry-parity.test.ts checks that the user agent it gives is oclif's own.
-    if (!/microsoft/i.test(readFileSync('/proc/version', 'utf8'))) expect(get.modules.filter((m) => /\/node_modules\/wsl-utils\//.test(m))).toEqual([])
+    if (!/microsoft/i.test(readFileSync('/proc/version', 'utf8')))
+      expect(get.modules.filter((m) => /\/node_modules\/wsl-utils\//.test(m))).toEqual([])
   })
 
   it('reads no trust store where no project setting needs trust', async () => {
@@ -80,7 +81,10 @@ describe('start-up', () => {
     const doctor = await runRecorded(['doctor', '--json'])
     expect(JSON.parse(doctor.stdout).checks.length).toBeGreaterThan(0)
     for (const plugin of ['git', 'lsp', 'hooks', 'sandbox', 'agents', 'mcp']) {
-      expect(doctor.modules.some((m) => m.includes(`/plugins/${plugin}/dist/`)), plugin).toBe(true)
+      expect(
+        doctor.modules.some((m) => m.includes(`/plugins/${plugin}/dist/`)),
+        plugin,
+      ).toBe(true)
     }
 
     expect(doctor.modules.filter((m) => MODEL_OR_MCP_SDK.test(m))).toEqual([])
@@ -98,8 +102,16 @@ describe('core plugins prebuilt at build time (dist/core-plugins.json)', () => {
   async function runReading(args: string[], env: Record<string, string> = {}) {
     const list = join(box.home, 'reads.txt')
     writeFileSync(list, '')
-    const result = await runCli(args, {cwd: box.home, env: {...box.env, ...env, NODE_OPTIONS: `--import=${READS}`, RECORD_READS_TO: list}})
-    return {...result, manifests: readFileSync(list, 'utf8').split('\n').filter((f) => f.endsWith('oclif.manifest.json'))}
+    const result = await runCli(args, {
+      cwd: box.home,
+      env: {...box.env, ...env, NODE_OPTIONS: `--import=${READS}`, RECORD_READS_TO: list},
+    })
+    return {
+      ...result,
+      manifests: readFileSync(list, 'utf8')
+        .split('\n')
+        .filter((f) => f.endsWith('oclif.manifest.json')),
+    }
   }
 
   it('reads no plugin manifest to run a command', async () => {
@@ -112,7 +124,10 @@ describe('core plugins prebuilt at build time (dist/core-plugins.json)', () => {
     const dataDir = join(box.env.XDG_DATA_HOME, 'hanzo-dev')
     mkdirSync(dataDir, {recursive: true})
     const hello = join(REPO_ROOT, 'examples', 'plugin-hello')
-    writeFileSync(join(dataDir, 'package.json'), JSON.stringify({oclif: {plugins: [{name: 'hanzo-dev-plugin-hello', root: hello, type: 'link'}]}}))
+    writeFileSync(
+      join(dataDir, 'package.json'),
+      JSON.stringify({oclif: {plugins: [{name: 'hanzo-dev-plugin-hello', root: hello, type: 'link'}]}}),
+    )
     const linked = await runReading(['hello', 'Ada'])
     expect(linked.stdout).toBe('Hello, Ada!')
     // The recorder sees oclif's reads, or the test above would prove nothing.
@@ -136,7 +151,10 @@ describe('core plugins prebuilt at build time (dist/core-plugins.json)', () => {
     process.stdout.write(JSON.stringify({discovered: describe(discovered), fast: describe(fast), prebuilt: [...fast.plugins.values()].every((p) => p.constructor === Object)}))
   `
   const compare = async (root: string) => {
-    const {stdout} = await execa(process.execPath, ['--input-type=module', '-e', COMPARE, root], {cwd: REPO_ROOT, env: {...box.env, NODE_ENV: 'production'}})
+    const {stdout} = await execa(process.execPath, ['--input-type=module', '-e', COMPARE, root], {
+      cwd: REPO_ROOT,
+      env: {...box.env, NODE_ENV: 'production'},
+    })
     return JSON.parse(stdout)
   }
 
@@ -151,8 +169,10 @@ describe('core plugins prebuilt at build time (dist/core-plugins.json)', () => {
     // A copy of the package whose prebuilt file names another version of plugin-help.
     const root = join(box.home, 'cli')
     mkdirSync(join(root, 'dist', 'cli'), {recursive: true})
-    for (const entry of ['package.json', 'oclif.manifest.json', 'node_modules']) symlinkSync(join(REPO_ROOT, entry), join(root, entry))
-    for (const entry of ['commands', 'core', 'adapters', 'hooks']) symlinkSync(join(REPO_ROOT, 'dist', entry), join(root, 'dist', entry))
+    for (const entry of ['package.json', 'oclif.manifest.json', 'node_modules'])
+      symlinkSync(join(REPO_ROOT, entry), join(root, entry))
+    for (const entry of ['commands', 'core', 'adapters', 'hooks'])
+      symlinkSync(join(REPO_ROOT, 'dist', entry), join(root, 'dist', entry))
     symlinkSync(join(REPO_ROOT, 'dist', 'cli', 'core-plugins.js'), join(root, 'dist', 'cli', 'core-plugins.js'))
     const prebuilt = JSON.parse(readFileSync(join(REPO_ROOT, 'dist', 'core-plugins.json'), 'utf8'))
     for (const p of prebuilt.plugins) if (p.name === '@oclif/plugin-help') p.version = '0.0.1'
@@ -187,7 +207,8 @@ describe('hanzo-repl (HIP-301 §16)', () => {
     const repl = await runCli(['doctor', '--json'], {bin: REPL, cwd: box.home, env: box.env})
     const dev = await runCli(['doctor', '--json'], {cwd: box.home, env: box.env})
     expect(repl.exitCode).toBe(dev.exitCode)
-    const ids = (stdout: string) => JSON.parse(stdout).checks.map((c: {id: string; source: string}) => `${c.source}:${c.id}`)
+    const ids = (stdout: string) =>
+      JSON.parse(stdout).checks.map((c: {id: string; source: string}) => `${c.source}:${c.id}`)
     expect(ids(repl.stdout)).toEqual(ids(dev.stdout))
     const lines = repl.stderr.split('\n').filter(Boolean)
     expect(deprecation(lines[0])).toBe(true)

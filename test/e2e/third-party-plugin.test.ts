@@ -48,7 +48,9 @@ describe('a third-party plugin, end to end', () => {
     const oclif = join(REPO_ROOT, 'node_modules', 'oclif', 'bin', 'run.js')
     await execa(process.execPath, [oclif, 'manifest'], {cwd: copy, env: {...env, OCLIF_SKIP_NEW_VERSION_CHECK: 'true'}})
     const fresh = readFileSync(join(copy, 'oclif.manifest.json'), 'utf8')
-    expect(fresh, 'regenerate it: cd examples/plugin-hello && node ../../node_modules/oclif/bin/run.js manifest').toBe(readFileSync(join(HELLO, 'oclif.manifest.json'), 'utf8'))
+    expect(fresh, 'regenerate it: cd examples/plugin-hello && node ../../node_modules/oclif/bin/run.js manifest').toBe(
+      readFileSync(join(HELLO, 'oclif.manifest.json'), 'utf8'),
+    )
   })
 
   it('installs from a tarball offline, runs, reports, and uninstalls', async () => {

@@ -31,8 +31,16 @@ describe('hanzo-dev trust', () => {
   /** What of the project's settings the CLI applies, as `config list --json` shows it. */
   const applied = async () => {
     const {stderr, value} = await json('config', 'list')
-    const {config} = value as {config: {hooks: unknown[]; mcp_servers: object; model: string; permissions: Record<string, string>}}
-    return {hooks: config.hooks.length, model: config.model, permissions: config.permissions, servers: Object.keys(config.mcp_servers), stderr}
+    const {config} = value as {
+      config: {hooks: unknown[]; mcp_servers: object; model: string; permissions: Record<string, string>}
+    }
+    return {
+      hooks: config.hooks.length,
+      model: config.model,
+      permissions: config.permissions,
+      servers: Object.keys(config.mcp_servers),
+      stderr,
+    }
   }
 
   const INERT = 'ignored: 1 hook, MCP server "srv", 1 allow rule'
@@ -57,18 +65,32 @@ describe('hanzo-dev trust', () => {
     // Plugin commands get the same view, and the warning is not repeated; what was left out is
     // listed as not trusted, every time, never as "none configured".
     const hooks = await json('hooks', 'list')
-    expect(hooks.value).toEqual({hooks: [expect.objectContaining({event: 'stop', program: 'touch', tier: 'project', trusted: false})]})
+    expect(hooks.value).toEqual({
+      hooks: [expect.objectContaining({event: 'stop', program: 'touch', tier: 'project', trusted: false})],
+    })
     expect(hooks.stderr).not.toContain('ignored')
-    expect((await json('mcp', 'list', '--offline')).value.servers).toEqual([{enabled: false, name: 'srv', program: 'node', tier: 'project', transport: 'stdio', trusted: false}])
+    expect((await json('mcp', 'list', '--offline')).value.servers).toEqual([
+      {enabled: false, name: 'srv', program: 'node', tier: 'project', transport: 'stdio', trusted: false},
+    ])
     const listed = await run('mcp', 'list')
     expect(listed.stdout).toMatch(/^srv {2}not trusted {2}stdio node {2}\(project\)$/m)
     expect(listed.stdout).toContain('(run hanzo-dev trust to review and trust them)')
     expect(listed.stdout + listed.stderr).not.toContain('SECRET-ARG')
     expect((await run('hooks', 'list')).stdout).toContain('! hooks[0] stop  (project)  not trusted')
-    const doctor = JSON.parse((await run('doctor', '--offline', '--json')).stdout) as {checks: Array<{id: string; status: string; hint?: string}>}
+    const doctor = JSON.parse((await run('doctor', '--offline', '--json')).stdout) as {
+      checks: Array<{id: string; status: string; hint?: string}>
+    }
     expect(doctor.checks.filter((c) => c.id.includes('untrusted'))).toEqual([
-      expect.objectContaining({hint: 'run hanzo-dev trust to review and trust them', id: 'hooks.untrusted.0', status: 'warn'}),
-      expect.objectContaining({hint: 'run hanzo-dev trust to review and trust them', id: 'mcp.untrusted.srv', status: 'warn'}),
+      expect.objectContaining({
+        hint: 'run hanzo-dev trust to review and trust them',
+        id: 'hooks.untrusted.0',
+        status: 'warn',
+      }),
+      expect.objectContaining({
+        hint: 'run hanzo-dev trust to review and trust them',
+        id: 'mcp.untrusted.srv',
+        status: 'warn',
+      }),
     ])
     const tested = await run('hooks', 'test', 'stop')
     expect(tested.stdout).toBe('No stop hooks (settings.hooks).')
@@ -90,16 +112,27 @@ describe('hanzo-dev trust', () => {
     expect(statSync(store).mode & 0o777).toBe(0o600)
 
     const after = await applied()
-    expect(after).toMatchObject({hooks: 1, permissions: {'exec(npm test)': 'allow', 'exec(rm *)': 'deny'}, servers: ['srv']})
+    expect(after).toMatchObject({
+      hooks: 1,
+      permissions: {'exec(npm test)': 'allow', 'exec(rm *)': 'deny'},
+      servers: ['srv'],
+    })
     expect(after.stderr).not.toContain('ignored')
-    expect((await json('hooks', 'list')).value.hooks).toMatchObject([{event: 'stop', program: 'touch', tier: 'project'}])
-    expect((await json('mcp', 'list', '--offline')).value.servers).toEqual([{enabled: true, name: 'srv', program: 'node', tier: 'project', transport: 'stdio'}])
+    expect((await json('hooks', 'list')).value.hooks).toMatchObject([
+      {event: 'stop', program: 'touch', tier: 'project'},
+    ])
+    expect((await json('mcp', 'list', '--offline')).value.servers).toEqual([
+      {enabled: true, name: 'srv', program: 'node', tier: 'project', transport: 'stdio'},
+    ])
     expect((await json('trust', '--yes')).value.status).toBe('already-trusted')
   })
 
   it('makes changed settings inert again, saying so once; a change to other settings keeps the trust', async () => {
     expect((await run('trust', '--yes')).exitCode).toBe(0)
-    writeFileSync(join(repo, '.hanzo', 'settings.json'), readFileSync(join(repo, '.hanzo', 'settings.json'), 'utf8').replace('project-model', 'other-model'))
+    writeFileSync(
+      join(repo, '.hanzo', 'settings.json'),
+      readFileSync(join(repo, '.hanzo', 'settings.json'), 'utf8').replace('project-model', 'other-model'),
+    )
     expect(await applied()).toMatchObject({hooks: 1, model: 'other-model', servers: ['srv']})
 
     writeProject(`touch ${marker}-changed`)
@@ -130,12 +163,17 @@ describe('hanzo-dev trust', () => {
   })
 
   it("keeps the trust through the user's own config set, and needs none for settings that need none", async () => {
-    writeFileSync(join(repo, '.hanzo', 'settings.json'), JSON.stringify({model: 'm', permissions: {'exec(rm *)': 'deny'}}))
+    writeFileSync(
+      join(repo, '.hanzo', 'settings.json'),
+      JSON.stringify({model: 'm', permissions: {'exec(rm *)': 'deny'}}),
+    )
     const plain = await applied()
     expect(plain.stderr).not.toContain('ignored')
     expect((await json('trust')).value).toEqual({projectRoot: repo, status: 'not-needed'})
 
-    expect((await run('config', 'set', 'mcp_servers.fs', '{"command":["npx","-y"]}', '--tier', 'local')).exitCode).toBe(0)
+    expect((await run('config', 'set', 'mcp_servers.fs', '{"command":["npx","-y"]}', '--tier', 'local')).exitCode).toBe(
+      0,
+    )
     expect(await applied()).toMatchObject({servers: ['fs']})
     expect((await run('config', 'set', 'permissions.fs_write', 'allow', '--tier', 'project')).exitCode).toBe(0)
     const edited = await applied()

@@ -37,7 +37,10 @@ describe('untrusted text on a terminal is shown, never obeyed', () => {
 
   it("agent --list: a project agent's description", async () => {
     mkdirSync(join(dirs.project, '.hanzo', 'agents'), {recursive: true})
-    writeFileSync(join(dirs.project, '.hanzo', 'agents', 'helper.md'), `---\ndescription: Helps ${CLIPBOARD}${TITLE}\n---\nYou help.\n`)
+    writeFileSync(
+      join(dirs.project, '.hanzo', 'agents', 'helper.md'),
+      `---\ndescription: Helps ${CLIPBOARD}${TITLE}\n---\nYou help.\n`,
+    )
     // An allow rule makes the project's settings need trust, as a cloned repository's would: trusted, its agents load.
     writeFileSync(join(dirs.project, '.hanzo', 'settings.json'), JSON.stringify({permissions: {fs_read: 'allow'}}))
     expect(await runCli(['trust', '--yes'], {cwd: dirs.project, env: dirs.box.env})).toMatchObject({exitCode: 0})
@@ -47,7 +50,10 @@ describe('untrusted text on a terminal is shown, never obeyed', () => {
   })
 
   it("sessions list: a saved session's first prompt", async () => {
-    const saved = await runCli(['run', `fix ${CLIPBOARD}${TITLE}`, '--fake-model', script('reply', [{text: 'Done.'}])], {cwd: dirs.project, env: dirs.box.env})
+    const saved = await runCli(
+      ['run', `fix ${CLIPBOARD}${TITLE}`, '--fake-model', script('reply', [{text: 'Done.'}])],
+      {cwd: dirs.project, env: dirs.box.env},
+    )
     expect(saved.exitCode, saved.stderr).toBe(0)
     const raw = await onTerminal(['sessions', 'list'], 0)
     expect(raw).toContain('fix ')

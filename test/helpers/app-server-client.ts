@@ -1,16 +1,30 @@
 import {request as httpRequest} from 'node:http'
 import {createInterface} from 'node:readline'
 
-import type {ClientMethod, NotificationParams, PermissionRequest, ResultOf, ServerNotification} from '../../src/server/app/protocol.js'
+import type {
+  ClientMethod,
+  NotificationParams,
+  PermissionRequest,
+  ResultOf,
+  ServerNotification,
+} from '../../src/server/app/protocol.js'
 import {spawnCli} from './cli.js'
 
 /** A JSON-RPC message as it arrives, before the tests look at it. */
-export type Message = {id?: string | number; method?: string; params?: unknown; result?: unknown; error?: RpcErrorObject}
+export type Message = {
+  id?: string | number
+  method?: string
+  params?: unknown
+  result?: unknown
+  error?: RpcErrorObject
+}
 type RpcErrorObject = {code: number; message: string; data?: unknown}
 
 /** What the server sends by itself: its notifications, and its requests to the client. */
 export type ServerMethod = ServerNotification | 'permission/request'
-export type ServerParams<N extends ServerMethod> = N extends ServerNotification ? NotificationParams<N> : PermissionRequest
+export type ServerParams<N extends ServerMethod> = N extends ServerNotification
+  ? NotificationParams<N>
+  : PermissionRequest
 export type ServerMessage<N extends ServerMethod> = {id?: string | number; method: N; params: ServerParams<N>}
 /** A response: `result` typed by the method (undefined at run time when `error` is set). */
 export type Reply<M extends string> = {result: M extends ClientMethod ? ResultOf<M> : unknown; error?: RpcErrorObject}
@@ -48,7 +62,11 @@ export abstract class RpcTestClient {
   }
 
   /** The first server message not taken yet that matches; waits for it when none has come. */
-  async next<N extends ServerMethod>(method: N, match: (params: ServerParams<N>) => boolean = () => true, timeoutMs = 30_000): Promise<ServerMessage<N>> {
+  async next<N extends ServerMethod>(
+    method: N,
+    match: (params: ServerParams<N>) => boolean = () => true,
+    timeoutMs = 30_000,
+  ): Promise<ServerMessage<N>> {
     const deadline = Date.now() + timeoutMs
     for (;;) {
       const found = this.all(method, match).find((m) => !this.taken.has(m))
@@ -57,7 +75,8 @@ export abstract class RpcTestClient {
         return found
       }
 
-      if (Date.now() > deadline) throw new Error(`no ${method} came; received: ${this.received.map((m) => m.method).join(', ')}`)
+      if (Date.now() > deadline)
+        throw new Error(`no ${method} came; received: ${this.received.map((m) => m.method).join(', ')}`)
       await new Promise<void>((resolve) => {
         this.waiters.add(resolve)
         setTimeout(resolve, 200)
@@ -66,7 +85,10 @@ export abstract class RpcTestClient {
   }
 
   /** Every server message of this method so far that matches, taken or not. */
-  all<N extends ServerMethod>(method: N, match: (params: ServerParams<N>) => boolean = () => true): Array<ServerMessage<N>> {
+  all<N extends ServerMethod>(
+    method: N,
+    match: (params: ServerParams<N>) => boolean = () => true,
+  ): Array<ServerMessage<N>> {
     return this.received.filter((m): m is ServerMessage<N> => m.method === method && match(m.params as ServerParams<N>))
   }
 
@@ -116,12 +138,17 @@ export interface RawResponse {
 }
 
 /** One HTTP request with exactly these headers (Host and Origin included), the whole answer read. */
-export function raw(url: string, options: {method?: string; headers?: Record<string, string>; body?: string | Buffer} = {}): Promise<RawResponse> {
+export function raw(
+  url: string,
+  options: {method?: string; headers?: Record<string, string>; body?: string | Buffer} = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, {headers: options.headers, method: options.method ?? 'GET'}, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve({body: Buffer.concat(chunks).toString('utf8'), headers: res.headers, status: res.statusCode ?? 0}))
+      res.on('end', () =>
+        resolve({body: Buffer.concat(chunks).toString('utf8'), headers: res.headers, status: res.statusCode ?? 0}),
+      )
     })
     req.on('error', reject)
     req.end(options.body)
@@ -175,7 +202,11 @@ export class HttpClient extends RpcTestClient {
 
   /** POST /rpc as this connection; `extra` headers override the connection's. */
   post(body: string | Buffer, extra: Record<string, string> = {}): Promise<RawResponse> {
-    return raw(`${this.url}/rpc`, {body, headers: {...this.headers, 'content-type': 'application/json', 'hanzo-connection': this.connectionId, ...extra}, method: 'POST'})
+    return raw(`${this.url}/rpc`, {
+      body,
+      headers: {...this.headers, 'content-type': 'application/json', 'hanzo-connection': this.connectionId, ...extra},
+      method: 'POST',
+    })
   }
 
   protected async send(message: unknown): Promise<Message | undefined> {

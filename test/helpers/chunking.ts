@@ -24,8 +24,14 @@ export function splitAt<T extends string | Uint8Array>(input: T, cuts: number[])
 }
 
 /** The chunkings every streaming parser must agree on: whole, one unit at a time, random. */
-export function chunkings<T extends string | Uint8Array>(input: T, seeds: number[] = [1, 2, 3]): Array<{how: string; chunks: T[]}> {
-  const one = splitAt(input, Array.from({length: input.length}, (_, i) => i))
+export function chunkings<T extends string | Uint8Array>(
+  input: T,
+  seeds: number[] = [1, 2, 3],
+): Array<{how: string; chunks: T[]}> {
+  const one = splitAt(
+    input,
+    Array.from({length: input.length}, (_, i) => i),
+  )
   const result = [
     {how: 'whole', chunks: [input]},
     {how: 'one at a time', chunks: one},

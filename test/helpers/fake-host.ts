@@ -24,7 +24,10 @@ export function useFakeHost(prefix: string) {
     box = makeSandbox(prefix)
     root = join(box.home, 'cli')
     mkdirSync(root)
-    writeFileSync(join(root, 'package.json'), JSON.stringify({exports: {'./host': './host.js'}, name: 'fake-hanzo-dev', type: 'module', version: '0.0.0'}))
+    writeFileSync(
+      join(root, 'package.json'),
+      JSON.stringify({exports: {'./host': './host.js'}, name: 'fake-hanzo-dev', type: 'module', version: '0.0.0'}),
+    )
     // A settings error is a user error as the sdk tells them apart across packages: by its mark.
     writeFileSync(
       join(root, 'host.js'),

@@ -30,7 +30,16 @@ export async function startJwksIssuer(): Promise<JwksIssuer> {
   // Claims set to undefined are left out (JSON drops them): `{exp: undefined}` makes a token without exp.
   const sign = (key: CryptoKey, owner: string | undefined, claims: JWTPayload = {}) => {
     const now = Math.floor(Date.now() / 1000)
-    return new SignJWT({aud: AUDIENCE, exp: now + 600, iat: now, iss: ISSUER, ...(owner === undefined ? {} : {owner}), ...claims}).setProtectedHeader({alg: 'ES256', kid}).sign(key)
+    return new SignJWT({
+      aud: AUDIENCE,
+      exp: now + 600,
+      iat: now,
+      iss: ISSUER,
+      ...(owner === undefined ? {} : {owner}),
+      ...claims,
+    })
+      .setProtectedHeader({alg: 'ES256', kid})
+      .sign(key)
   }
 
   return {

@@ -22,7 +22,11 @@ export function isAlive(pid: number): boolean {
 }
 
 /** Polls `check` until it holds; generous, because tests never assert timings. */
-export async function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+export async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<void> {
   for (const start = Date.now(); Date.now() - start < timeoutMs; await delay(25)) if (await check()) return
   throw new Error(`timed out waiting until ${what}`)
 }

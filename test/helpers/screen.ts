@@ -20,7 +20,11 @@ export class Screen {
 
   /** The rows, each as text with trailing blanks cut; trailing empty rows left out. */
   get lines(): string[] {
-    const lines = this.cells.map((row) => Array.from({length: this.width}, (_, i) => row[i] ?? ' ').join('').trimEnd())
+    const lines = this.cells.map((row) =>
+      Array.from({length: this.width}, (_, i) => row[i] ?? ' ')
+        .join('')
+        .trimEnd(),
+    )
     while (lines.length > 1 && lines.at(-1) === '') lines.pop()
     return lines
   }
@@ -60,7 +64,8 @@ export class Screen {
   }
 
   private control(all: string, params: string | undefined, final: string | undefined): void {
-    this.pendingWrap = this.pendingWrap && (final === 'm' || all.startsWith('\u001B]') || params?.startsWith('?') === true)
+    this.pendingWrap =
+      this.pendingWrap && (final === 'm' || all.startsWith('\u001B]') || params?.startsWith('?') === true)
     const n = Math.max(1, Number(params || 1))
     if (all === '\r') this.column = 0
     else if (all === '\n') this.lineFeed(false)
@@ -71,7 +76,8 @@ export class Screen {
     else if (final === 'D') this.column = Math.max(0, this.column - n)
     else if (final === 'J' && !params) this.eraseBelow()
     else if (params === '?25' && (final === 'h' || final === 'l')) this.cursorVisible = final === 'h'
-    else if (final && final !== 'm' && !(params === '?2026' && (final === 'h' || final === 'l'))) throw new Error(`unexpected control ${JSON.stringify(all)}`)
+    else if (final && final !== 'm' && !(params === '?2026' && (final === 'h' || final === 'l')))
+      throw new Error(`unexpected control ${JSON.stringify(all)}`)
   }
 
   private lineFeed(wrap: boolean): void {

@@ -47,21 +47,30 @@ export class Terminals {
    * The rows as drawn (a wrapped line is several), trailing blank rows left out, and the cursor's
    * row and column; with `history`, the rows scrolled off the top come first (the cursor's row still counts from the screen's top).
    */
-  async rows(name: string, options: {history?: boolean} = {}): Promise<{cursor: [row: number, column: number]; rows: string[]}> {
+  async rows(
+    name: string,
+    options: {history?: boolean} = {},
+  ): Promise<{cursor: [row: number, column: number]; rows: string[]}> {
     const {stdout} = await this.tmux('capture-pane', '-p', ...(options.history ? ['-S', '-'] : []), '-t', name)
     const rows = stdout.split('\n').map((line) => line.trimEnd())
     while (rows.at(-1) === '') rows.pop()
-    const [column, row] = (await this.tmux('display-message', '-p', '-t', name, '#{cursor_x} #{cursor_y}')).stdout.trim().split(' ').map(Number)
+    const [column, row] = (await this.tmux('display-message', '-p', '-t', name, '#{cursor_x} #{cursor_y}')).stdout
+      .trim()
+      .split(' ')
+      .map(Number)
     return {cursor: [row, column], rows}
   }
 
   /** Waits until the screen shows `text`; the screen then. */
   async waitFor(name: string, text: string): Promise<string[]> {
     let screen: string[] = []
-    await waitUntil(async () => {
-      screen = await this.screen(name)
-      return screen.join('\n').includes(text)
-    }, `the screen shows ${JSON.stringify(text)}`)
+    await waitUntil(
+      async () => {
+        screen = await this.screen(name)
+        return screen.join('\n').includes(text)
+      },
+      `the screen shows ${JSON.stringify(text)}`,
+    )
     return screen
   }
 
@@ -79,7 +88,11 @@ export class Terminals {
     let status: string | undefined
     try {
       await waitUntil(async () => {
-        const [dead, server, code] = (await this.tmux('display-message', '-p', '-t', name, '#{pane_dead} #{pid} #{pane_dead_status}')).stdout.trim().split(' ')
+        const [dead, server, code] = (
+          await this.tmux('display-message', '-p', '-t', name, '#{pane_dead} #{pid} #{pane_dead_status}')
+        ).stdout
+          .trim()
+          .split(' ')
         if (dead === '1' && code === undefined) process.kill(Number(server), 'SIGCHLD')
         status = code
         return dead === '1' && code !== undefined
@@ -97,7 +110,10 @@ export class Terminals {
   }
 
   private tmux(...args: string[]) {
-    return execa('tmux', ['-u', '-S', join(this.dir, 'socket'), '-f', join(this.dir, 'tmux.conf'), ...args], {env: this.env, extendEnv: false})
+    return execa('tmux', ['-u', '-S', join(this.dir, 'socket'), '-f', join(this.dir, 'tmux.conf'), ...args], {
+      env: this.env,
+      extendEnv: false,
+    })
   }
 }
 
@@ -147,14 +163,24 @@ export function runOnTerminal(args: string[], options: {cwd: string; env: Record
  * terminals with colour as a user's shell has it, and `script(name, turns)` to write a model script.
  */
 export function useChatTerminals(prefix: string) {
-  const state = {} as {box: Sandbox; project: string; terminals: Terminals; script(name: string, turns: Script['turns']): string}
+  const state = {} as {
+    box: Sandbox
+    project: string
+    terminals: Terminals
+    script(name: string, turns: Script['turns']): string
+  }
   beforeAll(() => {
     state.box = makeSandbox(prefix)
     state.project = join(state.box.home, 'project')
     mkdirSync(state.project)
     mkdirSync(join(state.box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
-    writeFileSync(join(state.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({sandbox: {mode: 'workspace'}}))
-    state.terminals = Terminals.create(Object.fromEntries(Object.entries(state.box.env).filter(([key]) => key !== 'NO_COLOR')))
+    writeFileSync(
+      join(state.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'),
+      JSON.stringify({sandbox: {mode: 'workspace'}}),
+    )
+    state.terminals = Terminals.create(
+      Object.fromEntries(Object.entries(state.box.env).filter(([key]) => key !== 'NO_COLOR')),
+    )
   })
   afterAll(async () => {
     await state.terminals.close()

@@ -9,7 +9,11 @@ const BUILTINS = new Map(builtinTools().map((tool) => [tool.name, tool]))
  * says of it (its kind and subject; a tool it does not know says nothing), mutating unless
  * `facts` say otherwise.
  */
-export function callFacts(toolName: string, input: Record<string, unknown> = {}, facts: Partial<ToolCallFacts> = {}): ToolCallFacts {
+export function callFacts(
+  toolName: string,
+  input: Record<string, unknown> = {},
+  facts: Partial<ToolCallFacts> = {},
+): ToolCallFacts {
   const tool = BUILTINS.get(canonicalToolName(toolName))
   const {kind, subject} = tool ? describeCall(tool, input) : {kind: undefined, subject: undefined}
   return {kind, mutating: true, subject, ...facts}
@@ -18,6 +22,7 @@ export function callFacts(toolName: string, input: Record<string, unknown> = {},
 /** `policy` asked about calls of the built-in tools by their input, as the pipeline asks it. */
 export function judgingBuiltins(policy: PermissionPolicy) {
   return {
-    evaluate: (toolName: string, input?: Record<string, unknown>, facts?: Partial<ToolCallFacts>) => policy.evaluate(toolName, callFacts(toolName, input, facts)),
+    evaluate: (toolName: string, input?: Record<string, unknown>, facts?: Partial<ToolCallFacts>) =>
+      policy.evaluate(toolName, callFacts(toolName, input, facts)),
   }
 }

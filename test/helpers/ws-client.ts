@@ -14,7 +14,10 @@ export interface JsonLineServer {
 }
 
 /** Starts a built-CLI server (`app-server --listen`, `bridge`) and waits for the one JSON line it prints on start. */
-export async function startJsonLineServer(args: string[], options: {cwd: string; env: Record<string, string>}): Promise<JsonLineServer> {
+export async function startJsonLineServer(
+  args: string[],
+  options: {cwd: string; env: Record<string, string>},
+): Promise<JsonLineServer> {
   const child = spawnCli(args, {...options, openStdin: true})
   let stderr = ''
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
@@ -40,7 +43,10 @@ export interface Refusal {
 }
 
 /** Tries a WebSocket upgrade that should be refused; resolves with the HTTP answer (rejects if it was accepted). */
-export function refusedUpgrade(url: string, options: {origin?: string; token?: string; protocols?: string[]}): Promise<Refusal> {
+export function refusedUpgrade(
+  url: string,
+  options: {origin?: string; token?: string; protocols?: string[]},
+): Promise<Refusal> {
   const headers: Record<string, string> = {}
   if (options.origin !== undefined) headers.Origin = options.origin
   if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`
@@ -49,7 +55,9 @@ export function refusedUpgrade(url: string, options: {origin?: string; token?: s
     ws.on('unexpected-response', (_req, res) => {
       let body = ''
       res.on('data', (chunk: Buffer) => (body += chunk.toString()))
-      res.on('end', () => resolve({body, status: res.statusCode ?? 0, wwwAuthenticate: res.headers['www-authenticate']}))
+      res.on('end', () =>
+        resolve({body, status: res.statusCode ?? 0, wwwAuthenticate: res.headers['www-authenticate']}),
+      )
     })
     ws.on('open', () => {
       ws.terminate()
@@ -66,11 +74,16 @@ export class BridgeClient extends RpcTestClient {
   private constructor(readonly ws: WebSocket) {
     super()
     ws.on('message', (data) => this.deliver(JSON.parse(data.toString()) as Message))
-    this.closed = new Promise((resolve) => ws.once('close', (code, reason) => resolve({code, reason: reason.toString()})))
+    this.closed = new Promise((resolve) =>
+      ws.once('close', (code, reason) => resolve({code, reason: reason.toString()})),
+    )
   }
 
   /** Connects from `origin` with `token` (Authorization header, or the ["bearer", token] subprotocols). */
-  static open(url: string, options: {origin: string; token: string; via?: 'header' | 'protocol'; autoPong?: boolean}): Promise<BridgeClient> {
+  static open(
+    url: string,
+    options: {origin: string; token: string; via?: 'header' | 'protocol'; autoPong?: boolean},
+  ): Promise<BridgeClient> {
     const viaProtocol = options.via === 'protocol'
     const ws = new WebSocket(url, viaProtocol ? ['bearer', options.token] : [], {
       autoPong: options.autoPong ?? true,

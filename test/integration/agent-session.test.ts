@@ -13,7 +13,6 @@ import {REPO_ROOT, runCli, useSandboxDirs} from '../helpers/cli.js'
 // saved sessions; the model is the scripted server. `hanzo-dev run` itself is covered by the
 // e2e suites, on this same API.
 
-
 interface ChatBody {
   tools?: Array<{function: {name: string}}>
   messages: Array<{role: string; content: unknown}>
@@ -68,7 +67,13 @@ describe('openAgentSession', () => {
   /** A prompter that answers every question with `answer` and remembers what it was asked. */
   function askingPrompter(answer: 'once' | 'session'): Prompter & {asked: string[]} {
     const asked: string[] = []
-    return {asked, requestPermission: async (tool, input) => (asked.push(`${tool} ${JSON.stringify(input)}`), {scope: answer, type: 'allow'})}
+    return {
+      asked,
+      requestPermission: async (tool, input) => (
+        asked.push(`${tool} ${JSON.stringify(input)}`),
+        {scope: answer, type: 'allow'}
+      ),
+    }
   }
 
   describe('tool scoping', () => {
@@ -85,16 +90,28 @@ describe('openAgentSession', () => {
       expect(session.tools).toEqual(expect.arrayContaining(['fs_read', 'fs_list']))
       for (const writer of ['fs_write', 'fs_edit', 'exec']) expect(session.tools).not.toContain(writer)
       const events: string[] = []
-      const result = await session.run('write new.txt', {onEvent: (event) => event.type === 'tool_result' && events.push(event.result.error ?? '')})
+      const result = await session.run('write new.txt', {
+        onEvent: (event) => event.type === 'tool_result' && events.push(event.result.error ?? ''),
+      })
       expect(result).toMatchObject({finalOutput: 'I could not write.', stop: 'completed'})
       expect(events[0]).toMatch(/^Refused: fs_write is not one of this session's tools/)
       expect(existsSync(join(dirs.project, 'new.txt'))).toBe(false)
       expect(offered(bodies()[0]).sort()).toEqual([...session.tools].sort())
-      expect(audit()).toContainEqual(expect.objectContaining({decision: 'deny', reason: expect.stringContaining("fs_write is not one of this session's tools"), session_id: session.id, tool_name: 'fs_write'}))
+      expect(audit()).toContainEqual(
+        expect.objectContaining({
+          decision: 'deny',
+          reason: expect.stringContaining("fs_write is not one of this session's tools"),
+          session_id: session.id,
+          tool_name: 'fs_write',
+        }),
+      )
     })
 
     it('none: offers no tool and runs none, even when the model asks', async () => {
-      const session = await open({turns: [{tool_calls: [{arguments: {command: 'touch ran.txt'}, name: 'exec'}]}, {text: '1. Do it.'}]}, {permissionMode: 'allow-all', tools: 'none'})
+      const session = await open(
+        {turns: [{tool_calls: [{arguments: {command: 'touch ran.txt'}, name: 'exec'}]}, {text: '1. Do it.'}]},
+        {permissionMode: 'allow-all', tools: 'none'},
+      )
       expect(session.tools).toEqual([])
       const result = await session.run('plan it')
       expect(result.finalOutput).toBe('1. Do it.')
@@ -106,7 +123,9 @@ describe('openAgentSession', () => {
     it('a list: those tools, and a warning for a name no tool has', async () => {
       const session = await open({turns: [{text: 'ok'}]}, {tools: ['fs_read', 'fs.glob', 'no_such_tool']})
       expect(session.tools).toEqual(['fs_read', 'fs_glob'])
-      expect(warnings).toContainEqual(expect.stringMatching(/tool "no_such_tool" is not offered: no tool has that name/))
+      expect(warnings).toContainEqual(
+        expect.stringMatching(/tool "no_such_tool" is not offered: no tool has that name/),
+      )
     })
 
     it('a child is never offered more than its parent', async () => {
@@ -124,7 +143,10 @@ describe('openAgentSession', () => {
           turns: [
             {tool_calls: [{arguments: {command: 'echo parent'}, name: 'exec'}]},
             {text: 'parent done'},
-            {expect: {last_user_contains: 'child task'}, tool_calls: [{arguments: {command: 'echo parent'}, name: 'exec'}]},
+            {
+              expect: {last_user_contains: 'child task'},
+              tool_calls: [{arguments: {command: 'echo parent'}, name: 'exec'}],
+            },
             {expect: {tool_result_contains: 'parent'}, text: 'child done'},
           ],
         },
@@ -135,7 +157,11 @@ describe('openAgentSession', () => {
       expect(child.id).toBe(session.id)
       expect((await child.run('child task')).finalOutput).toBe('child done')
       expect(prompter.asked).toEqual(['exec {"command":"echo parent"}'])
-      expect(audit().at(-1)).toMatchObject({decision: 'allow', reason: 'approved earlier in this session', tool_name: 'exec'})
+      expect(audit().at(-1)).toMatchObject({
+        decision: 'allow',
+        reason: 'approved earlier in this session',
+        tool_name: 'exec',
+      })
       // The child's first request: its own system prompt (the role first) and its task, nothing of the parent's conversation.
       const first = bodies()[2].messages
       expect(first.map((m) => m.role)).toEqual(['system', 'user'])
@@ -146,13 +172,24 @@ describe('openAgentSession', () => {
     it('applies the deny rules and the pre-hooks of the settings, as its parent does', async () => {
       const hookLog = join(dirs.box.home, 'hook.log')
       userSettings({
-        hooks: [{command: `cat >> '${hookLog}'; echo >> '${hookLog}'; echo "hook says no" >&2; exit 2`, event: 'pre_tool_use', tool_pattern: 'fs_write'}],
+        hooks: [
+          {
+            command: `cat >> '${hookLog}'; echo >> '${hookLog}'; echo "hook says no" >&2; exit 2`,
+            event: 'pre_tool_use',
+            tool_pattern: 'fs_write',
+          },
+        ],
         permissions: {'exec(touch *)': 'deny'},
       })
       const session = await open(
         {
           turns: [
-            {tool_calls: [{arguments: {command: 'touch denied.txt'}, name: 'exec'}, {arguments: {content: 'x', path: 'hooked.txt'}, name: 'fs_write'}]},
+            {
+              tool_calls: [
+                {arguments: {command: 'touch denied.txt'}, name: 'exec'},
+                {arguments: {content: 'x', path: 'hooked.txt'}, name: 'fs_write'},
+              ],
+            },
             {expect: {tool_result_contains: 'hook says no'}, text: 'both refused'},
           ],
         },
@@ -175,8 +212,22 @@ describe('openAgentSession', () => {
       await session.close()
       const dir = join(dirs.box.env.XDG_DATA_HOME, 'hanzo-dev', 'sessions')
       const [project] = readdirSync(dir)
-      const lines = readFileSync(join(dir, project, `${session.id}.jsonl`), 'utf8').trim().split('\n').map((line) => JSON.parse(line))
-      expect(lines.map((line) => line.type)).toEqual(['session', 'user', 'usage', 'assistant', 'end', 'run', 'user', 'usage', 'assistant', 'end'])
+      const lines = readFileSync(join(dir, project, `${session.id}.jsonl`), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line))
+      expect(lines.map((line) => line.type)).toEqual([
+        'session',
+        'user',
+        'usage',
+        'assistant',
+        'end',
+        'run',
+        'user',
+        'usage',
+        'assistant',
+        'end',
+      ])
       expect(lines[0]).toMatchObject({id: session.id, label: 'plan'})
       expect(lines[5]).toMatchObject({label: 'review', new_conversation: true})
       const show = await runCli(['sessions', 'show', session.id], {cwd: dirs.project, env: dirs.box.env})
@@ -185,7 +236,10 @@ describe('openAgentSession', () => {
 
       const next = await startFakeModel({turns: [{expect: {last_user_contains: 'go on'}, text: 'carried on'}]})
       try {
-        const cli = await runCli(['run', '--continue', 'go on', '--base-url', next.url, '--output-format', 'json'], {cwd: dirs.project, env: dirs.box.env})
+        const cli = await runCli(['run', '--continue', 'go on', '--base-url', next.url, '--output-format', 'json'], {
+          cwd: dirs.project,
+          env: dirs.box.env,
+        })
         expect(cli.exitCode, cli.stderr).toBe(0)
         expect(JSON.parse(cli.stdout)).toMatchObject({result: 'carried on', session_id: session.id})
         const sent = JSON.stringify((next.requests[0].body as ChatBody).messages)
@@ -198,7 +252,10 @@ describe('openAgentSession', () => {
     })
 
     it('carries the conversation on from run to run of one session, and saves nothing with record: false', async () => {
-      const session = await open({turns: [{text: 'one'}, {expect: {last_user_contains: 'second'}, text: 'two'}]}, {session: {record: false}})
+      const session = await open(
+        {turns: [{text: 'one'}, {expect: {last_user_contains: 'second'}, text: 'two'}]},
+        {session: {record: false}},
+      )
       await session.run('first')
       const second = await session.run('second')
       expect(second.history.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user', 'assistant'])
@@ -236,7 +293,9 @@ describe('openAgentSession', () => {
       const result = await session.compact({focus: 'the API names'})
       expect(result).toMatchObject({compactedCount: 2, strategy: 'summary'})
       await session.run('q4')
-      const sent = bodies().at(-1)!.messages.map((m) => String(m.content))
+      const sent = bodies()
+        .at(-1)!
+        .messages.map((m) => String(m.content))
       expect(sent.slice(1)).toEqual(['[Summary of earlier conversation]\nthe summary', 'q2', 'a2', 'q3', 'a3', 'q4'])
     })
   })
@@ -249,5 +308,4 @@ describe('openAgentSession', () => {
       await expect(session.run('again')).rejects.toThrow(/closed/)
     })
   })
-
 })

@@ -31,7 +31,15 @@ describe('the live region on tmux and on the test interpreter', () => {
     const region = new LiveRegion({columns: width, write: (text: string) => (bytes += text)})
     region.draw(['› abcdefghijklmnopqrstuvw', 'status'], {column: 10, line: 0})
     region.commit('committed\nfor good')
-    region.draw(['a partial 中文字符测试', '👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👍🏽👍🏽👍🏽🇯🇵🇯🇵🇯🇵❤️✔️', '\u001B[1m› \u001B[22ma\tb\tcdef', '\u001B]8;;https://example.com\u0007link\u001B]8;;\u0007 status'], {column: 4, line: 2})
+    region.draw(
+      [
+        'a partial 中文字符测试',
+        '👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👍🏽👍🏽👍🏽🇯🇵🇯🇵🇯🇵❤️✔️',
+        '\u001B[1m› \u001B[22ma\tb\tcdef',
+        '\u001B]8;;https://example.com\u0007link\u001B]8;;\u0007 status',
+      ],
+      {column: 4, line: 2},
+    )
     frames.push(bytes)
     region.commit('more')
     region.draw(['› 😀😀😀😀😀😀x', 'last status line here'], {column: 14, line: 0})
@@ -42,7 +50,13 @@ describe('the live region on tmux and on the test interpreter', () => {
       await terminals.open(`frame${index}`, `cat frame${index}; sleep 60`, {cwd: dir, height: 30, width})
     }
 
-    const shown = await Promise.all(frames.map((_, index) => terminals.waitFor(`frame${index}`, ['link status', 'line here'][index]).then(() => terminals.rows(`frame${index}`))))
+    const shown = await Promise.all(
+      frames.map((_, index) =>
+        terminals
+          .waitFor(`frame${index}`, ['link status', 'line here'][index])
+          .then(() => terminals.rows(`frame${index}`)),
+      ),
+    )
     for (const [index, frame] of frames.entries()) {
       const screen = new Screen(width)
       screen.write(frame)
@@ -66,7 +80,13 @@ describe('the live region on tmux and on the test interpreter', () => {
     await terminals.open('tall', 'cat tall; sleep 60', {cwd: dir, height: 8, width: 20})
     await terminals.waitFor('tall', 'more more')
     const tmux = await terminals.rows('tall', {history: true})
-    expect(tmux.rows).toEqual(['committed line', ...Array.from({length: 4}, () => 'word word word word'), 'more more', '›', 'status'])
+    expect(tmux.rows).toEqual([
+      'committed line',
+      ...Array.from({length: 4}, () => 'word word word word'),
+      'more more',
+      '›',
+      'status',
+    ])
     expect(tmux.cursor).toEqual([6, 2])
   })
 })

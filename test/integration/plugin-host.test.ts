@@ -34,8 +34,17 @@ function installFixtures(box: Sandbox): string {
     root: join(FIXTURES, name),
     type: 'link',
   }))
-  const plugins = [{name: 'hanzo-fixture-ok', tag: 'latest', type: 'user'}, ...linked, {name: 'hanzo-dev-plugin-hello', root: HELLO, type: 'link'}]
-  const pjson = {dependencies: {'hanzo-fixture-ok': '1.0.0'}, name: 'hanzo-dev', oclif: {plugins, schema: 1}, private: true}
+  const plugins = [
+    {name: 'hanzo-fixture-ok', tag: 'latest', type: 'user'},
+    ...linked,
+    {name: 'hanzo-dev-plugin-hello', root: HELLO, type: 'link'},
+  ]
+  const pjson = {
+    dependencies: {'hanzo-fixture-ok': '1.0.0'},
+    name: 'hanzo-dev',
+    oclif: {plugins, schema: 1},
+    private: true,
+  }
   writeFileSync(join(dataDir, 'package.json'), JSON.stringify(pjson, null, 2))
   return dataDir
 }
@@ -52,7 +61,10 @@ describe('hanzo-dev doctor with misbehaving user plugins (built CLI)', () => {
   beforeAll(async () => {
     box = makeSandbox()
     dataDir = installFixtures(box)
-    run = await runCli(['doctor', '--json'], {cwd: box.home, env: {...box.env, HANZO_PLUGIN_TIMEOUT_MS: String(TIMEOUT_MS)}})
+    run = await runCli(['doctor', '--json'], {
+      cwd: box.home,
+      env: {...box.env, HANZO_PLUGIN_TIMEOUT_MS: String(TIMEOUT_MS)},
+    })
   })
   afterAll(() => box.cleanup())
 
@@ -60,8 +72,12 @@ describe('hanzo-dev doctor with misbehaving user plugins (built CLI)', () => {
     const report = JSON.parse(run.stdout)
     expect(run.exitCode).toBe(report.ok ? 0 : 1)
     expect(report.checks.some((c: {source: string}) => c.source === 'core')).toBe(true)
-    expect(report.checks).toContainEqual(expect.objectContaining({id: 'fixture.ok', source: 'hanzo-fixture-ok', status: 'ok'}))
-    expect(report.checks).toContainEqual(expect.objectContaining({id: 'hello.ready', source: 'hanzo-dev-plugin-hello', status: 'ok'}))
+    expect(report.checks).toContainEqual(
+      expect.objectContaining({id: 'fixture.ok', source: 'hanzo-fixture-ok', status: 'ok'}),
+    )
+    expect(report.checks).toContainEqual(
+      expect.objectContaining({id: 'hello.ready', source: 'hanzo-dev-plugin-hello', status: 'ok'}),
+    )
   })
 
   it('turns each bad plugin into a warning naming it', () => {
@@ -100,7 +116,14 @@ describe('plugin host, in process (collectContributions / collectDoctorReports)'
     Object.assign(process.env, box.env, {NODE_ENV: 'production', OCLIF_DISABLE_LINKED_ESM_WARNING: '1'})
     config = await Config.load(REPO_ROOT)
     expect(config.dataDir).toBe(dataDir)
-    const host = {configDir: join(box.env.XDG_CONFIG_HOME, 'hanzo'), cwd: box.home, dataDir, env: {}, projectRoot: box.home, settings: {}}
+    const host = {
+      configDir: join(box.env.XDG_CONFIG_HOME, 'hanzo'),
+      cwd: box.home,
+      dataDir,
+      env: {},
+      projectRoot: box.home,
+      settings: {},
+    }
     ;[contributions, reports] = await Promise.all([
       collectContributions(config, host, TIMEOUT_MS),
       collectDoctorReports(config, host, TIMEOUT_MS),
@@ -114,13 +137,19 @@ describe('plugin host, in process (collectContributions / collectDoctorReports)'
 
   // Core plugins are checked only for their type: their own tests cover what they answer.
   it('tags every answer with the type of plugin it came from', () => {
-    const expected: Record<string, string> = {'hanzo-dev-plugin-hello': 'link', 'hanzo-fixture-ok': 'user', 'hanzo-fixture-shadow': 'link'}
+    const expected: Record<string, string> = {
+      'hanzo-dev-plugin-hello': 'link',
+      'hanzo-fixture-ok': 'user',
+      'hanzo-fixture-shadow': 'link',
+    }
     for (const a of [...contributions.answers, ...reports.answers]) {
       expect(a.pluginType, a.plugin).toBe(a.plugin.startsWith('@hanzo-dev/plugin-') ? 'core' : expected[a.plugin])
     }
 
     expect(reports.answers.some((a) => a.pluginType === 'core')).toBe(true)
-    expect(contributions.answers.map((a) => a.plugin)).toEqual(expect.arrayContaining(['hanzo-fixture-ok', 'hanzo-dev-plugin-hello']))
+    expect(contributions.answers.map((a) => a.plugin)).toEqual(
+      expect.arrayContaining(['hanzo-fixture-ok', 'hanzo-dev-plugin-hello']),
+    )
   })
 
   it('hands back tools that run', async () => {
@@ -131,13 +160,21 @@ describe('plugin host, in process (collectContributions / collectDoctorReports)'
       ['fixture_echo', false],
     ])
     const context = {cwd: box.home, sessionId: 'test', signal: new AbortController().signal}
-    expect(await tools[0].execute({name: 'Ada'}, context)).toEqual({error: null, is_error: false, output: 'Hello, Ada!'})
+    expect(await tools[0].execute({name: 'Ada'}, context)).toEqual({
+      error: null,
+      is_error: false,
+      output: 'Hello, Ada!',
+    })
   })
 
   it('hands back slash commands that run', async () => {
-    const commands = contributions.answers.filter((a) => a.plugin === 'hanzo-fixture-ok').flatMap((a) => a.value.slashCommands ?? [])
+    const commands = contributions.answers
+      .filter((a) => a.plugin === 'hanzo-fixture-ok')
+      .flatMap((a) => a.value.slashCommands ?? [])
     expect(commands.map((c) => [c.name, c.argsHint])).toEqual([['fixture-say', 'TEXT']])
-    expect(await commands[0].run({args: 'hi', argv: ['hi'], cwd: box.home, signal: new AbortController().signal})).toEqual({message: 'hi'})
+    expect(
+      await commands[0].run({args: 'hi', argv: ['hi'], cwd: box.home, signal: new AbortController().signal}),
+    ).toEqual({message: 'hi'})
   })
 
   it('turns each bad plugin into one warning naming it, and no good one into a warning', () => {

@@ -7,7 +7,11 @@ import fs, {appendFileSync} from 'node:fs'
 const out = process.env.RECORD_READS_TO
 if (out) {
   const note = (path) => typeof path === 'string' && appendFileSync(out, `${path}\n`)
-  for (const [target, name] of [[fs, 'readFile'], [fs, 'readFileSync'], [fs.promises, 'readFile']]) {
+  for (const [target, name] of [
+    [fs, 'readFile'],
+    [fs, 'readFileSync'],
+    [fs.promises, 'readFile'],
+  ]) {
     const original = target[name]
     target[name] = function (path, ...rest) {
       note(path)

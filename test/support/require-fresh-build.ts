@@ -16,6 +16,7 @@ const RUNS_SOURCES = /^test\/(unit|vectors)\//
 beforeAll(() => {
   const stale = inject('staleBuild')
   if (stale === null) return
-  const runsSources = RUNS_SOURCES.test(relative(ROOT, expect.getState().testPath ?? '')) && !stale.packages.includes('plugins/sdk')
+  const runsSources =
+    RUNS_SOURCES.test(relative(ROOT, expect.getState().testPath ?? '')) && !stale.packages.includes('plugins/sdk')
   if (!runsSources) throw new Error(stale.message)
 })

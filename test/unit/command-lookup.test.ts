@@ -3,15 +3,38 @@ import {describe, expect, it} from 'vitest'
 import {resolveUnknownCommand} from '../../src/core/command-lookup.js'
 
 const names = {
-  commands: ['auth:login', 'auth:logout', 'config:get', 'config:list', 'doctor', 'plugins', 'plugins:link', 'run', 'sessions:show', 'trust'],
+  commands: [
+    'auth:login',
+    'auth:logout',
+    'config:get',
+    'config:list',
+    'doctor',
+    'plugins',
+    'plugins:link',
+    'run',
+    'sessions:show',
+    'trust',
+  ],
   topics: ['auth', 'config', 'plugins', 'sessions'],
 }
 const resolve = (line: string) => resolveUnknownCommand(line.split(' '), names)
 
 describe('resolveUnknownCommand', () => {
   it('corrects a near miss word by word, keeping the rest as arguments', () => {
-    expect(resolve('confg get model --json')).toEqual({argv: ['model', '--json'], id: 'config:get', kind: 'typo', topic: false, typed: 'confg get'})
-    expect(resolve('auth logn extra')).toEqual({argv: ['extra'], id: 'auth:login', kind: 'typo', topic: false, typed: 'auth logn'})
+    expect(resolve('confg get model --json')).toEqual({
+      argv: ['model', '--json'],
+      id: 'config:get',
+      kind: 'typo',
+      topic: false,
+      typed: 'confg get',
+    })
+    expect(resolve('auth logn extra')).toEqual({
+      argv: ['extra'],
+      id: 'auth:login',
+      kind: 'typo',
+      topic: false,
+      typed: 'auth logn',
+    })
     expect(resolve('rn what')).toMatchObject({argv: ['what'], id: 'run', kind: 'typo'})
     expect(resolve('plugins lnk')).toMatchObject({id: 'plugins:link', kind: 'typo'})
   })

@@ -10,7 +10,9 @@ const files = readdirSync(vectorsDir).filter((f) => f.endsWith('.json'))
 describe('test-vectors', () => {
   it.each(files)('%s has a runner in test/vectors and the common format', (file) => {
     const domain = file.replace(/\.json$/, '')
-    expect(existsSync(join(REPO_ROOT, 'test', 'vectors', `${domain}.test.ts`)), `test/vectors/${domain}.test.ts`).toBe(true)
+    expect(existsSync(join(REPO_ROOT, 'test', 'vectors', `${domain}.test.ts`)), `test/vectors/${domain}.test.ts`).toBe(
+      true,
+    )
     const doc = JSON.parse(readFileSync(join(vectorsDir, file), 'utf8'))
     expect(doc.domain).toBe(domain)
     expect(Array.isArray(doc.cases) && doc.cases.length > 0).toBe(true)

@@ -7,10 +7,7 @@ import {REPO_ROOT} from '../helpers/cli.js'
 import {thrownBy} from '../helpers/thrown.js'
 
 type Step =
-  | {random: number; delay: number; ceiling: number}
-  | {random: number; error: string}
-  | {reset: true}
-  | {advance: number}
+  {random: number; delay: number; ceiling: number} | {random: number; error: string} | {reset: true} | {advance: number}
 
 interface Vector {
   name: string
@@ -21,7 +18,9 @@ interface Vector {
   expect?: {error: string}
 }
 
-const {cases} = JSON.parse(readFileSync(join(REPO_ROOT, 'test-vectors', 'backoff-timing.json'), 'utf8')) as {cases: Vector[]}
+const {cases} = JSON.parse(readFileSync(join(REPO_ROOT, 'test-vectors', 'backoff-timing.json'), 'utf8')) as {
+  cases: Vector[]
+}
 
 function errorCode(run: () => unknown): string | undefined {
   const error = thrownBy(run)
@@ -46,11 +45,15 @@ describe('backoff-timing vectors (HIP-301 §15)', () => {
         next = 0.5
         for (let i = 0; i < step.advance; i++) {
           const delay = backoff.nextDelay()
-          if (!(Number.isInteger(delay) && delay >= 0 && delay <= vector.maxMs)) expect.fail(`${where}: delay ${delay} outside [0, ${vector.maxMs}]`)
+          if (!(Number.isInteger(delay) && delay >= 0 && delay <= vector.maxMs))
+            expect.fail(`${where}: delay ${delay} outside [0, ${vector.maxMs}]`)
         }
       } else if ('error' in step) {
         next = step.random
-        expect(errorCode(() => backoff.nextDelay()), where).toBe(step.error)
+        expect(
+          errorCode(() => backoff.nextDelay()),
+          where,
+        ).toBe(step.error)
       } else {
         next = step.random
         expect(backoff.ceiling(), where).toBe(step.ceiling)

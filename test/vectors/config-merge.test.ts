@@ -25,13 +25,17 @@ interface Vector {
   }
 }
 
-const {cases} = JSON.parse(readFileSync(join(REPO_ROOT, 'test-vectors', 'config-merge.json'), 'utf8')) as {cases: Vector[]}
+const {cases} = JSON.parse(readFileSync(join(REPO_ROOT, 'test-vectors', 'config-merge.json'), 'utf8')) as {
+  cases: Vector[]
+}
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'hanzo-vectors-')))
 afterAll(() => rmSync(root, {force: true, recursive: true}))
 
 /** The fake secrets of a case: none may appear in a message. */
 function secretsOf(vector: Vector): string[] {
-  return [...JSON.stringify(vector.files ?? {}).matchAll(/(?:sk|ghp|tok|cs)-[\w-]*secret[\w-]*|Bearer [\w-]+/g)].map((m) => m[0])
+  return [...JSON.stringify(vector.files ?? {}).matchAll(/(?:sk|ghp|tok|cs)-[\w-]*secret[\w-]*|Bearer [\w-]+/g)].map(
+    (m) => m[0],
+  )
 }
 
 function layOut(vector: Vector, index: number) {
@@ -91,7 +95,10 @@ describe('config-merge vectors', () => {
       }
 
       if (want.error.line) {
-        expect({column: configError.column, line: configError.line}).toEqual({column: want.error.column, line: want.error.line})
+        expect({column: configError.column, line: configError.line}).toEqual({
+          column: want.error.column,
+          line: want.error.line,
+        })
         expect(configError.message).toContain(`line ${want.error.line}, column ${want.error.column}`)
       }
 
@@ -102,7 +109,8 @@ describe('config-merge vectors', () => {
     const loaded = await loadConfig({cwd, env, homedir: home, io: nodeConfigIO})
     if (want.config) expect(loaded.config).toEqual(want.config)
     if (want.permissions_order) expect(Object.keys(loaded.config.permissions)).toEqual(want.permissions_order)
-    for (const [key, where] of Object.entries(want.origins ?? {})) expect(origin(loaded.origins[key]), `origin of ${key}`).toBe(where)
+    for (const [key, where] of Object.entries(want.origins ?? {}))
+      expect(origin(loaded.origins[key]), `origin of ${key}`).toBe(where)
     if (want.warnings) {
       const got = loaded.warnings.map((w) => `${tierOf(w.file)} ${w.keyPath}`).sort()
       expect(got).toEqual(want.warnings.map((w) => `${w.tier} ${w.key}`).sort())

@@ -2,7 +2,12 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
-import {normalizeMcpServerName, normalizeMcpToolName, parseMcpToolName, ProtocolError} from '../../src/core/protocol/index.js'
+import {
+  normalizeMcpServerName,
+  normalizeMcpToolName,
+  parseMcpToolName,
+  ProtocolError,
+} from '../../src/core/protocol/index.js'
 import {REPO_ROOT} from '../helpers/cli.js'
 import {thrownBy} from '../helpers/thrown.js'
 
@@ -15,7 +20,9 @@ interface Vector {
   expect: {name?: string; error?: string; server?: string; tool?: string; none?: true}
 }
 
-const {cases} = JSON.parse(readFileSync(join(REPO_ROOT, 'test-vectors', 'mcp-normalization.json'), 'utf8')) as {cases: Vector[]}
+const {cases} = JSON.parse(readFileSync(join(REPO_ROOT, 'test-vectors', 'mcp-normalization.json'), 'utf8')) as {
+  cases: Vector[]
+}
 
 describe('mcp-normalization vectors (HIP-301 §1)', () => {
   it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, vector) => {

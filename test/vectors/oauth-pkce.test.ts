@@ -13,7 +13,9 @@ interface Vector {
   expect: {challenge?: string; error?: string}
 }
 
-const {cases} = JSON.parse(readFileSync(join(REPO_ROOT, 'test-vectors', 'oauth-pkce.json'), 'utf8')) as {cases: Vector[]}
+const {cases} = JSON.parse(readFileSync(join(REPO_ROOT, 'test-vectors', 'oauth-pkce.json'), 'utf8')) as {
+  cases: Vector[]
+}
 
 describe('oauth-pkce vectors (HIP-301 §6, RFC 7636)', () => {
   it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, vector) => {

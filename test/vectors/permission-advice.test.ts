@@ -17,7 +17,9 @@ interface Vector {
   expect: {rules: string[]} | {none: true; sessionMode: boolean}
 }
 
-const {cases} = JSON.parse(readFileSync(join(REPO_ROOT, 'test-vectors', 'permission-advice.json'), 'utf8')) as {cases: Vector[]}
+const {cases} = JSON.parse(readFileSync(join(REPO_ROOT, 'test-vectors', 'permission-advice.json'), 'utf8')) as {
+  cases: Vector[]
+}
 const FAKE_SECRET = /(?:sk|tok|ghp)[-_]\S*secret/i
 
 describe('permission-advice vectors', () => {
@@ -29,10 +31,18 @@ describe('permission-advice vectors', () => {
     if ('rules' in vector.expect) {
       expect(advice).toEqual({kind: 'rules', rules: vector.expect.rules})
       // README: added at the end of the local settings the rules allow the call, and each of them is needed.
-      const local = (patterns: string[]) => patterns.map((pattern) => ({file: '/local/settings.json', mode: 'allow' as const, pattern, tier: 'local' as const}))
-      const allowedWith = (patterns: string[]) => new PermissionPolicy([...rules, ...local(patterns)], {defaults: []}).evaluate(vector.tool, facts).mode
+      const local = (patterns: string[]) =>
+        patterns.map((pattern) => ({
+          file: '/local/settings.json',
+          mode: 'allow' as const,
+          pattern,
+          tier: 'local' as const,
+        }))
+      const allowedWith = (patterns: string[]) =>
+        new PermissionPolicy([...rules, ...local(patterns)], {defaults: []}).evaluate(vector.tool, facts).mode
       expect(allowedWith(vector.expect.rules)).toBe('allow')
-      for (const left of vector.expect.rules) expect(allowedWith(vector.expect.rules.filter((rule) => rule !== left)), `without ${left}`).not.toBe('allow')
+      for (const left of vector.expect.rules)
+        expect(allowedWith(vector.expect.rules.filter((rule) => rule !== left)), `without ${left}`).not.toBe('allow')
     } else {
       expect(advice).toMatchObject({kind: 'none', sessionMode: vector.expect.sessionMode, why: expect.any(String)})
     }

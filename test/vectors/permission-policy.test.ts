@@ -21,16 +21,28 @@ interface Vector {
   expect: {mode: PermissionMode; rule: string | null; tier?: Tier | 'default' | 'protected'}
 }
 
-const {cases} = JSON.parse(readFileSync(join(REPO_ROOT, 'test-vectors', 'permission-policy.json'), 'utf8')) as {cases: Vector[]}
+const {cases} = JSON.parse(readFileSync(join(REPO_ROOT, 'test-vectors', 'permission-policy.json'), 'utf8')) as {
+  cases: Vector[]
+}
 
 describe('permission-policy vectors (HIP-301 §7)', () => {
   it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, vector) => {
     const rules = vector.rules.map((rule) => ({...rule, file: `/${rule.tier}/settings.json`}))
-    const policy = new PermissionPolicy(rules, {defaults: vector.defaults ?? [], mode: vector.mode, protected: vector.protected})
+    const policy = new PermissionPolicy(rules, {
+      defaults: vector.defaults ?? [],
+      mode: vector.mode,
+      protected: vector.protected,
+    })
     // A tool not known to be read-only counts as mutating (README: `mutating` defaults to true).
     // The call's subject is what the tool of that name says of the input (a built-in's; others say nothing).
-    const result = policy.evaluate(vector.tool, callFacts(vector.tool, vector.input, {canonicalPath: vector.canonicalPath, mutating: vector.mutating ?? true}))
-    expect({mode: result.mode, rule: result.rule?.pattern ?? null}).toEqual({mode: vector.expect.mode, rule: vector.expect.rule})
+    const result = policy.evaluate(
+      vector.tool,
+      callFacts(vector.tool, vector.input, {canonicalPath: vector.canonicalPath, mutating: vector.mutating ?? true}),
+    )
+    expect({mode: result.mode, rule: result.rule?.pattern ?? null}).toEqual({
+      mode: vector.expect.mode,
+      rule: vector.expect.rule,
+    })
     if (vector.expect.tier) expect(result.rule?.tier).toBe(vector.expect.tier)
     if (result.mode === 'deny') expect(result.reason).toBeTruthy()
     // README: a hostile case is an attack on the rules, which never ends in allow.

@@ -37,7 +37,9 @@ interface Vector {
   }
 }
 
-const {cases} = JSON.parse(readFileSync(join(REPO_ROOT, 'test-vectors', 'session-compaction.json'), 'utf8')) as {cases: Vector[]}
+const {cases} = JSON.parse(readFileSync(join(REPO_ROOT, 'test-vectors', 'session-compaction.json'), 'utf8')) as {
+  cases: Vector[]
+}
 
 const text = (content: Content) => (typeof content === 'string' ? content : content.repeat.repeat(content.times))
 
@@ -45,7 +47,16 @@ function toMessage(m: VectorMessage): Message {
   const content = text(m.content)
   switch (m.role) {
     case 'assistant': {
-      return {content, role: 'assistant', toolCalls: (m.tool_calls ?? []).map((c) => ({arguments: c.arguments, id: c.id, input: JSON.parse(c.arguments), name: c.name}))}
+      return {
+        content,
+        role: 'assistant',
+        toolCalls: (m.tool_calls ?? []).map((c) => ({
+          arguments: c.arguments,
+          id: c.id,
+          input: JSON.parse(c.arguments),
+          name: c.name,
+        })),
+      }
     }
 
     case 'tool': {
@@ -81,13 +92,20 @@ describe('session-compaction vectors (HIP-301 §5)', () => {
           return {text: summarizer.returns}
         }
       : undefined
-    const compactor = new SessionCompactor({maxTokens: vector.max_tokens, reserveRecent: vector.reserve_recent, summarize})
+    const compactor = new SessionCompactor({
+      maxTokens: vector.max_tokens,
+      reserveRecent: vector.reserve_recent,
+      summarize,
+    })
     expect(historyTokens(input)).toBe(vector.expect.tokens_before)
     expect(compactor.shouldCompact(vector.expect.tokens_before)).toBe(vector.expect.triggered)
     expect(compactor.canCompact(input)).toBe(vector.expect.strategy !== 'none')
 
     const result = await compactor.compact(input)
-    expect({compacted_count: result.compacted_count, strategy: result.strategy}).toEqual({compacted_count: vector.expect.compacted_count, strategy: vector.expect.strategy})
+    expect({compacted_count: result.compacted_count, strategy: result.strategy}).toEqual({
+      compacted_count: vector.expect.compacted_count,
+      strategy: vector.expect.strategy,
+    })
     expect(result.messages).toHaveLength(vector.expect.messages.length)
     for (const [i, expected] of vector.expect.messages.entries()) {
       const actual = result.messages[i]
@@ -96,7 +114,8 @@ describe('session-compaction vectors (HIP-301 §5)', () => {
     }
 
     expect(result.tokens_saved).toBe(vector.expect.tokens_before - historyTokens(result.messages))
-    if (vector.expect.tokens_saved_at_least !== undefined) expect(result.tokens_saved).toBeGreaterThanOrEqual(vector.expect.tokens_saved_at_least)
+    if (vector.expect.tokens_saved_at_least !== undefined)
+      expect(result.tokens_saved).toBeGreaterThanOrEqual(vector.expect.tokens_saved_at_least)
     expectCallsPaired(result.messages)
     if (input.length > 0) expect(result.messages.length).toBeGreaterThan(0)
     const latest = input.findLast((m) => m.role === 'user' && !isSummary(m))
@@ -104,7 +123,8 @@ describe('session-compaction vectors (HIP-301 §5)', () => {
 
     const summary = result.messages.find((m) => isSummary(m) && !input.includes(m))
     expect(transcripts).toHaveLength(summarize && result.strategy !== 'none' ? 1 : 0)
-    if (result.strategy === 'summary' && summarizer && 'returns' in summarizer) expect(summary?.content).toContain(summarizer.returns)
+    if (result.strategy === 'summary' && summarizer && 'returns' in summarizer)
+      expect(summary?.content).toContain(summarizer.returns)
     for (const part of vector.expect.summary_contains ?? []) expect(summary?.content).toContain(part)
   })
 })

@@ -17,7 +17,9 @@ interface Vector {
   expect: {frames?: SseFrame[]; lastEventId?: string | null; retry?: number | null; error?: string}
 }
 
-const {cases} = JSON.parse(readFileSync(join(REPO_ROOT, 'test-vectors', 'sse-frames.json'), 'utf8')) as {cases: Vector[]}
+const {cases} = JSON.parse(readFileSync(join(REPO_ROOT, 'test-vectors', 'sse-frames.json'), 'utf8')) as {
+  cases: Vector[]
+}
 
 function run(vector: Vector, chunks: Array<string | Uint8Array>) {
   const buffer = new SseFrameBuffer(vector.options)

@@ -2,7 +2,17 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
-import {createVimState, DEFAULT_VIM_OPTIONS, expirePending, parseKeys, type VimEffect, VimInput, vimKey, type VimMode, type VimOptions} from '../../src/core/input/index.js'
+import {
+  createVimState,
+  DEFAULT_VIM_OPTIONS,
+  expirePending,
+  parseKeys,
+  type VimEffect,
+  VimInput,
+  vimKey,
+  type VimMode,
+  type VimOptions,
+} from '../../src/core/input/index.js'
 import {REPO_ROOT} from '../helpers/cli.js'
 
 interface RegisterValue {
@@ -44,7 +54,11 @@ describe('vim-keys vectors (HIP-301 §10)', () => {
   it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, vector) => {
     // One key per millisecond: well inside the 500 ms pending timeout.
     let now = 0
-    const input = new VimInput(() => now, {buffer: vector.buffer, cursor: toOffset(vector.buffer, vector.cursor), mode: vector.mode ?? 'normal'})
+    const input = new VimInput(() => now, {
+      buffer: vector.buffer,
+      cursor: toOffset(vector.buffer, vector.cursor),
+      mode: vector.mode ?? 'normal',
+    })
     const effects: VimEffect[] = []
     for (const key of parseKeys(vector.keys)) {
       now += 1
@@ -54,18 +68,33 @@ describe('vim-keys vectors (HIP-301 §10)', () => {
 
     const {state} = input
     const want = vector.expect
-    expect({buffer: state.buffer, cursor: toChars(state.buffer, state.cursor), mode: state.mode}).toEqual({buffer: want.buffer, cursor: want.cursor, mode: want.mode})
-    expect(state.cursor, 'the cursor is on a character, not inside a surrogate pair').toBe(toOffset(state.buffer, toChars(state.buffer, state.cursor)))
+    expect({buffer: state.buffer, cursor: toChars(state.buffer, state.cursor), mode: state.mode}).toEqual({
+      buffer: want.buffer,
+      cursor: want.cursor,
+      mode: want.mode,
+    })
+    expect(state.cursor, 'the cursor is on a character, not inside a surrogate pair').toBe(
+      toOffset(state.buffer, toChars(state.buffer, state.cursor)),
+    )
     if (want.register) expect(state.registers['"'], 'unnamed register').toEqual(want.register)
-    for (const [name, value] of Object.entries(want.registers ?? {})) expect(state.registers[name], `register ${name}`).toEqual(value)
+    for (const [name, value] of Object.entries(want.registers ?? {}))
+      expect(state.registers[name], `register ${name}`).toEqual(value)
     if (state.mode === 'command') expect(state.commandLine).toBe(want.commandLine)
     expect(state.pending).toEqual(want.pending ?? [])
     expect(state.options).toEqual({...DEFAULT_VIM_OPTIONS, ...want.options})
     // Every effect is in `expect`, and an effect it does not name did not happen.
-    expect(effects.filter((e) => e.kind === 'submit').map((e) => e.text)).toEqual(want.submitted === undefined ? [] : [want.submitted])
-    expect(effects.filter((e) => e.kind === 'exit').map((e) => ({force: e.force}))).toEqual(want.exit ? [want.exit] : [])
-    expect(effects.filter((e) => e.kind === 'message').map((e) => e.message)).toEqual(want.message === undefined ? [] : [want.message])
-    expect(effects.filter((e) => e.kind === 'error').map((e) => e.message)).toEqual(want.error === undefined ? [] : [want.error])
+    expect(effects.filter((e) => e.kind === 'submit').map((e) => e.text)).toEqual(
+      want.submitted === undefined ? [] : [want.submitted],
+    )
+    expect(effects.filter((e) => e.kind === 'exit').map((e) => ({force: e.force}))).toEqual(
+      want.exit ? [want.exit] : [],
+    )
+    expect(effects.filter((e) => e.kind === 'message').map((e) => e.message)).toEqual(
+      want.message === undefined ? [] : [want.message],
+    )
+    expect(effects.filter((e) => e.kind === 'error').map((e) => e.message)).toEqual(
+      want.error === undefined ? [] : [want.error],
+    )
   })
 })
 

@@ -11,10 +11,18 @@ import {StageOutput} from './stage-output.js'
 export const agentFlags = {
   model: Flags.string({description: 'Model id (default: the `model` setting).'}),
   'base-url': Flags.string({description: 'An OpenAI-compatible /v1 base URL (Ollama, vLLM, LM Studio, ...).'}),
-  'max-turns': Flags.integer({description: 'The most model requests each stage may make (default: max_turns, else 25).', min: 1}),
-  'output-format': Flags.option({default: 'text', description: 'How to report: text, json (one object at the end), stream-json (one event per line).', options: ['text', 'json', 'stream-json'] as const})(),
+  'max-turns': Flags.integer({
+    description: 'The most model requests each stage may make (default: max_turns, else 25).',
+    min: 1,
+  }),
+  'output-format': Flags.option({
+    default: 'text',
+    description: 'How to report: text, json (one object at the end), stream-json (one event per line).',
+    options: ['text', 'json', 'stream-json'] as const,
+  })(),
   'permission-mode': Flags.option({
-    description: 'prompt: ask (deny off a terminal); allow-reads: read-only tools run; deny: never ask; allow-all: run everything not denied. Default prompt.',
+    description:
+      'prompt: ask (deny off a terminal); allow-reads: read-only tools run; deny: never ask; allow-all: run everything not denied. Default prompt.',
     options: PERMISSION_MODES,
   })(),
   verbose: Flags.boolean({description: 'Show more of each tool result on stderr (text output).'}),
@@ -47,7 +55,13 @@ export async function openAgent(
   command: Command,
   taskArgument: string,
   flags: AgentFlags,
-  options: {tools: ToolScope; systemPrompt?: string; model?: string; permissionMode?: PermissionMode; headings?: boolean},
+  options: {
+    tools: ToolScope
+    systemPrompt?: string
+    model?: string
+    permissionMode?: PermissionMode
+    headings?: boolean
+  },
 ): Promise<OpenedAgent> {
   const host = await agentHost(command)
   const task = await host.output.readTask(taskArgument, process.stdin)
@@ -65,7 +79,13 @@ export async function openAgent(
     tools: options.tools,
     warn: (message) => command.warn(message),
   })
-  const output = new StageOutput(host, session.id, flags['output-format'] as OutputFormat, {stderr: process.stderr, stdout: process.stdout}, {headings: options.headings ?? false, verbose: flags.verbose})
+  const output = new StageOutput(
+    host,
+    session.id,
+    flags['output-format'] as OutputFormat,
+    {stderr: process.stderr, stdout: process.stdout},
+    {headings: options.headings ?? false, verbose: flags.verbose},
+  )
   return {host, output, session, task}
 }
 

@@ -53,7 +53,8 @@ export function parseAgentFile(text: string, file: string, source: AgentDefiniti
   }
 
   for (const key of Object.keys(fields)) {
-    if (!(AGENT_FIELDS as readonly string[]).includes(key)) fail(key, `unknown field (the fields are ${AGENT_FIELDS.join(', ')})`)
+    if (!(AGENT_FIELDS as readonly string[]).includes(key))
+      fail(key, `unknown field (the fields are ${AGENT_FIELDS.join(', ')})`)
   }
 
   const text_ = (field: string): string | undefined => {
@@ -64,7 +65,8 @@ export function parseAgentFile(text: string, file: string, source: AgentDefiniti
   }
 
   const name = text_('name') ?? basename(file).replace(/\.md$/i, '')
-  if (!NAME.test(name)) fail('name', `${JSON.stringify(name)} is not a valid name (lowercase letters, digits, - and _, up to 64)`)
+  if (!NAME.test(name))
+    fail('name', `${JSON.stringify(name)} is not a valid name (lowercase letters, digits, - and _, up to 64)`)
   const description = text_('description') ?? fail('description', 'is required: one line saying what the agent does')
   const mode = text_('permission_mode')
   if (mode !== undefined && !(PERMISSION_MODES as readonly string[]).includes(mode)) {
@@ -73,7 +75,10 @@ export function parseAgentFile(text: string, file: string, source: AgentDefiniti
 
   // A repository's file must not answer permission prompts for the user (trust covers its settings, not these files).
   if (source === 'project' && (mode === 'allow-all' || mode === 'allow-reads')) {
-    fail('permission_mode', `a project's agent may not set ${mode} (only prompt or deny): pass --permission-mode ${mode} yourself, or put the agent in your own agents directory`)
+    fail(
+      'permission_mode',
+      `a project's agent may not set ${mode} (only prompt or deny): pass --permission-mode ${mode} yourself, or put the agent in your own agents directory`,
+    )
   }
 
   if (body === '') fail('body', 'the system prompt (the text after the front matter) is empty')
@@ -92,8 +97,10 @@ export function parseAgentFile(text: string, file: string, source: AgentDefiniti
 function toolScope(value: string | string[] | undefined, fail: (field: string, problem: string) => never): ToolScope {
   if (value === undefined) return 'read-only'
   const names = typeof value === 'string' ? value.split(',').map((item) => item.trim()) : value
-  if (typeof value === 'string' && names.length === 1 && ['all', 'read-only', 'none'].includes(names[0])) return names[0] as ToolScope
+  if (typeof value === 'string' && names.length === 1 && ['all', 'read-only', 'none'].includes(names[0]))
+    return names[0] as ToolScope
   const bad = names.find((item) => !TOOL_NAME.test(item))
-  if (bad !== undefined) fail('tools', `${JSON.stringify(bad)} is not a tool name (use all, read-only, none, or a list of tool names)`)
+  if (bad !== undefined)
+    fail('tools', `${JSON.stringify(bad)} is not a tool name (use all, read-only, none, or a list of tool names)`)
   return names
 }

@@ -53,7 +53,8 @@ async function agentFiles(dir: string): Promise<string[]> {
   try {
     names = await readdir(dir)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return []
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return []
     throw error
   }
 

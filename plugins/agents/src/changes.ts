@@ -19,16 +19,23 @@ const SAFE = ['-c', 'core.fsmonitor=false', '-c', 'core.quotepath=false']
 const DIFF = ['--no-ext-diff', '--no-textconv', '--no-color']
 
 /** In git, the working tree against HEAD; elsewhere the files the agent wrote (`written`, as its tools reported them). */
-export async function workspaceChanges(cwd: string, written: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): Promise<ChangeSet> {
+export async function workspaceChanges(
+  cwd: string,
+  written: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Promise<ChangeSet> {
   const git = (args: string[]) => runCommand('git', [...SAFE, ...args], {cwd, env, timeoutMs: GIT_TIMEOUT_MS})
   const inside = await git(['rev-parse', '--is-inside-work-tree'])
-  if (!inside.ok || inside.stdout.trim() !== 'true') return {files: [...new Set(written.map((p) => workspacePath(cwd, p)))].sort()}
+  if (!inside.ok || inside.stdout.trim() !== 'true')
+    return {files: [...new Set(written.map((p) => workspacePath(cwd, p)))].sort()}
   const hasHead = (await git(['rev-parse', '--verify', '--quiet', 'HEAD'])).ok
   const status = await git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.'])
   const entries = status.stdout.split('\0').filter(Boolean)
   const untracked = entries.filter((e) => e.startsWith('?? ')).map((e) => e.slice(3))
   const files = changedPaths(entries)
-  const tracked = hasHead ? (await git(['diff', ...DIFF, 'HEAD', '--', '.'])).stdout : (await git(['diff', ...DIFF, '--cached', '--', '.'])).stdout
+  const tracked = hasHead
+    ? (await git(['diff', ...DIFF, 'HEAD', '--', '.'])).stdout
+    : (await git(['diff', ...DIFF, '--cached', '--', '.'])).stdout
   let diff = tracked
   for (const file of untracked) {
     if (diff.length >= MAX_DIFF_CHARS) break
@@ -37,7 +44,11 @@ export async function workspaceChanges(cwd: string, written: readonly string[], 
   }
 
   const truncated = diff.length > MAX_DIFF_CHARS
-  return {diff: truncated ? `${diff.slice(0, MAX_DIFF_CHARS)}\n[diff truncated]` : diff, files, ...(truncated ? {truncated} : {})}
+  return {
+    diff: truncated ? `${diff.slice(0, MAX_DIFF_CHARS)}\n[diff truncated]` : diff,
+    files,
+    ...(truncated ? {truncated} : {}),
+  }
 }
 
 /** `git status -z` entries -> paths; a rename's entry is followed by its old path, which is skipped. */

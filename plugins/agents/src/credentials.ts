@@ -32,7 +32,8 @@ export async function findCredentialSources(lookup: CredentialLookup): Promise<C
   const providers = lookup.settings.providers
   if (isRecord(providers)) {
     for (const [name, provider] of Object.entries(providers)) {
-      if (isRecord(provider) && isSet(provider.api_key)) sources.push({kind: 'settings', name: `providers.${name}.api_key`})
+      if (isRecord(provider) && isSet(provider.api_key))
+        sources.push({kind: 'settings', name: `providers.${name}.api_key`})
     }
   }
 
@@ -42,11 +43,17 @@ export async function findCredentialSources(lookup: CredentialLookup): Promise<C
   return sources
 }
 
-export async function credentialsFile(configDir: string, platform: NodeJS.Platform = process.platform): Promise<{path: string; mode?: number} | undefined> {
+export async function credentialsFile(
+  configDir: string,
+  platform: NodeJS.Platform = process.platform,
+): Promise<{path: string; mode?: number} | undefined> {
   return privateFile(join(configDir, CREDENTIALS_FILE), platform)
 }
 
-async function privateFile(path: string, platform: NodeJS.Platform): Promise<{path: string; mode?: number} | undefined> {
+async function privateFile(
+  path: string,
+  platform: NodeJS.Platform,
+): Promise<{path: string; mode?: number} | undefined> {
   try {
     const info = await stat(path)
     if (!info.isFile()) return undefined

@@ -26,7 +26,8 @@ const KEY_LINE = /^([a-z][a-z0-9_]*)\s*:(.*)$/
 
 export function parseFrontMatter(text: string): FrontMatter {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/)
-  if (lines[0]?.trim() !== '---') throw new FrontMatterError('it does not start with a front matter block (a first line `---`)', 1)
+  if (lines[0]?.trim() !== '---')
+    throw new FrontMatterError('it does not start with a front matter block (a first line `---`)', 1)
   const end = lines.findIndex((line, i) => i > 0 && line.trim() === '---')
   if (end === -1) throw new FrontMatterError('its front matter has no closing `---` line')
   const fields: Record<string, string | string[]> = Object.create(null)
@@ -40,7 +41,13 @@ export function parseFrontMatter(text: string): FrontMatter {
     fields[key] = parseValue(raw.trim(), i + 1, key)
   }
 
-  return {body: lines.slice(end + 1).join('\n').trim(), fields}
+  return {
+    body: lines
+      .slice(end + 1)
+      .join('\n')
+      .trim(),
+    fields,
+  }
 }
 
 function parseValue(raw: string, line: number, key: string): string | string[] {
@@ -56,7 +63,13 @@ function parseValue(raw: string, line: number, key: string): string | string[] {
 function unquote(value: string, line: number, key: string): string {
   const quote = value[0]
   if ((quote === '"' || quote === "'") && value.length >= 2 && value.endsWith(quote)) return value.slice(1, -1)
-  if (quote === '"' || quote === "'") throw new FrontMatterError('a quoted value must end with the same quote', line, key)
-  if (/^[[\]{}|>&*!]/.test(value)) throw new FrontMatterError(`\`${value}\` is YAML this parser does not read: write a plain or quoted string`, line, key)
+  if (quote === '"' || quote === "'")
+    throw new FrontMatterError('a quoted value must end with the same quote', line, key)
+  if (/^[[\]{}|>&*!]/.test(value))
+    throw new FrontMatterError(
+      `\`${value}\` is YAML this parser does not read: write a plain or quoted string`,
+      line,
+      key,
+    )
   return value
 }

@@ -14,9 +14,15 @@ import {runAuto, runPlan, runSolve} from './stages.js'
  */
 export function agentSlashCommands(): SlashCommandDefinition[] {
   return [
-    stage('plan', 'Plan a task step by step (no tools, nothing changed)', async (context, task) => answer('plan', await runPlan(sessionOf(context), task, {signal: context.signal}))),
-    stage('solve', 'Reason through a problem with read-only tools (nothing changed)', async (context, task) => answer('solve', await runSolve(sessionOf(context), task, {signal: context.signal}))),
-    stage('code', 'Implement a task in this conversation, as the code stage', (_context, task) => ({prompt: `${STAGE_PROMPTS.code}\n\nTask:\n${task}`})),
+    stage('plan', 'Plan a task step by step (no tools, nothing changed)', async (context, task) =>
+      answer('plan', await runPlan(sessionOf(context), task, {signal: context.signal})),
+    ),
+    stage('solve', 'Reason through a problem with read-only tools (nothing changed)', async (context, task) =>
+      answer('solve', await runSolve(sessionOf(context), task, {signal: context.signal})),
+    ),
+    stage('code', 'Implement a task in this conversation, as the code stage', (_context, task) => ({
+      prompt: `${STAGE_PROMPTS.code}\n\nTask:\n${task}`,
+    })),
     stage('auto', 'Plan, code and review a task end to end (edits ask as usual)', async (context, task) => {
       const auto = await runAuto(sessionOf(context), task, {signal: context.signal})
       const text = autoText(auto)
@@ -25,7 +31,11 @@ export function agentSlashCommands(): SlashCommandDefinition[] {
   ]
 }
 
-function stage(name: string, description: string, work: (context: SlashCommandContext, task: string) => Promise<SlashCommandResult> | SlashCommandResult): SlashCommandDefinition {
+function stage(
+  name: string,
+  description: string,
+  work: (context: SlashCommandContext, task: string) => Promise<SlashCommandResult> | SlashCommandResult,
+): SlashCommandDefinition {
   return {
     argsHint: 'TASK',
     description,
@@ -43,6 +53,7 @@ function sessionOf(context: SlashCommandContext) {
 }
 
 function answer(name: string, result: StageRunResult): SlashCommandResult {
-  if (result.stop !== 'completed') return {message: `/${name} stopped early (${result.stop}):\n${result.finalOutput}`.trimEnd()}
+  if (result.stop !== 'completed')
+    return {message: `/${name} stopped early (${result.stop}):\n${result.finalOutput}`.trimEnd()}
   return {context: `The ${name} stage's answer (from /${name}):\n${result.finalOutput}`, message: result.finalOutput}
 }

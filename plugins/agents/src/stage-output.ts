@@ -30,11 +30,21 @@ export class StageOutput implements StageObserver {
 
   async stageStart(stage: string, round: number, session: AgentSessionLike): Promise<void> {
     const {stdout} = this.streams
-    if (this.options.headings && this.format === 'text') stdout.write(`${this.stages++ > 0 ? '\n' : ''}## ${HEADINGS[stage] ?? stage}${round > 1 ? ` (round ${round})` : ''}\n\n`)
+    if (this.options.headings && this.format === 'text')
+      stdout.write(
+        `${this.stages++ > 0 ? '\n' : ''}## ${HEADINGS[stage] ?? stage}${round > 1 ? ` (round ${round})` : ''}\n\n`,
+      )
     if (this.options.headings && this.format === 'stream-json') this.line({event: 'start', round, stage, type: 'stage'})
     // In json, auto's stages go into its one object at the end: theirs are not printed.
     const format = this.options.headings && this.format === 'json' ? undefined : this.format
-    this.current = format && (await this.host.output.runReport(format, this.streams, {model: session.model, sessionId: session.id}, {verbose: this.options.verbose}))
+    this.current =
+      format &&
+      (await this.host.output.runReport(
+        format,
+        this.streams,
+        {model: session.model, sessionId: session.id},
+        {verbose: this.options.verbose},
+      ))
     this.current?.start(session.tools, session.cwd)
   }
 
@@ -44,7 +54,8 @@ export class StageOutput implements StageObserver {
 
   stageEnd(stage: string, round: number, result: StageRunResult): void {
     this.current?.finish(result, result.usageReport)
-    if (this.options.headings && this.format === 'stream-json') this.line({event: 'end', round, stage, stop: result.stop, type: 'stage'})
+    if (this.options.headings && this.format === 'stream-json')
+      this.line({event: 'end', round, stage, stop: result.stop, type: 'stage'})
   }
 
   fail(message: string): void {
@@ -72,19 +83,29 @@ export function autoSummary(auto: AutoResult, sessionId: string) {
     review: auto.review ?? null,
     rounds: auto.rounds,
     session_id: sessionId,
-    stages: auto.stages.map(({result, round, stage}) => ({num_turns: result.turns, result: result.finalOutput, round, stage, stop: result.stop})),
+    stages: auto.stages.map(({result, round, stage}) => ({
+      num_turns: result.turns,
+      result: result.finalOutput,
+      round,
+      stage,
+      stop: result.stop,
+    })),
     stop: auto.stop,
     type: 'auto_result',
   }
 }
 
 export function autoText(auto: AutoResult): string {
-  const files = auto.changes.files.length === 0 ? 'Files changed: none' : `Files changed:\n${auto.changes.files.map((f) => `  ${f}`).join('\n')}`
+  const files =
+    auto.changes.files.length === 0
+      ? 'Files changed: none'
+      : `Files changed:\n${auto.changes.files.map((f) => `  ${f}`).join('\n')}`
   const rounds = `${auto.rounds} code round${auto.rounds === 1 ? '' : 's'}`
   let review: string
   if (auto.stop !== 'completed') review = `Stopped: a stage ended with ${auto.stop} (${rounds})`
   else if (auto.review?.verdict === 'pass') review = `Review: passed (${rounds})`
-  else if (auto.review?.verdict === 'fail') review = `Review: problems remain after ${rounds}${auto.review.problems.map((p) => `\n  - ${p}`).join('')}`
+  else if (auto.review?.verdict === 'fail')
+    review = `Review: problems remain after ${rounds}${auto.review.problems.map((p) => `\n  - ${p}`).join('')}`
   else review = `Review: no verdict (the reviewer did not end with VERDICT: pass or fail; ${rounds})`
   return `## Result\n\n${files}\n${review}\n`
 }

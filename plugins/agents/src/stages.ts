@@ -23,15 +23,37 @@ export interface StageOptions {
 const SCOPES: Record<Stage, ToolScope> = {code: 'all', plan: 'none', review: 'read-only', solve: 'read-only'}
 
 /** One stage as a child of `session`: its own history and tool scope, the parent's policy, approvals, hooks and audit log. */
-export function runStage(session: AgentSessionLike, stage: Stage, prompt: string, options: StageOptions & {round?: number; prefix?: string} = {}): Promise<StageRunResult> {
+export function runStage(
+  session: AgentSessionLike,
+  stage: Stage,
+  prompt: string,
+  options: StageOptions & {round?: number; prefix?: string} = {},
+): Promise<StageRunResult> {
   const role = stage === 'review' ? REVIEW_PROMPT : STAGE_PROMPTS[stage]
   const tools = stage === 'plan' && options.read ? 'read-only' : SCOPES[stage]
-  return runChild(session, stage, prompt, {systemPrompt: options.prefix ? `${options.prefix}\n\n${role}` : role, tools}, options)
+  return runChild(
+    session,
+    stage,
+    prompt,
+    {systemPrompt: options.prefix ? `${options.prefix}\n\n${role}` : role, tools},
+    options,
+  )
 }
 
 /** A custom agent (agent-file.ts) on `session`: its system prompt, tools and model. */
-export function runAgent(session: AgentSessionLike, agent: AgentDefinition, task: string, options: StageOptions = {}): Promise<StageRunResult> {
-  return runChild(session, agent.name, task, {model: agent.model, systemPrompt: agent.systemPrompt, tools: agent.tools}, options)
+export function runAgent(
+  session: AgentSessionLike,
+  agent: AgentDefinition,
+  task: string,
+  options: StageOptions = {},
+): Promise<StageRunResult> {
+  return runChild(
+    session,
+    agent.name,
+    task,
+    {model: agent.model, systemPrompt: agent.systemPrompt, tools: agent.tools},
+    options,
+  )
 }
 
 async function runChild(
@@ -45,7 +67,11 @@ async function runChild(
   const child = session.child({...scope, label, maxTurns: options.maxTurns})
   try {
     await options.observer?.stageStart?.(label, round, child)
-    const result = await child.run(prompt, {label, onEvent: (event) => options.observer?.event?.(event, label), signal: options.signal})
+    const result = await child.run(prompt, {
+      label,
+      onEvent: (event) => options.observer?.event?.(event, label),
+      signal: options.signal,
+    })
     options.observer?.stageEnd?.(label, round, result)
     return result
   } finally {
@@ -53,9 +79,12 @@ async function runChild(
   }
 }
 
-export const runPlan = (session: AgentSessionLike, task: string, options?: StageOptions) => runStage(session, 'plan', task, options)
-export const runSolve = (session: AgentSessionLike, task: string, options?: StageOptions) => runStage(session, 'solve', task, options)
-export const runCode = (session: AgentSessionLike, task: string, options?: StageOptions) => runStage(session, 'code', task, options)
+export const runPlan = (session: AgentSessionLike, task: string, options?: StageOptions) =>
+  runStage(session, 'plan', task, options)
+export const runSolve = (session: AgentSessionLike, task: string, options?: StageOptions) =>
+  runStage(session, 'solve', task, options)
+export const runCode = (session: AgentSessionLike, task: string, options?: StageOptions) =>
+  runStage(session, 'code', task, options)
 
 export interface AutoResult {
   stages: Array<{stage: Stage; round: number; result: StageRunResult}>
@@ -75,7 +104,11 @@ export const DEFAULT_MAX_ROUNDS = 2
  * (the working tree's diff in git, else the files the code stage wrote), and while the review
  * fails and rounds remain, code again with the review. A stage that does not complete ends it.
  */
-export async function runAuto(session: AgentSessionLike, task: string, options: StageOptions & {maxRounds?: number} = {}): Promise<AutoResult> {
+export async function runAuto(
+  session: AgentSessionLike,
+  task: string,
+  options: StageOptions & {maxRounds?: number} = {},
+): Promise<AutoResult> {
   const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS
   const stages: AutoResult['stages'] = []
   const written = new Set<string>()
@@ -119,7 +152,10 @@ export async function runAuto(session: AgentSessionLike, task: string, options: 
 }
 
 function reviewPrompt(task: string, plan: string, summary: string, changes: ChangeSet): string {
-  const change = changes.diff === undefined ? `The files changed:\n${changes.files.map((f) => `- ${f}`).join('\n') || '(none)'}` : `The change (git diff of the working tree):\n${changes.diff || '(no difference)'}`
+  const change =
+    changes.diff === undefined
+      ? `The files changed:\n${changes.files.map((f) => `- ${f}`).join('\n') || '(none)'}`
+      : `The change (git diff of the working tree):\n${changes.diff || '(no difference)'}`
   return `Review this change.\n\nTask:\n${task}\n\nPlan:\n${plan}\n\nThe coding agent's summary:\n${summary}\n\n${change}`
 }
 

@@ -19,7 +19,9 @@ const thrown = (f: () => unknown): Error => {
 
 describe('front matter', () => {
   it('reads plain, quoted and list values, skips comments and blank lines, keeps the body', () => {
-    const parsed = parseFrontMatter('---\nname: a\n\n# a comment\ndescription: "x: y"\ntools: [fs_read, \'fs_grep\']\n---\n\nThe body.\n')
+    const parsed = parseFrontMatter(
+      '---\nname: a\n\n# a comment\ndescription: "x: y"\ntools: [fs_read, \'fs_grep\']\n---\n\nThe body.\n',
+    )
     expect(parsed).toEqual({body: 'The body.', fields: {description: 'x: y', name: 'a', tools: ['fs_read', 'fs_grep']}})
   })
 
@@ -38,13 +40,24 @@ describe('agent files', () => {
   const file = '/agents/reviewer.md'
   it('defaults the name to the file name and the tools to read-only', () => {
     expect(parseAgentFile('---\ndescription: Reviews\n---\nYou review.\n', file, 'user')).toEqual({
-      description: 'Reviews', file, model: undefined, name: 'reviewer', permissionMode: undefined, source: 'user', systemPrompt: 'You review.', tools: 'read-only',
+      description: 'Reviews',
+      file,
+      model: undefined,
+      name: 'reviewer',
+      permissionMode: undefined,
+      source: 'user',
+      systemPrompt: 'You review.',
+      tools: 'read-only',
     })
   })
 
   it.each([
     ['description', '---\nname: x\n---\nbody', 'is required'],
-    ['permission_mode', '---\ndescription: d\npermission_mode: yolo\n---\nbody', '"yolo" is not one of prompt, allow-reads, deny, allow-all'],
+    [
+      'permission_mode',
+      '---\ndescription: d\npermission_mode: yolo\n---\nbody',
+      '"yolo" is not one of prompt, allow-reads, deny, allow-all',
+    ],
     ['tools', '---\ndescription: d\ntools: [fs read]\n---\nbody', '"fs read" is not a tool name'],
     ['colour', '---\ndescription: d\ncolour: red\n---\nbody', 'unknown field'],
     ['body', '---\ndescription: d\n---\n', 'is empty'],
@@ -57,12 +70,18 @@ describe('agent files', () => {
 
   it("refuses a project agent's permission mode that answers for the user, and keeps a stricter one", () => {
     for (const mode of ['allow-all', 'allow-reads']) {
-      const error = thrown(() => parseAgentFile(`---\ndescription: d\npermission_mode: ${mode}\n---\nbody`, file, 'project'))
+      const error = thrown(() =>
+        parseAgentFile(`---\ndescription: d\npermission_mode: ${mode}\n---\nbody`, file, 'project'),
+      )
       expect(error.message).toContain(`${file}: \`permission_mode\`: a project's agent may not set ${mode}`)
-      expect(parseAgentFile(`---\ndescription: d\npermission_mode: ${mode}\n---\nbody`, file, 'user').permissionMode).toBe(mode)
+      expect(
+        parseAgentFile(`---\ndescription: d\npermission_mode: ${mode}\n---\nbody`, file, 'user').permissionMode,
+      ).toBe(mode)
     }
 
-    expect(parseAgentFile('---\ndescription: d\npermission_mode: deny\n---\nbody', file, 'project').permissionMode).toBe('deny')
+    expect(
+      parseAgentFile('---\ndescription: d\npermission_mode: deny\n---\nbody', file, 'project').permissionMode,
+    ).toBe('deny')
   })
 })
 
@@ -89,6 +108,8 @@ describe('loading agents', () => {
     const where = agentDirs(dirs.project, dirs.config, false)
     write(where.user, 'a.md', '---\nname: same\ndescription: one\n---\nA')
     write(where.user, 'b.md', '---\nname: same\ndescription: two\n---\nB')
-    await expect(loadAgents(where)).rejects.toThrow(`${join(where.user, 'b.md')}: \`name\`: the name "same" is taken by ${join(where.user, 'a.md')}`)
+    await expect(loadAgents(where)).rejects.toThrow(
+      `${join(where.user, 'b.md')}: \`name\`: the name "same" is taken by ${join(where.user, 'a.md')}`,
+    )
   })
 })

@@ -8,7 +8,18 @@ import {workspaceChanges} from '../src/changes.js'
 
 describe('workspace changes', () => {
   const dirs = useSandboxDirs('hanzo-agents-changes-', 'repo', 'plain')
-  const git = (...args: string[]) => execFileSync('git', args, {cwd: dirs.repo, env: {...process.env, ...dirs.box.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t'}})
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: dirs.repo,
+      env: {
+        ...process.env,
+        ...dirs.box.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@t',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@t',
+      },
+    })
 
   it('in git: the working tree against HEAD, new files included', async () => {
     git('init', '-q')
@@ -25,7 +36,10 @@ describe('workspace changes', () => {
   })
 
   it('outside git: the files the agent wrote', async () => {
-    const changes = await workspaceChanges(dirs.plain, ['b.txt', join(dirs.plain, 'a.txt'), 'b.txt'], {...process.env, ...dirs.box.env})
+    const changes = await workspaceChanges(dirs.plain, ['b.txt', join(dirs.plain, 'a.txt'), 'b.txt'], {
+      ...process.env,
+      ...dirs.box.env,
+    })
     expect(changes).toEqual({files: ['a.txt', 'b.txt']})
   })
 })

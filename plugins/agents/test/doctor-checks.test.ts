@@ -24,7 +24,10 @@ describe('findCredentialSources', () => {
     const sources = await findCredentialSources({
       configDir,
       env: {ANTHROPIC_API_KEY: SECRET, HANZO_API_KEY: '', OPENAI_API_KEY: undefined},
-      settings: {api_key: '[redacted]', providers: {empty: {}, openai: {api_key: '[redacted]', base_url: 'https://api.openai.com/v1'}}},
+      settings: {
+        api_key: '[redacted]',
+        providers: {empty: {}, openai: {api_key: '[redacted]', base_url: 'https://api.openai.com/v1'}},
+      },
     })
     expect(sources).toEqual([
       {kind: 'settings', name: 'api_key'},
@@ -36,13 +39,19 @@ describe('findCredentialSources', () => {
   })
 
   it('tolerates settings of the wrong shape', async () => {
-    expect(await findCredentialSources({configDir, env: {}, settings: {api_key: 42, providers: ['openai']}})).toEqual([])
+    expect(await findCredentialSources({configDir, env: {}, settings: {api_key: 42, providers: ['openai']}})).toEqual(
+      [],
+    )
   })
 })
 
 describe('agentsChecks', () => {
   it('passes with a model and a key from the environment', async () => {
-    const checks = await agentsChecks({configDir, env: {HANZO_API_KEY: SECRET}, settings: {model: 'zen-coder', provider: 'hanzo'}})
+    const checks = await agentsChecks({
+      configDir,
+      env: {HANZO_API_KEY: SECRET},
+      settings: {model: 'zen-coder', provider: 'hanzo'},
+    })
     expect(checks).toEqual([
       expect.objectContaining({detail: 'zen-coder (provider hanzo)', id: 'agents.model', status: 'ok'}),
       expect.objectContaining({detail: 'HANZO_API_KEY (environment)', id: 'agents.credentials', status: 'ok'}),
@@ -63,6 +72,9 @@ describe('agentsChecks', () => {
     writeFileSync(join(configDir, 'credentials.json'), '{}', {mode: 0o644})
     const checks = await agentsChecks({configDir, env: {}, settings: {model: 'm'}})
     expect(checks.find((c) => c.id === 'agents.credentials')?.status).toBe('ok')
-    expect(checks.find((c) => c.id === 'agents.credentials.file')).toMatchObject({detail: expect.stringContaining('mode 0644'), status: 'warn'})
+    expect(checks.find((c) => c.id === 'agents.credentials.file')).toMatchObject({
+      detail: expect.stringContaining('mode 0644'),
+      status: 'warn',
+    })
   })
 })

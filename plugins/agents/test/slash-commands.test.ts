@@ -10,7 +10,18 @@ function fakeSession(reply: string) {
   const session = {
     child(options: ChildSessionOptions) {
       children.push(options)
-      return {close: async () => {}, run: async () => ({finalOutput: reply, history: [], rawResponses: [], stop: 'completed', turns: 1, usage: {inputTokens: 1, outputTokens: 1}, usageReport: {} as never})}
+      return {
+        close: async () => {},
+        run: async () => ({
+          finalOutput: reply,
+          history: [],
+          rawResponses: [],
+          stop: 'completed',
+          turns: 1,
+          usage: {inputTokens: 1, outputTokens: 1},
+          usageReport: {} as never,
+        }),
+      }
     },
     cwd: '/work',
   } as unknown as AgentSession
@@ -19,14 +30,23 @@ function fakeSession(reply: string) {
 
 const run = (name: string, args: string, session?: AgentSession) => {
   const command = agentSlashCommands().find((c) => c.name === name)!
-  const context: SlashCommandContext = {args, argv: args ? args.split(' ') : [], cwd: '/work', session, signal: new AbortController().signal}
+  const context: SlashCommandContext = {
+    args,
+    argv: args ? args.split(' ') : [],
+    cwd: '/work',
+    session,
+    signal: new AbortController().signal,
+  }
   return command.run(context)
 }
 
 describe('the agent slash commands', () => {
   it('/plan runs the plan stage (no tools) on a child of the chat session: the answer is shown and goes to the next turn', async () => {
     const {children, session} = fakeSession('1. add the cache')
-    expect(await run('plan', 'add a cache', session)).toEqual({context: "The plan stage's answer (from /plan):\n1. add the cache", message: '1. add the cache'})
+    expect(await run('plan', 'add a cache', session)).toEqual({
+      context: "The plan stage's answer (from /plan):\n1. add the cache",
+      message: '1. add the cache',
+    })
     expect(children).toMatchObject([{label: 'plan', systemPrompt: STAGE_PROMPTS.plan, tools: 'none'}])
   })
 

@@ -5,7 +5,10 @@ import type {Repository} from './repository.js'
 export async function checkBranchName(repo: Repository, name: string): Promise<void> {
   const checked = await git(['check-ref-format', '--branch', name], repo.context)
   if (!checked.ok) {
-    throw new GitError(`"${name}" is not a valid branch name`, {exitCode: 2, hint: 'use letters, digits, - _ . and /; no spaces, no "..", no ~ ^ : ? * [ or \\, and it may not start with -'})
+    throw new GitError(`"${name}" is not a valid branch name`, {
+      exitCode: 2,
+      hint: 'use letters, digits, - _ . and /; no spaces, no "..", no ~ ^ : ? * [ or \\, and it may not start with -',
+    })
   }
 }
 
@@ -16,7 +19,10 @@ export async function branchExists(repo: Repository, name: string): Promise<bool
 /** `git checkout -b NAME` from HEAD: the working tree and the index go along unchanged. */
 export async function createBranch(repo: Repository, name: string): Promise<void> {
   await checkBranchName(repo, name)
-  if (await branchExists(repo, name)) throw new GitError(`A branch named ${name} exists already`, {hint: `switch to it with git switch ${name}, or choose another name`})
+  if (await branchExists(repo, name))
+    throw new GitError(`A branch named ${name} exists already`, {
+      hint: `switch to it with git switch ${name}, or choose another name`,
+    })
   const made = await git(['checkout', '--quiet', '-b', name], repo.context)
   if (!made.ok) throw gitFailure(`Cannot create the branch ${name}`, made)
 }

@@ -29,7 +29,8 @@ export async function inRepository<T>(command: Command, work: (repo: Repository)
   try {
     return await work(await openRepository({cwd: process.cwd(), env: process.env}))
   } catch (error) {
-    if (error instanceof GitError) command.error(error.message, {exit: error.exitCode, suggestions: error.hint ? [error.hint] : undefined})
+    if (error instanceof GitError)
+      command.error(error.message, {exit: error.exitCode, suggestions: error.hint ? [error.hint] : undefined})
     throw error
   }
 }

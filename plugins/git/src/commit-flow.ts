@@ -53,7 +53,8 @@ export type CommitResult =
  * model call, Ctrl-C at the question, `beforeCommit` refusing) puts the index back as it was.
  */
 export async function commitChanges(repo: Repository, options: CommitOptions): Promise<CommitResult> {
-  if (options.amend && !repo.hasHead) throw new GitError('There is no commit to amend on this branch yet', {hint: 'commit without --amend'})
+  if (options.amend && !repo.hasHead)
+    throw new GitError('There is no commit to amend on this branch yet', {hint: 'commit without --amend'})
   const given = await givenMessage(options)
   const snapshot = await snapshotIndex(repo)
   let message: string
@@ -88,7 +89,10 @@ async function givenMessage(options: CommitOptions): Promise<string | undefined>
   try {
     text = await readFile(resolve(options.file), 'utf8')
   } catch (error) {
-    throw new GitError(`Cannot read the message file ${options.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, {exitCode: 2})
+    throw new GitError(
+      `Cannot read the message file ${options.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      {exitCode: 2},
+    )
   }
 
   if (!text.trim()) throw new GitError(`The message file ${options.file} is empty`, {exitCode: 2})
@@ -97,11 +101,18 @@ async function givenMessage(options: CommitOptions): Promise<string | undefined>
 
 async function stage(repo: Repository, options: CommitOptions): Promise<void> {
   // `git add` would mark a file with conflict markers as resolved.
-  const unmerged = (await gitOutput(['diff', '--name-only', '--diff-filter=U', '-z'], repo.context, 'Cannot read the index')).split('\0').filter(Boolean)
+  const unmerged = (
+    await gitOutput(['diff', '--name-only', '--diff-filter=U', '-z'], repo.context, 'Cannot read the index')
+  )
+    .split('\0')
+    .filter(Boolean)
   if (unmerged.length > 0) {
-    throw new GitError(`${unmerged.length} file(s) have unresolved conflicts: ${unmerged.slice(0, 5).join(', ')}${unmerged.length > 5 ? ', ...' : ''}`, {
-      hint: 'resolve them and git add each one (or git merge --abort / git rebase --abort), then commit again',
-    })
+    throw new GitError(
+      `${unmerged.length} file(s) have unresolved conflicts: ${unmerged.slice(0, 5).join(', ')}${unmerged.length > 5 ? ', ...' : ''}`,
+      {
+        hint: 'resolve them and git add each one (or git merge --abort / git rebase --abort), then commit again',
+      },
+    )
   }
 
   if (options.all) {
@@ -114,7 +125,9 @@ async function stage(repo: Repository, options: CommitOptions): Promise<void> {
 }
 
 async function untrackedFiles(repo: Repository): Promise<string[]> {
-  return (await gitOutput(['ls-files', '--others', '--exclude-standard', '-z'], repo.context, 'Cannot list new files')).split('\0').filter(Boolean)
+  return (await gitOutput(['ls-files', '--others', '--exclude-standard', '-z'], repo.context, 'Cannot list new files'))
+    .split('\0')
+    .filter(Boolean)
 }
 
 async function hasStaged(repo: Repository): Promise<boolean> {
@@ -133,7 +146,9 @@ async function amendBase(repo: Repository): Promise<string> {
 
 async function writeMessage(repo: Repository, options: CommitOptions, base: string | undefined): Promise<string> {
   const change = describeChange(await readStagedChange(repo, base))
-  const amending = options.amend ? (await gitOutput(['log', '-1', '--format=%B'], repo.context, 'Cannot read the last commit')).trim() : undefined
+  const amending = options.amend
+    ? (await gitOutput(['log', '-1', '--format=%B'], repo.context, 'Cannot read the last commit')).trim()
+    : undefined
   const writer = await options.openWriter(COMMIT_MESSAGE_PROMPT)
   try {
     const ask = (prompt: string) => writer.thinking((session) => askModel(session, prompt, 'commit message'))
@@ -146,7 +161,8 @@ async function writeMessage(repo: Repository, options: CommitOptions, base: stri
       regenerate: () => ask(REGENERATE_PROMPT),
       repo,
     })
-    if (accepted === undefined) throw new GitError('Cancelled: nothing was committed, and the index is as it was', {exitCode: 130})
+    if (accepted === undefined)
+      throw new GitError('Cancelled: nothing was committed, and the index is as it was', {exitCode: 130})
     return accepted
   } finally {
     await writer.close()
@@ -158,7 +174,13 @@ async function makeCommit(repo: Repository, message: string, options: CommitOpti
   const temporary = `${file.path}.${process.pid}.tmp`
   await writeFile(temporary, `${message}\n`)
   await rename(temporary, file.path)
-  const args = ['commit', '--file', file.path, ...(options.amend ? ['--amend'] : []), ...(options.noVerify ? ['--no-verify'] : [])]
+  const args = [
+    'commit',
+    '--file',
+    file.path,
+    ...(options.amend ? ['--amend'] : []),
+    ...(options.noVerify ? ['--no-verify'] : []),
+  ]
   // Hooks write to git's stderr (git sends their stdout there too): the user sees them as they run.
   // On a terminal a hook or a signing key's pinentry may ask the user something.
   // A caller that shows notes itself (the interactive prompt) gets the hooks' output as one, after: echoed, it would tear its screen.
@@ -167,16 +189,23 @@ async function makeCommit(repo: Repository, message: string, options: CommitOpti
   if (!result.ok) {
     const retry = options.retryCommand?.(file.shown) ?? `hanzo-dev commit -F ${file.shown}`
     const hook = (await hasCommitHook(repo)) && result.exitCode === 1
-    throw new GitError(`${hook ? 'A commit hook rejected the commit' : `git commit failed: ${result.stderr.trim().split('\n').at(-1) ?? ''}`}; the message is kept in ${file.shown} and the changes stay staged`, {
-      hint: `fix what ${hook ? 'the hook' : 'git'} reports, then run: ${retry} (or: git commit -F ${file.shown})`,
-      // Not echoed as it ran (the interactive prompt captures it): what the hook said goes with the error.
-      ...(options.note && result.stderr.trim() ? {output: lastLines(result.stderr.trim(), 20)} : {}),
-    })
+    throw new GitError(
+      `${hook ? 'A commit hook rejected the commit' : `git commit failed: ${result.stderr.trim().split('\n').at(-1) ?? ''}`}; the message is kept in ${file.shown} and the changes stay staged`,
+      {
+        hint: `fix what ${hook ? 'the hook' : 'git'} reports, then run: ${retry} (or: git commit -F ${file.shown})`,
+        // Not echoed as it ran (the interactive prompt captures it): what the hook said goes with the error.
+        ...(options.note && result.stderr.trim() ? {output: lastLines(result.stderr.trim(), 20)} : {}),
+      },
+    )
   }
 
   await rm(file.path, {force: true})
   const sha = (await gitOutput(['rev-parse', 'HEAD'], repo.context, 'Cannot read the new commit')).trim()
-  const listed = await gitOutput(['diff-tree', '--root', '--no-commit-id', '-r', '-z', '--name-status', '--find-renames', 'HEAD'], repo.context, 'Cannot list the commit')
+  const listed = await gitOutput(
+    ['diff-tree', '--root', '--no-commit-id', '-r', '-z', '--name-status', '--find-renames', 'HEAD'],
+    repo.context,
+    'Cannot list the commit',
+  )
   const files = parseNameStatus(listed).map(({from, path, status}) => ({path, status, ...(from ? {from} : {})}))
   const now = await readRepository(repo.context)
   return {amended: Boolean(options.amend), branch: now?.branch ?? null, committed: true, files, message, sha}
@@ -184,9 +213,18 @@ async function makeCommit(repo: Repository, message: string, options: CommitOpti
 
 /** Whether a hook that can reject a commit is installed (core.hooksPath honoured). */
 async function hasCommitHook(repo: Repository): Promise<boolean> {
-  const hooks = resolve(repo.root, (await gitOutput(['rev-parse', '--git-path', 'hooks'], repo.context, 'Cannot find the hooks')).trim())
+  const hooks = resolve(
+    repo.root,
+    (await gitOutput(['rev-parse', '--git-path', 'hooks'], repo.context, 'Cannot find the hooks')).trim(),
+  )
   for (const name of ['pre-commit', 'prepare-commit-msg', 'commit-msg']) {
-    if (await access(resolve(hooks, name), constants.X_OK).then(() => true, () => false)) return true
+    if (
+      await access(resolve(hooks, name), constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true
   }
 
   return false
@@ -200,5 +238,7 @@ export function note(options: Pick<CommitOptions, 'note'>, message: string): voi
 
 function lastLines(text: string, count: number): string {
   const lines = text.split('\n')
-  return lines.length <= count ? text : [`[${lines.length - count} earlier lines not shown]`, ...lines.slice(-count)].join('\n')
+  return lines.length <= count
+    ? text
+    : [`[${lines.length - count} earlier lines not shown]`, ...lines.slice(-count)].join('\n')
 }

@@ -38,15 +38,24 @@ export async function askModel(session: AgentSession, prompt: string, what: stri
   }
 
   if (result.stop === 'cancelled') throw new GitError('Cancelled', {exitCode: 130})
-  if (result.stop !== 'completed') throw new GitError(`The model could not write the ${what}: the reply stopped early (${result.stop})`, {hint: 'try again, or pass the text yourself'})
+  if (result.stop !== 'completed')
+    throw new GitError(`The model could not write the ${what}: the reply stopped early (${result.stop})`, {
+      hint: 'try again, or pass the text yourself',
+    })
   const text = cleanMessage(result.finalOutput)
-  if (!text) throw new GitError(`The model could not write the ${what}: the reply was empty`, {hint: 'try again, or pass the text yourself'})
+  if (!text)
+    throw new GitError(`The model could not write the ${what}: the reply was empty`, {
+      hint: 'try again, or pass the text yourself',
+    })
   return text
 }
 
 export function commitMessagePrompt(change: string, options: {amending?: string} = {}): string {
-  const amend = options.amending ? `\n\nThis amends the last commit, whose message was:\n${options.amending}\nDescribe the whole amended commit.` : ''
+  const amend = options.amending
+    ? `\n\nThis amends the last commit, whose message was:\n${options.amending}\nDescribe the whole amended commit.`
+    : ''
   return `Write the commit message for this staged change.${amend}\n\n${change}`
 }
 
-export const REGENERATE_PROMPT = 'Write a different commit message for the same change, following the same rules. Answer with the message only.'
+export const REGENERATE_PROMPT =
+  'Write a different commit message for the same change, following the same rules. Answer with the message only.'

@@ -45,7 +45,13 @@ export async function gitChecks(host: GitHost): Promise<DoctorCheck[]> {
 
 async function repositoryCheck(context: Parameters<typeof readRepository>[0]): Promise<DoctorCheck> {
   const repo = await readRepository(context)
-  if (!repo) return {detail: `${context.cwd} is not in a repository (git workflows are off here)`, id: 'git.repository', status: 'skip', title: 'inside a git repository'}
+  if (!repo)
+    return {
+      detail: `${context.cwd} is not in a repository (git workflows are off here)`,
+      id: 'git.repository',
+      status: 'skip',
+      title: 'inside a git repository',
+    }
   const head = repo.branch ? `branch ${repo.branch}` : `detached HEAD${repo.detachedAt ? ` at ${repo.detachedAt}` : ''}`
   return {detail: `${repo.root} (${head})`, id: 'git.repository', status: 'ok', title: 'inside a git repository'}
 }

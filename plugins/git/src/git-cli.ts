@@ -14,7 +14,12 @@ export const GIT_TIMEOUT_MS = 5000
 
 /** Runs git with `args` (no shell): quick reads of repository state, for the doctor checks. */
 export function runGit(args: readonly string[], context: GitContext): Promise<CommandResult> {
-  return runCommand('git', args, {cwd: context.cwd, env: context.env, signal: context.signal, timeoutMs: GIT_TIMEOUT_MS})
+  return runCommand('git', args, {
+    cwd: context.cwd,
+    env: context.env,
+    signal: context.signal,
+    timeoutMs: GIT_TIMEOUT_MS,
+  })
 }
 
 /** `git version 2.39.5` -> `2.39.5`; undefined when git cannot run. */
@@ -85,7 +90,10 @@ export async function gitOutput(args: readonly string[], context: GitContext, wh
 
 /** The one line git said about why it failed, or its exit code. */
 export function gitSaid(result: GitResult): string {
-  const lines = result.stderr.split('\n').map((line) => line.trim()).filter(Boolean)
+  const lines = result.stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
   const fatal = lines.find((line) => /^(fatal|error):/.test(line)) ?? lines.at(-1)
   return fatal ? fatal.replace(/^(fatal|error):\s*/, '') : `git exited with code ${result.exitCode ?? 'unknown'}`
 }

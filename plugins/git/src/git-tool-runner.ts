@@ -12,29 +12,46 @@ export const MAX_TOOL_OUTPUT = 30_000
  */
 const UNTRUSTED_CONFIG = ['core.fsmonitor=false', 'core.untrackedCache=false']
 
-export async function runGitTool(tool: 'status' | 'diff' | 'log', input: Record<string, unknown>, context: GitContext): Promise<string> {
+export async function runGitTool(
+  tool: 'status' | 'diff' | 'log',
+  input: Record<string, unknown>,
+  context: GitContext,
+): Promise<string> {
   const repo = await openRepository({...context, config: UNTRUSTED_CONFIG})
   // Paths the model gives are relative to the workspace, which may be below the top level.
   const at = {...repo.context, config: UNTRUSTED_CONFIG, cwd: context.cwd}
   const path = optionalString(input.path, 'path')
-  if (tool === 'status') return cap((await gitOutput(['status', '--short', '--branch', '--untracked-files=all'], at, 'git status failed')).trimEnd())
+  if (tool === 'status')
+    return cap(
+      (await gitOutput(['status', '--short', '--branch', '--untracked-files=all'], at, 'git status failed')).trimEnd(),
+    )
 
   if (tool === 'diff') {
     const base = revision(input.base, 'base') ?? (repo.hasHead ? 'HEAD' : await emptyTree(repo))
-    const change = await readChange({...repo, context: at}, input.staged === true ? ['--cached', base] : [base], path ? [path] : [])
+    const change = await readChange(
+      {...repo, context: at},
+      input.staged === true ? ['--cached', base] : [base],
+      path ? [path] : [],
+    )
     return cap(change.files.length === 0 ? 'No changes.' : describeChange(change))
   }
 
   if (!repo.hasHead) return 'No commits yet.'
   const count = typeof input.max_count === 'number' ? Math.min(Math.max(1, Math.floor(input.max_count)), 200) : 20
   const ref = revision(input.ref, 'ref') ?? 'HEAD'
-  const log = await git(['log', `--max-count=${count}`, '--date=short', '--format=%h %ad %an: %s', ref, '--', ...(path ? [path] : [])], at, {maxChars: MAX_TOOL_OUTPUT * 2})
+  const log = await git(
+    ['log', `--max-count=${count}`, '--date=short', '--format=%h %ad %an: %s', ref, '--', ...(path ? [path] : [])],
+    at,
+    {maxChars: MAX_TOOL_OUTPUT * 2},
+  )
   if (!log.ok && !log.truncated) throw new GitError(`git log failed: ${log.stderr.trim()}`)
   return cap(log.stdout.trim() || 'No commits.')
 }
 
 function cap(text: string): string {
-  return text.length <= MAX_TOOL_OUTPUT ? text : `${text.slice(0, MAX_TOOL_OUTPUT)}\n[output cut at ${MAX_TOOL_OUTPUT} characters]`
+  return text.length <= MAX_TOOL_OUTPUT
+    ? text
+    : `${text.slice(0, MAX_TOOL_OUTPUT)}\n[output cut at ${MAX_TOOL_OUTPUT} characters]`
 }
 
 function optionalString(value: unknown, name: string): string | undefined {

@@ -7,7 +7,8 @@ import {type ToolDefinition, toolError, toolOk} from '@hanzo-dev/sdk'
 export function gitTools(): ToolDefinition[] {
   return [
     {
-      description: 'The git status of the workspace: the branch, its upstream, and each changed, staged or untracked file (git status --short --branch). Read-only.',
+      description:
+        'The git status of the workspace: the branch, its upstream, and each changed, staged or untracked file (git status --short --branch). Read-only.',
       execute: (input, context) => run('status', input, context.cwd, context.signal),
       inputSchema: {additionalProperties: false, properties: {}, type: 'object'},
       kind: 'read',
@@ -15,13 +16,17 @@ export function gitTools(): ToolDefinition[] {
       name: 'git_status',
     },
     {
-      description: 'The git diff of the workspace: staged and unstaged changes against HEAD, only the staged ones (staged: true), or against another commit (base). Starts with the list of changed files; binary and lock files are summarized and a large diff is cut. Read-only.',
+      description:
+        'The git diff of the workspace: staged and unstaged changes against HEAD, only the staged ones (staged: true), or against another commit (base). Starts with the list of changed files; binary and lock files are summarized and a large diff is cut. Read-only.',
       execute: (input, context) => run('diff', input, context.cwd, context.signal),
       inputSchema: {
         additionalProperties: false,
         properties: {
           base: {description: 'A commit, branch or tag to compare with (default HEAD).', type: 'string'},
-          path: {description: 'Only this file or directory (a git pathspec, relative to the workspace).', type: 'string'},
+          path: {
+            description: 'Only this file or directory (a git pathspec, relative to the workspace).',
+            type: 'string',
+          },
           staged: {description: 'Only what is staged for the next commit.', type: 'boolean'},
         },
         type: 'object',
@@ -36,7 +41,12 @@ export function gitTools(): ToolDefinition[] {
       inputSchema: {
         additionalProperties: false,
         properties: {
-          max_count: {description: 'How many commits (default 20, at most 200).', maximum: 200, minimum: 1, type: 'integer'},
+          max_count: {
+            description: 'How many commits (default 20, at most 200).',
+            maximum: 200,
+            minimum: 1,
+            type: 'integer',
+          },
           path: {description: 'Only commits that touch this file or directory.', type: 'string'},
           ref: {description: 'Start from this branch, tag or commit (default HEAD).', type: 'string'},
         },

@@ -20,7 +20,10 @@ export interface IndexSnapshot {
 
 export async function snapshotIndex(repo: Repository): Promise<IndexSnapshot> {
   // --git-path follows GIT_INDEX_FILE and a linked worktree's own index.
-  const index = resolve(repo.root, (await gitOutput(['rev-parse', '--git-path', 'index'], repo.context, 'Cannot find the index')).trim())
+  const index = resolve(
+    repo.root,
+    (await gitOutput(['rev-parse', '--git-path', 'index'], repo.context, 'Cannot find the index')).trim(),
+  )
   const copy = join(repo.gitDir, `hanzo-index-${process.pid}-${Date.now()}`)
   let existed = true
   try {

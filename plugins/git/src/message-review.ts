@@ -46,7 +46,10 @@ export async function reviewMessage(message: string, options: ReviewOptions): Pr
 function showMessage(message: string, paint: Paint): void {
   const rule = paint.dim('─'.repeat(40))
   const subject = subjectOf(message)
-  const long = subject.length > SUBJECT_LIMIT ? `\n${paint.yellow(`The subject line is ${subject.length} characters (more than ${SUBJECT_LIMIT}).`)}` : ''
+  const long =
+    subject.length > SUBJECT_LIMIT
+      ? `\n${paint.yellow(`The subject line is ${subject.length} characters (more than ${SUBJECT_LIMIT}).`)}`
+      : ''
   process.stderr.write(`\n${rule}\n${printable(message)}\n${rule}${long}\n`)
 }
 
@@ -73,9 +76,15 @@ export async function editMessage(message: string, options: Pick<ReviewOptions, 
   const command = editor.ok ? editor.stdout.trim() : 'vi'
   // The editor setting is a shell command line ("code --wait"), which git too runs with sh; the file is an argument, never part of the line.
   const {execa} = await import('execa')
-  const run = await execa('sh', ['-c', `${command} "$@"`, command, options.file], {cwd: options.repo.root, reject: false, stdio: 'inherit'})
+  const run = await execa('sh', ['-c', `${command} "$@"`, command, options.file], {
+    cwd: options.repo.root,
+    reject: false,
+    stdio: 'inherit',
+  })
   if (run.failed) {
-    process.stderr.write(`The editor (${command}) exited with ${run.exitCode ?? run.signal}: keeping the message as it was.\n`)
+    process.stderr.write(
+      `The editor (${command}) exited with ${run.exitCode ?? run.signal}: keeping the message as it was.\n`,
+    )
     return message
   }
 

@@ -19,7 +19,12 @@ export interface MessageWriter {
 
 export async function openMessageWriter(
   config: {root: string},
-  options: ModelChoice & {cwd: string; env: Readonly<Record<string, string | undefined>>; systemPrompt: string; warn(message: string): void},
+  options: ModelChoice & {
+    cwd: string
+    env: Readonly<Record<string, string | undefined>>
+    systemPrompt: string
+    warn(message: string): void
+  },
 ): Promise<MessageWriter> {
   let host: Host
   let session: AgentSession

@@ -2,7 +2,15 @@ import {GitError, git} from './git-cli.js'
 import {branchFromMessage, createBranch, freeBranchName} from './branches.js'
 import {type CommitOptions, type CommitResult, commitChanges, note} from './commit-flow.js'
 import type {MessageWriter} from './model-session.js'
-import {baseBranch, branchCommits, createPullRequest, ghReady, type PullRequestOutcome, PULL_REQUEST_PROMPT, writePullRequest} from './pull-request.js'
+import {
+  baseBranch,
+  branchCommits,
+  createPullRequest,
+  ghReady,
+  type PullRequestOutcome,
+  PULL_REQUEST_PROMPT,
+  writePullRequest,
+} from './pull-request.js'
 import {pushHead, REMOTE, remoteUrl} from './push.js'
 import {compareUrl} from './remote-url.js'
 import {readRepository, type Repository} from './repository.js'
@@ -42,8 +50,13 @@ export async function commitPushPr(repo: Repository, options: PrOptions): Promis
       if (!onBase) return
       const suggested = await freeBranchName(repo, branchFromMessage(message))
       const from = repo.branch ?? 'a detached HEAD'
-      const name = options.yes || !options.interactive || !options.askBranch ? suggested : await options.askBranch(suggested, from)
-      if (!name) throw new GitError(`Cancelled: a pull request needs its own branch, not ${from}; nothing was committed, and the index is as it was`, {exitCode: 130})
+      const name =
+        options.yes || !options.interactive || !options.askBranch ? suggested : await options.askBranch(suggested, from)
+      if (!name)
+        throw new GitError(
+          `Cancelled: a pull request needs its own branch, not ${from}; nothing was committed, and the index is as it was`,
+          {exitCode: 130},
+        )
       await createBranch(repo, name)
       note(options, `Created the branch ${name} (from ${from}) for the pull request.`)
     },
@@ -53,7 +66,14 @@ export async function commitPushPr(repo: Repository, options: PrOptions): Promis
   const now = (await readRepository(repo.context)) ?? repo
   const branch = now.branch
   if (!commit.committed && (!branch || branch === base || !(await aheadOfBase(repo, base)))) {
-    return {base, branch: branch ?? 'HEAD', commit, pullRequest: {reason: 'nothing to commit or push', status: 'skipped'}, pushed: false, remote: REMOTE}
+    return {
+      base,
+      branch: branch ?? 'HEAD',
+      commit,
+      pullRequest: {reason: 'nothing to commit or push', status: 'skipped'},
+      pushed: false,
+      remote: REMOTE,
+    }
   }
 
   const at = {...repo, ...now}
@@ -61,22 +81,57 @@ export async function commitPushPr(repo: Repository, options: PrOptions): Promis
   await pushHead(at, {interactive: options.interactive, sha})
   const compare = compareUrl(remote, base, branch as string)
   const ready = await ghReady(repo)
-  if (!ready.gh || ready.status) return {base, branch: branch as string, commit, pullRequest: {compareUrl: compare, reason: ready.reason, status: ready.status ?? 'no-gh'}, pushed: true, remote: REMOTE}
+  if (!ready.gh || ready.status)
+    return {
+      base,
+      branch: branch as string,
+      commit,
+      pullRequest: {compareUrl: compare, reason: ready.reason, status: ready.status ?? 'no-gh'},
+      pushed: true,
+      remote: REMOTE,
+    }
 
   let text: {title: string; body: string}
   try {
-    text = options.title && options.body !== undefined ? {body: options.body, title: options.title} : await pullRequestText(repo, options, base)
+    text =
+      options.title && options.body !== undefined
+        ? {body: options.body, title: options.title}
+        : await pullRequestText(repo, options, base)
   } catch (error) {
     // The branch is pushed: the compare URL still opens the pull request by hand.
     if (!(error instanceof GitError)) throw error
-    return {base, branch: branch as string, commit, pullRequest: {compareUrl: compare, reason: error.message, status: 'failed'}, pushed: true, remote: REMOTE}
+    return {
+      base,
+      branch: branch as string,
+      commit,
+      pullRequest: {compareUrl: compare, reason: error.message, status: 'failed'},
+      pushed: true,
+      remote: REMOTE,
+    }
   }
 
-  const outcome = await createPullRequest(repo, ready.gh, {base, body: text.body, branch: branch as string, draft: options.draft, title: text.title})
-  return {base, branch: branch as string, commit, pullRequest: {...outcome, ...text, compareUrl: compare}, pushed: true, remote: REMOTE}
+  const outcome = await createPullRequest(repo, ready.gh, {
+    base,
+    body: text.body,
+    branch: branch as string,
+    draft: options.draft,
+    title: text.title,
+  })
+  return {
+    base,
+    branch: branch as string,
+    commit,
+    pullRequest: {...outcome, ...text, compareUrl: compare},
+    pushed: true,
+    remote: REMOTE,
+  }
 }
 
-async function pullRequestText(repo: Repository, options: PrOptions, base: string): Promise<{title: string; body: string}> {
+async function pullRequestText(
+  repo: Repository,
+  options: PrOptions,
+  base: string,
+): Promise<{title: string; body: string}> {
   let writer: MessageWriter | undefined
   try {
     writer = await options.openWriter(PULL_REQUEST_PROMPT)

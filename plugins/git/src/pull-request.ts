@@ -14,7 +14,11 @@ export async function baseBranch(repo: Repository, given?: string): Promise<stri
   if (given) return given
   const local = await git(['symbolic-ref', '--quiet', '--short', `refs/remotes/${REMOTE}/HEAD`], repo.context)
   if (local.ok && local.stdout.trim()) return local.stdout.trim().replace(`${REMOTE}/`, '')
-  const asked = await git(['ls-remote', '--symref', REMOTE, 'HEAD'], {...repo.context, env: {...repo.context.env, GIT_TERMINAL_PROMPT: '0'}}, {timeoutMs: 15_000})
+  const asked = await git(
+    ['ls-remote', '--symref', REMOTE, 'HEAD'],
+    {...repo.context, env: {...repo.context.env, GIT_TERMINAL_PROMPT: '0'}},
+    {timeoutMs: 15_000},
+  )
   const named = /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(asked.stdout)?.[1]
   return named ?? 'main'
 }
@@ -25,14 +29,28 @@ export async function branchCommits(repo: Repository, base: string): Promise<str
   const known = await git(['rev-parse', '--verify', '--quiet', remoteBase], repo.context)
   const range = known.ok ? [`${remoteBase}..HEAD`] : ['-1', 'HEAD']
   const log = await git(['log', '--reverse', '--format=%s%n%n%b%x1e', ...range], repo.context, {maxChars: 40_000})
-  return log.stdout.split('\x1e').map((c) => c.trim()).filter(Boolean).map((c) => `- ${c.replaceAll('\n', '\n  ')}`).join('\n')
+  return log.stdout
+    .split('\x1e')
+    .map((c) => c.trim())
+    .filter(Boolean)
+    .map((c) => `- ${c.replaceAll('\n', '\n  ')}`)
+    .join('\n')
 }
 
 /** The title and body the model writes from the branch's commits. */
-export async function writePullRequest(writer: MessageWriter, commits: string, base: string): Promise<{title: string; body: string}> {
-  const text = await writer.thinking((session) => askModel(session, `Write the pull request into ${base} for these commits:\n\n${commits}`, 'pull request'))
+export async function writePullRequest(
+  writer: MessageWriter,
+  commits: string,
+  base: string,
+): Promise<{title: string; body: string}> {
+  const text = await writer.thinking((session) =>
+    askModel(session, `Write the pull request into ${base} for these commits:\n\n${commits}`, 'pull request'),
+  )
   const [first, ...rest] = text.split('\n')
-  const title = first.replace(/^#+\s*/, '').replace(/^title:\s*/i, '').trim()
+  const title = first
+    .replace(/^#+\s*/, '')
+    .replace(/^title:\s*/i, '')
+    .trim()
   return {body: rest.join('\n').trim(), title}
 }
 
@@ -46,12 +64,27 @@ export interface PullRequestOutcome {
 }
 
 /** Whether `gh` can open the pull request: installed, and logged in. */
-export async function ghReady(repo: Repository): Promise<{gh?: string; status?: 'no-gh' | 'not-logged-in'; reason?: string}> {
+export async function ghReady(
+  repo: Repository,
+): Promise<{gh?: string; status?: 'no-gh' | 'not-logged-in'; reason?: string}> {
   const gh = await findExecutable('gh', {cwd: repo.root, env: repo.context.env})
   if (!gh) return {status: 'no-gh'}
   const {execa} = await import('execa')
-  const auth = await execa(gh, ['auth', 'status'], {cwd: repo.root, env: repo.context.env as Record<string, string>, extendEnv: false, reject: false, stdin: 'ignore'})
-  if (auth.failed) return {gh, reason: String(auth.stderr || auth.stdout).trim().split('\n')[0], status: 'not-logged-in'}
+  const auth = await execa(gh, ['auth', 'status'], {
+    cwd: repo.root,
+    env: repo.context.env as Record<string, string>,
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+  })
+  if (auth.failed)
+    return {
+      gh,
+      reason: String(auth.stderr || auth.stdout)
+        .trim()
+        .split('\n')[0],
+      status: 'not-logged-in',
+    }
   return {gh}
 }
 
@@ -62,8 +95,26 @@ export async function createPullRequest(
   pr: {base: string; branch: string; title: string; body: string; draft: boolean},
 ): Promise<PullRequestOutcome> {
   const {execa} = await import('execa')
-  const args = ['pr', 'create', '--base', pr.base, '--head', pr.branch, '--title', pr.title, '--body', pr.body, ...(pr.draft ? ['--draft'] : [])]
-  const result = await execa(gh, args, {cwd: repo.root, env: {...repo.context.env, GH_PROMPT_DISABLED: '1'} as Record<string, string>, extendEnv: false, reject: false, stdin: 'ignore'})
+  const args = [
+    'pr',
+    'create',
+    '--base',
+    pr.base,
+    '--head',
+    pr.branch,
+    '--title',
+    pr.title,
+    '--body',
+    pr.body,
+    ...(pr.draft ? ['--draft'] : []),
+  ]
+  const result = await execa(gh, args, {
+    cwd: repo.root,
+    env: {...repo.context.env, GH_PROMPT_DISABLED: '1'} as Record<string, string>,
+    extendEnv: false,
+    reject: false,
+    stdin: 'ignore',
+  })
   const out = `${result.stdout}\n${result.stderr}`
   const url = /https?:\/\/\S+/.exec(String(result.stdout))?.[0]
   if (!result.failed) return {status: 'created', url}

@@ -32,17 +32,32 @@ function pushFailure(result: GitResult, repo: Repository, sha: string): GitError
   const said = redactRemote(`${result.stdout}\n${result.stderr}`)
   const kept = `your commit ${sha.slice(0, 7)} is safe on ${repo.branch ?? 'HEAD'}`
   if (/\[rejected\]|non-fast-forward|fetch first|Updates were rejected/.test(said)) {
-    return new GitError(`The push was rejected: ${REMOTE} has commits that ${repo.branch ?? 'this branch'} does not (non-fast-forward); ${kept}`, {
-      hint: `bring them in first: git pull --rebase ${REMOTE} ${repo.branch ?? 'BRANCH'}, then run hanzo-dev commit-push-pr again`,
-    })
+    return new GitError(
+      `The push was rejected: ${REMOTE} has commits that ${repo.branch ?? 'this branch'} does not (non-fast-forward); ${kept}`,
+      {
+        hint: `bring them in first: git pull --rebase ${REMOTE} ${repo.branch ?? 'BRANCH'}, then run hanzo-dev commit-push-pr again`,
+      },
+    )
   }
 
-  if (/Authentication failed|Permission denied|could not read (Username|Password)|terminal prompts disabled|403|401/i.test(said)) {
+  if (
+    /Authentication failed|Permission denied|could not read (Username|Password)|terminal prompts disabled|403|401/i.test(
+      said,
+    )
+  ) {
     return new GitError(`The push was refused: ${REMOTE} did not accept your credentials; ${kept}`, {
       hint: 'check your access to the remote (gh auth login, an SSH key, or a credential helper), then run hanzo-dev commit-push-pr again',
     })
   }
 
-  const line = said.split('\n').map((l) => l.trim()).find((l) => /^(fatal|error|remote):/.test(l)) ?? said.trim().split('\n').at(-1) ?? ''
-  return new GitError(`The push to ${REMOTE} failed: ${line.replace(/^(fatal|error):\s*/, '')}; ${kept}`, {hint: 'fix what git reports, then run hanzo-dev commit-push-pr again'})
+  const line =
+    said
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => /^(fatal|error|remote):/.test(l)) ??
+    said.trim().split('\n').at(-1) ??
+    ''
+  return new GitError(`The push to ${REMOTE} failed: ${line.replace(/^(fatal|error):\s*/, '')}; ${kept}`, {
+    hint: 'fix what git reports, then run hanzo-dev commit-push-pr again',
+  })
 }

@@ -43,11 +43,16 @@ export interface Repository extends RepositoryInfo {
 export async function openRepository(context: GitContext): Promise<Repository> {
   const info = await readRepository(context)
   if (!info) {
-    throw new GitError(`${context.cwd} is not in a git repository`, {hint: 'run this inside a git repository (git init makes one, git clone fetches one)'})
+    throw new GitError(`${context.cwd} is not in a git repository`, {
+      hint: 'run this inside a git repository (git init makes one, git clone fetches one)',
+    })
   }
 
   const at = {...context, cwd: info.root}
-  const [gitDir, head] = await Promise.all([git(['rev-parse', '--absolute-git-dir'], at), git(['rev-parse', '--verify', '--quiet', 'HEAD'], at)])
+  const [gitDir, head] = await Promise.all([
+    git(['rev-parse', '--absolute-git-dir'], at),
+    git(['rev-parse', '--verify', '--quiet', 'HEAD'], at),
+  ])
   return {...info, context: at, gitDir: gitDir.stdout.trim(), hasHead: head.ok, userCwd: context.cwd}
 }
 
@@ -55,7 +60,11 @@ export async function openRepository(context: GitContext): Promise<Repository> {
 export function gitDirFile(repo: Repository, name: string): {path: string; shown: string} {
   const path = join(repo.gitDir, name)
   const shown = relative(repo.userCwd, path)
-  return {path, shown: shown === '' || isAbsolute(shown) || shown.split(sep).filter((part) => part === '..').length > 2 ? path : shown}
+  return {
+    path,
+    shown:
+      shown === '' || isAbsolute(shown) || shown.split(sep).filter((part) => part === '..').length > 2 ? path : shown,
+  }
 }
 
 /** `main`, or `detached HEAD at abc1234`. */

@@ -1,4 +1,10 @@
-import {type AgentSession, makePaint, type SlashCommandContext, type SlashCommandDefinition, type SlashCommandResult} from '@hanzo-dev/sdk'
+import {
+  type AgentSession,
+  makePaint,
+  type SlashCommandContext,
+  type SlashCommandDefinition,
+  type SlashCommandResult,
+} from '@hanzo-dev/sdk'
 
 import {createBranch} from './branches.js'
 import {type CommitResult, commitChanges} from './commit-flow.js'
@@ -25,41 +31,80 @@ export function gitSlashCommands(): SlashCommandDefinition[] {
       await createBranch(repo, name)
       return {message: `Switched to a new branch ${name}`}
     }),
-    command('commit', 'Commit tracked changes (--all: new files too), the message by the model', '[--all]', async (repo, context) => {
-      const notes: string[] = []
-      const result = await commitChanges(repo, {...unattended(context, notes), amend: false, noVerify: false})
-      return {message: [...notes, renderCommitted(result)].join('\n')}
-    }),
-    command('commit-push-pr', 'Commit, push the branch and open a pull request', '[--all --draft]', async (repo, context) => {
-      const notes: string[] = []
-      const result = await commitPushPr(repo, {...unattended(context, notes), draft: context.argv.includes('--draft'), noVerify: false})
-      return {message: [...notes, renderPr(result)].join('\n')}
-    }),
+    command(
+      'commit',
+      'Commit tracked changes (--all: new files too), the message by the model',
+      '[--all]',
+      async (repo, context) => {
+        const notes: string[] = []
+        const result = await commitChanges(repo, {...unattended(context, notes), amend: false, noVerify: false})
+        return {message: [...notes, renderCommitted(result)].join('\n')}
+      },
+    ),
+    command(
+      'commit-push-pr',
+      'Commit, push the branch and open a pull request',
+      '[--all --draft]',
+      async (repo, context) => {
+        const notes: string[] = []
+        const result = await commitPushPr(repo, {
+          ...unattended(context, notes),
+          draft: context.argv.includes('--draft'),
+          noVerify: false,
+        })
+        return {message: [...notes, renderPr(result)].join('\n')}
+      },
+    ),
     command('worktree', 'Make a working tree for a new branch beside the repository', 'NAME', async (repo, {argv}) => {
       const made = await addWorktree(repo, required(argv, '/worktree NAME'))
       return {message: `Made a working tree for the new branch ${made.branch}: ${made.path}`}
     }),
-    command('diff', "Add the working tree's changes against HEAD to the next prompt", '[--staged]', async (repo, {argv}) => {
-      const base = repo.hasHead ? 'HEAD' : await emptyTree(repo)
-      const staged = argv.includes('--staged')
-      const change = await readChange(repo, staged ? ['--cached', base] : [base])
-      if (change.files.length === 0) return {message: staged ? 'Nothing staged.' : 'No changes against HEAD.'}
-      const what = staged ? 'The staged changes' : "The working tree's changes against HEAD"
-      return {
-        context: `${what} (attached by the user with /diff):\n\n${describeChange(change)}`,
-        message: [`${stat(change.files)}${change.truncated ? ' (the diff is cut: a large change)' : ''}; added as context for your next prompt:`, ...listed(change.files)].join('\n'),
-      }
-    }),
-    command('stash', 'Stash the working tree and index changes (-u: new files too)', '[-u] [message]', async (repo, {argv}) => {
-      const includeUntracked = argv.includes('-u')
-      const words = argv.filter((word) => word !== '-u')
-      const result = await stashChanges(repo, {includeUntracked, message: words.length > 0 ? words.join(' ') : undefined})
-      return {message: result.stashed ? `Stashed as stash@{0}: ${result.message} (git stash pop brings it back)` : 'Nothing to stash.'}
-    }),
+    command(
+      'diff',
+      "Add the working tree's changes against HEAD to the next prompt",
+      '[--staged]',
+      async (repo, {argv}) => {
+        const base = repo.hasHead ? 'HEAD' : await emptyTree(repo)
+        const staged = argv.includes('--staged')
+        const change = await readChange(repo, staged ? ['--cached', base] : [base])
+        if (change.files.length === 0) return {message: staged ? 'Nothing staged.' : 'No changes against HEAD.'}
+        const what = staged ? 'The staged changes' : "The working tree's changes against HEAD"
+        return {
+          context: `${what} (attached by the user with /diff):\n\n${describeChange(change)}`,
+          message: [
+            `${stat(change.files)}${change.truncated ? ' (the diff is cut: a large change)' : ''}; added as context for your next prompt:`,
+            ...listed(change.files),
+          ].join('\n'),
+        }
+      },
+    ),
+    command(
+      'stash',
+      'Stash the working tree and index changes (-u: new files too)',
+      '[-u] [message]',
+      async (repo, {argv}) => {
+        const includeUntracked = argv.includes('-u')
+        const words = argv.filter((word) => word !== '-u')
+        const result = await stashChanges(repo, {
+          includeUntracked,
+          message: words.length > 0 ? words.join(' ') : undefined,
+        })
+        return {
+          message: result.stashed
+            ? `Stashed as stash@{0}: ${result.message} (git stash pop brings it back)`
+            : 'Nothing to stash.',
+        }
+      },
+    ),
   ]
 }
 
-function command(name: string, description: string, argsHint: string, work: (repo: Repository, context: SlashCommandContext) => Promise<SlashCommandResult>): SlashCommandDefinition {
+function command(
+  name: string,
+  description: string,
+  argsHint: string,
+  work: (repo: Repository, context: SlashCommandContext) => Promise<SlashCommandResult>,
+): SlashCommandDefinition {
   return {
     argsHint,
     description,
@@ -85,7 +130,14 @@ function unattended(context: SlashCommandContext, notes: string[]) {
   const {session} = context
   if (!session) throw new GitError('This command needs the agent session of the interactive prompt')
   const all = context.argv.includes('--all') || context.argv.includes('-a')
-  return {all, interactive: false, note: (message: string) => void notes.push(message), openWriter: sideWriter(session), paint: makePaint(process.stdout), yes: true}
+  return {
+    all,
+    interactive: false,
+    note: (message: string) => void notes.push(message),
+    openWriter: sideWriter(session),
+    paint: makePaint(process.stdout),
+    yes: true,
+  }
 }
 
 /** A side session of the chat's: its model and settings, no tools, nothing in its conversation or saved session. */
@@ -102,18 +154,22 @@ function required(argv: readonly string[], usage: string): string {
 }
 
 function renderCommitted(result: CommitResult): string {
-  if (!result.committed) return `Nothing to commit${result.untracked > 0 ? ` (${result.untracked} new file(s) not tracked: /commit --all adds them)` : ''}.`
+  if (!result.committed)
+    return `Nothing to commit${result.untracked > 0 ? ` (${result.untracked} new file(s) not tracked: /commit --all adds them)` : ''}.`
   return `Committed [${result.branch ?? 'detached HEAD'} ${result.sha.slice(0, 7)}] ${result.message}\n${result.files.length} file(s) changed`
 }
 
 function renderPr(result: PrResult): string {
   const lines = result.commit.committed ? [renderCommitted(result.commit)] : []
-  if (!result.pushed) return [...lines, ...(result.commit.committed ? [] : ['Nothing to commit, and nothing to push.'])].join('\n')
+  if (!result.pushed)
+    return [...lines, ...(result.commit.committed ? [] : ['Nothing to commit, and nothing to push.'])].join('\n')
   lines.push(`Pushed ${result.branch} to ${result.remote}`)
   const pr = result.pullRequest
   const compare = pr.compareUrl ? `; open it in your browser: ${pr.compareUrl}` : ''
-  if (pr.status === 'created' || pr.status === 'exists') lines.push(`Pull request${pr.status === 'exists' ? ' (open already)' : ''}: ${pr.url ?? '(gh printed no URL)'}`)
-  else lines.push(`No pull request: ${pr.reason ?? (pr.status === 'no-gh' ? 'gh is not installed' : pr.status)}${compare}`)
+  if (pr.status === 'created' || pr.status === 'exists')
+    lines.push(`Pull request${pr.status === 'exists' ? ' (open already)' : ''}: ${pr.url ?? '(gh printed no URL)'}`)
+  else
+    lines.push(`No pull request: ${pr.reason ?? (pr.status === 'no-gh' ? 'gh is not installed' : pr.status)}${compare}`)
   return lines.join('\n')
 }
 
@@ -124,6 +180,11 @@ function stat(files: readonly ChangedFile[]): string {
 }
 
 function listed(files: readonly ChangedFile[]): string[] {
-  const lines = files.slice(0, LISTED_FILES).map((file) => `  ${file.status} ${file.path} ${file.binary ? '(binary)' : `+${file.added ?? 0} -${file.deleted ?? 0}`}`)
+  const lines = files
+    .slice(0, LISTED_FILES)
+    .map(
+      (file) =>
+        `  ${file.status} ${file.path} ${file.binary ? '(binary)' : `+${file.added ?? 0} -${file.deleted ?? 0}`}`,
+    )
   return files.length > LISTED_FILES ? [...lines, `  ... and ${files.length - LISTED_FILES} more`] : lines
 }

@@ -36,9 +36,27 @@ const LARGE_FILE_LINES = 400
 const READ_CHARS = MAX_DIFF_CHARS * 4
 
 const LOCK_FILES = new Set([
-  'package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lockb', 'bun.lock', 'deno.lock',
-  'Cargo.lock', 'Gemfile.lock', 'composer.lock', 'poetry.lock', 'Pipfile.lock', 'uv.lock', 'pdm.lock',
-  'go.sum', 'flake.lock', 'mix.lock', 'pubspec.lock', 'Podfile.lock', 'packages.lock.json', 'gradle.lockfile',
+  'package-lock.json',
+  'npm-shrinkwrap.json',
+  'yarn.lock',
+  'pnpm-lock.yaml',
+  'bun.lockb',
+  'bun.lock',
+  'deno.lock',
+  'Cargo.lock',
+  'Gemfile.lock',
+  'composer.lock',
+  'poetry.lock',
+  'Pipfile.lock',
+  'uv.lock',
+  'pdm.lock',
+  'go.sum',
+  'flake.lock',
+  'mix.lock',
+  'pubspec.lock',
+  'Podfile.lock',
+  'packages.lock.json',
+  'gradle.lockfile',
 ])
 
 export function isLockFile(path: string): boolean {
@@ -56,7 +74,11 @@ export function readStagedChange(repo: Repository, base?: string): Promise<Stage
 }
 
 /** A change as `git diff RANGE...` reads it (`--cached`, a commit to compare the working tree with), capped the same way. */
-export async function readChange(repo: Repository, which: string[], paths: readonly string[] = []): Promise<StagedChange> {
+export async function readChange(
+  repo: Repository,
+  which: string[],
+  paths: readonly string[] = [],
+): Promise<StagedChange> {
   const range = [...DIFF_FLAGS, ...which]
   const [names, counts] = await Promise.all([
     gitOutput(['diff', ...range, '--name-status', '-z', '--', ...paths], repo.context, 'Cannot read the change'),
@@ -95,7 +117,11 @@ export async function readChange(repo: Repository, which: string[], paths: reado
   return {diff, files, truncated}
 }
 
-async function readDiff(repo: Repository, args: string[], maxChars: number): Promise<{text: string; truncated: boolean}> {
+async function readDiff(
+  repo: Repository,
+  args: string[],
+  maxChars: number,
+): Promise<{text: string; truncated: boolean}> {
   const read = await git(['diff', ...args], repo.context, {maxChars})
   if (!read.ok && !read.truncated) throw new Error(`Cannot read the staged diff: ${read.stderr.trim()}`)
   return {text: read.stdout, truncated: read.truncated}
@@ -105,7 +131,7 @@ async function readDiff(repo: Repository, args: string[], maxChars: number): Pro
 export function parseNameStatus(text: string): ChangedFile[] {
   const parts = text.split('\0')
   const files: ChangedFile[] = []
-  for (let i = 0; i < parts.length - 1; ) {
+  for (let i = 0; i < parts.length - 1;) {
     const status = parts[i++]
     if (status === '') continue
     const letter = status[0]
@@ -126,7 +152,7 @@ export function parseNameStatus(text: string): ChangedFile[] {
 function parseNumstat(text: string): Array<Pick<ChangedFile, 'added' | 'deleted' | 'binary'>> {
   const parts = text.split('\0')
   const counts: Array<Pick<ChangedFile, 'added' | 'deleted' | 'binary'>> = []
-  for (let i = 0; i < parts.length - 1; ) {
+  for (let i = 0; i < parts.length - 1;) {
     const [added, deleted, path] = parts[i++].split('\t')
     if (added === undefined || deleted === undefined) continue
     if (path === '') i += 2
@@ -137,7 +163,11 @@ function parseNumstat(text: string): Array<Pick<ChangedFile, 'added' | 'deleted'
 }
 
 /** The diff cut per file and in all, each cut said where it is. */
-export function capDiff(diff: string, total = MAX_DIFF_CHARS, perFile = MAX_FILE_DIFF_CHARS): {diff: string; truncated: boolean} {
+export function capDiff(
+  diff: string,
+  total = MAX_DIFF_CHARS,
+  perFile = MAX_FILE_DIFF_CHARS,
+): {diff: string; truncated: boolean} {
   const sections = diff.split(/^(?=diff --git )/m).filter(Boolean)
   let out = ''
   let truncated = false
@@ -164,9 +194,14 @@ export function capDiff(diff: string, total = MAX_DIFF_CHARS, perFile = MAX_FILE
 
 /** The change as the model is given it: the file list, then the diff of what is worth reading. */
 export function describeChange(change: StagedChange): string {
-  const list = change.files.map((file) => `${file.status} ${file.from ? `${file.from} -> ` : ''}${file.path} (${fileNote(file)})`)
+  const list = change.files.map(
+    (file) => `${file.status} ${file.from ? `${file.from} -> ` : ''}${file.path} (${fileNote(file)})`,
+  )
   const parts = [`Files changed (${change.files.length}):\n${list.join('\n')}`]
-  if (change.diff) parts.push(`The diff${change.truncated ? ' (cut: a large change; the file list above is complete)' : ''}:\n${change.diff}`)
+  if (change.diff)
+    parts.push(
+      `The diff${change.truncated ? ' (cut: a large change; the file list above is complete)' : ''}:\n${change.diff}`,
+    )
   return parts.join('\n\n')
 }
 

@@ -10,11 +10,17 @@ export interface StashResult {
 }
 
 /** `git stash push`, named "hanzo: <time>" unless `message` names it; `stashed: false` when there was nothing to stash. */
-export async function stashChanges(repo: Repository, options: {message?: string; includeUntracked?: boolean} = {}): Promise<StashResult> {
+export async function stashChanges(
+  repo: Repository,
+  options: {message?: string; includeUntracked?: boolean} = {},
+): Promise<StashResult> {
   const message = options.message ?? `hanzo: ${new Date().toISOString()}`
   // git stash says "No local changes to save" with exit 0: the stash ref moving is what tells.
   const before = await git(['rev-parse', '--verify', '--quiet', 'refs/stash'], repo.context)
-  const pushed = await git(['stash', 'push', '--quiet', '-m', message, ...(options.includeUntracked ? ['--include-untracked'] : [])], repo.context)
+  const pushed = await git(
+    ['stash', 'push', '--quiet', '-m', message, ...(options.includeUntracked ? ['--include-untracked'] : [])],
+    repo.context,
+  )
   if (!pushed.ok) throw gitFailure('Cannot stash', pushed)
   const after = await git(['rev-parse', '--verify', '--quiet', 'refs/stash'], repo.context)
   if (!after.ok || after.stdout === before.stdout) return {stashed: false}

@@ -27,7 +27,8 @@ beforeEach(() => {
   const bin = join(dirs.box.home, 'base-bin')
   mkdirSync(bin)
   symlinkSync(process.execPath, join(bin, 'node'))
-  for (const tool of ['git', 'sh', 'ls', 'wc']) symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], {encoding: 'utf8'}).trim(), join(bin, tool))
+  for (const tool of ['git', 'sh', 'ls', 'wc'])
+    symlinkSync(execFileSync('sh', ['-c', `command -v ${tool}`], {encoding: 'utf8'}).trim(), join(bin, tool))
   BASE_PATH = bin
 })
 
@@ -71,10 +72,14 @@ exit 1
 async function run(repo: Repo, args: string[], options: {script?: Script; env?: Record<string, string>} = {}) {
   if (options.script) model = await startFakeModel(options.script)
   const modelArgs = model ? ['--base-url', model.url] : []
-  return runCli(['commit-push-pr', ...args, ...modelArgs], {cwd: repo.dir, env: {...repo.env, PATH: BASE_PATH, ...options.env}})
+  return runCli(['commit-push-pr', ...args, ...modelArgs], {
+    cwd: repo.dir,
+    env: {...repo.env, PATH: BASE_PATH, ...options.env},
+  })
 }
 
-const bareRef = (bare: string, ref: string) => execFileSync('git', ['--git-dir', bare, 'rev-parse', ref], {encoding: 'utf8'}).trim()
+const bareRef = (bare: string, ref: string) =>
+  execFileSync('git', ['--git-dir', bare, 'rev-parse', ref], {encoding: 'utf8'}).trim()
 
 describe('hanzo-dev commit-push-pr', () => {
   it('on main with --yes: a branch named for the message, the commit, the push and gh pr create with the model title and body', async () => {
@@ -86,21 +91,44 @@ describe('hanzo-dev commit-push-pr', () => {
       script: {
         turns: [
           {expect: {system_contains: 'Conventional Commits'}, text: 'fix(parser): keep trailing commas'},
-          {expect: {last_user_contains: 'fix(parser): keep trailing commas', system_contains: 'pull request descriptions'}, text: 'Keep trailing commas\n\nThe parser dropped them.\n\n## Changes\n- README'},
+          {
+            expect: {
+              last_user_contains: 'fix(parser): keep trailing commas',
+              system_contains: 'pull request descriptions',
+            },
+            text: 'Keep trailing commas\n\nThe parser dropped them.\n\n## Changes\n- README',
+          },
         ],
       },
     })
     expect(result.exitCode, result.stderr).toBe(0)
     const report = JSON.parse(result.stdout)
     const branch = 'fix/parser-keep-trailing-commas'
-    expect(report).toMatchObject({base: 'main', branch, commit: {branch, committed: true, message: 'fix(parser): keep trailing commas'}, pullRequest: {status: 'created', url: 'https://github.com/acme/widgets/pull/7'}, pushed: true})
+    expect(report).toMatchObject({
+      base: 'main',
+      branch,
+      commit: {branch, committed: true, message: 'fix(parser): keep trailing commas'},
+      pullRequest: {status: 'created', url: 'https://github.com/acme/widgets/pull/7'},
+      pushed: true,
+    })
     expect(result.stderr).toContain(`Created the branch ${branch} (from main)`)
     expect(bareRef(bare, `refs/heads/${branch}`)).toBe(repo.git('rev-parse', 'HEAD'))
     expect(bareRef(bare, 'refs/heads/main')).toBe(repo.git('rev-parse', 'main'))
     expect(repo.git('rev-parse', '--abbrev-ref', `${branch}@{upstream}`)).toBe(`origin/${branch}`)
     expect(gh.calls()).toEqual([
       ['auth', 'status'],
-      ['pr', 'create', '--base', 'main', '--head', branch, '--title', 'Keep trailing commas', '--body', 'The parser dropped them.\n\n## Changes\n- README'],
+      [
+        'pr',
+        'create',
+        '--base',
+        'main',
+        '--head',
+        branch,
+        '--title',
+        'Keep trailing commas',
+        '--body',
+        'The parser dropped them.\n\n## Changes\n- README',
+      ],
     ])
   })
 
@@ -109,10 +137,25 @@ describe('hanzo-dev commit-push-pr', () => {
     const gh = recordingGh()
     repo.git('switch', '--quiet', '-c', 'feature/x')
     repo.write('README.md', 'changed\n')
-    const result = await run(repo, ['--yes', '--draft', '--title', 'My title', '--body', 'My body'], {env: {PATH: `${gh.bin}:${BASE_PATH}`}, script: {turns: [{text: 'docs: change the readme'}]}})
+    const result = await run(repo, ['--yes', '--draft', '--title', 'My title', '--body', 'My body'], {
+      env: {PATH: `${gh.bin}:${BASE_PATH}`},
+      script: {turns: [{text: 'docs: change the readme'}]},
+    })
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toContain('Pull request https://github.com/acme/widgets/pull/7')
-    expect(gh.calls()[1]).toEqual(['pr', 'create', '--base', 'main', '--head', 'feature/x', '--title', 'My title', '--body', 'My body', '--draft'])
+    expect(gh.calls()[1]).toEqual([
+      'pr',
+      'create',
+      '--base',
+      'main',
+      '--head',
+      'feature/x',
+      '--title',
+      'My title',
+      '--body',
+      'My body',
+      '--draft',
+    ])
     expect(model!.requests.filter((r) => r.method === 'POST')).toHaveLength(1)
   })
 
@@ -124,7 +167,9 @@ describe('hanzo-dev commit-push-pr', () => {
     const result = await run(repo, ['--yes'], {script: {turns: [{text: 'docs: change the readme'}]}})
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toContain('Pushed feature/x to origin')
-    expect(result.stdout).toContain('gh (the GitHub CLI) is not installed; open it in your browser: https://github.com/acme/widgets/compare/main...feature/x?expand=1')
+    expect(result.stdout).toContain(
+      'gh (the GitHub CLI) is not installed; open it in your browser: https://github.com/acme/widgets/compare/main...feature/x?expand=1',
+    )
     expect(result.stdout).toContain('https://cli.github.com')
     expect(`${result.stdout}${result.stderr}`).not.toContain('secret-token-123')
     expect(bareRef(bare, 'refs/heads/feature/x')).toBe(repo.git('rev-parse', 'HEAD'))
@@ -135,7 +180,10 @@ describe('hanzo-dev commit-push-pr', () => {
     const gh = recordingGh()
     repo.git('switch', '--quiet', '-c', 'feature/y')
     repo.write('README.md', 'changed\n')
-    const result = await run(repo, ['--yes', '--json'], {env: {GH_LOGGED_OUT: '1', PATH: `${gh.bin}:${BASE_PATH}`}, script: {turns: [{text: 'docs: change the readme'}]}})
+    const result = await run(repo, ['--yes', '--json'], {
+      env: {GH_LOGGED_OUT: '1', PATH: `${gh.bin}:${BASE_PATH}`},
+      script: {turns: [{text: 'docs: change the readme'}]},
+    })
     expect(result.exitCode, result.stderr).toBe(0)
     expect(JSON.parse(result.stdout).pullRequest).toEqual({
       compareUrl: 'https://github.com/acme/widgets/compare/main...feature/y?expand=1',
@@ -152,11 +200,16 @@ describe('hanzo-dev commit-push-pr', () => {
     repo.write('README.md', 'changed\n')
     const result = await run(repo, ['--yes', '--json'], {
       env: {PATH: `${gh.bin}:${BASE_PATH}`},
-      script: {turns: [{text: 'docs: change the readme'}, {body: {message: 'Incorrect API key provided'}, status: 401}]},
+      script: {
+        turns: [{text: 'docs: change the readme'}, {body: {message: 'Incorrect API key provided'}, status: 401}],
+      },
     })
     expect(result.exitCode).toBe(1)
     const report = JSON.parse(result.stdout)
-    expect(report).toMatchObject({pullRequest: {compareUrl: 'https://github.com/acme/widgets/compare/main...feature/w?expand=1', status: 'failed'}, pushed: true})
+    expect(report).toMatchObject({
+      pullRequest: {compareUrl: 'https://github.com/acme/widgets/compare/main...feature/w?expand=1', status: 'failed'},
+      pushed: true,
+    })
     expect(report.pullRequest.reason).toContain('Incorrect API key provided')
     expect(bareRef(bare, 'refs/heads/feature/w')).toBe(repo.git('rev-parse', 'HEAD'))
     expect(gh.calls()).toEqual([['auth', 'status']])
@@ -177,7 +230,9 @@ describe('hanzo-dev commit-push-pr', () => {
     const result = await run(repo, ['--yes'], {script: {turns: [{text: 'docs: mine'}]}})
     expect(result.exitCode).toBe(1)
     const said = unwrapped(result.stderr)
-    expect(said).toContain('The push was rejected: origin has commits that feature/z does not (non-fast-forward); your commit')
+    expect(said).toContain(
+      'The push was rejected: origin has commits that feature/z does not (non-fast-forward); your commit',
+    )
     expect(said).toContain('git pull --rebase origin feature/z')
     expect(result.stderr).not.toContain('    at ')
     expect(repo.git('log', '-1', '--format=%s')).toBe('docs: mine')
@@ -187,7 +242,9 @@ describe('hanzo-dev commit-push-pr', () => {
   it('a push the remote refuses for credentials is a clear error, and the commit stays', async () => {
     const repo = makeRepo(dirs.box)
     // A git host that wants a login nobody gave.
-    const server = createServer((_request, response) => response.writeHead(401, {'WWW-Authenticate': 'Basic realm="git"'}).end())
+    const server = createServer((_request, response) =>
+      response.writeHead(401, {'WWW-Authenticate': 'Basic realm="git"'}).end(),
+    )
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     try {
       repo.git('remote', 'add', 'origin', `http://127.0.0.1:${(server.address() as AddressInfo).port}/acme/widgets.git`)
@@ -195,7 +252,9 @@ describe('hanzo-dev commit-push-pr', () => {
       repo.write('README.md', 'changed\n')
       const result = await run(repo, ['--yes'], {script: {turns: [{text: 'docs: change the readme'}]}})
       expect(result.exitCode).toBe(1)
-      expect(unwrapped(result.stderr)).toContain('The push was refused: origin did not accept your credentials; your commit')
+      expect(unwrapped(result.stderr)).toContain(
+        'The push was refused: origin did not accept your credentials; your commit',
+      )
       expect(repo.git('log', '-1', '--format=%s')).toBe('docs: change the readme')
     } finally {
       server.close()
@@ -233,10 +292,21 @@ describe('hanzo-dev commit-push-pr', () => {
     repo.git('commit', '--quiet', '-am', 'feat: finish it')
     const result = await run(repo, ['--yes', '--json'], {
       env: {PATH: `${gh.bin}:${BASE_PATH}`},
-      script: {turns: [{expect: {last_user_contains: 'feat: finish it', system_contains: 'pull request descriptions'}, text: 'Finish it\n\nDone.'}]},
+      script: {
+        turns: [
+          {
+            expect: {last_user_contains: 'feat: finish it', system_contains: 'pull request descriptions'},
+            text: 'Finish it\n\nDone.',
+          },
+        ],
+      },
     })
     expect(result.exitCode, result.stderr).toBe(0)
-    expect(JSON.parse(result.stdout)).toMatchObject({commit: {committed: false}, pullRequest: {status: 'created', title: 'Finish it'}, pushed: true})
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      commit: {committed: false},
+      pullRequest: {status: 'created', title: 'Finish it'},
+      pushed: true,
+    })
     expect(bareRef(bare, 'refs/heads/feature/done')).toBe(repo.git('rev-parse', 'HEAD'))
   })
 

@@ -25,7 +25,9 @@ function cli(repo: Repo, args: string[], cwd = repo.dir) {
 
 /** What the model was sent as the change: the last user message of request `i`. */
 function sentChange(i = 0): string {
-  const body = model!.requests.filter((r) => r.method === 'POST')[i].body as {messages: Array<{role: string; content: string}>}
+  const body = model!.requests.filter((r) => r.method === 'POST')[i].body as {
+    messages: Array<{role: string; content: string}>
+  }
   return body.messages.filter((m) => m.role === 'user').at(-1)!.content
 }
 
@@ -34,11 +36,24 @@ describe('hanzo-dev commit', () => {
     const repo = makeRepo(dirs.box)
     repo.write('README.md', 'hello\nworld\n')
     repo.write('untracked.txt', 'not mine\n')
-    await withModel({turns: [{expect: {last_user_contains: 'README.md', system_contains: 'Conventional Commits'}, text: 'docs(readme): greet the world\n\nSay who is greeted.'}]})
+    await withModel({
+      turns: [
+        {
+          expect: {last_user_contains: 'README.md', system_contains: 'Conventional Commits'},
+          text: 'docs(readme): greet the world\n\nSay who is greeted.',
+        },
+      ],
+    })
     const result = await cli(repo, ['commit', '--json'])
     expect(result.exitCode, result.stderr).toBe(0)
     const report = JSON.parse(result.stdout)
-    expect(report).toMatchObject({amended: false, branch: 'main', committed: true, files: [{path: 'README.md', status: 'M'}], message: 'docs(readme): greet the world\n\nSay who is greeted.'})
+    expect(report).toMatchObject({
+      amended: false,
+      branch: 'main',
+      committed: true,
+      files: [{path: 'README.md', status: 'M'}],
+      message: 'docs(readme): greet the world\n\nSay who is greeted.',
+    })
     expect(report.sha).toBe(repo.git('rev-parse', 'HEAD'))
     expect(repo.git('log', '-1', '--format=%B')).toBe('docs(readme): greet the world\n\nSay who is greeted.')
     expect(repo.git('status', '--porcelain')).toBe('?? untracked.txt')
@@ -51,12 +66,21 @@ describe('hanzo-dev commit', () => {
     const repo = makeRepo(dirs.box)
     repo.write('dir with space/naïve ü file.txt', 'grüße\n')
     repo.write('logo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3, 0, 0xff]))
-    repo.write('package-lock.json', `${JSON.stringify({lockfileVersion: 3, packages: {a: {version: '1.0.0'}}}, null, 2)}\n`)
+    repo.write(
+      'package-lock.json',
+      `${JSON.stringify({lockfileVersion: 3, packages: {a: {version: '1.0.0'}}}, null, 2)}\n`,
+    )
     await withModel({turns: [{text: '```\nchore: add the files\n```'}]})
     const result = await cli(repo, ['commit', '--all', '--json'])
     expect(result.exitCode, result.stderr).toBe(0)
-    expect(result.stderr).toContain('Adding 3 new file(s):\n  dir with space/naïve ü file.txt\n  logo.png\n  package-lock.json')
-    expect(JSON.parse(result.stdout).files.map((f: {path: string}) => f.path)).toEqual(['dir with space/naïve ü file.txt', 'logo.png', 'package-lock.json'])
+    expect(result.stderr).toContain(
+      'Adding 3 new file(s):\n  dir with space/naïve ü file.txt\n  logo.png\n  package-lock.json',
+    )
+    expect(JSON.parse(result.stdout).files.map((f: {path: string}) => f.path)).toEqual([
+      'dir with space/naïve ü file.txt',
+      'logo.png',
+      'package-lock.json',
+    ])
     expect(repo.git('log', '-1', '--format=%B')).toBe('chore: add the files')
     const sent = sentChange()
     expect(sent).toContain('A dir with space/naïve ü file.txt (+1 -0)')
@@ -92,7 +116,9 @@ describe('hanzo-dev commit', () => {
     repo.write('other.txt', 'other\n')
     repo.git('add', 'other.txt')
     const before = repo.indexState()
-    await withModel({turns: [{body: {message: 'Incorrect API key provided', type: 'invalid_request_error'}, status: 401}]})
+    await withModel({
+      turns: [{body: {message: 'Incorrect API key provided', type: 'invalid_request_error'}, status: 401}],
+    })
     const result = await cli(repo, ['commit', '--all'])
     expect(result.exitCode).toBe(1)
     expect(unwrapped(result.stderr)).toContain('The model could not write the commit message')
@@ -155,7 +181,14 @@ describe('hanzo-dev commit', () => {
     expect(detached.exitCode, detached.stderr).toBe(0)
     expect(JSON.parse(detached.stdout)).toMatchObject({branch: null, committed: true})
     repo.write('README.md', 'detached, amended\n')
-    await withModel({turns: [{expect: {last_user_contains: 'This amends the last commit, whose message was:\ndocs: detached'}, text: 'docs: amend it'}]})
+    await withModel({
+      turns: [
+        {
+          expect: {last_user_contains: 'This amends the last commit, whose message was:\ndocs: detached'},
+          text: 'docs: amend it',
+        },
+      ],
+    })
     const amended = await cli(repo, ['commit', '--amend', '--yes'])
     expect(amended.exitCode, amended.stderr).toBe(0)
     expect(amended.stdout).toContain('Amended [detached HEAD')

@@ -14,7 +14,11 @@ describe('hanzo-dev branch', () => {
     repo.write('README.md', 'changed\n')
     const result = await cli(repo, 'branch', 'feature/x', '--json')
     expect(result.exitCode, result.stderr).toBe(0)
-    expect(JSON.parse(result.stdout)).toEqual({branch: 'feature/x', from: repo.git('rev-parse', 'HEAD'), previous: 'main'})
+    expect(JSON.parse(result.stdout)).toEqual({
+      branch: 'feature/x',
+      from: repo.git('rev-parse', 'HEAD'),
+      previous: 'main',
+    })
     expect(repo.git('branch', '--show-current')).toBe('feature/x')
     expect(repo.git('status', '--porcelain')).toBe('M README.md')
   })
@@ -33,7 +37,10 @@ describe('hanzo-dev branch', () => {
   it('works on a detached HEAD and on a branch with no commit yet', async () => {
     const repo = makeRepo(dirs.box)
     repo.git('switch', '--quiet', '--detach', 'HEAD')
-    expect(JSON.parse((await cli(repo, 'branch', 'from-detached', '--json')).stdout)).toMatchObject({branch: 'from-detached', previous: null})
+    expect(JSON.parse((await cli(repo, 'branch', 'from-detached', '--json')).stdout)).toMatchObject({
+      branch: 'from-detached',
+      previous: null,
+    })
     const empty = makeRepo(dirs.box, 'empty', {commit: false})
     const unborn = await cli(empty, 'branch', 'first', '--json')
     expect(unborn.exitCode, unborn.stderr).toBe(0)
@@ -110,11 +117,14 @@ describe('hanzo-dev stash', () => {
 })
 
 describe('outside a repository', () => {
-  it.each([['branch', 'x'], ['worktree', 'x'], ['diff'], ['stash'], ['commit-push-pr', '--yes']])('%s says so, exit 1, no stack', async (...args) => {
-    const repo = makeRepo(dirs.box)
-    const result = await runCli([...args, '--json'], {cwd: dirs.box.home, env: repo.env})
-    expect(result.exitCode).toBe(1)
-    expect(JSON.parse(result.stdout).error.message).toBe(`${dirs.box.home} is not in a git repository`)
-    expect(result.stderr).not.toContain('    at ')
-  })
+  it.each([['branch', 'x'], ['worktree', 'x'], ['diff'], ['stash'], ['commit-push-pr', '--yes']])(
+    '%s says so, exit 1, no stack',
+    async (...args) => {
+      const repo = makeRepo(dirs.box)
+      const result = await runCli([...args, '--json'], {cwd: dirs.box.home, env: repo.env})
+      expect(result.exitCode).toBe(1)
+      expect(JSON.parse(result.stdout).error.message).toBe(`${dirs.box.home} is not in a git repository`)
+      expect(result.stderr).not.toContain('    at ')
+    },
+  )
 })

@@ -45,7 +45,14 @@ export function makeRepo(box: Sandbox, name = 'repo', options: {commit?: boolean
     git('commit', '--quiet', '-m', 'first')
   }
 
-  return {dir, env, git, indexState: () => `${git('ls-files', '--stage')}\n--\n${git('diff', '--cached', '--name-status')}\n--\n${git('status', '--porcelain=v2')}`, write}
+  return {
+    dir,
+    env,
+    git,
+    indexState: () =>
+      `${git('ls-files', '--stage')}\n--\n${git('diff', '--cached', '--name-status')}\n--\n${git('status', '--porcelain=v2')}`,
+    write,
+  }
 }
 
 /** A bare repository as `repo`'s origin, with main pushed. */

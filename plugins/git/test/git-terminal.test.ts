@@ -30,8 +30,14 @@ describe('hanzo-dev commit on a terminal', () => {
 
   it('regenerates, edits in $EDITOR, then commits the edited message', async () => {
     repo.write('README.md', 'hello\nworld\n')
-    const model = script([{text: 'docs: first try'}, {expect: {last_user_contains: 'different commit message'}, text: 'docs(readme): second try'}])
-    await terminals.open('commit', `${process.execPath} ${CLI} commit --fake-model ${model}`, {cwd: repo.dir, height: 40})
+    const model = script([
+      {text: 'docs: first try'},
+      {expect: {last_user_contains: 'different commit message'}, text: 'docs(readme): second try'},
+    ])
+    await terminals.open('commit', `${process.execPath} ${CLI} commit --fake-model ${model}`, {
+      cwd: repo.dir,
+      height: 40,
+    })
     await terminals.waitFor('commit', 'Commit with this message?')
     expect((await terminals.screen('commit')).join('\n')).toContain('docs: first try')
     await terminals.keys('commit', 'Down', 'Down', 'Enter')
@@ -55,7 +61,10 @@ describe('hanzo-dev commit on a terminal', () => {
     repo.write('loose.txt', 'loose\n')
     const before = repo.indexState()
     const model = script([{text: 'docs: never used'}])
-    await terminals.open('cancel', `${process.execPath} ${CLI} commit --all --fake-model ${model}`, {cwd: repo.dir, height: 40})
+    await terminals.open('cancel', `${process.execPath} ${CLI} commit --all --fake-model ${model}`, {
+      cwd: repo.dir,
+      height: 40,
+    })
     await terminals.waitFor('cancel', 'Commit with this message?')
     await terminals.keys('cancel', 'Down', 'Down', 'Down', 'Enter')
     expect(await terminals.exitStatus('cancel')).toBe(130)
@@ -68,7 +77,11 @@ describe('hanzo-dev commit on a terminal', () => {
     repo.write('README.md', 'changed\n')
     repo.write('new.txt', 'new\n')
     const before = repo.indexState()
-    await terminals.open('interrupt', `${process.execPath} ${CLI} commit --all --fake-model ${script([{text: 'docs: never used'}])}`, {cwd: repo.dir, height: 40})
+    await terminals.open(
+      'interrupt',
+      `${process.execPath} ${CLI} commit --all --fake-model ${script([{text: 'docs: never used'}])}`,
+      {cwd: repo.dir, height: 40},
+    )
     await terminals.waitFor('interrupt', 'Commit with this message?')
     await terminals.keys('interrupt', 'C-c')
     expect(await terminals.exitStatus('interrupt')).toBe(130)
@@ -79,7 +92,11 @@ describe('hanzo-dev commit on a terminal', () => {
     repo.write('README.md', 'changed\n')
     repo.write('new.txt', 'new\n')
     const before = repo.indexState()
-    await terminals.open('thinking', `${process.execPath} ${CLI} commit --all --fake-model ${script([{delay_ms: 3000, chunk_size: 1, text: 'docs: slow'}])}`, {cwd: repo.dir, height: 40})
+    await terminals.open(
+      'thinking',
+      `${process.execPath} ${CLI} commit --all --fake-model ${script([{delay_ms: 3000, chunk_size: 1, text: 'docs: slow'}])}`,
+      {cwd: repo.dir, height: 40},
+    )
     await terminals.waitFor('thinking', 'Thinking')
     await terminals.keys('thinking', 'C-c')
     expect(await terminals.exitStatus('thinking')).toBe(130)
@@ -91,7 +108,10 @@ describe('hanzo-dev commit on a terminal', () => {
     const bare = addOrigin(dirs.box, repo)
     repo.write('README.md', 'hello\nworld\n')
     const model = script([{text: 'docs(readme): greet the world'}])
-    await terminals.open('pr', `${process.execPath} ${CLI} commit-push-pr --fake-model ${model}`, {cwd: repo.dir, height: 40})
+    await terminals.open('pr', `${process.execPath} ${CLI} commit-push-pr --fake-model ${model}`, {
+      cwd: repo.dir,
+      height: 40,
+    })
     await terminals.waitFor('pr', 'Commit with this message?')
     await terminals.keys('pr', 'Enter')
     await terminals.waitFor('pr', 'docs/readme-greet-the-world')
@@ -100,7 +120,9 @@ describe('hanzo-dev commit on a terminal', () => {
     const screen = (await terminals.screen('pr')).join('\n')
     expect(screen).toContain('Pushed docs/greeting to origin')
     expect(screen).toContain('open it on your git host for the branch docs/greeting')
-    expect(repo.git('--git-dir', bare, 'log', '-1', '--format=%s', 'docs/greeting')).toBe('docs(readme): greet the world')
+    expect(repo.git('--git-dir', bare, 'log', '-1', '--format=%s', 'docs/greeting')).toBe(
+      'docs(readme): greet the world',
+    )
   })
 
   it("shows the model's message for review and in the report, never lets it drive the terminal (the bytes sent: no OSC 52, no OSC 0)", async () => {
@@ -116,7 +138,7 @@ describe('hanzo-dev commit on a terminal', () => {
     expect(repo.git('log', '-1', '--format=%s')).toBe(`docs: greet ${CLIPBOARD}`)
   })
 
-  it('diff pages a long diff through git\'s pager', async () => {
+  it("diff pages a long diff through git's pager", async () => {
     repo.write('README.md', Array.from({length: 80}, (_, i) => `line ${i + 1}`).join('\n') + '\n')
     await terminals.open('diff', `${process.execPath} ${CLI} diff`, {cwd: repo.dir, height: 20})
     await terminals.waitFor('diff', '+line 1')

@@ -11,12 +11,17 @@ import {makeRepo} from './git-fixture.js'
 
 const dirs = useSandboxDirs('hanzo-git-tools-')
 const tool = (name: string) => gitTools().find((t) => t.name === name) as ToolDefinition
-const call = (name: string, input: Record<string, unknown>, cwd: string) => tool(name).execute(input, {cwd, sessionId: 's', signal: new AbortController().signal})
+const call = (name: string, input: Record<string, unknown>, cwd: string) =>
+  tool(name).execute(input, {cwd, sessionId: 's', signal: new AbortController().signal})
 
 describe('git_status, git_diff, git_log', () => {
   it('are read-only and report the workspace', async () => {
     const repo = makeRepo(dirs.box)
-    expect(gitTools().map((t) => [t.name, t.mutating])).toEqual([['git_status', false], ['git_diff', false], ['git_log', false]])
+    expect(gitTools().map((t) => [t.name, t.mutating])).toEqual([
+      ['git_status', false],
+      ['git_diff', false],
+      ['git_log', false],
+    ])
     repo.write('README.md', 'hello\nagain\n')
     repo.write('src/new file.txt', 'new\n')
     expect((await call('git_status', {}, repo.dir)).output).toBe('## main\n M README.md\n?? "src/new file.txt"')
@@ -42,7 +47,10 @@ describe('git_status, git_diff, git_log', () => {
     expect(only.output.length).toBeLessThanOrEqual(MAX_TOOL_OUTPUT + 100)
     expect((await call('git_log', {path: 'a.txt'}, sub)).output).toMatch(/Test: second$/)
     const injected = await call('git_log', {ref: '--output=/tmp/x'}, repo.dir)
-    expect(injected).toMatchObject({error: 'ref must name a commit, branch or tag (it may not start with -)', is_error: true})
+    expect(injected).toMatchObject({
+      error: 'ref must name a commit, branch or tag (it may not start with -)',
+      is_error: true,
+    })
   })
 
   it('never start the program a repository names as core.fsmonitor', async () => {

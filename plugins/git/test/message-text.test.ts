@@ -33,9 +33,18 @@ describe('compareUrl', () => {
   it.each([
     ['git@github.com:acme/widgets.git', 'https://github.com/acme/widgets/compare/main...feat/x?expand=1'],
     ['https://github.com/acme/widgets', 'https://github.com/acme/widgets/compare/main...feat/x?expand=1'],
-    ['https://user:ghp_secret@github.com/acme/widgets.git', 'https://github.com/acme/widgets/compare/main...feat/x?expand=1'],
-    ['ssh://git@github.example.com:2222/acme/widgets.git', 'https://github.example.com/acme/widgets/compare/main...feat/x?expand=1'],
-    ['git@gitlab.com:group/sub/proj.git', 'https://gitlab.com/group/sub/proj/-/merge_requests/new?merge_request%5Bsource_branch%5D=feat%2Fx&merge_request%5Btarget_branch%5D=main'],
+    [
+      'https://user:ghp_secret@github.com/acme/widgets.git',
+      'https://github.com/acme/widgets/compare/main...feat/x?expand=1',
+    ],
+    [
+      'ssh://git@github.example.com:2222/acme/widgets.git',
+      'https://github.example.com/acme/widgets/compare/main...feat/x?expand=1',
+    ],
+    [
+      'git@gitlab.com:group/sub/proj.git',
+      'https://gitlab.com/group/sub/proj/-/merge_requests/new?merge_request%5Bsource_branch%5D=feat%2Fx&merge_request%5Btarget_branch%5D=main',
+    ],
   ])('%s', (remote, url) => {
     expect(compareUrl(remote, 'main', 'feat/x')).toBe(url)
   })
@@ -52,7 +61,8 @@ describe('compareUrl', () => {
 })
 
 describe('capDiff', () => {
-  const file = (name: string, lines: number) => `diff --git a/${name} b/${name}\n--- a/${name}\n+++ b/${name}\n${'+line\n'.repeat(lines)}`
+  const file = (name: string, lines: number) =>
+    `diff --git a/${name} b/${name}\n--- a/${name}\n+++ b/${name}\n${'+line\n'.repeat(lines)}`
 
   it('keeps small diffs whole', () => {
     const diff = file('a', 3) + file('b', 3)
@@ -60,7 +70,11 @@ describe('capDiff', () => {
   })
 
   it('cuts each file at its share and says how many files did not fit', () => {
-    const {diff, truncated} = capDiff(file('a', 1000) + file('b', 2) + file('c', 1000) + file('d', 2) + file('e', 2) + file('f', 2), 850, 400)
+    const {diff, truncated} = capDiff(
+      file('a', 1000) + file('b', 2) + file('c', 1000) + file('d', 2) + file('e', 2) + file('f', 2),
+      850,
+      400,
+    )
     expect(truncated).toBe(true)
     expect(diff).toContain("[the rest of this file's diff is cut")
     expect(diff).toContain('diff --git a/b b/b')

@@ -5,9 +5,41 @@ import {findExecutable} from '@hanzo-dev/sdk'
  * `if ...; then ...; fi` runs without any file on PATH.
  */
 const SHELL_WORDS = new Set([
-  '!', '.', ':', '[', '{', 'break', 'case', 'cd', 'command', 'continue', 'echo', 'eval', 'exec', 'exit',
-  'export', 'false', 'for', 'if', 'printf', 'read', 'readonly', 'return', 'set', 'shift', 'test', 'times',
-  'trap', 'true', 'type', 'ulimit', 'umask', 'unset', 'until', 'wait', 'while',
+  '!',
+  '.',
+  ':',
+  '[',
+  '{',
+  'break',
+  'case',
+  'cd',
+  'command',
+  'continue',
+  'echo',
+  'eval',
+  'exec',
+  'exit',
+  'export',
+  'false',
+  'for',
+  'if',
+  'printf',
+  'read',
+  'readonly',
+  'return',
+  'set',
+  'shift',
+  'test',
+  'times',
+  'trap',
+  'true',
+  'type',
+  'ulimit',
+  'umask',
+  'unset',
+  'until',
+  'wait',
+  'while',
 ])
 
 export type CommandWord = {word: string} | {problem: string}
@@ -31,7 +63,8 @@ export function firstCommandWord(command: string, home: string | undefined): Com
 }
 
 function readWord(text: string): {word: string; rest: string} | {problem: string} {
-  if (/^[;&|<>()]/.test(text)) return {problem: `the command starts with shell syntax (${text[0]}); start it with a program`}
+  if (/^[;&|<>()]/.test(text))
+    return {problem: `the command starts with shell syntax (${text[0]}); start it with a program`}
   let word = ''
   let i = 0
   while (i < text.length && !/[\s;&|<>()]/.test(text[i])) {
@@ -59,7 +92,8 @@ export interface ResolveOptions {
   cwd: string
 }
 
-export type ResolvedCommand = {word: string; path: string} | {word: string; builtin: true} | {word?: string; problem: string}
+export type ResolvedCommand =
+  {word: string; path: string} | {word: string; builtin: true} | {word?: string; problem: string}
 
 /** Whether the program a hook starts exists: a shell builtin, a file on PATH, or an executable path. */
 export async function resolveHookCommand(command: string, options: ResolveOptions): Promise<ResolvedCommand> {

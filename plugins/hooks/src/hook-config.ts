@@ -1,4 +1,11 @@
-import {DEFAULT_HOOK_TIMEOUT_MS, HOOK_EVENTS, type HookConfig, type HookEvent, isRecord, MAX_HOOK_TIMEOUT_MS} from '@hanzo-dev/sdk'
+import {
+  DEFAULT_HOOK_TIMEOUT_MS,
+  HOOK_EVENTS,
+  type HookConfig,
+  type HookEvent,
+  isRecord,
+  MAX_HOOK_TIMEOUT_MS,
+} from '@hanzo-dev/sdk'
 
 export type ParsedHook = {index: number; label: string} & ({hook: HookConfig} | {problem: string})
 
@@ -14,7 +21,8 @@ export interface ParsedHooks {
  */
 export function parseHooks(raw: unknown): ParsedHooks {
   if (raw === undefined || raw === null) return {hooks: []}
-  if (!Array.isArray(raw)) return {hooks: [], problem: `"hooks" must be a list of {event, command}, not ${describe(raw)}`}
+  if (!Array.isArray(raw))
+    return {hooks: [], problem: `"hooks" must be a list of {event, command}, not ${describe(raw)}`}
   return {hooks: raw.map((entry, index) => parseHook(entry, index))}
 }
 
@@ -30,17 +38,21 @@ function parseHook(entry: unknown, index: number): ParsedHook {
     return fail(`unknown event ${JSON.stringify(event)}; use one of ${HOOK_EVENTS.join(', ')}`)
   }
 
-  if (typeof entry.command !== 'string' || entry.command.trim() === '') return fail('"command" must be a non-empty string')
+  if (typeof entry.command !== 'string' || entry.command.trim() === '')
+    return fail('"command" must be a non-empty string')
   if (entry.tool_pattern !== undefined && (typeof entry.tool_pattern !== 'string' || entry.tool_pattern === '')) {
     return fail('"tool_pattern" must be a non-empty string (a glob over tool names, e.g. "fs_*")')
   }
 
   const timeout = entry.timeout_ms ?? DEFAULT_HOOK_TIMEOUT_MS
   if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 1 || timeout > MAX_HOOK_TIMEOUT_MS) {
-    return fail(`"timeout_ms" must be a whole number of milliseconds from 1 to ${MAX_HOOK_TIMEOUT_MS}, not ${JSON.stringify(timeout)}`)
+    return fail(
+      `"timeout_ms" must be a whole number of milliseconds from 1 to ${MAX_HOOK_TIMEOUT_MS}, not ${JSON.stringify(timeout)}`,
+    )
   }
 
-  if (entry.fail_open !== undefined && typeof entry.fail_open !== 'boolean') return fail('"fail_open" must be true or false')
+  if (entry.fail_open !== undefined && typeof entry.fail_open !== 'boolean')
+    return fail('"fail_open" must be true or false')
 
   const hook: HookConfig = {
     command: entry.command,

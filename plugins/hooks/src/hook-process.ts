@@ -39,7 +39,12 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookExit> {
   return new Promise((resolve) => {
     let child: ChildProcessWithoutNullStreams
     try {
-      child = spawn('/bin/sh', ['-c', options.command], {cwd: options.cwd, detached: true, env: options.env, stdio: 'pipe'})
+      child = spawn('/bin/sh', ['-c', options.command], {
+        cwd: options.cwd,
+        detached: true,
+        env: options.env,
+        stdio: 'pipe',
+      })
     } catch (error) {
       // A NUL byte in the command or the environment is refused before anything starts.
       resolve({kind: 'spawn_failed', message: error instanceof Error ? error.message : String(error)})
@@ -101,7 +106,9 @@ export function runHookProcess(options: HookProcessOptions): Promise<HookExit> {
 }
 
 function drained(streams: Readable[]): Promise<void> {
-  const closed = streams.map((s) => new Promise<void>((resolve) => (s.closed ? resolve() : s.once('close', () => resolve()))))
+  const closed = streams.map(
+    (s) => new Promise<void>((resolve) => (s.closed ? resolve() : s.once('close', () => resolve()))),
+  )
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, DRAIN_GRACE_MS)
     void Promise.all(closed).then(() => {

@@ -84,7 +84,10 @@ export class HookRunner {
     hooks: readonly RunnerHook[],
     private readonly options: HookRunnerOptions,
   ) {
-    this.hooks = hooks.map((h, i) => ({...h, label: h.label ?? `hooks[${i}] ${h.event}${h.tier ? ` (${h.tier})` : ''}`}))
+    this.hooks = hooks.map((h, i) => ({
+      ...h,
+      label: h.label ?? `hooks[${i}] ${h.event}${h.tier ? ` (${h.tier})` : ''}`,
+    }))
   }
 
   /** From `settings.hooks` as the host hands it over; invalid entries are left out and named in `problems`. */
@@ -107,7 +110,9 @@ export class HookRunner {
   /** The hooks an event would run: for tool events, those whose tool_pattern matches the tool. */
   matching(event: HookEvent, toolName?: string): LabeledHook[] {
     const tool = TOOL_EVENTS.has(event)
-    return this.hooks.filter((h) => h.event === event && (!tool || (toolName !== undefined && matchesToolPattern(h.tool_pattern, toolName))))
+    return this.hooks.filter(
+      (h) => h.event === event && (!tool || (toolName !== undefined && matchesToolPattern(h.tool_pattern, toolName))),
+    )
   }
 
   /**
@@ -137,10 +142,22 @@ export class HookRunner {
   }
 
   /** HIP-301 run_post: the tool already ran, so nothing blocks; a deny is only reported. */
-  async runPost(toolName: string, input: Record<string, unknown>, result: ToolResult, context: HookContext): Promise<void> {
-    const outcomes = await this.run('post_tool_use', {...context, toolInput: input, toolName, toolResult: result}, false)
+  async runPost(
+    toolName: string,
+    input: Record<string, unknown>,
+    result: ToolResult,
+    context: HookContext,
+  ): Promise<void> {
+    const outcomes = await this.run(
+      'post_tool_use',
+      {...context, toolInput: input, toolName, toolResult: result},
+      false,
+    )
     for (const o of outcomes) {
-      if (o.verdict === 'deny') this.options.log(`${o.label} denied after the ${toolName} call had run (post hooks cannot block): ${o.reason || '(no reason given)'}`)
+      if (o.verdict === 'deny')
+        this.options.log(
+          `${o.label} denied after the ${toolName} call had run (post hooks cannot block): ${o.reason || '(no reason given)'}`,
+        )
     }
   }
 
@@ -172,9 +189,17 @@ export class HookRunner {
     const exit = await this.start(hook, payload)
     const durationMs = Math.round(performance.now() - started)
     const exitCode = exit.kind === 'exited' ? exit.code : null
-    if (exit.kind === 'exited' && exit.code === 0) return {blocks: false, durationMs, exitCode, label: hook.label, verdict: 'allow'}
+    if (exit.kind === 'exited' && exit.code === 0)
+      return {blocks: false, durationMs, exitCode, label: hook.label, verdict: 'allow'}
     if (exit.kind === 'exited' && exit.code === 2) {
-      return {blocks: true, durationMs, exitCode, label: hook.label, reason: sanitizeHookText(exit.stderr), verdict: 'deny'}
+      return {
+        blocks: true,
+        durationMs,
+        exitCode,
+        label: hook.label,
+        reason: sanitizeHookText(exit.stderr),
+        verdict: 'deny',
+      }
     }
 
     const reason = describeFailure(exit, hook.timeout_ms, this.options.projectRoot)
@@ -224,7 +249,12 @@ export class HookRunner {
 function stdinPayload(event: HookEvent, p: HookPayload): Record<string, unknown> {
   const data: Record<string, unknown> = {cwd: p.cwd, event, session_id: p.sessionId}
   if (p.toolName !== undefined) Object.assign(data, {tool_input: p.toolInput ?? {}, tool_name: p.toolName})
-  if (p.toolResult) Object.assign(data, {tool_error: p.toolResult.error, tool_is_error: p.toolResult.is_error, tool_output: p.toolResult.output})
+  if (p.toolResult)
+    Object.assign(data, {
+      tool_error: p.toolResult.error,
+      tool_is_error: p.toolResult.is_error,
+      tool_output: p.toolResult.output,
+    })
   if (p.prompt !== undefined) data.prompt = p.prompt
   return data
 }

@@ -4,7 +4,9 @@
  * `fs_write`, as in permission rules), so both sides are compared with dots read as underscores.
  */
 export function matchesToolPattern(pattern: string, toolName: string): boolean {
-  const source = [...canonical(pattern)].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replaceAll(/[\\^$.+()[\]{}|]/g, '\\$&'))).join('')
+  const source = [...canonical(pattern)]
+    .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replaceAll(/[\\^$.+()[\]{}|]/g, '\\$&')))
+    .join('')
   return new RegExp(`^${source}$`, 'su').test(canonical(toolName))
 }
 

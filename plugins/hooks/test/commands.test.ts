@@ -22,8 +22,24 @@ describe('hooks list', () => {
       },
     })
     const {result, stderr, stdout} = await run([])
-    expect(result?.hooks[0]).toMatchObject({event: 'pre_tool_use', fail_open: false, program: 'touch', tier: 'user', timeout_ms: 5000, tool_pattern: 'fs_*'})
-    expect(result?.hooks[1]).toEqual({event: 'stop', fail_open: true, index: 1, path: 'builtin', program: 'exit', tier: 'local', timeout_ms: 250, tool_pattern: '*'})
+    expect(result?.hooks[0]).toMatchObject({
+      event: 'pre_tool_use',
+      fail_open: false,
+      program: 'touch',
+      tier: 'user',
+      timeout_ms: 5000,
+      tool_pattern: 'fs_*',
+    })
+    expect(result?.hooks[1]).toEqual({
+      event: 'stop',
+      fail_open: true,
+      index: 1,
+      path: 'builtin',
+      program: 'exit',
+      tier: 'local',
+      timeout_ms: 250,
+      tool_pattern: '*',
+    })
     expect(result?.hooks[2]).toEqual({index: 2, problem: expect.stringContaining('unknown event "on_everything"')})
     expect(stdout).toContain('✓ hooks[0] pre_tool_use  (user)')
     expect(stdout).toContain('    tools     fs_*')
@@ -34,11 +50,28 @@ describe('hooks list', () => {
   })
 
   it("lists an untrusted project's hooks as not trusted, never as none configured", async () => {
-    answer({settings: {hooks: []}, untrusted: {hooks: [{command: 'exit 2', event: 'stop', tier: 'project'}], mcp_servers: {}, status: 'untrusted'}})
+    answer({
+      settings: {hooks: []},
+      untrusted: {hooks: [{command: 'exit 2', event: 'stop', tier: 'project'}], mcp_servers: {}, status: 'untrusted'},
+    })
     const {result, stdout} = await run([])
-    expect(result?.hooks).toEqual([{event: 'stop', fail_open: false, index: 0, path: 'builtin', program: 'exit', tier: 'project', timeout_ms: 5000, tool_pattern: '*', trusted: false}])
+    expect(result?.hooks).toEqual([
+      {
+        event: 'stop',
+        fail_open: false,
+        index: 0,
+        path: 'builtin',
+        program: 'exit',
+        tier: 'project',
+        timeout_ms: 5000,
+        tool_pattern: '*',
+        trusted: false,
+      },
+    ])
     expect(stdout).toContain('! hooks[0] stop  (project)  not trusted')
-    expect(stdout).toContain("not trusted: this project's settings are not trusted (run hanzo-dev trust to review and trust them)")
+    expect(stdout).toContain(
+      "not trusted: this project's settings are not trusted (run hanzo-dev trust to review and trust them)",
+    )
     expect(stdout).not.toContain('No hooks configured')
   })
 

@@ -7,7 +7,11 @@ import {hooksChecks} from '../src/doctor-checks.js'
 
 const dirs = useSandboxDirs('hanzo-hooks-', 'project', 'bin', 'project/scripts')
 
-const host = (hooks: unknown) => ({env: {HOME: dirs.box.home, PATH: dirs.bin}, projectRoot: dirs.project, settings: {hooks}})
+const host = (hooks: unknown) => ({
+  env: {HOME: dirs.box.home, PATH: dirs.bin},
+  projectRoot: dirs.project,
+  settings: {hooks},
+})
 
 describe('hooksChecks', () => {
   it('says so when no hooks are configured', async () => {
@@ -15,7 +19,11 @@ describe('hooksChecks', () => {
   })
 
   it('warns about each hook of an untrusted project, naming what to run', async () => {
-    const untrusted = {hooks: [{command: 'touch x', event: 'stop', tier: 'local'}], mcp_servers: {}, status: 'untrusted' as const}
+    const untrusted = {
+      hooks: [{command: 'touch x', event: 'stop', tier: 'local'}],
+      mcp_servers: {},
+      status: 'untrusted' as const,
+    }
     expect(await hooksChecks({...host(undefined), untrusted})).toEqual([
       {
         detail: "not trusted: this project's settings are not trusted",
@@ -53,13 +61,27 @@ describe('hooksChecks', () => {
         {command: './scripts/plain.sh', event: 'stop', tier: 'project'},
       ]),
     )
-    expect(checks[0]).toMatchObject({detail: 'no-such-hook: not found on PATH', id: 'hooks.hook.0', status: 'fail', title: 'hook hooks[0] pre_tool_use'})
-    expect(checks[1]).toMatchObject({detail: './scripts/plain.sh: no executable file there', status: 'fail', title: 'hook hooks[1] stop (project)'})
+    expect(checks[0]).toMatchObject({
+      detail: 'no-such-hook: not found on PATH',
+      id: 'hooks.hook.0',
+      status: 'fail',
+      title: 'hook hooks[0] pre_tool_use',
+    })
+    expect(checks[1]).toMatchObject({
+      detail: './scripts/plain.sh: no executable file there',
+      status: 'fail',
+      title: 'hook hooks[1] stop (project)',
+    })
     expect(checks[1].hint).toContain(dirs.project)
   })
 
   it('fails a hook that does not parse and still checks the others', async () => {
-    const checks = await hooksChecks(host([{command: 'true', event: 'on_save'}, {command: 'true', event: 'stop'}]))
+    const checks = await hooksChecks(
+      host([
+        {command: 'true', event: 'on_save'},
+        {command: 'true', event: 'stop'},
+      ]),
+    )
     expect(checks.map((c) => c.status)).toEqual(['fail', 'ok'])
     expect(checks[0].detail).toMatch(/unknown event "on_save"/)
   })

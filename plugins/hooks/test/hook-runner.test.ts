@@ -18,7 +18,9 @@ function pipeline(runner: ReturnType<typeof makeRunner>['runner'], next = vi.fn<
 
 describe('HookRunner pre_tool_use', () => {
   it('lets the call run when the hook exits 0', async () => {
-    const {logged, runner} = makeRunner(dirs.project, [hook({command: script(dirs.project, 'ok.sh', 'exit 0'), event: 'pre_tool_use'})])
+    const {logged, runner} = makeRunner(dirs.project, [
+      hook({command: script(dirs.project, 'ok.sh', 'exit 0'), event: 'pre_tool_use'}),
+    ])
     const {execute, next} = pipeline(runner)
     expect(await execute(call, context(dirs.work))).toEqual(toolOk('tool ran'))
     expect(next).toHaveBeenCalledOnce()
@@ -41,24 +43,40 @@ describe('HookRunner pre_tool_use', () => {
     const closed = makeRunner(dirs.project, [hook({command: crash, event: 'pre_tool_use'})])
     const a = pipeline(closed.runner)
     const result = await a.execute(call, context(dirs.work))
-    expect(result.error).toBe('Hook hooks[0] pre_tool_use failed (exited with code 1 (jq: not found)), so this exec call was not run.')
+    expect(result.error).toBe(
+      'Hook hooks[0] pre_tool_use failed (exited with code 1 (jq: not found)), so this exec call was not run.',
+    )
     expect(a.next).not.toHaveBeenCalled()
-    expect(closed.logged).toEqual(['hooks[0] pre_tool_use exited with code 1 (jq: not found); the tool call is denied (fail closed)'])
+    expect(closed.logged).toEqual([
+      'hooks[0] pre_tool_use exited with code 1 (jq: not found); the tool call is denied (fail closed)',
+    ])
 
     const open = makeRunner(dirs.project, [hook({command: crash, event: 'pre_tool_use', fail_open: true})])
     const b = pipeline(open.runner)
     expect(await b.execute(call, context(dirs.work))).toEqual(toolOk('tool ran'))
-    expect(open.logged).toEqual(['hooks[0] pre_tool_use exited with code 1 (jq: not found); fail_open is set, so this is let through'])
+    expect(open.logged).toEqual([
+      'hooks[0] pre_tool_use exited with code 1 (jq: not found); fail_open is set, so this is let through',
+    ])
   })
 
   it('runs matching hooks in settings order and stops at the first deny', async () => {
     const second = join(dirs.out, 'second-ran')
     const {runner} = makeRunner(dirs.project, [
       hook({command: script(dirs.project, 'a.sh', 'exit 0'), event: 'pre_tool_use'}),
-      hook({command: script(dirs.project, 'b.sh', 'echo first >&2; exit 2'), event: 'pre_tool_use', tool_pattern: 'ex*'}),
-      hook({command: script(dirs.project, 'c.sh', `touch '${second}'; echo second >&2; exit 2`), event: 'pre_tool_use'}),
+      hook({
+        command: script(dirs.project, 'b.sh', 'echo first >&2; exit 2'),
+        event: 'pre_tool_use',
+        tool_pattern: 'ex*',
+      }),
+      hook({
+        command: script(dirs.project, 'c.sh', `touch '${second}'; echo second >&2; exit 2`),
+        event: 'pre_tool_use',
+      }),
     ])
-    expect(await runner.runPre('exec', {}, context(dirs.work))).toEqual({decision: 'deny', reason: 'Hook hooks[1] pre_tool_use denied this exec call: first'})
+    expect(await runner.runPre('exec', {}, context(dirs.work))).toEqual({
+      decision: 'deny',
+      reason: 'Hook hooks[1] pre_tool_use denied this exec call: first',
+    })
     expect(existsSync(second)).toBe(false)
   })
 
@@ -69,12 +87,13 @@ describe('HookRunner pre_tool_use', () => {
       hook({command: touch, event: 'pre_tool_use', tool_pattern: 'fs.*'}),
       hook({command: touch, event: 'pre_tool_use', tool_pattern: 'mcp__github__*'}),
     ])
-    for (const name of ['fs_write', 'exec', 'mcp__github__create_issue', 'mcp__slack__post']) await runner.runPre(name, {}, context(dirs.work))
+    for (const name of ['fs_write', 'exec', 'mcp__github__create_issue', 'mcp__slack__post'])
+      await runner.runPre(name, {}, context(dirs.work))
     expect(readFileSync(mark, 'utf8')).toBe('fs_write\nmcp__github__create_issue\n')
   })
 
   it('gives the hook the call in HANZO_* variables and as JSON on stdin, never in the command line', async () => {
-    const hostile = {command: 'echo $(touch pwned) `touch pwned2`; touch pwned3', path: "it's \"quoted\"\n"}
+    const hostile = {command: 'echo $(touch pwned) `touch pwned2`; touch pwned3', path: 'it\'s "quoted"\n'}
     const capture = script(
       dirs.project,
       'capture.sh',
@@ -89,7 +108,9 @@ describe('HookRunner pre_tool_use', () => {
         `printf %s "$OLDPWD" > cwd`,
       ].join('\n'),
     )
-    const {runner} = makeRunner(dirs.project, [hook({command: capture, event: 'pre_tool_use'})], {HANZO_TOOL_OUTPUT: 'from an enclosing hook'})
+    const {runner} = makeRunner(dirs.project, [hook({command: capture, event: 'pre_tool_use'})], {
+      HANZO_TOOL_OUTPUT: 'from an enclosing hook',
+    })
     expect(await runner.runPre('exec', hostile, context(dirs.work))).toEqual({decision: 'allow'})
 
     const read = (name: string) => readFileSync(join(dirs.out, name), 'utf8')
@@ -100,13 +121,24 @@ describe('HookRunner pre_tool_use', () => {
     expect(read('output')).toBe('unset')
     // The hook runs in the project root; the agent's working directory is in the JSON.
     expect(read('cwd')).toBe(dirs.project)
-    expect(JSON.parse(read('stdin.json'))).toEqual({cwd: dirs.work, event: 'pre_tool_use', session_id: 'session-1', tool_input: hostile, tool_name: 'exec'})
-    for (const dir of [dirs.project, dirs.work, dirs.out]) expect(readdirSync(dir).filter((f) => f.startsWith('pwned'))).toEqual([])
+    expect(JSON.parse(read('stdin.json'))).toEqual({
+      cwd: dirs.work,
+      event: 'pre_tool_use',
+      session_id: 'session-1',
+      tool_input: hostile,
+      tool_name: 'exec',
+    })
+    for (const dir of [dirs.project, dirs.work, dirs.out])
+      expect(readdirSync(dir).filter((f) => f.startsWith('pwned'))).toEqual([])
   })
 
   it('cuts a tool input too large for a variable, says so, and still gives it whole on stdin', async () => {
     const big = {content: 'é'.repeat(100_000), path: 'a.txt'}
-    const capture = script(dirs.project, 'big.sh', `printf %s "$HANZO_TOOL_INPUT" > '${dirs.out}/input'\necho "$HANZO_TOOL_INPUT_TRUNCATED" > '${dirs.out}/flag'\ncat > '${dirs.out}/stdin.json'`)
+    const capture = script(
+      dirs.project,
+      'big.sh',
+      `printf %s "$HANZO_TOOL_INPUT" > '${dirs.out}/input'\necho "$HANZO_TOOL_INPUT_TRUNCATED" > '${dirs.out}/flag'\ncat > '${dirs.out}/stdin.json'`,
+    )
     const {runner} = makeRunner(dirs.project, [hook({command: capture, event: 'pre_tool_use'})])
     expect(await runner.runPre('fs_write', big, context(dirs.work))).toEqual({decision: 'allow'})
     const env = readFileSync(join(dirs.out, 'input'))
@@ -144,12 +176,19 @@ describe('HookRunner process handling', () => {
     const pending = runner.runPre('exec', {}, context(dirs.work, controller.signal))
     const pid = Number(await waitForFile(pidFile))
     controller.abort()
-    expect(await pending).toEqual({decision: 'deny', reason: expect.stringContaining('was stopped because the turn was cancelled')})
+    expect(await pending).toEqual({
+      decision: 'deny',
+      reason: expect.stringContaining('was stopped because the turn was cancelled'),
+    })
     expect(await processGone(pid)).toBe(true)
   })
 
   it('caps huge output: the reason is cut, nothing runs out of memory', async () => {
-    const flood = script(dirs.project, 'flood.sh', "head -c 20000000 /dev/zero | tr '\\0' x\nhead -c 20000000 /dev/zero | tr '\\0' y >&2\nexit 2")
+    const flood = script(
+      dirs.project,
+      'flood.sh',
+      "head -c 20000000 /dev/zero | tr '\\0' x\nhead -c 20000000 /dev/zero | tr '\\0' y >&2\nexit 2",
+    )
     const {runner} = makeRunner(dirs.project, [hook({command: flood, event: 'pre_tool_use'})])
     const outcomes = await runner.run('pre_tool_use', {...context(dirs.work), toolName: 'exec'})
     expect(outcomes[0]).toMatchObject({exitCode: 2, verdict: 'deny'})
@@ -157,7 +196,11 @@ describe('HookRunner process handling', () => {
   })
 
   it('sanitizes stderr that is not UTF-8 or carries terminal escapes', async () => {
-    const raw = script(dirs.project, 'raw.sh', "printf '\\377\\376 bad \\033[31mred\\033[0m\\001 \\033]0;title\\007bytes\\r\\n' >&2\nexit 2")
+    const raw = script(
+      dirs.project,
+      'raw.sh',
+      "printf '\\377\\376 bad \\033[31mred\\033[0m\\001 \\033]0;title\\007bytes\\r\\n' >&2\nexit 2",
+    )
     const {runner} = makeRunner(dirs.project, [hook({command: raw, event: 'pre_tool_use'})])
     const [outcome] = await runner.run('pre_tool_use', {...context(dirs.work), toolName: 'exec'})
     expect(outcome.reason).toBe('\uFFFD\uFFFD bad red bytes')
@@ -170,14 +213,21 @@ describe('HookRunner process handling', () => {
 
     const mark = join(dirs.out, 'ran')
     const redacted = makeRunner(dirs.project, [hook({command: `touch '${mark}' [redacted]`, event: 'pre_tool_use'})])
-    expect(await redacted.runner.runPre('exec', {}, context(dirs.work))).toEqual({decision: 'deny', reason: expect.stringContaining('reached the hooks plugin redacted')})
+    expect(await redacted.runner.runPre('exec', {}, context(dirs.work))).toEqual({
+      decision: 'deny',
+      reason: expect.stringContaining('reached the hooks plugin redacted'),
+    })
     expect(existsSync(mark)).toBe(false)
   })
 })
 
 describe('HookRunner post_tool_use', () => {
   it('gives the hook the output, logs its failures and denials, and never changes the result', async () => {
-    const capture = script(dirs.project, 'post.sh', `printf %s "$HANZO_TOOL_OUTPUT" > '${dirs.out}/output'\ncat > '${dirs.out}/stdin.json'`)
+    const capture = script(
+      dirs.project,
+      'post.sh',
+      `printf %s "$HANZO_TOOL_OUTPUT" > '${dirs.out}/output'\ncat > '${dirs.out}/stdin.json'`,
+    )
     const {logged, runner} = makeRunner(dirs.project, [
       hook({command: capture, event: 'post_tool_use'}),
       hook({command: script(dirs.project, 'crash.sh', 'exit 7'), event: 'post_tool_use'}),
@@ -187,7 +237,12 @@ describe('HookRunner post_tool_use', () => {
     expect(await execute(call, context(dirs.work))).toEqual(toolOk('tool ran'))
     expect(next).toHaveBeenCalledOnce()
     expect(readFileSync(join(dirs.out, 'output'), 'utf8')).toBe('tool ran')
-    expect(JSON.parse(readFileSync(join(dirs.out, 'stdin.json'), 'utf8'))).toMatchObject({event: 'post_tool_use', tool_error: null, tool_is_error: false, tool_output: 'tool ran'})
+    expect(JSON.parse(readFileSync(join(dirs.out, 'stdin.json'), 'utf8'))).toMatchObject({
+      event: 'post_tool_use',
+      tool_error: null,
+      tool_is_error: false,
+      tool_output: 'tool ran',
+    })
     expect(logged).toEqual([
       'hooks[1] post_tool_use exited with code 7; the tool call had already run',
       'hooks[2] post_tool_use denied after the exec call had run (post hooks cannot block): too late',
@@ -197,18 +252,33 @@ describe('HookRunner post_tool_use', () => {
 
 describe('HookRunner session events', () => {
   it('denies a prompt when a user_prompt_submit hook exits 2, with its reason; the prompt is on stdin', async () => {
-    const guard = script(dirs.project, 'prompt.sh', `cat > '${dirs.out}/stdin.json'\ngrep -q production '${dirs.out}/stdin.json' && { echo "ask the on-call first" >&2; exit 2; }\nexit 0`)
+    const guard = script(
+      dirs.project,
+      'prompt.sh',
+      `cat > '${dirs.out}/stdin.json'\ngrep -q production '${dirs.out}/stdin.json' && { echo "ask the on-call first" >&2; exit 2; }\nexit 0`,
+    )
     const {runner} = makeRunner(dirs.project, [hook({command: guard, event: 'user_prompt_submit'})])
     const input = {cwd: dirs.work, event: 'user_prompt_submit' as const, sessionId: 's-2'}
-    expect(await runner.runSessionEvent({...input, prompt: 'deploy to production'})).toEqual({decision: 'deny', reason: 'hooks[0] user_prompt_submit: ask the on-call first'})
-    expect(JSON.parse(readFileSync(join(dirs.out, 'stdin.json'), 'utf8'))).toEqual({cwd: dirs.work, event: 'user_prompt_submit', prompt: 'deploy to production', session_id: 's-2'})
+    expect(await runner.runSessionEvent({...input, prompt: 'deploy to production'})).toEqual({
+      decision: 'deny',
+      reason: 'hooks[0] user_prompt_submit: ask the on-call first',
+    })
+    expect(JSON.parse(readFileSync(join(dirs.out, 'stdin.json'), 'utf8'))).toEqual({
+      cwd: dirs.work,
+      event: 'user_prompt_submit',
+      prompt: 'deploy to production',
+      session_id: 's-2',
+    })
     expect(await runner.runSessionEvent({...input, prompt: 'fix the tests'})).toEqual({decision: 'allow'})
   })
 
   it('runs only the hooks of the event, whatever their tool_pattern', async () => {
     const mark = join(dirs.out, 'events')
     const log = script(dirs.project, 'log.sh', `echo "$HANZO_HOOK_EVENT $HANZO_SESSION_ID" >> '${mark}'`)
-    const {runner} = makeRunner(dirs.project, [hook({command: log, event: 'session_start', tool_pattern: 'exec'}), hook({command: log, event: 'stop'})])
+    const {runner} = makeRunner(dirs.project, [
+      hook({command: log, event: 'session_start', tool_pattern: 'exec'}),
+      hook({command: log, event: 'stop'}),
+    ])
     for (const event of ['session_start', 'pre_compact', 'stop'] as const) {
       expect(await runner.runSessionEvent({cwd: dirs.work, event, sessionId: 's-3'})).toEqual({decision: 'allow'})
     }

@@ -20,7 +20,11 @@ const run = (args: string[]) => runCli(['hooks', 'test', ...args], {cwd: project
 
 // Commands are bare script paths: the host hands plugins each command line with its arguments redacted.
 function allowAndDeny() {
-  const record = script(dirs.scripts, 'record.sh', `printf %s "$HANZO_TOOL_INPUT" > '${dirs.out}/input'\npwd > '${dirs.out}/pwd'`)
+  const record = script(
+    dirs.scripts,
+    'record.sh',
+    `printf %s "$HANZO_TOOL_INPUT" > '${dirs.out}/input'\npwd > '${dirs.out}/pwd'`,
+  )
   const deny = script(dirs.scripts, 'deny.sh', 'echo "rm -rf is not allowed here" >&2\nexit 2')
   writeUserHooks([
     {command: record, event: 'pre_tool_use'},
@@ -37,7 +41,9 @@ describe('hanzo-dev hooks test', () => {
     expect(text.exitCode).toBe(1)
     expect(text.stdout).toMatch(/^pre_tool_use hooks for exec:\n/)
     expect(text.stdout).toMatch(/^✓ hooks\[0\] pre_tool_use \(user\) {2}allow {2}exit 0, \d+ ms$/m)
-    expect(text.stdout).toMatch(/^✗ hooks\[1\] pre_tool_use \(user\) {2}deny {2}exit 2, \d+ ms\n {4}rm -rf is not allowed here$/m)
+    expect(text.stdout).toMatch(
+      /^✗ hooks\[1\] pre_tool_use \(user\) {2}deny {2}exit 2, \d+ ms\n {4}rm -rf is not allowed here$/m,
+    )
     expect(text.stdout).toContain('→ denied: the exec call would be stopped')
     expect(JSON.parse(readFileSync(join(dirs.out, 'input'), 'utf8'))).toEqual(input)
     expect(readFileSync(join(dirs.out, 'pwd'), 'utf8').trim()).toBe(project())
@@ -48,8 +54,21 @@ describe('hanzo-dev hooks test', () => {
       decision: 'deny',
       event: 'pre_tool_use',
       hooks: [
-        {blocks: false, durationMs: expect.any(Number), exitCode: 0, label: 'hooks[0] pre_tool_use (user)', verdict: 'allow'},
-        {blocks: true, durationMs: expect.any(Number), exitCode: 2, label: 'hooks[1] pre_tool_use (user)', reason: 'rm -rf is not allowed here', verdict: 'deny'},
+        {
+          blocks: false,
+          durationMs: expect.any(Number),
+          exitCode: 0,
+          label: 'hooks[0] pre_tool_use (user)',
+          verdict: 'allow',
+        },
+        {
+          blocks: true,
+          durationMs: expect.any(Number),
+          exitCode: 2,
+          label: 'hooks[1] pre_tool_use (user)',
+          reason: 'rm -rf is not allowed here',
+          verdict: 'deny',
+        },
       ],
       tool: 'exec',
     })
@@ -66,7 +85,11 @@ describe('hanzo-dev hooks test', () => {
   })
 
   it('tests a user_prompt_submit hook with --prompt', async () => {
-    const guard = script(dirs.scripts, 'guard.sh', 'grep -q production && { echo "ask the on-call first" >&2; exit 2; }\nexit 0')
+    const guard = script(
+      dirs.scripts,
+      'guard.sh',
+      'grep -q production && { echo "ask the on-call first" >&2; exit 2; }\nexit 0',
+    )
     writeUserHooks([{command: guard, event: 'user_prompt_submit'}])
     const denied = await run(['user_prompt_submit', '--prompt', 'deploy to production'])
     expect(denied.exitCode).toBe(1)

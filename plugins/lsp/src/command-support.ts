@@ -28,16 +28,28 @@ export class InputError extends Error {
  * A command's body with the workspace's servers: they start on first use and are shut down
  * when it ends, whatever happens. A user error becomes one line and its exit code, never a stack.
  */
-export async function withServers<T>(command: Command, work: (manager: ServerManager, cwd: string) => Promise<T>): Promise<T> {
+export async function withServers<T>(
+  command: Command,
+  work: (manager: ServerManager, cwd: string) => Promise<T>,
+): Promise<T> {
   const host = await loadCommandHost(command)
   let manager: ServerManager | undefined
   try {
     // The failure is the command's error message: nothing to say on the side.
-    manager = new ServerManager({env: host.env, projectRoot: host.projectRoot, report() {}, settings: lspSettingsFor(command, host.settings)})
+    manager = new ServerManager({
+      env: host.env,
+      projectRoot: host.projectRoot,
+      report() {},
+      settings: lspSettingsFor(command, host.settings),
+    })
     return await work(manager, host.cwd)
   } catch (error) {
     if (error instanceof InputError) command.error(error.message, {exit: EXIT_BAD_INPUT})
-    if (error instanceof LspError) command.error(error.message, {exit: EXIT_NO_SERVER, suggestions: ['hanzo-dev lsp servers shows which servers are found']})
+    if (error instanceof LspError)
+      command.error(error.message, {
+        exit: EXIT_NO_SERVER,
+        suggestions: ['hanzo-dev lsp servers shows which servers are found'],
+      })
     throw error
   } finally {
     await manager?.shutdown()
@@ -70,7 +82,9 @@ export function parsePosition(argument: string): {path: string} & SourcePosition
   const line = Number(match?.[2])
   const column = Number(match?.[3])
   if (!match || line < 1 || column < 1) {
-    throw new InputError(`"${argument}" is not FILE:LINE:COL: give the file, then the line and the column, both counted from 1 (e.g. src/app.ts:12:5)`)
+    throw new InputError(
+      `"${argument}" is not FILE:LINE:COL: give the file, then the line and the column, both counted from 1 (e.g. src/app.ts:12:5)`,
+    )
   }
 
   return {column, line, path: match[1]}

@@ -17,13 +17,27 @@ export async function lspChecks(host: LspHost): Promise<DoctorCheck[]> {
     settings = readLspSettings(host.settings)
   } catch (error) {
     if (!(error instanceof LspSettingsError)) throw error
-    return [{detail: error.message, hint: 'fix the lsp section of your user settings (hanzo-dev config path)', id: 'lsp.settings', status: 'fail', title: 'lsp settings'}]
+    return [
+      {
+        detail: error.message,
+        hint: 'fix the lsp section of your user settings (hanzo-dev config path)',
+        id: 'lsp.settings',
+        status: 'fail',
+        title: 'lsp settings',
+      },
+    ]
   }
 
   const lookup = {cwd: host.projectRoot, env: host.env, projectServers: settings.projectServers}
-  const [found, detected] = await Promise.all([findAllServers(lookup, settings.languages), detectLanguages(host.projectRoot, settings.languages)])
+  const [found, detected] = await Promise.all([
+    findAllServers(lookup, settings.languages),
+    detectLanguages(host.projectRoot, settings.languages),
+  ])
   const title = 'language servers on PATH or in node_modules/.bin'
-  const listed = (f: FoundServer) => (f.own && !settings.projectServers ? `${f.server.command} (${f.path}, held back: the project's own)` : `${f.server.command} (${f.path})`)
+  const listed = (f: FoundServer) =>
+    f.own && !settings.projectServers
+      ? `${f.server.command} (${f.path}, held back: the project's own)`
+      : `${f.server.command} (${f.path})`
   const checks: DoctorCheck[] = [
     found.length > 0
       ? {detail: found.map(listed).join(', '), id: 'lsp.servers', status: 'ok', title}
@@ -31,7 +45,12 @@ export async function lspChecks(host: LspHost): Promise<DoctorCheck[]> {
   ]
 
   if (detected.length === 0) {
-    checks.push({detail: `no known project files in ${host.projectRoot}`, id: 'lsp.languages', status: 'skip', title: 'project languages have a server'})
+    checks.push({
+      detail: `no known project files in ${host.projectRoot}`,
+      id: 'lsp.languages',
+      status: 'skip',
+      title: 'project languages have a server',
+    })
   }
 
   for (const language of detected) checks.push(languageCheck(language, found, lookup))
@@ -42,7 +61,13 @@ function languageCheck(language: LanguageSpec, found: FoundServer[], lookup: Loo
   const title = `${language.name} language server`
   const id = `lsp.language.${language.id}`
   const choice = choose(language, found, lookup)
-  if (choice.use) return {detail: `${choice.use.server.command} (${choice.use.path})${choice.use.own ? `, the project's own: ${choice.use.own}` : ''}`, id, status: 'ok', title}
+  if (choice.use)
+    return {
+      detail: `${choice.use.server.command} (${choice.use.path})${choice.use.own ? `, the project's own: ${choice.use.own}` : ''}`,
+      id,
+      status: 'ok',
+      title,
+    }
   const {hint, problem} = noServerText(language, choice)
   return {detail: `project uses ${language.name}; ${problem}`, hint, id, status: 'warn', title}
 }

@@ -40,7 +40,11 @@ export function editDiagnostics(manager: ServerManager): Middleware {
 }
 
 /** The files of `locations` a server covers, each once. */
-async function covered(manager: ServerManager, locations: readonly ToolLocation[], context: ToolContext): Promise<CoveredFile[]> {
+async function covered(
+  manager: ServerManager,
+  locations: readonly ToolLocation[],
+  context: ToolContext,
+): Promise<CoveredFile[]> {
   const files = new Map<string, CoveredFile>()
   for (const {path} of locations) {
     const file = await manager.cover(path, context.cwd, context.confineProcess).catch(() => undefined)
@@ -51,7 +55,11 @@ async function covered(manager: ServerManager, locations: readonly ToolLocation[
 }
 
 /** What is new in `file` since `before` (undefined: unknown, nothing is said), rendered; undefined when nothing is. */
-async function freshReport(manager: ServerManager, file: CoveredFile, before: Diagnostic[] | undefined): Promise<string | undefined> {
+async function freshReport(
+  manager: ServerManager,
+  file: CoveredFile,
+  before: Diagnostic[] | undefined,
+): Promise<string | undefined> {
   const after = before && (await quietly(manager, file))
   if (!before || !after) return undefined
   const fresh = newSince(before, after).filter((d) => (d.severity ?? 1) <= 2)
@@ -72,10 +80,16 @@ export function newSince(before: readonly Diagnostic[], after: readonly Diagnost
 
 function render(items: DiagnosticItem[], file: CoveredFile): string {
   const errors = items.filter((d) => d.severity === 'error').length
-  const counts = [errors && `${errors} error${errors === 1 ? '' : 's'}`, items.length - errors && `${items.length - errors} warning${items.length - errors === 1 ? '' : 's'}`]
-  const lines = [`New diagnostics in ${file.relative} after this change (${counts.filter(Boolean).join(', ')}; lines and columns 1-based):`]
+  const counts = [
+    errors && `${errors} error${errors === 1 ? '' : 's'}`,
+    items.length - errors && `${items.length - errors} warning${items.length - errors === 1 ? '' : 's'}`,
+  ]
+  const lines = [
+    `New diagnostics in ${file.relative} after this change (${counts.filter(Boolean).join(', ')}; lines and columns 1-based):`,
+  ]
   lines.push(...items.slice(0, MAX_EDIT_DIAGNOSTICS).map(formatDiagnostic))
-  if (items.length > MAX_EDIT_DIAGNOSTICS) lines.push(`... and ${items.length - MAX_EDIT_DIAGNOSTICS} more (lsp_diagnostics lists them all)`)
+  if (items.length > MAX_EDIT_DIAGNOSTICS)
+    lines.push(`... and ${items.length - MAX_EDIT_DIAGNOSTICS} more (lsp_diagnostics lists them all)`)
   return lines.join('\n')
 }
 

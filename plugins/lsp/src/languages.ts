@@ -37,7 +37,13 @@ export const LANGUAGES: readonly LanguageSpec[] = [
     id: 'typescript',
     markers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
     name: 'TypeScript / JavaScript',
-    servers: [{args: ['--stdio'], command: 'typescript-language-server', install: 'npm i -g typescript-language-server typescript'}],
+    servers: [
+      {
+        args: ['--stdio'],
+        command: 'typescript-language-server',
+        install: 'npm i -g typescript-language-server typescript',
+      },
+    ],
     extensions: {
       '.ts': 'typescript',
       '.mts': 'typescript',
@@ -84,8 +90,11 @@ export const LANGUAGES: readonly LanguageSpec[] = [
 ]
 
 /** The languages whose marker files sit in `root` (the project root, not searched recursively). */
-export async function detectLanguages(root: string, languages: readonly LanguageSpec[] = LANGUAGES): Promise<LanguageSpec[]> {
-  const present = await Promise.all(languages.map(async (l) => (await anyExists(root, l.markers)) ? l : undefined))
+export async function detectLanguages(
+  root: string,
+  languages: readonly LanguageSpec[] = LANGUAGES,
+): Promise<LanguageSpec[]> {
+  const present = await Promise.all(languages.map(async (l) => ((await anyExists(root, l.markers)) ? l : undefined)))
   return present.filter((l): l is LanguageSpec => l !== undefined)
 }
 

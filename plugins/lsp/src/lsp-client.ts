@@ -90,7 +90,8 @@ export class LspClient {
     this.gone = new Promise((resolve) => child.once('exit', resolve).once('error', resolve))
     const failed = new Promise<never>((_, reject) => {
       child.once('error', (error: NodeJS.ErrnoException) => {
-        this.exited = error.code === 'ENOENT' ? `${this.command}: command not found` : `${this.command}: ${error.message}`
+        this.exited =
+          error.code === 'ENOENT' ? `${this.command}: command not found` : `${this.command}: ${error.message}`
         reject(new LspError(this.exited))
       })
       child.once('exit', (code, signal) => {
@@ -108,12 +109,16 @@ export class LspClient {
     // A server that dies leaves a broken pipe behind; the exit handler says what happened.
     child.stdin!.on('error', () => undefined)
 
-    const connection = rpc.createMessageConnection(new rpc.StreamMessageReader(child.stdout!), new rpc.StreamMessageWriter(child.stdin!), {
-      error() {},
-      info() {},
-      log() {},
-      warn() {},
-    })
+    const connection = rpc.createMessageConnection(
+      new rpc.StreamMessageReader(child.stdout!),
+      new rpc.StreamMessageWriter(child.stdin!),
+      {
+        error() {},
+        info() {},
+        log() {},
+        warn() {},
+      },
+    )
     this.connection = connection
     // Servers ask before they work: pyright analyses nothing until its configuration request is answered.
     connection.onRequest('workspace/configuration', (params: ConfigurationParams) => params.items.map(() => ({})))
@@ -121,7 +126,9 @@ export class LspClient {
     connection.onRequest('client/unregisterCapability', () => null)
     connection.onRequest('window/workDoneProgress/create', () => null)
     connection.onRequest('workspace/workspaceFolders', () => [{name: 'workspace', uri: this.rootUri}])
-    connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) => this.board.publish(params.uri, params.diagnostics))
+    connection.onNotification('textDocument/publishDiagnostics', (params: PublishDiagnosticsParams) =>
+      this.board.publish(params.uri, params.diagnostics),
+    )
     connection.onError(() => undefined)
     connection.listen()
 
@@ -131,7 +138,12 @@ export class LspClient {
       // A confined server has a pid namespace of its own, where this process's id names another
       // process or none: a server that watches its parent by that id would exit. The sandbox's
       // wrapper ends it with this process instead.
-      this.request<{capabilities: ServerCapabilities}>('initialize', initializeParams(this.rootUri, this.options.wrap ? null : process.pid), timeout, 'did not answer initialize'),
+      this.request<{capabilities: ServerCapabilities}>(
+        'initialize',
+        initializeParams(this.rootUri, this.options.wrap ? null : process.pid),
+        timeout,
+        'did not answer initialize',
+      ),
     ]).catch(async (error: unknown) => {
       await this.kill()
       throw error
@@ -174,7 +186,12 @@ export class LspClient {
     const timeout = Math.max(this.options.diagnosticsTimeoutMs ?? 3000, warm ? 0 : (this.options.coldStartMs ?? 10_000))
     let items: Diagnostic[]
     if (this.capabilities.diagnosticProvider) {
-      const report = await this.request<DocumentDiagnosticReport>('textDocument/diagnostic', {textDocument: {uri}}, timeout, 'did not report diagnostics')
+      const report = await this.request<DocumentDiagnosticReport>(
+        'textDocument/diagnostic',
+        {textDocument: {uri}},
+        timeout,
+        'did not report diagnostics',
+      )
       items = report.kind === 'full' ? report.items : (this.board.latest(uri) ?? [])
       this.board.publish(uri, items)
     } else {
@@ -185,11 +202,22 @@ export class LspClient {
   }
 
   async gotoDefinition(uri: string, position: Position): Promise<Location[]> {
-    return toLocations(await this.request<Definition | DefinitionLink[] | null>('textDocument/definition', {position, textDocument: {uri}}))
+    return toLocations(
+      await this.request<Definition | DefinitionLink[] | null>('textDocument/definition', {
+        position,
+        textDocument: {uri},
+      }),
+    )
   }
 
   async findReferences(uri: string, position: Position): Promise<Location[]> {
-    return (await this.request<Location[] | null>('textDocument/references', {context: {includeDeclaration: true}, position, textDocument: {uri}})) ?? []
+    return (
+      (await this.request<Location[] | null>('textDocument/references', {
+        context: {includeDeclaration: true},
+        position,
+        textDocument: {uri},
+      })) ?? []
+    )
   }
 
   async hover(uri: string, position: Position): Promise<Hover | null> {
@@ -197,7 +225,11 @@ export class LspClient {
   }
 
   async documentSymbols(uri: string): Promise<DocumentSymbol[] | SymbolInformation[]> {
-    return (await this.request<DocumentSymbol[] | SymbolInformation[] | null>('textDocument/documentSymbol', {textDocument: {uri}})) ?? []
+    return (
+      (await this.request<DocumentSymbol[] | SymbolInformation[] | null>('textDocument/documentSymbol', {
+        textDocument: {uri},
+      })) ?? []
+    )
   }
 
   /** `shutdown` and `exit`, then the process group is killed after the grace, whatever the server did. */
@@ -216,7 +248,8 @@ export class LspClient {
     this.connection = undefined
     if (!child?.pid) return
     const grace = this.options.graceMs ?? 1000
-    if (child.exitCode === null && child.signalCode === null) await Promise.race([new Promise((resolve) => child.once('exit', resolve)), delay(grace)])
+    if (child.exitCode === null && child.signalCode === null)
+      await Promise.race([new Promise((resolve) => child.once('exit', resolve)), delay(grace)])
     // The server may be gone while what it started is not: the group is ended either way.
     await terminateGroup(child.pid, grace)
     live.delete(child.pid)
@@ -228,7 +261,12 @@ export class LspClient {
     return this.connection
   }
 
-  private async request<R>(method: string, params: unknown, timeoutMs = this.options.requestTimeoutMs ?? 10_000, late = `did not answer ${method}`): Promise<R> {
+  private async request<R>(
+    method: string,
+    params: unknown,
+    timeoutMs = this.options.requestTimeoutMs ?? 10_000,
+    late = `did not answer ${method}`,
+  ): Promise<R> {
     const connection = this.alive()
     let timer: NodeJS.Timeout | undefined
     const expired = new Promise<never>((_, reject) => {
@@ -240,7 +278,9 @@ export class LspClient {
       if (error instanceof LspError) throw error
       // A write to a server that just died fails before its exit is seen: the exit says more.
       await Promise.race([this.gone, delay(500)])
-      throw new LspError(this.exited ?? `${this.command}: ${method} failed: ${error instanceof Error ? error.message : String(error)}`)
+      throw new LspError(
+        this.exited ?? `${this.command}: ${method} failed: ${error instanceof Error ? error.message : String(error)}`,
+      )
     } finally {
       clearTimeout(timer)
     }

@@ -31,17 +31,30 @@ const SERVER_KEYS = new Set(['command', 'args', 'files', 'language_id', 'disable
  */
 export function readLspSettings(settings: Readonly<Record<string, unknown>>): LspSettings {
   const lsp = settings.lsp
-  if (lsp === undefined) return {diagnosticsTimeoutMs: DEFAULT_DIAGNOSTICS_TIMEOUT_MS, languages: [...LANGUAGES], projectServers: false}
-  if (!isRecord(lsp)) throw new LspSettingsError('lsp must be an object ({"servers": {...}, "diagnostics_timeout_ms": 3000})')
+  if (lsp === undefined)
+    return {diagnosticsTimeoutMs: DEFAULT_DIAGNOSTICS_TIMEOUT_MS, languages: [...LANGUAGES], projectServers: false}
+  if (!isRecord(lsp))
+    throw new LspSettingsError('lsp must be an object ({"servers": {...}, "diagnostics_timeout_ms": 3000})')
   const timeout = lsp.diagnostics_timeout_ms ?? DEFAULT_DIAGNOSTICS_TIMEOUT_MS
-  if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 0 || timeout > MAX_DIAGNOSTICS_TIMEOUT_MS) {
-    throw new LspSettingsError(`lsp.diagnostics_timeout_ms must be a whole number of milliseconds from 0 to ${MAX_DIAGNOSTICS_TIMEOUT_MS}, found ${JSON.stringify(timeout)}`)
+  if (
+    typeof timeout !== 'number' ||
+    !Number.isInteger(timeout) ||
+    timeout < 0 ||
+    timeout > MAX_DIAGNOSTICS_TIMEOUT_MS
+  ) {
+    throw new LspSettingsError(
+      `lsp.diagnostics_timeout_ms must be a whole number of milliseconds from 0 to ${MAX_DIAGNOSTICS_TIMEOUT_MS}, found ${JSON.stringify(timeout)}`,
+    )
   }
 
   const projectServers = lsp.project_servers ?? false
-  if (typeof projectServers !== 'boolean') throw new LspSettingsError(`lsp.project_servers must be true or false, found ${JSON.stringify(projectServers)}`)
+  if (typeof projectServers !== 'boolean')
+    throw new LspSettingsError(`lsp.project_servers must be true or false, found ${JSON.stringify(projectServers)}`)
   const servers = lsp.servers ?? {}
-  if (!isRecord(servers)) throw new LspSettingsError('lsp.servers must be an object of servers by name ({"vue": {"command": "vue-language-server", "args": ["--stdio"], "files": ["**/*.vue"]}})')
+  if (!isRecord(servers))
+    throw new LspSettingsError(
+      'lsp.servers must be an object of servers by name ({"vue": {"command": "vue-language-server", "args": ["--stdio"], "files": ["**/*.vue"]}})',
+    )
   const languages = LANGUAGES.map((l) => ({...l}))
   const added: LanguageSpec[] = []
   for (const [name, entry] of Object.entries(servers)) {
@@ -56,25 +69,39 @@ export function readLspSettings(settings: Readonly<Record<string, unknown>>): Ls
 
 function readServer(name: string, entry: unknown, builtin: LanguageSpec | undefined): LanguageSpec {
   const key = `lsp.servers.${name}`
-  if (!isRecord(entry)) throw new LspSettingsError(`${key} must be an object such as {"command": "my-server", "args": ["--stdio"], "files": ["**/*.ext"]}`)
+  if (!isRecord(entry))
+    throw new LspSettingsError(
+      `${key} must be an object such as {"command": "my-server", "args": ["--stdio"], "files": ["**/*.ext"]}`,
+    )
   const unknown = Object.keys(entry).find((k) => !SERVER_KEYS.has(k))
-  if (unknown) throw new LspSettingsError(`${key}.${unknown} is not a server setting (known: ${[...SERVER_KEYS].join(', ')})`)
+  if (unknown)
+    throw new LspSettingsError(`${key}.${unknown} is not a server setting (known: ${[...SERVER_KEYS].join(', ')})`)
   const {args, command, disabled, files, language_id: languageId} = entry
-  if (disabled !== undefined && typeof disabled !== 'boolean') throw new LspSettingsError(`${key}.disabled must be true or false`)
-  if (command !== undefined && (typeof command !== 'string' || command.trim() === '')) throw new LspSettingsError(`${key}.command must be the server's executable (a non-empty string)`)
+  if (disabled !== undefined && typeof disabled !== 'boolean')
+    throw new LspSettingsError(`${key}.disabled must be true or false`)
+  if (command !== undefined && (typeof command !== 'string' || command.trim() === ''))
+    throw new LspSettingsError(`${key}.command must be the server's executable (a non-empty string)`)
   if (args !== undefined && !isStringList(args)) throw new LspSettingsError(`${key}.args must be a list of strings`)
   if (files !== undefined && (!isStringList(files) || files.length === 0 || files.some((f) => f.trim() === ''))) {
     throw new LspSettingsError(`${key}.files must be a non-empty list of file globs such as ["**/*.vue"]`)
   }
 
-  if (languageId !== undefined && (typeof languageId !== 'string' || languageId.trim() === '')) throw new LspSettingsError(`${key}.language_id must be a non-empty string`)
+  if (languageId !== undefined && (typeof languageId !== 'string' || languageId.trim() === ''))
+    throw new LspSettingsError(`${key}.language_id must be a non-empty string`)
   const base: LanguageSpec = builtin ?? {extensions: {}, id: name, markers: [], name, servers: []}
   if (!builtin && disabled !== true) {
-    if (command === undefined) throw new LspSettingsError(`${key}.command is missing: a server that is not one of ${LANGUAGES.map((l) => l.id).join(', ')} needs its command`)
-    if (files === undefined) throw new LspSettingsError(`${key}.files is missing: say which files the server covers, e.g. ["**/*.vue"]`)
+    if (command === undefined)
+      throw new LspSettingsError(
+        `${key}.command is missing: a server that is not one of ${LANGUAGES.map((l) => l.id).join(', ')} needs its command`,
+      )
+    if (files === undefined)
+      throw new LspSettingsError(`${key}.files is missing: say which files the server covers, e.g. ["**/*.vue"]`)
   }
 
-  const server = command === undefined ? undefined : {args: args ?? [], command, install: `check ${key}.command in your user settings`}
+  const server =
+    command === undefined
+      ? undefined
+      : {args: args ?? [], command, install: `check ${key}.command in your user settings`}
   return {
     ...base,
     disabled: disabled ?? base.disabled,
@@ -86,10 +113,15 @@ function readServer(name: string, entry: unknown, builtin: LanguageSpec | undefi
 }
 
 /** The first language that covers `relativePath` (relative to the project root, `/`-separated), with the file's LSP language id. */
-export function languageFor(languages: readonly LanguageSpec[], relativePath: string): {language: LanguageSpec; languageId: string} | undefined {
+export function languageFor(
+  languages: readonly LanguageSpec[],
+  relativePath: string,
+): {language: LanguageSpec; languageId: string} | undefined {
   const extension = extname(relativePath).toLowerCase()
   for (const language of languages) {
-    const covered = language.files ? language.files.some((glob) => globMatches(glob, relativePath)) : extension in language.extensions
+    const covered = language.files
+      ? language.files.some((glob) => globMatches(glob, relativePath))
+      : extension in language.extensions
     if (covered) return {language, languageId: language.languageId ?? language.extensions[extension] ?? language.id}
   }
 

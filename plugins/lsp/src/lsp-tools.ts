@@ -1,11 +1,21 @@
 import {type ToolContext, type ToolDefinition, type ToolResult, toolError, toolOk} from '@hanzo-dev/sdk'
 
-import {definitions, fileDiagnostics, formatDiagnostic, formatLocation, formatSymbol, hoverText, references, symbols} from './queries.js'
+import {
+  definitions,
+  fileDiagnostics,
+  formatDiagnostic,
+  formatLocation,
+  formatSymbol,
+  hoverText,
+  references,
+  symbols,
+} from './queries.js'
 import type {CoveredFile, ServerManager} from './server-manager.js'
 
 /** Past this many locations a list costs more than it tells. */
 export const MAX_LOCATIONS = 100
-const POSITION_NOTE = 'line and column are 1-based, as editors show them (the column counts characters from the start of the line).'
+const POSITION_NOTE =
+  'line and column are 1-based, as editors show them (the column counts characters from the start of the line).'
 
 const pathProperty = {description: 'The source file, relative to the workspace or absolute.', type: 'string'}
 const positionSchema = {
@@ -31,7 +41,9 @@ export function lspTools(manager: ServerManager): ToolDefinition[] {
       execute: (input, context) =>
         onFile(manager, input.path, context, async (file) => {
           const items = await fileDiagnostics(manager, file)
-          return items.length === 0 ? `${file.relative}: no errors or warnings.` : items.map(formatDiagnostic).join('\n')
+          return items.length === 0
+            ? `${file.relative}: no errors or warnings.`
+            : items.map(formatDiagnostic).join('\n')
         }),
       inputSchema: fileSchema,
       mutating: false,
@@ -40,7 +52,9 @@ export function lspTools(manager: ServerManager): ToolDefinition[] {
     at({
       description: `Where the symbol at a position is defined, as path:line:column: the line's text. ${POSITION_NOTE} Read-only.`,
       execute: (input, context) =>
-        onFile(manager, input.path, context, async (file) => locationList(await definitions(manager, file, input), 'No definition found at that position.')),
+        onFile(manager, input.path, context, async (file) =>
+          locationList(await definitions(manager, file, input), 'No definition found at that position.'),
+        ),
       inputSchema: positionSchema,
       mutating: false,
       name: 'lsp_definition',
@@ -48,7 +62,9 @@ export function lspTools(manager: ServerManager): ToolDefinition[] {
     at({
       description: `Every reference to the symbol at a position (its declaration included), as path:line:column: the line's text. ${POSITION_NOTE} Read-only.`,
       execute: (input, context) =>
-        onFile(manager, input.path, context, async (file) => locationList(await references(manager, file, input), 'No references found at that position.')),
+        onFile(manager, input.path, context, async (file) =>
+          locationList(await references(manager, file, input), 'No references found at that position.'),
+        ),
       inputSchema: positionSchema,
       mutating: false,
       name: 'lsp_references',
@@ -56,13 +72,19 @@ export function lspTools(manager: ServerManager): ToolDefinition[] {
     at({
       description: `The type and documentation of the symbol at a position, as the language server shows them on hover. ${POSITION_NOTE} Read-only.`,
       execute: (input, context) =>
-        onFile(manager, input.path, context, async (file) => (await hoverText(manager, file, input)) || 'Nothing to show at that position.'),
+        onFile(
+          manager,
+          input.path,
+          context,
+          async (file) => (await hoverText(manager, file, input)) || 'Nothing to show at that position.',
+        ),
       inputSchema: positionSchema,
       mutating: false,
       name: 'lsp_hover',
     }),
     onPath({
-      description: 'The outline of a file: its classes, functions, methods, variables, ... nested as in the file, each with its line (1-based). Read-only.',
+      description:
+        'The outline of a file: its classes, functions, methods, variables, ... nested as in the file, each with its line (1-based). Read-only.',
       execute: (input, context) =>
         onFile(manager, input.path, context, async (file) => {
           const found = await symbols(manager, file)
@@ -80,7 +102,13 @@ export function lspTools(manager: ServerManager): ToolDefinition[] {
  * sandbox checks it). The input types differ per tool; the registry holds them all alike.
  */
 function onPath(tool: ToolDefinition<PathInput>): ToolDefinition {
-  const described: ToolDefinition<PathInput> = {...tool, describe: (input) => input.path, kind: 'read', locations: (input) => [{path: input.path}], subject: (input) => ({kind: 'path', path: input.path})}
+  const described: ToolDefinition<PathInput> = {
+    ...tool,
+    describe: (input) => input.path,
+    kind: 'read',
+    locations: (input) => [{path: input.path}],
+    subject: (input) => ({kind: 'path', path: input.path}),
+  }
   return described as unknown as ToolDefinition
 }
 
@@ -102,7 +130,12 @@ function locationList(locations: Parameters<typeof formatLocation>[0][], none: s
   return shown.join('\n')
 }
 
-async function onFile(manager: ServerManager, path: string, context: ToolContext, work: (file: CoveredFile) => Promise<string>): Promise<ToolResult> {
+async function onFile(
+  manager: ServerManager,
+  path: string,
+  context: ToolContext,
+  work: (file: CoveredFile) => Promise<string>,
+): Promise<ToolResult> {
   try {
     const file = await manager.cover(path, context.cwd, context.confineProcess)
     if (!file) return toolError(await notCovered(manager, path))

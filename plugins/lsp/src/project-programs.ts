@@ -66,19 +66,23 @@ export function projectOwnership(projectRoot: string): (path: string) => Promise
   return async (path) => {
     const [root, resolved] = await Promise.all([canonicalize(projectRoot), realpath(path)])
     // As found (node_modules/.bin may itself be a link out of the project) and where it leads.
-    if ([projectRoot, root].some((r) => isInside(r, path)) || isInside(root, resolved)) return 'it is inside the project'
+    if ([projectRoot, root].some((r) => isInside(r, path)) || isInside(root, resolved))
+      return 'it is inside the project'
     const proxy = await proxyOf(path, resolved)
     if (proxy) return proxy
     files ??= toolchainFiles(projectRoot)
     const found = await files
-    if (found.length > 0) return `the project has ${found.join(', ')}, which version managers read to choose the programs that run`
+    if (found.length > 0)
+      return `the project has ${found.join(', ')}, which version managers read to choose the programs that run`
     return undefined
   }
 }
 
 /** Which of {@link TOOLCHAIN_FILES} the project root holds. */
 async function toolchainFiles(projectRoot: string): Promise<string[]> {
-  const present = await Promise.all(TOOLCHAIN_FILES.map(async (name) => ((await mayExist(join(projectRoot, name))) ? name : undefined)))
+  const present = await Promise.all(
+    TOOLCHAIN_FILES.map(async (name) => ((await mayExist(join(projectRoot, name))) ? name : undefined)),
+  )
   return present.filter((name): name is string => name !== undefined)
 }
 
@@ -94,7 +98,8 @@ async function proxyOf(path: string, resolved: string): Promise<string | undefin
   const why = (what: string) => `it is ${what}, which runs the version a project file names`
   const named = PROXIES.find((p) => basename(resolved) === p) ?? (await hardLinkedProxy(path))
   if (named) return why(`a ${named} proxy`)
-  if (basename(dirname(path)) === 'shims' || basename(dirname(resolved)) === 'shims') return why(`a version manager's shim (${dirname(path)})`)
+  if (basename(dirname(path)) === 'shims' || basename(dirname(resolved)) === 'shims')
+    return why(`a version manager's shim (${dirname(path)})`)
   const manager = await scriptManager(resolved)
   return manager && why(`a script that runs ${manager}`)
 }

@@ -3,7 +3,14 @@ import {relative, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 import {isInside} from '@hanzo-dev/sdk'
-import type {Diagnostic, DocumentSymbol, Hover, Location, MarkedString, SymbolInformation} from 'vscode-languageserver-protocol'
+import type {
+  Diagnostic,
+  DocumentSymbol,
+  Hover,
+  Location,
+  MarkedString,
+  SymbolInformation,
+} from 'vscode-languageserver-protocol'
 
 import type {LspClient} from './lsp-client.js'
 import {LspError} from './lsp-client.js'
@@ -47,8 +54,32 @@ export interface SymbolItem extends SourcePosition {
 const SEVERITIES: Record<number, Severity> = {1: 'error', 2: 'warning', 3: 'info'}
 /** SymbolKind 1..26, by the protocol's numbering. */
 const SYMBOL_KINDS = [
-  'file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum', 'interface', 'function', 'variable',
-  'constant', 'string', 'number', 'boolean', 'array', 'object', 'key', 'null', 'enum member', 'struct', 'event', 'operator', 'type parameter',
+  'file',
+  'module',
+  'namespace',
+  'package',
+  'class',
+  'method',
+  'property',
+  'field',
+  'constructor',
+  'enum',
+  'interface',
+  'function',
+  'variable',
+  'constant',
+  'string',
+  'number',
+  'boolean',
+  'array',
+  'object',
+  'key',
+  'null',
+  'enum member',
+  'struct',
+  'event',
+  'operator',
+  'type parameter',
 ]
 
 /**
@@ -63,7 +94,11 @@ function loaded<T>(manager: ServerManager, file: CoveredFile, work: (client: Lsp
 }
 
 /** Runs `work` on the file's server; an {@link LspError} saying why when there is none. */
-export async function onServer<T>(manager: ServerManager, file: CoveredFile, work: (client: LspClient) => Promise<T>): Promise<T> {
+export async function onServer<T>(
+  manager: ServerManager,
+  file: CoveredFile,
+  work: (client: LspClient) => Promise<T>,
+): Promise<T> {
   const answer = await manager.withFile(file, work)
   if (answer !== undefined) return answer
   throw new LspError((await manager.unavailable(file)) ?? `${file.language.name} language server is not available`)
@@ -74,7 +109,11 @@ export async function fileDiagnostics(manager: ServerManager, file: CoveredFile)
   return toDiagnosticItems(items, file, await manager.workspaceRoot())
 }
 
-export async function toDiagnosticItems(items: Diagnostic[], file: CoveredFile, root: string): Promise<DiagnosticItem[]> {
+export async function toDiagnosticItems(
+  items: Diagnostic[],
+  file: CoveredFile,
+  root: string,
+): Promise<DiagnosticItem[]> {
   const lines = await fileLines(file.path)
   return items
     .map((d) => ({
@@ -87,12 +126,26 @@ export async function toDiagnosticItems(items: Diagnostic[], file: CoveredFile, 
     .sort((a, b) => a.line - b.line || a.column - b.column)
 }
 
-export async function definitions(manager: ServerManager, file: CoveredFile, at: SourcePosition): Promise<SourceLocation[]> {
-  return withText(await loaded(manager, file, (client) => client.gotoDefinition(file.uri, wire(at))), await manager.workspaceRoot())
+export async function definitions(
+  manager: ServerManager,
+  file: CoveredFile,
+  at: SourcePosition,
+): Promise<SourceLocation[]> {
+  return withText(
+    await loaded(manager, file, (client) => client.gotoDefinition(file.uri, wire(at))),
+    await manager.workspaceRoot(),
+  )
 }
 
-export async function references(manager: ServerManager, file: CoveredFile, at: SourcePosition): Promise<SourceLocation[]> {
-  return withText(await loaded(manager, file, (client) => client.findReferences(file.uri, wire(at))), await manager.workspaceRoot())
+export async function references(
+  manager: ServerManager,
+  file: CoveredFile,
+  at: SourcePosition,
+): Promise<SourceLocation[]> {
+  return withText(
+    await loaded(manager, file, (client) => client.findReferences(file.uri, wire(at))),
+    await manager.workspaceRoot(),
+  )
 }
 
 export async function hoverText(manager: ServerManager, file: CoveredFile, at: SourcePosition): Promise<string | null> {
@@ -105,14 +158,27 @@ export async function symbols(manager: ServerManager, file: CoveredFile): Promis
   const out: SymbolItem[] = []
   const walk = (list: DocumentSymbol[], depth: number) => {
     for (const s of list) {
-      out.push({column: s.selectionRange.start.character + 1, depth, kind: kindName(s.kind), line: s.selectionRange.start.line + 1, name: s.name, ...(s.detail ? {detail: s.detail} : {})})
+      out.push({
+        column: s.selectionRange.start.character + 1,
+        depth,
+        kind: kindName(s.kind),
+        line: s.selectionRange.start.line + 1,
+        name: s.name,
+        ...(s.detail ? {detail: s.detail} : {}),
+      })
       walk(s.children ?? [], depth + 1)
     }
   }
 
   if (found.length > 0 && 'location' in found[0]) {
     for (const s of found as SymbolInformation[]) {
-      out.push({column: s.location.range.start.character + 1, depth: s.containerName ? 1 : 0, kind: kindName(s.kind), line: s.location.range.start.line + 1, name: s.name})
+      out.push({
+        column: s.location.range.start.character + 1,
+        depth: s.containerName ? 1 : 0,
+        kind: kindName(s.kind),
+        line: s.location.range.start.line + 1,
+        name: s.name,
+      })
     }
   } else walk(found as DocumentSymbol[], 0)
 
@@ -142,7 +208,9 @@ function kindName(kind: number): string {
 }
 
 function plainHover(hover: Hover): string {
-  const parts: Array<MarkedString | {kind: string; value: string}> = Array.isArray(hover.contents) ? hover.contents : [hover.contents]
+  const parts: Array<MarkedString | {kind: string; value: string}> = Array.isArray(hover.contents)
+    ? hover.contents
+    : [hover.contents]
   return parts
     .map((p) => (typeof p === 'string' ? p : 'language' in p ? `\`\`\`${p.language}\n${p.value}\n\`\`\`` : p.value))
     .join('\n\n')
@@ -154,7 +222,13 @@ function locationOf(location: Location, root: string, lines?: string[]): SourceL
   const absolute = location.uri.startsWith('file:') ? fileURLToPath(location.uri) : location.uri
   const path = isInside(root, absolute) ? relative(root, absolute).split(sep).join('/') : absolute
   const text = lines?.[start.line]?.trim()
-  return {column: start.character + 1, end: {column: end.character + 1, line: end.line + 1}, line: start.line + 1, path, ...(text ? {text} : {})}
+  return {
+    column: start.character + 1,
+    end: {column: end.character + 1, line: end.line + 1},
+    line: start.line + 1,
+    path,
+    ...(text ? {text} : {}),
+  }
 }
 
 async function withText(locations: Location[], root: string): Promise<SourceLocation[]> {

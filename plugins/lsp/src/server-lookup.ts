@@ -39,7 +39,10 @@ export interface ServerChoice {
  * `node_modules/.bin` (a dev dependency such as typescript-language-server or pyright), each with
  * why it is the project's own program when it is; held back or not, whatever the project's languages.
  */
-export async function findAllServers(options: LookupOptions, languages: readonly LanguageSpec[] = LANGUAGES): Promise<FoundServer[]> {
+export async function findAllServers(
+  options: LookupOptions,
+  languages: readonly LanguageSpec[] = LANGUAGES,
+): Promise<FoundServer[]> {
   const ownership = projectOwnership(options.cwd)
   const all = languages.flatMap((language) => language.servers.map((server) => ({language, server})))
   const found = await Promise.all(
@@ -78,5 +81,7 @@ export function noServerText(language: LanguageSpec, choice: ServerChoice): {pro
 
 function locate(command: string, options: LookupOptions): Promise<string | undefined> {
   if (command.includes('/')) return findExecutable(command, options)
-  return findExecutable(command, options).then((found) => found ?? findExecutable(join(options.cwd, 'node_modules', '.bin', command), options))
+  return findExecutable(command, options).then(
+    (found) => found ?? findExecutable(join(options.cwd, 'node_modules', '.bin', command), options),
+  )
 }

@@ -53,7 +53,11 @@ export class ServerManager {
    * The file at `path` (absolute, or relative to `cwd`) when a language covers it and it is in
    * the workspace; `confine` is the tool call's (ToolContext.confineProcess).
    */
-  async cover(path: string, cwd = this.options.projectRoot, confine?: ToolContext['confineProcess']): Promise<CoveredFile | undefined> {
+  async cover(
+    path: string,
+    cwd = this.options.projectRoot,
+    confine?: ToolContext['confineProcess'],
+  ): Promise<CoveredFile | undefined> {
     const root = await this.workspaceRoot()
     const absolute = await canonicalize(isAbsolute(path) ? path : resolve(cwd, path))
     if (!isInside(root, absolute) || absolute === root) return undefined
@@ -105,13 +109,17 @@ export class ServerManager {
   }
 
   /** Each language's server as it is now, without starting any: `/lsp` reports it. */
-  async states(): Promise<Array<{language: LanguageSpec; state: 'running' | 'not started' | 'failed'; failure?: string}>> {
+  async states(): Promise<
+    Array<{language: LanguageSpec; state: 'running' | 'not started' | 'failed'; failure?: string}>
+  > {
     return Promise.all(
       this.languages().map(async (language) => {
         const started = this.servers.get(language.id)
         if (!started) return {language, state: 'not started' as const}
         const settled = await started
-        return 'failure' in settled ? {failure: settled.failure, language, state: 'failed' as const} : {language, state: 'running' as const}
+        return 'failure' in settled
+          ? {failure: settled.failure, language, state: 'failed' as const}
+          : {language, state: 'running' as const}
       }),
     )
   }
@@ -138,7 +146,8 @@ export class ServerManager {
     let started = this.servers.get(file.language.id)
     if (!started) {
       started = this.launch(file).then((launched) => {
-        if ('failure' in launched) this.options.report(`${launched.failure}; the session goes on without ${file.language.name} diagnostics`)
+        if ('failure' in launched)
+          this.options.report(`${launched.failure}; the session goes on without ${file.language.name} diagnostics`)
         return launched
       })
       this.servers.set(file.language.id, started)
@@ -149,7 +158,11 @@ export class ServerManager {
 
   private async launch({confine, language}: CoveredFile): Promise<Started> {
     const root = await this.workspaceRoot()
-    const choice = await chooseServer(language, {cwd: root, env: this.options.env, projectServers: this.options.settings.projectServers})
+    const choice = await chooseServer(language, {
+      cwd: root,
+      env: this.options.env,
+      projectServers: this.options.settings.projectServers,
+    })
     const found = choice.use
     if (!found) {
       const {hint, problem} = noServerText(language, choice)
@@ -180,9 +193,14 @@ export class ServerManager {
   private async afterConfined(language: LanguageSpec, finish: () => Promise<string[]>): Promise<void> {
     try {
       const removed = await finish()
-      if (removed.length > 0) this.options.report(`the sandbox removed ${removed.join(', ')}: the ${language.name} language server made them where git or hanzo-dev would read them`)
+      if (removed.length > 0)
+        this.options.report(
+          `the sandbox removed ${removed.join(', ')}: the ${language.name} language server made them where git or hanzo-dev would read them`,
+        )
     } catch (error) {
-      this.options.report(`the sandbox could not check what the ${language.name} language server made: ${(error as Error).message}`)
+      this.options.report(
+        `the sandbox could not check what the ${language.name} language server made: ${(error as Error).message}`,
+      )
     }
   }
 }

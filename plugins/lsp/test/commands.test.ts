@@ -23,19 +23,33 @@ describe('lsp servers', () => {
     const {result, stdout} = await run([])
     expect(result?.projectRoot).toBe(project)
     expect(result?.servers.filter((s) => s.path !== null)).toEqual([
-      {command: 'pylsp', heldBack: false, install: "pip install 'python-lsp-server[all]'", language: 'python', path: join(bin, 'pylsp')},
+      {
+        command: 'pylsp',
+        heldBack: false,
+        install: "pip install 'python-lsp-server[all]'",
+        language: 'python',
+        path: join(bin, 'pylsp'),
+      },
     ])
     expect(result?.servers.map((s) => s.command)).toEqual(
       expect.arrayContaining(['typescript-language-server', 'pyright-langserver', 'rust-analyzer', 'gopls', 'clangd']),
     )
     expect(result?.languages).toEqual([
       {id: 'python', name: 'Python', server: {command: 'pylsp', path: join(bin, 'pylsp')}},
-      {id: 'go', install: 'go install golang.org/x/tools/gopls@latest', name: 'Go', problem: 'gopls not found on PATH or in node_modules/.bin', server: null},
+      {
+        id: 'go',
+        install: 'go install golang.org/x/tools/gopls@latest',
+        name: 'Go',
+        problem: 'gopls not found on PATH or in node_modules/.bin',
+        server: null,
+      },
     ])
     expect(stdout).toMatch(new RegExp(`✓ pylsp +python +${join(bin, 'pylsp')}`))
     expect(stdout).toMatch(/- gopls +go +not found/)
     expect(stdout).toContain('✓ Python: pylsp')
-    expect(stdout).toContain('! Go: gopls not found on PATH or in node_modules/.bin\n      → go install golang.org/x/tools/gopls@latest')
+    expect(stdout).toContain(
+      '! Go: gopls not found on PATH or in node_modules/.bin\n      → go install golang.org/x/tools/gopls@latest',
+    )
   })
 
   it('turns a settings error into one message and exit 1', async () => {

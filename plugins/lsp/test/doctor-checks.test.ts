@@ -19,7 +19,12 @@ function touch(name: string): void {
   writeFileSync(join(dirs.project, name), '')
 }
 
-const host = (settings: Record<string, unknown> = {}) => ({cwd: dirs.project, env: {PATH: dirs.bin}, projectRoot: dirs.project, settings})
+const host = (settings: Record<string, unknown> = {}) => ({
+  cwd: dirs.project,
+  env: {PATH: dirs.bin},
+  projectRoot: dirs.project,
+  settings,
+})
 const lookup = () => ({cwd: dirs.project, env: {PATH: dirs.bin}, projectServers: false})
 
 describe('detectLanguages', () => {
@@ -45,7 +50,12 @@ describe('chooseServer', () => {
 
   it('ignores a file on PATH that is not executable', async () => {
     writeFileSync(join(dirs.bin, 'gopls'), '', {mode: 0o644})
-    expect(await chooseServer(LANGUAGES.find((l) => l.id === 'go')!, lookup())).toEqual({heldBack: [], use: undefined})
+    expect(
+      await chooseServer(
+        LANGUAGES.find((l) => l.id === 'go')!,
+        lookup(),
+      ),
+    ).toEqual({heldBack: [], use: undefined})
   })
 })
 
@@ -57,7 +67,10 @@ describe('lspChecks', () => {
     const checks = await lspChecks(host())
     expect(checks.find((c) => c.id === 'lsp.servers')).toMatchObject({status: 'ok'})
     expect(checks.find((c) => c.id === 'lsp.servers')?.detail).toContain(`clangd (${join(dirs.bin, 'clangd')})`)
-    expect(checks.find((c) => c.id === 'lsp.language.rust')).toMatchObject({detail: `rust-analyzer (${path})`, status: 'ok'})
+    expect(checks.find((c) => c.id === 'lsp.language.rust')).toMatchObject({
+      detail: `rust-analyzer (${path})`,
+      status: 'ok',
+    })
   })
 
   it('warns with the install command when a detected language has no server', async () => {
@@ -82,7 +95,10 @@ describe('lspChecks', () => {
       status: 'warn',
     })
     const allowed = await lspChecks(host({lsp: {project_servers: true}}))
-    expect(allowed.find((c) => c.id === 'lsp.language.typescript')).toMatchObject({detail: `typescript-language-server (${own}), the project's own: it is inside the project`, status: 'ok'})
+    expect(allowed.find((c) => c.id === 'lsp.language.typescript')).toMatchObject({
+      detail: `typescript-language-server (${own}), the project's own: it is inside the project`,
+      status: 'ok',
+    })
   })
 
   it('says so when no project language is detected, without failing', async () => {

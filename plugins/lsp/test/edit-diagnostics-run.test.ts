@@ -40,10 +40,32 @@ describe('diagnostics in the tool result of an edit (hanzo-dev run)', () => {
       script,
       JSON.stringify({
         turns: [
-          {expect: {tools_include: ['fs_write', 'lsp_diagnostics', 'lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols']}, tool_calls: [write('src/total.ts', BROKEN)]},
-          {expect: {tool_result_contains: DIAGNOSTIC}, text: 'A type error; fixing it.', tool_calls: [write('src/total.ts', FIXED)]},
-          {expect: {tool_result_contains: 'Replaced src/total.ts'}, tool_calls: [{arguments: {path: 'src/total.ts'}, name: 'lsp_diagnostics'}]},
-          {expect: {tool_result_contains: 'src/total.ts: no errors or warnings.'}, tool_calls: [write('tool.py', 'x: int = "no"\n')]},
+          {
+            expect: {
+              tools_include: [
+                'fs_write',
+                'lsp_diagnostics',
+                'lsp_definition',
+                'lsp_references',
+                'lsp_hover',
+                'lsp_symbols',
+              ],
+            },
+            tool_calls: [write('src/total.ts', BROKEN)],
+          },
+          {
+            expect: {tool_result_contains: DIAGNOSTIC},
+            text: 'A type error; fixing it.',
+            tool_calls: [write('src/total.ts', FIXED)],
+          },
+          {
+            expect: {tool_result_contains: 'Replaced src/total.ts'},
+            tool_calls: [{arguments: {path: 'src/total.ts'}, name: 'lsp_diagnostics'}],
+          },
+          {
+            expect: {tool_result_contains: 'src/total.ts: no errors or warnings.'},
+            tool_calls: [write('tool.py', 'x: int = "no"\n')],
+          },
           {expect: {tool_result_contains: 'Created tool.py'}, text: 'Done.'},
         ],
       }),
@@ -53,9 +75,24 @@ describe('diagnostics in the tool result of an edit (hanzo-dev run)', () => {
     mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
     // Sandbox off: this file is about diagnostics (test/e2e/lsp-sandbox.test.ts runs a server
     // confined), and the linked node_modules may be under /tmp, which a confined server does not see.
-    const settings = {lsp: {project_servers: true, servers: {python: {command: 'no-such-pyright'}}}, sandbox: {mode: 'off'}}
+    const settings = {
+      lsp: {project_servers: true, servers: {python: {command: 'no-such-pyright'}}},
+      sandbox: {mode: 'off'},
+    }
     writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify(settings))
-    run = await runCli(['run', 'add a total', '--fake-model', script, '--permission-mode', 'allow-all', '--output-format', 'stream-json'], {cwd: project, env})
+    run = await runCli(
+      [
+        'run',
+        'add a total',
+        '--fake-model',
+        script,
+        '--permission-mode',
+        'allow-all',
+        '--output-format',
+        'stream-json',
+      ],
+      {cwd: project, env},
+    )
     results = run.stdout
       .split('\n')
       .filter((line) => line.startsWith('{'))
@@ -72,7 +109,9 @@ describe('diagnostics in the tool result of an edit (hanzo-dev run)', () => {
       ['lsp_diagnostics', false],
       ['fs_write', false],
     ])
-    expect(results[0].output).toBe(`Created src/total.ts (${BROKEN.length} bytes).\n\nNew diagnostics in src/total.ts after this change (1 error; lines and columns 1-based):\n${DIAGNOSTIC}`)
+    expect(results[0].output).toBe(
+      `Created src/total.ts (${BROKEN.length} bytes).\n\nNew diagnostics in src/total.ts after this change (1 error; lines and columns 1-based):\n${DIAGNOSTIC}`,
+    )
     expect(results[1].output).toBe(`Replaced src/total.ts (${FIXED.length} bytes; it had ${BROKEN.length} bytes).`)
     expect(readFileSync(join(project, 'src', 'total.ts'), 'utf8')).toBe(FIXED)
   })
@@ -83,7 +122,9 @@ describe('diagnostics in the tool result of an edit (hanzo-dev run)', () => {
 
   it('goes on without a server that is not there, saying so once', () => {
     expect(results[3].output).toBe('Created tool.py (14 bytes).')
-    const warnings = unwrapped(run.stderr).match(/Warning: lsp: Python: [^;]*; the session goes on without Python diagnostics/g)
+    const warnings = unwrapped(run.stderr).match(
+      /Warning: lsp: Python: [^;]*; the session goes on without Python diagnostics/g,
+    )
     expect(warnings).toEqual([
       'Warning: lsp: Python: no-such-pyright not found on PATH or in node_modules/.bin (check lsp.servers.python.command in your user settings); the session goes on without Python diagnostics',
     ])

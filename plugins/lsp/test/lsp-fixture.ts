@@ -25,7 +25,13 @@ export function makeTsProject(root: string, files: Record<string, string>): void
   mkdirSync(root, {recursive: true})
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'))
   // No @types from the linked node_modules: the project loads in a fraction of the time.
-  writeFiles(root, {'tsconfig.json': JSON.stringify({compilerOptions: {module: 'NodeNext', strict: true, target: 'ES2022', types: []}, include: ['src']}), ...files})
+  writeFiles(root, {
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: {module: 'NodeNext', strict: true, target: 'ES2022', types: []},
+      include: ['src'],
+    }),
+    ...files,
+  })
 }
 
 export function makeManager(projectRoot: string, options: Partial<ServerManagerOptions> & {lsp?: unknown} = {}) {
@@ -41,7 +47,12 @@ export function makeManager(projectRoot: string, options: Partial<ServerManagerO
   return {manager, reports}
 }
 
-export function callTool(tools: ToolDefinition[], name: string, input: Record<string, unknown>, cwd: string): Promise<ToolResult> {
+export function callTool(
+  tools: ToolDefinition[],
+  name: string,
+  input: Record<string, unknown>,
+  cwd: string,
+): Promise<ToolResult> {
   const tool = tools.find((t) => t.name === name)
   if (!tool) throw new Error(`no tool ${name}`)
   return tool.execute(input, {cwd, sessionId: 's', signal: new AbortController().signal})
@@ -66,24 +77,33 @@ export function groupMembers(pgid: number): number[] {
 
 /** The live processes whose command line contains `text`. */
 export function processesWith(text: string): number[] {
-  return readdirSync('/proc').filter((entry) => {
-    if (!/^\d+$/.test(entry)) return false
-    try {
-      return readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text) && !readFileSync(`/proc/${entry}/stat`, 'utf8').includes(') Z ')
-    } catch {
-      return false
-    }
-  }).map(Number)
+  return readdirSync('/proc')
+    .filter((entry) => {
+      if (!/^\d+$/.test(entry)) return false
+      try {
+        return (
+          readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text) &&
+          !readFileSync(`/proc/${entry}/stat`, 'utf8').includes(') Z ')
+        )
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
 }
 
 /** The live processes working in `dir` (a language server runs in its workspace). */
 export function processesIn(dir: string): number[] {
-  return readdirSync('/proc').filter((entry) => {
-    if (!/^\d+$/.test(entry)) return false
-    try {
-      return readlinkSync(`/proc/${entry}/cwd`) === dir && !readFileSync(`/proc/${entry}/stat`, 'utf8').includes(') Z ')
-    } catch {
-      return false
-    }
-  }).map(Number)
+  return readdirSync('/proc')
+    .filter((entry) => {
+      if (!/^\d+$/.test(entry)) return false
+      try {
+        return (
+          readlinkSync(`/proc/${entry}/cwd`) === dir && !readFileSync(`/proc/${entry}/stat`, 'utf8').includes(') Z ')
+        )
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
 }

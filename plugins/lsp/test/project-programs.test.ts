@@ -38,7 +38,8 @@ describe('a server behind a toolchain proxy, in a project with a toolchain file'
   let project: string
   let marker: string
   let env: Record<string, string>
-  const userSettings = (settings: object) => writeFiles(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {'settings.json': JSON.stringify(settings)})
+  const userSettings = (settings: object) =>
+    writeFiles(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {'settings.json': JSON.stringify(settings)})
 
   beforeAll(() => {
     box = makeSandbox('hanzo-lsp-proxy-')
@@ -79,9 +80,17 @@ describe('a server behind a toolchain proxy, in a project with a toolchain file'
     expect(unwrapped(refused.stderr)).toContain(`is held back as the project's own program: ${PROXY_REASON} (${ALLOW})`)
     const servers = await runCli(['lsp', 'servers', '--json'], {cwd: project, env})
     expect(JSON.parse(servers.stdout).languages).toEqual([
-      {id: 'rust', install: ALLOW, name: 'Rust', problem: expect.stringContaining(`is held back as the project's own program: ${PROXY_REASON}`), server: null},
+      {
+        id: 'rust',
+        install: ALLOW,
+        name: 'Rust',
+        problem: expect.stringContaining(`is held back as the project's own program: ${PROXY_REASON}`),
+        server: null,
+      },
     ])
-    expect(unwrapped((await runCli(['lsp', 'servers'], {cwd: project, env})).stdout)).toContain(`! Rust: rust-analyzer (${join(box.home, '.cargo', 'bin', 'rust-analyzer')}) is held back`)
+    expect(unwrapped((await runCli(['lsp', 'servers'], {cwd: project, env})).stdout)).toContain(
+      `! Rust: rust-analyzer (${join(box.home, '.cargo', 'bin', 'rust-analyzer')}) is held back`,
+    )
     expect(existsSync(marker)).toBe(false)
 
     userSettings({lsp: {project_servers: true}})
@@ -93,7 +102,11 @@ describe('a server behind a toolchain proxy, in a project with a toolchain file'
 
   it('hanzo-dev doctor (its lsp checks): the reason and the command', async () => {
     const checks = await lspChecks({cwd: project, env, projectRoot: project, settings: {}})
-    expect(checks.find((c) => c.id === 'lsp.language.rust')).toMatchObject({detail: expect.stringContaining(PROXY_REASON), hint: ALLOW, status: 'warn'})
+    expect(checks.find((c) => c.id === 'lsp.language.rust')).toMatchObject({
+      detail: expect.stringContaining(PROXY_REASON),
+      hint: ALLOW,
+      status: 'warn',
+    })
     expect(checks.find((c) => c.id === 'lsp.servers')?.detail).toContain("held back: the project's own")
   })
 })
@@ -119,27 +132,47 @@ describe('the project chooses the server', () => {
     symlinkSync(inside, join(box.home, 'gopls-link'))
     expect(await own(join(box.home, 'gopls-link'))).toBe('it is inside the project')
     const go = LANGUAGES.find((l) => l.id === 'go')!
-    expect(await chooseServer(go, {cwd: project, env: {PATH: 'bin'}, projectServers: false})).toMatchObject({heldBack: [{path: inside}], use: undefined})
-    expect(await chooseServer(go, {cwd: project, env: {PATH: 'bin'}, projectServers: true})).toMatchObject({use: {own: 'it is inside the project', path: inside}})
+    expect(await chooseServer(go, {cwd: project, env: {PATH: 'bin'}, projectServers: false})).toMatchObject({
+      heldBack: [{path: inside}],
+      use: undefined,
+    })
+    expect(await chooseServer(go, {cwd: project, env: {PATH: 'bin'}, projectServers: true})).toMatchObject({
+      use: {own: 'it is inside the project', path: inside},
+    })
   })
 
   it('a proxy: a hard link of rustup, a shim, a script that runs a version manager', async () => {
     const rustup = server('hard', 'rustup')
     linkSync(rustup, join(box.home, 'hard', 'rust-analyzer'))
     expect(await own(join(box.home, 'hard', 'rust-analyzer'))).toBe(PROXY_REASON)
-    expect(await own(server('.pyenv/shims', 'pylsp'))).toBe(`it is a version manager's shim (${join(box.home, '.pyenv', 'shims')}), which runs the version a project file names`)
-    const pyenvShim = '#!/usr/bin/env bash\nset -e\nexport PYENV_ROOT="/home/u/.pyenv"\nexec "/home/u/.pyenv/libexec/pyenv" exec "$program" "$@"\n'
-    expect(await own(server('bin', 'pyright-langserver', pyenvShim))).toBe('it is a script that runs pyenv, which runs the version a project file names')
+    expect(await own(server('.pyenv/shims', 'pylsp'))).toBe(
+      `it is a version manager's shim (${join(box.home, '.pyenv', 'shims')}), which runs the version a project file names`,
+    )
+    const pyenvShim =
+      '#!/usr/bin/env bash\nset -e\nexport PYENV_ROOT="/home/u/.pyenv"\nexec "/home/u/.pyenv/libexec/pyenv" exec "$program" "$@"\n'
+    expect(await own(server('bin', 'pyright-langserver', pyenvShim))).toBe(
+      'it is a script that runs pyenv, which runs the version a project file names',
+    )
   })
 
   it('not a proxy: a fixed interpreter under a version manager, a comment naming one, a plain program', async () => {
-    expect(await own(server('bin', 'pylsp', '#!/home/u/.pyenv/versions/3.12.1/bin/python3.12\n# installed with pyenv\nfrom pylsp.__main__ import main\n'))).toBeUndefined()
+    expect(
+      await own(
+        server(
+          'bin',
+          'pylsp',
+          '#!/home/u/.pyenv/versions/3.12.1/bin/python3.12\n# installed with pyenv\nfrom pylsp.__main__ import main\n',
+        ),
+      ),
+    ).toBeUndefined()
     expect(await own(server('bin', 'clangd'))).toBeUndefined()
   })
 
   it('any server, when the project root has a toolchain file', async () => {
     const clangd = server('bin', 'clangd')
     writeFileSync(join(project, '.tool-versions'), 'python path:/tmp/evil\n')
-    expect(await projectOwnership(project)(clangd)).toBe('the project has .tool-versions, which version managers read to choose the programs that run')
+    expect(await projectOwnership(project)(clangd)).toBe(
+      'the project has .tool-versions, which version managers read to choose the programs that run',
+    )
   })
 })

@@ -29,11 +29,15 @@ describe('pyright', () => {
   it('reports the type error of a Python file', async () => {
     const result = await call('lsp_diagnostics', {path: 'app.py'})
     expect(result.is_error, result.error ?? '').toBe(false)
-    expect(result.output).toMatch(/^app\.py:5:14: error: Type "int" is not assignable to declared type "str"; .*\[Pyright reportAssignmentType\]$/)
+    expect(result.output).toMatch(
+      /^app\.py:5:14: error: Type "int" is not assignable to declared type "str"; .*\[Pyright reportAssignmentType\]$/,
+    )
   })
 
   it('answers hover and symbols', async () => {
-    expect((await call('lsp_hover', {column: 5, line: 1, path: 'app.py'})).output).toContain('def double(x: int) -> int')
+    expect((await call('lsp_hover', {column: 5, line: 1, path: 'app.py'})).output).toContain(
+      'def double(x: int) -> int',
+    )
     expect((await call('lsp_symbols', {path: 'app.py'})).output).toMatch(/^function double.*\(line 1\)$/m)
   })
 })

@@ -21,7 +21,9 @@ describe('/lsp', () => {
     const {manager} = makeManager(project)
     const [command] = lspSlashCommands(manager, {PATH: process.env.PATH})
     const message = (await command.run(context))?.message ?? ''
-    expect(message).toMatch(/^Language servers:\n {2}TypeScript[^:]*: not started; typescript-language-server \(.*node_modules\/\.bin\/typescript-language-server\)$/m)
+    expect(message).toMatch(
+      /^Language servers:\n {2}TypeScript[^:]*: not started; typescript-language-server \(.*node_modules\/\.bin\/typescript-language-server\)$/m,
+    )
     expect((await manager.states()).every((s) => s.state === 'not started')).toBe(true)
   })
 
@@ -29,6 +31,8 @@ describe('/lsp', () => {
     const project = join(box.home, 'empty')
     mkdirSync(project)
     const {manager} = makeManager(project)
-    expect((await lspSlashCommands(manager, {PATH: ''})[0].run(context))?.message).toMatch(/^No language server for the languages of this project/)
+    expect((await lspSlashCommands(manager, {PATH: ''})[0].run(context))?.message).toMatch(
+      /^No language server for the languages of this project/,
+    )
   })
 })

@@ -11,7 +11,8 @@ import type {ServerManager} from '../src/server-manager.js'
 import {callTool, groupMembers, makeManager, makeTsProject, processesIn} from './lsp-fixture.js'
 
 const LIB = "const PREFIX = 'hello'\n\nexport function greet(name: string): string {\n  return `${PREFIX} ${name}`\n}\n"
-const MAIN = "import {greet} from './lib.js'\n\nexport const message: string = greet('world')\nexport const count: number = greet('again')\n"
+const MAIN =
+  "import {greet} from './lib.js'\n\nexport const message: string = greet('world')\nexport const count: number = greet('again')\n"
 
 /** One typescript-language-server for the whole file, found in the project's node_modules/.bin. */
 describe('typescript-language-server through the manager, the tools and the edit middleware', () => {
@@ -38,12 +39,16 @@ describe('typescript-language-server through the manager, the tools and the edit
     expect(await call('lsp_diagnostics', {path: 'src/main.ts'})).toEqual(
       toolOk("src/main.ts:4:14: error: Type 'string' is not assignable to type 'number'. [typescript 2322]"),
     )
-    expect(await call('lsp_diagnostics', {path: join(project, 'src', 'lib.ts')})).toEqual(toolOk('src/lib.ts: no errors or warnings.'))
+    expect(await call('lsp_diagnostics', {path: join(project, 'src', 'lib.ts')})).toEqual(
+      toolOk('src/lib.ts: no errors or warnings.'),
+    )
     expect(reports).toEqual([])
   })
 
   it('answers definition, references, hover and symbols on a known symbol', async () => {
-    expect((await call('lsp_definition', {column: 13, line: 4, path: 'src/lib.ts'})).output).toBe("src/lib.ts:1:7: const PREFIX = 'hello'")
+    expect((await call('lsp_definition', {column: 13, line: 4, path: 'src/lib.ts'})).output).toBe(
+      "src/lib.ts:1:7: const PREFIX = 'hello'",
+    )
     const references = (await call('lsp_references', {column: 17, line: 3, path: 'src/lib.ts'})).output.split('\n')
     expect(references).toEqual(
       expect.arrayContaining([
@@ -52,19 +57,28 @@ describe('typescript-language-server through the manager, the tools and the edit
         "src/main.ts:4:30: export const count: number = greet('again')",
       ]),
     )
-    expect((await call('lsp_hover', {column: 17, line: 3, path: 'src/lib.ts'})).output).toContain('function greet(name: string): string')
+    expect((await call('lsp_hover', {column: 17, line: 3, path: 'src/lib.ts'})).output).toContain(
+      'function greet(name: string): string',
+    )
     expect((await call('lsp_symbols', {path: 'src/lib.ts'})).output).toMatch(/^function greet.*\(line 3\)$/m)
   })
 
   it('runs one server for every file of the language', async () => {
-    const pid = (path: string) => manager.cover(path).then((file) => manager.withFile(file!, async (client) => client.pid))
+    const pid = (path: string) =>
+      manager.cover(path).then((file) => manager.withFile(file!, async (client) => client.pid))
     expect(await pid('src/lib.ts')).toBe(await pid('src/main.ts'))
   })
 
   it('says why a file gets no answer: missing, not covered, outside the workspace', async () => {
-    expect(await call('lsp_hover', {column: 1, line: 1, path: 'src/none.ts'})).toEqual(toolError('src/none.ts: no such file'))
-    expect((await call('lsp_diagnostics', {path: 'README.md'})).error).toMatch(/^README.md: no language server covers this file \(it must be in the workspace .* and be one of: \.ts /)
-    expect((await call('lsp_diagnostics', {path: '../outside.ts'})).error).toContain('no language server covers this file')
+    expect(await call('lsp_hover', {column: 1, line: 1, path: 'src/none.ts'})).toEqual(
+      toolError('src/none.ts: no such file'),
+    )
+    expect((await call('lsp_diagnostics', {path: 'README.md'})).error).toMatch(
+      /^README.md: no language server covers this file \(it must be in the workspace .* and be one of: \.ts /,
+    )
+    expect((await call('lsp_diagnostics', {path: '../outside.ts'})).error).toContain(
+      'no language server covers this file',
+    )
   })
 
   describe('after an edit', () => {
@@ -75,7 +89,8 @@ describe('typescript-language-server through the manager, the tools and the edit
       return toolOk(`Wrote ${call.input.path}.`)
     }
     const context = () => ({cwd: project, sessionId: 's', signal: new AbortController().signal})
-    const writeThrough = (path: string, content: string, name = 'fs_write') => editDiagnostics(manager).wrap(write)({input: {content, path}, kind: 'edit', locations: [{path}], name}, context())
+    const writeThrough = (path: string, content: string, name = 'fs_write') =>
+      editDiagnostics(manager).wrap(write)({input: {content, path}, kind: 'edit', locations: [{path}], name}, context())
 
     it('appends only the diagnostics the edit added, not the ones the file had', async () => {
       const result = await writeThrough('src/main.ts', `${MAIN}export const flag: boolean = greet('x')\n`)
@@ -88,7 +103,9 @@ describe('typescript-language-server through the manager, the tools and the edit
     })
 
     it('appends nothing once the edit fixes them, for a file no server covers, or when the tool failed', async () => {
-      expect(await writeThrough('src/main.ts', MAIN.replace('count: number', 'count: string'))).toEqual(toolOk('Wrote src/main.ts.'))
+      expect(await writeThrough('src/main.ts', MAIN.replace('count: number', 'count: string'))).toEqual(
+        toolOk('Wrote src/main.ts.'),
+      )
       expect(await writeThrough('README.md', 'const x: number = "no"\n')).toEqual(toolOk('Wrote README.md.'))
       expect(await writeThrough('src/main.ts', 'FAIL')).toEqual(toolError('refused'))
       expect(readFileSync(join(project, 'src', 'main.ts'), 'utf8')).toContain('count: string')
@@ -96,7 +113,9 @@ describe('typescript-language-server through the manager, the tools and the edit
 
     it('counts a new file as having had none, whatever the edit tool is called', async () => {
       const result = await writeThrough('src/fresh.ts', "import {greet} from './lib.js'\ngreet(42)\n", 'plugin_writer')
-      expect(result.output).toContain("src/fresh.ts:2:7: error: Argument of type 'number' is not assignable to parameter of type 'string'. [typescript 2345]")
+      expect(result.output).toContain(
+        "src/fresh.ts:2:7: error: Argument of type 'number' is not assignable to parameter of type 'string'. [typescript 2345]",
+      )
     })
   })
 

@@ -18,7 +18,11 @@ export interface CommandServers {
  * name is an error that lists the known ones), warnings on stderr (`quiet`: not those of the
  * servers, for a command that shows their state itself). Nothing is started yet.
  */
-export async function commandServers(command: HostCommand & {config: {root: string}}, only?: string[], options: {quiet?: boolean} = {}): Promise<CommandServers> {
+export async function commandServers(
+  command: HostCommand & {config: {root: string}},
+  only?: string[],
+  options: {quiet?: boolean} = {},
+): Promise<CommandServers> {
   const host = await loadCommandHost(command)
   const library = await mcpHost(command)
   const {problems, servers: all} = enabledServers(host.settings.mcp_servers)
@@ -28,7 +32,10 @@ export async function commandServers(command: HostCommand & {config: {root: stri
     const unknown = only.filter((name) => !all.some((s) => s.name === name))
     if (unknown.length > 0) {
       const untrusted = unknown.filter((name) => host.untrusted && name in host.untrusted.mcp_servers)
-      const why = untrusted.length > 0 ? `${untrusted.join(', ')} is set in this project's settings, which are not trusted (run hanzo-dev trust)` : `the enabled servers are: ${all.map((s) => s.name).join(', ') || 'none'}`
+      const why =
+        untrusted.length > 0
+          ? `${untrusted.join(', ')} is set in this project's settings, which are not trusted (run hanzo-dev trust)`
+          : `the enabled servers are: ${all.map((s) => s.name).join(', ') || 'none'}`
       command.error(`No enabled MCP server named ${unknown.join(', ')}: ${why}`, {exit: 2})
     }
 
@@ -37,7 +44,14 @@ export async function commandServers(command: HostCommand & {config: {root: stri
 
   const {openSessionServers} = await import('./session-servers.js')
   const open = (chosen: readonly McpServerEntry[]) =>
-    openSessionServers(chosen, {cwd: host.projectRoot, dataDir: host.dataDir, env: host.env, library, settings: host.settings, warn: options.quiet ? () => {} : (m) => command.warn(m)})
+    openSessionServers(chosen, {
+      cwd: host.projectRoot,
+      dataDir: host.dataDir,
+      env: host.env,
+      library,
+      settings: host.settings,
+      warn: options.quiet ? () => {} : (m) => command.warn(m),
+    })
   return {entries, host, library, open}
 }
 

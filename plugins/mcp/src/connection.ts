@@ -60,7 +60,6 @@ export class McpConnection {
 
   constructor(private readonly options: McpConnectionOptions) {}
 
-
   /** The process id of a running stdio server. */
   get pid(): number | undefined {
     return this.state === 'connected' ? this.stdio?.pid : undefined
@@ -76,7 +75,8 @@ export class McpConnection {
 
   /** Connects (once; concurrent callers share the attempt), within the server's start-up timeout. */
   connect(): Promise<Client> {
-    if (this.state === 'closed') return Promise.reject(new McpServerError(this.name, `MCP server "${this.name}" is closed`))
+    if (this.state === 'closed')
+      return Promise.reject(new McpServerError(this.name, `MCP server "${this.name}" is closed`))
     if (this.client && this.state === 'connected') return Promise.resolve(this.client)
     this.connecting ??= this.open().finally(() => {
       this.connecting = undefined
@@ -101,13 +101,19 @@ export class McpConnection {
     const timeout = this.options.server.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS
     const call = callSignal(signal)
     try {
-      return (await client.callTool({arguments: args, name: tool}, undefined, {signal: call.signal, timeout})) as CallToolResult
+      return (await client.callTool({arguments: args, name: tool}, undefined, {
+        signal: call.signal,
+        timeout,
+      })) as CallToolResult
     } catch (error) {
       if (isExpiredSession(error)) {
         // The server dropped our session (a restart): initialize again and retry once.
         await this.reset()
         const again = await this.connect()
-        return (await again.callTool({arguments: args, name: tool}, undefined, {signal: call.signal, timeout})) as CallToolResult
+        return (await again.callTool({arguments: args, name: tool}, undefined, {
+          signal: call.signal,
+          timeout,
+        })) as CallToolResult
       }
 
       throw this.failure(error, `calling ${tool}`)
@@ -150,10 +156,21 @@ export class McpConnection {
         throw new Error('no transport answered')
       })()
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new McpServerError(this.name, `MCP server "${this.name}" did not start within ${timeoutMs} ms`, this.hint())), timeoutMs)
+        timer = setTimeout(
+          () =>
+            reject(
+              new McpServerError(
+                this.name,
+                `MCP server "${this.name}" did not start within ${timeoutMs} ms`,
+                this.hint(),
+              ),
+            ),
+          timeoutMs,
+        )
       })
       const connected = await Promise.race([attempt, timeout])
-      if ((this.state as ConnectionState) === 'closed') throw new McpServerError(this.name, `MCP server "${this.name}" is closed`)
+      if ((this.state as ConnectionState) === 'closed')
+        throw new McpServerError(this.name, `MCP server "${this.name}" is closed`)
       connected.setNotificationHandler(ToolListChangedNotificationSchema, () => {
         this.toolCache = undefined
         this.options.onToolsChanged?.()
@@ -167,7 +184,8 @@ export class McpConnection {
       return connected
     } catch (error) {
       await client?.close().catch(() => {})
-      if ((this.state as ConnectionState) === 'closed') throw new McpServerError(this.name, `MCP server "${this.name}" is closed`)
+      if ((this.state as ConnectionState) === 'closed')
+        throw new McpServerError(this.name, `MCP server "${this.name}" is closed`)
       this.state = 'failed'
       const failure = this.failure(error, 'starting')
       this.error = failure.message
@@ -202,12 +220,19 @@ export class McpConnection {
     this.error = why
   }
 
-  private async transports(): Promise<{transport: Transport; kind?: 'streamable-http' | 'sse'; fallbackOn(error: unknown): boolean}[]> {
+  private async transports(): Promise<
+    {transport: Transport; kind?: 'streamable-http' | 'sse'; fallbackOn(error: unknown): boolean}[]
+  > {
     const {server} = this.options
     const {transport} = server
     if (transport.type === 'stdio') {
       const {StdioMcpTransport} = await import('./stdio-transport.js')
-      const stdio = new StdioMcpTransport({...transport, cwd: this.options.cwd, logFile: this.logFile, parentEnv: this.options.env})
+      const stdio = new StdioMcpTransport({
+        ...transport,
+        cwd: this.options.cwd,
+        logFile: this.logFile,
+        parentEnv: this.options.env,
+      })
       this.stdio = stdio
       return [{fallbackOn: () => false, transport: stdio}]
     }
@@ -232,7 +257,11 @@ export class McpConnection {
         answer = await client.listTools(cursor ? {cursor} : undefined, {signal: deadline, timeout: timeoutMs})
       } catch (error) {
         if (!deadline.aborted) throw error
-        throw new McpServerError(this.name, `MCP server "${this.name}" did not list its tools within ${timeoutMs} ms`, this.hint())
+        throw new McpServerError(
+          this.name,
+          `MCP server "${this.name}" did not list its tools within ${timeoutMs} ms`,
+          this.hint(),
+        )
       }
 
       tools.push(...answer.tools)
@@ -240,7 +269,11 @@ export class McpConnection {
       if (!cursor) return tools
     }
 
-    throw new McpServerError(this.name, `MCP server "${this.name}" lists more than ${MAX_TOOL_PAGES} pages of tools (it may never stop)`, 'ask its maintainers; hanzo-dev left it out')
+    throw new McpServerError(
+      this.name,
+      `MCP server "${this.name}" lists more than ${MAX_TOOL_PAGES} pages of tools (it may never stop)`,
+      'ask its maintainers; hanzo-dev left it out',
+    )
   }
 
   private hint(): string {
@@ -253,21 +286,31 @@ export class McpConnection {
     if (error instanceof McpServerError) return error
     const message = error instanceof Error ? error.message : String(error)
     if (error instanceof Error && (error.name === 'UnauthorizedError' || (error as {code?: unknown}).code === 401)) {
-      return new McpServerError(this.name, `MCP server "${this.name}" needs you to log in`, `run hanzo-dev mcp login ${this.name}`)
+      return new McpServerError(
+        this.name,
+        `MCP server "${this.name}" needs you to log in`,
+        `run hanzo-dev mcp login ${this.name}`,
+      )
     }
 
     const {transport} = this.options.server
     if (transport.type === 'stdio' && (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
-      return new McpServerError(this.name, `MCP server "${this.name}" cannot start: ${transport.command} not found`, `install it, or fix mcp_servers.${this.name}.command`)
+      return new McpServerError(
+        this.name,
+        `MCP server "${this.name}" cannot start: ${transport.command} not found`,
+        `install it, or fix mcp_servers.${this.name}.command`,
+      )
     }
 
     // fetch says only "fetch failed"; what failed (ECONNREFUSED, a DNS name) is its cause.
     const cause = (error as {cause?: {code?: string; message?: string}} | undefined)?.cause
-    const why = message === 'fetch failed' && cause ? `cannot reach ${transport.type === 'http' ? transport.url.origin : 'it'} (${cause.code ?? cause.message})` : message
+    const why =
+      message === 'fetch failed' && cause
+        ? `cannot reach ${transport.type === 'http' ? transport.url.origin : 'it'} (${cause.code ?? cause.message})`
+        : message
     return new McpServerError(this.name, `MCP server "${this.name}" failed ${doing}: ${why}`, this.hint())
   }
 }
-
 
 function isExpiredSession(error: unknown): boolean {
   return error instanceof Error && error.name !== 'McpError' && (error as {code?: unknown}).code === 404

@@ -1,4 +1,11 @@
-import {type DoctorCheck, findExecutable, type HostContext, redactUrl, untrustedNote, type UntrustedSettings} from '@hanzo-dev/sdk'
+import {
+  type DoctorCheck,
+  findExecutable,
+  type HostContext,
+  redactUrl,
+  untrustedNote,
+  type UntrustedSettings,
+} from '@hanzo-dev/sdk'
 
 import {type McpServerEntry, type ParsedServer, parseMcpServers, programOf} from './server-config.js'
 
@@ -13,9 +20,14 @@ const SETTINGS_HINT = 'hanzo-dev config list --show-origin shows which file sets
  */
 export async function mcpChecks(host: McpHost): Promise<DoctorCheck[]> {
   const parsed = parseMcpServers(host.settings.mcp_servers)
-  if (parsed.problem) return [{detail: parsed.problem, hint: SETTINGS_HINT, id: 'mcp.config', status: 'fail', title: 'MCP servers are valid'}]
+  if (parsed.problem)
+    return [
+      {detail: parsed.problem, hint: SETTINGS_HINT, id: 'mcp.config', status: 'fail', title: 'MCP servers are valid'},
+    ]
   const {untrusted} = host
-  const notTrusted = untrusted ? parseMcpServers(untrusted.mcp_servers).servers.map((s) => untrustedCheck(s, untrusted.status)) : []
+  const notTrusted = untrusted
+    ? parseMcpServers(untrusted.mcp_servers).servers.map((s) => untrustedCheck(s, untrusted.status))
+    : []
   if (parsed.servers.length === 0 && notTrusted.length === 0) {
     return [{detail: 'no MCP servers configured', id: 'mcp.config', status: 'skip', title: 'MCP servers are valid'}]
   }
@@ -26,14 +38,27 @@ export async function mcpChecks(host: McpHost): Promise<DoctorCheck[]> {
 function untrustedCheck(entry: ParsedServer, status: UntrustedSettings['status']): DoctorCheck {
   const where = ['server' in entry ? describeTransport(entry.server) : '', entry.tier ?? ''].filter(Boolean).join(', ')
   const {hint, reason} = untrustedNote(status)
-  return {detail: `not trusted${where ? ` (${where})` : ''}: ${reason}`, hint, id: `mcp.untrusted.${entry.name}`, status: 'warn', title: `MCP server ${entry.name}`}
+  return {
+    detail: `not trusted${where ? ` (${where})` : ''}: ${reason}`,
+    hint,
+    id: `mcp.untrusted.${entry.name}`,
+    status: 'warn',
+    title: `MCP server ${entry.name}`,
+  }
 }
 
 async function serverCheck(entry: ParsedServer, host: McpHost): Promise<DoctorCheck> {
   const id = `mcp.server.${entry.name}`
   const title = `MCP server ${entry.name}`
-  if (entry.disabled) return {detail: 'server' in entry ? `disabled (${describeTransport(entry.server)})` : 'disabled', id, status: 'skip', title}
-  if ('problem' in entry) return {detail: `mcp_servers.${entry.name}: ${entry.problem}`, hint: SETTINGS_HINT, id, status: 'fail', title}
+  if (entry.disabled)
+    return {
+      detail: 'server' in entry ? `disabled (${describeTransport(entry.server)})` : 'disabled',
+      id,
+      status: 'skip',
+      title,
+    }
+  if ('problem' in entry)
+    return {detail: `mcp_servers.${entry.name}: ${entry.problem}`, hint: SETTINGS_HINT, id, status: 'fail', title}
 
   const {server} = entry
   const transport = describeTransport(server)
@@ -56,5 +81,7 @@ async function serverCheck(entry: ParsedServer, host: McpHost): Promise<DoctorCh
 
 // Arguments and headers are left out: they are where tokens go.
 function describeTransport(server: McpServerEntry): string {
-  return server.transport.type === 'http' ? `http ${redactUrl(server.transport.url)}` : `stdio ${programOf(server.transport.command)}`
+  return server.transport.type === 'http'
+    ? `http ${redactUrl(server.transport.url)}`
+    : `stdio ${programOf(server.transport.command)}`
 }

@@ -14,7 +14,11 @@ export interface HttpTransportChoice {
  * `bearer` adds the `mcp login` token to every request (not the SDK's authProvider, which would
  * start a browser login in the middle of a session: logins happen in `mcp login` only).
  */
-export async function httpTransports(url: URL, headers: Record<string, string> | undefined, bearer?: () => Promise<string | undefined>): Promise<HttpTransportChoice[]> {
+export async function httpTransports(
+  url: URL,
+  headers: Record<string, string> | undefined,
+  bearer?: () => Promise<string | undefined>,
+): Promise<HttpTransportChoice[]> {
   const [{StreamableHTTPClientTransport}, {SSEClientTransport}] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/client/sse.js'),

@@ -40,9 +40,11 @@ function convert(raw: unknown): SettingsServer | string {
   const unknown = Object.keys(raw).filter((key) => !KNOWN.has(key))
   if (unknown.length > 0) return `has settings hanzo-dev does not read: ${unknown.join(', ')}`
   const strings = (value: unknown) => Array.isArray(value) && value.every((v) => typeof v === 'string')
-  const stringMap = (value: unknown) => value === undefined || (isRecord(value) && Object.values(value).every((v) => typeof v === 'string'))
+  const stringMap = (value: unknown) =>
+    value === undefined || (isRecord(value) && Object.values(value).every((v) => typeof v === 'string'))
   if (typeof raw.url === 'string') {
-    if (raw.type !== undefined && raw.type !== 'http' && raw.type !== 'sse' && raw.type !== 'streamable-http') return `type ${JSON.stringify(raw.type)} is not http or sse`
+    if (raw.type !== undefined && raw.type !== 'http' && raw.type !== 'sse' && raw.type !== 'streamable-http')
+      return `type ${JSON.stringify(raw.type)} is not http or sse`
     if (!stringMap(raw.headers)) return '"headers" must map names to strings'
     return {url: raw.url, ...(raw.headers ? {headers: raw.headers as Record<string, string>} : {})}
   }
@@ -51,5 +53,9 @@ function convert(raw: unknown): SettingsServer | string {
   if (raw.args !== undefined && !strings(raw.args)) return '"args" must be a list of strings'
   if (!stringMap(raw.env)) return '"env" must map names to strings'
   const args = (raw.args as string[] | undefined) ?? []
-  return {command: raw.command, ...(args.length > 0 ? {args} : {}), ...(raw.env && Object.keys(raw.env).length > 0 ? {env: raw.env as Record<string, string>} : {})}
+  return {
+    command: raw.command,
+    ...(args.length > 0 ? {args} : {}),
+    ...(raw.env && Object.keys(raw.env).length > 0 ? {env: raw.env as Record<string, string>} : {}),
+  }
 }

@@ -19,7 +19,13 @@ export interface ToolNaming {
  * that (`trust_read_only_hint`), and asked about again when they changed since last run.
  * Two tools whose names normalize alike keep the first; the other is reported.
  */
-export function mcpToolDefinitions(connection: McpConnection, server: McpServerEntry, tools: readonly Tool[], naming: ToolNaming, pins: ToolPins): {tools: ToolDefinition[]; warnings: string[]} {
+export function mcpToolDefinitions(
+  connection: McpConnection,
+  server: McpServerEntry,
+  tools: readonly Tool[],
+  naming: ToolNaming,
+  pins: ToolPins,
+): {tools: ToolDefinition[]; warnings: string[]} {
   const seen = new Map<string, string>()
   const warnings: string[] = []
   const definitions: ToolDefinition[] = []
@@ -34,7 +40,9 @@ export function mcpToolDefinitions(connection: McpConnection, server: McpServerE
 
     const first = seen.get(name)
     if (first !== undefined) {
-      warnings.push(`MCP server "${server.name}": tool ${JSON.stringify(tool.name)} is left out: its name becomes ${name}, as ${JSON.stringify(first)}'s does`)
+      warnings.push(
+        `MCP server "${server.name}": tool ${JSON.stringify(tool.name)} is left out: its name becomes ${name}, as ${JSON.stringify(first)}'s does`,
+      )
       continue
     }
 
@@ -45,9 +53,18 @@ export function mcpToolDefinitions(connection: McpConnection, server: McpServerE
   return {tools: definitions, warnings}
 }
 
-function definition(connection: McpConnection, server: McpServerEntry, tool: Tool, name: string, pins: ToolPins): ToolDefinition {
-  const described = visibleText([tool.title, tool.description].filter(Boolean).join(': ') || `The ${tool.name} tool of MCP server ${server.name}.`)
-  const description = described.length > MAX_DESCRIPTION_CHARS ? `${described.slice(0, MAX_DESCRIPTION_CHARS - 1)}…` : described
+function definition(
+  connection: McpConnection,
+  server: McpServerEntry,
+  tool: Tool,
+  name: string,
+  pins: ToolPins,
+): ToolDefinition {
+  const described = visibleText(
+    [tool.title, tool.description].filter(Boolean).join(': ') || `The ${tool.name} tool of MCP server ${server.name}.`,
+  )
+  const description =
+    described.length > MAX_DESCRIPTION_CHARS ? `${described.slice(0, MAX_DESCRIPTION_CHARS - 1)}…` : described
   return {
     description,
     async execute(input, context) {
@@ -57,7 +74,8 @@ function definition(connection: McpConnection, server: McpServerEntry, tool: Too
         await pins.pin(server.name, tool).catch(() => {})
         return result
       } catch (error) {
-        if (error instanceof McpServerError) return toolError(error.hint ? `${error.message} (${error.hint})` : error.message)
+        if (error instanceof McpServerError)
+          return toolError(error.hint ? `${error.message} (${error.hint})` : error.message)
         throw error
       }
     },

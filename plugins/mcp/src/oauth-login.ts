@@ -33,28 +33,54 @@ type HttpServer = McpServerEntry & {transport: {type: 'http'}}
  * meant for another.
  */
 export async function discoverAuthorization(server: HttpServer, signal?: AbortSignal): Promise<ServerAuthorization> {
-  const {discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams} = await import('@modelcontextprotocol/sdk/client/auth.js')
+  const {discoverOAuthProtectedResourceMetadata, extractWWWAuthenticateParams} =
+    await import('@modelcontextprotocol/sdk/client/auth.js')
   const {url} = server.transport
   const probe = await fetch(url, {
-    body: JSON.stringify({id: 0, jsonrpc: '2.0', method: 'initialize', params: {capabilities: {}, clientInfo: {name: 'hanzo-dev', version: '0'}, protocolVersion: '2025-06-18'}}),
-    headers: {...server.transport.headers, accept: 'application/json, text/event-stream', 'content-type': 'application/json'},
+    body: JSON.stringify({
+      id: 0,
+      jsonrpc: '2.0',
+      method: 'initialize',
+      params: {capabilities: {}, clientInfo: {name: 'hanzo-dev', version: '0'}, protocolVersion: '2025-06-18'},
+    }),
+    headers: {
+      ...server.transport.headers,
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+    },
     method: 'POST',
     signal,
   }).catch((error: unknown) => {
     const cause = (error as {cause?: {code?: string}}).cause?.code
-    throw new LoginDiscoveryError(`Cannot reach MCP server "${server.name}" at ${url.origin}${cause ? ` (${cause})` : ''}`, `check that it is up and that mcp_servers.${server.name}.url is right`)
+    throw new LoginDiscoveryError(
+      `Cannot reach MCP server "${server.name}" at ${url.origin}${cause ? ` (${cause})` : ''}`,
+      `check that it is up and that mcp_servers.${server.name}.url is right`,
+    )
   })
   await probe.body?.cancel()
   const challenge = probe.status === 401 ? extractWWWAuthenticateParams(probe) : {}
-  const metadata = await discoverOAuthProtectedResourceMetadata(url, {resourceMetadataUrl: challenge.resourceMetadataUrl}).catch(() => undefined)
+  const metadata = await discoverOAuthProtectedResourceMetadata(url, {
+    resourceMetadataUrl: challenge.resourceMetadataUrl,
+  }).catch(() => undefined)
   if (!metadata?.authorization_servers?.length) {
-    const why = probe.status === 401 ? 'asks for authorization but publishes no OAuth metadata (RFC 9728)' : `did not ask for a login (it answered HTTP ${probe.status})`
-    throw new LoginDiscoveryError(`MCP server "${server.name}" ${why}`, probe.status === 401 ? `give it a token instead: mcp_servers.${server.name}.headers.Authorization` : 'its tools work without one: hanzo-dev mcp tools ' + server.name)
+    const why =
+      probe.status === 401
+        ? 'asks for authorization but publishes no OAuth metadata (RFC 9728)'
+        : `did not ask for a login (it answered HTTP ${probe.status})`
+    throw new LoginDiscoveryError(
+      `MCP server "${server.name}" ${why}`,
+      probe.status === 401
+        ? `give it a token instead: mcp_servers.${server.name}.headers.Authorization`
+        : 'its tools work without one: hanzo-dev mcp tools ' + server.name,
+    )
   }
 
   const resource = metadata.resource ?? url.href
   if (!covers(resource, url)) {
-    throw new LoginDiscoveryError(`MCP server "${server.name}" names ${resource} as its resource, which is not its own URL ${url.href}`, 'the server is misconfigured or not the one you meant; no login was started')
+    throw new LoginDiscoveryError(
+      `MCP server "${server.name}" names ${resource} as its resource, which is not its own URL ${url.href}`,
+      'the server is misconfigured or not the one you meant; no login was started',
+    )
   }
 
   const scopes = server.oauth?.scopes ?? challenge.scope?.split(' ').filter(Boolean) ?? metadata.scopes_supported ?? []

@@ -1,7 +1,9 @@
 import {isRecord} from '@hanzo-dev/sdk'
 
 /** `env` and `headers` only when set: they are where tokens go, so they are never shown. */
-export type McpTransport = {type: 'stdio'; command: string; args: string[]; env?: Record<string, string>} | {type: 'http'; url: URL; headers?: Record<string, string>}
+export type McpTransport =
+  | {type: 'stdio'; command: string; args: string[]; env?: Record<string, string>}
+  | {type: 'http'; url: URL; headers?: Record<string, string>}
 
 export interface McpServerEntry {
   name: string
@@ -30,7 +32,9 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 120_000
  * A disabled server never starts, so a problem in it is carried but does not matter. `tier`: the
  * settings tier the loader tagged the entry with (project servers need trust), valid or not.
  */
-export type ParsedServer = {name: string; disabled: boolean; tier?: string} & ({server: McpServerEntry} | {problem: string})
+export type ParsedServer = {name: string; disabled: boolean; tier?: string} & (
+  {server: McpServerEntry} | {problem: string}
+)
 
 export interface ParsedServers {
   servers: ParsedServer[]
@@ -58,7 +62,8 @@ export function enabledServers(raw: unknown): {servers: McpServerEntry[]; proble
   const problems: string[] = []
   for (const entry of parsed.servers) {
     if (entry.disabled) continue
-    if ('problem' in entry) problems.push(`MCP server "${entry.name}" is not started: mcp_servers.${entry.name}: ${entry.problem}`)
+    if ('problem' in entry)
+      problems.push(`MCP server "${entry.name}" is not started: mcp_servers.${entry.name}: ${entry.problem}`)
     else servers.push(entry.server)
   }
 
@@ -70,7 +75,8 @@ function parseServer(name: string, entry: unknown): ParsedServer {
   const tier = isRecord(entry) && typeof entry.tier === 'string' ? {tier: entry.tier} : {}
   const fail = (problem: string): ParsedServer => ({disabled, name, problem, ...tier})
   if (!isRecord(entry)) return fail('must be an object: {command, args} or {url}')
-  if (entry.disabled !== undefined && typeof entry.disabled !== 'boolean') return fail('"disabled" must be true or false')
+  if (entry.disabled !== undefined && typeof entry.disabled !== 'boolean')
+    return fail('"disabled" must be true or false')
   const hasCommand = entry.command !== undefined
   const hasUrl = entry.url !== undefined
   if (hasCommand && hasUrl) return fail('set either "command" (stdio) or "url" (http), not both')
@@ -99,7 +105,12 @@ function parseServer(name: string, entry: unknown): ParsedServer {
   const env = stringMap(entry.env, 'env')
   if (typeof env === 'string') return fail(env)
   const [command, ...leading] = argv as string[]
-  const transport: McpTransport = {args: [...leading, ...(args as string[])], command, type: 'stdio', ...(env ? {env} : {})}
+  const transport: McpTransport = {
+    args: [...leading, ...(args as string[])],
+    command,
+    type: 'stdio',
+    ...(env ? {env} : {}),
+  }
   return {disabled, name, server: {disabled, name, transport, ...options}, ...tier}
 }
 
@@ -107,10 +118,14 @@ type ServerOptions = Pick<McpServerEntry, 'startupTimeoutMs' | 'toolTimeoutMs' |
 
 function parseOptions(entry: Record<string, unknown>): ServerOptions | string {
   const options: ServerOptions = {}
-  for (const [key, field] of [['startup_timeout_ms', 'startupTimeoutMs'], ['tool_timeout_ms', 'toolTimeoutMs']] as const) {
+  for (const [key, field] of [
+    ['startup_timeout_ms', 'startupTimeoutMs'],
+    ['tool_timeout_ms', 'toolTimeoutMs'],
+  ] as const) {
     const value = entry[key]
     if (value === undefined) continue
-    if (!Number.isSafeInteger(value) || (value as number) <= 0) return `"${key}" must be a whole number of milliseconds above 0`
+    if (!Number.isSafeInteger(value) || (value as number) <= 0)
+      return `"${key}" must be a whole number of milliseconds above 0`
     options[field] = value as number
   }
 
@@ -126,14 +141,18 @@ function parseOAuth(value: unknown): McpOAuthClient | undefined | string {
   if (value === undefined) return undefined
   if (!isRecord(value)) return '"oauth" must be an object: {client_id, client_secret, scopes}'
   const client: McpOAuthClient = {}
-  for (const [key, field] of [['client_id', 'clientId'], ['client_secret', 'clientSecret']] as const) {
+  for (const [key, field] of [
+    ['client_id', 'clientId'],
+    ['client_secret', 'clientSecret'],
+  ] as const) {
     if (value[key] === undefined) continue
     if (typeof value[key] !== 'string' || value[key] === '') return `"oauth.${key}" must be a non-empty string`
     client[field] = value[key]
   }
 
   if (value.scopes !== undefined) {
-    if (!Array.isArray(value.scopes) || !value.scopes.every((s) => typeof s === 'string')) return '"oauth.scopes" must be a list of strings'
+    if (!Array.isArray(value.scopes) || !value.scopes.every((s) => typeof s === 'string'))
+      return '"oauth.scopes" must be a list of strings'
     client.scopes = value.scopes as string[]
   }
 
@@ -142,7 +161,8 @@ function parseOAuth(value: unknown): McpOAuthClient | undefined | string {
 
 function stringMap(value: unknown, key: string): Record<string, string> | undefined | string {
   if (value === undefined) return undefined
-  if (!isRecord(value) || !Object.values(value).every((v) => typeof v === 'string')) return `"${key}" must map names to strings`
+  if (!isRecord(value) || !Object.values(value).every((v) => typeof v === 'string'))
+    return `"${key}" must map names to strings`
   return value as Record<string, string>
 }
 

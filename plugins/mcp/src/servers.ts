@@ -65,8 +65,15 @@ export class McpServers {
   }
 
   /** One server's tools, as listings show them. */
-  toolsFrom(name: string): {name: string; description: string; mutating: boolean; inputSchema: Record<string, unknown>}[] {
-    return (this.toolsOf.get(name) ?? []).map(({description, inputSchema, mutating, name}) => ({description, inputSchema, mutating, name}))
+  toolsFrom(
+    name: string,
+  ): {name: string; description: string; mutating: boolean; inputSchema: Record<string, unknown>}[] {
+    return (this.toolsOf.get(name) ?? []).map(({description, inputSchema, mutating, name}) => ({
+      description,
+      inputSchema,
+      mutating,
+      name,
+    }))
   }
 
   tools(): ToolDefinition[] {
@@ -112,7 +119,10 @@ export class McpServers {
       this.toolsOf.set(name, tools)
     } catch (error) {
       if (connection.state === 'closed') return
-      const failure = error instanceof McpServerError ? error : new McpServerError(name, `MCP server "${name}": ${error instanceof Error ? error.message : String(error)}`)
+      const failure =
+        error instanceof McpServerError
+          ? error
+          : new McpServerError(name, `MCP server "${name}": ${error instanceof Error ? error.message : String(error)}`)
       this.failures.set(name, failure)
       this.toolsOf.delete(name)
       this.options.warn(failure.hint ? `${failure.message} (${failure.hint})` : failure.message)

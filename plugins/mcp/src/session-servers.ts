@@ -22,7 +22,10 @@ const RECONNECT = {baseMs: 500, maxMs: 30_000}
 const TOKEN_REUSE_MS = 30_000
 
 /** The servers of one session or command, with the core's name rules, backoff and atomic writes. */
-export async function openSessionServers(servers: readonly McpServerEntry[], options: SessionServersOptions): Promise<McpServers> {
+export async function openSessionServers(
+  servers: readonly McpServerEntry[],
+  options: SessionServersOptions,
+): Promise<McpServers> {
   const {library} = options
   const pins = await ToolPins.open(options.dataDir, (path, data, mode) => library.writeFileAtomic(path, data, mode))
   return new McpServers(servers, {
@@ -38,11 +41,19 @@ export async function openSessionServers(servers: readonly McpServerEntry[], opt
 }
 
 /** The `mcp login` token of an HTTP server, renewed by the host when it has expired. */
-function storedToken(server: McpServerEntry, options: SessionServersOptions): (() => Promise<string | undefined>) | undefined {
+function storedToken(
+  server: McpServerEntry,
+  options: SessionServersOptions,
+): (() => Promise<string | undefined>) | undefined {
   const {library} = options
   if (server.transport.type !== 'http') return undefined
   const {url} = server.transport
-  const login = {clientSecret: server.oauth?.clientSecret, env: options.env, key: loginKey(server.name), settings: options.settings}
+  const login = {
+    clientSecret: server.oauth?.clientSecret,
+    env: options.env,
+    key: loginKey(server.name),
+    settings: options.settings,
+  }
   // A token issued for another resource (the server's URL changed since the login) is never sent.
   const read = async () => {
     const stored = await library.resourceAccessToken(login).catch(() => undefined)

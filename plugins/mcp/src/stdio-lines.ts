@@ -43,7 +43,9 @@ export class StdioLineReader {
     if (this.heldBytes > MAX_LINE_BYTES) {
       this.held = []
       this.heldBytes = 0
-      this.handlers.error(new Error(`the server sent a line of over ${MAX_LINE_BYTES} bytes without a line end; it was dropped`))
+      this.handlers.error(
+        new Error(`the server sent a line of over ${MAX_LINE_BYTES} bytes without a line end; it was dropped`),
+      )
       return
     }
 
@@ -61,8 +63,15 @@ export class StdioLineReader {
       return
     }
 
-    if (typeof message !== 'object' || message === null || Array.isArray(message) || (message as {jsonrpc?: unknown}).jsonrpc !== '2.0') {
-      this.handlers.error(new Error(`the server wrote a line that is not a JSON-RPC 2.0 message: ${line.slice(0, 200)}`))
+    if (
+      typeof message !== 'object' ||
+      message === null ||
+      Array.isArray(message) ||
+      (message as {jsonrpc?: unknown}).jsonrpc !== '2.0'
+    ) {
+      this.handlers.error(
+        new Error(`the server wrote a line that is not a JSON-RPC 2.0 message: ${line.slice(0, 200)}`),
+      )
       return
     }
 

@@ -11,7 +11,20 @@ import {StdioLineReader} from './stdio-lines.js'
  * What a server process inherits from ours besides its own `env`: enough to find programs and
  * run, never the model's API keys or tokens the user exported for something else.
  */
-const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'TZ', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE']
+const INHERITED_ENV = [
+  'HOME',
+  'LOGNAME',
+  'PATH',
+  'SHELL',
+  'TERM',
+  'USER',
+  'LANG',
+  'LC_ALL',
+  'TMPDIR',
+  'TZ',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+]
 
 export interface StdioMcpTransportOptions {
   command: string
@@ -50,9 +63,16 @@ export class StdioMcpTransport implements Transport {
     mkdirSync(dirname(logFile), {mode: 0o700, recursive: true})
     this.log = createWriteStream(logFile, {flags: 'a', mode: 0o600})
     this.log.write(`--- ${new Date().toISOString()} ${command}\n`)
-    const inherited = Object.fromEntries(INHERITED_ENV.flatMap((key) => (parentEnv[key] === undefined ? [] : [[key, parentEnv[key]]])))
+    const inherited = Object.fromEntries(
+      INHERITED_ENV.flatMap((key) => (parentEnv[key] === undefined ? [] : [[key, parentEnv[key]]])),
+    )
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(command, args, {cwd, detached: true, env: {...inherited, ...env}, stdio: ['pipe', 'pipe', 'pipe']})
+      const child = spawn(command, args, {
+        cwd,
+        detached: true,
+        env: {...inherited, ...env},
+        stdio: ['pipe', 'pipe', 'pipe'],
+      })
       this.child = child
       child.once('error', (error) => {
         reject(error)

@@ -31,7 +31,12 @@ export class ToolPins {
     }
 
     const pins: Pins = {}
-    if (isRecord(parsed)) for (const [server, tools] of Object.entries(parsed)) if (isRecord(tools)) pins[server] = Object.fromEntries(Object.entries(tools).filter(([, hash]) => typeof hash === 'string')) as Record<string, string>
+    if (isRecord(parsed))
+      for (const [server, tools] of Object.entries(parsed))
+        if (isRecord(tools))
+          pins[server] = Object.fromEntries(
+            Object.entries(tools).filter(([, hash]) => typeof hash === 'string'),
+          ) as Record<string, string>
     return new ToolPins(file, pins, write)
   }
 
@@ -55,7 +60,9 @@ export class ToolPins {
 /** A listed tool is never changed in place (a new listing brings new objects): its hash is computed once. */
 const hashes = new WeakMap<object, string>()
 
-export function definitionHash(tool: Pick<Tool, 'description' | 'inputSchema' | 'outputSchema' | 'annotations'>): string {
+export function definitionHash(
+  tool: Pick<Tool, 'description' | 'inputSchema' | 'outputSchema' | 'annotations'>,
+): string {
   let hash = hashes.get(tool)
   if (hash === undefined) {
     hash = hashOf(tool)
@@ -66,13 +73,22 @@ export function definitionHash(tool: Pick<Tool, 'description' | 'inputSchema' | 
 }
 
 function hashOf(tool: Pick<Tool, 'description' | 'inputSchema' | 'outputSchema' | 'annotations'>): string {
-  const shown = {annotations: tool.annotations ?? null, description: tool.description ?? '', inputSchema: tool.inputSchema, outputSchema: tool.outputSchema ?? null}
+  const shown = {
+    annotations: tool.annotations ?? null,
+    description: tool.description ?? '',
+    inputSchema: tool.inputSchema,
+    outputSchema: tool.outputSchema ?? null,
+  }
   return createHash('sha256').update(canonicalJson(shown)).digest('hex')
 }
 
 /** JSON with object keys sorted: the same definition hashes the same whatever order a server sends. */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v)).join(',')}]`
-  if (isRecord(value)) return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`
+  if (isRecord(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`)
+      .join(',')}}`
   return JSON.stringify(value) ?? 'null'
 }

@@ -6,8 +6,9 @@ import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
  * bidirectional marks. A server could use them to hide instructions from the user that the
  * model still reads, so descriptions and results are shown without them.
  */
-// eslint-disable-next-line no-control-regex -- the point is to match them
-const HIDDEN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/gu
+const HIDDEN =
+  // eslint-disable-next-line no-control-regex -- the point is to match them
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/gu
 
 export function visibleText(text: string): string {
   return text.replaceAll(HIDDEN, '')
@@ -42,7 +43,10 @@ function describe(item: Content): string {
     case 'resource': {
       const {resource} = item
       if ('text' in resource && typeof resource.text === 'string') return `[resource ${resource.uri}]\n${resource.text}`
-      const size = 'blob' in resource && typeof resource.blob === 'string' ? `, ${Math.floor((resource.blob.length * 3) / 4)} bytes` : ''
+      const size =
+        'blob' in resource && typeof resource.blob === 'string'
+          ? `, ${Math.floor((resource.blob.length * 3) / 4)} bytes`
+          : ''
       return `[resource ${resource.uri}${resource.mimeType ? ` ${resource.mimeType}` : ''}${size}]`
     }
 

@@ -29,8 +29,22 @@ describe('hanzo-dev mcp, end to end', () => {
 
   it('mcp add writes a stdio server and an http one; bad input is a clear error', async () => {
     closedPort = await freePort()
-    expect((await cli(['mcp', 'add', 'everything', '--', process.execPath, EVERYTHING, 'stdio'])).stdout).toMatch(/^Added MCP server everything to .*settings\.json$/)
-    expect((await cli(['mcp', 'add', 'web', '--url', `http://127.0.0.1:${closedPort}/mcp`, '--header', 'Authorization: Bearer SECRET'])).exitCode).toBe(0)
+    expect((await cli(['mcp', 'add', 'everything', '--', process.execPath, EVERYTHING, 'stdio'])).stdout).toMatch(
+      /^Added MCP server everything to .*settings\.json$/,
+    )
+    expect(
+      (
+        await cli([
+          'mcp',
+          'add',
+          'web',
+          '--url',
+          `http://127.0.0.1:${closedPort}/mcp`,
+          '--header',
+          'Authorization: Bearer SECRET',
+        ])
+      ).exitCode,
+    ).toBe(0)
     const settings = JSON.parse(readFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), 'utf8'))
     expect(settings.mcp_servers).toEqual({
       everything: {args: [EVERYTHING, 'stdio'], command: process.execPath},
@@ -38,9 +52,15 @@ describe('hanzo-dev mcp, end to end', () => {
     })
 
     const again = await cli(['mcp', 'add', 'everything', '--', 'x'])
-    expect([again.exitCode, again.stderr]).toEqual([1, expect.stringContaining('An MCP server named everything is already configured')])
+    expect([again.exitCode, again.stderr]).toEqual([
+      1,
+      expect.stringContaining('An MCP server named everything is already configured'),
+    ])
     const nothing = await cli(['mcp', 'add', 'empty'])
-    expect([nothing.exitCode, nothing.stderr]).toEqual([2, expect.stringContaining('Give the command that starts the server after --, or --url URL')])
+    expect([nothing.exitCode, nothing.stderr]).toEqual([
+      2,
+      expect.stringContaining('Give the command that starts the server after --, or --url URL'),
+    ])
     const badHeader = await cli(['mcp', 'add', 'h', '--url', 'http://x/mcp', '--header', 'nocolon'])
     expect([badHeader.exitCode, badHeader.stderr]).toEqual([2, expect.stringContaining('--header takes NAME:VALUE')])
     const badName = await cli(['mcp', 'add', 'a__b', '--', 'x'])
@@ -52,8 +72,18 @@ describe('hanzo-dev mcp, end to end', () => {
     const {exitCode, stdout} = await cli(['mcp', 'list', '--json'])
     expect(exitCode).toBe(0)
     const {servers} = JSON.parse(stdout)
-    expect(servers.find((s: {name: string}) => s.name === 'everything')).toMatchObject({status: 'connected', tools: expect.any(Number)})
-    expect(servers.find((s: {name: string}) => s.name === 'web')).toMatchObject({error: expect.stringMatching(new RegExp(`MCP server "web" failed starting: cannot reach http://127\\.0\\.0\\.1:${closedPort} \\(ECONNREFUSED\\)`)), status: 'failed'})
+    expect(servers.find((s: {name: string}) => s.name === 'everything')).toMatchObject({
+      status: 'connected',
+      tools: expect.any(Number),
+    })
+    expect(servers.find((s: {name: string}) => s.name === 'web')).toMatchObject({
+      error: expect.stringMatching(
+        new RegExp(
+          `MCP server "web" failed starting: cannot reach http://127\\.0\\.0\\.1:${closedPort} \\(ECONNREFUSED\\)`,
+        ),
+      ),
+      status: 'failed',
+    })
     expect(stdout).not.toContain('SECRET')
     const text = await cli(['mcp', 'list'])
     expect(text.stdout).toMatch(/^everything +enabled +stdio .*connected, \d+ tools$/m)
@@ -69,16 +99,25 @@ describe('hanzo-dev mcp, end to end', () => {
     expect(invalid.exitCode).toBe(1)
     expect(invalid.stderr).toMatch(/message/)
     const unknown = await cli(['mcp', 'call', 'mcp__elsewhere__echo'])
-    expect([unknown.exitCode, unknown.stderr]).toEqual([2, expect.stringContaining('not a tool of an enabled MCP server')])
+    expect([unknown.exitCode, unknown.stderr]).toEqual([
+      2,
+      expect.stringContaining('not a tool of an enabled MCP server'),
+    ])
     const notJson = await cli(['mcp', 'call', 'mcp__everything__echo', '--input', '{'])
     expect([notJson.exitCode, notJson.stderr]).toEqual([2, expect.stringContaining('--input is not JSON')])
     const unknownServer = await cli(['mcp', 'tools', 'nope'])
-    expect([unknownServer.exitCode, unknownServer.stderr]).toEqual([2, expect.stringContaining('No enabled MCP server named nope')])
+    expect([unknownServer.exitCode, unknownServer.stderr]).toEqual([
+      2,
+      expect.stringContaining('No enabled MCP server named nope'),
+    ])
   })
 
   it('hanzo-dev run: the model calls an MCP tool through the same pipeline as the built-ins', async () => {
     const model = script('echo', [
-      {expect: {tools_include: ['mcp__everything__echo']}, tool_calls: [{arguments: {message: 'via the agent'}, name: 'mcp__everything__echo'}]},
+      {
+        expect: {tools_include: ['mcp__everything__echo']},
+        tool_calls: [{arguments: {message: 'via the agent'}, name: 'mcp__everything__echo'}],
+      },
       {expect: {has_tool_result_for: 'mcp__everything__echo'}, text: 'The server said it.'},
     ])
     // Not allowed by any rule, and no one to ask: the call is denied, as any mutating tool's.
@@ -87,7 +126,10 @@ describe('hanzo-dev mcp, end to end', () => {
     const {exitCode, stdout} = await cli(['run', 'echo it', '--fake-model', model, '--permission-mode', 'allow-all'])
     expect(exitCode).toBe(0)
     expect(stdout).toContain('The server said it.')
-    const audit = readFileSync(join(box.env.XDG_DATA_HOME, 'hanzo-dev', 'audit.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line))
+    const audit = readFileSync(join(box.env.XDG_DATA_HOME, 'hanzo-dev', 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
     expect(audit.map((r: {tool_name: string; decision: string}) => [r.tool_name, r.decision])).toEqual([
       ['mcp__everything__echo', 'deny'],
       ['mcp__everything__echo', 'allow'],
@@ -99,7 +141,10 @@ describe('hanzo-dev mcp, end to end', () => {
     const pinned = JSON.parse(readFileSync(pins, 'utf8'))
     expect(pinned.everything.echo).toMatch(/^[\da-f]{64}$/)
     writeFileSync(pins, JSON.stringify({everything: {echo: '0'.repeat(64)}}))
-    const model = script('changed', [{tool_calls: [{arguments: {message: 'x'}, name: 'mcp__everything__echo'}]}, {text: 'ok'}])
+    const model = script('changed', [
+      {tool_calls: [{arguments: {message: 'x'}, name: 'mcp__everything__echo'}]},
+      {text: 'ok'},
+    ])
     const {stderr} = await cli(['run', 'echo it', '--fake-model', model, '--permission-mode', 'allow-all', '--verbose'])
     expect(stderr).toContain('changed the description or input schema of echo since you last let it run')
   })
@@ -107,7 +152,13 @@ describe('hanzo-dev mcp, end to end', () => {
   it('mcp import reads a .mcp.json, skipping names already configured and entries it cannot read', async () => {
     writeFileSync(
       join(project, '.mcp.json'),
-      JSON.stringify({mcpServers: {everything: {command: 'x'}, odd: {command: 'x', transport: 'ws'}, second: {args: [EVERYTHING, 'stdio'], command: process.execPath}}}),
+      JSON.stringify({
+        mcpServers: {
+          everything: {command: 'x'},
+          odd: {command: 'x', transport: 'ws'},
+          second: {args: [EVERYTHING, 'stdio'], command: process.execPath},
+        },
+      }),
     )
     const {exitCode, stderr, stdout} = await cli(['mcp', 'import'])
     expect(exitCode).toBe(0)
@@ -129,9 +180,15 @@ describe('hanzo-dev mcp, end to end', () => {
 
   it("a project's servers (a cloned repository's .hanzo/settings.json) do not start until the project is trusted", async () => {
     mkdirSync(join(project, '.hanzo'), {recursive: true})
-    writeFileSync(join(project, '.hanzo', 'settings.json'), JSON.stringify({mcp_servers: {'local-tools': {args: [EVERYTHING, 'stdio'], command: process.execPath}}}))
+    writeFileSync(
+      join(project, '.hanzo', 'settings.json'),
+      JSON.stringify({mcp_servers: {'local-tools': {args: [EVERYTHING, 'stdio'], command: process.execPath}}}),
+    )
     const {stdout} = await cli(['mcp', 'list', '--json'])
-    expect(JSON.parse(stdout).servers.find((s: {name: string}) => s.name === 'local-tools')).toMatchObject({enabled: false, trusted: false})
+    expect(JSON.parse(stdout).servers.find((s: {name: string}) => s.name === 'local-tools')).toMatchObject({
+      enabled: false,
+      trusted: false,
+    })
     const call = await cli(['mcp', 'call', 'mcp__local-tools__echo', '--input', '{"message":"x"}'])
     expect(call.exitCode).toBe(2)
   })
@@ -146,13 +203,21 @@ describe('hanzo-dev mcp list: a server that never stops paging (issue 36)', () =
 
   it('ends by itself, with the server failed and why, and the other servers listed', async () => {
     const endless = fileURLToPath(new URL('fixtures/endless-cursor-server.mjs', import.meta.url))
-    const settings = {mcp_servers: {endless: {args: [endless], command: process.execPath}, everything: {args: [EVERYTHING, 'stdio'], command: process.execPath}}}
+    const settings = {
+      mcp_servers: {
+        endless: {args: [endless], command: process.execPath},
+        everything: {args: [EVERYTHING, 'stdio'], command: process.execPath},
+      },
+    }
     mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
     writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify(settings))
     const {exitCode, stdout} = await runCli(['mcp', 'list', '--json'], {cwd: box.home, env: box.env})
     expect(exitCode).toBe(0)
     const {servers} = JSON.parse(stdout)
-    expect(servers.find((s: {name: string}) => s.name === 'endless')).toMatchObject({error: 'MCP server "endless" lists more than 100 pages of tools (it may never stop)', status: 'failed'})
+    expect(servers.find((s: {name: string}) => s.name === 'endless')).toMatchObject({
+      error: 'MCP server "endless" lists more than 100 pages of tools (it may never stop)',
+      status: 'failed',
+    })
     expect(servers.find((s: {name: string}) => s.name === 'everything')).toMatchObject({status: 'connected'})
   })
 })

@@ -49,9 +49,15 @@ describe('the MCP client against real servers', () => {
     const mcp = await servers([stdioEverything()], temp.dir)
     await mcp.start()
     const context = {cwd: temp.dir, sessionId: 's', signal: new AbortController().signal}
-    const image = await mcp.tools().find((t) => t.name === 'mcp__everything__get-tiny-image')!.execute({}, context)
+    const image = await mcp
+      .tools()
+      .find((t) => t.name === 'mcp__everything__get-tiny-image')!
+      .execute({}, context)
     expect(image.output).toMatch(/\[image image\/png, \d+ bytes\]/)
-    const bad = await mcp.tools().find((t) => t.name === 'mcp__everything__get-sum')!.execute({a: 'x'}, context)
+    const bad = await mcp
+      .tools()
+      .find((t) => t.name === 'mcp__everything__get-sum')!
+      .execute({a: 'x'}, context)
     expect(bad.is_error).toBe(true)
     await mcp.close()
   })
@@ -71,8 +77,14 @@ describe('the MCP client against real servers', () => {
     ])
     const context = {cwd: temp.dir, sessionId: 's', signal: new AbortController().signal}
     for (const name of ['mcp__remote__echo', 'mcp__legacy__echo']) {
-       
-      expect((await mcp.tools().find((t) => t.name === name)!.execute({message: name}, context)).output).toBe(`Echo: ${name}`)
+      expect(
+        (
+          await mcp
+            .tools()
+            .find((t) => t.name === name)!
+            .execute({message: name}, context)
+        ).output,
+      ).toBe(`Echo: ${name}`)
     }
 
     await mcp.close()
@@ -80,8 +92,17 @@ describe('the MCP client against real servers', () => {
 
   it('reports a server that never answers initialize by name, and the others still start', async () => {
     const warnings: string[] = []
-    const mute = {disabled: false, name: 'mute', startupTimeoutMs: 800, transport: {args: ['-e', 'setInterval(() => {}, 1000)'], command: process.execPath, type: 'stdio' as const}}
-    const missing = {disabled: false, name: 'missing', transport: {args: [], command: 'hanzo-no-such-server', type: 'stdio' as const}}
+    const mute = {
+      disabled: false,
+      name: 'mute',
+      startupTimeoutMs: 800,
+      transport: {args: ['-e', 'setInterval(() => {}, 1000)'], command: process.execPath, type: 'stdio' as const},
+    }
+    const missing = {
+      disabled: false,
+      name: 'missing',
+      transport: {args: [], command: 'hanzo-no-such-server', type: 'stdio' as const},
+    }
     const mcp = await servers([mute, missing, stdioEverything()], temp.dir, warnings)
     await mcp.start()
     expect(mcp.status().map((s) => [s.name, s.state])).toEqual([
@@ -108,7 +129,9 @@ describe('the MCP client against real servers', () => {
     process.kill(-pid!, 'SIGKILL')
     const failed = await pending
     expect(failed.is_error).toBe(true)
-    expect(failed.error).toMatch(/MCP server "everything" failed calling trigger-long-running-operation: .*Connection closed/)
+    expect(failed.error).toMatch(
+      /MCP server "everything" failed calling trigger-long-running-operation: .*Connection closed/,
+    )
     const echo = mcp.tools().find((t) => t.name === 'mcp__everything__echo')!
     expect((await echo.execute({message: 'again'}, context)).output).toBe('Echo: again')
     expect(mcp.connection('everything')!.pid).not.toBe(pid)
@@ -116,7 +139,12 @@ describe('the MCP client against real servers', () => {
   })
 
   it('drops its tool cache when the server says its tools changed (list_changed)', async () => {
-    const connection = new McpConnection({cwd: temp.dir, dataDir: temp.dir, env: process.env, server: stdioEverything()})
+    const connection = new McpConnection({
+      cwd: temp.dir,
+      dataDir: temp.dir,
+      env: process.env,
+      server: stdioEverything(),
+    })
     let changed = 0
     const heard = new Promise<void>((resolve) => {
       connection['options'].onToolsChanged = () => {
@@ -133,13 +161,27 @@ describe('the MCP client against real servers', () => {
   })
 
   it('works with server-filesystem, confined to the directory it is given', async () => {
-    const mcp = await servers([{disabled: false, name: 'fs', transport: {args: [FILESYSTEM, temp.dir], command: process.execPath, type: 'stdio'}}], temp.dir)
+    const mcp = await servers(
+      [
+        {
+          disabled: false,
+          name: 'fs',
+          transport: {args: [FILESYSTEM, temp.dir], command: process.execPath, type: 'stdio'},
+        },
+      ],
+      temp.dir,
+    )
     await mcp.start()
     const context = {cwd: temp.dir, sessionId: 's', signal: new AbortController().signal}
     const write = mcp.tools().find((t) => t.name === 'mcp__fs__write_file')!
-    expect((await write.execute({content: 'hi from mcp', path: join(temp.dir, 'note.txt')}, context)).is_error).toBe(false)
+    expect((await write.execute({content: 'hi from mcp', path: join(temp.dir, 'note.txt')}, context)).is_error).toBe(
+      false,
+    )
     expect(await readFile(join(temp.dir, 'note.txt'), 'utf8')).toBe('hi from mcp')
-    const outside = await mcp.tools().find((t) => t.name === 'mcp__fs__read_text_file')!.execute({path: '/etc/hostname'}, context)
+    const outside = await mcp
+      .tools()
+      .find((t) => t.name === 'mcp__fs__read_text_file')!
+      .execute({path: '/etc/hostname'}, context)
     expect(outside.is_error).toBe(true)
     await mcp.close()
   })

@@ -37,12 +37,20 @@ describe('mcp list', () => {
   it("lists an untrusted project's servers as not trusted, never as none configured", async () => {
     answer({
       settings: {mcp_servers: {}},
-      untrusted: {hooks: [], mcp_servers: {fs: {args: ['[redacted]'], command: 'npx', tier: 'project'}}, status: 'untrusted'},
+      untrusted: {
+        hooks: [],
+        mcp_servers: {fs: {args: ['[redacted]'], command: 'npx', tier: 'project'}},
+        status: 'untrusted',
+      },
     })
     const {result, stdout} = await run([])
-    expect(result).toEqual({servers: [{enabled: false, name: 'fs', program: 'npx', tier: 'project', transport: 'stdio', trusted: false}]})
+    expect(result).toEqual({
+      servers: [{enabled: false, name: 'fs', program: 'npx', tier: 'project', transport: 'stdio', trusted: false}],
+    })
     expect(stdout).toMatch(/^fs {2}not trusted {2}stdio npx {2}\(project\)$/m)
-    expect(stdout).toContain("not trusted: this project's settings are not trusted (run hanzo-dev trust to review and trust them)")
+    expect(stdout).toContain(
+      "not trusted: this project's settings are not trusted (run hanzo-dev trust to review and trust them)",
+    )
     expect(stdout).not.toContain('No MCP servers configured')
   })
 

@@ -8,7 +8,12 @@ const connection = new McpConnection({
   cwd: process.cwd(),
   dataDir: process.env.TMPDIR ?? '/tmp',
   env: process.env,
-  server: {disabled: false, name: 'conformance', startupTimeoutMs: 20_000, transport: {type: 'http', url: new URL(url)}},
+  server: {
+    disabled: false,
+    name: 'conformance',
+    startupTimeoutMs: 20_000,
+    transport: {type: 'http', url: new URL(url)},
+  },
 })
 try {
   for (const tool of await connection.tools()) {

@@ -33,10 +33,20 @@ describe('mcpChecks', () => {
       }),
     )
     expect(checks).toEqual([
-      {detail: `stdio mcp-everything (${onPath})`, id: 'mcp.server.everything', status: 'ok', title: 'MCP server everything'},
+      {
+        detail: `stdio mcp-everything (${onPath})`,
+        id: 'mcp.server.everything',
+        status: 'ok',
+        title: 'MCP server everything',
+      },
       {detail: `stdio ./server.sh (${local})`, id: 'mcp.server.local', status: 'ok', title: 'MCP server local'},
       {detail: 'disabled (stdio not-installed)', id: 'mcp.server.off', status: 'skip', title: 'MCP server off'},
-      {detail: 'http https://mcp.example.com/[redacted]?[redacted]', id: 'mcp.server.remote', status: 'ok', title: 'MCP server remote'},
+      {
+        detail: 'http https://mcp.example.com/[redacted]?[redacted]',
+        id: 'mcp.server.remote',
+        status: 'ok',
+        title: 'MCP server remote',
+      },
     ])
     expect(JSON.stringify(checks)).not.toContain('sk-secret')
     expect(existsSync(join(dirs.box.home, 'started-mcp-everything'))).toBe(false)
@@ -45,12 +55,23 @@ describe('mcpChecks', () => {
 
   it('fails a stdio server whose command is missing, with a hint', async () => {
     const checks = await mcpChecks(host({github: {command: 'github-mcp'}, spaced: {command: 'npx -y server'}}))
-    expect(checks[0]).toMatchObject({detail: 'stdio github-mcp: not found on PATH', hint: expect.stringContaining('"disabled": true'), status: 'fail'})
-    expect(checks[1]).toMatchObject({hint: 'the command is one program; put its arguments in mcp_servers.spaced.args', status: 'fail'})
+    expect(checks[0]).toMatchObject({
+      detail: 'stdio github-mcp: not found on PATH',
+      hint: expect.stringContaining('"disabled": true'),
+      status: 'fail',
+    })
+    expect(checks[1]).toMatchObject({
+      hint: 'the command is one program; put its arguments in mcp_servers.spaced.args',
+      status: 'fail',
+    })
   })
 
-  it("warns about each server of an untrusted project, naming what to run, and never looks it up", async () => {
-    const untrusted = {hooks: [], mcp_servers: {fs: {command: 'not-installed', tier: 'project'}}, status: 'changed' as const}
+  it('warns about each server of an untrusted project, naming what to run, and never looks it up', async () => {
+    const untrusted = {
+      hooks: [],
+      mcp_servers: {fs: {command: 'not-installed', tier: 'project'}},
+      status: 'changed' as const,
+    }
     expect(await mcpChecks({...host(undefined), untrusted})).toEqual([
       {
         detail: "not trusted (stdio not-installed, project): this project's settings changed since you trusted them",
@@ -64,7 +85,10 @@ describe('mcpChecks', () => {
 
   it('fails a malformed server, naming it, and skips a disabled one whatever its shape', async () => {
     const checks = await mcpChecks(host({broken: {url: 'ftp://x'}, gone: {disabled: true}}))
-    expect(checks[0]).toMatchObject({detail: 'mcp_servers.broken: "url" must be an http:// or https:// URL', status: 'fail'})
+    expect(checks[0]).toMatchObject({
+      detail: 'mcp_servers.broken: "url" must be an http:// or https:// URL',
+      status: 'fail',
+    })
     expect(checks[1]).toMatchObject({detail: 'disabled', status: 'skip'})
   })
 })

@@ -18,7 +18,12 @@ export const CLI = join(ROOT, 'bin/run.js')
 export const library = host
 
 export function stdioEverything(name = 'everything', extra: Partial<McpServerEntry> = {}): McpServerEntry {
-  return {disabled: false, name, transport: {args: [EVERYTHING, 'stdio'], command: process.execPath, type: 'stdio'}, ...extra}
+  return {
+    disabled: false,
+    name,
+    transport: {args: [EVERYTHING, 'stdio'], command: process.execPath, type: 'stdio'},
+    ...extra,
+  }
 }
 
 export async function freePort(): Promise<number> {
@@ -33,9 +38,14 @@ export async function freePort(): Promise<number> {
 }
 
 /** server-everything over HTTP (`streamableHttp` or the older `sse`), up once it says it listens. */
-export async function httpEverything(mode: 'streamableHttp' | 'sse'): Promise<{url: string; close(): Promise<void>; process: ChildProcess}> {
+export async function httpEverything(
+  mode: 'streamableHttp' | 'sse',
+): Promise<{url: string; close(): Promise<void>; process: ChildProcess}> {
   const port = await freePort()
-  const child = spawn(process.execPath, [EVERYTHING, mode], {env: {...process.env, PORT: String(port)}, stdio: ['ignore', 'ignore', 'pipe']})
+  const child = spawn(process.execPath, [EVERYTHING, mode], {
+    env: {...process.env, PORT: String(port)},
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   await new Promise<void>((resolve, reject) => {
     let seen = ''
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -62,5 +72,12 @@ export async function tempDir(): Promise<{dir: string; remove(): Promise<void>}>
 }
 
 export function servers(entries: McpServerEntry[], dataDir: string, warnings: string[] = []) {
-  return openSessionServers(entries, {cwd: dataDir, dataDir, env: process.env, library, settings: {}, warn: (m) => warnings.push(m)})
+  return openSessionServers(entries, {
+    cwd: dataDir,
+    dataDir,
+    env: process.env,
+    library,
+    settings: {},
+    warn: (m) => warnings.push(m),
+  })
 }

@@ -13,20 +13,31 @@ import {httpEverything} from './mcp-fixtures.js'
  * a gate that accepts only tokens the local oidc-provider issued for this server's URL (RFC 8707
  * audience), answers anything else 401 with the RFC 9728 metadata's address, and serves that metadata.
  */
-async function protectedServer(upstream: string, oidc: () => OidcServer): Promise<{url: string; close(): Promise<void>}> {
+async function protectedServer(
+  upstream: string,
+  oidc: () => OidcServer,
+): Promise<{url: string; close(): Promise<void>}> {
   const server: Server = createServer((req, res) => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     const metadataPath = '/.well-known/oauth-protected-resource/mcp'
     if (req.url === metadataPath) {
       res.writeHead(200, {'content-type': 'application/json'})
-      res.end(JSON.stringify({authorization_servers: [oidc().issuer], resource: `${base}/mcp`, scopes_supported: ['mcp:tools', 'offline_access']}))
+      res.end(
+        JSON.stringify({
+          authorization_servers: [oidc().issuer],
+          resource: `${base}/mcp`,
+          scopes_supported: ['mcp:tools', 'offline_access'],
+        }),
+      )
       return
     }
 
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]
     void (token ? oidc().provider.AccessToken.find(token) : Promise.resolve(undefined)).then((found) => {
       if (!found || found.isExpired || found.aud !== `${base}/mcp`) {
-        res.writeHead(401, {'www-authenticate': `Bearer resource_metadata="${base}${metadataPath}", scope="mcp:tools offline_access"`})
+        res.writeHead(401, {
+          'www-authenticate': `Bearer resource_metadata="${base}${metadataPath}", scope="mcp:tools offline_access"`,
+        })
         res.end()
         return
       }
@@ -115,7 +126,10 @@ describe('hanzo-dev mcp login: a remote server behind the local oidc-provider', 
     expect(storedCredentials(box)['mcp:remote']).toBeUndefined()
     expect((await toolsSay()).text).toContain('needs you to log in')
     const again = await cli(['mcp', 'logout', 'remote'])
-    expect([again.exitCode, unwrapped(again.stderr)]).toEqual([1, expect.stringContaining('Not logged in to MCP server remote')])
+    expect([again.exitCode, unwrapped(again.stderr)]).toEqual([
+      1,
+      expect.stringContaining('Not logged in to MCP server remote'),
+    ])
   })
 
   it('logs in with --device as the configured client (no registration), with a refresh token', async () => {
@@ -124,15 +138,25 @@ describe('hanzo-dev mcp login: a remote server behind the local oidc-provider', 
     const [, uri, code] = await login.read(/open (http:\/\/\S+) on any device and enter the code:\n\n {2}(\S+)\n/)
     await new HeadlessBrowser().approveDevice(uri, code, {account: 'grace'})
     expect((await login.result).exitCode).toBe(0)
-    expect(storedCredentials(box)['mcp:remote']).toMatchObject({clientId: oidc.clientId, refreshToken: expect.any(String), resource: gate.url})
+    expect(storedCredentials(box)['mcp:remote']).toMatchObject({
+      clientId: oidc.clientId,
+      refreshToken: expect.any(String),
+      resource: gate.url,
+    })
     expect((await toolsSay()).exitCode).toBe(0)
   }, 60_000)
 
   it('a stdio server or an unknown name is a clear error, not a login', async () => {
     writeUserSettings(box, {mcp_servers: {local: {command: 'true'}, remote: {url: gate.url}}})
     const stdio = await cli(['mcp', 'login', 'local'])
-    expect([stdio.exitCode, unwrapped(stdio.stderr)]).toEqual([2, expect.stringContaining('logins are for HTTP servers')])
+    expect([stdio.exitCode, unwrapped(stdio.stderr)]).toEqual([
+      2,
+      expect.stringContaining('logins are for HTTP servers'),
+    ])
     const unknown = await cli(['mcp', 'login', 'nope'])
-    expect([unknown.exitCode, unwrapped(unknown.stderr)]).toEqual([2, expect.stringContaining('No enabled MCP server named nope')])
+    expect([unknown.exitCode, unwrapped(unknown.stderr)]).toEqual([
+      2,
+      expect.stringContaining('No enabled MCP server named nope'),
+    ])
   })
 })

@@ -28,9 +28,20 @@ describe('hanzo-dev mcp serve', () => {
     mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
     // And an MCP server of theirs, which a served session must not start: it would leave its mark.
     const servers = {marker: {args: ['-c', `touch ${join(box.home, 'marker-started')}; sleep 30`], command: 'sh'}}
-    writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify({mcp_servers: servers, permissions: {'exec(touch *)': 'deny'}}))
+    writeFileSync(
+      join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'),
+      JSON.stringify({mcp_servers: servers, permissions: {'exec(touch *)': 'deny'}}),
+    )
     client = new Client({name: 'test-client', version: '1.0.0'})
-    await client.connect(new StdioClientTransport({args: [CLI, 'mcp', 'serve'], command: process.execPath, cwd: project, env: {...box.env, PATH: process.env.PATH!}, stderr: 'ignore'}))
+    await client.connect(
+      new StdioClientTransport({
+        args: [CLI, 'mcp', 'serve'],
+        command: process.execPath,
+        cwd: project,
+        env: {...box.env, PATH: process.env.PATH!},
+        stderr: 'ignore',
+      }),
+    )
   })
 
   afterAll(async () => {
@@ -40,7 +51,15 @@ describe('hanzo-dev mcp serve', () => {
 
   it('lists the default surface in one stable order, within the size budget', async () => {
     const {tools} = await client.listTools()
-    expect(tools.map((t) => t.name)).toEqual(['fs_read', 'fs_write', 'fs_edit', 'fs_list', 'fs_glob', 'fs_grep', 'exec'])
+    expect(tools.map((t) => t.name)).toEqual([
+      'fs_read',
+      'fs_write',
+      'fs_edit',
+      'fs_list',
+      'fs_glob',
+      'fs_grep',
+      'exec',
+    ])
     expect(Buffer.byteLength(JSON.stringify(tools))).toBeLessThan(DEFAULT_LIST_BUDGET_BYTES)
     expect(tools.find((t) => t.name === 'fs_read')!.annotations).toMatchObject({readOnlyHint: true})
     expect(tools.find((t) => t.name === 'exec')!.annotations).toMatchObject({readOnlyHint: false})
@@ -79,7 +98,15 @@ describe('hanzo-dev mcp serve', () => {
 
   it('--tools chooses the surface; a name it does not carry fails at start', async () => {
     const narrow = new Client({name: 'narrow', version: '1.0.0'})
-    await narrow.connect(new StdioClientTransport({args: [CLI, 'mcp', 'serve', '--tools', 'fs_read,exec'], command: process.execPath, cwd: project, env: {...box.env, PATH: process.env.PATH!}, stderr: 'ignore'}))
+    await narrow.connect(
+      new StdioClientTransport({
+        args: [CLI, 'mcp', 'serve', '--tools', 'fs_read,exec'],
+        command: process.execPath,
+        cwd: project,
+        env: {...box.env, PATH: process.env.PATH!},
+        stderr: 'ignore',
+      }),
+    )
     expect((await narrow.listTools()).tools.map((t) => t.name)).toEqual(['fs_read', 'exec'])
     await narrow.close()
     const {runCli} = await import('../../../test/helpers/cli.js')
@@ -94,7 +121,11 @@ describe('hanzo-dev mcp serve', () => {
     let token: string
 
     beforeAll(async () => {
-      server = spawn(process.execPath, [CLI, 'mcp', 'serve', '--http', '0', '--allow-origin', 'https://ok.example'], {cwd: project, env: {...box.env, PATH: process.env.PATH!}, stdio: ['ignore', 'ignore', 'pipe']})
+      server = spawn(process.execPath, [CLI, 'mcp', 'serve', '--http', '0', '--allow-origin', 'https://ok.example'], {
+        cwd: project,
+        env: {...box.env, PATH: process.env.PATH!},
+        stdio: ['ignore', 'ignore', 'pipe'],
+      })
       await new Promise<void>((resolve) => {
         let seen = ''
         server.stderr!.on('data', (chunk: Buffer) => {
@@ -114,7 +145,9 @@ describe('hanzo-dev mcp serve', () => {
 
     it('serves the same tools to a client with the token', async () => {
       const remote = new Client({name: 'remote', version: '1.0.0'})
-      await remote.connect(new StreamableHTTPClientTransport(new URL(url), {requestInit: {headers: {Authorization: `Bearer ${token}`}}}))
+      await remote.connect(
+        new StreamableHTTPClientTransport(new URL(url), {requestInit: {headers: {Authorization: `Bearer ${token}`}}}),
+      )
       expect((await remote.listTools()).tools).toHaveLength(7)
       const read = await remote.callTool({arguments: {path: 'notes.txt'}, name: 'fs_read'})
       expect(JSON.stringify(read.content)).toContain('hello from the workspace')
@@ -122,16 +155,29 @@ describe('hanzo-dev mcp serve', () => {
     })
 
     it('refuses a missing token (401), a foreign Origin and a foreign Host (403)', async () => {
-      const initialize = JSON.stringify({id: 1, jsonrpc: '2.0', method: 'initialize', params: {capabilities: {}, clientInfo: {name: 'x', version: '1'}, protocolVersion: '2025-06-18'}})
+      const initialize = JSON.stringify({
+        id: 1,
+        jsonrpc: '2.0',
+        method: 'initialize',
+        params: {capabilities: {}, clientInfo: {name: 'x', version: '1'}, protocolVersion: '2025-06-18'},
+      })
       const headers = {accept: 'application/json, text/event-stream', 'content-type': 'application/json'}
       expect((await fetch(url, {body: initialize, headers, method: 'POST'})).status).toBe(401)
       const auth = {...headers, authorization: `Bearer ${token}`}
-      expect((await fetch(url, {body: initialize, headers: {...auth, origin: 'https://evil.example'}, method: 'POST'})).status).toBe(403)
-      expect((await fetch(url, {body: initialize, headers: {...auth, origin: 'https://ok.example'}, method: 'POST'})).status).toBe(200)
+      expect(
+        (await fetch(url, {body: initialize, headers: {...auth, origin: 'https://evil.example'}, method: 'POST'}))
+          .status,
+      ).toBe(403)
+      expect(
+        (await fetch(url, {body: initialize, headers: {...auth, origin: 'https://ok.example'}, method: 'POST'})).status,
+      ).toBe(200)
       const {request} = await import('node:http')
       const status = await new Promise<number>((resolve) => {
         const port = new URL(url).port
-        request({headers: {...auth, host: `evil.example:${port}`}, host: '127.0.0.1', method: 'POST', path: '/mcp', port}, (res) => resolve(res.statusCode!)).end(initialize)
+        request(
+          {headers: {...auth, host: `evil.example:${port}`}, host: '127.0.0.1', method: 'POST', path: '/mcp', port},
+          (res) => resolve(res.statusCode!),
+        ).end(initialize)
       })
       expect(status).toBe(403)
     })

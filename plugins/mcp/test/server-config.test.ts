@@ -11,9 +11,29 @@ describe('parseMcpServers', () => {
       remote: {disabled: true, url: 'https://mcp.example.com/mcp'},
     })
     expect(servers).toEqual([
-      {disabled: false, name: 'everything', server: {disabled: false, name: 'everything', transport: {args: ['-y', '@modelcontextprotocol/server-everything'], command: 'npx', type: 'stdio'}}},
-      {disabled: false, name: 'fs', server: {disabled: false, name: 'fs', transport: {args: ['server.js', '/srv'], command: 'node', type: 'stdio'}}},
-      {disabled: true, name: 'remote', server: {disabled: true, name: 'remote', transport: {type: 'http', url: new URL('https://mcp.example.com/mcp')}}},
+      {
+        disabled: false,
+        name: 'everything',
+        server: {
+          disabled: false,
+          name: 'everything',
+          transport: {args: ['-y', '@modelcontextprotocol/server-everything'], command: 'npx', type: 'stdio'},
+        },
+      },
+      {
+        disabled: false,
+        name: 'fs',
+        server: {disabled: false, name: 'fs', transport: {args: ['server.js', '/srv'], command: 'node', type: 'stdio'}},
+      },
+      {
+        disabled: true,
+        name: 'remote',
+        server: {
+          disabled: true,
+          name: 'remote',
+          transport: {type: 'http', url: new URL('https://mcp.example.com/mcp')},
+        },
+      },
     ])
   })
 
@@ -28,11 +48,17 @@ describe('parseMcpServers', () => {
     [{command: 'x', disabled: 'yes'}, /"disabled" must be true or false/],
     ['npx server', /must be an object/],
   ])('reports %j', (entry, problem) => {
-    expect(parseMcpServers({bad: entry}).servers).toEqual([{disabled: false, name: 'bad', problem: expect.stringMatching(problem)}])
+    expect(parseMcpServers({bad: entry}).servers).toEqual([
+      {disabled: false, name: 'bad', problem: expect.stringMatching(problem)},
+    ])
   })
 
   it('keeps the tier the settings loader tags a server with, on invalid entries too', () => {
-    const {servers} = parseMcpServers({bad: {tier: 'local'}, local: {command: 'x', tier: 'project'}, remote: {tier: 'user', url: 'https://h/mcp'}})
+    const {servers} = parseMcpServers({
+      bad: {tier: 'local'},
+      local: {command: 'x', tier: 'project'},
+      remote: {tier: 'user', url: 'https://h/mcp'},
+    })
     expect(servers.map((s) => [s.name, s.tier, 'problem' in s])).toEqual([
       ['bad', 'local', true],
       ['local', 'project', false],
@@ -51,7 +77,9 @@ describe('displayUrl', () => {
     expect(displayUrl(new URL('https://me:s3cret@mcp.example.com:8443/v1/mcp?token=s3cret#x'))).toBe(
       'https://[redacted]@mcp.example.com:8443/[redacted]/[redacted]?[redacted]#[redacted]',
     )
-    expect(displayUrl('https://mcp.example.com/sse/ghp_SECRETPATH?x=1')).toBe('https://mcp.example.com/[redacted]/[redacted]?[redacted]')
+    expect(displayUrl('https://mcp.example.com/sse/ghp_SECRETPATH?x=1')).toBe(
+      'https://mcp.example.com/[redacted]/[redacted]?[redacted]',
+    )
     expect(displayUrl('https://mcp.example.com')).toBe('https://mcp.example.com/')
     expect(displayUrl('not a url ghp_SECRET')).toBe('[redacted]')
   })

@@ -14,12 +14,17 @@ describe('/mcp', () => {
       ],
     } as unknown as McpServers
     const [command] = mcpSlashCommands(servers)
-    expect(await command.run(context)).toEqual({message: 'MCP servers (2):\n  everything  stdio  connected, 11 tool(s)\n  remote      http  failed: connection refused (is it running?)'})
+    expect(await command.run(context)).toEqual({
+      message:
+        'MCP servers (2):\n  everything  stdio  connected, 11 tool(s)\n  remote      http  failed: connection refused (is it running?)',
+    })
   })
 
   it('says how to add one when the session has none', async () => {
     const [command] = mcpSlashCommands()
-    expect((await command.run(context))?.message).toMatch(/^No MCP servers in this session \(hanzo-dev mcp add adds one\)/)
+    expect((await command.run(context))?.message).toMatch(
+      /^No MCP servers in this session \(hanzo-dev mcp add adds one\)/,
+    )
   })
 })
 
@@ -27,6 +32,8 @@ describe('the status line item', () => {
   it('counts the connected servers of all, and says how many failed', () => {
     const server = (state: string) => ({name: state, state, transport: 'stdio'}) as const
     expect(statusItem([server('connected'), server('connected')] as never)).toBe('mcp: 2/2')
-    expect(statusItem([server('connected'), server('connecting'), server('failed')] as never)).toBe('mcp: 1/3 (1 failed: /mcp)')
+    expect(statusItem([server('connected'), server('connecting'), server('failed')] as never)).toBe(
+      'mcp: 1/3 (1 failed: /mcp)',
+    )
   })
 })

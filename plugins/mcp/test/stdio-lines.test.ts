@@ -5,7 +5,10 @@ import {MAX_LINE_BYTES, StdioLineReader} from '../src/stdio-lines.js'
 function reader() {
   const messages: unknown[] = []
   const errors: string[] = []
-  const lines = new StdioLineReader({error: (error) => errors.push(error.message), message: (message) => messages.push(message)})
+  const lines = new StdioLineReader({
+    error: (error) => errors.push(error.message),
+    message: (message) => messages.push(message),
+  })
   return {errors, lines, messages}
 }
 
@@ -47,7 +50,9 @@ describe('StdioLineReader', () => {
     const {errors, lines, messages} = reader()
     const piece = Buffer.alloc(1024 * 1024, 'x')
     for (let sent = 0; sent <= MAX_LINE_BYTES; sent += piece.length) lines.push(piece)
-    expect(errors).toEqual([`the server sent a line of over ${MAX_LINE_BYTES} bytes without a line end; it was dropped`])
+    expect(errors).toEqual([
+      `the server sent a line of over ${MAX_LINE_BYTES} bytes without a line end; it was dropped`,
+    ])
     lines.push(Buffer.from(`xx\n${JSON.stringify(MESSAGES[1])}\n`))
     expect(messages).toEqual([MESSAGES[1]])
   })

@@ -21,7 +21,8 @@ describe('third-party MCP clients and the conformance suite', () => {
   const env = () => ({...box.env, PATH: process.env.PATH!})
 
   beforeAll(() => {
-    if (!existsSync(INSPECTOR)) throw new Error(`${INSPECTOR} is missing: run npm ci --prefix plugins/mcp/test/serve-clients`)
+    if (!existsSync(INSPECTOR))
+      throw new Error(`${INSPECTOR} is missing: run npm ci --prefix plugins/mcp/test/serve-clients`)
     box = makeSandbox('hanzo-mcp-3p-')
     project = join(box.home, 'project')
     mkdirSync(join(project, '.git'), {recursive: true})
@@ -29,19 +30,44 @@ describe('third-party MCP clients and the conformance suite', () => {
   })
   afterAll(() => box.cleanup())
 
-  it.each(['initialize', 'tools_call', 'sse-retry'])('our client passes the conformance scenario %s', async (scenario) => {
-    const result = await execa(CONFORMANCE, ['client', '--command', `${process.execPath} ${join(HERE, 'conformance-client.mjs')}`, '--scenario', scenario], {cwd: box.home, reject: false})
-    // The suite reports on stderr.
-    expect(result.stderr).toMatch(/OVERALL: PASSED/)
-    expect(result.stderr).toMatch(/0 failed, 0 warnings/)
-  })
+  it.each(['initialize', 'tools_call', 'sse-retry'])(
+    'our client passes the conformance scenario %s',
+    async (scenario) => {
+      const result = await execa(
+        CONFORMANCE,
+        ['client', '--command', `${process.execPath} ${join(HERE, 'conformance-client.mjs')}`, '--scenario', scenario],
+        {cwd: box.home, reject: false},
+      )
+      // The suite reports on stderr.
+      expect(result.stderr).toMatch(/OVERALL: PASSED/)
+      expect(result.stderr).toMatch(/0 failed, 0 warnings/)
+    },
+  )
 
   it('the MCP Inspector (CLI mode) lists and calls the tools of mcp serve over stdio', async () => {
-    const inspect = (args: string[]) => execa(INSPECTOR, ['--cli', process.execPath, CLI, 'mcp', 'serve', ...args], {cwd: project, env: env(), extendEnv: false, reject: false})
+    const inspect = (args: string[]) =>
+      execa(INSPECTOR, ['--cli', process.execPath, CLI, 'mcp', 'serve', ...args], {
+        cwd: project,
+        env: env(),
+        extendEnv: false,
+        reject: false,
+      })
     const list = await inspect(['--method', 'tools/list'])
-    expect(JSON.parse(list.stdout).tools.map((t: {name: string}) => t.name)).toEqual(['fs_read', 'fs_write', 'fs_edit', 'fs_list', 'fs_glob', 'fs_grep', 'exec'])
+    expect(JSON.parse(list.stdout).tools.map((t: {name: string}) => t.name)).toEqual([
+      'fs_read',
+      'fs_write',
+      'fs_edit',
+      'fs_list',
+      'fs_glob',
+      'fs_grep',
+      'exec',
+    ])
     const call = await inspect(['--method', 'tools/call', '--tool-name', 'fs_read', '--tool-arg', 'path=notes.txt'])
-    expect(JSON.parse(call.stdout)).toMatchObject({_meta: {'hanzo-dev/verdict': {decision: 'allow'}}, content: [{text: expect.stringContaining('seen by the inspector')}], isError: false})
+    expect(JSON.parse(call.stdout)).toMatchObject({
+      _meta: {'hanzo-dev/verdict': {decision: 'allow'}},
+      content: [{text: expect.stringContaining('seen by the inspector')}],
+      isError: false,
+    })
   })
 
   describe('over HTTP', () => {
@@ -50,7 +76,11 @@ describe('third-party MCP clients and the conformance suite', () => {
     let token: string
 
     beforeAll(async () => {
-      server = spawn(process.execPath, [CLI, 'mcp', 'serve', '--http', '0'], {cwd: project, env: env(), stdio: ['ignore', 'ignore', 'pipe']})
+      server = spawn(process.execPath, [CLI, 'mcp', 'serve', '--http', '0'], {
+        cwd: project,
+        env: env(),
+        stdio: ['ignore', 'ignore', 'pipe'],
+      })
       await new Promise<void>((resolve) => {
         let seen = ''
         server.stderr!.on('data', (chunk: Buffer) => {
@@ -68,8 +98,28 @@ describe('third-party MCP clients and the conformance suite', () => {
     })
 
     it('the MCP Inspector calls mcp serve --http with the bearer token', async () => {
-      const call = await execa(INSPECTOR, ['--cli', url, '--transport', 'http', '--header', `Authorization: Bearer ${token}`, '--method', 'tools/call', '--tool-name', 'exec', '--tool-arg', 'command=echo over-http'], {reject: false})
-      expect(JSON.parse(call.stdout)).toMatchObject({_meta: {'hanzo-dev/verdict': {decision: 'ask'}}, content: [{text: expect.stringContaining('over-http')}]})
+      const call = await execa(
+        INSPECTOR,
+        [
+          '--cli',
+          url,
+          '--transport',
+          'http',
+          '--header',
+          `Authorization: Bearer ${token}`,
+          '--method',
+          'tools/call',
+          '--tool-name',
+          'exec',
+          '--tool-arg',
+          'command=echo over-http',
+        ],
+        {reject: false},
+      )
+      expect(JSON.parse(call.stdout)).toMatchObject({
+        _meta: {'hanzo-dev/verdict': {decision: 'ask'}},
+        content: [{text: expect.stringContaining('over-http')}],
+      })
     })
   })
 })

@@ -28,10 +28,17 @@ const BINARY: Record<Mechanism, string> = {bwrap: 'bwrap', unshare: 'unshare'}
  * kernel, seccomp and AppArmor at run time, and whether the binds work by the paths, so finding
  * the binary proves nothing and a generic trial proves little.
  */
-export async function probeMechanism(mechanism: Mechanism, trialArgs: readonly string[], context: ProbeContext): Promise<BackendProbe> {
+export async function probeMechanism(
+  mechanism: Mechanism,
+  trialArgs: readonly string[],
+  context: ProbeContext,
+): Promise<BackendProbe> {
   const path = await findExecutable(BINARY[mechanism], context)
   if (!path) return {works: false}
-  const [version, trial] = await Promise.all([mechanism === 'bwrap' ? run(path, ['--version'], context) : undefined, run(path, trialArgs, context)])
+  const [version, trial] = await Promise.all([
+    mechanism === 'bwrap' ? run(path, ['--version'], context) : undefined,
+    run(path, trialArgs, context),
+  ])
   return {
     path,
     reason: trial.failure,
@@ -41,5 +48,10 @@ export async function probeMechanism(mechanism: Mechanism, trialArgs: readonly s
 }
 
 function run(path: string, args: readonly string[], context: ProbeContext) {
-  return runCommand(path, args, {cwd: context.cwd, env: context.env, signal: context.signal, timeoutMs: PROBE_TIMEOUT_MS})
+  return runCommand(path, args, {
+    cwd: context.cwd,
+    env: context.env,
+    signal: context.signal,
+    timeoutMs: PROBE_TIMEOUT_MS,
+  })
 }

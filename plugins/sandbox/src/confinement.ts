@@ -56,7 +56,11 @@ export interface ConfinementSetup {
 export async function trialConfinement(setup: ConfinementSetup): Promise<Confinement> {
   if (setup.platform !== 'linux') {
     const notLinux: BackendStatus = {probed: false, reason: `${setup.platform}: Linux only`, works: false}
-    return {bubblewrap: notLinux, enforcement: chooseEnforcement(setup.mode, {bwrap: false, unshare: false}), unshare: notLinux}
+    return {
+      bubblewrap: notLinux,
+      enforcement: chooseEnforcement(setup.mode, {bwrap: false, unshare: false}),
+      unshare: notLinux,
+    }
   }
 
   const plan = await mountPlan(setup.roots, setup.network)
@@ -64,7 +68,11 @@ export async function trialConfinement(setup: ConfinementSetup): Promise<Confine
   const trial = (mechanism: Mechanism): Promise<BackendStatus> => {
     if (!setup.mechanisms.includes(mechanism)) {
       const forced = setup.context.env[MECHANISM_ENV]
-      return Promise.resolve({probed: false, reason: forced ? `not tried: ${MECHANISM_ENV}=${forced}` : 'not tried', works: false})
+      return Promise.resolve({
+        probed: false,
+        reason: forced ? `not tried: ${MECHANISM_ENV}=${forced}` : 'not tried',
+        works: false,
+      })
     }
 
     const args = argsFor(mechanism, plan, mounts, ['true'], setup.workspace, setup)
@@ -72,7 +80,11 @@ export async function trialConfinement(setup: ConfinementSetup): Promise<Confine
   }
 
   const [bubblewrap, unshare] = await Promise.all([trial('bwrap'), trial('unshare')])
-  return {bubblewrap, enforcement: chooseEnforcement(setup.mode, {bwrap: bubblewrap.works, unshare: unshare.works}), unshare}
+  return {
+    bubblewrap,
+    enforcement: chooseEnforcement(setup.mode, {bwrap: bubblewrap.works, unshare: unshare.works}),
+    unshare,
+  }
 }
 
 /**
@@ -80,7 +92,10 @@ export async function trialConfinement(setup: ConfinementSetup): Promise<Confine
  * `.hanzo` or a repository made since the last command is protected too), or undefined when
  * commands run unconfined.
  */
-export async function confineCommand(confinement: Confinement, setup: ConfinementSetup): Promise<ConfinedCommand | undefined> {
+export async function confineCommand(
+  confinement: Confinement,
+  setup: ConfinementSetup,
+): Promise<ConfinedCommand | undefined> {
   const {enforcement} = confinement
   if (enforcement !== 'bwrap' && enforcement !== 'unshare') return undefined
   const binary = (enforcement === 'bwrap' ? confinement.bubblewrap : confinement.unshare).path!
@@ -97,8 +112,17 @@ export async function confineCommand(confinement: Confinement, setup: Confinemen
   }
 }
 
-function argsFor(mechanism: Mechanism, plan: MountPlan, mounts: string[], argv: string[], cwd: string, setup: ConfinementSetup): string[] {
-  return mechanism === 'bwrap' ? bwrapArgs(plan, argv, cwd) : unshareArgs(plan, mounts, argv, cwd, {userNamespace: setup.userNamespace})
+function argsFor(
+  mechanism: Mechanism,
+  plan: MountPlan,
+  mounts: string[],
+  argv: string[],
+  cwd: string,
+  setup: ConfinementSetup,
+): string[] {
+  return mechanism === 'bwrap'
+    ? bwrapArgs(plan, argv, cwd)
+    : unshareArgs(plan, mounts, argv, cwd, {userNamespace: setup.userNamespace})
 }
 
 async function currentMounts(): Promise<string[]> {

@@ -19,7 +19,15 @@ const USERNS_HINT =
 export async function sandboxChecks(host: SandboxHost, options: SandboxCheckOptions = {}): Promise<DoctorCheck[]> {
   const made = await sandboxForHost(host, options)
   if ('problem' in made) {
-    return [{detail: made.problem, hint: 'fix "sandbox" in your settings: mode is auto, off, workspace or allowlist', id: 'sandbox.mode', status: 'fail', title: 'sandbox mode'}]
+    return [
+      {
+        detail: made.problem,
+        hint: 'fix "sandbox" in your settings: mode is auto, off, workspace or allowlist',
+        id: 'sandbox.mode',
+        status: 'fail',
+        title: 'sandbox mode',
+      },
+    ]
   }
 
   const {auto, container, sandbox} = made
@@ -34,12 +42,29 @@ export async function sandboxChecks(host: SandboxHost, options: SandboxCheckOpti
   const confinement = await sandbox.confinement(host.signal)
   const {config} = sandbox
   if ((options.platform ?? process.platform) !== 'linux') {
-    checks.push({detail: confinement.bubblewrap.reason, id: 'sandbox.namespaces', status: 'skip', title: 'namespace isolation'})
+    checks.push({
+      detail: confinement.bubblewrap.reason,
+      id: 'sandbox.namespaces',
+      status: 'skip',
+      title: 'namespace isolation',
+    })
   } else {
     const needed = config.mode !== 'off'
     checks.push(
-      backendCheck('sandbox.bwrap', 'bubblewrap works here', confinement.bubblewrap, needed, 'install bubblewrap: apt-get install bubblewrap (dnf/pacman/apk: bubblewrap)'),
-      backendCheck('sandbox.unshare', 'unshare works here', confinement.unshare, needed, 'install util-linux (it provides unshare and setpriv)'),
+      backendCheck(
+        'sandbox.bwrap',
+        'bubblewrap works here',
+        confinement.bubblewrap,
+        needed,
+        'install bubblewrap: apt-get install bubblewrap (dnf/pacman/apk: bubblewrap)',
+      ),
+      backendCheck(
+        'sandbox.unshare',
+        'unshare works here',
+        confinement.unshare,
+        needed,
+        'install util-linux (it provides unshare and setpriv)',
+      ),
     )
   }
 
@@ -47,15 +72,28 @@ export async function sandboxChecks(host: SandboxHost, options: SandboxCheckOpti
   return checks
 }
 
-function backendCheck(id: string, title: string, probe: BackendStatus, needed: boolean, installHint: string): DoctorCheck {
+function backendCheck(
+  id: string,
+  title: string,
+  probe: BackendStatus,
+  needed: boolean,
+  installHint: string,
+): DoctorCheck {
   // With the sandbox off nothing depends on these, so their absence is informational.
   const missing = needed ? 'warn' : 'skip'
   const off = needed ? '' : ' (not needed: sandbox mode is off)'
   if (!probe.probed) return {detail: `${probe.reason}${off}`, id, status: 'skip', title}
-  if (!probe.path) return {detail: `not found on PATH${off}`, hint: needed ? installHint : undefined, id, status: missing, title}
+  if (!probe.path)
+    return {detail: `not found on PATH${off}`, hint: needed ? installHint : undefined, id, status: missing, title}
   const found = probe.version ? `${probe.version} (${probe.path})` : probe.path
   if (probe.works) return {detail: found, id, status: 'ok', title}
-  return {detail: `${found} fails: ${probe.reason ?? 'no reason given'}${off}`, hint: needed ? USERNS_HINT : undefined, id, status: missing, title}
+  return {
+    detail: `${found} fails: ${probe.reason ?? 'no reason given'}${off}`,
+    hint: needed ? USERNS_HINT : undefined,
+    id,
+    status: missing,
+    title,
+  }
 }
 
 function modeCheck(config: SandboxConfig, auto: string | undefined, confinement: Confinement): DoctorCheck {
@@ -67,7 +105,13 @@ function modeCheck(config: SandboxConfig, auto: string | undefined, confinement:
   const detail = `${mode}${origin}${scope} -> ${ENFORCEMENT_TEXT[enforcement]}`
   const title = 'sandbox mode'
   if (mode === 'allowlist' && allowedPaths === 0) {
-    return {detail, hint: 'add paths to sandbox.allowed_paths, or use mode "workspace"', id: 'sandbox.mode', status: 'warn', title}
+    return {
+      detail,
+      hint: 'add paths to sandbox.allowed_paths, or use mode "workspace"',
+      id: 'sandbox.mode',
+      status: 'warn',
+      title,
+    }
   }
 
   if (mode === 'off' && auto) {
@@ -79,7 +123,8 @@ function modeCheck(config: SandboxConfig, auto: string | undefined, confinement:
   }
 
   if (enforcement === 'path-checks') {
-    const hint = 'install bubblewrap (apt-get install bubblewrap) where user namespaces are allowed: until then language servers do not start in agent sessions'
+    const hint =
+      'install bubblewrap (apt-get install bubblewrap) where user namespaces are allowed: until then language servers do not start in agent sessions'
     return {detail, hint, id: 'sandbox.mode', status: 'warn', title}
   }
 

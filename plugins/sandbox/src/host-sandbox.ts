@@ -37,18 +37,27 @@ export interface HostSandboxOptions {
  * neither bubblewrap nor unshare works (the trial runs say) is it `off`, and the session says so;
  * on a host without them it stays `workspace`, with path checks only, as before.
  */
-export async function sandboxForHost(host: SandboxHost, options: HostSandboxOptions = {}): Promise<HostSandbox | {problem: string}> {
+export async function sandboxForHost(
+  host: SandboxHost,
+  options: HostSandboxOptions = {},
+): Promise<HostSandbox | {problem: string}> {
   const container = containerEvidence(options.container ?? nodeContainerProbe(host.env))
   const resolved = readSandboxConfig(host.settings.sandbox)
   if ('problem' in resolved) return resolved
   const mechanisms = mechanismsToTry(host.env)
   if ('problem' in mechanisms) return mechanisms
   const home = host.env.HOME ?? ''
-  const gitConfig = "git runs the programs your git config names (core.fsmonitor, core.hooksPath)"
+  const gitConfig = 'git runs the programs your git config names (core.fsmonitor, core.hooksPath)'
   const own: ProtectedPath[] = [
     {create: true, mask: true, path: host.configDir, why: "hanzo-dev's settings and credentials are there"},
     {create: true, mask: true, path: host.dataDir, why: "hanzo-dev's trust store, sessions and audit log are there"},
-    ...(home ? [{path: join(home, '.gitconfig'), why: gitConfig}, {path: join(host.env.XDG_CONFIG_HOME || join(home, '.config'), 'git'), why: gitConfig}, ...cacheGuards(home, host.env)] : []),
+    ...(home
+      ? [
+          {path: join(home, '.gitconfig'), why: gitConfig},
+          {path: join(host.env.XDG_CONFIG_HOME || join(home, '.config'), 'git'), why: gitConfig},
+          ...cacheGuards(home, host.env),
+        ]
+      : []),
   ]
   const make = (mode: IsolationMode) =>
     new Sandbox({...resolved.settings, mode}, host.projectRoot, {
@@ -67,11 +76,22 @@ export async function sandboxForHost(host: SandboxHost, options: HostSandboxOpti
   // Not tied to a signal: the trial's result is kept for the session's first command.
   const {bubblewrap, enforcement, unshare} = await sandbox.confinement()
   if (enforcement === 'bwrap' || enforcement === 'unshare') {
-    return {auto: `${enforcement === 'bwrap' ? 'bubblewrap' : 'unshare'} works inside ${container.runtime}`, container, defaulted, sandbox}
+    return {
+      auto: `${enforcement === 'bwrap' ? 'bubblewrap' : 'unshare'} works inside ${container.runtime}`,
+      container,
+      defaulted,
+      sandbox,
+    }
   }
 
-  const why = (name: string, status: typeof bubblewrap) => `${name}: ${status.reason ?? (status.path ? 'fails' : 'not found')}`
-  return {auto: `inside ${container.runtime}, and neither bubblewrap nor unshare works (${why('bubblewrap', bubblewrap)}; ${why('unshare', unshare)})`, container, defaulted, sandbox: make('off')}
+  const why = (name: string, status: typeof bubblewrap) =>
+    `${name}: ${status.reason ?? (status.path ? 'fails' : 'not found')}`
+  return {
+    auto: `inside ${container.runtime}, and neither bubblewrap nor unshare works (${why('bubblewrap', bubblewrap)}; ${why('unshare', unshare)})`,
+    container,
+    defaulted,
+    sandbox: make('off'),
+  }
 }
 
 /**
@@ -79,12 +99,17 @@ export async function sandboxForHost(host: SandboxHost, options: HostSandboxOpti
  * between the agent's commands and hanzo-dev's own files, and the project's allowed paths that
  * lead out of it are ignored.
  */
-export async function startNotices(made: HostSandbox, host: Pick<HostContext, 'configDir' | 'dataDir'>): Promise<string[]> {
+export async function startNotices(
+  made: HostSandbox,
+  host: Pick<HostContext, 'configDir' | 'dataDir'>,
+): Promise<string[]> {
   const {auto, sandbox} = made
   if (sandbox.config.mode !== 'off') return (await sandbox.roots()).ignored.map((ignored) => ignoredText(ignored))
   const exposed = `commands the agent runs can read and change everything you can, your credentials, settings and trust store included (${host.configDir}, ${host.dataDir})`
   if (auto) {
-    return [`sandbox: off (auto: ${auto}): ${exposed}; install bubblewrap, and allow user namespaces in the container, to confine them (hanzo-dev sandbox status says what fails)`]
+    return [
+      `sandbox: off (auto: ${auto}): ${exposed}; install bubblewrap, and allow user namespaces in the container, to confine them (hanzo-dev sandbox status says what fails)`,
+    ]
   }
 
   return [`sandbox: sandbox.mode is off: ${exposed}`]

@@ -34,7 +34,8 @@ export interface ResolvedSandboxConfig {
 
 /** `settings.sandbox` with its defaults: mode `auto`, the network on unless set to false. */
 export function readSandboxConfig(raw: unknown): ResolvedSandboxConfig | {problem: string} {
-  if (raw !== undefined && !isRecord(raw)) return {problem: '"sandbox" must be an object {mode, allowed_paths, network}'}
+  if (raw !== undefined && !isRecord(raw))
+    return {problem: '"sandbox" must be an object {mode, allowed_paths, network}'}
   const section = raw ?? {}
   const mode = section.mode
   if (mode !== undefined && !SANDBOX_MODES.includes(mode as SandboxMode)) {
@@ -48,7 +49,10 @@ export function readSandboxConfig(raw: unknown): ResolvedSandboxConfig | {proble
 
   const network = section.network ?? true
   if (typeof network !== 'boolean') return {problem: 'sandbox.network must be true or false'}
-  return {defaulted: mode === undefined, settings: {allowed_paths: paths as string[], mode: (mode as SandboxMode | undefined) ?? 'auto', network}}
+  return {
+    defaulted: mode === undefined,
+    settings: {allowed_paths: paths as string[], mode: (mode as SandboxMode | undefined) ?? 'auto', network},
+  }
 }
 
 /** How tool processes are confined: by a namespace tool, or only by checking the paths tools name. */
@@ -62,7 +66,9 @@ export type Mechanism = (typeof MECHANISMS)[number]
 export const MECHANISM_ENV = 'HANZO_SANDBOX_MECHANISM'
 
 /** The mechanisms to try: all in order, or the one {@link MECHANISM_ENV} names (`path-checks`: none). */
-export function mechanismsToTry(env: Readonly<Record<string, string | undefined>>): readonly Mechanism[] | {problem: string} {
+export function mechanismsToTry(
+  env: Readonly<Record<string, string | undefined>>,
+): readonly Mechanism[] | {problem: string} {
   const forced = env[MECHANISM_ENV]
   if (forced === undefined || forced === '') return MECHANISMS
   if (forced === 'path-checks') return []

@@ -45,11 +45,21 @@ export function sandboxMiddleware(sandbox: Sandbox): Middleware {
         }
 
         const result = await next(call, confined ? {...context, wrapCommand: confined.wrap} : context)
-        const notes = [(await confined?.finish().then(removedNote, (error: Error) => `[sandbox: what the command made could not be checked: ${error.message}]`)) ?? '']
+        const notes = [
+          (await confined
+            ?.finish()
+            .then(
+              removedNote,
+              (error: Error) => `[sandbox: what the command made could not be checked: ${error.message}]`,
+            )) ?? '',
+        ]
         if (!told) {
           told = true
           const roots = await sandbox.roots()
-          notes.push(commandNote(confinement, confined?.writable ?? roots.writable, sandbox.config.network), ...roots.ignored.map((ignored) => `[${ignoredText(ignored)}]`))
+          notes.push(
+            commandNote(confinement, confined?.writable ?? roots.writable, sandbox.config.network),
+            ...roots.ignored.map((ignored) => `[${ignoredText(ignored)}]`),
+          )
         }
 
         const note = notes.filter(Boolean).join('\n')
@@ -66,7 +76,8 @@ export function refusingMiddleware(problem: string): Middleware {
   const confineProcess = async (): Promise<ProcessConfinement> => ({refused: reason})
   return {
     name: 'sandbox',
-    wrap: (next) => async (call, context) => (judged(call) ? refusal(call, reason) : next(call, {...context, confineProcess})),
+    wrap: (next) => async (call, context) =>
+      judged(call) ? refusal(call, reason) : next(call, {...context, confineProcess}),
   }
 }
 
@@ -80,7 +91,9 @@ async function processConfinement(sandbox: Sandbox): Promise<ProcessConfinement>
     const confinement = await sandbox.confinement()
     const confined = await sandbox.confineCommand()
     if (confined) return {finish: confined.finish, wrap: confined.wrap}
-    return {refused: `the sandbox (${sandbox.config.mode} mode) cannot confine processes here (${unconfinedReasons(confinement)}); hanzo-dev sandbox status says more`}
+    return {
+      refused: `the sandbox (${sandbox.config.mode} mode) cannot confine processes here (${unconfinedReasons(confinement)}); hanzo-dev sandbox status says more`,
+    }
   } catch (error) {
     return {refused: `the sandbox cannot confine it: ${(error as Error).message}`}
   }

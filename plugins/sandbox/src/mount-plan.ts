@@ -67,8 +67,11 @@ export interface MountPlan {
  */
 export async function mountPlan(roots: Roots, network: boolean, guards?: CommandGuards): Promise<MountPlan> {
   // Only a real command's caches are made: a trial run creates nothing.
-  if (guards) for (const cache of roots.caches) if (cache.create) await mkdir(cache.path, {mode: 0o700, recursive: true})
-  const writable = outermost(await existing([...roots.writable, ...roots.caches.map((c) => c.path), ...(guards?.writable ?? [])]))
+  if (guards)
+    for (const cache of roots.caches) if (cache.create) await mkdir(cache.path, {mode: 0o700, recursive: true})
+  const writable = outermost(
+    await existing([...roots.writable, ...roots.caches.map((c) => c.path), ...(guards?.writable ?? [])]),
+  )
   const readOnlyRoots = (await existing(roots.readable)).filter((r) => !writable.some((w) => isInside(w, r)))
   const guarded = new Set<string>()
   const masked = new Set<string>()
@@ -112,7 +115,8 @@ export async function existing(paths: string[]): Promise<string[]> {
 /** Drops roots inside other roots: binding them again changes nothing. */
 export function outermost(paths: string[]): string[] {
   const kept: string[] = []
-  for (const path of [...paths].sort((a, b) => a.length - b.length)) if (!kept.some((k) => isInside(k, path))) kept.push(path)
+  for (const path of [...paths].sort((a, b) => a.length - b.length))
+    if (!kept.some((k) => isInside(k, path))) kept.push(path)
   return kept
 }
 

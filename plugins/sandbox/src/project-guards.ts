@@ -1,7 +1,15 @@
 import {mkdir, rm} from 'node:fs/promises'
 import {dirname, join, relative} from 'node:path'
 
-import {canonicalize, findExecutable, gitIndirection, type GitIndirection, globalGitConfig, isInside, runCommand} from '@hanzo-dev/sdk'
+import {
+  canonicalize,
+  findExecutable,
+  gitIndirection,
+  type GitIndirection,
+  globalGitConfig,
+  isInside,
+  runCommand,
+} from '@hanzo-dev/sdk'
 
 import {exists, outermost, type ProtectedPath} from './mount-plan.js'
 
@@ -61,13 +69,15 @@ export async function commandGuards(context: GuardContext): Promise<CommandGuard
     const git = await gitIndirection(entry, {env: context.env})
     found.push(git)
     const own = dirname(entry) === workspace
-    if (own && canWrite(workspace)) guards.writable.push(...outermost(git.gitDirs.filter((d) => !isInside(workspace, d))))
+    if (own && canWrite(workspace))
+      guards.writable.push(...outermost(git.gitDirs.filter((d) => !isInside(workspace, d))))
   }
 
   found.push(await globalGitConfig({env: context.env, homedir: context.homedir}))
   const reach = (path: string) => canWrite(path) || guards.writable.some((w) => isInside(w, path))
   for (const git of found) {
-    for (const path of git.existing) guard(path, 'git reads it: a config can name programs git runs (core.fsmonitor, core.hooksPath)')
+    for (const path of git.existing)
+      guard(path, 'git reads it: a config can name programs git runs (core.fsmonitor, core.hooksPath)')
     for (const path of git.hooks) guard(path, 'git runs what is there')
     for (const path of git.missingHooks.filter(reach)) {
       if (!(await exists(dirname(path)))) continue
@@ -86,7 +96,10 @@ export async function commandGuards(context: GuardContext): Promise<CommandGuard
  * made where git or hanzo-dev would read it, and returns those paths, relative to the workspace
  * where they are in it.
  */
-export async function sweepAfter(guards: CommandGuards, env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
+export async function sweepAfter(
+  guards: CommandGuards,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string[]> {
   const made: string[] = []
   for (const path of guards.absent) if (await exists(path)) made.push(path)
   const entries = (await Promise.all(guards.searched.map((root) => findEntries(root, env)))).flat()
@@ -101,8 +114,14 @@ export async function sweepAfter(guards: CommandGuards, env: Readonly<Record<str
  */
 async function findEntries(root: string, env: Readonly<Record<string, string | undefined>>): Promise<string[]> {
   const find = await findExecutable('find', {cwd: root, env})
-  if (!find) throw new Error('find(1) is not on PATH: the .hanzo and .git directories of the workspace cannot be listed')
-  const result = await runCommand(find, [root, '(', '-name', '.git', '-o', '-name', HANZO, ')', '-prune', '-print0'], {cwd: root, env, timeoutMs: FIND_TIMEOUT_MS})
-  if (!result.ok && result.exitCode !== 1) throw new Error(`cannot list the .hanzo and .git directories of ${root}: ${result.failure}`)
+  if (!find)
+    throw new Error('find(1) is not on PATH: the .hanzo and .git directories of the workspace cannot be listed')
+  const result = await runCommand(find, [root, '(', '-name', '.git', '-o', '-name', HANZO, ')', '-prune', '-print0'], {
+    cwd: root,
+    env,
+    timeoutMs: FIND_TIMEOUT_MS,
+  })
+  if (!result.ok && result.exitCode !== 1)
+    throw new Error(`cannot list the .hanzo and .git directories of ${root}: ${result.failure}`)
   return result.stdout.split('\0').filter((entry) => entry !== '')
 }

@@ -26,7 +26,12 @@ export interface ConfinedRun {
 export function runConfined(argv: string[], options: ConfinedRunOptions): Promise<ConfinedRun> {
   return new Promise((resolve, reject) => {
     const output = options.capture ? 'pipe' : 'inherit'
-    const child = spawn(argv[0], argv.slice(1), {cwd: options.cwd, detached: true, env: options.env, stdio: ['ignore', output, output]})
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd: options.cwd,
+      detached: true,
+      env: options.env,
+      stdio: ['ignore', output, output],
+    })
     const stdout: Buffer[] = []
     const stderr: Buffer[] = []
     child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk))

@@ -3,7 +3,13 @@ import {homedir} from 'node:os'
 import {join, resolve} from 'node:path'
 
 import {canonicalize, isInside} from '@hanzo-dev/sdk'
-import {type ConfinedCommand, type Confinement, type ConfinementSetup, confineCommand, trialConfinement} from './confinement.js'
+import {
+  type ConfinedCommand,
+  type Confinement,
+  type ConfinementSetup,
+  confineCommand,
+  trialConfinement,
+} from './confinement.js'
 import {type ContainerProbe, type ContainerRuntime, detectContainer, nodeContainerProbe} from './container.js'
 import {MECHANISMS, type Mechanism, type SandboxConfig} from './isolation.js'
 import type {ProtectedPath, Roots} from './mount-plan.js'
@@ -109,7 +115,8 @@ export class Sandbox {
     if (hidden) return {allowed: false, path: canonical, reason: `${shown} is hidden in the sandbox: ${hidden.why}`}
     if (options.write) {
       const guarded = [...roots.project, ...roots.protected].find((p) => isInside(p.path, canonical))
-      if (guarded) return {allowed: false, path: canonical, reason: `${shown} is read-only in the sandbox: ${guarded.why}`}
+      if (guarded)
+        return {allowed: false, path: canonical, reason: `${shown} is read-only in the sandbox: ${guarded.why}`}
       const links = await hardLinks(canonical)
       if (links > 1) {
         const reason = `${shown} has ${links} hard links: the same file has other names, maybe outside the workspace, so it is not written`
@@ -157,14 +164,18 @@ export class Sandbox {
     for (const path of this.config.allowed_paths) {
       const canonical = await canonicalize(resolve(workspace, path))
       if (this.options.projectAllowedPaths && !isInside(workspace, canonical)) {
-        ignored.push({path, why: `it leads out of the workspace, to ${canonical}, and the project's settings may only allow paths inside it`})
+        ignored.push({
+          path,
+          why: `it leads out of the workspace, to ${canonical}, and the project's settings may only allow paths inside it`,
+        })
       } else {
         allowed.push(canonical)
       }
     }
 
     const writable = this.config.mode === 'allowlist' ? allowed : [workspace]
-    const canonical = (paths: ProtectedPath[]) => Promise.all(paths.map(async (p) => ({...p, path: await canonicalize(p.path)})))
+    const canonical = (paths: ProtectedPath[]) =>
+      Promise.all(paths.map(async (p) => ({...p, path: await canonicalize(p.path)})))
     // A linked worktree's or a submodule's .git is a file naming its git directory.
     const dotGit: ProtectedPath[] = (await lstat(join(workspace, '.git')).catch(() => undefined))?.isFile()
       ? [{path: '.git', why: 'it names the git directory git takes its config and hooks from'}]
@@ -184,7 +195,9 @@ export class Sandbox {
     const [workspace] = roots.readable
     if (this.config.mode === 'workspace') return `the workspace ${workspace}`
     const allowed = roots.writable.length > 0 ? roots.writable.join(', ') : 'none'
-    return write ? `the allowed paths (sandbox.allowed_paths: ${allowed})` : `the workspace ${workspace} and the allowed paths (${allowed})`
+    return write
+      ? `the allowed paths (sandbox.allowed_paths: ${allowed})`
+      : `the workspace ${workspace} and the allowed paths (${allowed})`
   }
 }
 

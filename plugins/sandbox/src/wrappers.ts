@@ -26,7 +26,11 @@ export function bwrapArgs(plan: MountPlan, argv: readonly string[], cwd: string)
     '/proc',
     '--tmpfs',
     plan.tmp,
-    ...binds(plan).flatMap(([access, path]) => (access === 'mask' ? ['--tmpfs', path, '--remount-ro', path] : [access === 'rw' ? '--bind' : '--ro-bind', path, path])),
+    ...binds(plan).flatMap(([access, path]) =>
+      access === 'mask'
+        ? ['--tmpfs', path, '--remount-ro', path]
+        : [access === 'rw' ? '--bind' : '--ro-bind', path, path],
+    ),
     '--chdir',
     cwd,
     '--',
@@ -42,7 +46,13 @@ export function bwrapArgs(plan: MountPlan, argv: readonly string[], cwd: string)
  * points of the caller's namespace ({@link mountPoints}). The caller starts it detached: a new
  * session keeps the command off the user's terminal, as bwrap's --new-session does.
  */
-export function unshareArgs(plan: MountPlan, mounts: readonly string[], argv: readonly string[], cwd: string, options: {userNamespace: boolean}): string[] {
+export function unshareArgs(
+  plan: MountPlan,
+  mounts: readonly string[],
+  argv: readonly string[],
+  cwd: string,
+  options: {userNamespace: boolean},
+): string[] {
   // --kill-child: a killed unshare takes the pid namespace, and all that runs in it, along.
   const namespaces = [
     ...(options.userNamespace ? ['--user', '--map-root-user'] : []),
@@ -56,14 +66,34 @@ export function unshareArgs(plan: MountPlan, mounts: readonly string[], argv: re
   // /dev is replaced whole, so its own mounts (pts, mqueue, hugepages) need not be made read-only first.
   const remount = mounts.filter((m) => !isInside('/dev', m))
   const bound = binds(plan).flat()
-  return [...namespaces, '--', '/bin/sh', '-c', UNSHARE_SCRIPT, 'hanzo-sandbox', plan.tmp, ...remount, '--', ...bound, '--', cwd, ...argv]
+  return [
+    ...namespaces,
+    '--',
+    '/bin/sh',
+    '-c',
+    UNSHARE_SCRIPT,
+    'hanzo-sandbox',
+    plan.tmp,
+    ...remount,
+    '--',
+    ...bound,
+    '--',
+    cwd,
+    ...argv,
+  ]
 }
 
 type Access = 'ro' | 'rw' | 'mask'
 
 function binds(plan: MountPlan): Array<[Access, string]> {
   const as = (access: Access) => (path: string) => [access, path] as [Access, string]
-  return [...plan.readOnlyRoots.map(as('ro')), ...plan.writable.map(as('rw')), ...plan.pinned.map(as('rw')), ...plan.protected.map(as('ro')), ...plan.masked.map(as('mask'))]
+  return [
+    ...plan.readOnlyRoots.map(as('ro')),
+    ...plan.writable.map(as('rw')),
+    ...plan.pinned.map(as('rw')),
+    ...plan.protected.map(as('ro')),
+    ...plan.masked.map(as('mask')),
+  ]
 }
 
 /**
@@ -111,5 +141,9 @@ export function mountPoints(mountinfo: string): string[] {
   return mountinfo
     .split('\n')
     .filter((line) => line.trim() !== '')
-    .map((line) => line.split(' ')[4].replaceAll(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8))))
+    .map((line) =>
+      line
+        .split(' ')[4]
+        .replaceAll(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8))),
+    )
 }

@@ -21,9 +21,15 @@ describe('Sandbox.checkPath in workspace mode', () => {
     writeFileSync(join(dirs.ws, 'a.txt'), 'a')
     const sandbox = workspace()
     expect(await sandbox.checkPath('a.txt')).toEqual({allowed: true, path: join(dirs.ws, 'a.txt')})
-    expect(await sandbox.checkPath(join(dirs.ws, 'new', 'deep.txt'), {write: true})).toEqual({allowed: true, path: join(dirs.ws, 'new', 'deep.txt')})
+    expect(await sandbox.checkPath(join(dirs.ws, 'new', 'deep.txt'), {write: true})).toEqual({
+      allowed: true,
+      path: join(dirs.ws, 'new', 'deep.txt'),
+    })
     expect(await sandbox.checkPath('.')).toEqual({allowed: true, path: dirs.ws})
-    expect(await sandbox.checkPath('sub/../a.txt', {cwd: join(dirs.ws, 'sub')})).toEqual({allowed: true, path: join(dirs.ws, 'sub', 'a.txt')})
+    expect(await sandbox.checkPath('sub/../a.txt', {cwd: join(dirs.ws, 'sub')})).toEqual({
+      allowed: true,
+      path: join(dirs.ws, 'sub', 'a.txt'),
+    })
   })
 
   it.each([
@@ -35,7 +41,8 @@ describe('Sandbox.checkPath in workspace mode', () => {
   ])('refuses %s, naming the path and the workspace', async (_name, path) => {
     const verdict = await workspace().checkPath(path())
     expect(verdict.allowed).toBe(false)
-    if (!verdict.allowed) expect(verdict.reason).toMatch(new RegExp(`^${escape(path())} .*is outside the workspace ${escape(dirs.ws)}$`))
+    if (!verdict.allowed)
+      expect(verdict.reason).toMatch(new RegExp(`^${escape(path())} .*is outside the workspace ${escape(dirs.ws)}$`))
   })
 
   it('follows symlinks: to outside, dangling to outside, chained, and inside', async () => {
@@ -52,16 +59,28 @@ describe('Sandbox.checkPath in workspace mode', () => {
       path: join(dirs.outside, 'secret.txt'),
       reason: `out/secret.txt (${join(dirs.outside, 'secret.txt')}) is outside the workspace ${dirs.ws}`,
     })
-    expect(await sandbox.checkPath('dangling', {write: true})).toMatchObject({allowed: false, path: join(dirs.outside, 'not-yet.txt')})
-    expect(await sandbox.checkPath('hop1', {write: true})).toMatchObject({allowed: false, path: join(dirs.outside, 'not-yet.txt')})
-    expect(await sandbox.checkPath('alias/x.txt', {write: true})).toEqual({allowed: true, path: join(dirs.ws, 'real', 'x.txt')})
+    expect(await sandbox.checkPath('dangling', {write: true})).toMatchObject({
+      allowed: false,
+      path: join(dirs.outside, 'not-yet.txt'),
+    })
+    expect(await sandbox.checkPath('hop1', {write: true})).toMatchObject({
+      allowed: false,
+      path: join(dirs.outside, 'not-yet.txt'),
+    })
+    expect(await sandbox.checkPath('alias/x.txt', {write: true})).toEqual({
+      allowed: true,
+      path: join(dirs.ws, 'real', 'x.txt'),
+    })
   })
 
   it('refuses a symlink loop with the reason instead of hanging', async () => {
     symlinkSync('loop-b', join(dirs.ws, 'loop-a'))
     symlinkSync('loop-a', join(dirs.ws, 'loop-b'))
     const verdict = await workspace().checkPath('loop-a/x', {write: true})
-    expect(verdict).toMatchObject({allowed: false, reason: expect.stringMatching(/^loop-a\/x cannot be resolved: .*(ELOOP|too many levels)/)})
+    expect(verdict).toMatchObject({
+      allowed: false,
+      reason: expect.stringMatching(/^loop-a\/x cannot be resolved: .*(ELOOP|too many levels)/),
+    })
   })
 
   it('refuses to write a file with more than one hard link, and reads it', async () => {
@@ -85,7 +104,10 @@ describe('Sandbox.checkPath in workspace mode', () => {
       ['.hanzo/settings.json', "it holds the project's hanzo-dev settings"],
       ['.config/hanzo/credentials.json', "hanzo-dev's settings are there"],
     ]) {
-      expect(await sandbox.checkPath(path, {write: true})).toMatchObject({allowed: false, reason: expect.stringContaining(`is read-only in the sandbox: ${why}`)})
+      expect(await sandbox.checkPath(path, {write: true})).toMatchObject({
+        allowed: false,
+        reason: expect.stringContaining(`is read-only in the sandbox: ${why}`),
+      })
       expect(await sandbox.checkPath(path)).toMatchObject({allowed: true})
     }
 
@@ -94,21 +116,35 @@ describe('Sandbox.checkPath in workspace mode', () => {
 
   it("refuses writes to every git file that redirects git: commondir, config.worktree, submodules' and worktrees' git files, a .git file", async () => {
     const sandbox = workspace()
-    for (const path of ['.git/commondir', '.git/config.worktree', '.git/modules/lib/config', '.git/modules/lib/hooks/post-checkout', '.git/worktrees/wt/commondir']) {
-      expect(await sandbox.checkPath(path, {write: true}), path).toMatchObject({allowed: false, reason: expect.stringContaining('is read-only in the sandbox')})
+    for (const path of [
+      '.git/commondir',
+      '.git/config.worktree',
+      '.git/modules/lib/config',
+      '.git/modules/lib/hooks/post-checkout',
+      '.git/worktrees/wt/commondir',
+    ]) {
+      expect(await sandbox.checkPath(path, {write: true}), path).toMatchObject({
+        allowed: false,
+        reason: expect.stringContaining('is read-only in the sandbox'),
+      })
     }
 
     const worktree = join(dirs.ws, 'wt')
     mkdirSync(worktree)
     writeFileSync(join(worktree, '.git'), 'gitdir: /elsewhere\n')
     const linked = new Sandbox({allowed_paths: [], mode: 'workspace', network: true}, worktree)
-    expect(await linked.checkPath('.git', {write: true})).toMatchObject({allowed: false, reason: expect.stringContaining('it names the git directory')})
+    expect(await linked.checkPath('.git', {write: true})).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining('it names the git directory'),
+    })
     expect(await linked.checkPath('src/a.ts', {write: true})).toMatchObject({allowed: true})
   })
 
   it("refuses reading and writing a masked path (hanzo-dev's settings, credentials and data)", async () => {
     const configDir = join(dirs.ws, '.config', 'hanzo')
-    const sandbox = new Sandbox({allowed_paths: [], mode: 'workspace', network: true}, dirs.ws, {protectedPaths: [{mask: true, path: configDir, why: 'the credentials are there'}]})
+    const sandbox = new Sandbox({allowed_paths: [], mode: 'workspace', network: true}, dirs.ws, {
+      protectedPaths: [{mask: true, path: configDir, why: 'the credentials are there'}],
+    })
     for (const write of [false, true]) {
       expect(await sandbox.checkPath('.config/hanzo/credentials.json', {write})).toMatchObject({
         allowed: false,
@@ -123,14 +159,21 @@ describe('Sandbox.checkPath in workspace mode', () => {
 })
 
 describe('Sandbox.checkPath in allowlist mode', () => {
-  const allowlist = (allowed: string[]) => new Sandbox({allowed_paths: allowed, mode: 'allowlist', network: true}, dirs.ws)
+  const allowlist = (allowed: string[]) =>
+    new Sandbox({allowed_paths: allowed, mode: 'allowlist', network: true}, dirs.ws)
 
   it('writes only inside the allowed paths (relative to the workspace or absolute) and reads there and in the workspace', async () => {
     symlinkSync(dirs.outside, join(dirs.ws, 'data-link'))
     const sandbox = allowlist(['src', 'data-link'])
-    expect(await sandbox.checkPath('src/a.ts', {write: true})).toEqual({allowed: true, path: join(dirs.ws, 'src', 'a.ts')})
+    expect(await sandbox.checkPath('src/a.ts', {write: true})).toEqual({
+      allowed: true,
+      path: join(dirs.ws, 'src', 'a.ts'),
+    })
     // Allowed through the link: the allowed path is canonicalized the same way.
-    expect(await sandbox.checkPath(join(dirs.outside, 'x'), {write: true})).toEqual({allowed: true, path: join(dirs.outside, 'x')})
+    expect(await sandbox.checkPath(join(dirs.outside, 'x'), {write: true})).toEqual({
+      allowed: true,
+      path: join(dirs.outside, 'x'),
+    })
     expect(await sandbox.checkPath('README.md')).toMatchObject({allowed: true})
     expect(await sandbox.checkPath('README.md', {write: true})).toEqual({
       allowed: false,
@@ -145,14 +188,20 @@ describe('Sandbox.checkPath in allowlist mode', () => {
   })
 
   it('writes nowhere with no allowed paths', async () => {
-    expect(await allowlist([]).checkPath('a.txt', {write: true})).toMatchObject({allowed: false, reason: expect.stringContaining('sandbox.allowed_paths: none')})
+    expect(await allowlist([]).checkPath('a.txt', {write: true})).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining('sandbox.allowed_paths: none'),
+    })
   })
 })
 
 describe('Sandbox.checkPath in off mode', () => {
   it('allows everything', async () => {
     const sandbox = new Sandbox({allowed_paths: [], mode: 'off', network: true}, dirs.ws)
-    expect(await sandbox.checkPath('../outside/x', {write: true})).toEqual({allowed: true, path: join(dirs.outside, 'x')})
+    expect(await sandbox.checkPath('../outside/x', {write: true})).toEqual({
+      allowed: true,
+      path: join(dirs.outside, 'x'),
+    })
   })
 })
 

@@ -18,7 +18,12 @@ function works(args: string[]): boolean {
 }
 
 const bwrapWorks = works(['bwrap', '--ro-bind', '/', '/', 'true'])
-const unshareWorks = works(['unshare', ...(process.getuid?.() === 0 ? [] : ['--user', '--map-root-user']), '--mount', 'true'])
+const unshareWorks = works([
+  'unshare',
+  ...(process.getuid?.() === 0 ? [] : ['--user', '--map-root-user']),
+  '--mount',
+  'true',
+])
 
 let box: Sandbox
 let project: string
@@ -36,25 +41,40 @@ afterEach(() => {
   rmSync(outside, {force: true, recursive: true})
 })
 
-const run = (args: string[], env: Record<string, string> = {}) => runCli(args, {cwd: project, env: {...box.env, ...env}})
+const run = (args: string[], env: Record<string, string> = {}) =>
+  runCli(args, {cwd: project, env: {...box.env, ...env}})
 
 describe('hanzo-dev sandbox status', () => {
-  it.runIf(bwrapWorks)('reports bubblewrap in force after its trial run, with the mode, workspace, network and container', async () => {
-    const {exitCode, stdout} = await run(['sandbox', 'status', '--json'])
-    expect(exitCode).toBe(0)
-    const status = JSON.parse(stdout)
-    expect(status).toMatchObject({bubblewrap: {probed: true, works: true}, defaulted: false, enforcement: 'bwrap', mode: 'workspace', network: true, workspace: project})
-    expect(status).toHaveProperty('container')
+  it.runIf(bwrapWorks)(
+    'reports bubblewrap in force after its trial run, with the mode, workspace, network and container',
+    async () => {
+      const {exitCode, stdout} = await run(['sandbox', 'status', '--json'])
+      expect(exitCode).toBe(0)
+      const status = JSON.parse(stdout)
+      expect(status).toMatchObject({
+        bubblewrap: {probed: true, works: true},
+        defaulted: false,
+        enforcement: 'bwrap',
+        mode: 'workspace',
+        network: true,
+        workspace: project,
+      })
+      expect(status).toHaveProperty('container')
 
-    const text = await run(['sandbox', 'status'])
-    expect(text.stdout).toMatch(/^isolation +bubblewrap: /m)
-    expect(text.stdout).toMatch(/^network +on$/m)
-    expect(text.stdout).toMatch(new RegExp(`^workspace +${project}$`, 'm'))
-  })
+      const text = await run(['sandbox', 'status'])
+      expect(text.stdout).toMatch(/^isolation +bubblewrap: /m)
+      expect(text.stdout).toMatch(/^network +on$/m)
+      expect(text.stdout).toMatch(new RegExp(`^workspace +${project}$`, 'm'))
+    },
+  )
 
   it('reports the mechanism HANZO_SANDBOX_MECHANISM forces', async () => {
     const {stdout} = await run(['sandbox', 'status', '--json'], {HANZO_SANDBOX_MECHANISM: 'path-checks'})
-    expect(JSON.parse(stdout)).toMatchObject({bubblewrap: {probed: false}, enforcement: 'path-checks', unshare: {probed: false}})
+    expect(JSON.parse(stdout)).toMatchObject({
+      bubblewrap: {probed: false},
+      enforcement: 'path-checks',
+      unshare: {probed: false},
+    })
   })
 })
 
@@ -71,7 +91,14 @@ describe('hanzo-dev sandbox check', () => {
   })
 
   it('checks for writing with --write, and answers in JSON', async () => {
-    const {exitCode, stdout} = await run(['sandbox', 'check', '--write', '--json', '.git/hooks/pre-commit', 'README.md'])
+    const {exitCode, stdout} = await run([
+      'sandbox',
+      'check',
+      '--write',
+      '--json',
+      '.git/hooks/pre-commit',
+      'README.md',
+    ])
     expect(exitCode).toBe(1)
     expect(JSON.parse(stdout)).toEqual({
       mode: 'workspace',
@@ -97,22 +124,40 @@ describe('hanzo-dev sandbox exec', () => {
     const {exitCode, stderr, stdout} = await run(['sandbox', 'exec', '--', script])
     expect(exitCode).toBe(3)
     expect(stdout).toBe('inside-ok\noutside-refused')
-    expect(stderr).toContain(`[sandbox: commands run under bubblewrap: writable only ${join(box.home, '.npm')}, ${join(box.home, '.cache')}, ${project} (and a private /tmp)]`)
+    expect(stderr).toContain(
+      `[sandbox: commands run under bubblewrap: writable only ${join(box.home, '.npm')}, ${join(box.home, '.cache')}, ${project} (and a private /tmp)]`,
+    )
     expect(stderr).toMatch(/Read-only file system\noops$/)
     expect(existsSync(join(project, 'in.txt'))).toBe(true)
     expect(existsSync(join(outside, 'escaped'))).toBe(false)
   })
 
-  it.runIf(unshareWorks)('quotes several words into one command line, and answers in JSON under the unshare fallback', async () => {
-    const {exitCode, stdout} = await run(['sandbox', 'exec', '--json', '--', 'sh', '-c', 'touch "$1/x" 2>/dev/null || echo refused; exit 5', 'sh', outside], {
-      HANZO_SANDBOX_MECHANISM: 'unshare',
-    })
-    expect(exitCode).toBe(5)
-    const result = JSON.parse(stdout)
-    expect(result.command).toBe(`sh -c 'touch "$1/x" 2>/dev/null || echo refused; exit 5' sh ${outside}`)
-    expect(result).toMatchObject({enforcement: 'unshare', exitCode: 5, signal: null, stderr: '', stdout: 'refused\n'})
-    expect(existsSync(join(outside, 'x'))).toBe(false)
-  })
+  it.runIf(unshareWorks)(
+    'quotes several words into one command line, and answers in JSON under the unshare fallback',
+    async () => {
+      const {exitCode, stdout} = await run(
+        [
+          'sandbox',
+          'exec',
+          '--json',
+          '--',
+          'sh',
+          '-c',
+          'touch "$1/x" 2>/dev/null || echo refused; exit 5',
+          'sh',
+          outside,
+        ],
+        {
+          HANZO_SANDBOX_MECHANISM: 'unshare',
+        },
+      )
+      expect(exitCode).toBe(5)
+      const result = JSON.parse(stdout)
+      expect(result.command).toBe(`sh -c 'touch "$1/x" 2>/dev/null || echo refused; exit 5' sh ${outside}`)
+      expect(result).toMatchObject({enforcement: 'unshare', exitCode: 5, signal: null, stderr: '', stdout: 'refused\n'})
+      expect(existsSync(join(outside, 'x'))).toBe(false)
+    },
+  )
 })
 
 describe('--help', () => {

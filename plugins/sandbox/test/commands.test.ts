@@ -13,7 +13,12 @@ describe('sandbox status', () => {
   it('reports the configured mode as set', async () => {
     answer({settings: {sandbox: {allowed_paths: ['/srv/data'], mode: 'allowlist'}}})
     const {result, stdout} = await run([])
-    expect(result).toMatchObject({allowed_paths: ['/srv/data'], defaulted: false, mode: 'allowlist', platform: process.platform})
+    expect(result).toMatchObject({
+      allowed_paths: ['/srv/data'],
+      defaulted: false,
+      mode: 'allowlist',
+      platform: process.platform,
+    })
     expect(stdout).toMatch(/^mode +allowlist \(settings\)$/m)
     expect(stdout).toMatch(/^allowed +\/srv\/data$/m)
   })
@@ -29,7 +34,8 @@ describe('sandbox status', () => {
   ])('mode %s with tools %j is enforced by %s', async (mode, tools, enforcement) => {
     const bin = join(fake.box.home, 'tools')
     mkdirSync(bin, {recursive: true})
-    for (const [tool, exit] of Object.entries(tools)) writeFileSync(join(bin, tool), `#!/bin/sh\nexit ${exit}\n`, {mode: 0o755})
+    for (const [tool, exit] of Object.entries(tools))
+      writeFileSync(join(bin, tool), `#!/bin/sh\nexit ${exit}\n`, {mode: 0o755})
     answer({env: {PATH: bin}, settings: {sandbox: {mode}}})
     const {result} = await run([])
     expect(result?.enforcement).toBe(enforcement)

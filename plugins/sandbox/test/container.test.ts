@@ -10,9 +10,17 @@ const CGROUP_V2 = '0::/\n'
 
 describe('detectContainer', () => {
   it.each([
-    ['docker in /proc/1/cgroup (v1)', machine({'/proc/1/cgroup': '12:devices:/docker/4f1a\n1:name=systemd:/docker/4f1a\n'}), 'docker'],
+    [
+      'docker in /proc/1/cgroup (v1)',
+      machine({'/proc/1/cgroup': '12:devices:/docker/4f1a\n1:name=systemd:/docker/4f1a\n'}),
+      'docker',
+    ],
     ['a docker scope (systemd driver)', machine({'/proc/1/cgroup': '0::/system.slice/docker-4f1a.scope\n'}), 'docker'],
-    ['a pod, even one docker runs', machine({'/proc/1/cgroup': '11:cpu:/kubepods/besteffort/pod1/docker/4f1a\n'}), 'k8s'],
+    [
+      'a pod, even one docker runs',
+      machine({'/proc/1/cgroup': '11:cpu:/kubepods/besteffort/pod1/docker/4f1a\n'}),
+      'k8s',
+    ],
     ['libpod in /proc/1/cgroup', machine({'/proc/1/cgroup': '0::/machine.slice/libpod-4f1a.scope\n'}), 'podman'],
     ['/.dockerenv under cgroup v2', machine({'/.dockerenv': '', '/proc/1/cgroup': CGROUP_V2}), 'docker'],
     ['/run/.containerenv', machine({'/proc/1/cgroup': CGROUP_V2, '/run/.containerenv': ''}), 'podman'],
@@ -35,7 +43,10 @@ describe('detectContainer', () => {
 
   it('names KUBERNETES_SERVICE_HOST when only the environment says pod, and reads the environment it is given', () => {
     const host = {'/proc/1/cgroup': CGROUP_V2}
-    expect(containerEvidence(machine(host, {KUBERNETES_SERVICE_HOST: '10.0.0.1'}))).toEqual({runtime: 'k8s', source: 'KUBERNETES_SERVICE_HOST'})
+    expect(containerEvidence(machine(host, {KUBERNETES_SERVICE_HOST: '10.0.0.1'}))).toEqual({
+      runtime: 'k8s',
+      source: 'KUBERNETES_SERVICE_HOST',
+    })
     expect(containerEvidence(machine(host, {KUBERNETES_SERVICE_HOST: ''}))).toBeNull()
     expect(nodeContainerProbe({KUBERNETES_SERVICE_HOST: '10.0.0.1'}).env.KUBERNETES_SERVICE_HOST).toBe('10.0.0.1')
   })

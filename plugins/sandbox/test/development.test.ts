@@ -31,7 +31,13 @@ describe.runIf(bwrapWorks)("a real project's npm ci && npm test under the sandbo
   let project: string
   beforeAll(() => {
     home = realpathSync(mkdtempSync('/var/tmp/hanzo-sandbox-npm-'))
-    env = {HOME: home, NO_COLOR: '1', XDG_CACHE_HOME: join(home, '.cache'), XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local', 'share')}
+    env = {
+      HOME: home,
+      NO_COLOR: '1',
+      XDG_CACHE_HOME: join(home, '.cache'),
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local', 'share'),
+    }
     project = join(home, 'project')
     cpSync(FIXTURE, project, {recursive: true})
     mkdirSync(join(project, '.git'))
@@ -39,7 +45,10 @@ describe.runIf(bwrapWorks)("a real project's npm ci && npm test under the sandbo
   afterAll(() => rmSync(home, {force: true, recursive: true}))
 
   it('installs from the registry into the workspace and npm’s cache, and the tests pass', async () => {
-    const result = await runCli(['sandbox', 'exec', '--', 'npm ci --no-audit --no-fund && npm test'], {cwd: project, env})
+    const result = await runCli(['sandbox', 'exec', '--', 'npm ci --no-audit --no-fund && npm test'], {
+      cwd: project,
+      env,
+    })
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stderr).toMatch(/commands run under bubblewrap: writable only .*\.npm/)
     expect(result.stdout).toContain('tests passed')
@@ -48,7 +57,10 @@ describe.runIf(bwrapWorks)("a real project's npm ci && npm test under the sandbo
   })
 
   it('keeps the rest read-only: the home directory, and the npx packages that run later outside it', async () => {
-    const result = await runCli(['sandbox', 'exec', '--', 'touch ~/planted; mkdir ~/.npm/_npx/planted; echo $?'], {cwd: project, env})
+    const result = await runCli(['sandbox', 'exec', '--', 'touch ~/planted; mkdir ~/.npm/_npx/planted; echo $?'], {
+      cwd: project,
+      env,
+    })
     expect(result.stderr).toMatch(/touch: cannot touch '.*planted': Read-only file system/)
     expect(result.stderr).toMatch(/mkdir: cannot create directory .*_npx\/planted.: Read-only file system/)
     expect(result.stdout.trim()).not.toBe('0')

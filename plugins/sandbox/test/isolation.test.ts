@@ -4,7 +4,10 @@ import {chooseEnforcement, mechanismsToTry, readSandboxConfig} from '../src/isol
 
 describe('readSandboxConfig', () => {
   it('defaults to auto (host-sandbox.ts decides what it becomes), with the network on', () => {
-    expect(readSandboxConfig(undefined)).toEqual({defaulted: true, settings: {allowed_paths: [], mode: 'auto', network: true}})
+    expect(readSandboxConfig(undefined)).toEqual({
+      defaulted: true,
+      settings: {allowed_paths: [], mode: 'auto', network: true},
+    })
     expect(readSandboxConfig({})).toEqual({defaulted: true, settings: {allowed_paths: [], mode: 'auto', network: true}})
   })
 
@@ -13,7 +16,10 @@ describe('readSandboxConfig', () => {
       defaulted: false,
       settings: {allowed_paths: ['/tmp/x'], mode: 'allowlist', network: false},
     })
-    expect(readSandboxConfig({mode: 'auto'})).toEqual({defaulted: false, settings: {allowed_paths: [], mode: 'auto', network: true}})
+    expect(readSandboxConfig({mode: 'auto'})).toEqual({
+      defaulted: false,
+      settings: {allowed_paths: [], mode: 'auto', network: true},
+    })
   })
 
   it.each([
@@ -32,7 +38,9 @@ describe('mechanismsToTry', () => {
     expect(mechanismsToTry({})).toEqual(['bwrap', 'unshare'])
     expect(mechanismsToTry({HANZO_SANDBOX_MECHANISM: 'unshare'})).toEqual(['unshare'])
     expect(mechanismsToTry({HANZO_SANDBOX_MECHANISM: 'path-checks'})).toEqual([])
-    expect(mechanismsToTry({HANZO_SANDBOX_MECHANISM: 'docker'})).toEqual({problem: 'HANZO_SANDBOX_MECHANISM=docker is not one of bwrap, unshare, path-checks'})
+    expect(mechanismsToTry({HANZO_SANDBOX_MECHANISM: 'docker'})).toEqual({
+      problem: 'HANZO_SANDBOX_MECHANISM=docker is not one of bwrap, unshare, path-checks',
+    })
   })
 })
 

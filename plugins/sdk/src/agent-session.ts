@@ -24,7 +24,8 @@ export interface ToolCallRequest {
  * thinking blocks, which must accompany a reply's tool calls when they are sent back. Never
  * shown and never part of the reply's text.
  */
-export type ReasoningBlock = {type: 'thinking'; thinking: string; signature: string} | {type: 'redacted_thinking'; data: string}
+export type ReasoningBlock =
+  {type: 'thinking'; thinking: string; signature: string} | {type: 'redacted_thinking'; data: string}
 
 /** The conversation, provider-neutral; adapters translate it to each wire format. */
 export type Message =
@@ -134,9 +135,7 @@ export interface RunResult {
 
 /** HIP-301 §2 PermissionDecision, as a discriminated union. */
 export type PermissionDecision =
-  | {type: 'allow'; scope?: 'once' | 'session'}
-  | {type: 'deny'; reason: string}
-  | {type: 'escalate'}
+  {type: 'allow'; scope?: 'once' | 'session'} | {type: 'deny'; reason: string} | {type: 'escalate'}
 
 /**
  * Who answers when the permission rules say to ask. `context` says how the call could be
@@ -145,7 +144,11 @@ export type PermissionDecision =
  * would change (the tool's `preview`), to show before the question.
  */
 export interface Prompter {
-  requestPermission(toolName: string, input: Record<string, unknown>, context?: {advice: unknown; notice?: string; title?: string; preview?: () => Promise<FileChange[]>}): Promise<PermissionDecision>
+  requestPermission(
+    toolName: string,
+    input: Record<string, unknown>,
+    context?: {advice: unknown; notice?: string; title?: string; preview?: () => Promise<FileChange[]>},
+  ): Promise<PermissionDecision>
 }
 
 /**

@@ -25,7 +25,8 @@ export async function canonicalize(path: string, hops = 0): Promise<string> {
   })
   const parent = dirname(path)
   if (entry?.isSymbolicLink()) {
-    if (hops >= MAX_LINK_HOPS) throw Object.assign(new Error(`${path}: too many levels of symbolic links`), {code: 'ELOOP'})
+    if (hops >= MAX_LINK_HOPS)
+      throw Object.assign(new Error(`${path}: too many levels of symbolic links`), {code: 'ELOOP'})
     return canonicalize(resolve(await canonicalize(parent, hops), await readlink(path)), hops + 1)
   }
 

@@ -26,7 +26,10 @@ export interface LoadCommandHostOptions {
  * warnings on stderr, and turns a settings error (a malformed or invalid file) into one clear
  * message and exit 1, never a stack trace. Anything else is a bug and is rethrown with its stack.
  */
-export async function loadCommandHost(command: HostCommand, options: LoadCommandHostOptions = {}): Promise<CommandHost> {
+export async function loadCommandHost(
+  command: HostCommand,
+  options: LoadCommandHostOptions = {},
+): Promise<CommandHost> {
   const cwd = options.cwd ?? process.cwd()
   const env = options.env ?? process.env
   let loaded: Awaited<ReturnType<Host['loadHostContext']>>
@@ -42,6 +45,7 @@ export async function loadCommandHost(command: HostCommand, options: LoadCommand
 
 /** A host call's user error (bad input, a refusal) as the command's clear message and exit code; anything else rethrown. */
 export function failOnUserError(command: Pick<HostCommand, 'error'>, error: unknown): never {
-  if (isUserError(error)) command.error(error.message, {exit: error.exitCode, suggestions: error.hint ? [error.hint] : undefined})
+  if (isUserError(error))
+    command.error(error.message, {exit: error.exitCode, suggestions: error.hint ? [error.hint] : undefined})
   throw error
 }

@@ -69,7 +69,10 @@ export interface UntrustedSettings {
 /** Why what {@link UntrustedSettings} holds does not apply, and what to run: the words every listing shares. */
 export function untrustedNote(status: UntrustedSettings['status']): {reason: string; hint: string} {
   return status === 'changed'
-    ? {hint: 'run hanzo-dev trust to review and trust them again', reason: "this project's settings changed since you trusted them"}
+    ? {
+        hint: 'run hanzo-dev trust to review and trust them again',
+        reason: "this project's settings changed since you trusted them",
+      }
     : {hint: 'run hanzo-dev trust to review and trust them', reason: "this project's settings are not trusted"}
 }
 

@@ -29,7 +29,10 @@ export class UserError extends Error {
 
 /** Whether `error` is a {@link UserError} (a subclass, or one from another copy of the sdk). */
 export function isUserError(error: unknown): error is UserError {
-  return error instanceof UserError || (error instanceof Error && (error as unknown as Record<symbol, unknown>)[USER_ERROR] === true)
+  return (
+    error instanceof UserError ||
+    (error instanceof Error && (error as unknown as Record<symbol, unknown>)[USER_ERROR] === true)
+  )
 }
 
 /**

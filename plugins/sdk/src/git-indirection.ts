@@ -69,9 +69,12 @@ export async function nearestDotGit(dir: string): Promise<string | undefined> {
 /** The user's own git config files (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`) and what they include. */
 export async function globalGitConfig(options: GitIndirectionOptions & {homedir: string}): Promise<GitIndirection> {
   const found: GitIndirection = {absent: [], existing: [], gitDirs: [], hooks: [], missingHooks: []}
-  const xdg = options.env.XDG_CONFIG_HOME?.startsWith('/') ? options.env.XDG_CONFIG_HOME : join(options.homedir, '.config')
+  const xdg = options.env.XDG_CONFIG_HOME?.startsWith('/')
+    ? options.env.XDG_CONFIG_HOME
+    : join(options.homedir, '.config')
   const reader = await configReader(join(options.homedir, '.gitconfig'), options)
-  for (const file of [join(options.homedir, '.gitconfig'), join(xdg, 'git', 'config')]) await readConfig(file, found, reader, 0)
+  for (const file of [join(options.homedir, '.gitconfig'), join(xdg, 'git', 'config')])
+    await readConfig(file, found, reader, 0)
   return found
 }
 
@@ -85,10 +88,20 @@ interface ConfigReader {
 
 async function configReader(near: string, options: GitIndirectionOptions): Promise<ConfigReader> {
   const worktree = dirname(near)
-  return {env: options.env, git: await findExecutable('git', {cwd: worktree, env: options.env}), home: options.env.HOME, worktree}
+  return {
+    env: options.env,
+    git: await findExecutable('git', {cwd: worktree, env: options.env}),
+    home: options.env.HOME,
+    worktree,
+  }
 }
 
-async function walkGitDir(gitDir: string, found: GitIndirection, reader: ConfigReader, seen: Set<string>): Promise<void> {
+async function walkGitDir(
+  gitDir: string,
+  found: GitIndirection,
+  reader: ConfigReader,
+  seen: Set<string>,
+): Promise<void> {
   if (seen.has(gitDir) || !(await isDirectory(gitDir))) return
   seen.add(gitDir)
   found.gitDirs.push(gitDir)
@@ -98,8 +111,10 @@ async function walkGitDir(gitDir: string, found: GitIndirection, reader: ConfigR
   if (common === undefined) found.absent.push(commondir)
   else found.existing.push(commondir)
   await hooksDir(join(gitDir, 'hooks'), found)
-  if (common !== undefined && common.trim() !== '') await walkGitDir(await canonicalize(resolve(gitDir, common.trim())), found, reader, seen)
-  for (const worktree of await subdirectories(join(gitDir, 'worktrees'))) await walkGitDir(worktree, found, reader, seen)
+  if (common !== undefined && common.trim() !== '')
+    await walkGitDir(await canonicalize(resolve(gitDir, common.trim())), found, reader, seen)
+  for (const worktree of await subdirectories(join(gitDir, 'worktrees')))
+    await walkGitDir(worktree, found, reader, seen)
   await walkModules(join(gitDir, 'modules'), found, reader, seen)
 }
 

@@ -19,7 +19,10 @@ export interface Host {
   /** The running hanzo-dev's version. */
   readonly version: string
   /** The settings (credentials redacted) and the rest of a hook's view, for a command's `cwd`; the warnings not said yet. */
-  loadHostContext(options: {cwd: string; env: Readonly<Record<string, string | undefined>>}): Promise<{host: Omit<HostContext, 'apiVersion' | 'signal'>; warnings: SettingsWarning[]}>
+  loadHostContext(options: {
+    cwd: string
+    env: Readonly<Record<string, string | undefined>>
+  }): Promise<{host: Omit<HostContext, 'apiVersion' | 'signal'>; warnings: SettingsWarning[]}>
   /**
    * The agent session `hanzo-dev run` runs, with the same settings, tools, permission policy,
    * hooks, sandbox, audit log and saved sessions: pass the command's `this.config` as
@@ -32,14 +35,22 @@ export interface Host {
    * setting in the settings file of `tier`, as `config set` / `config unset` do: validated,
    * atomic, keeping the file's other keys and a trusted project trusted.
    */
-  editSetting(options: {cwd: string; tier: 'user' | 'project' | 'local'; key: string; value?: string}): Promise<{file: string; warnings: string[]; gitignore?: string}>
+  editSetting(options: {
+    cwd: string
+    tier: 'user' | 'project' | 'local'
+    key: string
+    value?: string
+  }): Promise<{file: string; warnings: string[]; gitignore?: string}>
   /**
    * OAuth logins to resource servers (an MCP server's), stored under `key` (`mcp:<name>`) with
    * RFC 8707's `resource`: the browser or device login (registering a client, RFC 7591, when no
    * `clientId` is given), the stored access token and the resource it is for (renewed when
    * expired; undefined when there is none), and logout (revokes, then deletes).
    */
-  loginToResource(login: ResourceLogin, options: {device: boolean; browser: boolean}): Promise<{account?: string; expires?: string; storedIn: string}>
+  loginToResource(
+    login: ResourceLogin,
+    options: {device: boolean; browser: boolean},
+  ): Promise<{account?: string; expires?: string; storedIn: string}>
   resourceAccessToken(login: StoredResourceLogin): Promise<{accessToken: string; resource?: string} | undefined>
   logoutResource(login: StoredResourceLogin): Promise<{removed: boolean; revocation?: string}>
   /** Whether the user trusts the project at `projectRoot` (`hanzo-dev trust`) as its settings are now. */
@@ -62,7 +73,12 @@ export interface HostOutput {
    * answer on stdout, the tool activity and the "Thinking…" spinner on a terminal's stderr, in
    * the colours the terminal allows; `json` and `stream-json` as `run --output-format` prints them.
    */
-  runReport(format: OutputFormat, streams: {stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream}, summary: {sessionId: string; model: string}, options?: {verbose?: boolean}): Promise<RunReport>
+  runReport(
+    format: OutputFormat,
+    streams: {stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream},
+    summary: {sessionId: string; model: string},
+    options?: {verbose?: boolean},
+  ): Promise<RunReport>
   /** A spinner on `stream` with `text` ("Thinking…" by default), or undefined where none can be drawn (not a terminal). */
   spinner(stream: NodeJS.WriteStream, text?: string): Promise<Spinner | undefined>
   /** The task argument as `hanzo-dev run` reads it: `-` (or none, piped) is stdin; a missing task is a {@link UserError}. */
@@ -124,15 +140,24 @@ export function loadHost(config: {root: string}): Promise<Host> {
 }
 
 async function importHost(root: string): Promise<Host> {
-  const pjson = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {version?: string; exports?: Record<string, {import?: string} | string>}
+  const pjson = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as {
+    version?: string
+    exports?: Record<string, {import?: string} | string>
+  }
   const entry = pjson.exports?.['./host']
   const path = typeof entry === 'string' ? entry : entry?.import
-  if (!path) throw new UserError(`the hanzo-dev at ${root} (${pjson.version ?? 'unknown version'}) has no plugin host; update hanzo-dev`)
+  if (!path)
+    throw new UserError(
+      `the hanzo-dev at ${root} (${pjson.version ?? 'unknown version'}) has no plugin host; update hanzo-dev`,
+    )
   const {host} = (await import(pathToFileURL(join(root, path)).href)) as {host: Host}
   if (host?.apiVersion !== PLUGIN_API_VERSION) {
-    throw new UserError(`this plugin needs hanzo-dev's plugin contract ${PLUGIN_API_VERSION}, and the hanzo-dev at ${root} has ${String(host?.apiVersion)}`, {
-      hint: 'update the plugin or hanzo-dev so that they match',
-    })
+    throw new UserError(
+      `this plugin needs hanzo-dev's plugin contract ${PLUGIN_API_VERSION}, and the hanzo-dev at ${root} has ${String(host?.apiVersion)}`,
+      {
+        hint: 'update the plugin or hanzo-dev so that they match',
+      },
+    )
   }
 
   return host

@@ -11,7 +11,10 @@ export interface Paint {
   red(text: string): string
 }
 
-export function colourEnabled(stream: {isTTY?: boolean}, env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+export function colourEnabled(
+  stream: {isTTY?: boolean},
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
   if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false'
   return stream.isTTY === true
@@ -20,7 +23,10 @@ export function colourEnabled(stream: {isTTY?: boolean}, env: Readonly<Record<st
 const sgr = (open: number, close: number) => (text: string) => `\u001B[${open}m${text}\u001B[${close}m`
 const plain = (text: string) => text
 
-export function makePaint(stream: {isTTY?: boolean} = process.stdout, env: Readonly<Record<string, string | undefined>> = process.env): Paint {
+export function makePaint(
+  stream: {isTTY?: boolean} = process.stdout,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Paint {
   if (!colourEnabled(stream, env)) return {bold: plain, dim: plain, green: plain, red: plain, yellow: plain}
   return {bold: sgr(1, 22), dim: sgr(2, 22), green: sgr(32, 39), red: sgr(31, 39), yellow: sgr(33, 39)}
 }

@@ -63,7 +63,9 @@ function describeFailure(file: string, error: ExecError, stderr: string, options
   const said = firstLine(stderr)
   if (said) return said
   if (error.signal) return `${file}: killed by ${error.signal}`
-  return typeof error.code === 'number' ? `${file}: exited with code ${error.code}` : `${file}: ${firstLine(error.message)}`
+  return typeof error.code === 'number'
+    ? `${file}: exited with code ${error.code}`
+    : `${file}: ${firstLine(error.message)}`
 }
 
 /** The first non-empty line of a process's output, trimmed and capped for one-line display. */

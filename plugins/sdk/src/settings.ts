@@ -52,7 +52,14 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * users of Claude Code expect). The settings schema and the hooks plugin both check against
  * this list, so a hook `config set` accepts is one the hooks plugin runs.
  */
-export const HOOK_EVENTS = ['pre_tool_use', 'post_tool_use', 'session_start', 'user_prompt_submit', 'stop', 'pre_compact'] as const
+export const HOOK_EVENTS = [
+  'pre_tool_use',
+  'post_tool_use',
+  'session_start',
+  'user_prompt_submit',
+  'stop',
+  'pre_compact',
+] as const
 export type HookEvent = (typeof HOOK_EVENTS)[number]
 
 /** One configured hook as the merged settings hold it, defaults applied. */

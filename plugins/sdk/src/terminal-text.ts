@@ -62,8 +62,8 @@ export class PrintableStream {
 function shown(match: string): string {
   const code = match.codePointAt(0) ?? 0
   // The only match longer than one character that starts so is a flag's tag sequence.
-  if (code === 0x1_F3_F4) return match
+  if (code === 0x1_f3_f4) return match
   if (code < 0x20) return `^${String.fromCodePoint(code + 0x40)}`
-  if (code === 0x7F) return '^?'
+  if (code === 0x7f) return '^?'
   return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`
 }

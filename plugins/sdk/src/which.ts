@@ -26,7 +26,9 @@ export async function findExecutable(command: string, options: FindExecutableOpt
     return firstExecutable(candidates(path, options.env, platform), platform)
   }
 
-  const dirs = (pathValue(options.env, platform) ?? '').split(platform === 'win32' ? ';' : delimiter).filter((d) => d !== '')
+  const dirs = (pathValue(options.env, platform) ?? '')
+    .split(platform === 'win32' ? ';' : delimiter)
+    .filter((d) => d !== '')
   for (const dir of dirs) {
     // A relative PATH entry is relative to where the program will run, as for execvp.
     const found = await firstExecutable(candidates(resolve(options.cwd, dir, command), options.env, platform), platform)

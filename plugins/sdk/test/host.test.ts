@@ -12,7 +12,15 @@ afterAll(() => rmSync(dir, {force: true, recursive: true}))
 function hanzoDev(name: string, host?: string): {root: string} {
   const root = join(dir, name)
   mkdirSync(root)
-  writeFileSync(join(root, 'package.json'), JSON.stringify({name: 'hanzo-dev', type: 'module', version: '9.9.9', ...(host === undefined ? {} : {exports: {'./host': './host.js'}})}))
+  writeFileSync(
+    join(root, 'package.json'),
+    JSON.stringify({
+      name: 'hanzo-dev',
+      type: 'module',
+      version: '9.9.9',
+      ...(host === undefined ? {} : {exports: {'./host': './host.js'}}),
+    }),
+  )
   if (host !== undefined) writeFileSync(join(root, 'host.js'), host)
   return {root}
 }
@@ -29,12 +37,17 @@ describe('loadHost', () => {
     const config = hanzoDev('other', `export const host = {apiVersion: ${PLUGIN_API_VERSION + 1}}\n`)
     const error = await loadHost(config).catch((error: unknown) => error)
     expect(isUserError(error)).toBe(true)
-    expect(error).toMatchObject({hint: 'update the plugin or hanzo-dev so that they match', message: `this plugin needs hanzo-dev's plugin contract ${PLUGIN_API_VERSION}, and the hanzo-dev at ${config.root} has ${PLUGIN_API_VERSION + 1}`})
+    expect(error).toMatchObject({
+      hint: 'update the plugin or hanzo-dev so that they match',
+      message: `this plugin needs hanzo-dev's plugin contract ${PLUGIN_API_VERSION}, and the hanzo-dev at ${config.root} has ${PLUGIN_API_VERSION + 1}`,
+    })
   })
 
   it('refuses a hanzo-dev too old to have a Host', async () => {
     const config = hanzoDev('old')
-    await expect(loadHost(config)).rejects.toThrow(`the hanzo-dev at ${config.root} (9.9.9) has no plugin host; update hanzo-dev`)
+    await expect(loadHost(config)).rejects.toThrow(
+      `the hanzo-dev at ${config.root} (9.9.9) has no plugin host; update hanzo-dev`,
+    )
   })
 })
 

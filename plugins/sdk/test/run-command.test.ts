@@ -8,12 +8,14 @@ const options = {cwd: tmpdir(), env: {PATH: process.env.PATH}, timeoutMs: 10_000
 
 describe('runCommand', () => {
   it('returns the output of a process that exits 0', async () => {
-    expect(await runCommand(node, ['-e', 'process.stdout.write("out"); process.stderr.write("err")'], options)).toEqual({
-      exitCode: 0,
-      ok: true,
-      stderr: 'err',
-      stdout: 'out',
-    })
+    expect(await runCommand(node, ['-e', 'process.stdout.write("out"); process.stderr.write("err")'], options)).toEqual(
+      {
+        exitCode: 0,
+        ok: true,
+        stderr: 'err',
+        stdout: 'out',
+      },
+    )
   })
 
   it('passes arguments as they are, with no shell in between', async () => {
@@ -23,7 +25,11 @@ describe('runCommand', () => {
   })
 
   it('explains a failure with the first line the process wrote on stderr', async () => {
-    const result = await runCommand(node, ['-e', 'console.error("\\nbwrap: No permissions\\nmore"); process.exit(3)'], options)
+    const result = await runCommand(
+      node,
+      ['-e', 'console.error("\\nbwrap: No permissions\\nmore"); process.exit(3)'],
+      options,
+    )
     expect(result).toMatchObject({exitCode: 3, failure: 'bwrap: No permissions', ok: false})
   })
 
@@ -32,7 +38,10 @@ describe('runCommand', () => {
   })
 
   it('reports a missing program without throwing', async () => {
-    expect(await runCommand('hanzo-no-such-program', [], options)).toMatchObject({failure: 'hanzo-no-such-program: not found', ok: false})
+    expect(await runCommand('hanzo-no-such-program', [], options)).toMatchObject({
+      failure: 'hanzo-no-such-program: not found',
+      ok: false,
+    })
   })
 
   it('kills a process that outlives its timeout', async () => {

@@ -62,6 +62,12 @@ describe.skipIf(process.platform === 'win32')('findExecutable', () => {
 
   it('tries PATHEXT and any casing of Path on Windows', async () => {
     const tool = executable(join(second, 'tool.cmd'), 0o644)
-    expect(await findExecutable('tool', {cwd: sandbox.home, env: {PATHEXT: '.EXE;.CMD', Path: `${first};${second}`}, platform: 'win32'})).toBe(tool)
+    expect(
+      await findExecutable('tool', {
+        cwd: sandbox.home,
+        env: {PATHEXT: '.EXE;.CMD', Path: `${first};${second}`},
+        platform: 'win32',
+      }),
+    ).toBe(tool)
   })
 })

@@ -18,22 +18,42 @@ export interface ModelClientOptions {
 }
 
 /** The session's model client (the scripted one with `fakeModel`, or the provider's wire API), and the hint for its errors. */
-export async function modelClient(options: ModelClientOptions): Promise<{client: ApiClient; model: string; provider: string; errorHint: ErrorHint}> {
+export async function modelClient(
+  options: ModelClientOptions,
+): Promise<{client: ApiClient; model: string; provider: string; errorHint: ErrorHint}> {
   if (options.fakeModel) {
-    const [{createScriptedClient}, {ScriptError}] = await Promise.all([import('../../testing/fake-model/scripted-client.js'), import('../../testing/fake-model/script.js')])
+    const [{createScriptedClient}, {ScriptError}] = await Promise.all([
+      import('../../testing/fake-model/scripted-client.js'),
+      import('../../testing/fake-model/script.js'),
+    ])
     const client = await createScriptedClient(options.fakeModel).catch((error: unknown) => {
       throw error instanceof ScriptError ? new UserError(error.message, {exitCode: 2}) : error
     })
-    return {client, errorHint: (error) => modelErrorHint(error), model: options.model ?? client.model, provider: 'scripted'}
+    return {
+      client,
+      errorHint: (error) => modelErrorHint(error),
+      model: options.model ?? client.model,
+      provider: 'scripted',
+    }
   }
 
-  const endpoint = await resolveRunEndpoint(options.config, options.env, {baseURL: options.baseURL, model: options.model}, options.warn)
+  const endpoint = await resolveRunEndpoint(
+    options.config,
+    options.env,
+    {baseURL: options.baseURL, model: options.model},
+    options.warn,
+  )
   const {api, apiKey, authScheme, baseURL, maxRetries} = endpoint
   const client =
     api === 'anthropic_messages'
       ? createAnthropicClient({apiKey, authScheme, baseURL, maxRetries})
       : createOpenAIClient({api, apiKey, baseURL, maxRetries})
-  return {client, errorHint: (error) => modelErrorHint(error, endpoint), model: endpoint.model, provider: endpoint.provider}
+  return {
+    client,
+    errorHint: (error) => modelErrorHint(error, endpoint),
+    model: endpoint.model,
+    provider: endpoint.provider,
+  }
 }
 
 export type ErrorHint = (error: ModelError) => string | undefined
@@ -43,11 +63,16 @@ export type ErrorHint = (error: ModelError) => string | undefined
  * the provider has its own (endpoint.ts): the keys of Hanzo's and OpenAI's APIs never go there,
  * so "check HANZO_API_KEY" would send the user after the wrong thing.
  */
-function modelErrorHint(error: ModelError, endpoint?: Pick<ModelEndpoint, 'apiKey' | 'baseURL' | 'local' | 'provider'>): string | undefined {
+function modelErrorHint(
+  error: ModelError,
+  endpoint?: Pick<ModelEndpoint, 'apiKey' | 'baseURL' | 'local' | 'provider'>,
+): string | undefined {
   if (error.status === 401 || error.status === 403) {
-    if (!endpoint?.local) return 'check your API key: `hanzo-dev auth login`, or HANZO_API_KEY / ANTHROPIC_API_KEY / OPENAI_API_KEY'
+    if (!endpoint?.local)
+      return 'check your API key: `hanzo-dev auth login`, or HANZO_API_KEY / ANTHROPIC_API_KEY / OPENAI_API_KEY'
     const setting = `providers.${endpoint.provider}.api_key`
-    if (endpoint.apiKey) return `check the key sent to this local server: ${setting}, or the login of \`hanzo-dev auth login\``
+    if (endpoint.apiKey)
+      return `check the key sent to this local server: ${setting}, or the login of \`hanzo-dev auth login\``
     return `no key was sent: a local server (${redactBaseUrl(endpoint.baseURL)}) gets none of HANZO_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY or api_key; to send it a key, set ${setting} (\`hanzo-dev config set ${setting} <key>\`)`
   }
 

@@ -61,10 +61,31 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   const {configDir, dataDir} = resolvePaths(env, homedir())
   // Before the model client: a wrong session id is the first thing to say.
   const recording = await SessionRecording.open({cwd, dataDir, projectRoot, session: options.session, warn})
-  const model = options.model === false ? TOOLS_ONLY : await modelClient({baseURL: options.baseURL, config, env, fakeModel: options.fakeModel, model: options.model, warn})
+  const model =
+    options.model === false
+      ? TOOLS_ONLY
+      : await modelClient({
+          baseURL: options.baseURL,
+          config,
+          env,
+          fakeModel: options.fakeModel,
+          model: options.model,
+          warn,
+        })
   const registry = new ToolRegistry()
-  for (const tool of builtinTools({exec: {envPassthrough: config.exec?.env_passthrough}})) registry.register(tool, 'builtin')
-  const contributed = options.cliConfig ? await collectContributions(options.cliConfig, {...hostInput(loaded, cwd, env), tools: options.tools ?? 'all', ...(options.mcpServers === false ? {mcpServers: false} : {})}, hookTimeoutMs(env)) : {answers: [], warnings: []}
+  for (const tool of builtinTools({exec: {envPassthrough: config.exec?.env_passthrough}}))
+    registry.register(tool, 'builtin')
+  const contributed = options.cliConfig
+    ? await collectContributions(
+        options.cliConfig,
+        {
+          ...hostInput(loaded, cwd, env),
+          tools: options.tools ?? 'all',
+          ...(options.mcpServers === false ? {mcpServers: false} : {}),
+        },
+        hookTimeoutMs(env),
+      )
+    : {answers: [], warnings: []}
   for (const warning of contributed.warnings) warn(`plugin ${warning.plugin}: ${warning.message}`)
   const middleware: Middleware[] = []
   const pluginContext: string[] = []
@@ -84,21 +105,40 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   for (const {plugin, pluginType, value} of contributed.answers) {
     // The session's offered list is this array: what arrives late is offered from the next model request.
     value.watchTools?.((tools) => {
-      for (const warning of registry.replace(plugin, pluginType as ToolSource, Array.isArray(tools) ? tools.filter((t) => isTool(t)) : [])) warn(warning)
+      for (const warning of registry.replace(
+        plugin,
+        pluginType as ToolSource,
+        Array.isArray(tools) ? tools.filter((t) => isTool(t)) : [],
+      ))
+        warn(warning)
       scope.names.splice(0, scope.names.length, ...scopedToolNames(registry, options.tools ?? 'all').names)
     })
   }
 
   // Notices are about what tools may do (the sandbox is off): nothing to say to a session without any.
   if (scope.names.length > 0) for (const notice of notices) warn(notice)
-  for (const name of scope.unknown) warn(`tool "${name}" is not offered: no tool has that name (the tools are: ${registry.list().map((t) => t.definition.name).join(', ')})`)
+  for (const name of scope.unknown)
+    warn(
+      `tool "${name}" is not offered: no tool has that name (the tools are: ${registry
+        .list()
+        .map((t) => t.definition.name)
+        .join(', ')})`,
+    )
   const interrupts = new RunInterrupts(options.signal)
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
   const policyOptions = {defaults: DEFAULT_PERMISSION_RULES, protected: await protectedRules(cwd, projectRoot, env)}
   const permissions = new PermissionGate({
     audit: new AuditLog(auditLogPath(dataDir)),
     policy: new PermissionPolicy(permissionRules, {...policyOptions, mode: options.permissionMode}),
-    prompter: options.prompter ?? createPrompter({input: process.stdin, interactive, interrupt: interrupts.handle, output: process.stderr, style: makeStyle(process.stderr, env)}),
+    prompter:
+      options.prompter ??
+      createPrompter({
+        input: process.stdin,
+        interactive,
+        interrupt: interrupts.handle,
+        output: process.stderr,
+        style: makeStyle(process.stderr, env),
+      }),
   })
   const basePrompt = buildSystemPrompt({
     customInstructions: config.custom_instructions,
@@ -108,9 +148,32 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     projectFiles: await readProjectInstructions(projectRoot),
   })
   // Whatever the workspace (a server's client may pick `/`), no tool reads hanzo-dev's own files.
-  const hiddenPaths = await Promise.all([configDir, dataDir, ...(options.hiddenPaths ?? [])].map((path) => canonicalize(path)))
+  const hiddenPaths = await Promise.all(
+    [configDir, dataDir, ...(options.hiddenPaths ?? [])].map((path) => canonicalize(path)),
+  )
   return new AgentSessionNode(
-    {basePrompt, config, contributions: contributed.answers, cwd, env, hiddenPaths, interrupts, middleware, model, permissions, recording, registry, verdictPolicy: new PermissionPolicy(permissionRules, {...policyOptions, mode: 'prompt'}), warn},
-    {history: [...recording.history], maxTurns: options.maxTurns ?? config.max_turns ?? DEFAULT_RUN_MAX_TURNS, model: model.model, systemPrompt: options.systemPrompt, tools: scope.names},
+    {
+      basePrompt,
+      config,
+      contributions: contributed.answers,
+      cwd,
+      env,
+      hiddenPaths,
+      interrupts,
+      middleware,
+      model,
+      permissions,
+      recording,
+      registry,
+      verdictPolicy: new PermissionPolicy(permissionRules, {...policyOptions, mode: 'prompt'}),
+      warn,
+    },
+    {
+      history: [...recording.history],
+      maxTurns: options.maxTurns ?? config.max_turns ?? DEFAULT_RUN_MAX_TURNS,
+      model: model.model,
+      systemPrompt: options.systemPrompt,
+      tools: scope.names,
+    },
   )
 }

@@ -16,14 +16,21 @@ import {protectedPathRules, type ProtectedRule} from '../../core/permissions/ind
  * settings); and what git reads to decide what it runs, followed through a linked worktree,
  * submodules and includes (gitIndirection), the user's own git config included.
  */
-export async function protectedRules(cwd: string, projectRoot: string, env: Readonly<Record<string, string | undefined>>): Promise<ProtectedRule[]> {
+export async function protectedRules(
+  cwd: string,
+  projectRoot: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<ProtectedRule[]> {
   const home = homedir()
   const paths = resolvePaths(env, home)
   const own = [paths.userSettings, paths.credentials, `${paths.credentials}.lock`, trustStorePath(paths.dataDir)]
   const hanzo = join(projectRoot, PROJECT_DIR)
   const project = [hanzo, join(hanzo, PROJECT_FILE), join(hanzo, LOCAL_FILE)]
   const dotGit = await nearestDotGit(cwd)
-  const git = await Promise.all([dotGit ? gitIndirection(dotGit, {env}) : undefined, globalGitConfig({env, homedir: home})])
+  const git = await Promise.all([
+    dotGit ? gitIndirection(dotGit, {env}) : undefined,
+    globalGitConfig({env, homedir: home}),
+  ])
   const found = git.filter((g) => g !== undefined)
   return protectedPathRules({
     protectedDirs: found.flatMap((g) => [...g.hooks, ...g.missingHooks]),

@@ -70,7 +70,8 @@ export class SessionRecording {
     const sessions = SessionStore.at(options.dataDir)
     const saved = await savedSession(sessions, options)
     const id = saved?.transcript.header.id ?? randomUUID()
-    const path = options.session?.record === false ? undefined : (saved?.path ?? sessions.pathFor(options.projectRoot, id))
+    const path =
+      options.session?.record === false ? undefined : (saved?.path ?? sessions.pathFor(options.projectRoot, id))
     return new SessionRecording(id, path, saved, options)
   }
 
@@ -116,7 +117,17 @@ export class SessionRecording {
     const label = run.label === undefined ? {} : {label: run.label}
     const {cwd, projectRoot} = this.options
     if (this.conversation === undefined) {
-      transcript.append({created_at: at, cwd, id: this.id, model: run.model, project_root: projectRoot, provider: run.provider, type: 'session', version: TRANSCRIPT_VERSION, ...label})
+      transcript.append({
+        created_at: at,
+        cwd,
+        id: this.id,
+        model: run.model,
+        project_root: projectRoot,
+        provider: run.provider,
+        type: 'session',
+        version: TRANSCRIPT_VERSION,
+        ...label,
+      })
       this.conversation = []
     } else {
       const fresh = same(this.conversation, run.history) ? {} : {new_conversation: true as const}
@@ -129,13 +140,21 @@ export class SessionRecording {
 
 /** The same conversation: the session's own messages are the recorded ones, or equal copies. */
 function same(a: readonly Message[], b: readonly Message[]): boolean {
-  return a.length === b.length && a.every((message, index) => message === b[index] || JSON.stringify(message) === JSON.stringify(b[index]))
+  return (
+    a.length === b.length &&
+    a.every((message, index) => message === b[index] || JSON.stringify(message) === JSON.stringify(b[index]))
+  )
 }
 
 /** The saved session `resume` or `continue` names, loaded; none for a new session. */
 async function savedSession(sessions: SessionStore, options: RecordingOptions): Promise<LoadedSession | undefined> {
   const {continue: latest, resume} = options.session ?? {}
-  const found = resume === undefined ? (latest ? await sessions.latest(options.projectRoot) : undefined) : await sessions.find(resume)
+  const found =
+    resume === undefined
+      ? latest
+        ? await sessions.latest(options.projectRoot)
+        : undefined
+      : await sessions.find(resume)
   if (!found) {
     if (!latest) return undefined
     throw new UserError(`No saved session in ${options.projectRoot} to continue`, {
@@ -145,6 +164,9 @@ async function savedSession(sessions: SessionStore, options: RecordingOptions): 
 
   const session = await sessions.load(found.path)
   const lines = session.transcript.skipped.map((skipped) => skipped.line)
-  if (lines.length > 0) options.warn(`session ${found.id}: skipped line ${lines.join(', ')} of its transcript, cut short by a kill or not readable`)
+  if (lines.length > 0)
+    options.warn(
+      `session ${found.id}: skipped line ${lines.join(', ')} of its transcript, cut short by a kill or not readable`,
+    )
   return session
 }

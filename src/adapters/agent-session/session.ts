@@ -1,4 +1,17 @@
-import type {AgentRunOptions, AgentRunResult, AgentSession, ChildSessionOptions, CompactResult, ContributedSlashCommand, Contribution, Middleware, OfferedTool, SessionEventInput, ToolResult, ToolVerdict} from '@hanzo-dev/sdk'
+import type {
+  AgentRunOptions,
+  AgentRunResult,
+  AgentSession,
+  ChildSessionOptions,
+  CompactResult,
+  ContributedSlashCommand,
+  Contribution,
+  Middleware,
+  OfferedTool,
+  SessionEventInput,
+  ToolResult,
+  ToolVerdict,
+} from '@hanzo-dev/sdk'
 
 import {SessionCompactor} from '../../core/agent/compaction.js'
 import {modelSummarizer} from '../../core/agent/compaction-summary.js'
@@ -114,13 +127,25 @@ export class AgentSessionNode implements AgentSession {
 
       const submitted = await this.event('user_prompt_submit', {prompt})
       if (submitted.decision === 'deny') {
-        throw new AgentRunError(`A hook stopped the prompt: ${submitted.reason}`, {hint: 'hanzo-dev hooks list shows the user_prompt_submit hooks', reason: submitted.reason})
+        throw new AgentRunError(`A hook stopped the prompt: ${submitted.reason}`, {
+          hint: 'hanzo-dev hooks list shows the user_prompt_submit hooks',
+          reason: submitted.reason,
+        })
       }
 
       const {systemPrompt} = this.settings
-      const instructions = systemPrompt?.trim() ? `${systemPrompt.trim()}\n\n${this.parts.basePrompt}` : this.parts.basePrompt
+      const instructions = systemPrompt?.trim()
+        ? `${systemPrompt.trim()}\n\n${this.parts.basePrompt}`
+        : this.parts.basePrompt
       const history = options.history ? [...options.history] : this.settings.history
-      recorded = recording.begin({history, instructions, label: options.label ?? this.settings.label, model: this.model, provider: model.provider, unrecorded: this.settings.record === false})
+      recorded = recording.begin({
+        history,
+        instructions,
+        label: options.label ?? this.settings.label,
+        model: this.model,
+        provider: model.provider,
+        unrecorded: this.settings.record === false,
+      })
       const {recorder} = recorded
       this.shared.tracing ??= configureCliTracing(config, env) ?? null
       const result = await Runner.run(new Agent({instructions, model: this.model, name: 'hanzo-dev'}), prompt, {
@@ -158,7 +183,8 @@ export class AgentSessionNode implements AgentSession {
       return {...result, usageReport: recorded.usage(config.pricing)}
     } catch (error) {
       recorded?.recorder.end('error', error instanceof Error ? error.message : String(error))
-      if (error instanceof ToolFatalError) throw new AgentRunError(`A tool ended the turn: ${error.message}`, {cause: error, reason: error.message})
+      if (error instanceof ToolFatalError)
+        throw new AgentRunError(`A tool ended the turn: ${error.message}`, {cause: error, reason: error.message})
       if (!(error instanceof ModelError)) throw error
       throw new AgentRunError(error.message, {cause: error, hint: model.errorHint(error), reason: error.message})
     } finally {
@@ -173,13 +199,22 @@ export class AgentSessionNode implements AgentSession {
     if (this.running) throw new Error('A run is in progress: compact after it ends')
     const {config, model} = this.parts
     // On demand the budget does not matter: only which turns stay (reserve_recent) does.
-    const compactor = new SessionCompactor({maxTokens: config.max_tokens ?? Number.MAX_SAFE_INTEGER, reserveRecent: config.reserve_recent, summarize: modelSummarizer(model.client, this.model, options.focus)})
+    const compactor = new SessionCompactor({
+      maxTokens: config.max_tokens ?? Number.MAX_SAFE_INTEGER,
+      reserveRecent: config.reserve_recent,
+      summarize: modelSummarizer(model.client, this.model, options.focus),
+    })
     if (!compactor.canCompact(this.settings.history)) return {compactedCount: 0, strategy: 'none', tokensSaved: 0}
     await this.event('pre_compact')
     const result = await compactor.compact(this.settings.history, {signal: options.signal})
     // The next run carries on the compacted conversation; the recording sees a new one then.
     this.settings.history = result.messages
-    return {compactedCount: result.compacted_count, strategy: result.strategy, tokensSaved: result.tokens_saved, ...(result.fallback_reason === undefined ? {} : {fallbackReason: result.fallback_reason})}
+    return {
+      compactedCount: result.compacted_count,
+      strategy: result.strategy,
+      tokensSaved: result.tokens_saved,
+      ...(result.fallback_reason === undefined ? {} : {fallbackReason: result.fallback_reason}),
+    }
   }
 
   statusItems(): readonly string[] {
@@ -191,7 +226,9 @@ export class AgentSessionNode implements AgentSession {
   }
 
   slashCommands(): readonly ContributedSlashCommand[] {
-    return this.parts.contributions.flatMap(({plugin, pluginType, value}) => (value.slashCommands ?? []).map((definition) => ({definition, plugin, pluginType})))
+    return this.parts.contributions.flatMap(({plugin, pluginType, value}) =>
+      (value.slashCommands ?? []).map((definition) => ({definition, plugin, pluginType})),
+    )
   }
 
   child(options: ChildSessionOptions = {}): AgentSession {
@@ -205,7 +242,15 @@ export class AgentSessionNode implements AgentSession {
     const {label, maxTurns, model, record, systemPrompt} = this.settings
     return new AgentSessionNode(
       this.parts,
-      {history: [], label: options.label ?? label, maxTurns: options.maxTurns ?? maxTurns, model: options.model ?? model, record: options.record ?? record, systemPrompt: options.systemPrompt ?? systemPrompt, tools},
+      {
+        history: [],
+        label: options.label ?? label,
+        maxTurns: options.maxTurns ?? maxTurns,
+        model: options.model ?? model,
+        record: options.record ?? record,
+        systemPrompt: options.systemPrompt ?? systemPrompt,
+        tools,
+      },
       this.shared,
     )
   }
@@ -223,18 +268,37 @@ export class AgentSessionNode implements AgentSession {
     if (this.closed || this.shared.closed) throw new Error('This agent session is closed')
     const {cwd, hiddenPaths, middleware, permissions, registry} = this.parts
     const offered = {has: (tool: string) => this.settings.tools.includes(tool)}
-    const pipeline = new ToolPipeline({canonicalPath: (path) => this.canonicalPath(path), cwd, hiddenPaths, middleware, offered, permissions, registry})
+    const pipeline = new ToolPipeline({
+      canonicalPath: (path) => this.canonicalPath(path),
+      cwd,
+      hiddenPaths,
+      middleware,
+      offered,
+      permissions,
+      registry,
+    })
     return pipeline.execute(name, input, this.id, options.signal)
   }
 
   async verdict(name: string, input: Record<string, unknown>): Promise<ToolVerdict> {
     const tool = this.parts.registry.get(name)
-    if (!tool || !this.settings.tools.includes(tool.definition.name)) return {decision: 'deny', reason: `${name} is not one of this session's tools`}
+    if (!tool || !this.settings.tools.includes(tool.definition.name))
+      return {decision: 'deny', reason: `${name} is not one of this session's tools`}
     const {kind, subject} = describeCall(tool.definition, input)
     const canonicalPath = subject?.kind === 'path' ? await this.canonicalPath(subject.path) : undefined
-    const evaluation = this.parts.verdictPolicy.evaluate(tool.definition.name, {canonicalPath, kind, mutating: !trusted(tool) || tool.definition.mutating, subject, trusted: trusted(tool)})
+    const evaluation = this.parts.verdictPolicy.evaluate(tool.definition.name, {
+      canonicalPath,
+      kind,
+      mutating: !trusted(tool) || tool.definition.mutating,
+      subject,
+      trusted: trusted(tool),
+    })
     const decision = evaluation.mode === 'prompt' ? 'ask' : evaluation.mode
-    return {decision, ...(evaluation.reason ? {reason: evaluation.reason} : {}), ...(evaluation.rule ? {rule: evaluation.rule.pattern} : {})}
+    return {
+      decision,
+      ...(evaluation.reason ? {reason: evaluation.reason} : {}),
+      ...(evaluation.rule ? {rule: evaluation.rule.pattern} : {}),
+    }
   }
 
   async close(): Promise<void> {
@@ -257,7 +321,11 @@ export class AgentSessionNode implements AgentSession {
   }
 
   private event(name: SessionEventInput['event'], extra: Partial<SessionEventInput> = {}) {
-    return fireSessionEvent(this.parts.contributions, {cwd: this.cwd, event: name, sessionId: this.id, ...extra}, this.parts.warn)
+    return fireSessionEvent(
+      this.parts.contributions,
+      {cwd: this.cwd, event: name, sessionId: this.id, ...extra},
+      this.parts.warn,
+    )
   }
 }
 

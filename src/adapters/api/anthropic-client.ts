@@ -53,7 +53,11 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Api
     timeoutMs: options.timeoutMs,
     transport: createHttpTransport({
       apiKey: bearer ? key : undefined,
-      defaultHeaders: {'anthropic-version': ANTHROPIC_VERSION, ...(key && !bearer && {'x-api-key': key}), ...options.defaultHeaders},
+      defaultHeaders: {
+        'anthropic-version': ANTHROPIC_VERSION,
+        ...(key && !bearer && {'x-api-key': key}),
+        ...options.defaultHeaders,
+      },
       maxRetries: options.maxRetries,
       timeoutMs: options.timeoutMs,
     }),

@@ -32,7 +32,9 @@ export function anthropicRequest(config: AnthropicRequestOptions = {}): RequestB
       messages: alternating(messages),
       model: options.model,
       ...(system !== '' && {system}),
-      ...(tools.length > 0 && {tools: tools.map((tool) => ({description: tool.description, input_schema: tool.inputSchema, name: tool.name}))}),
+      ...(tools.length > 0 && {
+        tools: tools.map((tool) => ({description: tool.description, input_schema: tool.inputSchema, name: tool.name})),
+      }),
       ...(budget !== undefined && {thinking: {budget_tokens: budget, type: 'enabled' as const}}),
       stream: true,
     }
@@ -66,12 +68,24 @@ function contentBlocks(message: Exclude<Message, {role: 'system'}>): Array<Conte
         // Thinking goes back first and unchanged (its signature covers it), as the reply had it.
         ...(message.reasoning ?? []),
         ...(message.content === '' ? [] : [{text: message.content, type: 'text' as const}]),
-        ...message.toolCalls.map((call) => ({id: call.id, input: call.input, name: call.name, type: 'tool_use' as const})),
+        ...message.toolCalls.map((call) => ({
+          id: call.id,
+          input: call.input,
+          name: call.name,
+          type: 'tool_use' as const,
+        })),
       ]
     }
 
     case 'tool': {
-      return [{is_error: message.isError, tool_use_id: message.toolCallId, type: 'tool_result', ...(message.content !== '' && {content: message.content})}]
+      return [
+        {
+          is_error: message.isError,
+          tool_use_id: message.toolCallId,
+          type: 'tool_result',
+          ...(message.content !== '' && {content: message.content}),
+        },
+      ]
     }
   }
 }

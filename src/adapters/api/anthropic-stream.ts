@@ -14,7 +14,12 @@ interface OpenBlock {
   json: string
 }
 
-const USAGE_FIELDS = ['input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'] as const
+const USAGE_FIELDS = [
+  'input_tokens',
+  'output_tokens',
+  'cache_creation_input_tokens',
+  'cache_read_input_tokens',
+] as const
 
 /**
  * Anthropic's Messages stream: `message_start` (the message, its input usage), then per content
@@ -100,8 +105,10 @@ export class AnthropicStreamDecoder implements StreamDecoder {
     }
 
     if (type === 'input_json_delta') open.json += stringField(delta, 'partial_json') ?? ''
-    else if (type === 'thinking_delta' && block.type === 'thinking') block.thinking += stringField(delta, 'thinking') ?? ''
-    else if (type === 'signature_delta' && block.type === 'thinking') block.signature = stringField(delta, 'signature') ?? block.signature
+    else if (type === 'thinking_delta' && block.type === 'thinking')
+      block.thinking += stringField(delta, 'thinking') ?? ''
+    else if (type === 'signature_delta' && block.type === 'thinking')
+      block.signature = stringField(delta, 'signature') ?? block.signature
     return []
   }
 
@@ -158,7 +165,8 @@ export function messageEvents(body: unknown, context: ErrorContext): StreamEvent
   const blocks = body.content.map((part) => contentBlock(part)).filter((block) => block !== undefined)
   const events = blocks.flatMap((block): StreamEvent[] => {
     if (block.type === 'text') return block.text === '' ? [] : [{text: block.text, type: 'content_delta'}]
-    if (block.type === 'tool_use') return [{call: toolCallRequest(block.id, block.name, JSON.stringify(block.input)), type: 'tool_use'}]
+    if (block.type === 'tool_use')
+      return [{call: toolCallRequest(block.id, block.name, JSON.stringify(block.input)), type: 'tool_use'}]
     return []
   })
   return [...events, ...closingEvents(body, blocks, stringField(body, 'stop_reason') ?? null, body.usage)]
@@ -177,7 +185,11 @@ function contentBlock(part: unknown): ContentBlock | undefined {
     }
 
     case 'thinking': {
-      return {signature: stringField(part, 'signature') ?? '', thinking: stringField(part, 'thinking') ?? '', type: 'thinking'}
+      return {
+        signature: stringField(part, 'signature') ?? '',
+        thinking: stringField(part, 'thinking') ?? '',
+        type: 'thinking',
+      }
     }
 
     case 'redacted_thinking': {
@@ -190,10 +202,20 @@ function contentBlock(part: unknown): ContentBlock | undefined {
   }
 }
 
-function closingEvents(raw: unknown, blocks: readonly ContentBlock[], reason: string | null, usage: unknown): StreamEvent[] {
-  const reasoning = blocks.filter((block): block is ReasoningBlock => block.type === 'thinking' || block.type === 'redacted_thinking')
+function closingEvents(
+  raw: unknown,
+  blocks: readonly ContentBlock[],
+  reason: string | null,
+  usage: unknown,
+): StreamEvent[] {
+  const reasoning = blocks.filter(
+    (block): block is ReasoningBlock => block.type === 'thinking' || block.type === 'redacted_thinking',
+  )
   const hadCalls = blocks.some((block) => block.type === 'tool_use')
-  return [...usageEvents(usage), {raw, stopReason: stopReason(reason, hadCalls), type: 'message_stop', ...(reasoning.length > 0 && {reasoning})}]
+  return [
+    ...usageEvents(usage),
+    {raw, stopReason: stopReason(reason, hadCalls), type: 'message_stop', ...(reasoning.length > 0 && {reasoning})},
+  ]
 }
 
 /**
@@ -201,8 +223,14 @@ function closingEvents(raw: unknown, blocks: readonly ContentBlock[], reason: st
  * was written to or read from the prompt cache, and the context window holds all of it.
  */
 function usageEvents(usage: unknown): StreamEvent[] {
-  const counts = [numberField(usage, 'input_tokens'), numberField(usage, 'cache_creation_input_tokens'), numberField(usage, 'cache_read_input_tokens')]
-  const input = counts.every((count) => count === undefined) ? undefined : counts.reduce<number>((sum, count) => sum + (count ?? 0), 0)
+  const counts = [
+    numberField(usage, 'input_tokens'),
+    numberField(usage, 'cache_creation_input_tokens'),
+    numberField(usage, 'cache_read_input_tokens'),
+  ]
+  const input = counts.every((count) => count === undefined)
+    ? undefined
+    : counts.reduce<number>((sum, count) => sum + (count ?? 0), 0)
   return usageEvent(input, numberField(usage, 'output_tokens'))
 }
 

@@ -5,7 +5,17 @@ import type {Message, ModelError, StopReason, StreamEvent} from '../../core/agen
 import type {SseFrame} from '../../core/protocol/sse-frame-buffer.js'
 import {type ErrorContext, isErrorReply, replyError, streamEndedEarly, unexpectedReply} from './model-errors.js'
 import {toolCallRequest} from './tool-call.js'
-import {arrayField, notJsonError, numberField, parseFrameData, type RequestBuilder, type StreamDecoder, stringField, usageEvent, type WireApi} from './wire-api.js'
+import {
+  arrayField,
+  notJsonError,
+  numberField,
+  parseFrameData,
+  type RequestBuilder,
+  type StreamDecoder,
+  stringField,
+  usageEvent,
+  type WireApi,
+} from './wire-api.js'
 
 type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam
 
@@ -17,7 +27,10 @@ function chatRequest(limitField: OutputLimitField): RequestBuilder<OpenAI.Chat.C
     messages: messages.map((message) => chatMessage(message)),
     model: options.model,
     ...(tools.length > 0 && {
-      tools: tools.map((tool) => ({function: {description: tool.description, name: tool.name, parameters: tool.inputSchema}, type: 'function' as const})),
+      tools: tools.map((tool) => ({
+        function: {description: tool.description, name: tool.name, parameters: tool.inputSchema},
+        type: 'function' as const,
+      })),
     }),
     ...(options.maxTokens !== undefined && {[limitField]: options.maxTokens}),
     stream: true,
@@ -26,7 +39,12 @@ function chatRequest(limitField: OutputLimitField): RequestBuilder<OpenAI.Chat.C
 }
 
 function chatWire(limitField: OutputLimitField): WireApi {
-  return {replyEvents: completionEvents, path: '/chat/completions', request: chatRequest(limitField), streamDecoder: (context) => new ChatStreamDecoder(context)}
+  return {
+    replyEvents: completionEvents,
+    path: '/chat/completions',
+    request: chatRequest(limitField),
+    streamDecoder: (context) => new ChatStreamDecoder(context),
+  }
 }
 
 /**
@@ -42,7 +60,9 @@ export const chatCompletions: WireApi = chatWire('max_tokens')
  * `max_completion_tokens`, and its reasoning models refuse the old field.
  */
 export function chatCompletionsFor(baseURL: string): WireApi {
-  return URL.canParse(baseURL) && new URL(baseURL).hostname === 'api.openai.com' ? chatWire('max_completion_tokens') : chatCompletions
+  return URL.canParse(baseURL) && new URL(baseURL).hostname === 'api.openai.com'
+    ? chatWire('max_completion_tokens')
+    : chatCompletions
 }
 
 function chatMessage(message: Message): ChatMessage {
@@ -58,7 +78,11 @@ function chatMessage(message: Message): ChatMessage {
         // null, not "", beside tool calls: the API's own form of "no text".
         content: message.content === '' ? null : message.content,
         role: 'assistant',
-        tool_calls: message.toolCalls.map((call) => ({function: {arguments: call.arguments, name: call.name}, id: call.id, type: 'function' as const})),
+        tool_calls: message.toolCalls.map((call) => ({
+          function: {arguments: call.arguments, name: call.name},
+          id: call.id,
+          type: 'function' as const,
+        })),
       }
     }
 
@@ -135,7 +159,10 @@ class ChatStreamDecoder implements StreamDecoder {
     const events = [...this.calls.entries()]
       .sort(([a], [b]) => a - b)
       // A server that leaves out ids would leave the results with nothing to answer to.
-      .map(([index, call]): StreamEvent => ({call: toolCallRequest(call.id || `call_${index}`, call.name, call.args), type: 'tool_use'}))
+      .map(([index, call]): StreamEvent => ({
+        call: toolCallRequest(call.id || `call_${index}`, call.name, call.args),
+        type: 'tool_use',
+      }))
     this.calls.clear()
     return events
   }
@@ -157,18 +184,30 @@ class ChatStreamDecoder implements StreamDecoder {
 function completionEvents(body: unknown, context: ErrorContext): StreamEvent[] {
   const choice = arrayField(body, 'choices')[0]
   const message = isRecord(choice) ? choice.message : undefined
-  if (!isRecord(message)) return [{error: unexpectedReply('a JSON body without choices[0].message', context), type: 'error'}]
+  if (!isRecord(message))
+    return [{error: unexpectedReply('a JSON body without choices[0].message', context), type: 'error'}]
   const events: StreamEvent[] = []
   const text = stringField(message, 'content')
   if (text) events.push({text, type: 'content_delta'})
   const calls = arrayField(message, 'tool_calls')
   for (const call of calls) {
     const fn = isRecord(call) ? call.function : undefined
-    events.push({call: toolCallRequest(stringField(call, 'id') ?? '', stringField(fn, 'name') ?? '', stringField(fn, 'arguments') ?? ''), type: 'tool_use'})
+    events.push({
+      call: toolCallRequest(
+        stringField(call, 'id') ?? '',
+        stringField(fn, 'name') ?? '',
+        stringField(fn, 'arguments') ?? '',
+      ),
+      type: 'tool_use',
+    })
   }
 
   events.push(...chatUsage(isRecord(body) ? body.usage : undefined))
-  events.push({raw: body, stopReason: stopReason(stringField(choice, 'finish_reason'), calls.length > 0), type: 'message_stop'})
+  events.push({
+    raw: body,
+    stopReason: stopReason(stringField(choice, 'finish_reason'), calls.length > 0),
+    type: 'message_stop',
+  })
   return events
 }
 

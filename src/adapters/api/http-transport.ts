@@ -53,11 +53,18 @@ const HEADER_PRINTING_MODULES = ['http', 'https', 'http2', 'net', 'tls']
  */
 export function refuseHeaderDebugOutput(nodeDebug: string | undefined): void {
   if (!nodeDebug) return
-  const sections = nodeDebug.split(',').map((s) => s.trim()).filter(Boolean)
-  if (!sections.some((section) => HEADER_PRINTING_MODULES.some((name) => globMatches(section.toLowerCase(), name)))) return
-  throw new UserError(`NODE_DEBUG=${nodeDebug} makes Node.js print every request's headers, the API key among them, so no model request is sent`, {
-    hint: `unset NODE_DEBUG, or leave ${HEADER_PRINTING_MODULES.join(', ')} out of it, and run again`,
-  })
+  const sections = nodeDebug
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  if (!sections.some((section) => HEADER_PRINTING_MODULES.some((name) => globMatches(section.toLowerCase(), name))))
+    return
+  throw new UserError(
+    `NODE_DEBUG=${nodeDebug} makes Node.js print every request's headers, the API key among them, so no model request is sent`,
+    {
+      hint: `unset NODE_DEBUG, or leave ${HEADER_PRINTING_MODULES.join(', ')} out of it, and run again`,
+    },
+  )
 }
 
 /**
@@ -99,7 +106,8 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         const responseHeaders = attempt.kind === 'response' ? attempt.response.headers : {}
         if (retriesLeft <= 0 || !shouldRetry(answer, responseHeaders)) return answer
         retriesLeft--
-        if (!(await wait(sleep, serverDelay(responseHeaders, now()) ?? backoff.nextDelay(), signal))) return {kind: 'aborted'}
+        if (!(await wait(sleep, serverDelay(responseHeaders, now()) ?? backoff.nextDelay(), signal)))
+          return {kind: 'aborted'}
       }
     },
   }
@@ -128,7 +136,12 @@ interface SendOptions {
 function send(url: URL, options: SendOptions): Promise<Attempt> {
   const {agent, body, headers, signal, timeoutMs} = options
   return new Promise((resolve) => {
-    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {agent, headers, method: 'POST', signal})
+    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+      agent,
+      headers,
+      method: 'POST',
+      signal,
+    })
     let timedOut = false
     const timer = setTimeout(() => {
       timedOut = true
@@ -186,7 +199,11 @@ function singleHeader(value: string | string[] | undefined): string | undefined 
 }
 
 /** False when the signal aborted the wait: Ctrl-C during a rate-limit backoff ends the call now. */
-async function wait(sleep: NonNullable<HttpTransportOptions['sleep']>, ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+async function wait(
+  sleep: NonNullable<HttpTransportOptions['sleep']>,
+  ms: number,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
   try {
     await sleep(ms, signal)
     return true

@@ -37,7 +37,8 @@ function serverError(body: unknown): ServerError {
   const code = [error.code, error.type].find((value) => typeof value === 'string' && value !== '')
   let message: string | undefined
   if (typeof error.message === 'string' && error.message !== '') message = error.message
-  else if (error.detail !== undefined) message = typeof error.detail === 'string' ? error.detail : JSON.stringify(error.detail)
+  else if (error.detail !== undefined)
+    message = typeof error.detail === 'string' ? error.detail : JSON.stringify(error.detail)
   return {code: code as string | undefined, message}
 }
 
@@ -58,7 +59,10 @@ export function isErrorReply(value: unknown): boolean {
 /** A non-2xx answer, after the transport's retries. */
 export function httpStatusError(status: number, bodyText: string, context: ErrorContext): ModelError {
   const {code, message} = serverErrorFromText(bodyText)
-  return modelError(message ?? `The model server answered HTTP ${status} without an error message.`, context, {code, status})
+  return modelError(message ?? `The model server answered HTTP ${status} without an error message.`, context, {
+    code,
+    status,
+  })
 }
 
 /**
@@ -67,7 +71,9 @@ export function httpStatusError(status: number, bodyText: string, context: Error
  */
 export function replyError(error: unknown, context: ErrorContext): ModelError {
   const {code, message} = serverError(error)
-  return modelError(message ?? `The model server sent an error without a message: ${JSON.stringify(error)}`, context, {code})
+  return modelError(message ?? `The model server sent an error without a message: ${JSON.stringify(error)}`, context, {
+    code,
+  })
 }
 
 /** The body ended before the API's closing event: the connection dropped or the server gave up. */
@@ -77,7 +83,10 @@ export function streamEndedEarly(context: ErrorContext): ModelError {
 
 /** A 200 whose body is neither the API's reply nor an error object. */
 export function unexpectedReply(what: string, context: ErrorContext): ModelError {
-  return modelError(`The model server${at(context)} sent ${what}, not ${context.expectedReply ?? 'an OpenAI-compatible reply'}. ${CONFIG_HINT}`, context)
+  return modelError(
+    `The model server${at(context)} sent ${what}, not ${context.expectedReply ?? 'an OpenAI-compatible reply'}. ${CONFIG_HINT}`,
+    context,
+  )
 }
 
 /** The server was never reached, or the connection failed before an answer. */
@@ -98,7 +107,11 @@ export function connectionError(cause: unknown, context: ErrorContext): ModelErr
 
 export function timeoutError(timeoutMs: number | undefined, context: ErrorContext): ModelError {
   const limit = timeoutMs === undefined ? 'in time' : `within ${timeoutMs} ms`
-  return modelError(`The model server${at(context)} did not answer ${limit}. Is it overloaded? ${CONFIG_HINT}`, context, {code: 'ETIMEDOUT'})
+  return modelError(
+    `The model server${at(context)} did not answer ${limit}. Is it overloaded? ${CONFIG_HINT}`,
+    context,
+    {code: 'ETIMEDOUT'},
+  )
 }
 
 /** A base URL the client will not use: not an http(s) URL, or one with a user name or password in it. */
@@ -111,7 +124,11 @@ export function unexpectedFailure(cause: unknown, context: ErrorContext): ModelE
   return modelError(`The model request${at(context)} failed: ${describe(cause)}`, context, {cause})
 }
 
-function modelError(message: string, context: ErrorContext, details: {status?: number; code?: string; cause?: unknown} = {}): ModelError {
+function modelError(
+  message: string,
+  context: ErrorContext,
+  details: {status?: number; code?: string; cause?: unknown} = {},
+): ModelError {
   // Other layers' messages may quote URLs whole: their user info goes too.
   let text = redactSecrets(message, [context.secret]).replaceAll(/(\/\/)[^/@\s]+@/g, `$1${REDACTED}@`)
   if (text.length > MAX_MESSAGE_LENGTH) text = `${text.slice(0, MAX_MESSAGE_LENGTH)}…`

@@ -41,5 +41,7 @@ export function createOpenAIClient(options: OpenAIClientOptions): ApiClient {
   const chat = over(chatCompletionsFor(options.baseURL))
   const responsesApi = over(responses)
   if (options.api) return options.api === 'responses' ? responsesApi : chat
-  return {sendMessage: (...request) => (getDefaultOpenAIApi() === 'responses' ? responsesApi : chat).sendMessage(...request)}
+  return {
+    sendMessage: (...request) => (getDefaultOpenAIApi() === 'responses' ? responsesApi : chat).sendMessage(...request),
+  }
 }

@@ -5,7 +5,17 @@ import type {Message, ModelError, StopReason, StreamEvent} from '../../core/agen
 import type {SseFrame} from '../../core/protocol/sse-frame-buffer.js'
 import {type ErrorContext, isErrorReply, replyError, streamEndedEarly, unexpectedReply} from './model-errors.js'
 import {toolCallRequest} from './tool-call.js'
-import {arrayField, notJsonError, numberField, parseFrameData, type RequestBuilder, type StreamDecoder, stringField, usageEvent, type WireApi} from './wire-api.js'
+import {
+  arrayField,
+  notJsonError,
+  numberField,
+  parseFrameData,
+  type RequestBuilder,
+  type StreamDecoder,
+  stringField,
+  usageEvent,
+  type WireApi,
+} from './wire-api.js'
 
 const responsesRequest: RequestBuilder<OpenAI.Responses.ResponseCreateParamsStreaming> = (messages, tools, options) => {
   const [first] = messages
@@ -16,7 +26,13 @@ const responsesRequest: RequestBuilder<OpenAI.Responses.ResponseCreateParamsStre
     model: options.model,
     ...(instructions !== undefined && {instructions}),
     ...(tools.length > 0 && {
-      tools: tools.map((tool) => ({description: tool.description, name: tool.name, parameters: tool.inputSchema, strict: false, type: 'function' as const})),
+      tools: tools.map((tool) => ({
+        description: tool.description,
+        name: tool.name,
+        parameters: tool.inputSchema,
+        strict: false,
+        type: 'function' as const,
+      })),
     }),
     ...(options.maxTokens !== undefined && {max_output_tokens: options.maxTokens}),
     store: false,
@@ -46,8 +62,14 @@ function inputItems(message: Message): OpenAI.Responses.ResponseInputItem[] {
     }
 
     case 'assistant': {
-      const text: OpenAI.Responses.ResponseInputItem[] = message.content === '' ? [] : [{content: message.content, role: 'assistant', type: 'message'}]
-      const calls = message.toolCalls.map((call) => ({arguments: call.arguments, call_id: call.id, name: call.name, type: 'function_call' as const}))
+      const text: OpenAI.Responses.ResponseInputItem[] =
+        message.content === '' ? [] : [{content: message.content, role: 'assistant', type: 'message'}]
+      const calls = message.toolCalls.map((call) => ({
+        arguments: call.arguments,
+        call_id: call.id,
+        name: call.name,
+        type: 'function_call' as const,
+      }))
       return [...text, ...calls]
     }
 
@@ -98,7 +120,11 @@ class ResponsesStreamDecoder implements StreamDecoder {
 
       case 'response.output_item.added': {
         if (stringField(event.item, 'type') === 'function_call') {
-          this.calls.set(index, {args: stringField(event.item, 'arguments') ?? '', callId: stringField(event.item, 'call_id') ?? '', name: stringField(event.item, 'name') ?? ''})
+          this.calls.set(index, {
+            args: stringField(event.item, 'arguments') ?? '',
+            callId: stringField(event.item, 'call_id') ?? '',
+            name: stringField(event.item, 'name') ?? '',
+          })
         }
 
         return []
@@ -117,7 +143,9 @@ class ResponsesStreamDecoder implements StreamDecoder {
       }
 
       case 'response.output_item.done': {
-        return stringField(event.item, 'type') === 'function_call' ? this.completeCall(event.item, this.calls.get(index)) : []
+        return stringField(event.item, 'type') === 'function_call'
+          ? this.completeCall(event.item, this.calls.get(index))
+          : []
       }
 
       case 'response.completed':
@@ -149,7 +177,8 @@ class ResponsesStreamDecoder implements StreamDecoder {
    * (a server that sends only the final object, or a JSON reply) is emitted from it here.
    */
   finish(response: unknown): StreamEvent[] {
-    if (!isRecord(response) || !Array.isArray(response.output)) return this.fail(unexpectedReply('a reply without an output list', this.context))
+    if (!isRecord(response) || !Array.isArray(response.output))
+      return this.fail(unexpectedReply('a reply without an output list', this.context))
     if (response.status === 'failed') return this.fail(replyError(response.error ?? FAILED, this.context))
     const events: StreamEvent[] = []
     for (const item of response.output) {
@@ -163,7 +192,9 @@ class ResponsesStreamDecoder implements StreamDecoder {
       }
     }
 
-    events.push(...usageEvent(numberField(response.usage, 'input_tokens'), numberField(response.usage, 'output_tokens')))
+    events.push(
+      ...usageEvent(numberField(response.usage, 'input_tokens'), numberField(response.usage, 'output_tokens')),
+    )
     events.push({raw: response, stopReason: this.stopReason(response), type: 'message_stop'})
     this.done = true
     return events
@@ -174,7 +205,9 @@ class ResponsesStreamDecoder implements StreamDecoder {
     if (this.emittedCalls.has(callId)) return []
     this.emittedCalls.add(callId)
     const name = stringField(item, 'name') ?? pending?.name ?? ''
-    return [{call: toolCallRequest(callId, name, stringField(item, 'arguments') ?? pending?.args ?? ''), type: 'tool_use'}]
+    return [
+      {call: toolCallRequest(callId, name, stringField(item, 'arguments') ?? pending?.args ?? ''), type: 'tool_use'},
+    ]
   }
 
   private stopReason(response: Record<string, unknown>): StopReason {

@@ -20,7 +20,11 @@ export interface WireApi {
 }
 
 /** Our conversation as one API's request body. */
-export type RequestBuilder<Body> = (messages: readonly Message[], tools: readonly ModelToolSpec[], options: SendOptions) => Body
+export type RequestBuilder<Body> = (
+  messages: readonly Message[],
+  tools: readonly ModelToolSpec[],
+  options: SendOptions,
+) => Body
 
 /** Reads one streamed reply, frame by frame. */
 export interface StreamDecoder {
@@ -64,7 +68,10 @@ export function parseFrameData(frame: SseFrame): unknown {
 
 /** The failure for a frame whose data is not the JSON object the API sends. */
 export function notJsonError(frame: SseFrame, context: ErrorContext): ModelError {
-  return unexpectedReply(`a stream event that is not a JSON object (${JSON.stringify(frame.data.slice(0, 80))})`, context)
+  return unexpectedReply(
+    `a stream event that is not a JSON object (${JSON.stringify(frame.data.slice(0, 80))})`,
+    context,
+  )
 }
 
 /** The usage event, when the server reported either count. */

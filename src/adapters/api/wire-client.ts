@@ -84,7 +84,11 @@ async function* streamReply(client: WireClientOptions, call: Call): AsyncGenerat
   }
 }
 
-function failure(answer: Exclude<Answer, {kind: 'response' | 'aborted'}>, context: ErrorContext, timeoutMs: number | undefined): ModelError {
+function failure(
+  answer: Exclude<Answer, {kind: 'response' | 'aborted'}>,
+  context: ErrorContext,
+  timeoutMs: number | undefined,
+): ModelError {
   switch (answer.kind) {
     case 'status': {
       return httpStatusError(answer.status, answer.body, context)
@@ -110,14 +114,20 @@ function baseUrlProblem(baseURL: string): string | undefined {
 
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'is not an http(s) URL'
   // node:http would send them as Basic credentials, beside or instead of the key, which belongs in api_key / HANZO_API_KEY.
-  if (url.username || url.password) return 'contains a user name or password, which cannot be sent that way; put the key in api_key or HANZO_API_KEY'
+  if (url.username || url.password)
+    return 'contains a user name or password, which cannot be sent that way; put the key in api_key or HANZO_API_KEY'
   return undefined
 }
 
 /** A stream, or a whole JSON body (an error object, or the reply of a server that ignores `stream: true`). */
-async function replyEvents(response: IncomingMessage, wire: WireApi, context: ErrorContext): Promise<Iterable<StreamEvent> | AsyncIterable<StreamEvent>> {
+async function replyEvents(
+  response: IncomingMessage,
+  wire: WireApi,
+  context: ErrorContext,
+): Promise<Iterable<StreamEvent> | AsyncIterable<StreamEvent>> {
   const mediaType = response.headers['content-type']?.split(';')[0]?.trim().toLowerCase() ?? ''
-  if (mediaType === 'application/json' || mediaType.endsWith('+json')) return jsonReply(await text(response), wire, context)
+  if (mediaType === 'application/json' || mediaType.endsWith('+json'))
+    return jsonReply(await text(response), wire, context)
   // A web page, not an API: base_url most likely lacks its /v1 or names the wrong server.
   if (mediaType === 'text/html') return [{error: unexpectedReply('an HTML page', context), type: 'error'}]
   // Not every server labels its stream text/event-stream: anything else is read as one. The

@@ -28,7 +28,13 @@ export async function openAuthContext(
   warn: (message: string) => void,
 ): Promise<AuthContext> {
   const credentialsPath = resolvePaths(env, homedir()).credentials
-  const {backend, store} = await openCredentialStore({env, onWarning: warn, path: credentialsPath, platform: process.platform, setting: config.credentials?.store})
+  const {backend, store} = await openCredentialStore({
+    env,
+    onWarning: warn,
+    path: credentialsPath,
+    platform: process.platform,
+    setting: config.credentials?.store,
+  })
   return {backend, config, credentialsPath, fetch: globalThis.fetch, now: Date.now, store}
 }
 
@@ -38,7 +44,11 @@ export async function openAuthContext(
  */
 export async function freshCredential(context: AuthContext, provider: string): Promise<Credential | undefined> {
   const refresh = async (credential: Parameters<ReturnType<typeof providerRefresher>>[0]) =>
-    providerRefresher(resolveAuthProvider(provider, context.config, credential.clientId), context.fetch, context.now)(credential)
+    providerRefresher(
+      resolveAuthProvider(provider, context.config, credential.clientId),
+      context.fetch,
+      context.now,
+    )(credential)
   return validCredential(context.store, provider, refresh, {now: context.now})
 }
 
@@ -62,7 +72,8 @@ export async function resolveRunEndpoint(
   if (named && configuredKey(config, env, named)) return resolveEndpoint(config, env, flags)
   const context = await openAuthContext(config, env, warn)
   const stored = new Set((await context.store.list()).map((summary) => summary.provider))
-  const provider = named ?? AUTO_DETECT_ORDER.find((name) => configuredKey(config, env, name) || stored.has(name)) ?? DEFAULT_PROVIDER
+  const provider =
+    named ?? AUTO_DETECT_ORDER.find((name) => configuredKey(config, env, name) || stored.has(name)) ?? DEFAULT_PROVIDER
   const credential = stored.has(provider) ? await freshCredential(context, provider) : undefined
   const endpoint = resolveEndpoint({...config, provider}, env, flags, credential && bearerOf(credential))
   const viaLogin = credential?.type === 'oauth' && endpoint.apiKey === credential.accessToken

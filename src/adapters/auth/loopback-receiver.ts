@@ -32,7 +32,11 @@ export async function startLoopbackReceiver(configuredUri?: string): Promise<Loo
 
     const failed = url.searchParams.has('error')
     res.writeHead(200, {'cache-control': 'no-store', 'content-type': 'text/html; charset=utf-8'})
-    res.end(failed ? PAGE('Login not completed', 'Return to the terminal to see why.') : PAGE('Login received', 'You can close this tab and return to the terminal.'))
+    res.end(
+      failed
+        ? PAGE('Login not completed', 'Return to the terminal to see why.')
+        : PAGE('Login received', 'You can close this tab and return to the terminal.'),
+    )
     deliver({params: url.searchParams})
   })
   await listen(server, host, port, configuredUri)
@@ -54,7 +58,9 @@ function parseRedirectUri(configured: string | undefined) {
   }
 
   if (url.protocol !== 'http:' || !LOOPBACK_HOSTS.has(url.hostname)) {
-    throw new UserError(`The redirect URI ${configured} is not a loopback http URL`, {hint: 'hanzo-dev receives the login on http://127.0.0.1 (or localhost) only'})
+    throw new UserError(`The redirect URI ${configured} is not a loopback http URL`, {
+      hint: 'hanzo-dev receives the login on http://127.0.0.1 (or localhost) only',
+    })
   }
 
   const host = url.hostname === '[::1]' ? '::1' : '127.0.0.1'

@@ -8,7 +8,10 @@ import {untilAborted} from './loopback-receiver.js'
  * ended on (its page fails to load, but the address bar has the code) or just the code. The
  * loopback listener keeps running alongside, so whichever answers first wins.
  */
-export function withPastedRedirect(loopback: RedirectReceiver, input: NodeJS.ReadableStream): RedirectReceiver & {close(): void} {
+export function withPastedRedirect(
+  loopback: RedirectReceiver,
+  input: NodeJS.ReadableStream,
+): RedirectReceiver & {close(): void} {
   const lines = createInterface({input, terminal: false})
   // The input may end without a paste (stdin is /dev/null): the loopback can still answer.
   const pasted = new Promise<AuthorizationRedirect>((resolve) => {

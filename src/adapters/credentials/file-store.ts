@@ -61,7 +61,9 @@ export class FileCredentialStore implements CredentialStore {
   }
 
   async list(): Promise<CredentialSummary[]> {
-    return [...(await this.read())].sort(([a], [b]) => (a < b ? -1 : 1)).map(([provider, credential]) => summarizeCredential(provider, credential))
+    return [...(await this.read())]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([provider, credential]) => summarizeCredential(provider, credential))
   }
 
   store(provider: string, credential: Credential): Promise<void> {
@@ -93,12 +95,17 @@ export class FileCredentialStore implements CredentialStore {
     if (handle === undefined) return new Map()
     try {
       const info = await handle.stat()
-      if (!info.isFile()) throw new UserError(`Refusing to read ${this.path}: it is not a regular file`, {hint: `move it away and log in again`})
+      if (!info.isFile())
+        throw new UserError(`Refusing to read ${this.path}: it is not a regular file`, {
+          hint: `move it away and log in again`,
+        })
       const mode = info.mode & 0o777
       if (process.platform !== 'win32' && (mode & ~0o600) !== 0) {
         // Through the open handle: the file checked is the file repaired.
         await handle.chmod(0o600)
-        this.onWarning(`${this.path} was open to other users (mode ${mode.toString(8).padStart(4, '0')}); it is now 0600`)
+        this.onWarning(
+          `${this.path} was open to other users (mode ${mode.toString(8).padStart(4, '0')}); it is now 0600`,
+        )
       }
 
       return parseCredentialsFile(await handle.readFile('utf8'), this.path)
@@ -127,7 +134,8 @@ export class FileCredentialStore implements CredentialStore {
       throw cannotUse(dir, error)
     })
     if (info?.isSymbolicLink()) throw symlinkRefused(dir)
-    if (info && !info.isDirectory()) throw new UserError(`Refusing to use ${dir}: it is not a directory`, {hint: `move it away`})
+    if (info && !info.isDirectory())
+      throw new UserError(`Refusing to use ${dir}: it is not a directory`, {hint: `move it away`})
     return info !== undefined
   }
 
@@ -140,9 +148,11 @@ export class FileCredentialStore implements CredentialStore {
     if (process.platform === 'win32') return
     const dir = dirname(this.path)
     // Through a handle opened without following links: the directory checked is the one changed.
-    const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW).catch((error: NodeJS.ErrnoException) => {
-      throw error.code === 'ELOOP' ? symlinkRefused(dir) : cannotUse(dir, error)
-    })
+    const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW).catch(
+      (error: NodeJS.ErrnoException) => {
+        throw error.code === 'ELOOP' ? symlinkRefused(dir) : cannotUse(dir, error)
+      },
+    )
     try {
       const mode = (await handle.stat()).mode & 0o777
       if ((mode & 0o077) === 0) return
@@ -188,14 +198,18 @@ export function parseCredentialsFile(text: string, path: string): Map<string, Cr
     throw malformed(path, 'it is not valid JSON')
   }
 
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw malformed(path, 'it is not a JSON object')
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw malformed(path, 'it is not a JSON object')
   const {providers, version} = value as {version?: unknown; providers?: unknown}
   if (typeof version === 'number' && version > FORMAT_VERSION) {
-    throw new UserError(`Cannot read ${path}: it was written by a newer hanzo-dev (format version ${version})`, {hint: 'upgrade hanzo-dev'})
+    throw new UserError(`Cannot read ${path}: it was written by a newer hanzo-dev (format version ${version})`, {
+      hint: 'upgrade hanzo-dev',
+    })
   }
 
   if (version !== FORMAT_VERSION) throw malformed(path, `"version" must be ${FORMAT_VERSION}`)
-  if (typeof providers !== 'object' || providers === null || Array.isArray(providers)) throw malformed(path, '"providers" must be an object')
+  if (typeof providers !== 'object' || providers === null || Array.isArray(providers))
+    throw malformed(path, '"providers" must be an object')
   const result = new Map<string, Credential>()
   for (const [provider, entry] of Object.entries(providers)) {
     const credential = parseCredential(entry)

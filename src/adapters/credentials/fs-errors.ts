@@ -9,6 +9,7 @@ import {UserError} from '../../core/errors.js'
 export function cannotUse(path: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException).code
   if (error instanceof UserError || typeof code !== 'string') return error
-  const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'read-only file system' : code
+  const why =
+    code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'read-only file system' : code
   return new UserError(`Cannot use ${path} (${why})`, {hint: `check the permissions of ${dirname(path)}`})
 }

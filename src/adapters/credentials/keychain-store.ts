@@ -84,7 +84,8 @@ export class KeychainCredentialStore implements CredentialStore {
     this.locked = {
       delete: (provider) => this.call(`delete ${provider} from`, () => this.entry(provider).deletePassword()),
       get: (provider) => this.get(provider),
-      store: (provider, credential) => this.call(`write ${provider} to`, () => this.entry(provider).setPassword(JSON.stringify(credential))),
+      store: (provider, credential) =>
+        this.call(`write ${provider} to`, () => this.entry(provider).setPassword(JSON.stringify(credential))),
     }
   }
 
@@ -131,7 +132,8 @@ export class KeychainCredentialStore implements CredentialStore {
       throw error
     })
     const deleted = await this.call('delete from', () => entry().deletePassword())
-    if (read !== value || !deleted) throw new UserError(`The ${this.name} did not keep what was written to it`, {hint: HINT})
+    if (read !== value || !deleted)
+      throw new UserError(`The ${this.name} did not keep what was written to it`, {hint: HINT})
   }
 
   private entry(provider: string): KeyringEntry {
@@ -170,7 +172,8 @@ export class KeychainCredentialStore implements CredentialStore {
   }
 }
 
-const HINT = 'unlock the keychain, or set "credentials": {"store": "file"} in your user settings (or HANZO_CREDENTIALS_STORE=file)'
+const HINT =
+  'unlock the keychain, or set "credentials": {"store": "file"} in your user settings (or HANZO_CREDENTIALS_STORE=file)'
 
 /** The first line of a native error: the platform's reason, without the stack. */
 export function reasonOf(error: unknown): string {

@@ -46,9 +46,12 @@ export async function withLockFile<T>(path: string, fn: () => Promise<T>, option
     }
 
     if (Date.now() >= deadline) {
-      throw new UserError(`Timed out waiting for ${path}, held by ${holder.pid === undefined ? 'another process' : `process ${holder.pid}`}`, {
-        hint: `if no hanzo-dev is running, remove ${path}`,
-      })
+      throw new UserError(
+        `Timed out waiting for ${path}, held by ${holder.pid === undefined ? 'another process' : `process ${holder.pid}`}`,
+        {
+          hint: `if no hanzo-dev is running, remove ${path}`,
+        },
+      )
     }
 
     await delay(backoff.nextDelay())
@@ -88,13 +91,15 @@ async function readHolder(path: string): Promise<Holder | undefined> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT') return undefined
-    if (code === 'ELOOP') throw new UserError(`Refusing to use ${path}: it is a symbolic link`, {hint: `remove ${path}`})
+    if (code === 'ELOOP')
+      throw new UserError(`Refusing to use ${path}: it is a symbolic link`, {hint: `remove ${path}`})
     throw cannotUse(path, error)
   }
 
   try {
     const info = await handle.stat()
-    if (!info.isFile()) throw new UserError(`Refusing to use ${path}: it is not a regular file`, {hint: `remove ${path}`})
+    if (!info.isFile())
+      throw new UserError(`Refusing to use ${path}: it is not a regular file`, {hint: `remove ${path}`})
     const text = await handle.readFile('utf8')
     // A holder between creating the file and writing it leaves it empty: its age is the file's.
     const parsed = parseHolder(text)

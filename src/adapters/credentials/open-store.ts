@@ -27,7 +27,10 @@ export interface OpenedCredentialStore {
 }
 
 /** Where a keychain comes with the system: there it is the default backend. */
-const SYSTEM_KEYCHAINS: Partial<Record<NodeJS.Platform, string>> = {darwin: 'macOS Keychain', win32: 'Windows Credential Manager'}
+const SYSTEM_KEYCHAINS: Partial<Record<NodeJS.Platform, string>> = {
+  darwin: 'macOS Keychain',
+  win32: 'Windows Credential Manager',
+}
 
 /**
  * The credential store the settings ask for (HIP-301 §12). The OS keychain is the default on
@@ -59,7 +62,9 @@ function backendFromEnv(env: Readonly<Record<string, string | undefined>>): Cred
   const value = env.HANZO_CREDENTIALS_STORE
   if (value === undefined || value === '') return undefined
   if (value === 'file' || value === 'keychain') return value
-  throw new UserError(`HANZO_CREDENTIALS_STORE must be "file" or "keychain", not ${JSON.stringify(value)}`, {hint: 'fix or unset the variable'})
+  throw new UserError(`HANZO_CREDENTIALS_STORE must be "file" or "keychain", not ${JSON.stringify(value)}`, {
+    hint: 'fix or unset the variable',
+  })
 }
 
 /**

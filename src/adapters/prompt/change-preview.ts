@@ -22,15 +22,26 @@ export function permissionQuestion(toolName: string, input: Readonly<Record<stri
  * not be read; each named first when there are several.
  */
 export function changePreview(changes: readonly FileChange[], style: ChalkInstance = new Chalk({level: 0})): string[] {
-  return changes.flatMap((change) => [...(changes.length > 1 ? [`  ${style.bold(fileLine(change.path))}`] : []), ...fileChangeLines(change, style)])
+  return changes.flatMap((change) => [
+    ...(changes.length > 1 ? [`  ${style.bold(fileLine(change.path))}`] : []),
+    ...fileChangeLines(change, style),
+  ])
 }
 
 function fileChangeLines({after, before}: FileChange, style: ChalkInstance): string[] {
   if (after === null) return indent([style.dim(before === null ? '(no change)' : 'the file is removed')])
   if (typeof before === 'string') return diffLines(before, after, style)
   const lines = after === '' ? [] : after.replace(/\n$/, '').split('\n')
-  const title = before === null ? `new file, ${plural(lines.length)}` : `the file as it is cannot be shown (outside the workspace, binary, or over 1 MB); new content, ${plural(lines.length)}`
-  return indent([style.dim(`${title}:`), ...capped(lines, PREVIEW_HEAD_LINES).map((line, index) => (index === PREVIEW_HEAD_LINES ? style.dim(line) : style.green(`+${fileLine(line)}`)))])
+  const title =
+    before === null
+      ? `new file, ${plural(lines.length)}`
+      : `the file as it is cannot be shown (outside the workspace, binary, or over 1 MB); new content, ${plural(lines.length)}`
+  return indent([
+    style.dim(`${title}:`),
+    ...capped(lines, PREVIEW_HEAD_LINES).map((line, index) =>
+      index === PREVIEW_HEAD_LINES ? style.dim(line) : style.green(`+${fileLine(line)}`),
+    ),
+  ])
 }
 
 function diffLines(before: string, after: string, style: ChalkInstance): string[] {

@@ -9,10 +9,17 @@ import type {AllowAdvice} from '../../core/permissions/allow-advice.js'
  * allow the call next time (allow-advice.ts).
  */
 export class NonInteractivePrompter implements PermissionPrompter {
-  requestPermission(toolName: string, _input: Record<string, unknown>, context?: PermissionRequestContext): Promise<PermissionDecision> {
+  requestPermission(
+    toolName: string,
+    _input: Record<string, unknown>,
+    context?: PermissionRequestContext,
+  ): Promise<PermissionDecision> {
     const howTo = context ? allowHint(context.advice) : 'Run with --permission-mode allow-all.'
     const why = context?.notice ? ` (${context.notice})` : ''
-    return Promise.resolve({reason: `${toolName} needs approval${why} and no one can be asked in this run. ${howTo}`, type: 'deny'})
+    return Promise.resolve({
+      reason: `${toolName} needs approval${why} and no one can be asked in this run. ${howTo}`,
+      type: 'deny',
+    })
   }
 }
 
@@ -23,7 +30,9 @@ export class NonInteractivePrompter implements PermissionPrompter {
  */
 function allowHint(advice: AllowAdvice): string {
   if (advice.kind === 'rules') {
-    const commands = advice.rules.map((rule) => `hanzo-dev config set ${shellQuote(`permissions.${rule}`)} allow --tier local`)
+    const commands = advice.rules.map(
+      (rule) => `hanzo-dev config set ${shellQuote(`permissions.${rule}`)} allow --tier local`,
+    )
     return `Run with --permission-mode allow-all, or allow it from now on with: ${commands.join(' && ')}`
   }
 

@@ -35,13 +35,21 @@ export class TtyPrompter implements PermissionPrompter {
 
   constructor(private readonly options: TtyPrompterOptions = {}) {}
 
-  requestPermission(toolName: string, input: Record<string, unknown>, context?: PermissionRequestContext): Promise<PermissionDecision> {
+  requestPermission(
+    toolName: string,
+    input: Record<string, unknown>,
+    context?: PermissionRequestContext,
+  ): Promise<PermissionDecision> {
     const decision = this.queue.then(() => this.ask(toolName, input, context))
     this.queue = decision.catch(() => {})
     return decision
   }
 
-  private async ask(toolName: string, input: Record<string, unknown>, context: PermissionRequestContext | undefined): Promise<PermissionDecision> {
+  private async ask(
+    toolName: string,
+    input: Record<string, unknown>,
+    context: PermissionRequestContext | undefined,
+  ): Promise<PermissionDecision> {
     const {interrupt} = this.options
     if (interrupt?.signal.aborted) return CANCELLED
     try {
@@ -62,8 +70,15 @@ export class TtyPrompter implements PermissionPrompter {
     }
   }
 
-  private async question(toolName: string, input: Record<string, unknown>, asked: PermissionRequestContext | undefined): Promise<PermissionDecision> {
-    const [prompts, {changePreview, permissionQuestion}] = await Promise.all([import('@inquirer/prompts'), import('./change-preview.js')])
+  private async question(
+    toolName: string,
+    input: Record<string, unknown>,
+    asked: PermissionRequestContext | undefined,
+  ): Promise<PermissionDecision> {
+    const [prompts, {changePreview, permissionQuestion}] = await Promise.all([
+      import('@inquirer/prompts'),
+      import('./change-preview.js'),
+    ])
     const {input: keys, interrupt, output, style} = this.options
     const context = {input: keys, output, signal: interrupt?.signal}
     const preview = changePreview((await asked?.preview?.()) ?? [], style)
@@ -72,7 +87,11 @@ export class TtyPrompter implements PermissionPrompter {
       {
         choices: [
           {name: 'Allow once', value: 'once'},
-          {description: 'the same call will not be asked again until hanzo-dev exits', name: 'Allow for this session', value: 'session'},
+          {
+            description: 'the same call will not be asked again until hanzo-dev exits',
+            name: 'Allow for this session',
+            value: 'session',
+          },
           {name: 'Deny', value: 'deny'},
         ],
         message: permissionQuestion(toolName, input, asked?.title),

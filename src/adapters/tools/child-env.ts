@@ -20,7 +20,10 @@ const CREDENTIALS = new Set<string>(CREDENTIAL_ENV_VARS)
  * (`HTTPS_PROXY=http://user:pw@proxy`); `passthrough` (the `exec.env_passthrough` setting:
  * names, or globs like `AWS_*`) keeps the ones the user wants through.
  */
-export function withoutCredentials(env: Readonly<Record<string, string | undefined>>, passthrough: readonly string[] = []): Record<string, string> {
+export function withoutCredentials(
+  env: Readonly<Record<string, string | undefined>>,
+  passthrough: readonly string[] = [],
+): Record<string, string> {
   const result: Record<string, string> = {}
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue

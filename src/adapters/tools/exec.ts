@@ -1,7 +1,16 @@
 import {type ChildProcess, spawn} from 'node:child_process'
 import {finished} from 'node:stream/promises'
 
-import {findExecutable, KILL_GRACE_MS, terminateGroup, type ToolContext, type ToolDefinition, type ToolResult, toolError, toolOk} from '@hanzo-dev/sdk'
+import {
+  findExecutable,
+  KILL_GRACE_MS,
+  terminateGroup,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolResult,
+  toolError,
+  toolOk,
+} from '@hanzo-dev/sdk'
 
 import {withoutCredentials} from './child-env.js'
 import {HeadTailBuffer} from './head-tail-buffer.js'
@@ -48,9 +57,21 @@ export const exec: ToolDefinition<ExecInput> = {
   ].join(' '),
   inputSchema: objectSchema(
     {
-      command: {type: 'string', minLength: 1, description: 'The command line, run by bash -c in the workspace root; pipes, redirections and && work.'},
-      timeout_ms: {type: 'integer', minimum: 1, maximum: EXEC_MAX_TIMEOUT_MS, description: `Milliseconds before the command is killed. Defaults to ${EXEC_DEFAULT_TIMEOUT_MS}.`},
-      description: {type: 'string', description: 'What the command does, in a few words, shown to the user (e.g. "Run the unit tests").'},
+      command: {
+        type: 'string',
+        minLength: 1,
+        description: 'The command line, run by bash -c in the workspace root; pipes, redirections and && work.',
+      },
+      timeout_ms: {
+        type: 'integer',
+        minimum: 1,
+        maximum: EXEC_MAX_TIMEOUT_MS,
+        description: `Milliseconds before the command is killed. Defaults to ${EXEC_DEFAULT_TIMEOUT_MS}.`,
+      },
+      description: {
+        type: 'string',
+        description: 'What the command does, in a few words, shown to the user (e.g. "Run the unit tests").',
+      },
     },
     ['command'],
   ),
@@ -86,21 +107,42 @@ async function run(input: ExecInput, context: ToolContext, options: ExecOptions)
 
   const graceMs = options.killGraceMs ?? KILL_GRACE_MS
   const ending = await waitForEnd(child, {graceMs, signal: context.signal, timeoutMs})
-  if (ending.kind === 'failed') return toolError(`could not start the command with ${file}: ${ending.error.code ?? ending.error.message}`)
+  if (ending.kind === 'failed')
+    return toolError(`could not start the command with ${file}: ${ending.error.code ?? ending.error.message}`)
   const leftovers = child.pid !== undefined && (await terminateGroup(child.pid, graceMs))
   await drain(child, graceMs)
 
   const streams = {stderr: stderr.toString(), stdout: stdout.toString()}
   const output = render(streams)
-  if (ending.kind === 'timeout') return toolError(`timed out after ${timeoutMs} ms; the command and everything it started were killed`, output, {...streams, exitCode: null, kind: 'execute', timedOut: true})
-  if (ending.kind === 'cancelled') return toolError('cancelled; the command and everything it started were killed', output, {...streams, cancelled: true, exitCode: null, kind: 'execute'})
+  if (ending.kind === 'timeout')
+    return toolError(`timed out after ${timeoutMs} ms; the command and everything it started were killed`, output, {
+      ...streams,
+      exitCode: null,
+      kind: 'execute',
+      timedOut: true,
+    })
+  if (ending.kind === 'cancelled')
+    return toolError('cancelled; the command and everything it started were killed', output, {
+      ...streams,
+      cancelled: true,
+      exitCode: null,
+      kind: 'execute',
+    })
   const status = ending.code === null ? `killed by signal ${ending.signal}` : `exit code: ${ending.code}`
   const note = leftovers ? '\n[processes the command left running in the background were stopped]' : ''
-  return toolOk(`${status}\n${output}${note}`, {...streams, exitCode: ending.code, kind: 'execute', ...(ending.signal ? {signal: ending.signal} : {})})
+  return toolOk(`${status}\n${output}${note}`, {
+    ...streams,
+    exitCode: ending.code,
+    kind: 'execute',
+    ...(ending.signal ? {signal: ending.signal} : {}),
+  })
 }
 
 /** Resolves when the shell exits or could not start; a timeout or an abort ends the whole group first. */
-function waitForEnd(child: ChildProcess, {graceMs, signal, timeoutMs}: {graceMs: number; signal: AbortSignal; timeoutMs: number}): Promise<Ending> {
+function waitForEnd(
+  child: ChildProcess,
+  {graceMs, signal, timeoutMs}: {graceMs: number; signal: AbortSignal; timeoutMs: number},
+): Promise<Ending> {
   return new Promise((resolve) => {
     let stoppedBy: 'timeout' | 'cancelled' | undefined
     const stop = (why: 'timeout' | 'cancelled') => {
@@ -118,7 +160,9 @@ function waitForEnd(child: ChildProcess, {graceMs, signal, timeoutMs}: {graceMs:
     }
 
     child.once('error', (error: NodeJS.ErrnoException) => settle({error, kind: 'failed'}))
-    child.once('exit', (code, exitSignal) => settle(stoppedBy ? {kind: stoppedBy} : {code, kind: 'exited', signal: exitSignal}))
+    child.once('exit', (code, exitSignal) =>
+      settle(stoppedBy ? {kind: stoppedBy} : {code, kind: 'exited', signal: exitSignal}),
+    )
     // The signal may have fired while the shell was being looked up; its event is then past.
     if (signal.aborted) onAbort()
   })
@@ -142,6 +186,7 @@ async function drain(child: ChildProcess, graceMs: number): Promise<void> {
 }
 
 function render({stderr, stdout}: {stdout: string; stderr: string}): string {
-  const section = (label: string, text: string) => `--- ${label} ---\n${text === '' ? '(none)' : text.replace(/\n$/, '')}`
+  const section = (label: string, text: string) =>
+    `--- ${label} ---\n${text === '' ? '(none)' : text.replace(/\n$/, '')}`
   return `${section('stdout', stdout)}\n${section('stderr', stderr)}`
 }

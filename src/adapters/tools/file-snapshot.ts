@@ -12,7 +12,11 @@ export const SNAPSHOT_MAX_BYTES = 1024 * 1024
  * binary, over {@link SNAPSHOT_MAX_BYTES}). Read as the file tools read, so a preview never shows
  * what the tool itself would refuse to open. `path` is workspace-relative when it resolves.
  */
-export async function fileSnapshot(cwd: string, given: string, hidden?: readonly string[]): Promise<Pick<FileChange, 'before' | 'path'>> {
+export async function fileSnapshot(
+  cwd: string,
+  given: string,
+  hidden?: readonly string[],
+): Promise<Pick<FileChange, 'before' | 'path'>> {
   try {
     const target = await resolveToolPath(cwd, given, hidden)
     return {before: await currentText(target), path: target.relative}

@@ -79,10 +79,13 @@ export class FileWalk {
     }
 
     // A linked .gitignore is read (ripgrep reads it too): only its rules, never a file to search.
-    if (entries.some((entry) => entry.name === '.gitignore' && (entry.isFile() || entry.isSymbolicLink()))) this.addRules(gitignoreRules(this.options.root, dir))
+    if (entries.some((entry) => entry.name === '.gitignore' && (entry.isFile() || entry.isSymbolicLink())))
+      this.addRules(gitignoreRules(this.options.root, dir))
 
     // Sorting directories as `name/` makes the depth-first order the plain order of the paths.
-    const sorted = entries.map((entry) => ({entry, key: entry.isDirectory() ? `${entry.name}/` : entry.name})).sort((a, b) => comparePaths(a.key, b.key))
+    const sorted = entries
+      .map((entry) => ({entry, key: entry.isDirectory() ? `${entry.name}/` : entry.name}))
+      .sort((a, b) => comparePaths(a.key, b.key))
     const base = workspaceRelative(this.options.root, dir)
     for (const {entry} of sorted) {
       if (this.options.signal.aborted) throw new ToolFailure('cancelled')
@@ -129,7 +132,11 @@ export function ancestorRules(root: string, start: string): string[] {
 
   const rules: string[] = []
   for (const dir of ancestors) rules.push(...gitignoreRules(root, dir))
-  return ignore().add(rules).ignores(`${workspaceRelative(root, start)}/`) ? [] : rules
+  return ignore()
+    .add(rules)
+    .ignores(`${workspaceRelative(root, start)}/`)
+    ? []
+    : rules
 }
 
 function gitignoreRules(root: string, dir: string): string[] {

@@ -33,8 +33,14 @@ export const fsEdit: ToolDefinition<FsEditInput> = {
     {
       path: pathProperty('The file to edit'),
       old_string: {type: 'string', description: 'The exact text to replace; must not be empty.'},
-      new_string: {type: 'string', description: 'The text to put in its place; must differ from old_string. Empty to delete old_string.'},
-      replace_all: {type: 'boolean', description: 'Replace every occurrence of old_string instead of requiring exactly one. Defaults to false.'},
+      new_string: {
+        type: 'string',
+        description: 'The text to put in its place; must differ from old_string. Empty to delete old_string.',
+      },
+      replace_all: {
+        type: 'boolean',
+        description: 'Replace every occurrence of old_string instead of requiring exactly one. Defaults to false.',
+      },
     },
     ['path', 'old_string', 'new_string'],
   ),
@@ -47,7 +53,8 @@ export const fsEdit: ToolDefinition<FsEditInput> = {
     const {before, path} = await fileSnapshot(context.cwd, input.path, context.hiddenPaths)
     if (typeof before === 'string' && input.old_string !== '') {
       const {count, newString, oldString} = locate(before, input)
-      if (count === 1 || (count > 1 && input.replace_all === true)) return [{after: before.split(oldString).join(newString), before, path}]
+      if (count === 1 || (count > 1 && input.replace_all === true))
+        return [{after: before.split(oldString).join(newString), before, path}]
     }
 
     // The edit will fail (the text is not there, or not once): what it asks for.
@@ -55,17 +62,23 @@ export const fsEdit: ToolDefinition<FsEditInput> = {
   },
   async execute(input, context) {
     try {
-      if (input.old_string === '') throw new ToolFailure('old_string is empty; give the exact text to replace (to create a file, use fs_write)')
-      if (input.old_string === input.new_string) throw new ToolFailure('old_string and new_string are the same; there is nothing to change')
+      if (input.old_string === '')
+        throw new ToolFailure('old_string is empty; give the exact text to replace (to create a file, use fs_write)')
+      if (input.old_string === input.new_string)
+        throw new ToolFailure('old_string and new_string are the same; there is nothing to change')
       const target = await resolveToolPath(context.cwd, input.path, context.hiddenPaths)
       const before = await readEditableText(target.absolute, target.relative)
       const {count, oldString, newString} = locate(before, input)
       if (count === 0) {
-        throw new ToolFailure(`old_string was not found in ${target.relative}; read the file again with fs_read and copy the text exactly, whitespace and indentation included`)
+        throw new ToolFailure(
+          `old_string was not found in ${target.relative}; read the file again with fs_read and copy the text exactly, whitespace and indentation included`,
+        )
       }
 
       if (count > 1 && !input.replace_all) {
-        throw new ToolFailure(`old_string was found ${count} times in ${target.relative}; add surrounding lines to make it unique, or set replace_all to replace every occurrence`)
+        throw new ToolFailure(
+          `old_string was found ${count} times in ${target.relative}; add surrounding lines to make it unique, or set replace_all to replace every occurrence`,
+        )
       }
 
       // split/join rather than String.replace, whose replacement string gives `$&` and `$1` a meaning.
@@ -77,7 +90,10 @@ export const fsEdit: ToolDefinition<FsEditInput> = {
         maxEditLength: DIFF_MAX_EDIT_LENGTH,
       })
       const summary = `Edited ${target.relative}: replaced ${count} occurrence${count === 1 ? '' : 's'}.`
-      const text = patch === undefined ? `${summary} (The diff is too large to show; read the file to check it.)` : `${summary}\n\n${patch}`
+      const text =
+        patch === undefined
+          ? `${summary} (The diff is too large to show; read the file to check it.)`
+          : `${summary}\n\n${patch}`
       return toolOk(text, {files: [{after, before, path: target.relative}], kind: 'edit'})
     } catch (error) {
       return failureResult(error, input.path)
@@ -94,11 +110,16 @@ async function readEditableText(absolute: string, display: string): Promise<stri
     await handle.close()
   }
 
-  if (bytes === undefined) throw new ToolFailure(`${display} is larger than ${EDIT_MAX_BYTES / 1024 / 1024} MB; fs_edit does not edit files that large (use exec with a tool such as sed)`)
-  if (looksBinary(bytes)) throw new ToolFailure(`${display} looks like a binary file (a NUL byte in its first 8 KB); fs_edit only edits text`)
+  if (bytes === undefined)
+    throw new ToolFailure(
+      `${display} is larger than ${EDIT_MAX_BYTES / 1024 / 1024} MB; fs_edit does not edit files that large (use exec with a tool such as sed)`,
+    )
+  if (looksBinary(bytes))
+    throw new ToolFailure(`${display} looks like a binary file (a NUL byte in its first 8 KB); fs_edit only edits text`)
   const text = bytes.toString('utf8')
   // Writing back text that did not decode cleanly would change bytes nobody asked to change.
-  if (!Buffer.from(text, 'utf8').equals(bytes)) throw new ToolFailure(`${display} is not valid UTF-8; fs_edit would alter it beyond the edit (use exec instead)`)
+  if (!Buffer.from(text, 'utf8').equals(bytes))
+    throw new ToolFailure(`${display} is not valid UTF-8; fs_edit would alter it beyond the edit (use exec instead)`)
   return text
 }
 

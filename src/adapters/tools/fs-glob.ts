@@ -10,7 +10,13 @@ import {pathLocations, pathSubject} from './path-call.js'
 import {fileNameGlob, listedPaths, ripgrep, runRipgrep, walkArguments} from './ripgrep.js'
 import {compileGlob, relativeTo, resolveSearchDirectory, SEARCH_PATH_NOTE} from './search-scope.js'
 import {failureResult, ToolFailure} from './tool-failure.js'
-import {hiddenPlace, resolveInWorkspace, workspaceRelative, type WorkspacePath, workspaceRoot} from './workspace-path.js'
+import {
+  hiddenPlace,
+  resolveInWorkspace,
+  workspaceRelative,
+  type WorkspacePath,
+  workspaceRoot,
+} from './workspace-path.js'
 
 export type FsGlobInput = {
   pattern: string
@@ -30,7 +36,12 @@ export const fsGlob: ToolDefinition<FsGlobInput> = {
   ].join(' '),
   inputSchema: objectSchema(
     {
-      pattern: {type: 'string', minLength: 1, description: 'The glob, relative to the search directory (no leading `/`, no `..`). `*` stays within one directory, `**` crosses directories, `{a,b}` is either. Directories named literally at its start (`dist/**/*.js`) are searched even when .gitignore ignores them.'},
+      pattern: {
+        type: 'string',
+        minLength: 1,
+        description:
+          'The glob, relative to the search directory (no leading `/`, no `..`). `*` stays within one directory, `**` crosses directories, `{a,b}` is either. Directories named literally at its start (`dist/**/*.js`) are searched even when .gitignore ignores them.',
+      },
       path: pathProperty('The directory to search', SEARCH_PATH_NOTE),
     },
     ['pattern'],
@@ -46,7 +57,9 @@ export const fsGlob: ToolDefinition<FsGlobInput> = {
       const dir = await resolveSearchDirectory(root, input.path ?? '.', context.hiddenPaths)
       const scan = picomatch.scan(input.pattern)
       if (input.pattern.startsWith('/') || input.pattern.split('/').includes('..')) {
-        throw new ToolFailure('pattern must be relative to the search directory and stay inside it (no leading `/`, no `..`); use path to search somewhere else')
+        throw new ToolFailure(
+          'pattern must be relative to the search directory and stay inside it (no leading `/`, no `..`); use path to search somewhere else',
+        )
       }
 
       const matches = compileGlob(input.pattern, {dot: true})
@@ -60,9 +73,11 @@ export const fsGlob: ToolDefinition<FsGlobInput> = {
         else more++
       }
 
-      const listed = start === undefined ? [] : await listWithRipgrep(root, start, fileNameGlob(input.pattern), context.signal)
+      const listed =
+        start === undefined ? [] : await listWithRipgrep(root, start, fileNameGlob(input.pattern), context.signal)
       if (listed) {
-        for (const relative of listed.sort(comparePaths)) if (hiddenPlace(join(root, relative), context.hiddenPaths) === undefined) keep(relative)
+        for (const relative of listed.sort(comparePaths))
+          if (hiddenPlace(join(root, relative), context.hiddenPaths) === undefined) keep(relative)
       } else if (start) {
         const walk = new FileWalk({hidden: context.hiddenPaths, root, signal: context.signal, start})
         for await (const file of walk.files()) keep(file.relative)
@@ -71,7 +86,10 @@ export const fsGlob: ToolDefinition<FsGlobInput> = {
 
       const lines = found.length === 0 ? [`No files match ${input.pattern} in ${dir.relative}.`] : found
       if (more > 0) lines.push(`… and ${more} more files (narrow the pattern or the path to see them)`)
-      if (truncated) lines.push(`[The search stopped after ${WALK_MAX_ENTRIES} entries, so it is incomplete; search a narrower path.]`)
+      if (truncated)
+        lines.push(
+          `[The search stopped after ${WALK_MAX_ENTRIES} entries, so it is incomplete; search a narrower path.]`,
+        )
       return toolOk(lines.join('\n'), {kind: 'read', matches: found.length + more})
     } catch (error) {
       return failureResult(error, input.path ?? '.')
@@ -80,12 +98,22 @@ export const fsGlob: ToolDefinition<FsGlobInput> = {
 }
 
 /** The files under `start` (relative to the root) whose names may match `names`, listed by ripgrep; undefined without it (see ripgrep.ts). */
-async function listWithRipgrep(root: string, start: string, names: string | undefined, signal: AbortSignal): Promise<string[] | undefined> {
+async function listWithRipgrep(
+  root: string,
+  start: string,
+  names: string | undefined,
+  signal: AbortSignal,
+): Promise<string[] | undefined> {
   const rg = ripgrep()
   if (rg === undefined) return undefined
   const walk = await walkArguments(root, start, names)
   try {
-    const output = await runRipgrep(rg, [...walk.args, '--files', '--null', '--', workspaceRelative(root, start)], root, signal)
+    const output = await runRipgrep(
+      rg,
+      [...walk.args, '--files', '--null', '--', workspaceRelative(root, start)],
+      root,
+      signal,
+    )
     return output && listedPaths(output)
   } finally {
     await walk.cleanup()
@@ -98,7 +126,11 @@ async function listWithRipgrep(root: string, start: string, names: string | unde
  * exist, so nothing can match; the search directory itself when the literal part goes through
  * a symbolic link (the walk does not follow those) or holds escapes.
  */
-async function narrowStart(root: string, dir: WorkspacePath, scan: ReturnType<typeof picomatch.scan>): Promise<string | undefined> {
+async function narrowStart(
+  root: string,
+  dir: WorkspacePath,
+  scan: ReturnType<typeof picomatch.scan>,
+): Promise<string | undefined> {
   if (!scan.isGlob || scan.base === '' || scan.base.includes('\\')) return dir.absolute
   const lexical = join(dir.absolute, scan.base)
   const base = await resolveInWorkspace(root, lexical)

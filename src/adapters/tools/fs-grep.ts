@@ -4,7 +4,14 @@ import {stat} from 'node:fs/promises'
 import {type ToolDefinition, toolOk} from '@hanzo-dev/sdk'
 
 import {FileWalk, type WalkedFile, WALK_RULES} from './file-walk.js'
-import {GREP_MAX_FILE_BYTES, GREP_MAX_FILES, GREP_MAX_LINE_CHARS, GREP_MAX_LINES, GrepReport, type GrepOutputMode} from './grep-report.js'
+import {
+  GREP_MAX_FILE_BYTES,
+  GREP_MAX_FILES,
+  GREP_MAX_LINE_CHARS,
+  GREP_MAX_LINES,
+  GrepReport,
+  type GrepOutputMode,
+} from './grep-report.js'
 import {grepWithRipgrep} from './grep-ripgrep.js'
 import {objectSchema, pathProperty} from './input-schema.js'
 import {pathLocations, pathSubject} from './path-call.js'
@@ -16,7 +23,13 @@ import {HardLinkedFile, looksBinary, openRegularFileSync, readUpToSync} from './
 import {failureResult, ToolFailure} from './tool-failure.js'
 import {resolveInWorkspace, workspaceRoot} from './workspace-path.js'
 
-export {GREP_MAX_FILE_BYTES, GREP_MAX_FILES, GREP_MAX_LINE_CHARS, GREP_MAX_LINES, type GrepOutputMode} from './grep-report.js'
+export {
+  GREP_MAX_FILE_BYTES,
+  GREP_MAX_FILES,
+  GREP_MAX_LINE_CHARS,
+  GREP_MAX_LINES,
+  type GrepOutputMode,
+} from './grep-report.js'
 
 export type FsGrepInput = {
   pattern: string
@@ -55,11 +68,26 @@ export function fsGrepTool(options: FsGrepOptions = {}): ToolDefinition<FsGrepIn
     ].join(' '),
     inputSchema: objectSchema(
       {
-        pattern: {type: 'string', minLength: 1, description: 'A JavaScript regular expression without slashes or flags, e.g. `function\\s+load\\w*` or `TODO|FIXME`. Escape regex characters to search for them literally.'},
+        pattern: {
+          type: 'string',
+          minLength: 1,
+          description:
+            'A JavaScript regular expression without slashes or flags, e.g. `function\\s+load\\w*` or `TODO|FIXME`. Escape regex characters to search for them literally.',
+        },
         path: pathProperty('A file or directory to search', SEARCH_PATH_NOTE),
-        glob: {type: 'string', minLength: 1, description: 'Only search files whose path (relative to path) matches this glob, e.g. `*.ts`, `*.{ts,tsx}` or `src/**/*.test.ts`. A glob without `/` matches the file name at any depth.'},
+        glob: {
+          type: 'string',
+          minLength: 1,
+          description:
+            'Only search files whose path (relative to path) matches this glob, e.g. `*.ts`, `*.{ts,tsx}` or `src/**/*.test.ts`. A glob without `/` matches the file name at any depth.',
+        },
         case_insensitive: {type: 'boolean', description: 'Match letters regardless of case. Defaults to false.'},
-        output_mode: {type: 'string', enum: ['content', 'files_with_matches', 'count'], description: 'What to print: matching lines (`content`, the default), the matching files, or the number of matching lines per file.'},
+        output_mode: {
+          type: 'string',
+          enum: ['content', 'files_with_matches', 'count'],
+          description:
+            'What to print: matching lines (`content`, the default), the matching files, or the number of matching lines per file.',
+        },
       },
       ['pattern'],
     ),
@@ -81,8 +109,18 @@ export function fsGrepTool(options: FsGrepOptions = {}): ToolDefinition<FsGrepIn
           const inGlob = globFilter(input.glob)
           const rg = ripgrep()
           const pattern = rg === undefined ? undefined : toRustRegex(input.pattern, flags)
-          const want = input.output_mode === 'files_with_matches' ? 'files' : input.output_mode === 'count' ? 'count' : 'lines'
-          const search = {hidden: context.hiddenPaths, inGlob, names: input.glob === undefined ? undefined : fileNameGlob(input.glob), report, root, signal: context.signal, target, want} as const
+          const want =
+            input.output_mode === 'files_with_matches' ? 'files' : input.output_mode === 'count' ? 'count' : 'lines'
+          const search = {
+            hidden: context.hiddenPaths,
+            inGlob,
+            names: input.glob === undefined ? undefined : fileNameGlob(input.glob),
+            report,
+            root,
+            signal: context.signal,
+            target,
+            want,
+          } as const
           if (rg !== undefined && pattern !== undefined && (await grepWithRipgrep({...search, pattern, rg}))) {
             return toolOk(report.render(input.pattern, target.relative, false), {kind: 'read', matches: report.found})
           }
@@ -101,14 +139,21 @@ export function fsGrepTool(options: FsGrepOptions = {}): ToolDefinition<FsGrepIn
             text = readSearchable(file, walk === undefined)
           } catch (error) {
             // One unreadable or hard-linked file (permissions, deleted meanwhile) does not spoil a tree search.
-            if (walk === undefined || !(error instanceof HardLinkedFile || typeof (error as NodeJS.ErrnoException).code === 'string')) throw error
+            if (
+              walk === undefined ||
+              !(error instanceof HardLinkedFile || typeof (error as NodeJS.ErrnoException).code === 'string')
+            )
+              throw error
           }
 
           if (text !== undefined) await search.add(file, text)
         }
 
         await search.finish()
-        return toolOk(report.render(input.pattern, target.relative, walk?.truncated === true), {kind: 'read', matches: report.found})
+        return toolOk(report.render(input.pattern, target.relative, walk?.truncated === true), {
+          kind: 'read',
+          matches: report.found,
+        })
       } catch (error) {
         return failureResult(error, input.path ?? '.')
       } finally {
@@ -142,7 +187,11 @@ function globFilter(glob: string | undefined): (relative: string) => boolean {
   return glob === undefined ? () => true : compileGlob(glob, {basename: !glob.includes('/'), dot: true})
 }
 
-async function* filterByGlob(files: AsyncIterable<WalkedFile>, inGlob: (relative: string) => boolean, toSearchRelative: (relative: string) => string): AsyncGenerator<WalkedFile> {
+async function* filterByGlob(
+  files: AsyncIterable<WalkedFile>,
+  inGlob: (relative: string) => boolean,
+  toSearchRelative: (relative: string) => string,
+): AsyncGenerator<WalkedFile> {
   for await (const file of files) if (inGlob(toSearchRelative(file.relative))) yield file
 }
 
@@ -160,12 +209,16 @@ function readSearchable(file: WalkedFile, named: boolean): string | undefined {
   }
 
   if (bytes === undefined) {
-    if (named) throw new ToolFailure(`${file.relative} is over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB, more than fs_grep searches; read parts of it with fs_read`)
+    if (named)
+      throw new ToolFailure(
+        `${file.relative} is over ${GREP_MAX_FILE_BYTES / 1024 / 1024} MB, more than fs_grep searches; read parts of it with fs_read`,
+      )
     return undefined
   }
 
   if (looksBinary(bytes)) {
-    if (named) throw new ToolFailure(`${file.relative} is a binary file (it has a NUL byte); fs_grep searches text files`)
+    if (named)
+      throw new ToolFailure(`${file.relative} is a binary file (it has a NUL byte); fs_grep searches text files`)
     return undefined
   }
 
@@ -234,7 +287,8 @@ class MatchQueue {
     }
 
     for (const [i, lines] of found.entries()) {
-      for (const match of lines) this.report.add(files[i].relative, match.line + 1, texts[i].slice(match.start, match.end), match.at)
+      for (const match of lines)
+        this.report.add(files[i].relative, match.line + 1, texts[i].slice(match.start, match.end), match.at)
     }
   }
 }

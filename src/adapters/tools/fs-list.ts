@@ -30,7 +30,8 @@ export const fsList: ToolDefinition<FsListInput> = {
     const path = input.path ?? '.'
     try {
       const target = await resolveToolPath(context.cwd, path, context.hiddenPaths)
-      if (!(await stat(target.absolute)).isDirectory()) throw new ToolFailure(`${target.relative} is a file, not a directory; use fs_read to read it`)
+      if (!(await stat(target.absolute)).isDirectory())
+        throw new ToolFailure(`${target.relative} is a file, not a directory; use fs_read to read it`)
       let names: string[] = []
       let total = 0
       for await (const entry of await opendir(target.absolute)) {
@@ -44,7 +45,9 @@ export const fsList: ToolDefinition<FsListInput> = {
       if (total === 0) return toolOk(`${target.relative} is empty.`)
       names = names.sort().slice(0, LIST_MAX_ENTRIES)
       const rest = total - names.length
-      return toolOk(names.join('\n') + (rest > 0 ? `\n… and ${rest} more entries (not shown; use fs_glob to narrow down)` : ''))
+      return toolOk(
+        names.join('\n') + (rest > 0 ? `\n… and ${rest} more entries (not shown; use fs_glob to narrow down)` : ''),
+      )
     } catch (error) {
       return failureResult(error, path)
     }

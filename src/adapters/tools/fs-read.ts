@@ -35,7 +35,11 @@ export const fsRead: ToolDefinition<FsReadInput> = {
     {
       path: pathProperty('The file to read'),
       offset: {type: 'integer', minimum: 1, description: 'The first line to return, 1-based. Defaults to 1.'},
-      limit: {type: 'integer', minimum: 1, description: `How many lines to return. Defaults to (and is capped at) ${READ_MAX_LINES}.`},
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        description: `How many lines to return. Defaults to (and is capped at) ${READ_MAX_LINES}.`,
+      },
     },
     ['path'],
   ),
@@ -49,7 +53,13 @@ export const fsRead: ToolDefinition<FsReadInput> = {
       const target = await resolveToolPath(context.cwd, input.path, context.hiddenPaths)
       const {handle, size} = await openRegularFile(target.absolute, target.relative)
       try {
-        const {lines, text} = await readLines(handle, size, target.relative, input.offset ?? 1, Math.min(input.limit ?? READ_MAX_LINES, READ_MAX_LINES))
+        const {lines, text} = await readLines(
+          handle,
+          size,
+          target.relative,
+          input.offset ?? 1,
+          Math.min(input.limit ?? READ_MAX_LINES, READ_MAX_LINES),
+        )
         return toolOk(text, {kind: 'read', lines})
       } finally {
         await handle.close()
@@ -69,7 +79,13 @@ interface Line {
  * Lines `first` .. `first + count - 1`, numbered, read in chunks so memory stays bounded whatever
  * the file's size or line length: lines before `first` are only counted, long lines are cut.
  */
-async function readLines(handle: FileHandle, size: number, display: string, first: number, count: number): Promise<{text: string; lines: number}> {
+async function readLines(
+  handle: FileHandle,
+  size: number,
+  display: string,
+  first: number,
+  count: number,
+): Promise<{text: string; lines: number}> {
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES)
   const lines: Line[] = []
   let shownBytes = 0
@@ -95,7 +111,10 @@ async function readLines(handle: FileHandle, size: number, display: string, firs
     const {bytesRead} = await handle.read(chunk, 0, CHUNK_BYTES, position)
     if (bytesRead === 0) break
     const data = chunk.subarray(0, bytesRead)
-    if (position === 0 && looksBinary(data)) throw new ToolFailure(`${display} looks like a binary file (a NUL byte in its first 8 KB); fs_read only reads text`)
+    if (position === 0 && looksBinary(data))
+      throw new ToolFailure(
+        `${display} looks like a binary file (a NUL byte in its first 8 KB); fs_read only reads text`,
+      )
     let start = 0
     while (start < data.length) {
       const newline = data.indexOf(10, start)
@@ -128,7 +147,9 @@ async function readLines(handle: FileHandle, size: number, display: string, firs
   if (lines.length > 0) return render(lines, display, size, false)
   if (position === 0) return {lines: 0, text: `${display} is empty.`}
   const total = lastLineOpen ? lineNumber : lineNumber - 1
-  throw new ToolFailure(`offset ${first} is past the end of ${display}, which has ${total} line${total === 1 ? '' : 's'}`)
+  throw new ToolFailure(
+    `offset ${first} is past the end of ${display}, which has ${total} line${total === 1 ? '' : 's'}`,
+  )
 }
 
 /** A line as shown: its line ending dropped, or, when it was cut, the count of what was left out. */
@@ -144,5 +165,8 @@ function render(lines: Line[], display: string, size: number, more: boolean): {t
   if (!more) return {lines: lines.length, text: body}
   const first = lines[0].number
   const last = lines.at(-1)?.number ?? first
-  return {lines: lines.length, text: `${body}\n\n[Showed lines ${first}-${last} of ${display} (${size} bytes in all); it continues: call fs_read with offset=${last + 1} to read more.]`}
+  return {
+    lines: lines.length,
+    text: `${body}\n\n[Showed lines ${first}-${last} of ${display} (${size} bytes in all); it continues: call fs_read with offset=${last + 1} to read more.]`,
+  }
 }

@@ -44,7 +44,8 @@ export const fsWrite: ToolDefinition<FsWriteInput> = {
         if (error.code === 'ENOENT') return undefined
         throw error
       })
-      if (previous?.isDirectory()) throw new ToolFailure(`${target.relative} is a directory; give the path of a file inside it`)
+      if (previous?.isDirectory())
+        throw new ToolFailure(`${target.relative} is a directory; give the path of a file inside it`)
       const before = previous ? await currentText(target) : null
       // The path is canonical, so the directories created are inside the workspace.
       await mkdir(dirname(target.absolute), {recursive: true})

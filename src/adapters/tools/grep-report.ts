@@ -60,7 +60,8 @@ export class GrepReport {
   }
 
   private count(path: string, lines: number): void {
-    if (this.counts.has(path) || this.counts.size < GREP_MAX_FILES) this.counts.set(path, (this.counts.get(path) ?? 0) + lines)
+    if (this.counts.has(path) || this.counts.size < GREP_MAX_FILES)
+      this.counts.set(path, (this.counts.get(path) ?? 0) + lines)
   }
 
   render(pattern: string, where: string, truncated: boolean): string {
@@ -69,15 +70,20 @@ export class GrepReport {
     if (this.mode === 'content') {
       body = this.printed.join('\n')
       const rest = this.matchingLines - this.printed.length
-      if (rest > 0) notes.push(`… and ${plural(rest, 'more matching line')} (narrow the pattern, path or glob, or use output_mode count)`)
+      if (rest > 0)
+        notes.push(
+          `… and ${plural(rest, 'more matching line')} (narrow the pattern, path or glob, or use output_mode count)`,
+        )
     } else {
       body = [...this.counts].map(([path, count]) => (this.mode === 'count' ? `${path}:${count}` : path)).join('\n')
       const rest = this.matchingFiles - this.counts.size
       if (rest > 0) notes.push(`… and ${plural(rest, 'more matching file')} (narrow the pattern, path or glob)`)
-      if (this.mode === 'count') notes.push(`${plural(this.matchingLines, 'matching line')} in ${plural(this.matchingFiles, 'file')}`)
+      if (this.mode === 'count')
+        notes.push(`${plural(this.matchingLines, 'matching line')} in ${plural(this.matchingFiles, 'file')}`)
     }
 
-    if (truncated) notes.push(`The search stopped after ${WALK_MAX_ENTRIES} entries, so it is incomplete; search a narrower path.`)
+    if (truncated)
+      notes.push(`The search stopped after ${WALK_MAX_ENTRIES} entries, so it is incomplete; search a narrower path.`)
     if (this.matchingLines === 0) body = `No matches for /${pattern}/ in ${where}.`
     return [body, ...notes.map((note) => `[${note}]`)].join('\n')
   }

@@ -34,7 +34,16 @@ export interface RipgrepSearch {
  * read are dropped, as it would drop them: hard-linked ones, and binary ones by fs_grep's own rule
  * (a NUL in the first 8 KB, not ripgrep's "anywhere before the match").
  */
-const MATCH_ARGUMENTS = ['--no-config', '--text', '--encoding', 'none', '--crlf', '--max-filesize', String(GREP_MAX_FILE_BYTES), '--null']
+const MATCH_ARGUMENTS = [
+  '--no-config',
+  '--text',
+  '--encoding',
+  'none',
+  '--crlf',
+  '--max-filesize',
+  String(GREP_MAX_FILE_BYTES),
+  '--null',
+]
 
 interface FileCount {
   path: string
@@ -52,11 +61,24 @@ export async function grepWithRipgrep(search: RipgrepSearch): Promise<boolean> {
   const walk = await walkArguments(root, target.absolute, search.names)
   const files: FileCount[] = []
   const records = new RecordReader(search.want === 'files' ? 'path' : 'count', (path, count) => {
-    if (search.inGlob(relativeTo(target, path)) && hiddenPlace(join(root, path), search.hidden) === undefined && readable(join(root, path))) files.push({count, path})
+    if (
+      search.inGlob(relativeTo(target, path)) &&
+      hiddenPlace(join(root, path), search.hidden) === undefined &&
+      readable(join(root, path))
+    )
+      files.push({count, path})
   })
   let listed: Buffer | undefined
   try {
-    const args = [...walk.args, ...MATCH_ARGUMENTS, search.want === 'files' ? '--files-with-matches' : '--count', '--regexp', search.pattern, '--', workspaceRelative(root, target.absolute)]
+    const args = [
+      ...walk.args,
+      ...MATCH_ARGUMENTS,
+      search.want === 'files' ? '--files-with-matches' : '--count',
+      '--regexp',
+      search.pattern,
+      '--',
+      workspaceRelative(root, target.absolute),
+    ]
     listed = await runRipgrep(search.rg, args, root, search.signal, (chunk) => records.read(chunk))
   } finally {
     await walk.cleanup()
@@ -73,7 +95,17 @@ export async function grepWithRipgrep(search: RipgrepSearch): Promise<boolean> {
     }
 
     if (shown.length > 0) {
-      const args = [...MATCH_ARGUMENTS, '--line-number', '--column', '--no-heading', '--with-filename', '--regexp', search.pattern, '--', ...shown]
+      const args = [
+        ...MATCH_ARGUMENTS,
+        '--line-number',
+        '--column',
+        '--no-heading',
+        '--with-filename',
+        '--regexp',
+        search.pattern,
+        '--',
+        ...shown,
+      ]
       const printed = await runRipgrep(search.rg, args, root, search.signal)
       if (printed === undefined) return false
       lines = parseLines(printed)
@@ -158,7 +190,7 @@ interface PrintedLine {
 function parseLines(output: Buffer): Map<string, PrintedLine[]> {
   const text = output.toString('utf8')
   const files = new Map<string, PrintedLine[]>()
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const nul = text.indexOf('\0', at)
     const colon = text.indexOf(':', nul)
     const colon2 = text.indexOf(':', colon + 1)
@@ -169,7 +201,8 @@ function parseLines(output: Buffer): Map<string, PrintedLine[]> {
     const line = text.slice(colon2 + 1, end)
     // The column counts bytes from 1; only a long line needs it, to be cut around the match.
     const column = Number(text.slice(colon + 1, colon2)) - 1
-    const matchAt = line.length > GREP_MAX_LINE_CHARS ? Buffer.from(line).subarray(0, column).toString('utf8').length : 0
+    const matchAt =
+      line.length > GREP_MAX_LINE_CHARS ? Buffer.from(line).subarray(0, column).toString('utf8').length : 0
     let found = files.get(path)
     if (!found) files.set(path, (found = []))
     found.push({at: matchAt, number: Number(text.slice(nul + 1, colon)), text: line})

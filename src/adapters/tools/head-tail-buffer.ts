@@ -28,7 +28,8 @@ export class HeadTailBuffer {
     if (rest.length === 0) return
     this.tail.push(rest)
     this.tailBytes += rest.length
-    while (this.tail.length > 1 && this.tailBytes - this.tail[0].length >= this.tailLimit) this.tailBytes -= this.tail.shift()?.length ?? 0
+    while (this.tail.length > 1 && this.tailBytes - this.tail[0].length >= this.tailLimit)
+      this.tailBytes -= this.tail.shift()?.length ?? 0
     const excess = this.tailBytes - this.tailLimit
     if (excess > 0) {
       this.tail[0] = this.tail[0].subarray(excess)

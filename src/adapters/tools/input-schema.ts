@@ -7,5 +7,8 @@ export function objectSchema(properties: Record<string, JsonSchema>, required: s
 
 /** A path input, resolved the way every file tool resolves it (workspace-path.ts). */
 export function pathProperty(what: string, extra = ''): JsonSchema {
-  return {description: `${what}, relative to the workspace root (or absolute, inside the workspace).${extra ? ` ${extra}` : ''}`, type: 'string'}
+  return {
+    description: `${what}, relative to the workspace root (or absolute, inside the workspace).${extra ? ` ${extra}` : ''}`,
+    type: 'string',
+  }
 }

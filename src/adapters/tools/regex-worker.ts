@@ -74,7 +74,12 @@ export class RegexWorker {
 
   /** `pattern` and `flags` must already compile on this thread (the caller reports a bad pattern). */
   static open(pattern: string, flags: string, options: RegexWorkerOptions): RegexWorker {
-    const worker = idle.pop() ?? new Worker(`(${serve.toString()})(require('node:worker_threads').parentPort)`, {eval: true, name: 'hanzo-dev regex'})
+    const worker =
+      idle.pop() ??
+      new Worker(`(${serve.toString()})(require('node:worker_threads').parentPort)`, {
+        eval: true,
+        name: 'hanzo-dev regex',
+      })
     const opened = new RegexWorker(worker, options)
     opened.post({at: opened.at, flags, pattern})
     if (options.signal.aborted) opened.onAbort()
@@ -143,7 +148,8 @@ export class RegexWorker {
 
 function toMatches(found: number[]): LineMatch[] {
   const matches: LineMatch[] = []
-  for (let i = 0; i < found.length; i += 4) matches.push({at: found[i + 3], end: found[i + 2], line: found[i], start: found[i + 1]})
+  for (let i = 0; i < found.length; i += 4)
+    matches.push({at: found[i + 3], end: found[i + 2], line: found[i], start: found[i + 1]})
   return matches
 }
 
@@ -152,7 +158,10 @@ function toMatches(found: number[]): LineMatch[] {
  * TypeScript sources under test and from the build): it must not use anything from outside itself.
  * Lines are split at `\n`, a `\r` before it dropped; a final `\n` does not start another line.
  */
-function serve(port: {on(event: 'message', listener: (request: Request) => void): void; postMessage(reply: Reply): void}): void {
+function serve(port: {
+  on(event: 'message', listener: (request: Request) => void): void
+  postMessage(reply: Reply): void
+}): void {
   let regex = /$^/
   let at = new Int32Array(new SharedArrayBuffer(4))
   port.on('message', (request) => {

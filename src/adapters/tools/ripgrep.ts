@@ -56,8 +56,23 @@ function lookUp(path: string): string | undefined {
  * A ripgrep run's arguments for the walk from `start` (run in `root`), and what to clean up after.
  * `names` (from {@link fileNameGlob}) spares listing or reading files whose name cannot match.
  */
-export async function walkArguments(root: string, start: string, names?: string): Promise<{args: string[]; cleanup(): Promise<void>}> {
-  const args = ['--no-config', '--hidden', '--no-require-git', '--no-ignore-global', '--no-ignore-exclude', '--no-ignore-dot', '--no-ignore-parent', '--no-messages', '--glob', '!.git']
+export async function walkArguments(
+  root: string,
+  start: string,
+  names?: string,
+): Promise<{args: string[]; cleanup(): Promise<void>}> {
+  const args = [
+    '--no-config',
+    '--hidden',
+    '--no-require-git',
+    '--no-ignore-global',
+    '--no-ignore-exclude',
+    '--no-ignore-dot',
+    '--no-ignore-parent',
+    '--no-messages',
+    '--glob',
+    '!.git',
+  ]
   // A file type, not a --glob: ripgrep's globs override .gitignore, its types come after it.
   if (names !== undefined) args.push('--type-add', `hanzo:${names}`, '--type', 'hanzo')
   const rules = ancestorRules(root, start)
@@ -95,7 +110,13 @@ export function printedPath(path: string): string {
  * output returned is empty. Killed on abort (rejecting with the signal's reason) and after
  * {@link RIPGREP_LIMIT_MS}; a `consume` that throws kills it too and rejects with that error.
  */
-export function runRipgrep(rg: string, args: string[], cwd: string, signal: AbortSignal, consume?: (chunk: Buffer) => void): Promise<Buffer | undefined> {
+export function runRipgrep(
+  rg: string,
+  args: string[],
+  cwd: string,
+  signal: AbortSignal,
+  consume?: (chunk: Buffer) => void,
+): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
       reject(signal.reason)
@@ -132,7 +153,12 @@ export function runRipgrep(rg: string, args: string[], cwd: string, signal: Abor
       clearTimeout(timer)
       signal.removeEventListener('abort', onAbort)
       if (outcome === 'aborted') reject(signal.reason)
-      else if (outcome === 'timeout') reject(new ToolFailure(`the search ran for more than ${RIPGREP_LIMIT_MS / 1000} s and was stopped; narrow path or glob`))
+      else if (outcome === 'timeout')
+        reject(
+          new ToolFailure(
+            `the search ran for more than ${RIPGREP_LIMIT_MS / 1000} s and was stopped; narrow path or glob`,
+          ),
+        )
       else if (typeof outcome === 'object') reject(outcome.error)
       else resolve(outcome === undefined && (code === 0 || code === 1) ? Buffer.concat(chunks) : undefined)
     })
@@ -142,5 +168,10 @@ export function runRipgrep(rg: string, args: string[], cwd: string, signal: Abor
 /** The paths `rg --files --null` printed, relative to the root. */
 export function listedPaths(output: Buffer): string[] {
   const text = output.toString('utf8')
-  return text === '' ? [] : text.split('\0').slice(0, -1).map((path) => printedPath(path))
+  return text === ''
+    ? []
+    : text
+        .split('\0')
+        .slice(0, -1)
+        .map((path) => printedPath(path))
 }

@@ -6,12 +6,18 @@ import {ToolFailure} from './tool-failure.js'
 import {resolveInWorkspace, type WorkspacePath} from './workspace-path.js'
 
 /** How a search's `path` input behaves, for the model. */
-export const SEARCH_PATH_NOTE = 'Defaults to the workspace root. A directory named here is searched even when .gitignore ignores it.'
+export const SEARCH_PATH_NOTE =
+  'Defaults to the workspace root. A directory named here is searched even when .gitignore ignores it.'
 
 /** The directory fs_glob and fs_grep search by default: `path`, checked to be a directory inside the workspace and not hidden. */
-export async function resolveSearchDirectory(root: string, path: string, hidden?: readonly string[]): Promise<WorkspacePath> {
+export async function resolveSearchDirectory(
+  root: string,
+  path: string,
+  hidden?: readonly string[],
+): Promise<WorkspacePath> {
   const dir = await resolveInWorkspace(root, path, hidden)
-  if (!(await stat(dir.absolute)).isDirectory()) throw new ToolFailure(`${dir.relative} is a file, not a directory; give a directory to search`)
+  if (!(await stat(dir.absolute)).isDirectory())
+    throw new ToolFailure(`${dir.relative} is a file, not a directory; give a directory to search`)
   return dir
 }
 

@@ -18,7 +18,9 @@ export function looksBinary(bytes: Uint8Array): boolean {
  */
 export class HardLinkedFile extends ToolFailure {
   constructor(display: string, links: number) {
-    super(`${display} has ${links} hard links: the same file has other names, maybe outside the workspace, so the file tools do not open it`)
+    super(
+      `${display} has ${links} hard links: the same file has other names, maybe outside the workspace, so the file tools do not open it`,
+    )
     this.name = 'HardLinkedFile'
   }
 }
@@ -52,7 +54,8 @@ export function openRegularFileSync(absolute: string, display: string): {fd: num
 /** The size of the file `info` describes, or a {@link ToolFailure} saying why it may not be read. */
 function checkRegular(info: Stats, display: string): number {
   if (info.isDirectory()) throw new ToolFailure(`${display} is a directory; use fs_list to see its entries`)
-  if (!info.isFile()) throw new ToolFailure(`${display} is not a regular file (a device, socket or pipe); it cannot be read as text`)
+  if (!info.isFile())
+    throw new ToolFailure(`${display} is not a regular file (a device, socket or pipe); it cannot be read as text`)
   if (info.nlink > 1) throw new HardLinkedFile(display, info.nlink)
   return info.size
 }

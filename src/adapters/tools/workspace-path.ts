@@ -23,7 +23,6 @@ export interface WorkspacePath {
   relative: string
 }
 
-
 /** The canonical workspace root: `cwd` itself may be reached through a symlink (`/tmp` on macOS). */
 export function workspaceRoot(cwd: string): Promise<string> {
   return realpath(cwd)
@@ -38,7 +37,11 @@ export async function resolveToolPath(cwd: string, input: string, hidden?: reado
  * `input` (relative to `root`, or absolute) as a canonical path inside the workspace and outside
  * every `hidden` place (ToolContext.hiddenPaths), or a {@link ToolFailure}.
  */
-export async function resolveInWorkspace(root: string, input: string, hidden: readonly string[] = []): Promise<WorkspacePath> {
+export async function resolveInWorkspace(
+  root: string,
+  input: string,
+  hidden: readonly string[] = [],
+): Promise<WorkspacePath> {
   if (input.includes('\0')) throw new ToolFailure('the path contains a NUL byte')
   const requested = resolve(root, input)
   const absolute = await canonicalize(requested)
@@ -50,7 +53,9 @@ export async function resolveInWorkspace(root: string, input: string, hidden: re
   const place = hiddenPlace(absolute, hidden)
   if (place !== undefined) {
     const via = absolute === requested ? '' : ` (it resolves to ${absolute})`
-    throw new ToolFailure(`${input}${via} is in ${place}, where hanzo-dev keeps its settings, credentials, sessions or a server's secrets; no tool reads or writes it`)
+    throw new ToolFailure(
+      `${input}${via} is in ${place}, where hanzo-dev keeps its settings, credentials, sessions or a server's secrets; no tool reads or writes it`,
+    )
   }
 
   return {absolute, relative: workspaceRelative(root, absolute)}
@@ -61,9 +66,7 @@ export function hiddenPlace(absolute: string, hidden: readonly string[] = []): s
   return hidden.find((place) => isInside(place, absolute))
 }
 
-
 /** How paths are shown to the model: relative to the root, `/`-separated, `.` for the root. */
 export function workspaceRelative(root: string, absolute: string): string {
   return relative(root, absolute).split(sep).join('/') || '.'
 }
-

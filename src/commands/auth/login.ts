@@ -27,8 +27,13 @@ Credentials go to the OS keychain (macOS, Windows; on Linux when credentials.sto
 
   static flags = {
     provider: Flags.string({char: 'p', description: 'Provider name or OAuth issuer URL.'}),
-    device: Flags.boolean({description: 'Log in with a code entered on another device (RFC 8628).', exclusive: ['with-api-key', 'no-browser']}),
-    'no-browser': Flags.boolean({description: 'Print the login URL instead of opening a browser, and read the redirect URL or code from stdin.'}),
+    device: Flags.boolean({
+      description: 'Log in with a code entered on another device (RFC 8628).',
+      exclusive: ['with-api-key', 'no-browser'],
+    }),
+    'no-browser': Flags.boolean({
+      description: 'Print the login URL instead of opening a browser, and read the redirect URL or code from stdin.',
+    }),
     'with-api-key': Flags.boolean({description: 'Store an API key read from stdin instead of logging in.'}),
     'client-id': Flags.string({description: 'OAuth client id (for an issuer URL, or to override the provider table).'}),
   }
@@ -60,21 +65,28 @@ Credentials go to the OS keychain (macOS, Windows; on Linux when credentials.sto
       } else {
         const resolved = resolveAuthProvider(name, config, flags['client-id'])
         provider = resolved.name
-        credential = await loginWithOAuth(context, resolved, {browser: !flags['no-browser'], device: flags.device}, {
-          input: process.stdin,
-          // The server's words are in these lines (its verification URI, its user code).
-          say: (message) => process.stderr.write(`${printable(message)}\n`),
-          signal,
-          waiting: withSpinner,
-          warn: (message) => this.warn(message),
-        })
+        credential = await loginWithOAuth(
+          context,
+          resolved,
+          {browser: !flags['no-browser'], device: flags.device},
+          {
+            input: process.stdin,
+            // The server's words are in these lines (its verification URI, its user code).
+            say: (message) => process.stderr.write(`${printable(message)}\n`),
+            signal,
+            waiting: withSpinner,
+            warn: (message) => this.warn(message),
+          },
+        )
       }
     } finally {
       release()
     }
 
     const report = describeCredential(provider, credential, context)
-    this.log(`Logged in to ${provider}${report.account ? ` as ${oneLine(report.account)}` : ''}${report.expires ? ` (token expires ${report.expires})` : ''}; stored in ${report.storedIn}`)
+    this.log(
+      `Logged in to ${provider}${report.account ? ` as ${oneLine(report.account)}` : ''}${report.expires ? ` (token expires ${report.expires})` : ''}; stored in ${report.storedIn}`,
+    )
     return jsonReport(report)
   }
 }

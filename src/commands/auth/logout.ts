@@ -37,11 +37,16 @@ The login is revoked at the provider when it offers revocation. The credential i
       return {loggedOut: []}
     }
 
-    const targets = flags.all ? stored : [flags.provider ? storedProviderName(flags.provider, config) : await chooseProvider(stored, 'log out of')]
+    const targets = flags.all
+      ? stored
+      : [flags.provider ? storedProviderName(flags.provider, config) : await chooseProvider(stored, 'log out of')]
     const loggedOut: LogoutReport[] = []
     for (const provider of targets) {
       const credential = await context.store.get(provider)
-      if (!credential) throw new UserError(`Not logged in to ${provider}`, {hint: stored.length > 0 ? `logged in to: ${stored.join(', ')}` : undefined})
+      if (!credential)
+        throw new UserError(`Not logged in to ${provider}`, {
+          hint: stored.length > 0 ? `logged in to: ${stored.join(', ')}` : undefined,
+        })
       const report: LogoutReport = {provider}
       if (credential.type === 'oauth') {
         const outcome = await revokeCredential(
@@ -51,7 +56,8 @@ The login is revoked at the provider when it offers revocation. The credential i
           AbortSignal.timeout(REVOCATION_TIMEOUT_MS),
         )
         report.revocation = outcome.result
-        if (outcome.result === 'failed') this.warn(`could not revoke the ${provider} login at the server (${outcome.reason}); it is deleted here`)
+        if (outcome.result === 'failed')
+          this.warn(`could not revoke the ${provider} login at the server (${outcome.reason}); it is deleted here`)
       }
 
       await context.store.delete(provider)

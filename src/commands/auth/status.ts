@@ -1,7 +1,14 @@
 import {oneLine} from '@hanzo-dev/sdk/terminal-text'
 
 import {openAuthContext} from '../../adapters/auth/auth-context.js'
-import {type CredentialReport, describeKeySource, describeSummary, jsonReport, keySource, type KeySource} from '../../cli/auth-report.js'
+import {
+  type CredentialReport,
+  describeKeySource,
+  describeSummary,
+  jsonReport,
+  keySource,
+  type KeySource,
+} from '../../cli/auth-report.js'
 import {HanzoCommand} from '../../cli/base-command.js'
 import {makeStyle} from '../../adapters/style.js'
 import {configuredKey} from '../../core/agent/endpoint.js'
@@ -26,11 +33,20 @@ Each login shows its provider, account, expiry and where it is kept; API keys ar
     }
 
     const style = makeStyle(process.stdout)
-    if (reports.length === 0 && apiKeys.length === 0) this.log('Not logged in. Run `hanzo-dev auth login`, or set HANZO_API_KEY.')
+    if (reports.length === 0 && apiKeys.length === 0)
+      this.log('Not logged in. Run `hanzo-dev auth login`, or set HANZO_API_KEY.')
     for (const report of reports) {
-      const expiry = report.expires ? (report.expired ? style.red(`expired ${report.expires}`) : `expires ${report.expires}`) : undefined
+      const expiry = report.expires
+        ? report.expired
+          ? style.red(`expired ${report.expires}`)
+          : `expires ${report.expires}`
+        : undefined
       const renew = report.expired && report.renewable ? ' (renewed on next use)' : ''
-      const details = [report.type === 'api_key' ? 'API key' : 'OAuth', report.account && `as ${oneLine(report.account)}`, expiry && expiry + renew]
+      const details = [
+        report.type === 'api_key' ? 'API key' : 'OAuth',
+        report.account && `as ${oneLine(report.account)}`,
+        expiry && expiry + renew,
+      ]
       this.log(`${style.bold(report.provider)}: ${details.filter(Boolean).join(', ')} — ${report.storedIn}`)
     }
 

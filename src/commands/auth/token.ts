@@ -13,13 +13,18 @@ export default class AuthToken extends HanzoCommand {
 
 An expired login is renewed first. Concurrent calls are safe: a renewal happens once, under a lock, and every caller gets the new token.`
 
-  static examples = ['curl -H "Authorization: Bearer $(<%= config.bin %> auth token --provider hanzo)" https://api.hanzo.ai/v1/models']
+  static examples = [
+    'curl -H "Authorization: Bearer $(<%= config.bin %> auth token --provider hanzo)" https://api.hanzo.ai/v1/models',
+  ]
 
   // The output is the secret itself: nothing else, and no JSON wrapper to log by accident.
   static enableJsonFlag = false
 
   static flags = {
-    provider: Flags.string({char: 'p', description: 'Provider (default: the first logged-in of hanzo, anthropic, openai).'}),
+    provider: Flags.string({
+      char: 'p',
+      description: 'Provider (default: the first logged-in of hanzo, anthropic, openai).',
+    }),
   }
 
   async run(): Promise<void> {
@@ -27,7 +32,9 @@ An expired login is renewed first. Concurrent calls are safe: a renewal happens 
     const {config, origins} = await this.settings()
     const context = await openAuthContext(config, process.env, (message) => this.warn(message))
     const stored = new Set((await context.store.list()).map((summary) => summary.provider))
-    const provider = flags.provider ? storedProviderName(flags.provider, config) : (AUTO_DETECT_ORDER.find((name) => stored.has(name)) ?? [...stored][0])
+    const provider = flags.provider
+      ? storedProviderName(flags.provider, config)
+      : (AUTO_DETECT_ORDER.find((name) => stored.has(name)) ?? [...stored][0])
     const credential = provider === undefined ? undefined : await freshCredential(context, provider)
     if (!credential) {
       // A key from the environment or the settings is no login to print, but it is no "not logged in" either.
@@ -41,7 +48,9 @@ An expired login is renewed first. Concurrent calls are safe: a renewal happens 
         })
       }
 
-      throw new UserError(provider ? `Not logged in to ${provider}` : 'Not logged in', {hint: `run hanzo-dev auth login${provider ? ` --provider ${provider}` : ''}`})
+      throw new UserError(provider ? `Not logged in to ${provider}` : 'Not logged in', {
+        hint: `run hanzo-dev auth login${provider ? ` --provider ${provider}` : ''}`,
+      })
     }
 
     // A valid token has no control character (RFC 6750); one a hostile server issued is shown, not obeyed.

@@ -20,7 +20,11 @@ Settings come from the user file ($XDG_CONFIG_HOME/hanzo/settings.json), the pro
     'show-origin': Flags.boolean({description: 'Show the file or environment variable each value came from.'}),
   }
 
-  async run(): Promise<{config: Record<string, unknown>; defaultPermissions: Record<string, string>; origins: Record<string, string>}> {
+  async run(): Promise<{
+    config: Record<string, unknown>
+    defaultPermissions: Record<string, string>
+    origins: Record<string, string>
+  }> {
     const {flags} = await this.parse(ConfigList)
     const {config, origins} = await this.settings()
     for (const entry of settingEntries(config, origins)) {
@@ -37,6 +41,10 @@ Settings come from the user file ($XDG_CONFIG_HOME/hanzo/settings.json), the pro
       this.log(flags['show-origin'] ? `default (built-in)\t${line}` : line)
     }
 
-    return {config: shownConfig(config), defaultPermissions: Object.fromEntries(defaults.map((r) => [r.pattern, r.mode])), origins}
+    return {
+      config: shownConfig(config),
+      defaultPermissions: Object.fromEntries(defaults.map((r) => [r.pattern, r.mode])),
+      origins,
+    }
   }
 }

@@ -13,7 +13,12 @@ The project is the nearest directory with a .hanzo/ folder between here and the 
 
   async run(): Promise<{projectRoot: string; files: ConfigFile[]}> {
     await this.parse(ConfigPath)
-    const {files, projectRoot} = await locateConfigFiles({cwd: process.cwd(), env: process.env, homedir: homedir(), io: nodeConfigIO})
+    const {files, projectRoot} = await locateConfigFiles({
+      cwd: process.cwd(),
+      env: process.env,
+      homedir: homedir(),
+      io: nodeConfigIO,
+    })
     for (const file of files) this.log(`${file.tier.padEnd(8)}${file.path}${file.exists ? '' : ' (not created)'}`)
     return {files, projectRoot}
   }

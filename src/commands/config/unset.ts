@@ -9,7 +9,10 @@ export default class ConfigUnset extends HanzoCommand {
 
 Sections left empty are removed too; the file's other keys and formatting are kept. Exits 1 when the key is not set in that file (see config list --show-origin for where a value comes from).`
 
-  static examples = ['<%= config.bin %> config unset model', '<%= config.bin %> config unset mcp_servers.fs --tier local']
+  static examples = [
+    '<%= config.bin %> config unset model',
+    '<%= config.bin %> config unset mcp_servers.fs --tier local',
+  ]
 
   static args = {
     key: Args.string({description: 'Dotted setting key.', required: true}),

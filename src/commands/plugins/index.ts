@@ -44,7 +44,10 @@ Each plugin is core (it ships with hanzo-dev), user (you installed it with "plug
       if (group.length === 0) continue
       this.log(style.bold(type))
       // A linked plugin's package.json says what it likes: its words through the printer.
-      for (const r of group) this.log(`  ${oneLine(r.name)} ${style.dim(oneLine(r.version))}${type === 'link' ? style.dim(`  ${oneLine(r.root, Number.POSITIVE_INFINITY)}`) : ''}`)
+      for (const r of group)
+        this.log(
+          `  ${oneLine(r.name)} ${style.dim(oneLine(r.version))}${type === 'link' ? style.dim(`  ${oneLine(r.root, Number.POSITIVE_INFINITY)}`) : ''}`,
+        )
     }
 
     if (rows.length === 0) this.log(flags.type ? `No ${flags.type} plugins.` : 'No plugins.')

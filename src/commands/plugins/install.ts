@@ -21,7 +21,10 @@ export default class PluginsInstall extends Command {
 Set npm's log level with <%= config.scopedEnvVarKey('NPM_LOG_LEVEL') %> and its registry with <%= config.scopedEnvVarKey('NPM_REGISTRY') %>.`
   static examples = [
     ...Base.examples,
-    {command: '<%= config.bin %> <%= command.id %> ./my-plugin-1.0.0.tgz', description: 'Install a plugin from a local tarball.'},
+    {
+      command: '<%= config.bin %> <%= command.id %> ./my-plugin-1.0.0.tgz',
+      description: 'Install a plugin from a local tarball.',
+    },
   ]
 
   static flags = Base.flags
@@ -31,7 +34,11 @@ Set npm's log level with <%= config.scopedEnvVarKey('NPM_LOG_LEVEL') %> and its 
   async run(): Promise<void> {
     const argv = this.argv.map((arg) => {
       const spec = asSpec(arg)
-      if (spec === undefined) this.error(`No such file or directory: ${arg}`, {exit: 2, suggestions: ['give the path of a plugin tarball or directory, or an npm package name']})
+      if (spec === undefined)
+        this.error(`No such file or directory: ${arg}`, {
+          exit: 2,
+          suggestions: ['give the path of a plugin tarball or directory, or an npm package name'],
+        })
       return spec
     })
     await Base.run(argv, this.config)

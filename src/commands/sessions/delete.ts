@@ -8,7 +8,10 @@ export default class SessionsDelete extends HanzoCommand {
 
 Asks nothing: the id names one session (a prefix must match only one), and the files are your own records, not the project's.`
 
-  static examples = ['<%= config.bin %> sessions delete 2b6c1f3a', '<%= config.bin %> sessions list --json | jq -r ".sessions[].id" | xargs -n1 <%= config.bin %> sessions delete']
+  static examples = [
+    '<%= config.bin %> sessions delete 2b6c1f3a',
+    '<%= config.bin %> sessions list --json | jq -r ".sessions[].id" | xargs -n1 <%= config.bin %> sessions delete',
+  ]
 
   static args = {
     id: Args.string({description: 'The session id, or the start of it (sessions list shows them).', required: true}),

@@ -10,7 +10,11 @@ export default class SessionsList extends HanzoCommand {
 
 Every hanzo-dev run is saved as a session in your data dir ($XDG_DATA_HOME/hanzo-dev/sessions); hanzo-dev run --continue or --resume ID carries one on. TURNS counts model requests; tokens add up every run of the session. COST shows when the pricing setting has a price for the model (USD per million tokens, at today's prices): hanzo-dev config set pricing.gpt-4o '{"input": 2.5, "output": 10}'.`
 
-  static examples = ['<%= config.bin %> sessions list', '<%= config.bin %> sessions list --all --limit 50', '<%= config.bin %> sessions list --json | jq -r ".sessions[0].id"']
+  static examples = [
+    '<%= config.bin %> sessions list',
+    '<%= config.bin %> sessions list --all --limit 50',
+    '<%= config.bin %> sessions list --json | jq -r ".sessions[0].id"',
+  ]
 
   static flags = {
     all: Flags.boolean({description: "Every project's sessions, with their project."}),
@@ -21,7 +25,12 @@ Every hanzo-dev run is saved as a session in your data dir ($XDG_DATA_HOME/hanzo
     const {flags} = await this.parse(SessionsList)
     const {config, projectRoot} = await this.settings()
     const store = SessionStore.at(this.paths.dataDir)
-    const sessions = await listSessions(store, {limit: flags.limit, pricing: config.pricing, projectRoot: flags.all ? undefined : projectRoot, warn: (message) => this.warn(message)})
+    const sessions = await listSessions(store, {
+      limit: flags.limit,
+      pricing: config.pricing,
+      projectRoot: flags.all ? undefined : projectRoot,
+      warn: (message) => this.warn(message),
+    })
     if (sessions.length > 0) {
       for (const line of renderSessionList(sessions, {allProjects: flags.all})) this.log(line)
     } else {

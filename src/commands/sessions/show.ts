@@ -8,14 +8,23 @@ import {requestsByRun, type SessionSummary, summarize} from '../../core/sessions
 import type {TranscriptLine} from '../../core/sessions/transcript.js'
 import {turnUsage} from '../../core/sessions/usage.js'
 
-type ShownSession = SessionSummary & {path: string; updated_at: string; usage: {by_turn: unknown[]}; skipped: SkippedLine[]; transcript: TranscriptLine[]}
+type ShownSession = SessionSummary & {
+  path: string
+  updated_at: string
+  usage: {by_turn: unknown[]}
+  skipped: SkippedLine[]
+  transcript: TranscriptLine[]
+}
 
 export default class SessionsShow extends HanzoCommand {
   static description = `Show a saved session: its project, model, runs and usage, then the conversation.
 
 Usage counts tokens in and out for every model request; the cost shows when the pricing setting has a price for the model (USD per million tokens, at today's prices). --json gives the summary, the usage of each request (by_turn, with its run) and the whole transcript, one object per line of the file (see docs/run-output.md, "Sessions").`
 
-  static examples = ['<%= config.bin %> sessions show 2b6c1f3a', '<%= config.bin %> sessions show 2b6c1f3a-8d1e-4c55-9f0a-6f1d2e3c4b5a --json | jq .usage']
+  static examples = [
+    '<%= config.bin %> sessions show 2b6c1f3a',
+    '<%= config.bin %> sessions show 2b6c1f3a-8d1e-4c55-9f0a-6f1d2e3c4b5a --json | jq .usage',
+  ]
 
   static args = {
     id: Args.string({description: 'The session id, or the start of it (sessions list shows them).', required: true}),

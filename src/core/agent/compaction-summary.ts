@@ -69,7 +69,9 @@ export function renderTranscript(messages: readonly Message[]): string {
       }
 
       case 'user': {
-        lines.push(isSummary(message) ? `Summary of what came before:\n${summaryBody(message)}` : `User: ${message.content}`)
+        lines.push(
+          isSummary(message) ? `Summary of what came before:\n${summaryBody(message)}` : `User: ${message.content}`,
+        )
         break
       }
 
@@ -98,12 +100,17 @@ export function renderTranscript(messages: readonly Message[]): string {
 export function truncationDigest(messages: readonly Message[], reason: string): string {
   const failed = new Set<string>()
   for (const message of messages) if (message.role === 'tool' && message.isError) failed.add(message.toolCallId)
-  const lines = [`${messages.length} earlier messages were compacted without a model summary (${reason}). The user's messages, verbatim, and the tool calls made, in order:`]
+  const lines = [
+    `${messages.length} earlier messages were compacted without a model summary (${reason}). The user's messages, verbatim, and the tool calls made, in order:`,
+  ]
   for (const message of messages) {
-    if (message.role === 'user') lines.push(isSummary(message) ? `Earlier summary:\n${summaryBody(message)}` : `User: ${message.content}`)
+    if (message.role === 'user')
+      lines.push(isSummary(message) ? `Earlier summary:\n${summaryBody(message)}` : `User: ${message.content}`)
     if (message.role !== 'assistant') continue
     for (const call of message.toolCalls) {
-      lines.push(`Tool call: ${call.name} ${clip(call.arguments || '{}', ARGUMENTS_PREVIEW_CHARS)} -> ${COMPACTED}${failed.has(call.id) ? ' (failed)' : ''}`)
+      lines.push(
+        `Tool call: ${call.name} ${clip(call.arguments || '{}', ARGUMENTS_PREVIEW_CHARS)} -> ${COMPACTED}${failed.has(call.id) ? ' (failed)' : ''}`,
+      )
     }
   }
 
@@ -117,7 +124,9 @@ export function truncationDigest(messages: readonly Message[], reason: string): 
  * asked the summary to keep above all.
  */
 export function modelSummarizer(client: ApiClient, model: string, focus?: string): Summarizer {
-  const system = focus?.trim() ? `${SUMMARY_SYSTEM_PROMPT}\n\nThe user asked the summary to focus on: ${focus.trim()}` : SUMMARY_SYSTEM_PROMPT
+  const system = focus?.trim()
+    ? `${SUMMARY_SYSTEM_PROMPT}\n\nThe user asked the summary to focus on: ${focus.trim()}`
+    : SUMMARY_SYSTEM_PROMPT
   return async (transcript, signal) => {
     const messages: Message[] = [
       {content: system, role: 'system'},

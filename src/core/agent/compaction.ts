@@ -69,8 +69,10 @@ export class SessionCompactor {
 
   constructor(options: SessionCompactorOptions) {
     const {maxTokens, reserveRecent = DEFAULT_RESERVE_RECENT} = options
-    if (!Number.isSafeInteger(maxTokens) || maxTokens < 1) throw new RangeError(`max_tokens must be a positive integer, not ${maxTokens}`)
-    if (!Number.isSafeInteger(reserveRecent) || reserveRecent < 1) throw new RangeError(`reserve_recent must be a positive integer, not ${reserveRecent}`)
+    if (!Number.isSafeInteger(maxTokens) || maxTokens < 1)
+      throw new RangeError(`max_tokens must be a positive integer, not ${maxTokens}`)
+    if (!Number.isSafeInteger(reserveRecent) || reserveRecent < 1)
+      throw new RangeError(`reserve_recent must be a positive integer, not ${reserveRecent}`)
     this.maxTokens = maxTokens
     this.reserveRecent = reserveRecent
     this.summarize = options.summarize
@@ -91,7 +93,12 @@ export class SessionCompactor {
     const plan = this.plan(messages)
     if (!plan) return {compacted_count: 0, messages: [...messages], strategy: 'none', tokens_saved: 0}
     const summary = await this.writeSummary(plan.compacted, options.signal)
-    const compacted = [...plan.head, summaryMessage(summary.text), ...(plan.latestRequest ? [plan.latestRequest] : []), ...plan.recent]
+    const compacted = [
+      ...plan.head,
+      summaryMessage(summary.text),
+      ...(plan.latestRequest ? [plan.latestRequest] : []),
+      ...plan.recent,
+    ]
     return {
       compacted_count: plan.compacted.length,
       messages: compacted,
@@ -105,7 +112,8 @@ export class SessionCompactor {
   private plan(messages: readonly Message[]): Plan | undefined {
     const headLength = messages[0]?.role === 'system' ? 1 : 0
     const turnStarts: number[] = []
-    for (let i = headLength; i < messages.length; i++) if (messages[i].role !== 'tool' || i === headLength) turnStarts.push(i)
+    for (let i = headLength; i < messages.length; i++)
+      if (messages[i].role !== 'tool' || i === headLength) turnStarts.push(i)
     if (turnStarts.length <= this.reserveRecent) return undefined
     const recentStart = turnStarts[turnStarts.length - this.reserveRecent]
     const latest = messages.findLastIndex((m) => m.role === 'user' && !isSummary(m))
@@ -115,7 +123,10 @@ export class SessionCompactor {
     return {compacted, head: messages.slice(0, headLength), latestRequest, recent: messages.slice(recentStart)}
   }
 
-  private async writeSummary(compacted: Message[], signal?: AbortSignal): Promise<{text: string; strategy: 'summary' | 'truncation'; reason?: string; usage?: Usage}> {
+  private async writeSummary(
+    compacted: Message[],
+    signal?: AbortSignal,
+  ): Promise<{text: string; strategy: 'summary' | 'truncation'; reason?: string; usage?: Usage}> {
     if (!this.summarize) return {strategy: 'truncation', text: truncationDigest(compacted, 'no summarizer')}
     let reason: string
     let usage: Usage | undefined

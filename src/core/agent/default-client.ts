@@ -41,7 +41,8 @@ export function setDefaultOpenAIClient(client: ApiClient): void {
 
 /** `chat_completions` sends POST /v1/chat/completions, `responses` (the default) POST /v1/responses. */
 export function setDefaultOpenAIApi(api: OpenAIApi): void {
-  if (api !== 'chat_completions' && api !== 'responses') throw new TypeError(`setDefaultOpenAIApi takes 'chat_completions' or 'responses', not ${JSON.stringify(api)}`)
+  if (api !== 'chat_completions' && api !== 'responses')
+    throw new TypeError(`setDefaultOpenAIApi takes 'chat_completions' or 'responses', not ${JSON.stringify(api)}`)
   defaultApi = api
 }
 
@@ -62,9 +63,12 @@ export function resetOpenAIDefaults(): void {
 /** `Runner.run` was given no client and no default was set. */
 export class MissingModelClientError extends UserError {
   constructor() {
-    super('Runner.run needs a model client: pass {client} (e.g. createOpenAIClient({baseURL})), or call setDefaultOpenAIClient(client) once before running', {
-      hint: "for a local OpenAI-compatible server: setDefaultOpenAIClient(createOpenAIClient({baseURL: 'http://127.0.0.1:11434/v1'})) and setDefaultOpenAIApi('chat_completions')",
-    })
+    super(
+      'Runner.run needs a model client: pass {client} (e.g. createOpenAIClient({baseURL})), or call setDefaultOpenAIClient(client) once before running',
+      {
+        hint: "for a local OpenAI-compatible server: setDefaultOpenAIClient(createOpenAIClient({baseURL: 'http://127.0.0.1:11434/v1'})) and setDefaultOpenAIApi('chat_completions')",
+      },
+    )
     this.name = 'MissingModelClientError'
   }
 }

@@ -60,7 +60,9 @@ export function resolveEndpoint(
   const configured = configuredKey(config, env, provider)?.key
   // A stored login may go to the provider's own URL, local or not, but never to a local server
   // that --base-url or base_url put in its place.
-  const redirected = flags.baseURL !== undefined || (custom?.base_url === undefined && onDefaultProvider && config.base_url !== undefined)
+  const redirected =
+    flags.baseURL !== undefined ||
+    (custom?.base_url === undefined && onDefaultProvider && config.base_url !== undefined)
   const apiKey = custom?.api_key ?? (local ? undefined : configured) ?? (local && redirected ? undefined : storedKey)
   if (!apiKey && !local) {
     throw new UserError(`No API key for ${redactBaseUrl(baseURL)}`, {
@@ -100,8 +102,10 @@ export function providerTarget(config: HanzoConfig, flags: {baseURL?: string} = 
   const custom = config.providers?.[provider]
   if (!builtin && !custom) throw unknownProviderError(provider, knownProviders(config))
   const onDefaultProvider = config.provider === undefined || provider === DEFAULT_PROVIDER
-  const baseURL = flags.baseURL ?? custom?.base_url ?? (onDefaultProvider ? config.base_url : undefined) ?? builtin?.baseURL
-  if (!baseURL) throw new UserError(`Provider "${provider}" has no base_url`, {hint: `set providers.${provider}.base_url`})
+  const baseURL =
+    flags.baseURL ?? custom?.base_url ?? (onDefaultProvider ? config.base_url : undefined) ?? builtin?.baseURL
+  if (!baseURL)
+    throw new UserError(`Provider "${provider}" has no base_url`, {hint: `set providers.${provider}.base_url`})
   return {baseURL, builtin, custom, onDefaultProvider, provider}
 }
 
@@ -131,6 +135,8 @@ function hostOf(url: string): string {
   try {
     return new URL(url).hostname
   } catch {
-    throw new UserError(`The base URL "${redactBaseUrl(url)}" is not a URL`, {hint: 'use e.g. http://127.0.0.1:11434/v1'})
+    throw new UserError(`The base URL "${redactBaseUrl(url)}" is not a URL`, {
+      hint: 'use e.g. http://127.0.0.1:11434/v1',
+    })
   }
 }

@@ -1,7 +1,14 @@
 import {type JsonSchema, type ToolContext, type ToolDefinition, type ToolResult, toolOk} from '@hanzo-dev/sdk/tools'
 
 import {invalidInput} from '../tools/input-validation.js'
-import {isStandardSchema, jsonSchemaOf, parseWithSchema, type StandardInput, type StandardOutput, type StandardSchema} from '../tools/standard-schema.js'
+import {
+  isStandardSchema,
+  jsonSchemaOf,
+  parseWithSchema,
+  type StandardInput,
+  type StandardOutput,
+  type StandardSchema,
+} from '../tools/standard-schema.js'
 
 export interface FunctionToolOptions<I, P = JsonSchema> {
   name: string
@@ -29,7 +36,9 @@ export interface FunctionToolOptions<I, P = JsonSchema> {
  *   const weather = tool({name: 'get_weather', description: '...', parameters: z.object({city: z.string()}),
  *     execute: ({city}) => `The weather in ${city} is sunny.`})
  */
-export function tool<S extends StandardSchema>(options: FunctionToolOptions<StandardOutput<S>, S>): ToolDefinition<StandardInput<S>>
+export function tool<S extends StandardSchema>(
+  options: FunctionToolOptions<StandardOutput<S>, S>,
+): ToolDefinition<StandardInput<S>>
 export function tool<I = Record<string, unknown>>(options: FunctionToolOptions<I>): ToolDefinition<I>
 export function tool(options: FunctionToolOptions<unknown, JsonSchema | StandardSchema>): ToolDefinition<unknown> {
   const {name, parameters} = options
@@ -39,7 +48,12 @@ export function tool(options: FunctionToolOptions<unknown, JsonSchema | Standard
   }
 
   const {describe, kind, locations, subject} = options
-  const said = {...(kind && {kind}), ...(subject && {subject}), ...(describe && {describe}), ...(locations && {locations})}
+  const said = {
+    ...(kind && {kind}),
+    ...(subject && {subject}),
+    ...(describe && {describe}),
+    ...(locations && {locations}),
+  }
   const definition = {description: options.description, mutating: options.mutating ?? true, name, ...said}
   if (!isStandardSchema(parameters)) return {...definition, execute: run, inputSchema: parameters}
   return {

@@ -8,7 +8,16 @@ import type {CompactionResult, SessionCompactor} from './compaction.js'
 import {stripThinkBlock, ThinkBlockFilter} from './think.js'
 import {TokenLedger} from './token-count.js'
 import {TurnItemEmitter} from './turn-items.js'
-import type {ApiClient, Message, ModelToolSpec, ReasoningBlock, StopReason, ToolCallRequest, ToolExecutor, Usage} from './types.js'
+import type {
+  ApiClient,
+  Message,
+  ModelToolSpec,
+  ReasoningBlock,
+  StopReason,
+  ToolCallRequest,
+  ToolExecutor,
+  Usage,
+} from './types.js'
 
 export type {AgentEvent, LoopStop} from '@hanzo-dev/sdk'
 
@@ -104,14 +113,28 @@ async function loop(history: Message[], options: LoopOptions): Promise<LoopResul
       return {finalOutput, rawResponses, stop: 'cancelled', turns: turn, usage}
     }
 
-    history.push({content: finalOutput, role: 'assistant', toolCalls: reply.calls, ...(reply.reasoning && {reasoning: reply.reasoning})})
+    history.push({
+      content: finalOutput,
+      role: 'assistant',
+      toolCalls: reply.calls,
+      ...(reply.reasoning && {reasoning: reply.reasoning}),
+    })
     const cut = reply.stopReason === 'max_tokens'
-    if (reply.calls.length === 0) return {finalOutput, rawResponses, stop: cut ? 'max_tokens' : 'completed', turns: turn, usage}
+    if (reply.calls.length === 0)
+      return {finalOutput, rawResponses, stop: cut ? 'max_tokens' : 'completed', turns: turn, usage}
     const ended: TurnEnd = {}
-    const results = cut ? reply.calls.map((call) => notRun(call, options)) : await runToolCalls(reply.calls, {...options, ended})
+    const results = cut
+      ? reply.calls.map((call) => notRun(call, options))
+      : await runToolCalls(reply.calls, {...options, ended})
     for (const [index, call] of reply.calls.entries()) {
       const result = results[index]
-      history.push({content: resultText(result), isError: result.is_error, role: 'tool', toolCallId: call.id, toolName: call.name})
+      history.push({
+        content: resultText(result),
+        isError: result.is_error,
+        role: 'tool',
+        toolCallId: call.id,
+        toolName: call.name,
+      })
     }
 
     // Every call has its result in the history: the conversation stays valid after the throw.
@@ -125,10 +148,17 @@ async function loop(history: Message[], options: LoopOptions): Promise<LoopResul
 }
 
 /** The history's tokens are kept per message and summed as it grows, so a turn costs O(its messages). */
-async function compactIfOverBudget(history: Message[], compaction: LoopCompaction, ledger: TokenLedger, usage: Usage, options: LoopOptions): Promise<void> {
+async function compactIfOverBudget(
+  history: Message[],
+  compaction: LoopCompaction,
+  ledger: TokenLedger,
+  usage: Usage,
+  options: LoopOptions,
+): Promise<void> {
   const {compactor} = compaction
   // After Ctrl-C the next request ends at once: there is nothing to make room for.
-  if (options.signal?.aborted || !compactor.shouldCompact(ledger.sync(history)) || !compactor.canCompact(history)) return
+  if (options.signal?.aborted || !compactor.shouldCompact(ledger.sync(history)) || !compactor.canCompact(history))
+    return
   await compaction.onPreCompact?.()
   const result = await compactor.compact(history, {signal: options.signal})
   if (result.usage) {
@@ -156,7 +186,11 @@ async function streamReply(history: readonly Message[], options: LoopOptions, us
   const reply: Reply = {calls: [], cancelled: false, raw: undefined, text: ''}
   const filter = new ThinkBlockFilter()
   const show = (text: string) => text && options.onEvent?.({text, type: 'text_delta'})
-  const stream = options.client.sendMessage(history, typeof options.tools === 'function' ? options.tools() : options.tools, {maxTokens: options.maxTokens, model: options.model, signal: options.signal})
+  const stream = options.client.sendMessage(
+    history,
+    typeof options.tools === 'function' ? options.tools() : options.tools,
+    {maxTokens: options.maxTokens, model: options.model, signal: options.signal},
+  )
   for await (const event of stream) {
     switch (event.type) {
       case 'content_delta': {
@@ -206,7 +240,10 @@ async function streamReply(history: readonly Message[], options: LoopOptions, us
  * Read-only calls next to each other run side by side; a mutating call runs alone, after the
  * ones before it. Results come back in call order.
  */
-async function runToolCalls(calls: readonly ToolCallRequest[], options: LoopOptions & {ended: TurnEnd}): Promise<ToolResult[]> {
+async function runToolCalls(
+  calls: readonly ToolCallRequest[],
+  options: LoopOptions & {ended: TurnEnd},
+): Promise<ToolResult[]> {
   const results: ToolResult[] = []
   let batch: ToolCallRequest[] = []
   const flush = async () => {
@@ -240,7 +277,9 @@ async function runToolCall(call: ToolCallRequest, options: LoopOptions & {ended:
   else if (ended.fatal) result = toolError(`not run: the turn ended when another call failed (${ended.fatal.message})`)
   else {
     try {
-      result = argumentsProblem(call) ?? (await options.executor.execute(call.name, call.input, options.sessionId, options.signal))
+      result =
+        argumentsProblem(call) ??
+        (await options.executor.execute(call.name, call.input, options.sessionId, options.signal))
     } catch (error) {
       if (!(error instanceof ToolFatalError)) throw error
       ended.fatal ??= error
@@ -254,7 +293,9 @@ async function runToolCall(call: ToolCallRequest, options: LoopOptions & {ended:
 
 /** The result of a call in a reply cut at the output limit: its arguments may be cut too. */
 function notRun(call: ToolCallRequest, options: LoopOptions): ToolResult {
-  const result = toolError(`not run: the reply was cut at the model's output limit (max_tokens), so this call may be incomplete`)
+  const result = toolError(
+    `not run: the reply was cut at the model's output limit (max_tokens), so this call may be incomplete`,
+  )
   options.onEvent?.({call, result, type: 'tool_result'})
   return result
 }
@@ -268,11 +309,18 @@ function argumentsProblem(call: ToolCallRequest): ToolResult | undefined {
   try {
     const parsed = parseJsonText(call.arguments)
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return undefined
-    return toolError(`The arguments of ${call.name} must be one JSON object, not ${Array.isArray(parsed) ? 'an array' : typeof parsed}.`)
+    return toolError(
+      `The arguments of ${call.name} must be one JSON object, not ${Array.isArray(parsed) ? 'an array' : typeof parsed}.`,
+    )
   } catch (error) {
-    if (error instanceof JsonNestingError) return toolError(`The arguments of ${call.name} have ${error.message}, more than any tool takes. Send them again as one JSON object.`)
+    if (error instanceof JsonNestingError)
+      return toolError(
+        `The arguments of ${call.name} have ${error.message}, more than any tool takes. Send them again as one JSON object.`,
+      )
     const {column, line, message} = error as JsonSyntaxError
-    return toolError(`The arguments of ${call.name} were not valid JSON (${message}, at line ${line}, column ${column}). Send them again as one JSON object.`)
+    return toolError(
+      `The arguments of ${call.name} were not valid JSON (${message}, at line ${line}, column ${column}). Send them again as one JSON object.`,
+    )
   }
 }
 

@@ -78,7 +78,12 @@ export interface RunOptions {
    * Opt-in compaction (HIP-301 §5): past 90% of `maxTokens` (the conversation's budget, not
    * the per-reply cap above) the middle of the history becomes a summary the model writes.
    */
-  compaction?: {maxTokens: number; reserveRecent?: number; onPreCompact?: () => Promise<void>; onCompacted?: (result: CompactionResult) => void}
+  compaction?: {
+    maxTokens: number
+    reserveRecent?: number
+    onPreCompact?: () => Promise<void>
+    onCompacted?: (result: CompactionResult) => void
+  }
 }
 
 export type {RunResult} from '@hanzo-dev/sdk'
@@ -129,7 +134,10 @@ export class Runner {
         tools: offeredTools,
         compaction: options.compaction && {
           // The summary goes through the traced client: its request gets a span like any other.
-          compactor: new SessionCompactor({...options.compaction, summarize: modelSummarizer(ports.client, agent.model)}),
+          compactor: new SessionCompactor({
+            ...options.compaction,
+            summarize: modelSummarizer(ports.client, agent.model),
+          }),
           onCompacted: options.compaction.onCompacted,
           onPreCompact: options.compaction.onPreCompact,
         },

@@ -33,7 +33,9 @@ function estimate(message: Message): number {
   let tokens = MESSAGE_OVERHEAD_TOKENS + bytesToTokens(Buffer.byteLength(message.content, 'utf8'))
   if (message.role === 'assistant') {
     for (const call of message.toolCalls) {
-      tokens += MESSAGE_OVERHEAD_TOKENS + bytesToTokens(Buffer.byteLength(call.name, 'utf8') + Buffer.byteLength(call.arguments, 'utf8'))
+      tokens +=
+        MESSAGE_OVERHEAD_TOKENS +
+        bytesToTokens(Buffer.byteLength(call.name, 'utf8') + Buffer.byteLength(call.arguments, 'utf8'))
     }
   }
 

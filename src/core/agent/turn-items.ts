@@ -4,7 +4,10 @@ import type {ToolKind, ToolLocation, ToolResult, ToolSubject} from '@hanzo-dev/s
 import type {CompactionResult} from './compaction.js'
 
 /** What the executor says of a call (the core's CallDescription): undefined for a tool it does not know. */
-export type CallDescriber = (name: string, input: Record<string, unknown>) => {kind: ToolKind; title: string; locations: readonly ToolLocation[]; subject?: ToolSubject | null} | undefined
+export type CallDescriber = (
+  name: string,
+  input: Record<string, unknown>,
+) => {kind: ToolKind; title: string; locations: readonly ToolLocation[]; subject?: ToolSubject | null} | undefined
 
 type CallItem = Extract<TurnItem, CallItemBase>
 
@@ -62,14 +65,23 @@ export class TurnItemEmitter {
 
   compacted(result: CompactionResult): void {
     if (result.strategy === 'none') return
-    const item = {compactedCount: result.compacted_count, id: this.nextId('compaction'), strategy: result.strategy, tokensSaved: result.tokens_saved, type: 'compaction'} as const
+    const item = {
+      compactedCount: result.compacted_count,
+      id: this.nextId('compaction'),
+      strategy: result.strategy,
+      tokensSaved: result.tokens_saved,
+      type: 'compaction',
+    } as const
     this.emit({item, type: 'item_completed'})
   }
 
   /** The error that ends the run, just before it is thrown. */
   failed(error: unknown): void {
     this.finish()
-    this.emit({item: {id: this.nextId('error'), message: error instanceof Error ? error.message : String(error), type: 'error'}, type: 'item_completed'})
+    this.emit({
+      item: {id: this.nextId('error'), message: error instanceof Error ? error.message : String(error), type: 'error'},
+      type: 'item_completed',
+    })
   }
 
   /** The reply's text is complete (a call follows, a new request starts, the run ends). */
@@ -82,8 +94,16 @@ export class TurnItemEmitter {
   private callItem(call: ToolCallRequest): CallItem {
     const said = this.describe?.(call.name, call.input)
     const kind = said?.kind ?? 'other'
-    const base = {id: call.id, input: call.input, kind, name: call.name, status: 'running', title: said?.title ?? JSON.stringify(call.input)} as const
-    if (said?.subject?.kind === 'command' && kind === 'execute') return {...base, command: said.subject.command, type: 'command_execution'}
+    const base = {
+      id: call.id,
+      input: call.input,
+      kind,
+      name: call.name,
+      status: 'running',
+      title: said?.title ?? JSON.stringify(call.input),
+    } as const
+    if (said?.subject?.kind === 'command' && kind === 'execute')
+      return {...base, command: said.subject.command, type: 'command_execution'}
     if (kind === 'edit') return {...base, locations: [...(said?.locations ?? [])], type: 'file_change'}
     return {...base, type: 'tool_call'}
   }

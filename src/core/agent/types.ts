@@ -1,4 +1,13 @@
-import type {FileChange, JsonSchema, Message, PermissionDecision, ReasoningBlock, ToolCallRequest, ToolResult, Usage} from '@hanzo-dev/sdk'
+import type {
+  FileChange,
+  JsonSchema,
+  Message,
+  PermissionDecision,
+  ReasoningBlock,
+  ToolCallRequest,
+  ToolResult,
+  Usage,
+} from '@hanzo-dev/sdk'
 
 import type {AllowAdvice} from '../permissions/allow-advice.js'
 import type {CallDescriber} from './turn-items.js'
@@ -41,7 +50,11 @@ export interface SendOptions {
 }
 
 export interface ApiClient {
-  sendMessage(messages: readonly Message[], tools: readonly ModelToolSpec[], options: SendOptions): AsyncIterable<StreamEvent>
+  sendMessage(
+    messages: readonly Message[],
+    tools: readonly ModelToolSpec[],
+    options: SendOptions,
+  ): AsyncIterable<StreamEvent>
 }
 
 /**
@@ -82,7 +95,11 @@ export interface PermissionRequestContext {
 }
 
 export interface PermissionPrompter {
-  requestPermission(toolName: string, input: Record<string, unknown>, context?: PermissionRequestContext): Promise<PermissionDecision>
+  requestPermission(
+    toolName: string,
+    input: Record<string, unknown>,
+    context?: PermissionRequestContext,
+  ): Promise<PermissionDecision>
 }
 
 export interface ToolExecutor {

@@ -67,7 +67,15 @@ export function isExpired(credential: Credential, now: number, skewMs = 60_000):
 export function summarizeCredential(provider: string, credential: Credential): CredentialSummary {
   if (credential.type === 'api_key') return {provider, type: 'api_key'}
   const {account, expiresAt, issuer, refreshToken, scope} = credential
-  return dropUndefined({account, expiresAt, hasRefreshToken: refreshToken !== undefined, issuer, provider, scope, type: 'oauth'})
+  return dropUndefined({
+    account,
+    expiresAt,
+    hasRefreshToken: refreshToken !== undefined,
+    issuer,
+    provider,
+    scope,
+    type: 'oauth',
+  })
 }
 
 const OAUTH_STRINGS = ['refreshToken', 'tokenType', 'scope', 'issuer', 'account', 'clientId', 'resource'] as const
@@ -94,7 +102,8 @@ export function parseCredential(value: unknown): Credential | string {
   }
 
   if (record.expiresAt !== undefined) {
-    if (typeof record.expiresAt !== 'number' || !Number.isFinite(record.expiresAt)) return '"expiresAt" must be a number (epoch ms)'
+    if (typeof record.expiresAt !== 'number' || !Number.isFinite(record.expiresAt))
+      return '"expiresAt" must be a number (epoch ms)'
     credential.expiresAt = record.expiresAt
   }
 

@@ -54,7 +54,9 @@ export async function runDeviceFlow(options: DeviceFlowOptions): Promise<TokenRe
   const {signal} = options
   const client = clientFields(options)
   const scope: Record<string, string> = options.scopes.length > 0 ? {scope: options.scopes.join(' ')} : {}
-  const start = await withServerRetries(options, () => postForm(options.fetch, options.deviceAuthorizationUrl, {...client, ...scope}, signal))
+  const start = await withServerRetries(options, () =>
+    postForm(options.fetch, options.deviceAuthorizationUrl, {...client, ...scope}, signal),
+  )
   const grant = readDeviceAuthorization(start, options.deviceAuthorizationUrl)
   warnOnForeignHost(grant.prompt.verificationUri, options)
   await options.onPrompt(grant.prompt)
@@ -94,7 +96,9 @@ async function withServerRetries<T>(options: DeviceFlowOptions, request: () => P
     } catch (error) {
       if (!(error instanceof OAuthServerError) || !error.retryable) throw error
       if (failures + 1 >= limit) {
-        throw new UserError(`The login failed: ${error.message} ${limit} times in a row`, {hint: 'the authorization server may be down; try again later'})
+        throw new UserError(`The login failed: ${error.message} ${limit} times in a row`, {
+          hint: 'the authorization server may be down; try again later',
+        })
       }
 
       await options.sleep(backoff.nextDelay(), options.signal)
@@ -103,7 +107,10 @@ async function withServerRetries<T>(options: DeviceFlowOptions, request: () => P
 }
 
 function readDeviceAuthorization(body: Record<string, unknown>, url: string) {
-  const bad = (field: string) => new UserError(`${originOf(url)} sent a device authorization without a valid ${field}`, {hint: 'check the provider settings'})
+  const bad = (field: string) =>
+    new UserError(`${originOf(url)} sent a device authorization without a valid ${field}`, {
+      hint: 'check the provider settings',
+    })
   const text = (field: string) => {
     const value = body[field]
     if (typeof value !== 'string' || stripControl(value) === '') throw bad(field)
@@ -112,9 +119,12 @@ function readDeviceAuthorization(body: Record<string, unknown>, url: string) {
 
   const deviceCode = text('device_code')
   const userCode = stripControl(text('user_code'))
-  const verificationUri = stripControl(typeof body.verification_uri === 'string' ? text('verification_uri') : text('verification_url'))
+  const verificationUri = stripControl(
+    typeof body.verification_uri === 'string' ? text('verification_uri') : text('verification_url'),
+  )
   if (!isHttpUrl(verificationUri)) throw bad('verification_uri (http or https)')
-  const complete = typeof body.verification_uri_complete === 'string' ? stripControl(body.verification_uri_complete) : undefined
+  const complete =
+    typeof body.verification_uri_complete === 'string' ? stripControl(body.verification_uri_complete) : undefined
   const expiresInSeconds = positive(body.expires_in) ?? 600
   const prompt: DevicePrompt = {expiresInSeconds, userCode, verificationUri}
   if (complete && isHttpUrl(complete)) prompt.verificationUriComplete = complete
@@ -126,24 +136,32 @@ function warnOnForeignHost(verificationUri: string, options: DeviceFlowOptions):
   const shown = new URL(verificationUri).hostname
   const issuerHost = new URL(options.issuer).hostname
   if (shown !== issuerHost) {
-    options.onWarning(`The verification page is on ${shown}, not on the issuer's host ${issuerHost}: enter the code only if you trust that site`)
+    options.onWarning(
+      `The verification page is on ${shown}, not on the issuer's host ${issuerHost}: enter the code only if you trust that site`,
+    )
   }
 }
 
 function deviceError(error: OAuthError): UserError {
   switch (error.error) {
     case 'access_denied': {
-      return new UserError('The login was denied on the verification page', {hint: 'run hanzo-dev auth login --device again to retry'})
+      return new UserError('The login was denied on the verification page', {
+        hint: 'run hanzo-dev auth login --device again to retry',
+      })
     }
 
     // oidc-provider answers invalid_grant once an expired code has been swept: both are final.
     case 'expired_token':
     case 'invalid_grant': {
-      return new UserError('The code expired before the login was approved', {hint: 'run hanzo-dev auth login --device again for a new code'})
+      return new UserError('The code expired before the login was approved', {
+        hint: 'run hanzo-dev auth login --device again for a new code',
+      })
     }
 
     default: {
-      return new UserError(`The authorization server refused the login (${error.message})`, {hint: 'check the provider settings (client_id, scopes)'})
+      return new UserError(`The authorization server refused the login (${error.message})`, {
+        hint: 'check the provider settings (client_id, scopes)',
+      })
     }
   }
 }

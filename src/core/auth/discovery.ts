@@ -14,7 +14,13 @@ export interface AuthServerMetadata {
   authorization_response_iss_parameter_supported?: boolean
 }
 
-const URL_FIELDS = ['authorization_endpoint', 'token_endpoint', 'device_authorization_endpoint', 'revocation_endpoint', 'registration_endpoint'] as const
+const URL_FIELDS = [
+  'authorization_endpoint',
+  'token_endpoint',
+  'device_authorization_endpoint',
+  'revocation_endpoint',
+  'registration_endpoint',
+] as const
 
 /**
  * Reads the server's metadata: RFC 8414's `/.well-known/oauth-authorization-server` (inserted
@@ -22,10 +28,17 @@ const URL_FIELDS = ['authorization_endpoint', 'token_endpoint', 'device_authoriz
  * The document must name the same issuer (RFC 8414 §3.3): otherwise one server could hand out
  * another's endpoints.
  */
-export async function discoverAuthServer(issuer: string, fetch: FetchLike, signal?: AbortSignal): Promise<AuthServerMetadata> {
+export async function discoverAuthServer(
+  issuer: string,
+  fetch: FetchLike,
+  signal?: AbortSignal,
+): Promise<AuthServerMetadata> {
   const base = new URL(issuer)
   const path = base.pathname.replace(/\/$/, '')
-  const candidates = [`${base.origin}/.well-known/oauth-authorization-server${path}`, `${base.origin}${path}/.well-known/openid-configuration`]
+  const candidates = [
+    `${base.origin}/.well-known/oauth-authorization-server${path}`,
+    `${base.origin}${path}/.well-known/openid-configuration`,
+  ]
   const statuses: string[] = []
   for (const url of candidates) {
     let response: Response
@@ -44,22 +57,29 @@ export async function discoverAuthServer(issuer: string, fetch: FetchLike, signa
     return checkMetadata(await response.text(), issuer, url)
   }
 
-  throw new UserError(`${issuer} publishes no OAuth metadata (${statuses.join(', ')} at ${candidates.map((u) => originOf(u)).join(' and ')})`, {
-    hint: 'check the issuer URL, or set providers.<name>.oauth.authorize_url and token_url in your user settings',
-  })
+  throw new UserError(
+    `${issuer} publishes no OAuth metadata (${statuses.join(', ')} at ${candidates.map((u) => originOf(u)).join(' and ')})`,
+    {
+      hint: 'check the issuer URL, or set providers.<name>.oauth.authorize_url and token_url in your user settings',
+    },
+  )
 }
 
 /** Whether the server supports the PKCE method we use; the issue with `plain` is that it protects nothing. */
 export function requireS256(metadata: AuthServerMetadata): void {
   if (!metadata.code_challenge_methods_supported?.includes('S256')) {
-    throw new UserError(`${metadata.issuer} does not list S256 in code_challenge_methods_supported: refusing to log in without PKCE`, {
-      hint: 'use the device flow (--device) if the server offers it, or ask the server owner to enable PKCE S256',
-    })
+    throw new UserError(
+      `${metadata.issuer} does not list S256 in code_challenge_methods_supported: refusing to log in without PKCE`,
+      {
+        hint: 'use the device flow (--device) if the server offers it, or ask the server owner to enable PKCE S256',
+      },
+    )
   }
 }
 
 function checkMetadata(text: string, issuer: string, url: string): AuthServerMetadata {
-  const bad = (why: string) => new UserError(`The OAuth metadata at ${originOf(url)} ${why}`, {hint: 'check the issuer URL'})
+  const bad = (why: string) =>
+    new UserError(`The OAuth metadata at ${originOf(url)} ${why}`, {hint: 'check the issuer URL'})
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -70,7 +90,9 @@ function checkMetadata(text: string, issuer: string, url: string): AuthServerMet
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('is not a JSON object')
   const record = value as Record<string, unknown>
   if (typeof record.issuer !== 'string' || !sameIssuer(record.issuer, issuer)) {
-    throw bad(`names another issuer (${typeof record.issuer === 'string' ? originOf(record.issuer) : 'none'}) than ${issuer}`)
+    throw bad(
+      `names another issuer (${typeof record.issuer === 'string' ? originOf(record.issuer) : 'none'}) than ${issuer}`,
+    )
   }
 
   if (typeof record.token_endpoint !== 'string') throw bad('has no token_endpoint')
@@ -83,8 +105,10 @@ function checkMetadata(text: string, issuer: string, url: string): AuthServerMet
   }
 
   const methods = record.code_challenge_methods_supported
-  if (Array.isArray(methods)) metadata.code_challenge_methods_supported = methods.filter((m): m is string => typeof m === 'string')
-  if (record.authorization_response_iss_parameter_supported === true) metadata.authorization_response_iss_parameter_supported = true
+  if (Array.isArray(methods))
+    metadata.code_challenge_methods_supported = methods.filter((m): m is string => typeof m === 'string')
+  if (record.authorization_response_iss_parameter_supported === true)
+    metadata.authorization_response_iss_parameter_supported = true
   return metadata
 }
 

@@ -1,6 +1,13 @@
 import type {OAuthCredential} from './credentials.js'
 import {type AuthProvider, providerEndpoints} from './providers.js'
-import {clientFields, credentialFromToken, type FetchLike, OAuthError, parseTokenResponse, postForm} from './oauth-http.js'
+import {
+  clientFields,
+  credentialFromToken,
+  type FetchLike,
+  OAuthError,
+  parseTokenResponse,
+  postForm,
+} from './oauth-http.js'
 import type {Refresher} from './refresh.js'
 
 /**
@@ -10,10 +17,18 @@ import type {Refresher} from './refresh.js'
 export function providerRefresher(provider: AuthProvider, fetch: FetchLike, now: () => number): Refresher {
   return async (credential) => {
     const endpoints = await providerEndpoints(provider, undefined, fetch)
-    const client = clientFields({clientId: provider.clientId!, clientSecret: provider.clientSecret, resource: credential.resource})
+    const client = clientFields({
+      clientId: provider.clientId!,
+      clientSecret: provider.clientSecret,
+      resource: credential.resource,
+    })
     const form = {...client, grant_type: 'refresh_token', refresh_token: credential.refreshToken!}
     const answer = parseTokenResponse(await postForm(fetch, endpoints.token_endpoint, form), endpoints.token_endpoint)
-    const renewed = credentialFromToken(answer, now(), {clientId: credential.clientId, issuer: credential.issuer, resource: credential.resource})
+    const renewed = credentialFromToken(answer, now(), {
+      clientId: credential.clientId,
+      issuer: credential.issuer,
+      resource: credential.resource,
+    })
     // A refresh answer rarely has an ID token: the account shown stays the one that logged in.
     return credential.account && !renewed.account ? {...renewed, account: credential.account} : renewed
   }
@@ -37,7 +52,9 @@ export async function revokeCredential(
   try {
     const endpoints = await providerEndpoints(provider, undefined, fetch, signal)
     if (!endpoints.revocation_endpoint) return {result: 'unsupported'}
-    const [token, hint] = credential.refreshToken ? [credential.refreshToken, 'refresh_token'] : [credential.accessToken, 'access_token']
+    const [token, hint] = credential.refreshToken
+      ? [credential.refreshToken, 'refresh_token']
+      : [credential.accessToken, 'access_token']
     const form: Record<string, string> = {client_id: provider.clientId!, token, token_type_hint: hint}
     if (provider.clientSecret) form.client_secret = provider.clientSecret
     await postForm(fetch, endpoints.revocation_endpoint, form, signal).catch((error: unknown) => {

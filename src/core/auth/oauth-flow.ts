@@ -86,13 +86,18 @@ export class OAuthFlow {
 
       const iss = params.get('iss')
       if (issuer && iss !== null && !sameIssuer(iss, issuer)) {
-        throw new UserError(`The redirect came from another issuer (${stripControl(iss)}) than ${issuer}: login stopped`, {
-          hint: 'an authorization server mix-up; check the provider settings and log in again',
-        })
+        throw new UserError(
+          `The redirect came from another issuer (${stripControl(iss)}) than ${issuer}: login stopped`,
+          {
+            hint: 'an authorization server mix-up; check the provider settings and log in again',
+          },
+        )
       }
 
       if (iss === null && this.options.issRequired) {
-        throw new UserError(`The redirect carries no iss although ${issuer} always sends one: login stopped`, {hint: 'log in again'})
+        throw new UserError(`The redirect carries no iss although ${issuer} always sends one: login stopped`, {
+          hint: 'log in again',
+        })
       }
     }
 
@@ -100,13 +105,21 @@ export class OAuthFlow {
     if (error !== null) {
       const description = params.get('error_description')
       const why = description ? `${stripControl(error)}: ${stripControl(description)}` : stripControl(error)
-      throw new UserError(error === 'access_denied' ? `The login was denied (${why})` : `The authorization server refused the login (${why})`, {
-        hint: 'run hanzo-dev auth login again',
-      })
+      throw new UserError(
+        error === 'access_denied'
+          ? `The login was denied (${why})`
+          : `The authorization server refused the login (${why})`,
+        {
+          hint: 'run hanzo-dev auth login again',
+        },
+      )
     }
 
     const code = params.get('code')
-    if (!code) throw new UserError('The redirect carries no authorization code', {hint: 'paste the whole URL the browser ended on'})
+    if (!code)
+      throw new UserError('The redirect carries no authorization code', {
+        hint: 'paste the whole URL the browser ended on',
+      })
     return code
   }
 

@@ -3,7 +3,10 @@ import {UserError} from '../errors.js'
 import type {OAuthCredential} from './credentials.js'
 
 /** The `fetch` the OAuth code uses; injected so the core holds no network globals. */
-export type FetchLike = (url: string, init: {method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal}) => Promise<Response>
+export type FetchLike = (
+  url: string,
+  init: {method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal},
+) => Promise<Response>
 
 /** A successful token endpoint answer (RFC 6749 §5.1). */
 export interface TokenResponse {
@@ -72,7 +75,12 @@ const SECRET_FIELDS = new Set(['client_secret', 'code', 'code_verifier', 'device
  * POSTs a form to an OAuth endpoint and reads the JSON answer. The form's secrets (codes,
  * verifiers, refresh tokens) never reach an error, even when the server quotes them back.
  */
-export async function postForm(fetch: FetchLike, url: string, form: Record<string, string>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+export async function postForm(
+  fetch: FetchLike,
+  url: string,
+  form: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown>> {
   let response: Response
   try {
     response = await fetch(url, {
@@ -98,7 +106,11 @@ export async function postForm(fetch: FetchLike, url: string, form: Record<strin
   }
 
   if (!response.ok || !body) {
-    const what = !body ? `HTTP ${response.status} with a body that is not JSON` : typeof body.error === 'string' ? `HTTP ${response.status} (${scrub(body.error)})` : `HTTP ${response.status}`
+    const what = !body
+      ? `HTTP ${response.status} with a body that is not JSON`
+      : typeof body.error === 'string'
+        ? `HTTP ${response.status} (${scrub(body.error)})`
+        : `HTTP ${response.status}`
     throw new OAuthServerError(`${originOf(url)} answered ${what}`, response.status, !body || response.status >= 500)
   }
 
@@ -109,9 +121,13 @@ export async function postForm(fetch: FetchLike, url: string, form: Record<strin
 export function parseTokenResponse(body: Record<string, unknown>, url: string): TokenResponse {
   const fail = (why: string) => new OAuthServerError(`${originOf(url)} sent a token response without ${why}`, 200)
   if (typeof body.access_token !== 'string' || body.access_token === '') throw fail('an access_token')
-  const response: TokenResponse = {access_token: body.access_token, token_type: typeof body.token_type === 'string' ? body.token_type : 'Bearer'}
+  const response: TokenResponse = {
+    access_token: body.access_token,
+    token_type: typeof body.token_type === 'string' ? body.token_type : 'Bearer',
+  }
   if (typeof body.expires_in === 'number' && Number.isFinite(body.expires_in)) response.expires_in = body.expires_in
-  else if (typeof body.expires_in === 'string' && /^\d+$/.test(body.expires_in)) response.expires_in = Number(body.expires_in)
+  else if (typeof body.expires_in === 'string' && /^\d+$/.test(body.expires_in))
+    response.expires_in = Number(body.expires_in)
   for (const field of ['refresh_token', 'scope', 'id_token'] as const) {
     if (typeof body[field] === 'string') response[field] = body[field]
   }
@@ -130,7 +146,11 @@ export async function requestToken(
 }
 
 /** What a login keeps of a token answer. The account is read, unverified, from the ID token: for display only. */
-export function credentialFromToken(token: TokenResponse, now: number, origin: {issuer?: string; clientId?: string; resource?: string} = {}): OAuthCredential {
+export function credentialFromToken(
+  token: TokenResponse,
+  now: number,
+  origin: {issuer?: string; clientId?: string; resource?: string} = {},
+): OAuthCredential {
   const {clientId, issuer, resource} = origin
   const credential: OAuthCredential = {accessToken: token.access_token, tokenType: token.token_type, type: 'oauth'}
   if (clientId) credential.clientId = clientId
@@ -146,7 +166,10 @@ export function credentialFromToken(token: TokenResponse, now: number, origin: {
 
 function accountOf(idToken: string): string | undefined {
   try {
-    const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>
+    const claims = JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<
+      string,
+      unknown
+    >
     const account = claims.email ?? claims.preferred_username ?? claims.sub
     return typeof account === 'string' && account !== '' ? stripControl(account) : undefined
   } catch {
@@ -176,13 +199,17 @@ export function unreachable(url: string, error: unknown, signal?: AbortSignal): 
   // A system code (ECONNREFUSED, ENOTFOUND) says it best; undici's own codes less than its words.
   const systemCode = cause?.code && !cause.code.startsWith('UND_ERR') ? cause.code : undefined
   const why = systemCode ?? cause?.message ?? (error instanceof Error ? error.message : String(error))
-  return new UserError(`Cannot reach ${originOf(url)} (${why})`, {hint: 'check the network and the issuer URL (providers.<name>.oauth.issuer)'})
+  return new UserError(`Cannot reach ${originOf(url)} (${why})`, {
+    hint: 'check the network and the issuer URL (providers.<name>.oauth.issuer)',
+  })
 }
 
 function parseJsonObject(text: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(text)
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined
   } catch {
     return undefined
   }

@@ -58,7 +58,11 @@ export function loginProviders(config: Partial<HanzoConfig>): string[] {
  * `providers.<name>.oauth` over the table; or an issuer URL, matched to the provider whose
  * `oauth.issuer` it is, else a provider of its own stored under the URL.
  */
-export function resolveAuthProvider(nameOrIssuer: string, config: Partial<HanzoConfig>, clientId?: string): AuthProvider {
+export function resolveAuthProvider(
+  nameOrIssuer: string,
+  config: Partial<HanzoConfig>,
+  clientId?: string,
+): AuthProvider {
   const name = storedProviderName(nameOrIssuer, config)
   const issuer = isHttpUrl(nameOrIssuer) ? nameOrIssuer : undefined
 
@@ -92,7 +96,9 @@ export function resolveAuthProvider(nameOrIssuer: string, config: Partial<HanzoC
 /** The key the credential of `nameOrIssuer` is stored under (an issuer URL maps to the provider naming it). */
 export function storedProviderName(nameOrIssuer: string, config: Partial<HanzoConfig>): string {
   if (!isHttpUrl(nameOrIssuer)) return nameOrIssuer
-  const match = Object.entries(config.providers ?? {}).find(([, p]) => p.oauth?.issuer && sameIssuer(p.oauth.issuer, nameOrIssuer))
+  const match = Object.entries(config.providers ?? {}).find(
+    ([, p]) => p.oauth?.issuer && sameIssuer(p.oauth.issuer, nameOrIssuer),
+  )
   return match?.[0] ?? nameOrIssuer.replace(/\/+$/, '')
 }
 
@@ -107,7 +113,12 @@ export async function providerEndpoints(
   fetch: FetchLike,
   signal?: AbortSignal,
 ): Promise<AuthServerMetadata> {
-  const flowUrl = flow === 'pkce' ? provider.authorizeUrl : flow === 'device' ? provider.deviceAuthorizationUrl : provider.revocationUrl
+  const flowUrl =
+    flow === 'pkce'
+      ? provider.authorizeUrl
+      : flow === 'device'
+        ? provider.deviceAuthorizationUrl
+        : provider.revocationUrl
   const complete = provider.tokenUrl !== undefined && flowUrl !== undefined
   const missing = provider.clientId ? [] : ['client_id']
   if (!complete && !provider.issuer && !(flow === undefined && provider.tokenUrl)) missing.push('issuer')
@@ -125,7 +136,9 @@ export async function providerEndpoints(
   if (provider.revocationUrl) metadata.revocation_endpoint = provider.revocationUrl
   if (flow === 'pkce' && !metadata.authorization_endpoint) throw notConfigured(provider, ['authorize_url'])
   if (flow === 'device' && !metadata.device_authorization_endpoint) {
-    throw new UserError(`${provider.name} offers no device login`, {hint: `log in without --device, or set providers.${provider.name}.oauth.device_authorization_url`})
+    throw new UserError(`${provider.name} offers no device login`, {
+      hint: `log in without --device, or set providers.${provider.name}.oauth.device_authorization_url`,
+    })
   }
 
   return metadata
@@ -133,11 +146,16 @@ export async function providerEndpoints(
 
 function notConfigured(provider: AuthProvider, missing: string[]): UserError {
   if (isHttpUrl(provider.name)) {
-    return new UserError(`Logging in to ${provider.name} needs a client id`, {hint: 'pass --client-id with the client registered at that server'})
+    return new UserError(`Logging in to ${provider.name} needs a client id`, {
+      hint: 'pass --client-id with the client registered at that server',
+    })
   }
 
   const keys = missing.map((field) => `providers.${provider.name}.oauth.${field}`)
-  return new UserError(`hanzo-dev does not know how to log in to ${provider.name}: ${keys.join(' and ')} ${keys.length > 1 ? 'are' : 'is'} not set`, {
-    hint: `set ${keys.length > 1 ? 'them' : 'it'} in your user settings (hanzo-dev config set ${keys[0]} ...), or store an API key: hanzo-dev auth login --provider ${provider.name} --with-api-key`,
-  })
+  return new UserError(
+    `hanzo-dev does not know how to log in to ${provider.name}: ${keys.join(' and ')} ${keys.length > 1 ? 'are' : 'is'} not set`,
+    {
+      hint: `set ${keys.length > 1 ? 'them' : 'it'} in your user settings (hanzo-dev config set ${keys[0]} ...), or store an API key: hanzo-dev auth login --provider ${provider.name} --with-api-key`,
+    },
+  )
 }

@@ -32,7 +32,8 @@ export async function validCredential(
   if (current === undefined || !isExpired(current, options.now(), options.skewMs)) return current
   return store.withLock(async (locked) => {
     const latest = await locked.get(provider)
-    if (latest === undefined || latest.type !== 'oauth' || !isExpired(latest, options.now(), options.skewMs)) return latest
+    if (latest === undefined || latest.type !== 'oauth' || !isExpired(latest, options.now(), options.skewMs))
+      return latest
     if (latest.refreshToken === undefined) {
       throw new UserError(`The ${provider} login has expired and cannot be renewed`, {hint: loginHint(provider)})
     }
@@ -45,23 +46,34 @@ export async function validCredential(
 
 /** A server that does not rotate refresh tokens leaves them out of the response: the old one stays good (RFC 6749 §6). */
 function keepRefreshToken(credential: Credential, refreshToken: string): Credential {
-  return credential.type === 'oauth' && credential.refreshToken === undefined ? {...credential, refreshToken} : credential
+  return credential.type === 'oauth' && credential.refreshToken === undefined
+    ? {...credential, refreshToken}
+    : credential
 }
 
-async function refreshOrExplain(refresh: Refresher, credential: OAuthCredential, provider: string): Promise<Credential> {
+async function refreshOrExplain(
+  refresh: Refresher,
+  credential: OAuthCredential,
+  provider: string,
+): Promise<Credential> {
   try {
     return await refresh(credential)
   } catch (error) {
     if (oauthErrorCode(error) === 'invalid_grant') {
-      throw new UserError(`The ${provider} login was revoked, or its refresh token was already used`, {hint: loginHint(provider)})
+      throw new UserError(`The ${provider} login was revoked, or its refresh token was already used`, {
+        hint: loginHint(provider),
+      })
     }
 
     // The refresher's message may quote the request (tokens and all), and so may its cause: keep
     // neither, only the message with this credential's secrets cut out.
     const message = error instanceof Error ? error.message : String(error)
-    throw new UserError(`Could not renew the ${provider} login: ${withoutSecrets(message, [credential.accessToken, credential.refreshToken])}`, {
-      hint: `try again, or ${loginHint(provider)}`,
-    })
+    throw new UserError(
+      `Could not renew the ${provider} login: ${withoutSecrets(message, [credential.accessToken, credential.refreshToken])}`,
+      {
+        hint: `try again, or ${loginHint(provider)}`,
+      },
+    )
   }
 }
 

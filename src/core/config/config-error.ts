@@ -28,26 +28,50 @@ export class ConfigError extends UserError {
 export function syntaxError(file: string, error: JsonSyntaxError): ConfigError {
   const {column, line} = error
   if (error instanceof JsonNestingError) {
-    return new ConfigError(`Cannot use settings file ${file}: at line ${line}, column ${column} it has ${error.message}`, file, undefined, {
-      column,
-      hint: 'Settings need only a few levels of nesting: fix the file, or move it aside.',
-      line,
-    })
+    return new ConfigError(
+      `Cannot use settings file ${file}: at line ${line}, column ${column} it has ${error.message}`,
+      file,
+      undefined,
+      {
+        column,
+        hint: 'Settings need only a few levels of nesting: fix the file, or move it aside.',
+        line,
+      },
+    )
   }
 
-  return new ConfigError(`Invalid JSON in ${file} at line ${line}, column ${column}: ${error.message}`, file, undefined, {
-    column,
-    hint: 'Settings files are strict JSON: no comments, no trailing commas, double-quoted strings.',
-    line,
-  })
+  return new ConfigError(
+    `Invalid JSON in ${file} at line ${line}, column ${column}: ${error.message}`,
+    file,
+    undefined,
+    {
+      column,
+      hint: 'Settings files are strict JSON: no comments, no trailing commas, double-quoted strings.',
+      line,
+    },
+  )
 }
 
 /** `from` is the tier of the file at `source`, or `env` when `source` is an environment variable name. */
-export function invalidValueError(source: string, keyPath: string, expected: string, found: string, from: Tier | 'env'): ConfigError {
+export function invalidValueError(
+  source: string,
+  keyPath: string,
+  expected: string,
+  found: string,
+  from: Tier | 'env',
+): ConfigError {
   const fromEnv = from === 'env'
   const where = fromEnv ? `environment variable ${source}` : source
   const subject = fromEnv ? `${source} (${keyPath})` : keyPath || 'the file'
   let hint = `Fix or unset ${source}.`
-  if (!fromEnv) hint = keyPath ? `Fix the value, or remove it with: hanzo-dev config unset "${keyPath}" --tier ${from}` : 'Fix the file.'
-  return new ConfigError(`Invalid setting in ${where}: ${subject} must be ${expected}, found ${found}`, source, keyPath, {hint})
+  if (!fromEnv)
+    hint = keyPath
+      ? `Fix the value, or remove it with: hanzo-dev config unset "${keyPath}" --tier ${from}`
+      : 'Fix the file.'
+  return new ConfigError(
+    `Invalid setting in ${where}: ${subject} must be ${expected}, found ${found}`,
+    source,
+    keyPath,
+    {hint},
+  )
 }

@@ -23,7 +23,9 @@ export function shownConfig(config: HanzoConfig): Record<string, unknown> {
   return redactConfig({
     ...config,
     hooks: (config.hooks ?? []).map(({tier: _tier, ...hook}) => hook),
-    mcp_servers: Object.fromEntries(Object.entries(config.mcp_servers ?? {}).map(([name, {tier: _tier, ...server}]) => [name, server])),
+    mcp_servers: Object.fromEntries(
+      Object.entries(config.mcp_servers ?? {}).map(([name, {tier: _tier, ...server}]) => [name, server]),
+    ),
   })
 }
 
@@ -32,7 +34,11 @@ export function settingEntries(config: HanzoConfig, origins: Readonly<Record<str
 }
 
 /** One setting (a leaf or a whole section), redacted; `undefined` when it is not set. */
-export function settingEntry(config: HanzoConfig, origins: Readonly<Record<string, string>>, key: string): SettingEntry | undefined {
+export function settingEntry(
+  config: HanzoConfig,
+  origins: Readonly<Record<string, string>>,
+  key: string,
+): SettingEntry | undefined {
   const {segments} = resolveKey(key)
   const value = getAt(shownConfig(config), segments)
   if (value === undefined) return undefined
@@ -42,7 +48,11 @@ export function settingEntry(config: HanzoConfig, origins: Readonly<Record<strin
 
 /** A section's origin when all its values come from one place; `mixed` when they do not. */
 function sectionOrigin(origins: Readonly<Record<string, string>>, key: string): string | undefined {
-  const found = new Set(Object.entries(origins).filter(([k]) => k.startsWith(`${key}.`)).map(([, origin]) => origin))
+  const found = new Set(
+    Object.entries(origins)
+      .filter(([k]) => k.startsWith(`${key}.`))
+      .map(([, origin]) => origin),
+  )
   if (found.size > 1) return 'mixed'
   return found.values().next().value
 }

@@ -4,7 +4,17 @@ import {knownProviders, unknownProviderError} from '../agent/endpoint.js'
 import {UserError} from '../errors.js'
 import {ConfigError, syntaxError} from './config-error.js'
 import {JsonNestingError, JsonSyntaxError, parseJsonText} from './json-text.js'
-import {INERT_KEYS, isPlainObject, joinKey, type JsonObject, resolveKey, type SchemaNode, setAt, unknownSettingError, unsetAt} from './key-path.js'
+import {
+  INERT_KEYS,
+  isPlainObject,
+  joinKey,
+  type JsonObject,
+  resolveKey,
+  type SchemaNode,
+  setAt,
+  unknownSettingError,
+  unsetAt,
+} from './key-path.js'
 import {LOCAL_FILE, locateConfigFiles, PROJECT_DIR} from './locate.js'
 import {holdsCredential, nonUserTierViolations, userTierOnly} from './tier-check.js'
 import type {ConfigFile, ConfigIO, LoadConfigOptions, Tier} from './types.js'
@@ -58,7 +68,11 @@ const PRIVATE_FILE_MODE = 0o600
 const PRIVATE_DIR_MODE = 0o700
 
 /** The settings file of `tier` for the project around `options.cwd`. */
-export async function editTarget(options: LoadConfigOptions & {io: ConfigIO}, tier: Tier, writeIO: SettingsWriteIO): Promise<EditTarget> {
+export async function editTarget(
+  options: LoadConfigOptions & {io: ConfigIO},
+  tier: Tier,
+  writeIO: SettingsWriteIO,
+): Promise<EditTarget> {
   const {files, projectRoot} = await locateConfigFiles(options)
   const file = files.find((f) => f.tier === tier) ?? files[0]
   const otherFiles = files.filter((f) => f.exists && f !== file).map((f) => f.path)
@@ -78,10 +92,13 @@ export async function setSetting(target: EditTarget, key: string, raw: string): 
   const problems = (await validateSettings(document)).problems.filter((p) => overlaps(p.segments, segments))
   const [problem] = problems
   if (problem) {
-    throw new UserError(`${joinKey(problem.segments)} must be ${problem.expected}, found ${problem.found}; ${target.file.path} was not changed`)
+    throw new UserError(
+      `${joinKey(problem.segments)} must be ${problem.expected}, found ${problem.found}; ${target.file.path} was not changed`,
+    )
   }
 
-  if (segments.length === 1 && segments[0] === 'provider') await refuseUnknownProvider(target, document, value as string)
+  if (segments.length === 1 && segments[0] === 'provider')
+    await refuseUnknownProvider(target, document, value as string)
 
   const result: EditResult = {created: text === null, file: target.file.path, key: joinKey(segments), warnings: []}
   await write(target, document, text, result.warnings)
@@ -94,7 +111,9 @@ export async function unsetSetting(target: EditTarget, key: string): Promise<Edi
   const text = await readTarget(target)
   const document = parseDocument(text, target.file.path)
   if (segments.some((s) => INERT_KEYS.has(s)) || !unsetAt(document, segments)) {
-    throw new UserError(`${key} is not set in ${target.file.path}`, {hint: 'see where a value comes from with: hanzo-dev config list --show-origin'})
+    throw new UserError(`${key} is not set in ${target.file.path}`, {
+      hint: 'see where a value comes from with: hanzo-dev config list --show-origin',
+    })
   }
 
   const result: EditResult = {created: false, file: target.file.path, key: joinKey(segments), warnings: []}
@@ -108,9 +127,15 @@ function refuseUserOnly(target: EditTarget, segments: string[], value: unknown):
   setAt(probe, segments, value)
   const [refused] = nonUserTierViolations(probe)
   if (!refused) return
-  throw new UserError(`${joinKey(refused.segments)}: ${userTierOnly(refused.reason, target.userFile)}; not written to ${target.file.path}`, {
-    hint: refused.reason === 'credential' ? 'set it with --tier user, or use an environment variable' : 'set it with --tier user',
-  })
+  throw new UserError(
+    `${joinKey(refused.segments)}: ${userTierOnly(refused.reason, target.userFile)}; not written to ${target.file.path}`,
+    {
+      hint:
+        refused.reason === 'credential'
+          ? 'set it with --tier user, or use an environment variable'
+          : 'set it with --tier user',
+    },
+  )
 }
 
 /**
@@ -119,7 +144,10 @@ function refuseUserOnly(target: EditTarget, segments: string[], value: unknown):
  */
 async function refuseUnknownProvider(target: EditTarget, document: JsonObject, name: string): Promise<void> {
   const others = await Promise.all((target.otherFiles ?? []).map((path) => readQuietly(target.io, path)))
-  const providers = Object.assign({}, ...[...others, document].map((d) => (isPlainObject(d?.providers) ? d.providers : {})))
+  const providers = Object.assign(
+    {},
+    ...[...others, document].map((d) => (isPlainObject(d?.providers) ? d.providers : {})),
+  )
   const known = knownProviders({providers})
   if (!known.includes(name)) throw unknownProviderError(name, known, `; ${target.file.path} was not changed`)
 }
@@ -131,7 +159,12 @@ async function readQuietly(io: SettingsWriteIO, path: string): Promise<JsonObjec
     const value = text === null ? undefined : parseJsonText(text)
     return isPlainObject(value) ? value : undefined
   } catch (error) {
-    if (error instanceof UserError || error instanceof JsonSyntaxError || typeof (error as NodeJS.ErrnoException).code === 'string') return undefined
+    if (
+      error instanceof UserError ||
+      error instanceof JsonSyntaxError ||
+      typeof (error as NodeJS.ErrnoException).code === 'string'
+    )
+      return undefined
     throw error
   }
 }
@@ -145,7 +178,8 @@ export function parseCliValue(raw: string, schema: SchemaNode | undefined): unkn
   try {
     parsed = parseJsonText(raw)
   } catch (error) {
-    if (error instanceof JsonNestingError && !takesOnlyStrings(schema)) throw new UserError(`The value has ${error.message}; no setting takes that, so nothing was changed`)
+    if (error instanceof JsonNestingError && !takesOnlyStrings(schema))
+      throw new UserError(`The value has ${error.message}; no setting takes that, so nothing was changed`)
     return raw
   }
 
@@ -161,7 +195,15 @@ export function formatLike(document: unknown, original: string | null): string {
 
 /** `.gitignore` text with the local settings file added, or `undefined` when it is already ignored. */
 export function withGitignoreEntry(text: string | null): string | undefined {
-  const covered = new Set([GITIGNORE_ENTRY, `/${GITIGNORE_ENTRY}`, LOCAL_FILE, PROJECT_DIR, `${PROJECT_DIR}/`, `/${PROJECT_DIR}`, `/${PROJECT_DIR}/`])
+  const covered = new Set([
+    GITIGNORE_ENTRY,
+    `/${GITIGNORE_ENTRY}`,
+    LOCAL_FILE,
+    PROJECT_DIR,
+    `${PROJECT_DIR}/`,
+    `/${PROJECT_DIR}`,
+    `/${PROJECT_DIR}/`,
+  ])
   const lines = (text ?? '').split(/\r?\n/).map((l) => l.trim())
   if (lines.some((l) => covered.has(l))) return undefined
   const base = text ?? ''
@@ -188,7 +230,8 @@ function parseDocument(text: string | null, path: string): JsonObject {
   }
 
   if (value === undefined) return {}
-  if (!isPlainObject(value)) throw new ConfigError(`Invalid settings file ${path}: it must hold a JSON object ({ ... })`, path, '')
+  if (!isPlainObject(value))
+    throw new ConfigError(`Invalid settings file ${path}: it must hold a JSON object ({ ... })`, path, '')
   return value
 }
 
@@ -200,7 +243,10 @@ async function readTarget(target: EditTarget): Promise<string | null> {
   } catch (error) {
     const code = errorCode(error)
     if (code === undefined) throw error
-    throw new UserError(`Cannot read ${path} (${code}); nothing was changed`, {cause: error, hint: 'make it a readable JSON file, or remove it'})
+    throw new UserError(`Cannot read ${path} (${code}); nothing was changed`, {
+      cause: error,
+      hint: 'make it a readable JSON file, or remove it',
+    })
   }
 }
 
@@ -208,7 +254,12 @@ async function readTarget(target: EditTarget): Promise<string | null> {
  * Writes the settings file. The user file is private: created 0600 in a directory created 0700,
  * and an existing one that holds a credential but is open to other users is made 0600 (warned).
  */
-async function write(target: EditTarget, document: JsonObject, original: string | null, warnings: string[]): Promise<void> {
+async function write(
+  target: EditTarget,
+  document: JsonObject,
+  original: string | null,
+  warnings: string[],
+): Promise<void> {
   const {path, tier} = target.file
   const isPrivate = tier === 'user'
   try {
@@ -216,10 +267,16 @@ async function write(target: EditTarget, document: JsonObject, original: string 
     const mode = isPrivate ? await target.io.fileMode(path) : undefined
     const repair = mode !== undefined && (mode & 0o077) !== 0 && holdsCredential(document)
     if (repair) {
-      warnings.push(`${path} holds credentials and was readable by other users (mode ${mode.toString(8).padStart(4, '0')}); it is now 0600`)
+      warnings.push(
+        `${path} holds credentials and was readable by other users (mode ${mode.toString(8).padStart(4, '0')}); it is now 0600`,
+      )
     }
 
-    await target.io.writeText(path, formatLike(document, original), isPrivate ? {forceMode: repair, mode: PRIVATE_FILE_MODE} : {})
+    await target.io.writeText(
+      path,
+      formatLike(document, original),
+      isPrivate ? {forceMode: repair, mode: PRIVATE_FILE_MODE} : {},
+    )
   } catch (error) {
     const code = errorCode(error)
     if (code === undefined) throw error
@@ -241,7 +298,9 @@ async function ignoreLocalFile(target: EditTarget, result: EditResult): Promise<
   } catch (error) {
     const reason = errorCode(error) ?? (error instanceof UserError ? error.message : undefined)
     if (reason === undefined) throw error
-    result.warnings.push(`Could not add ${GITIGNORE_ENTRY} to ${path} (${reason}); add it by hand so the file is not committed`)
+    result.warnings.push(
+      `Could not add ${GITIGNORE_ENTRY} to ${path} (${reason}); add it by hand so the file is not committed`,
+    )
   }
 }
 

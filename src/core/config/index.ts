@@ -1,7 +1,17 @@
 // Hierarchical settings (HIP-301 §4): user < project < local < environment. See load.ts for the
 // order, schema.ts for the fields, env.ts for the variables, and the modules named below for rules.
 export {ConfigError} from './config-error.js'
-export {editTarget, type EditResult, type EditTarget, formatLike, parseCliValue, setSetting, type SettingsWriteIO, unsetSetting, withGitignoreEntry} from './edit.js'
+export {
+  editTarget,
+  type EditResult,
+  type EditTarget,
+  formatLike,
+  parseCliValue,
+  setSetting,
+  type SettingsWriteIO,
+  unsetSetting,
+  withGitignoreEntry,
+} from './edit.js'
 export {formatOrigin, formatValue, type SettingEntry, settingEntries, settingEntry, shownConfig} from './display.js'
 export {ENV_BINDINGS} from './env.js'
 export {getAt, joinKey, leaves, resolveKey, suggestKey} from './key-path.js'

@@ -96,7 +96,8 @@ function findSyntaxError(text: string): Failure | undefined {
         continue
       }
 
-      if (code === 0x0a) return fail('unterminated string (a string cannot span lines; write a line break as \\n)', start)
+      if (code === 0x0a)
+        return fail('unterminated string (a string cannot span lines; write a line break as \\n)', start)
       if (code < 0x20) return fail('control character in string (escape it)')
       i++
     }
@@ -131,7 +132,8 @@ function findSyntaxError(text: string): Failure | undefined {
     const top = stack.at(-1)
 
     if (expect === 'after-value') {
-      if (top === undefined) return i >= text.length ? undefined : fail(`unexpected ${found()} after the end of the JSON value`)
+      if (top === undefined)
+        return i >= text.length ? undefined : fail(`unexpected ${found()} after the end of the JSON value`)
       const close = top === '{' ? '}' : ']'
       if (c === ',') {
         i++
@@ -140,7 +142,9 @@ function findSyntaxError(text: string): Failure | undefined {
         i++
         stack.pop()
       } else {
-        return fail(`expected ',' or '${close}' after ${top === '{' ? 'a property value' : 'an array element'}, found ${found()}`)
+        return fail(
+          `expected ',' or '${close}' after ${top === '{' ? 'a property value' : 'an array element'}, found ${found()}`,
+        )
       }
 
       continue
@@ -155,7 +159,12 @@ function findSyntaxError(text: string): Failure | undefined {
         continue
       }
 
-      if (c !== '"') return fail(c === "'" ? 'property names must use double quotes' : `expected a double-quoted property name, found ${found()}`)
+      if (c !== '"')
+        return fail(
+          c === "'"
+            ? 'property names must use double quotes'
+            : `expected a double-quoted property name, found ${found()}`,
+        )
       const bad = scanString()
       if (bad) return bad
       skipSpace()

@@ -139,7 +139,9 @@ export interface Leaf {
 export function leaves(value: unknown, prefix: string[] = []): Leaf[] {
   const isWalkable = isPlainObject(value) || (Array.isArray(value) && value.some((v) => isPlainObject(v)))
   if (!isWalkable) return prefix.length > 0 ? [{key: joinKey(prefix), segments: prefix, value}] : []
-  const entries: Array<[string, unknown]> = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value)
+  const entries: Array<[string, unknown]> = Array.isArray(value)
+    ? value.map((v, i) => [String(i), v])
+    : Object.entries(value)
   return entries.flatMap(([k, v]) => leaves(v, [...prefix, k]))
 }
 

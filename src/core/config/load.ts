@@ -34,7 +34,9 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   }
 
   const user = tiers.find((t) => t.tier === 'user')?.data
-  const redirectWarnings = tiers.some((t) => t.tier !== 'user') ? guardRedirects(tiers, await outsideKeySources(options, io, user)) : []
+  const redirectWarnings = tiers.some((t) => t.tier !== 'user')
+    ? guardRedirects(tiers, await outsideKeySources(options, io, user))
+    : []
   const agents = projectAgents((await io.readTextFiles?.(join(projectRoot, PROJECT_DIR, AGENTS_DIR), '.md')) ?? [])
   const {trust, warnings: trustWarnings} = await applyProjectTrust(tiers, projectRoot, options.trust, agents)
   const env = await settingsFromEnv(options.env)
@@ -68,11 +70,21 @@ export async function readSettingsFile(file: Pick<ConfigFile, 'path'>, io: Confi
  * HANZO_CREDENTIALS_STORE). The keychain is not opened: that it is the store is enough, since a
  * login may land there at any time and a project must not have redirected it beforehand.
  */
-async function outsideKeySources(options: LoadConfigOptions, io: ConfigIO, user: JsonObject | undefined): Promise<string[]> {
+async function outsideKeySources(
+  options: LoadConfigOptions,
+  io: ConfigIO,
+  user: JsonObject | undefined,
+): Promise<string[]> {
   const sources: string[] = CREDENTIAL_ENV_VARS.filter((name) => options.env[name])
   const {credentials} = resolvePaths(options.env, options.homedir)
   if ((await io.kind(credentials)) === 'file') sources.push(credentials)
-  const store = options.env.HANZO_CREDENTIALS_STORE || (isPlainObject(user?.credentials) ? user.credentials.store : undefined)
-  if (store === 'keychain') sources.push(options.env.HANZO_CREDENTIALS_STORE ? 'the keychain (HANZO_CREDENTIALS_STORE)' : 'the keychain (credentials.store)')
+  const store =
+    options.env.HANZO_CREDENTIALS_STORE || (isPlainObject(user?.credentials) ? user.credentials.store : undefined)
+  if (store === 'keychain')
+    sources.push(
+      options.env.HANZO_CREDENTIALS_STORE
+        ? 'the keychain (HANZO_CREDENTIALS_STORE)'
+        : 'the keychain (credentials.store)',
+    )
   return sources
 }

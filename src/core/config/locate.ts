@@ -42,7 +42,9 @@ export async function locateConfigFiles(options: LoadConfigOptions & {io: Config
     ['project', join(projectRoot, PROJECT_DIR, PROJECT_FILE)],
     ['local', join(projectRoot, PROJECT_DIR, LOCAL_FILE)],
   ]
-  const files = await Promise.all(paths.map(async ([tier, path]) => ({exists: await isSettingsFile(path, io), path, tier})))
+  const files = await Promise.all(
+    paths.map(async ([tier, path]) => ({exists: await isSettingsFile(path, io), path, tier})),
+  )
   return {files, gitRoot, projectRoot}
 }
 
@@ -55,9 +57,14 @@ async function isSettingsFile(path: string, io: ConfigIO): Promise<boolean> {
   const kind = await io.kind(path)
   if (kind === 'missing') return false
   if (kind === 'file') return true
-  throw new ConfigError(`Cannot use settings file ${path}: it is not a regular file (found a ${kind === 'directory' ? 'directory' : 'device, pipe or socket'})`, path, undefined, {
-    hint: `replace it with a JSON file, or remove it`,
-  })
+  throw new ConfigError(
+    `Cannot use settings file ${path}: it is not a regular file (found a ${kind === 'directory' ? 'directory' : 'device, pipe or socket'})`,
+    path,
+    undefined,
+    {
+      hint: `replace it with a JSON file, or remove it`,
+    },
+  )
 }
 
 async function findGitRoot(cwd: string, io: ConfigIO): Promise<string | undefined> {

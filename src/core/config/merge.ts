@@ -3,7 +3,14 @@ import {INERT_KEYS, isPlainObject, type JsonObject, leaves} from './key-path.js'
 import {mergePermissionRules} from './permission-rules.js'
 import {DEFAULT_MODEL} from './schema.js'
 import type {CheckedTier} from './tier-check.js'
-import {type ConfigWarning, HOOK_DEFAULTS, type HanzoConfig, type ConfiguredHook, type PermissionRule, type Tier} from './types.js'
+import {
+  type ConfigWarning,
+  HOOK_DEFAULTS,
+  type HanzoConfig,
+  type ConfiguredHook,
+  type PermissionRule,
+  type Tier,
+} from './types.js'
 
 /**
  * Merges checked tiers (user, project, local, in that order) and the environment: objects key
@@ -19,7 +26,12 @@ import {type ConfigWarning, HOOK_DEFAULTS, type HanzoConfig, type ConfiguredHook
 export function mergeTiers(
   tiers: CheckedTier[],
   env: EnvSettings,
-): {config: HanzoConfig; origins: Record<string, string>; warnings: ConfigWarning[]; permissionRules: PermissionRule[]} {
+): {
+  config: HanzoConfig
+  origins: Record<string, string>
+  warnings: ConfigWarning[]
+  permissionRules: PermissionRule[]
+} {
   const merged: JsonObject = {}
   const origins: Record<string, string> = {}
   const hooks: ConfiguredHook[] = []
@@ -76,10 +88,17 @@ const TRANSPORT_FIELDS: ReadonlyArray<[string, readonly string[]]> = [
 
 /** Whether a tier's entry for a server sets anything besides turning it off. */
 export function changesWhatRuns(server: JsonObject): boolean {
-  return Object.entries(server).some(([field, value]) => value !== undefined && !(field === 'disabled' && value === true))
+  return Object.entries(server).some(
+    ([field, value]) => value !== undefined && !(field === 'disabled' && value === true),
+  )
 }
 
-function replaceTransport(merged: JsonObject, origins: Record<string, string>, name: string, fields: readonly string[]): void {
+function replaceTransport(
+  merged: JsonObject,
+  origins: Record<string, string>,
+  name: string,
+  fields: readonly string[],
+): void {
   const server = isPlainObject(merged.mcp_servers) ? merged.mcp_servers[name] : undefined
   if (!isPlainObject(server)) return
   for (const field of fields) {

@@ -74,10 +74,12 @@ function displayRedactorAt(segments: readonly string[]): Redactor | undefined {
     if (field === 'args') return (value) => (Array.isArray(value) ? redactArgs(value) : REDACTED)
     if (field === 'command') return redactServerCommand
     if (field === 'url') return redactUrlValue
-    if (field === 'oauth') return (value) => (isPlainObject(value) && 'client_secret' in value ? {...value, client_secret: REDACTED} : value)
+    if (field === 'oauth')
+      return (value) => (isPlainObject(value) && 'client_secret' in value ? {...value, client_secret: REDACTED} : value)
   }
 
-  if (top === 'hooks' && field === 'command') return (value) => (typeof value === 'string' ? redactCommandLine(value) : REDACTED)
+  if (top === 'hooks' && field === 'command')
+    return (value) => (typeof value === 'string' ? redactCommandLine(value) : REDACTED)
   return undefined
 }
 

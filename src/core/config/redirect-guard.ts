@@ -37,7 +37,8 @@ export function guardRedirects(tiers: CheckedTier[], keySources: readonly string
     }
 
     checkBaseUrl(tier.data.base_url, ['base_url'])
-    for (const [name, provider] of objectEntries(tier.data.providers)) checkBaseUrl(provider.base_url, ['providers', name, 'base_url'])
+    for (const [name, provider] of objectEntries(tier.data.providers))
+      checkBaseUrl(provider.base_url, ['providers', name, 'base_url'])
 
     for (const [name, server] of objectEntries(tier.data.mcp_servers)) {
       if (!serverCarriesSecrets(objectAt(user.mcp_servers, name))) continue
@@ -83,9 +84,12 @@ export function hostAllowed(url: string, allowed: unknown): boolean {
 }
 
 function userKeyPaths(user: JsonObject): string[] {
-  const paths = ['api_key', 'oauth_credentials'].filter((k) => user[k] !== undefined).map((k) => `${k} in your user settings`)
+  const paths = ['api_key', 'oauth_credentials']
+    .filter((k) => user[k] !== undefined)
+    .map((k) => `${k} in your user settings`)
   for (const [name, provider] of objectEntries(user.providers)) {
-    for (const field of ['api_key', 'oauth']) if (provider[field] !== undefined) paths.push(`providers.${name}.${field} in your user settings`)
+    for (const field of ['api_key', 'oauth'])
+      if (provider[field] !== undefined) paths.push(`providers.${name}.${field} in your user settings`)
   }
 
   return paths

@@ -52,21 +52,37 @@ const mcpServer = {
     },
     oauth: {
       type: 'object',
-      description: 'For an HTTP server that asks for an OAuth login (hanzo-dev mcp login NAME): the client to log in as. Without client_id hanzo-dev registers itself (RFC 7591).',
+      description:
+        'For an HTTP server that asks for an OAuth login (hanzo-dev mcp login NAME): the client to log in as. Without client_id hanzo-dev registers itself (RFC 7591).',
       additionalProperties: false,
       properties: {
         client_id: {type: 'string', description: 'The client id registered at the authorization server.'},
         client_secret: {type: 'string', description: 'The client secret, for a confidential client.'},
-        scopes: {type: 'array', items: {type: 'string'}, description: 'Scopes to ask for (default: what the server says it supports).'},
+        scopes: {
+          type: 'array',
+          items: {type: 'string'},
+          description: 'Scopes to ask for (default: what the server says it supports).',
+        },
       },
     },
-    disabled: {type: 'boolean', default: false, description: 'true turns the server off (a later tier can disable a server an earlier one defines).'},
-    startup_timeout_ms: {type: 'integer', minimum: 1, default: 30_000, description: 'How long the server may take to start and answer initialize; past it the session goes on without it.'},
+    disabled: {
+      type: 'boolean',
+      default: false,
+      description: 'true turns the server off (a later tier can disable a server an earlier one defines).',
+    },
+    startup_timeout_ms: {
+      type: 'integer',
+      minimum: 1,
+      default: 30_000,
+      description:
+        'How long the server may take to start and answer initialize; past it the session goes on without it.',
+    },
     tool_timeout_ms: {type: 'integer', minimum: 1, default: 120_000, description: 'How long one tool call may take.'},
     trust_read_only_hint: {
       type: 'boolean',
       default: false,
-      description: 'true: a tool the server marks readOnlyHint counts as read-only. Otherwise every tool of the server counts as mutating.',
+      description:
+        'true: a tool the server marks readOnlyHint counts as read-only. Otherwise every tool of the server counts as mutating.',
     },
   },
 } as const
@@ -76,22 +92,42 @@ const lspServer = {
   description: 'A language server speaking LSP over stdio.',
   additionalProperties: false,
   properties: {
-    command: {type: 'string', pattern: '\\S', description: "The executable: looked up on PATH, then in the project's node_modules/.bin."},
+    command: {
+      type: 'string',
+      pattern: '\\S',
+      description: "The executable: looked up on PATH, then in the project's node_modules/.bin.",
+    },
     args: {type: 'array', items: {type: 'string'}, description: 'Arguments after command (usually ["--stdio"]).'},
-    files: {type: 'array', items: {type: 'string', pattern: '\\S'}, description: 'Globs of the files it covers, relative to the project root ("**/*.vue"); a glob without / matches file names.'},
-    language_id: {type: 'string', pattern: '\\S', description: 'The LSP language id of the files (default: from the extension, else the name).'},
+    files: {
+      type: 'array',
+      items: {type: 'string', pattern: '\\S'},
+      description:
+        'Globs of the files it covers, relative to the project root ("**/*.vue"); a glob without / matches file names.',
+    },
+    language_id: {
+      type: 'string',
+      pattern: '\\S',
+      description: 'The LSP language id of the files (default: from the extension, else the name).',
+    },
     disabled: {type: 'boolean', default: false, description: 'true turns the language off.'},
   },
 } as const
 
 const provider = {
   type: 'object',
-  description: 'A model provider: one of the built-in ones (hanzo, anthropic, openai, ollama, vllm, lmstudio) with changes, or a new one.',
+  description:
+    'A model provider: one of the built-in ones (hanzo, anthropic, openai, ollama, vllm, lmstudio) with changes, or a new one.',
   additionalProperties: false,
   properties: {
-    base_url: {...httpUrl, description: "The provider's API base URL (for OpenAI-compatible servers, the one ending in /v1)."},
+    base_url: {
+      ...httpUrl,
+      description: "The provider's API base URL (for OpenAI-compatible servers, the one ending in /v1).",
+    },
     api_key: {type: 'string', description: 'The API key sent to this provider.'},
-    api: {enum: ['chat_completions', 'responses', 'anthropic_messages'], description: 'The wire API the provider speaks.'},
+    api: {
+      enum: ['chat_completions', 'responses', 'anthropic_messages'],
+      description: 'The wire API the provider speaks.',
+    },
     oauth: {
       type: 'object',
       description: 'How `auth login` signs in to this provider.',
@@ -102,10 +138,20 @@ const provider = {
         client_secret: {type: 'string', description: 'The client secret, for a provider that requires one.'},
         authorize_url: {...httpUrl, description: 'The authorization endpoint (browser login).'},
         token_url: {...httpUrl, description: 'The token endpoint.'},
-        device_authorization_url: {...httpUrl, description: 'The device authorization endpoint (RFC 8628, `auth login --device`).'},
+        device_authorization_url: {
+          ...httpUrl,
+          description: 'The device authorization endpoint (RFC 8628, `auth login --device`).',
+        },
         revocation_url: {...httpUrl, description: 'Where `auth logout` revokes the login.'},
-        flow: {enum: ['pkce', 'device'], default: 'pkce', description: 'How `auth login` signs in when --device is not given.'},
-        redirect_uri: {type: 'string', description: 'The redirect URI registered for the client; default: a loopback address on 127.0.0.1.'},
+        flow: {
+          enum: ['pkce', 'device'],
+          default: 'pkce',
+          description: 'How `auth login` signs in when --device is not given.',
+        },
+        redirect_uri: {
+          type: 'string',
+          description: 'The redirect URI registered for the client; default: a loopback address on 127.0.0.1.',
+        },
         scopes: {type: 'array', items: {type: 'string'}, description: 'The scopes to ask for.'},
       },
     },
@@ -114,7 +160,8 @@ const provider = {
 
 const hook = {
   type: 'object',
-  description: 'A shell command run at an event of the agent loop (HIP-301 §9): exit 0 allows, exit 2 denies with stderr as the reason.',
+  description:
+    'A shell command run at an event of the agent loop (HIP-301 §9): exit 0 allows, exit 2 denies with stderr as the reason.',
   additionalProperties: false,
   required: ['event', 'command'],
   properties: {
@@ -124,7 +171,8 @@ const hook = {
       type: 'string',
       pattern: '\\S',
       default: HOOK_DEFAULTS.tool_pattern,
-      description: 'The tools a pre_tool_use or post_tool_use hook runs for: a glob of tool names (exec, fs_*, mcp__github__*).',
+      description:
+        'The tools a pre_tool_use or post_tool_use hook runs for: a glob of tool names (exec, fs_*, mcp__github__*).',
     },
     timeout_ms: {
       type: 'integer',
@@ -133,7 +181,11 @@ const hook = {
       default: HOOK_DEFAULTS.timeout_ms,
       description: 'How long the hook may run before its whole process group is killed.',
     },
-    fail_open: {type: 'boolean', default: HOOK_DEFAULTS.fail_open, description: 'true: a hook that crashes or times out lets the tool run (by default it denies).'},
+    fail_open: {
+      type: 'boolean',
+      default: HOOK_DEFAULTS.fail_open,
+      description: 'true: a hook that crashes or times out lets the tool run (by default it denies).',
+    },
   },
 } as const
 
@@ -155,7 +207,10 @@ export const SETTINGS_SCHEMA = {
     api_key: {type: 'string', description: 'API key of the default provider.'},
     oauth_credentials: {type: 'object', description: 'Stored OAuth tokens (HIP-301 §4).'},
     model: {type: 'string', pattern: '\\S', default: DEFAULT_MODEL, description: 'The model id requests ask for.'},
-    base_url: {...httpUrl, description: "API base URL of the default provider (hanzo's, unless provider names another)."},
+    base_url: {
+      ...httpUrl,
+      description: "API base URL of the default provider (hanzo's, unless provider names another).",
+    },
     provider: {
       type: 'string',
       pattern: '\\S',
@@ -163,13 +218,29 @@ export const SETTINGS_SCHEMA = {
         'The provider to use: a built-in one (hanzo, anthropic, openai, ollama, vllm, lmstudio) or a name under providers. ' +
         'Unset: the first of hanzo, anthropic and openai that has a key or a login.',
     },
-    providers: {type: 'object', description: 'Providers by name: changes to built-in ones, or new ones.', additionalProperties: provider},
+    providers: {
+      type: 'object',
+      description: 'Providers by name: changes to built-in ones, or new ones.',
+      additionalProperties: provider,
+    },
     api: {
       enum: ['chat_completions', 'responses', 'anthropic_messages'],
-      description: 'Wire API of the default provider. Unset: responses for api.openai.com, anthropic_messages for api.anthropic.com, chat_completions elsewhere.',
+      description:
+        'Wire API of the default provider. Unset: responses for api.openai.com, anthropic_messages for api.anthropic.com, chat_completions elsewhere.',
     },
-    max_retries: {type: 'integer', minimum: 0, maximum: 10, default: 2, description: 'Retries of a model request after a 429 or 5xx.'},
-    max_turns: {type: 'integer', minimum: 1, default: 25, description: 'Model requests one `run` may make (--max-turns overrides it).'},
+    max_retries: {
+      type: 'integer',
+      minimum: 0,
+      maximum: 10,
+      default: 2,
+      description: 'Retries of a model request after a 429 or 5xx.',
+    },
+    max_turns: {
+      type: 'integer',
+      minimum: 1,
+      default: 25,
+      description: 'Model requests one `run` may make (--max-turns overrides it).',
+    },
     allowed_base_url_hosts: {
       type: 'array',
       items: {type: 'string', pattern: '\\S'},
@@ -177,16 +248,30 @@ export const SETTINGS_SCHEMA = {
         'Hosts ("host", "host:port" or "*.domain") a project or local base_url may point at while your API key is ' +
         'configured; any other project base_url is ignored.',
     },
-    mcp_servers: {type: 'object', description: 'MCP servers by name; their tools reach the agent as mcp__<name>__<tool>.', additionalProperties: mcpServer},
+    mcp_servers: {
+      type: 'object',
+      description: 'MCP servers by name; their tools reach the agent as mcp__<name>__<tool>.',
+      additionalProperties: mcpServer,
+    },
     permissions: {
       type: 'object',
       description:
         'Permission rules: a tool pattern (exec, fs_write(src/**), exec(git status*), mcp__github__*) and what to do ' +
         'with a call it matches. Deny rules of every tier are checked first; read-only tools are allowed by built-in rules (`config list` shows them).',
-      additionalProperties: {enum: ['allow', 'deny', 'prompt'], description: 'allow runs the call, deny refuses it, prompt asks first.'},
+      additionalProperties: {
+        enum: ['allow', 'deny', 'prompt'],
+        description: 'allow runs the call, deny refuses it, prompt asks first.',
+      },
     },
-    custom_instructions: {type: 'string', description: 'Text added to the system prompt, after the project instructions (AGENTS.md, ...).'},
-    hooks: {type: 'array', items: hook, description: 'Shell commands run around tool calls and other events of the agent loop.'},
+    custom_instructions: {
+      type: 'string',
+      description: 'Text added to the system prompt, after the project instructions (AGENTS.md, ...).',
+    },
+    hooks: {
+      type: 'array',
+      items: hook,
+      description: 'Shell commands run around tool calls and other events of the agent loop.',
+    },
     input_mode: {enum: ['vim', 'emacs', 'default'], description: 'Key bindings of the interactive session input line.'},
     sandbox: {
       type: 'object',
@@ -207,7 +292,11 @@ export const SETTINGS_SCHEMA = {
             'The paths allowlist mode adds, and the only ones it lets tools write: relative to the project root, or absolute. ' +
             "A project's own settings may only name paths inside it, and only once it is trusted.",
         },
-        network: {type: 'boolean', default: true, description: 'false: commands the agent runs get no network (under bubblewrap).'},
+        network: {
+          type: 'boolean',
+          default: true,
+          description: 'false: commands the agent runs get no network (under bubblewrap).',
+        },
       },
     },
     exec: {
@@ -224,13 +313,23 @@ export const SETTINGS_SCHEMA = {
         },
       },
     },
-    max_tokens: {type: 'integer', minimum: 1, description: 'Token budget of a conversation: compaction starts at 90% of it. Unset: no compaction.'},
+    max_tokens: {
+      type: 'integer',
+      minimum: 1,
+      description: 'Token budget of a conversation: compaction starts at 90% of it. Unset: no compaction.',
+    },
     max_output_tokens: {
       type: 'integer',
       minimum: 1,
-      description: "The most tokens one model reply may have, sent with each request. Unset: the server's default (Anthropic: 8192).",
+      description:
+        "The most tokens one model reply may have, sent with each request. Unset: the server's default (Anthropic: 8192).",
     },
-    reserve_recent: {type: 'integer', minimum: 1, default: 4, description: 'Turns compaction keeps whole at the end of the history.'},
+    reserve_recent: {
+      type: 'integer',
+      minimum: 1,
+      default: 4,
+      description: 'Turns compaction keeps whole at the end of the history.',
+    },
     pricing: {
       type: 'object',
       description: 'Prices by model id, in USD per million tokens, to show a cost next to usage.',
@@ -289,7 +388,8 @@ export const SETTINGS_SCHEMA = {
       properties: {
         store: {
           enum: ['file', 'keychain'],
-          description: 'file: credentials.json (0600) beside your user settings; keychain: the OS keychain. Unset: the keychain on macOS and Windows, the file elsewhere.',
+          description:
+            'file: credentials.json (0600) beside your user settings; keychain: the OS keychain. Unset: the keychain on macOS and Windows, the file elsewhere.',
         },
       },
     },

@@ -9,7 +9,8 @@ import {isPlainObject, type JsonObject} from './key-path.js'
  */
 
 /** Names of environment variables, flags and headers that carry secrets (`auth`, not `author`: `--author=` names a person). */
-const SECRET_NAME = /api[-_]?key|access[-_]?key|private[-_]?key|secret|token|passw(?:or)?d|pwd|credential|auth(?!ors?(?:$|[^a-z]))|cookie|session|^key$/i
+const SECRET_NAME =
+  /api[-_]?key|access[-_]?key|private[-_]?key|secret|token|passw(?:or)?d|pwd|credential|auth(?!ors?(?:$|[^a-z]))|cookie|session|^key$/i
 
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name)
@@ -63,7 +64,11 @@ export function wordsCarrySecret(words: readonly string[]): boolean {
     const previous = i > 0 ? words[i - 1] : ''
     if (isSecretFlag(previous) || (previous.endsWith(':') && isSecretName(previous.slice(0, -1)))) return true
     const named = /^-{0,2}([A-Za-z_][\w.-]*)[:=](.*)$/.exec(word)
-    return (named !== null && (isSecretName(named[1]) || hasSecretShape(named[2]))) || hasSecretShape(word) || hasUrlUserinfo(word)
+    return (
+      (named !== null && (isSecretName(named[1]) || hasSecretShape(named[2]))) ||
+      hasSecretShape(word) ||
+      hasUrlUserinfo(word)
+    )
   })
 }
 
@@ -97,7 +102,10 @@ export function serverCarriesSecrets(server: JsonObject): boolean {
   const argv = [server.command, server.args].flatMap((list) => (Array.isArray(list) ? list : []))
   return (
     names.some((name) => isSecretName(name)) ||
-    argv.some((arg) => typeof arg === 'string' && (isSecretFlag(arg) || isSecretFlag(arg.split('=')[0]) || urlCarriesSecret(arg))) ||
+    argv.some(
+      (arg) =>
+        typeof arg === 'string' && (isSecretFlag(arg) || isSecretFlag(arg.split('=')[0]) || urlCarriesSecret(arg)),
+    ) ||
     (typeof server.url === 'string' && urlCarriesSecret(server.url))
   )
 }

@@ -30,7 +30,12 @@ export interface SettingKey {
 }
 
 /** The placeholder for a name the user picks, by the map it is a name in; `<name>` elsewhere. */
-const PLACEHOLDERS: Readonly<Record<string, string>> = {env: '<NAME>', headers: '<NAME>', permissions: '<pattern>', pricing: '<model>'}
+const PLACEHOLDERS: Readonly<Record<string, string>> = {
+  env: '<NAME>',
+  headers: '<NAME>',
+  permissions: '<pattern>',
+  pricing: '<model>',
+}
 /** Sample names for map entries: a plain one, and one sensitive.ts reads as a secret (rules that depend on the name differ between them). */
 const PLAIN_NAME = 'sample'
 const SECRET_NAME = 'API_KEY'
@@ -43,7 +48,8 @@ export function settingKeys(): SettingKey[] {
   const keys: SettingKey[] = []
   const walk = (node: SchemaNode, shown: string[], place: Place, named: boolean) => {
     if (shown.length > 0) keys.push(describeKey(node, joinKey(shown), place, named))
-    for (const [name, child] of Object.entries(node.properties ?? {})) walk(child, [...shown, name], (v) => place({[name]: v}), false)
+    for (const [name, child] of Object.entries(node.properties ?? {}))
+      walk(child, [...shown, name], (v) => place({[name]: v}), false)
     if (typeof node.additionalProperties === 'object') {
       const placeholder = PLACEHOLDERS[shown.at(-1) ?? ''] ?? '<name>'
       walk(node.additionalProperties, [...shown, placeholder], (v, name = PLAIN_NAME) => place({[name]: v}), true)
@@ -81,7 +87,8 @@ function describeKey(node: SchemaNode, key: string, place: Place, named: boolean
 
 function tierRules(values: unknown[], place: Place, named: boolean): {tiers: Tier[]; rules: string[]} {
   // Which of the sample values a check flags, with the plain name and with a secret-looking one.
-  const flagged = (check: (doc: JsonObject) => unknown, name = PLAIN_NAME) => values.filter((v) => check(place(v, name)))
+  const flagged = (check: (doc: JsonObject) => unknown, name = PLAIN_NAME) =>
+    values.filter((v) => check(place(v, name)))
   const userOnly = (doc: JsonObject) => nonUserTierViolations(doc)[0]?.reason
   const reason = userOnly(place(values[0]))
   const some = flagged(userOnly)
@@ -91,9 +98,11 @@ function tierRules(values: unknown[], place: Place, named: boolean): {tiers: Tie
 
   const rules: string[] = []
   if (some.length > 0) rules.push(`project and local files may not set ${orList(some)}`)
-  if (named && flagged(userOnly, SECRET_NAME).length === values.length) rules.push(`user tier only when the name looks secret (like ${SECRET_NAME}): a credential`)
+  if (named && flagged(userOnly, SECRET_NAME).length === values.length)
+    rules.push(`user tier only when the name looks secret (like ${SECRET_NAME}): a credential`)
   const inProject = (found: unknown[], what: string) => {
-    if (found.length > 0) rules.push(`in project and local files, ${found.length === values.length ? 'it' : orList(found)} ${what}`)
+    if (found.length > 0)
+      rules.push(`in project and local files, ${found.length === values.length ? 'it' : orList(found)} ${what}`)
   }
 
   inProject(flagged(needsTrust), `takes effect only once the project is trusted (${TRUST})`)
@@ -111,7 +120,12 @@ function needsTrust(doc: JsonObject): boolean {
 
 /** With a key of the user's configured, and user settings that give the sample MCP server a credential. */
 function redirectsCredentials(doc: JsonObject): boolean {
-  const user: CheckedTier = {data: {mcp_servers: {[PLAIN_NAME]: {env: {[SECRET_NAME]: 'x'}}}}, file: 'settings.json', tier: 'user', warnings: []}
+  const user: CheckedTier = {
+    data: {mcp_servers: {[PLAIN_NAME]: {env: {[SECRET_NAME]: 'x'}}}},
+    file: 'settings.json',
+    tier: 'user',
+    warnings: [],
+  }
   return guardRedirects([user, projectTier(structuredClone(doc))], ['your API key']).length > 0
 }
 
@@ -140,7 +154,10 @@ function typeLabel(node: SchemaNode): string {
     return type ?? 'object'
   }
 
-  return [node.type].flat().map((t) => label(t)).join(' or ')
+  return [node.type]
+    .flat()
+    .map((t) => label(t))
+    .join(' or ')
 }
 
 function orList(values: unknown[]): string {

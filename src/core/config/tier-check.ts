@@ -22,21 +22,30 @@ export interface CheckedTier extends TierSource {
 
 export async function checkTier(value: unknown, source: TierSource, userFile: string): Promise<CheckedTier> {
   const warnings: ConfigWarning[] = []
-  const warn = (segments: string[], message: string) => warnings.push({file: source.file, keyPath: joinKey(segments), message})
+  const warn = (segments: string[], message: string) =>
+    warnings.push({file: source.file, keyPath: joinKey(segments), message})
 
   if (value === undefined) return {...source, data: {}, warnings}
   if (!isPlainObject(value)) {
-    throw new ConfigError(`Invalid settings file ${source.file}: it must hold a JSON object ({ ... }), found ${describeValue(value)}`, source.file, '')
+    throw new ConfigError(
+      `Invalid settings file ${source.file}: it must hold a JSON object ({ ... }), found ${describeValue(value)}`,
+      source.file,
+      '',
+    )
   }
 
   const data = withoutInertKeys(value, [], warn) as JsonObject
   const {problems, unknownKeys} = await validateSettings(data)
   const [problem] = problems
-  if (problem) throw invalidValueError(source.file, joinKey(problem.segments), problem.expected, problem.found, source.tier)
+  if (problem)
+    throw invalidValueError(source.file, joinKey(problem.segments), problem.expected, problem.found, source.tier)
 
   for (const segments of unknownKeys) {
     const suggestion = suggestKey(joinKey(segments))
-    warn(segments, `unknown setting, ignored${suggestion ? `; did you mean ${suggestion}?` : ''} (hanzo-dev config keys lists the settings)`)
+    warn(
+      segments,
+      `unknown setting, ignored${suggestion ? `; did you mean ${suggestion}?` : ''} (hanzo-dev config keys lists the settings)`,
+    )
     unsetAt(data, segments)
   }
 
@@ -51,7 +60,11 @@ export async function checkTier(value: unknown, source: TierSource, userFile: st
 }
 
 /** A deep copy without `__proto__`, `constructor` or `prototype` keys, at any depth. */
-function withoutInertKeys(value: unknown, segments: string[], warn: (segments: string[], message: string) => void): unknown {
+function withoutInertKeys(
+  value: unknown,
+  segments: string[],
+  warn: (segments: string[], message: string) => void,
+): unknown {
   if (Array.isArray(value)) return value.map((v, i) => withoutInertKeys(v, [...segments, String(i)], warn))
   if (!isPlainObject(value)) return value
   const out: JsonObject = {}
@@ -81,7 +94,10 @@ export interface TierViolation {
  * in those tiers and `config set` refuses to write them there, so both go by this one list.
  */
 export function nonUserTierViolations(data: JsonObject): TierViolation[] {
-  const found: TierViolation[] = userOnlyPaths(data, []).map((segments) => ({reason: userOnlyReason(segments) ?? 'trust', segments}))
+  const found: TierViolation[] = userOnlyPaths(data, []).map((segments) => ({
+    reason: userOnlyReason(segments) ?? 'trust',
+    segments,
+  }))
   // A repository may tighten the sandbox, never turn it off or give its commands the network.
   const sandbox = isPlainObject(data.sandbox) ? data.sandbox : {}
   if (sandbox.mode === 'off') found.push({reason: 'trust', segments: ['sandbox', 'mode']})
@@ -89,7 +105,8 @@ export function nonUserTierViolations(data: JsonObject): TierViolation[] {
   const covered = (segments: string[]) => found.some((v) => v.segments.every((s, i) => s === segments[i]))
   for (const {segments, value} of leaves(data)) {
     const strings = Array.isArray(value) ? value : [value]
-    if (!covered(segments) && strings.some((v) => typeof v === 'string' && hasUrlUserinfo(v))) found.push({reason: 'url-credential', segments})
+    if (!covered(segments) && strings.some((v) => typeof v === 'string' && hasUrlUserinfo(v)))
+      found.push({reason: 'url-credential', segments})
   }
 
   return found
@@ -102,7 +119,8 @@ export function holdsCredential(document: JsonObject): boolean {
 
 /** Where a setting of a non-user tier is only read from, for the warning or the refusal that names it. */
 export function userTierOnly(reason: TierViolationReason, userFile: string): string {
-  if (reason === 'credential') return `credentials are only read from your user settings (${userFile}) or the environment`
+  if (reason === 'credential')
+    return `credentials are only read from your user settings (${userFile}) or the environment`
   if (reason === 'trust') return `this setting is only read from your user settings (${userFile})`
   return `a URL with a user name or password is a credential, only read from your user settings (${userFile})`
 }

@@ -26,7 +26,9 @@ export interface TrustReview {
 export function reviewTrust(settings: Partial<Record<ProjectTier, TrustedSettings>>): TrustReview[] {
   return (Object.entries(settings) as Array<[ProjectTier, TrustedSettings]>).map(([tier, s]) => ({
     hooks: s.hooks,
-    mcp_servers: Object.fromEntries(Object.entries(s.mcp_servers).map(([name, server]) => [name, reviewServer(server)])),
+    mcp_servers: Object.fromEntries(
+      Object.entries(s.mcp_servers).map(([name, server]) => [name, reviewServer(server)]),
+    ),
     permissions: s.permissions.map(([pattern, mode]) => ({mode, pattern})),
     tier,
     ...(s.allowed_paths ? {allowed_paths: s.allowed_paths} : {}),
@@ -40,7 +42,9 @@ export function reviewTrust(settings: Partial<Record<ProjectTier, TrustedSetting
  * Shaped like the merged settings: hooks in tier order, servers by name (the local tier over the
  * project's, a new transport replacing the old one), each tagged with the tier that set it.
  */
-export function untrustedForPlugins(trust: Pick<ProjectTrust, 'settings' | 'status'> & Partial<Pick<ProjectTrust, 'agents'>>): UntrustedSettings | undefined {
+export function untrustedForPlugins(
+  trust: Pick<ProjectTrust, 'settings' | 'status'> & Partial<Pick<ProjectTrust, 'agents'>>,
+): UntrustedSettings | undefined {
   if (trust.status !== 'untrusted' && trust.status !== 'changed') return undefined
   const hooks: JsonObject[] = []
   const servers: Record<string, JsonObject> = {}
@@ -49,7 +53,9 @@ export function untrustedForPlugins(trust: Pick<ProjectTrust, 'settings' | 'stat
     hooks.push(...review.hooks.map((hook) => ({...hook, tier: review.tier})))
     for (const [name, server] of Object.entries(review.mcp_servers)) {
       const replaced = server.url === undefined ? (server.command === undefined ? [] : ['url']) : ['command', 'args']
-      const earlier = Object.fromEntries(Object.entries(servers[name] ?? {}).filter(([field]) => !replaced.includes(field)))
+      const earlier = Object.fromEntries(
+        Object.entries(servers[name] ?? {}).filter(([field]) => !replaced.includes(field)),
+      )
       const tier = replaced.length > 0 || earlier.tier === undefined ? review.tier : earlier.tier
       servers[name] = {...earlier, ...server, tier}
     }
@@ -64,22 +70,32 @@ export function untrustedForPlugins(trust: Pick<ProjectTrust, 'settings' | 'stat
  * The review as text, one section per settings file (`files` names each tier's file), then the
  * project's agent files (in `agents.dir`), shown by name: the user reads them in the files.
  */
-export function renderTrustReview(review: readonly TrustReview[], files: Readonly<Record<ProjectTier, string>>, agents?: {dir: string; files: readonly string[]}): string[] {
+export function renderTrustReview(
+  review: readonly TrustReview[],
+  files: Readonly<Record<ProjectTier, string>>,
+  agents?: {dir: string; files: readonly string[]},
+): string[] {
   const lines: string[] = []
   for (const {allowed_paths: allowed = [], hooks, mcp_servers: servers, permissions, tier} of review) {
     lines.push(`${files[tier]}:`)
     if (hooks.length > 0) lines.push('  hooks (shell commands run around tool calls and session events):')
-    for (const hook of hooks) lines.push(`    ${entry(`${String(hook.event)} (tools: ${String(hook.tool_pattern)}): ${String(hook.command)}`)}`)
+    for (const hook of hooks)
+      lines.push(`    ${entry(`${String(hook.event)} (tools: ${String(hook.tool_pattern)}): ${String(hook.command)}`)}`)
     if (Object.keys(servers).length > 0) lines.push('  MCP servers (started or connected to at every run):')
-    for (const [name, server] of Object.entries(servers)) lines.push(`    ${entry(`${name}: ${describeServer(server)}`)}`)
-    if (permissions.length > 0) lines.push('  permission rules (allow runs a tool without asking; the first match wins):')
+    for (const [name, server] of Object.entries(servers))
+      lines.push(`    ${entry(`${name}: ${describeServer(server)}`)}`)
+    if (permissions.length > 0)
+      lines.push('  permission rules (allow runs a tool without asking; the first match wins):')
     for (const {mode, pattern} of permissions) lines.push(`    ${entry(`${pattern}: ${mode}`)}`)
     if (allowed.length > 0) lines.push('  sandbox.allowed_paths (where commands may write in allowlist mode):')
     for (const path of allowed) lines.push(`    ${entry(path)}`)
   }
 
   if (agents && agents.files.length > 0) {
-    lines.push(`${agents.dir}:`, '  agents (instructions, tools and permission mode for hanzo-dev agent and the agent commands; read them first):')
+    lines.push(
+      `${agents.dir}:`,
+      '  agents (instructions, tools and permission mode for hanzo-dev agent and the agent commands; read them first):',
+    )
     for (const file of agents.files) lines.push(`    ${entry(file)}`)
   }
 
@@ -97,7 +113,8 @@ function entry(text: string): string {
 function reviewServer(server: JsonObject): JsonObject {
   const out: JsonObject = {}
   for (const [field, value] of Object.entries(server)) {
-    if (field === 'env' || field === 'headers') out[field] = isPlainObject(value) ? Object.fromEntries(Object.keys(value).map((k) => [k, REDACTED])) : REDACTED
+    if (field === 'env' || field === 'headers')
+      out[field] = isPlainObject(value) ? Object.fromEntries(Object.keys(value).map((k) => [k, REDACTED])) : REDACTED
     else if (field === 'url') out[field] = typeof value === 'string' ? redactUrl(value) : REDACTED
     else if (field === 'command' && typeof value === 'string') out[field] = redactWords(value.split(' ')).join(' ')
     else if (field === 'command' || field === 'args') out[field] = Array.isArray(value) ? redactWords(value) : REDACTED
@@ -119,7 +136,9 @@ function redactWords(words: readonly unknown[]): unknown[] {
 }
 
 function describeServer(server: JsonObject): string {
-  const argv = [server.command, server.args].flatMap((part) => (Array.isArray(part) ? part : part === undefined ? [] : [part]))
+  const argv = [server.command, server.args].flatMap((part) =>
+    Array.isArray(part) ? part : part === undefined ? [] : [part],
+  )
   const names = (field: string) => (isPlainObject(server[field]) ? Object.keys(server[field]) : [])
   const extras = [
     names('env').length > 0 ? `env: ${names('env').join(', ')}` : '',

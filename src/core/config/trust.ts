@@ -101,15 +101,25 @@ export function settingsNeedingTrust(tiers: readonly CheckedTier[]): Partial<Rec
   const found: Partial<Record<ProjectTier, TrustedSettings>> = {}
   for (const {data, tier} of tiers) {
     if (tier === 'user') continue
-    const hooks = (Array.isArray(data.hooks) ? data.hooks : []).map((hook) => ({...HOOK_DEFAULTS, ...(hook as JsonObject)}))
+    const hooks = (Array.isArray(data.hooks) ? data.hooks : []).map((hook) => ({
+      ...HOOK_DEFAULTS,
+      ...(hook as JsonObject),
+    }))
     const servers = Object.entries(isPlainObject(data.mcp_servers) ? data.mcp_servers : {}).filter(
       (entry): entry is [string, JsonObject] => isPlainObject(entry[1]) && changesWhatRuns(entry[1]),
     )
-    const rules = Object.entries(isPlainObject(data.permissions) ? data.permissions : {}) as Array<[string, PermissionMode]>
+    const rules = Object.entries(isPlainObject(data.permissions) ? data.permissions : {}) as Array<
+      [string, PermissionMode]
+    >
     const permissions = rules.slice(0, rules.findLastIndex(([, mode]) => mode === 'allow') + 1)
     const allowed = allowedPaths(data)
     if (hooks.length > 0 || servers.length > 0 || permissions.length > 0 || allowed.length > 0) {
-      found[tier] = {hooks, mcp_servers: Object.fromEntries(servers), permissions, ...(allowed.length > 0 ? {allowed_paths: allowed} : {})}
+      found[tier] = {
+        hooks,
+        mcp_servers: Object.fromEntries(servers),
+        permissions,
+        ...(allowed.length > 0 ? {allowed_paths: allowed} : {}),
+      }
     }
   }
 
@@ -121,7 +131,10 @@ export function settingsNeedingTrust(tiers: readonly CheckedTier[]): Partial<Rec
  * their order, which matters). Without agent files it is the digest of the settings alone, so
  * what was trusted before agent files counted is still trusted.
  */
-export function trustDigest(settings: Partial<Record<ProjectTier, TrustedSettings>>, agents: ProjectAgents = {}): string | undefined {
+export function trustDigest(
+  settings: Partial<Record<ProjectTier, TrustedSettings>>,
+  agents: ProjectAgents = {},
+): string | undefined {
   const covered = Object.keys(agents).length > 0 ? {...settings, agents} : settings
   if (Object.keys(covered).length === 0) return undefined
   return createHash('sha256').update(canonicalJson(covered)).digest('hex')
@@ -141,7 +154,10 @@ export async function applyProjectTrust(
   const settings = settingsNeedingTrust(tiers)
   const digest = trustDigest(settings, agents)
   const inert: InertSettings = {agents: [], allowedPaths: [], allowRules: [], hooks: 0, mcpServers: []}
-  const result = (status: TrustStatus, warnings: ConfigWarning[] = []) => ({trust: {agents, digest, inert, settings, status}, warnings})
+  const result = (status: TrustStatus, warnings: ConfigWarning[] = []) => ({
+    trust: {agents, digest, inert, settings, status},
+    warnings,
+  })
   if (digest === undefined) return result('not-needed')
   if (port === undefined) return result('unchecked')
   const record = await port.lookup(projectRoot)
@@ -203,12 +219,17 @@ function inertMessage(status: TrustStatus, inert: InertSettings): string {
   const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`
   const parts = [
     inert.hooks > 0 ? plural(inert.hooks, 'hook') : '',
-    inert.mcpServers.length > 0 ? `MCP server${inert.mcpServers.length === 1 ? '' : 's'} ${inert.mcpServers.map((n) => JSON.stringify(n)).join(', ')}` : '',
+    inert.mcpServers.length > 0
+      ? `MCP server${inert.mcpServers.length === 1 ? '' : 's'} ${inert.mcpServers.map((n) => JSON.stringify(n)).join(', ')}`
+      : '',
     inert.allowRules.length > 0 ? plural(inert.allowRules.length, 'allow rule') : '',
-    inert.allowedPaths.length > 0 ? `sandbox.allowed_paths ${inert.allowedPaths.map((p) => JSON.stringify(p)).join(', ')}` : '',
+    inert.allowedPaths.length > 0
+      ? `sandbox.allowed_paths ${inert.allowedPaths.map((p) => JSON.stringify(p)).join(', ')}`
+      : '',
     inert.agents.length > 0 ? `${plural(inert.agents.length, 'agent file')} in ${PROJECT_DIR}/${AGENTS_DIR}` : '',
   ].filter(Boolean)
-  const why = status === 'changed' ? 'these settings changed since you trusted this project' : 'this project is not trusted'
+  const why =
+    status === 'changed' ? 'these settings changed since you trusted this project' : 'this project is not trusted'
   return `ignored: ${parts.join(', ')} (${why}); run "hanzo-dev trust" to review and trust them`
 }
 

@@ -64,13 +64,18 @@ function describeProblem(error: AjvError, segments: string[], value: unknown): S
     return {expected: `an object with ${keys.join(' or ')}, not both`, found: 'both', segments}
   }
 
-  return {expected: error.parentSchema ? describeSchema(error.parentSchema) : 'valid', found: describeValue(value), segments}
+  return {
+    expected: error.parentSchema ? describeSchema(error.parentSchema) : 'valid',
+    found: describeValue(value),
+    segments,
+  }
 }
 
 export function describeSchema(node: SchemaNode): string {
   if (node.enum) return `one of ${node.enum.map((v) => JSON.stringify(v)).join(', ')}`
   if (node.oneOf) return node.oneOf.map((n) => describeSchema(n)).join(' or ')
-  if (typeof node.type !== 'string' && node.type) return node.type.map((type) => describeSchema({...node, type})).join(' or ')
+  if (typeof node.type !== 'string' && node.type)
+    return node.type.map((type) => describeSchema({...node, type})).join(' or ')
   switch (node.type) {
     case 'string': {
       if (node.pattern === '\\S') return 'a non-empty string'
@@ -78,7 +83,8 @@ export function describeSchema(node: SchemaNode): string {
     }
 
     case 'integer': {
-      if (node.minimum !== undefined && node.maximum !== undefined) return `an integer from ${node.minimum} to ${node.maximum}`
+      if (node.minimum !== undefined && node.maximum !== undefined)
+        return `an integer from ${node.minimum} to ${node.maximum}`
       return node.minimum === undefined ? 'an integer' : `an integer >= ${node.minimum}`
     }
 

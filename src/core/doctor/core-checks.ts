@@ -29,7 +29,10 @@ export function coreChecks(input: CoreCheckInput): DoctorCheck[] {
   } else {
     const present = input.configFiles.filter((f) => f.exists)
     checks.push({
-      detail: present.length > 0 ? present.map((f) => `${f.tier}: ${f.path}`).join(', ') : 'no settings files (defaults in use)',
+      detail:
+        present.length > 0
+          ? present.map((f) => `${f.tier}: ${f.path}`).join(', ')
+          : 'no settings files (defaults in use)',
       id: 'core.config',
       status: 'ok',
       title: 'settings files are valid',

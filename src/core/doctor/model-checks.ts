@@ -29,7 +29,13 @@ const ENDPOINT = {id: 'core.model.endpoint', title: 'model endpoint is reachable
 export async function modelChecks(input: ModelCheckInput): Promise<DoctorCheck[]> {
   const {config, origins, probe} = input
   if (config.provider === undefined && config.base_url === undefined) {
-    return [{...ENDPOINT, detail: 'no provider or base_url set: a run uses the first of hanzo, anthropic, openai with credentials', status: 'skip'}]
+    return [
+      {
+        ...ENDPOINT,
+        detail: 'no provider or base_url set: a run uses the first of hanzo, anthropic, openai with credentials',
+        status: 'skip',
+      },
+    ]
   }
 
   let target: ReturnType<typeof providerTarget>
@@ -37,18 +43,28 @@ export async function modelChecks(input: ModelCheckInput): Promise<DoctorCheck[]
     target = providerTarget(config)
   } catch (error) {
     if (!(error instanceof UserError)) throw error
-    return [{...PROVIDER, detail: `${error.message} (${formatOrigin(origins.provider)})`, hint: error.hint, status: 'fail'}]
+    return [
+      {...PROVIDER, detail: `${error.message} (${formatOrigin(origins.provider)})`, hint: error.hint, status: 'fail'},
+    ]
   }
 
   const {baseURL, builtin, provider} = target
-  const checks: DoctorCheck[] = [{...PROVIDER, detail: builtin ? `${provider} (built in)` : `${provider} (providers.${provider})`, status: 'ok'}]
+  const checks: DoctorCheck[] = [
+    {...PROVIDER, detail: builtin ? `${provider} (built in)` : `${provider} (providers.${provider})`, status: 'ok'},
+  ]
   // The built-in URLs are public; a configured one may carry a token in its path or query.
   const shown = baseURL === builtin?.baseURL ? baseURL : redactUrl(baseURL)
   if (!probe) return [...checks, {...ENDPOINT, detail: `${shown}: not contacted (--offline)`, status: 'skip'}]
 
   const result = await probe(baseURL)
-  if ('status' in result) return [...checks, {...ENDPOINT, detail: `${shown} answered (HTTP ${result.status})`, status: 'ok'}]
-  const setting = baseURL === builtin?.baseURL ? undefined : config.providers?.[provider]?.base_url ? `providers.${provider}.base_url` : 'base_url'
+  if ('status' in result)
+    return [...checks, {...ENDPOINT, detail: `${shown} answered (HTTP ${result.status})`, status: 'ok'}]
+  const setting =
+    baseURL === builtin?.baseURL
+      ? undefined
+      : config.providers?.[provider]?.base_url
+        ? `providers.${provider}.base_url`
+        : 'base_url'
   const fix = setting
     ? `check ${setting} (${formatOrigin(origins[setting])})`
     : builtin?.local
@@ -56,6 +72,11 @@ export async function modelChecks(input: ModelCheckInput): Promise<DoctorCheck[]
       : 'check your network connection'
   return [
     ...checks,
-    {...ENDPOINT, detail: `${shown}: ${result.error}`, hint: `${fix}, or run hanzo-dev doctor --offline to skip this check`, status: 'fail'},
+    {
+      ...ENDPOINT,
+      detail: `${shown}: ${result.error}`,
+      hint: `${fix}, or run hanzo-dev doctor --offline to skip this check`,
+      status: 'fail',
+    },
   ]
 }

@@ -1,7 +1,25 @@
 // Vim key notation for a sequence of keys: `ihello<Esc>0dw`. A `<...>` group naming a key is one
 // key; `<lt>` is a literal `<`, and a `<` that starts no known name is itself.
 
-const NAMES = new Set(['Esc', 'CR', 'S-CR', 'BS', 'Del', 'Tab', 'Left', 'Right', 'Up', 'Down', 'Home', 'End', 'C-c', 'C-j', 'C-r', 'C-u', 'C-w'])
+const NAMES = new Set([
+  'Esc',
+  'CR',
+  'S-CR',
+  'BS',
+  'Del',
+  'Tab',
+  'Left',
+  'Right',
+  'Up',
+  'Down',
+  'Home',
+  'End',
+  'C-c',
+  'C-j',
+  'C-r',
+  'C-u',
+  'C-w',
+])
 
 export function parseKeys(notation: string): string[] {
   const keys: string[] = []

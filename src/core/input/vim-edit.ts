@@ -24,14 +24,24 @@ export function execute(state: VimState, command: VimCommand): Executed {
       const want = vertical ? (state.curswant ?? column(state.buffer, state.cursor)) : undefined
       const target = motionTarget(state.buffer, state.cursor, command.motion, command.count, command.arg, want)
       if (!target) return {state}
-      return {state: {...state, cursor: clampNormal(state.buffer, target.pos), curswant: command.motion === '$' ? Infinity : want}}
+      return {
+        state: {
+          ...state,
+          cursor: clampNormal(state.buffer, target.pos),
+          curswant: command.motion === '$' ? Infinity : want,
+        },
+      }
     }
 
     case 'operator': {
       const range = visual ? selection(state, command.target.kind === 'line') : operatorRange(state, command)
       if (!range) return {state}
       // `u` after `d` or `c` puts the cursor where the text went (`cc` at its first non-blank).
-      const changeAt = range.linewise ? (command.op === 'c' ? firstNonBlank(state.buffer, range.start) : undefined) : range.start
+      const changeAt = range.linewise
+        ? command.op === 'c'
+          ? firstNonBlank(state.buffer, range.start)
+          : undefined
+        : range.start
       return {changeAt, state: applyOperator({...state, mode: 'normal'}, command.op, range, command.register)}
     }
 
@@ -66,7 +76,8 @@ function operatorRange(state: VimState, command: Extract<VimCommand, {kind: 'ope
 
   let motion = target.motion
   // `cw` on a word changes to its end, like `ce`, keeping the blank after it.
-  if (command.op === 'c' && (motion === 'w' || motion === 'W') && !/\s/.test(text[cursor] ?? ' ')) motion = motion === 'w' ? 'e' : 'E'
+  if (command.op === 'c' && (motion === 'w' || motion === 'W') && !/\s/.test(text[cursor] ?? ' '))
+    motion = motion === 'w' ? 'e' : 'E'
   const landed = motionTarget(text, cursor, motion, command.count, target.arg)
   if (!landed) return undefined
   if (landed.kind === 'linewise') {
@@ -77,7 +88,8 @@ function operatorRange(state: VimState, command: Extract<VimCommand, {kind: 'ope
   let end = landed.kind === 'inclusive' ? nextChar(text, Math.max(cursor, landed.pos)) : Math.max(cursor, landed.pos)
   const start = Math.min(cursor, landed.pos)
   // `dw` on a line's last word stops at the line's end instead of taking the next line's indent.
-  if ((motion === 'w' || motion === 'W') && lineStart(text, landed.pos) > lineEnd(text, cursor)) end = Math.max(start, lineStart(text, landed.pos) - 1)
+  if ((motion === 'w' || motion === 'W') && lineStart(text, landed.pos) > lineEnd(text, cursor))
+    end = Math.max(start, lineStart(text, landed.pos) - 1)
 
   return {end, linewise: false, start}
 }
@@ -87,7 +99,12 @@ function applyOperator(state: VimState, op: Operator, range: Range, register: st
   const {linewise} = range
   const start = linewise ? lineStart(text, range.start) : range.start
   const end = linewise ? lineEnd(text, range.end) : range.end
-  const withReg = writeRegister(state, register, {linewise, text: text.slice(start, end) + (linewise ? '\n' : '')}, op === 'y')
+  const withReg = writeRegister(
+    state,
+    register,
+    {linewise, text: text.slice(start, end) + (linewise ? '\n' : '')},
+    op === 'y',
+  )
   if (op === 'y') {
     // A yank leaves the cursor where the yanked text starts (`yy` and `yj` keep it on its line).
     const at = linewise ? (start === lineStart(text, state.cursor) ? state.cursor : start) : start
@@ -121,14 +138,24 @@ function action(state: VimState, command: Extract<VimCommand, {kind: 'action'}>)
     case 'I':
     case 'A': {
       const lineEmpty = lineStart(text, cursor) === lineEnd(text, cursor)
-      const at = {A: lineEnd(text, cursor), I: firstNonBlank(text, cursor), a: lineEmpty ? cursor : nextChar(text, cursor), i: cursor}[command.action]
+      const at = {
+        A: lineEnd(text, cursor),
+        I: firstNonBlank(text, cursor),
+        a: lineEmpty ? cursor : nextChar(text, cursor),
+        i: cursor,
+      }[command.action]
       return {...state, cursor: at, insertRepeat: n > 1 ? {count: n, start: at} : undefined, mode: 'insert'}
     }
 
     case 'o':
     case 'O': {
       const at = command.action === 'o' ? lineEnd(text, cursor) : lineStart(text, cursor)
-      return {...state, buffer: text.slice(0, at) + '\n' + text.slice(at), cursor: command.action === 'o' ? at + 1 : at, mode: 'insert'}
+      return {
+        ...state,
+        buffer: text.slice(0, at) + '\n' + text.slice(at),
+        cursor: command.action === 'o' ? at + 1 : at,
+        mode: 'insert',
+      }
     }
 
     case 'p':
@@ -143,15 +170,26 @@ function action(state: VimState, command: Extract<VimCommand, {kind: 'action'}>)
     case 'J':
       return join(state, Math.max(2, n))
     case '~': {
-      const [start, end] = state.mode === 'visual' ? [Math.min(state.anchor, cursor), nextChar(text, Math.max(state.anchor, cursor))] : [cursor, charsForward(text, cursor, n, lineEnd(text, cursor))]
-      const swapped = [...text.slice(start, end)].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('')
+      const [start, end] =
+        state.mode === 'visual'
+          ? [Math.min(state.anchor, cursor), nextChar(text, Math.max(state.anchor, cursor))]
+          : [cursor, charsForward(text, cursor, n, lineEnd(text, cursor))]
+      const swapped = [...text.slice(start, end)]
+        .map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()))
+        .join('')
       const buffer = text.slice(0, start) + swapped + text.slice(end)
       return {...state, buffer, cursor: clampNormal(buffer, state.mode === 'visual' ? start : end), mode: 'normal'}
     }
 
     case 'r': {
       const end = charsForward(text, cursor, n)
-      if (command.arg === undefined || [...command.arg].length !== 1 || [...text.slice(cursor, end)].length < n || end > lineEnd(text, cursor)) return state
+      if (
+        command.arg === undefined ||
+        [...command.arg].length !== 1 ||
+        [...text.slice(cursor, end)].length < n ||
+        end > lineEnd(text, cursor)
+      )
+        return state
       const buffer = text.slice(0, cursor) + command.arg.repeat(n) + text.slice(end)
       return {...state, buffer, cursor: cursor + command.arg.length * (n - 1)}
     }
@@ -214,7 +252,8 @@ function join(state: VimState, lines: number): VimState {
     while (text[next] === ' ' || text[next] === '\t') next++
     let before = nl
     while (before > lineStart(text, nl) && (text[before - 1] === ' ' || text[before - 1] === '\t')) before--
-    const sep = next >= text.length || text[next] === '\n' || text[next] === ')' || before === lineStart(text, nl) ? '' : ' '
+    const sep =
+      next >= text.length || text[next] === '\n' || text[next] === ')' || before === lineStart(text, nl) ? '' : ' '
     text = text.slice(0, before) + sep + text.slice(next)
     cursor = before
   }

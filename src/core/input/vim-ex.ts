@@ -5,7 +5,8 @@ import type {VimOptions, VimResult, VimState} from './vim-state.js'
 
 export function commandKey(state: VimState, key: string): VimResult {
   if (key === '<Esc>' || key === '<C-c>') return {state: leave(state)}
-  if (key === '<BS>') return {state: state.commandLine === '' ? leave(state) : {...state, commandLine: state.commandLine.slice(0, -1)}}
+  if (key === '<BS>')
+    return {state: state.commandLine === '' ? leave(state) : {...state, commandLine: state.commandLine.slice(0, -1)}}
   if (key === '<CR>') return runEx(leave(state), state.commandLine.trim())
   if (key.length > 1 && key.startsWith('<')) return {state}
   return {state: {...state, commandLine: state.commandLine + key}}
@@ -17,7 +18,16 @@ function leave(state: VimState): VimState {
 
 function runEx(state: VimState, line: string): VimResult {
   if (line === '') return {state}
-  if (/^\d+$/.test(line)) return {state: {...state, cursor: clampNormal(state.buffer, firstNonBlank(state.buffer, lineAt(state.buffer, Math.max(0, Number(line) - 1))))}}
+  if (/^\d+$/.test(line))
+    return {
+      state: {
+        ...state,
+        cursor: clampNormal(
+          state.buffer,
+          firstNonBlank(state.buffer, lineAt(state.buffer, Math.max(0, Number(line) - 1))),
+        ),
+      },
+    }
   const [name, ...args] = line.split(/\s+/)
   switch (name) {
     case 'w':
@@ -55,8 +65,16 @@ function setOptions(state: VimState, args: string[]): VimResult {
   const shown: string[] = []
   for (const arg of args) {
     const m = /^(no)?([a-z]+)(=(.*)|!|\?)?$/.exec(arg)
-    const name = m?.[2] === undefined ? arg : isOption(state, m[2]) ? m[2] : m[1] && isOption(state, m[1] + m[2]) ? m[1] + m[2] : undefined
-    if (!m || name === undefined || !isOption(state, name)) return {effect: {kind: 'error', message: `E518: Unknown option: ${arg}`}, state}
+    const name =
+      m?.[2] === undefined
+        ? arg
+        : isOption(state, m[2])
+          ? m[2]
+          : m[1] && isOption(state, m[1] + m[2])
+            ? m[1] + m[2]
+            : undefined
+    if (!m || name === undefined || !isOption(state, name))
+      return {effect: {kind: 'error', message: `E518: Unknown option: ${arg}`}, state}
     const no = m[1] !== undefined && name === m[2]
     const current = options[name]
     if (m[3] === '?') {
@@ -67,7 +85,8 @@ function setOptions(state: VimState, args: string[]): VimResult {
     } else if (m[4] === undefined) {
       shown.push(show({...state, options}, name))
     } else {
-      if (no || !/^\d+$/.test(m[4])) return {effect: {kind: 'error', message: `E521: Number required after =: ${arg}`}, state}
+      if (no || !/^\d+$/.test(m[4]))
+        return {effect: {kind: 'error', message: `E521: Number required after =: ${arg}`}, state}
       options = {...options, [name]: Number(m[4])}
     }
   }

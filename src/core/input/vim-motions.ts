@@ -1,5 +1,17 @@
 // Vim motions and text objects over a buffer: where a motion lands and how an operator reads it.
-import {charClass, charsForward, column, firstNonBlank, lineAt, lineCount, lineEnd, lineIndex, lineStart, nextChar, prevChar} from './text.js'
+import {
+  charClass,
+  charsForward,
+  column,
+  firstNonBlank,
+  lineAt,
+  lineCount,
+  lineEnd,
+  lineIndex,
+  lineStart,
+  nextChar,
+  prevChar,
+} from './text.js'
 
 /**
  * Where a motion lands. `exclusive` motions (h l w b 0 ^) leave the landing character out of an
@@ -16,7 +28,27 @@ export interface TextRange {
   end: number
 }
 
-export const MOTION_KEYS = new Set(['h', 'l', 'j', 'k', 'w', 'b', 'e', 'W', 'B', 'E', '0', '$', '^', 'G', 'gg', 'f', 't', 'F', 'T'])
+export const MOTION_KEYS = new Set([
+  'h',
+  'l',
+  'j',
+  'k',
+  'w',
+  'b',
+  'e',
+  'W',
+  'B',
+  'E',
+  '0',
+  '$',
+  '^',
+  'G',
+  'gg',
+  'f',
+  't',
+  'F',
+  'T',
+])
 /** Motions that take the next key as their argument. */
 export const CHAR_MOTIONS = new Set(['f', 't', 'F', 'T'])
 
@@ -26,7 +58,14 @@ export const CHAR_MOTIONS = new Set(['f', 't', 'F', 'T'])
  * Infinity after `$`); by default the cursor's own.
  * Returns undefined when the motion cannot move (an `f` that finds nothing), which cancels an operator.
  */
-export function motionTarget(text: string, pos: number, motion: string, count: number | undefined, arg?: string, want?: number): MotionTarget | undefined {
+export function motionTarget(
+  text: string,
+  pos: number,
+  motion: string,
+  count: number | undefined,
+  arg?: string,
+  want?: number,
+): MotionTarget | undefined {
   const n = count ?? 1
   switch (motion) {
     case 'h': {
@@ -51,7 +90,10 @@ export function motionTarget(text: string, pos: number, motion: string, count: n
       const start = lineAt(text, target)
       const end = lineEnd(text, start)
       const col = want ?? column(text, pos)
-      return {kind: 'linewise', pos: Math.min(charsForward(text, start, Math.min(col, end - start), end), Math.max(start, prevChar(text, end)))}
+      return {
+        kind: 'linewise',
+        pos: Math.min(charsForward(text, start, Math.min(col, end - start), end), Math.max(start, prevChar(text, end))),
+      }
     }
 
     case 'w':
@@ -61,9 +103,16 @@ export function motionTarget(text: string, pos: number, motion: string, count: n
     case 'b':
     case 'B': {
       if ((motion === 'b' || motion === 'B') && pos === 0) return undefined
-      if (motion !== 'b' && motion !== 'B' && pos >= text.length - 1 && (motion !== 'w' && motion !== 'W' || pos >= text.length)) return undefined
+      if (
+        motion !== 'b' &&
+        motion !== 'B' &&
+        pos >= text.length - 1 &&
+        ((motion !== 'w' && motion !== 'W') || pos >= text.length)
+      )
+        return undefined
       const big = motion === motion.toUpperCase()
-      const step = motion === 'w' || motion === 'W' ? wordForward : motion === 'b' || motion === 'B' ? wordBackward : wordEnd
+      const step =
+        motion === 'w' || motion === 'W' ? wordForward : motion === 'b' || motion === 'B' ? wordBackward : wordEnd
       let p = pos
       for (let i = 0; i < n; i++) p = step(text, p, big)
       return {kind: motion === 'e' || motion === 'E' ? 'inclusive' : 'exclusive', pos: p}
@@ -80,7 +129,8 @@ export function motionTarget(text: string, pos: number, motion: string, count: n
 
     case 'gg':
     case 'G': {
-      const line = count === undefined ? (motion === 'gg' ? 0 : lineCount(text) - 1) : Math.min(count, lineCount(text)) - 1
+      const line =
+        count === undefined ? (motion === 'gg' ? 0 : lineCount(text) - 1) : Math.min(count, lineCount(text)) - 1
       return {kind: 'linewise', pos: firstNonBlank(text, lineAt(text, line))}
     }
 
@@ -149,10 +199,16 @@ function wordBackward(text: string, pos: number, big: boolean): number {
 }
 
 const PAIRS: Record<string, [string, string]> = {
-  '(': ['(', ')'], ')': ['(', ')'], b: ['(', ')'],
-  '[': ['[', ']'], ']': ['[', ']'],
-  '{': ['{', '}'], '}': ['{', '}'], B: ['{', '}'],
-  '<': ['<', '>'], '>': ['<', '>'],
+  '(': ['(', ')'],
+  ')': ['(', ')'],
+  b: ['(', ')'],
+  '[': ['[', ']'],
+  ']': ['[', ']'],
+  '{': ['{', '}'],
+  '}': ['{', '}'],
+  B: ['{', '}'],
+  '<': ['<', '>'],
+  '>': ['<', '>'],
 }
 
 export const TEXT_OBJECT_KEYS = new Set(['w', 'W', '"', "'", '`', ...Object.keys(PAIRS)])

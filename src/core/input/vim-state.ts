@@ -68,7 +68,9 @@ export interface VimResult {
 export const DEFAULT_VIM_OPTIONS: VimOptions = {number: false, showmode: true, timeoutlen: 500}
 const UNDO_LIMIT = 200
 
-export function createVimState(init: {buffer?: string; cursor?: number; mode?: VimMode; options?: Partial<VimOptions>} = {}): VimState {
+export function createVimState(
+  init: {buffer?: string; cursor?: number; mode?: VimMode; options?: Partial<VimOptions>} = {},
+): VimState {
   const buffer = init.buffer ?? ''
   return {
     anchor: 0,

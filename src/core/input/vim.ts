@@ -3,7 +3,18 @@
 // character (or pasted text) as itself, special keys as `<Esc>`, `<CR>`, `<S-CR>`, `<BS>`, `<Del>`,
 // `<Left>`, `<C-r>`, `<C-w>`... (see key-notation.ts). Time comes from the caller's clock, so the
 // 500 ms pending-operator timeout is testable and nothing here reads the wall clock.
-import {charsForward, clampNormal, column, lineAt, lineCount, lineEnd, lineIndex, lineStart, nextChar, prevChar} from './text.js'
+import {
+  charsForward,
+  clampNormal,
+  column,
+  lineAt,
+  lineCount,
+  lineEnd,
+  lineIndex,
+  lineStart,
+  nextChar,
+  prevChar,
+} from './text.js'
 import {motionTarget} from './vim-motions.js'
 import {commandKey} from './vim-ex.js'
 import {execute} from './vim-edit.js'
@@ -16,7 +27,10 @@ export function vimKey(state: VimState, key: string, now: number): VimResult {
       const result = insertKey(state, key)
       const recording = state.recording && {...state.recording, insertKeys: [...state.recording.insertKeys, key]}
       if (result.state.mode === 'insert') return {...result, state: {...result.state, recording}}
-      return {...result, state: {...result.state, lastChange: recording ?? result.state.lastChange, recording: undefined}}
+      return {
+        ...result,
+        state: {...result.state, lastChange: recording ?? result.state.lastChange, recording: undefined},
+      }
     }
 
     case 'command':
@@ -54,12 +68,24 @@ function run(state: VimState, command: VimCommand, record: boolean): VimResult {
   if (special === '.') return repeat(state, command.count)
   if (special === 'u' || special === '<C-r>') return history(state, special === 'u', command.count ?? 1)
   if (special === '<CR>') return {effect: {kind: 'submit', text: state.buffer}, state}
-  if (special === 'Y' || special === 'S') return run(state, {count: command.count, kind: 'operator', op: special === 'Y' ? 'y' : 'c', register: command.kind === 'action' ? command.register : undefined, target: {kind: 'line'}}, record)
+  if (special === 'Y' || special === 'S')
+    return run(
+      state,
+      {
+        count: command.count,
+        kind: 'operator',
+        op: special === 'Y' ? 'y' : 'c',
+        register: command.kind === 'action' ? command.register : undefined,
+        target: {kind: 'line'},
+      },
+      record,
+    )
   const {state: next, effect, changeAt} = execute(state, command)
   if (!isChange(command)) return {effect, state: next}
   const change = {command, insertKeys: []}
   const before = {buffer: state.buffer, cursor: changeAt ?? state.cursor}
-  if (next.mode === 'insert') return {effect, state: {...pushUndo(next, before), recording: record ? change : undefined}}
+  if (next.mode === 'insert')
+    return {effect, state: {...pushUndo(next, before), recording: record ? change : undefined}}
   if (next.buffer === state.buffer) return {effect, state: next}
   return {effect, state: {...pushUndo(next, before), lastChange: record ? change : next.lastChange}}
 }
@@ -84,7 +110,11 @@ function history(state: VimState, undo: boolean, count: number): VimResult {
     const from = undo ? next.undo : next.redo
     const snapshot = from.at(-1)
     if (!snapshot) {
-      if (i === 0) return {effect: {kind: 'message', message: undo ? 'Already at oldest change' : 'Already at newest change'}, state}
+      if (i === 0)
+        return {
+          effect: {kind: 'message', message: undo ? 'Already at oldest change' : 'Already at newest change'},
+          state,
+        }
       break
     }
 
@@ -102,7 +132,14 @@ function history(state: VimState, undo: boolean, count: number): VimResult {
   return {state: next}
 }
 
-const INSERT_MOTIONS: Record<string, string> = {'<Down>': 'j', '<End>': '$', '<Home>': '0', '<Left>': 'h', '<Right>': 'l', '<Up>': 'k'}
+const INSERT_MOTIONS: Record<string, string> = {
+  '<Down>': 'j',
+  '<End>': '$',
+  '<Home>': '0',
+  '<Left>': 'h',
+  '<Right>': 'l',
+  '<Up>': 'k',
+}
 
 /** Up or Down in Insert mode: the same column on the next line, or its end when it is shorter (not its last character, as in Normal mode). */
 function insertLineMove(text: string, cursor: number, by: 1 | -1): number {
@@ -116,7 +153,9 @@ function insertLineMove(text: string, cursor: number, by: 1 | -1): number {
 function insertKey(state: VimState, key: string): VimResult {
   const text = state.buffer
   const {cursor} = state
-  const edit = (from: number, to: number, inserted = ''): VimResult => ({state: {...state, buffer: text.slice(0, from) + inserted + text.slice(to), cursor: from + inserted.length}})
+  const edit = (from: number, to: number, inserted = ''): VimResult => ({
+    state: {...state, buffer: text.slice(0, from) + inserted + text.slice(to), cursor: from + inserted.length},
+  })
   switch (key) {
     case '<Esc>':
     case '<C-c>':
@@ -127,12 +166,16 @@ function insertKey(state: VimState, key: string): VimResult {
     case '<C-j>':
       return edit(cursor, cursor, '\n')
     case '<BS>':
-      return cursor === 0 ? {state} : edit(cursor - [...text.slice(Math.max(0, cursor - 2), cursor)].at(-1)!.length, cursor)
+      return cursor === 0
+        ? {state}
+        : edit(cursor - [...text.slice(Math.max(0, cursor - 2), cursor)].at(-1)!.length, cursor)
     case '<Del>':
       return cursor >= text.length ? {state} : edit(cursor, cursor + [...text.slice(cursor, cursor + 2)][0].length)
     case '<C-w>': {
       const target = motionTarget(text, cursor, 'b', 1)
-      return target ? edit(Math.max(target.pos, cursor > lineStart(text, cursor) ? lineStart(text, cursor) : 0), cursor) : {state}
+      return target
+        ? edit(Math.max(target.pos, cursor > lineStart(text, cursor) ? lineStart(text, cursor) : 0), cursor)
+        : {state}
     }
 
     case '<C-u>':
@@ -143,7 +186,8 @@ function insertKey(state: VimState, key: string): VimResult {
         // In Insert mode the cursor may sit after the line's last character.
         if (motion === '$') return {state: {...state, cursor: lineEnd(text, cursor)}}
         if (motion === 'l') return {state: {...state, cursor: Math.min(lineEnd(text, cursor), nextChar(text, cursor))}}
-        if (motion === 'j' || motion === 'k') return {state: {...state, cursor: insertLineMove(text, cursor, motion === 'j' ? 1 : -1)}}
+        if (motion === 'j' || motion === 'k')
+          return {state: {...state, cursor: insertLineMove(text, cursor, motion === 'j' ? 1 : -1)}}
         const target = motionTarget(text, cursor, motion, 1)
         return {state: target ? {...state, cursor: target.pos} : state}
       }

@@ -37,7 +37,8 @@ export function lineSpans(line: string, base: SpanStyle = {}): StyledSpan[] {
   const heading = HEADING.exec(line)
   if (heading) return inlineSpans(heading[2] ?? '', {...base, bold: true, heading: heading[1].length})
   const quote = QUOTE.exec(line)
-  if (quote) return [{style: {...base, dim: true, quote: true}, text: '│ '}, ...lineSpans(quote[1], {...base, quote: true})]
+  if (quote)
+    return [{style: {...base, dim: true, quote: true}, text: '│ '}, ...lineSpans(quote[1], {...base, quote: true})]
   const item = LIST_ITEM.exec(line)
   if (item) {
     // Nesting by indent: two columns (a tab counts as four) per level, as models write it.
@@ -45,7 +46,11 @@ export function lineSpans(line: string, base: SpanStyle = {}): StyledSpan[] {
     const depth = Math.floor(indent / 2)
     const numbered = /\d/.test(item[2][0])
     const bullet = numbered ? `${item[2]} ` : depth % 2 === 0 ? '• ' : '◦ '
-    return [{text: '  '.repeat(depth), ...(Object.keys(base).length ? {style: {...base}} : {})}, {style: {...base, dim: true}, text: bullet}, ...inlineSpans(item[3], base)].filter((s) => s.text)
+    return [
+      {text: '  '.repeat(depth), ...(Object.keys(base).length ? {style: {...base}} : {})},
+      {style: {...base, dim: true}, text: bullet},
+      ...inlineSpans(item[3], base),
+    ].filter((s) => s.text)
   }
 
   return inlineSpans(line, base)

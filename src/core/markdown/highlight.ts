@@ -23,7 +23,25 @@ import type {StyledSpan} from './types.js'
 // to load on every CLI start): the languages a coding agent's answers use most — the ones its
 // tools edit (TS/JS, Python, Rust, Go, Java, C/C++, CSS, HTML), what it runs (bash, shell
 // sessions, SQL) and what it shows (JSON, YAML, diffs, markdown). Anything else prints plain.
-const LANGUAGES = {bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml}
+const LANGUAGES = {
+  bash,
+  c,
+  cpp,
+  css,
+  diff,
+  go,
+  java,
+  javascript,
+  json,
+  markdown,
+  python,
+  rust,
+  shell,
+  sql,
+  typescript,
+  xml,
+  yaml,
+}
 for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language)
 
 /**
@@ -68,7 +86,8 @@ export function knownLanguage(language: string): boolean {
  * needs the whole block, since a token (a template string, a block comment) may span lines.
  */
 export function highlightLines(code: string, language: string): StyledSpan[][] {
-  if (!knownLanguage(language)) return code.split('\n').map((line) => (line ? [{style: {code: true, fence: true}, text: line}] : []))
+  if (!knownLanguage(language))
+    return code.split('\n').map((line) => (line ? [{style: {code: true, fence: true}, text: line}] : []))
   const html = hljs.highlight(code, {ignoreIllegals: true, language}).value
   return htmlToLines(html)
 }

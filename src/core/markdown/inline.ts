@@ -120,7 +120,12 @@ function findCloser(text: string, marker: string, from: number, end: number): nu
   while (at !== -1 && at + marker.length <= end) {
     const before = text[at - 1]
     const after = at + marker.length < end ? text[at + marker.length] : undefined
-    const ok = at > from && !isSpace(before) && after !== marker[0] && before !== marker[0] && !(marker[0] === '_' && isWordChar(after))
+    const ok =
+      at > from &&
+      !isSpace(before) &&
+      after !== marker[0] &&
+      before !== marker[0] &&
+      !(marker[0] === '_' && isWordChar(after))
     if (ok) return at
     at = text.indexOf(marker, at + 1)
   }
@@ -144,7 +149,11 @@ function findLink(text: string, open: number, end: number): undefined | {textEnd
   if (textEnd === -1 || textEnd >= end || textEnd === open + 1) return undefined
   const urlEnd = text.indexOf(')', textEnd + 2)
   if (urlEnd === -1 || urlEnd >= end) return undefined
-  const url = text.slice(textEnd + 2, urlEnd).trim().split(/\s+/)[0] ?? ''
+  const url =
+    text
+      .slice(textEnd + 2, urlEnd)
+      .trim()
+      .split(/\s+/)[0] ?? ''
   if (!url) return undefined
   return {end: urlEnd + 1, textEnd, url}
 }

@@ -64,7 +64,8 @@ function continuation(line: readonly StyledSpan[], width: number): StyledSpan[] 
     }
 
     if (span.style?.dim && span.text === QUOTE_GUTTER) prefix.push(span)
-    else if (span.style?.dim && span.text.endsWith(' ') && span.text.length <= 12) prefix.push({text: ' '.repeat(stringWidth(span.text))})
+    else if (span.style?.dim && span.text.endsWith(' ') && span.text.length <= 12)
+      prefix.push({text: ' '.repeat(stringWidth(span.text))})
     break
   }
 
@@ -104,7 +105,8 @@ export function wrapPlain(line: string, width: number): string[] {
   if (stringWidth(line) <= width) return [line]
   const head = /^\s*\S.*?\s{2,}(?=\S)/.exec(line)?.[0] ?? /^\s*/.exec(line)![0]
   const hang = stringWidth(head)
-  const rows = (text: string, room: number) => wrapSpans([{text}], room).map((row) => row.map((span) => span.text).join(''))
+  const rows = (text: string, room: number) =>
+    wrapSpans([{text}], room).map((row) => row.map((span) => span.text).join(''))
   if (hang * 2 > width) return rows(line, width)
   return rows(line.slice(head.length), width - hang).map((row, index) => (index === 0 ? head : ' '.repeat(hang)) + row)
 }

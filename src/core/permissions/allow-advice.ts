@@ -23,7 +23,11 @@ export type AllowAdvice = {kind: 'rules'; rules: string[]} | {kind: 'none'; why:
 /** Where the suggested rules go: the user's own settings for this project, outside git. */
 const LOCAL_SETTINGS = `${PROJECT_DIR}/${LOCAL_FILE}`
 
-export function allowAdvice(policy: PermissionPolicy, toolName: string, facts: ToolCallFacts = {mutating: true}): AllowAdvice {
+export function allowAdvice(
+  policy: PermissionPolicy,
+  toolName: string,
+  facts: ToolCallFacts = {mutating: true},
+): AllowAdvice {
   const shortfall = policy.shortfall(toolName, facts)
   if ('deny' in shortfall) return {kind: 'none', sessionMode: false, why: shortfall.reason}
   const rules = new Set<string>()
@@ -33,11 +37,22 @@ export function allowAdvice(policy: PermissionPolicy, toolName: string, facts: T
     rules.add(rule.pattern)
   }
 
-  const added = [...rules].map((pattern) => ({file: LOCAL_SETTINGS, mode: 'allow' as const, pattern, tier: 'local' as const}))
+  const added = [...rules].map((pattern) => ({
+    file: LOCAL_SETTINGS,
+    mode: 'allow' as const,
+    pattern,
+    tier: 'local' as const,
+  }))
   const after = policy.withRules(added).evaluate(toolName, facts)
   if (after.mode === 'allow') return {kind: 'rules', rules: [...rules]}
   const first = after.rule && 'file' in after.rule ? after.rule : undefined
-  return {kind: 'none', sessionMode: true, why: first ? `"${first.pattern}": "${first.mode}" in ${first.file} comes first and decides it` : 'no allow rule can match it as it is'}
+  return {
+    kind: 'none',
+    sessionMode: true,
+    why: first
+      ? `"${first.pattern}": "${first.mode}" in ${first.file} comes first and decides it`
+      : 'no allow rule can match it as it is',
+  }
 }
 
 function ruleFor(target: RuleTarget, subject: ToolSubject | null | undefined): {pattern: string} | {why: string} {
@@ -56,7 +71,8 @@ function ruleFor(target: RuleTarget, subject: ToolSubject | null | undefined): {
 
     case 'url': {
       if (wordsCarrySecret([target.url])) return {why: 'the URL may hold a secret, which a rule would spell out'}
-      if (/[*?]/.test(target.url)) return {why: 'the URL holds * or ?, which a rule would read as wildcards that match more than it'}
+      if (/[*?]/.test(target.url))
+        return {why: 'the URL holds * or ?, which a rule would read as wildcards that match more than it'}
       return {pattern: `${tool}(${target.url})`}
     }
 
@@ -64,9 +80,11 @@ function ruleFor(target: RuleTarget, subject: ToolSubject | null | undefined): {
       if (!target.vouched) return {why: hazardWhy(subject)}
       // The words after quote removal: the form rule-pattern.ts matches, without the shell's quoting.
       const words = target.part.allow.at(-1)!.text
-      if (wordsCarrySecret(words.split(' '))) return {why: 'the command may hold a secret, which a rule would spell out'}
+      if (wordsCarrySecret(words.split(' ')))
+        return {why: 'the command may hold a secret, which a rule would spell out'}
       // In a rule `*` and `?` are wildcards: `exec(rm *.o)` would also allow `rm -rf ~ x.o`.
-      if (/[*?]/.test(words)) return {why: 'the command holds * or ?, which a rule would read as wildcards that match more than it'}
+      if (/[*?]/.test(words))
+        return {why: 'the command holds * or ?, which a rule would read as wildcards that match more than it'}
       return {pattern: `${tool}(${words})`}
     }
 
@@ -78,13 +96,15 @@ function ruleFor(target: RuleTarget, subject: ToolSubject | null | undefined): {
 
 /** What each hazard (command-analysis.ts) does, said of the command line. */
 const HAZARDS: Readonly<Record<CommandHazard, string>> = {
-  'code-variable': 'sets a variable that makes it load code or config (LD_PRELOAD, PATH, NODE_OPTIONS, ...), which a rule cannot read',
+  'code-variable':
+    'sets a variable that makes it load code or config (LD_PRELOAD, PATH, NODE_OPTIONS, ...), which a rule cannot read',
   'dynamic-command': 'names a command by an expansion, a glob or a brace',
   'executing-option': 'gives an option that runs commands (git -c, make -f, ...)',
   'file-redirection': 'redirects output to a file (a rule cannot see where a file name leads)',
   heredoc: 'holds a here-document',
   'hidden-character': 'holds control or invisible characters',
-  'interpreter-code': 'hands code to an interpreter (`python -c`, `| sh`, `. <(...)`, an option whose value runs), which a rule cannot read',
+  'interpreter-code':
+    'hands code to an interpreter (`python -c`, `| sh`, `. <(...)`, an option whose value runs), which a rule cannot read',
   'non-ascii-command': 'names a command with non-ASCII characters',
   unparsable: 'cannot be read in full',
 }

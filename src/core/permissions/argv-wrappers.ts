@@ -1,7 +1,18 @@
 import {type OptionSpec, type ReadOptions, readOptions} from './command-options.js'
 import {operands} from './file-writers.js'
 import {parseShellCommand} from './shell-command.js'
-import {type Argv, type FileWrite, INTERPRETED, NOTHING, type Script, script, SHELLS, tail, UNREADABLE, type Unwrapped} from './unwrapped.js'
+import {
+  type Argv,
+  type FileWrite,
+  INTERPRETED,
+  NOTHING,
+  type Script,
+  script,
+  SHELLS,
+  tail,
+  UNREADABLE,
+  type Unwrapped,
+} from './unwrapped.js'
 import {hasWildcard, literalShape} from './word-shape.js'
 
 /**
@@ -58,6 +69,8 @@ interface ArgvWrapper {
 const ALWAYS = () => true
 const HELP = ['h', 'help', 'V', 'version']
 
+// Option tables: each list of option names on one line, as a program's manual lists them.
+// prettier-ignore
 const SUDO_OPTIONS: OptionSpec = {
   long: ['askpass', 'background', 'bell', 'edit', 'help', 'list', 'login', 'no-update', 'non-interactive', 'preserve-env', 'preserve-groups', 'remove-timestamp', 'reset-timestamp', 'set-home', 'shell', 'stdin', 'validate', 'version'],
   longValue: ['chdir', 'chroot', 'close-from', 'command-timeout', 'group', 'host', 'other-user', 'prompt', 'role', 'type', 'user'],
@@ -66,6 +79,8 @@ const SUDO_OPTIONS: OptionSpec = {
   shortValue: 'CDgpRrTtUu',
 }
 
+// Option tables: each list of option names on one line, as a program's manual lists them.
+// prettier-ignore
 const ARGV_WRAPPERS: Record<string, ArgvWrapper> = {
   builtin: {options: {}},
   busybox: {idle: ['help', 'install', 'list', 'list-full'], options: {long: ['help', 'install', 'list', 'list-full']}, self: true},
@@ -287,7 +302,8 @@ function su(program: string, args: Argv): Unwrapped {
   const shell = seen.get('s') ?? seen.get('shell')
   const code = valueScript(args, options, 'c', 'command') ?? valueScript(args, options, 'session-command')
   const shellArguments = options.operands.filter((i) => args.words[i] !== '-').length > 1
-  if ((typeof shell === 'string' && !SHELLS.has(shell.slice(shell.lastIndexOf('/') + 1))) || shellArguments || !code) return INTERPRETED
+  if ((typeof shell === 'string' && !SHELLS.has(shell.slice(shell.lastIndexOf('/') + 1))) || shellArguments || !code)
+    return INTERPRETED
   return {...NOTHING, scripts: [code]}
 }
 
@@ -306,9 +322,16 @@ function scriptCommand(args: Argv): Unwrapped {
   if (options.unknown) return UNREADABLE
   const {seen} = options
   if (HELP.some((name) => seen.has(name))) return NOTHING
-  const logs = [['B', 'log-io'], ['I', 'log-in'], ['O', 'log-out'], ['T', 'log-timing'], ['t', 'timing']].flatMap(([letter, name]) => valueFile(seen, letter, name))
+  const logs = [
+    ['B', 'log-io'],
+    ['I', 'log-in'],
+    ['O', 'log-out'],
+    ['T', 'log-timing'],
+    ['t', 'timing'],
+  ].flatMap(([letter, name]) => valueFile(seen, letter, name))
   const files = options.operands.map((i) => ({shape: args.shapes[i], target: args.words[i]}))
-  if (files.length === 0 && !['B', 'O', 'log-io', 'log-out'].some((name) => seen.has(name))) files.push({shape: 'typescript', target: 'typescript'})
+  if (files.length === 0 && !['B', 'O', 'log-io', 'log-out'].some((name) => seen.has(name)))
+    files.push({shape: 'typescript', target: 'typescript'})
   const writes = [...files, ...logs].filter((file) => file.target !== '/dev/null')
   const code = valueScript(args, options, 'c', 'command')
   return code ? {...NOTHING, scripts: [code], self: writes.length > 0, writes} : {...INTERPRETED, writes}

@@ -48,7 +48,13 @@ import {hasWildcard, literalShape} from './word-shape.js'
  *   outer shell first (`bash -c "$X"`), or the nesting is deeper than the limit.
  */
 
-export type CommandHazard = Exclude<ShellHazard, 'substitution'> | 'dynamic-command' | 'non-ascii-command' | 'executing-option' | 'interpreter-code' | 'code-variable'
+export type CommandHazard =
+  | Exclude<ShellHazard, 'substitution'>
+  | 'dynamic-command'
+  | 'non-ascii-command'
+  | 'executing-option'
+  | 'interpreter-code'
+  | 'code-variable'
 
 /** What deny rules test of a part: its own shapes, then those of each wrapper around it. */
 export interface DenyForms {
@@ -116,14 +122,22 @@ class Analysis {
       while (start < command.words.length && RESERVED_WORDS.has(command.words[start])) start++
       if (start === command.words.length) continue
       const words = command.words.slice(start)
-      this.command({shapes: command.shapes.slice(start), text: start === 0 ? command.text : words.join(' '), words}, depth, outer, into)
+      this.command(
+        {shapes: command.shapes.slice(start), text: start === 0 ? command.text : words.join(' '), words},
+        depth,
+        outer,
+        into,
+      )
     }
   }
 
   private command(command: Command, depth: number, outer?: DenyForms, into?: CommandPart): void {
     let assignments = 0
     while (assignments < command.words.length && ASSIGNMENT.test(command.words[assignments])) assignments++
-    const part: CommandPart = {allow: allowForms(command, assignments), deny: {outer, shapes: denyShapes(command, assignments)}}
+    const part: CommandPart = {
+      allow: allowForms(command, assignments),
+      deny: {outer, shapes: denyShapes(command, assignments)},
+    }
     for (let i = 0; i < assignments; i++) this.assignment(command, i, depth, outer, into ?? part)
     const name = command.words[assignments]
     if (name === undefined) return this.add(part, into)
@@ -155,7 +169,8 @@ class Analysis {
       inner = {outer: unwrapped.self ? outer : part.deny}
     }
 
-    for (const argv of unwrapped.commands) this.command({...argv, text: argv.words.join(' ')}, depth + 1, inner.outer, inner.into)
+    for (const argv of unwrapped.commands)
+      this.command({...argv, text: argv.words.join(' ')}, depth + 1, inner.outer, inner.into)
     for (const {literal, text} of unwrapped.scripts) {
       if (!literal) this.hazards.add('unparsable')
       this.script(text, depth + 1, inner.outer, inner.into)
@@ -163,7 +178,13 @@ class Analysis {
   }
 
   /** `GIT_PAGER='rm -rf ~' git log`: what a variable that runs or loads something holds meets the deny rules (code-variables.ts). */
-  private assignment(command: Command, at: number, depth: number, outer: DenyForms | undefined, into: CommandPart): void {
+  private assignment(
+    command: Command,
+    at: number,
+    depth: number,
+    outer: DenyForms | undefined,
+    into: CommandPart,
+  ): void {
     const word = command.words[at]
     const name = word.slice(0, word.search(/\+?=|\[/))
     const kind = codeVariable(name)
@@ -181,7 +202,9 @@ class Analysis {
   private changeDirectory(program: string, args: Argv): void {
     const at = args.words.findIndex((word) => !/^-[@LPe]+$/.test(word))
     const somewhere = program === 'popd' || at === -1 || args.words[at] === '-'
-    this.directory = somewhere ? {shape: '*', target: '(another directory)'} : this.placed({shape: args.shapes[at], target: args.words[at]})
+    this.directory = somewhere
+      ? {shape: '*', target: '(another directory)'}
+      : this.placed({shape: args.shapes[at], target: args.words[at]})
   }
 
   /** A relative path in the current directory (one that starts unknown, like `~/x`, stays as it is). */
@@ -205,7 +228,10 @@ function allowForms(command: Command, assignments: number): AllowForm[] {
   // A space inside the name or an assignment makes the words form read as other words.
   const spaced = head.some((word) => /\s/.test(word))
   const texts = unique([command.text, words]).filter((text) => !spaced || text !== words)
-  return texts.map((text) => ({head: text.startsWith(named) && /^(?:\s|$)/.test(text.slice(named.length)) ? named.length : text.length, text}))
+  return texts.map((text) => ({
+    head: text.startsWith(named) && /^(?:\s|$)/.test(text.slice(named.length)) ? named.length : text.length,
+    text,
+  }))
 }
 
 /**
@@ -217,7 +243,8 @@ function denyShapes(command: Command, assignments: number): string[] {
   const shapes = [literalShape(command.text), command.shapes.join(' ')]
   if (name === undefined) return unique(shapes)
   const base = name.slice(name.lastIndexOf('/') + 1)
-  for (const spelling of unique([name, base, name.toLowerCase(), base.toLowerCase()])) shapes.push([spelling, ...args].join(' '))
+  for (const spelling of unique([name, base, name.toLowerCase(), base.toLowerCase()]))
+    shapes.push([spelling, ...args].join(' '))
   return unique(shapes)
 }
 

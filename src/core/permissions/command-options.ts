@@ -81,7 +81,13 @@ export function readOptions(words: readonly string[], spec: OptionSpec): ReadOpt
 }
 
 /** Reads `-abc` at `from`; how many words it took, 0 for a letter the spec does not know. */
-function readCluster(words: readonly string[], from: number, spec: OptionSpec, seen: Map<string, string | true>, at: Map<string, number>): number {
+function readCluster(
+  words: readonly string[],
+  from: number,
+  spec: OptionSpec,
+  seen: Map<string, string | true>,
+  at: Map<string, number>,
+): number {
   const word = words[from]
   for (let j = 1; j < word.length; j++) {
     const letter = word[j]

@@ -2,7 +2,17 @@ import {unwrapArgv} from './argv-wrappers.js'
 import {operands} from './file-writers.js'
 import {gitRuns} from './git-options.js'
 import {interpreterRuns} from './interpreters.js'
-import {type Argv, type FileWrite, INTERPRETED, NOTHING, script, SHELLS, slice, type Unwrapped, unseenScript} from './unwrapped.js'
+import {
+  type Argv,
+  type FileWrite,
+  INTERPRETED,
+  NOTHING,
+  script,
+  SHELLS,
+  slice,
+  type Unwrapped,
+  unseenScript,
+} from './unwrapped.js'
 import {hasWildcard} from './word-shape.js'
 
 export type {Argv, FileWrite, Script, Unwrapped} from './unwrapped.js'
@@ -33,8 +43,16 @@ const FIND_WRITES = new Set(['-fls', '-fprint', '-fprint0', '-fprintf'])
 
 const CODE_RUNNERS: Record<string, (args: Argv) => Unwrapped | undefined> = {
   '.': sourced,
-  alias: (args) => ({...NOTHING, scripts: args.words.flatMap((word, i) => (word.includes('=') && !word.startsWith('-') ? [script(word.slice(word.indexOf('=') + 1), args.shapes[i])] : []))}),
-  eval: (args) => (args.words.length > 0 ? {...NOTHING, scripts: [{literal: !args.shapes.some(hasWildcard), text: args.words.join(' ')}], self: false} : NOTHING),
+  alias: (args) => ({
+    ...NOTHING,
+    scripts: args.words.flatMap((word, i) =>
+      word.includes('=') && !word.startsWith('-') ? [script(word.slice(word.indexOf('=') + 1), args.shapes[i])] : [],
+    ),
+  }),
+  eval: (args) =>
+    args.words.length > 0
+      ? {...NOTHING, scripts: [{literal: !args.shapes.some(hasWildcard), text: args.words.join(' ')}], self: false}
+      : NOTHING,
   find,
   git: gitRuns,
   source: sourced,
@@ -72,7 +90,8 @@ function shell(args: Argv): Unwrapped {
     }
   }
 
-  if (command) return i < args.words.length ? {...NOTHING, scripts: [script(args.words[i], args.shapes[i])], self: false} : NOTHING
+  if (command)
+    return i < args.words.length ? {...NOTHING, scripts: [script(args.words[i], args.shapes[i])], self: false} : NOTHING
   // Without -c it runs a script file (a program of its own) or, with none or -s, its input.
   if (stdin || i >= args.words.length || unseenScript(args.words[i], args.shapes[i])) return INTERPRETED
   return NOTHING

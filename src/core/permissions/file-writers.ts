@@ -35,7 +35,9 @@ export function writtenFiles(program: string, args: Argv): FileWrite[] {
 
 /** The values of `prefix=value` words (the prefix has no characters a shape escapes). */
 function valuesOf(args: Argv, prefix: string): FileWrite[] {
-  return args.words.flatMap((word, i) => (word.startsWith(prefix) ? [{shape: args.shapes[i].slice(prefix.length), target: word.slice(prefix.length)}] : []))
+  return args.words.flatMap((word, i) =>
+    word.startsWith(prefix) ? [{shape: args.shapes[i].slice(prefix.length), target: word.slice(prefix.length)}] : [],
+  )
 }
 
 const EVERY_OPERAND = new Set(['rm', 'shred', 'tee', 'touch', 'truncate', 'unlink'])
@@ -58,11 +60,24 @@ function copied(program: string, args: Argv): FileWrite[] {
   }
 
   if (destination === undefined) return []
-  const inside = files.map((file) => ({shape: `${destination.shape}/${basename(file.shape)}`, target: `${destination.target}/${basename(file.target)}`}))
-  const linksSources = program === 'ln' || (program === 'cp' && args.words.some((word) => /^-[^-]*[ls]|^--(?:link|symbolic-link)$/.test(word)))
+  const inside = files.map((file) => ({
+    shape: `${destination.shape}/${basename(file.shape)}`,
+    target: `${destination.target}/${basename(file.target)}`,
+  }))
+  const linksSources =
+    program === 'ln' ||
+    (program === 'cp' && args.words.some((word) => /^-[^-]*[ls]|^--(?:link|symbolic-link)$/.test(word)))
   const recursive = program === 'cp' && args.words.some((word) => /^-[^-]*[aRr]|^--(?:archive|recursive)$/.test(word))
-  const contents = recursive && (files.some((file) => /(?:^|\/)\.\/*$/.test(file.target)) || args.words.some((word) => /^-[^-]*T|^--no-target-directory$/.test(word)))
-  return [destination, ...inside, ...(contents ? [everythingIn(destination)] : []), ...(program === 'mv' || linksSources ? files : [])]
+  const contents =
+    recursive &&
+    (files.some((file) => /(?:^|\/)\.\/*$/.test(file.target)) ||
+      args.words.some((word) => /^-[^-]*T|^--no-target-directory$/.test(word)))
+  return [
+    destination,
+    ...inside,
+    ...(contents ? [everythingIn(destination)] : []),
+    ...(program === 'mv' || linksSources ? files : []),
+  ]
 }
 
 function everythingIn(directory: FileWrite): FileWrite {
@@ -76,7 +91,11 @@ function sortOutput(args: Argv): FileWrite[] {
   for (let i = 0; i < end; i++) {
     const word = args.words[i]
     const long = /^--o(?:u(?:t(?:p(?:ut?)?)?)?)?(=|$)/.exec(word)
-    const short = long ? -1 : /^-[^-]/.test(word) ? [...word].findIndex((letter, j) => j > 0 && 'kStTo'.includes(letter)) : -1
+    const short = long
+      ? -1
+      : /^-[^-]/.test(word)
+        ? [...word].findIndex((letter, j) => j > 0 && 'kStTo'.includes(letter))
+        : -1
     if (!long && (short === -1 || word[short] !== 'o')) continue
     const skip = long ? long[0].length : short + 1
     if (skip < word.length) files.push({shape: args.shapes[i].slice(skip), target: word.slice(skip)})
@@ -99,7 +118,10 @@ function checkedOut(args: Argv): FileWrite[] {
 
 /** Git matches a pathspec's `*`, `?` and `[...]` itself, and `:(magic)` or `:/` changes where it starts. */
 function pathspecShape(shape: string): string {
-  const globbed = shape.replace(/^:(?:\([^)]*\)|[!/^]*)/, '*').replaceAll(/\[[^\]]*]/g, '?').replaceAll(/\\([*?])/g, '$1')
+  const globbed = shape
+    .replace(/^:(?:\([^)]*\)|[!/^]*)/, '*')
+    .replaceAll(/\[[^\]]*]/g, '?')
+    .replaceAll(/\\([*?])/g, '$1')
   return hasLiteral(globbed) ? globbed : './*'
 }
 
@@ -111,5 +133,7 @@ function basename(path: string): string {
 /** The operands of a command that writes the files it names: every word that is not an option. */
 export function operands(args: Argv): FileWrite[] {
   const end = args.words.indexOf('--')
-  return args.words.flatMap((word, i) => ((end !== -1 && i > end) || (!word.startsWith('-') && i !== end) ? [{shape: args.shapes[i], target: word}] : []))
+  return args.words.flatMap((word, i) =>
+    (end !== -1 && i > end) || (!word.startsWith('-') && i !== end) ? [{shape: args.shapes[i], target: word}] : [],
+  )
 }

@@ -82,17 +82,29 @@ export class PermissionGate {
 
   private async ask(call: PermissionCheck, evaluation: PermissionEvaluation): Promise<PermissionOutcome> {
     const key = approvalKey(call)
-    if (!call.reconfirm && this.sessionApprovals.has(key)) return this.allow(call, evaluation, 'approved earlier in this session')
+    if (!call.reconfirm && this.sessionApprovals.has(key))
+      return this.allow(call, evaluation, 'approved earlier in this session')
     const {preview, reconfirm, title} = call
-    const context: PermissionRequestContext = {advice: allowAdvice(this.policy, call.toolName, facts(call)), ...(reconfirm ? {notice: reconfirm} : {}), ...(title === undefined ? {} : {title}), ...(preview ? {preview} : {})}
-    const decision = await this.prompter.requestPermission(call.toolName, {...call.input}, context).catch(async (error: unknown) => {
-      await this.record(call, evaluation, 'deny', 'the permission prompt ended without an answer').catch(() => {})
-      throw error
-    })
+    const context: PermissionRequestContext = {
+      advice: allowAdvice(this.policy, call.toolName, facts(call)),
+      ...(reconfirm ? {notice: reconfirm} : {}),
+      ...(title === undefined ? {} : {title}),
+      ...(preview ? {preview} : {}),
+    }
+    const decision = await this.prompter
+      .requestPermission(call.toolName, {...call.input}, context)
+      .catch(async (error: unknown) => {
+        await this.record(call, evaluation, 'deny', 'the permission prompt ended without an answer').catch(() => {})
+        throw error
+      })
     switch (decision.type) {
       case 'allow': {
         if (decision.scope === 'session') this.sessionApprovals.add(key)
-        return this.allow(call, evaluation, decision.scope === 'session' ? 'approved for this session' : 'approved once')
+        return this.allow(
+          call,
+          evaluation,
+          decision.scope === 'session' ? 'approved for this session' : 'approved once',
+        )
       }
 
       case 'deny': {
@@ -100,28 +112,48 @@ export class PermissionGate {
       }
 
       case 'escalate': {
-        return this.deny(call, evaluation, `no one could approve ${call.toolName}: the permission prompt escalated it, and there is no one to escalate to`)
+        return this.deny(
+          call,
+          evaluation,
+          `no one could approve ${call.toolName}: the permission prompt escalated it, and there is no one to escalate to`,
+        )
       }
     }
   }
 
-  private async allow(call: PermissionCheck, evaluation: PermissionEvaluation, reason?: string): Promise<PermissionOutcome> {
+  private async allow(
+    call: PermissionCheck,
+    evaluation: PermissionEvaluation,
+    reason?: string,
+  ): Promise<PermissionOutcome> {
     try {
       await this.record(call, evaluation, 'allow', reason)
     } catch (error) {
-      return {allowed: false, reason: `${error instanceof Error ? error.message : String(error)}; a decision that is not in the audit log is a deny`}
+      return {
+        allowed: false,
+        reason: `${error instanceof Error ? error.message : String(error)}; a decision that is not in the audit log is a deny`,
+      }
     }
 
     return {allowed: true}
   }
 
-  private async deny(call: PermissionCheck, evaluation: PermissionEvaluation, reason: string): Promise<PermissionOutcome> {
+  private async deny(
+    call: PermissionCheck,
+    evaluation: PermissionEvaluation,
+    reason: string,
+  ): Promise<PermissionOutcome> {
     // Denied either way; an audit sink that cannot write has said why on the calls it would allow.
     await this.record(call, evaluation, 'deny', reason).catch(() => {})
     return {allowed: false, reason}
   }
 
-  private record(call: Pick<PermissionCheck, 'sessionId' | 'toolName'>, evaluation: Pick<PermissionEvaluation, 'mode' | 'rule'>, decision: 'allow' | 'deny', reason: string | undefined): Promise<void> {
+  private record(
+    call: Pick<PermissionCheck, 'sessionId' | 'toolName'>,
+    evaluation: Pick<PermissionEvaluation, 'mode' | 'rule'>,
+    decision: 'allow' | 'deny',
+    reason: string | undefined,
+  ): Promise<void> {
     const record: PermissionAuditRecord = {
       decision,
       mode: evaluation.mode,

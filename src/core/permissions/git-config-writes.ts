@@ -14,7 +14,10 @@ import type {Argv, FileWrite} from './unwrapped.js'
  */
 export function gitConfigWrites(args: Argv, at: number): FileWrite[] {
   const repository = repositoryConfig(args, at)
-  const writes = overrides(args, at).map((key) => ({shape: repository.shape, target: `${repository.target} (git -c ${key} names what git runs)`}))
+  const writes = overrides(args, at).map((key) => ({
+    shape: repository.shape,
+    target: `${repository.target} (git -c ${key} names what git runs)`,
+  }))
   if (args.words[at] === 'config') writes.push(...configFileWrites(args, at + 1, repository))
   return writes
 }
@@ -56,14 +59,44 @@ function repositoryConfig(args: Argv, at: number): FileWrite {
     else if (option.name === '--git-dir') gitDir = option.value ?? UNKNOWN
   }
 
-  const dir = gitDir ? (gitDir.target.startsWith('/') ? gitDir : joinPath(base, gitDir)) : joinPath(base, {shape: '.git', target: '.git'})
+  const dir = gitDir
+    ? gitDir.target.startsWith('/')
+      ? gitDir
+      : joinPath(base, gitDir)
+    : joinPath(base, {shape: '.git', target: '.git'})
   return joinPath(dir, {shape: 'config', target: 'config'})
 }
 
 /** The options of `git config` that only read, in either syntax (`git config --get k`, `git config get k`). */
-const READS = new Set(['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '--list', '-l', '--blob', 'get', 'list'])
+const READS = new Set([
+  '--get',
+  '--get-all',
+  '--get-regexp',
+  '--get-urlmatch',
+  '--get-color',
+  '--get-colorbool',
+  '--list',
+  '-l',
+  '--blob',
+  'get',
+  'list',
+])
 /** Options that change nothing about whether it writes (the scope options are read on their own). */
-const HARMLESS = new Set(['--bool', '--int', '--bool-or-int', '--path', '--expiry-date', '--null', '-z', '--name-only', '--show-origin', '--show-scope', '--includes', '--no-includes', '--local'])
+const HARMLESS = new Set([
+  '--bool',
+  '--int',
+  '--bool-or-int',
+  '--path',
+  '--expiry-date',
+  '--null',
+  '-z',
+  '--name-only',
+  '--show-origin',
+  '--show-scope',
+  '--includes',
+  '--no-includes',
+  '--local',
+])
 /** Subcommands of the new syntax that write (`git config set k v`). */
 const WRITING_SUBCOMMANDS = new Set(['set', 'unset', 'rename-section', 'remove-section', 'edit'])
 
@@ -82,7 +115,8 @@ function configFileWrites(args: Argv, from: number, repository: FileWrite): File
     if (option.name === '--file' || option.name === '-f') file = option.value ?? UNKNOWN
     else if (option.name === '--global') file = {shape: '*/.gitconfig', target: '~/.gitconfig'}
     else if (option.name === '--system') file = {shape: '/etc/gitconfig', target: '/etc/gitconfig'}
-    else if (option.name === '--worktree') file = {shape: `${repository.shape}.worktree`, target: `${repository.target}.worktree`}
+    else if (option.name === '--worktree')
+      file = {shape: `${repository.shape}.worktree`, target: `${repository.target}.worktree`}
     else if (option.name.startsWith('-')) editing ||= !HARMLESS.has(option.name) && !VALUE_OPTIONS.has(option.name)
     else positional.push(option.name)
   }
@@ -92,7 +126,22 @@ function configFileWrites(args: Argv, from: number, repository: FileWrite): File
 }
 
 /** Options of git and of `git config` whose value is the next word when not joined with `=`. */
-const VALUE_OPTIONS = new Set(['-C', '-c', '--config-env', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--file', '-f', '--blob', '--type', '--default', '--comment', '--value'])
+const VALUE_OPTIONS = new Set([
+  '-C',
+  '-c',
+  '--config-env',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--super-prefix',
+  '--file',
+  '-f',
+  '--blob',
+  '--type',
+  '--default',
+  '--comment',
+  '--value',
+])
 const UNKNOWN: FileWrite = {shape: '*', target: '(a path only known when it runs)'}
 
 /** The option at `at` with its value (joined with `=` or the next word), and where the next option is. */

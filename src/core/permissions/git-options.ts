@@ -35,7 +35,13 @@ export function gitRuns(args: Argv): Unwrapped | undefined {
   if (subcommand !== undefined) subcommandRuns(found, args, subcommand, at + 1)
   const writes = gitConfigWrites(args, at)
   if (!found.executing && found.commands.length === 0 && writes.length === 0) return undefined
-  return {commands: found.commands, hazards: found.executing ? ['executing-option'] : [], scripts: found.scripts, self: true, writes}
+  return {
+    commands: found.commands,
+    hazards: found.executing ? ['executing-option'] : [],
+    scripts: found.scripts,
+    self: true,
+    writes,
+  }
 }
 
 /** Where git's subcommand is: after its global options and their values. */
@@ -49,7 +55,15 @@ export function gitSubcommand(words: readonly string[]): number {
 }
 
 /** Global options that take their value as the next word (when not joined with `=`). */
-const GLOBAL_VALUE_OPTIONS = new Set(['--config-env', '--git-dir', '--namespace', '--super-prefix', '--work-tree', '-C', '-c'])
+const GLOBAL_VALUE_OPTIONS = new Set([
+  '--config-env',
+  '--git-dir',
+  '--namespace',
+  '--super-prefix',
+  '--work-tree',
+  '-C',
+  '-c',
+])
 const EXECUTING_GLOBAL = /^(?:(?:-C|--config-env|--git-dir|--work-tree)(?:=|$)|--exec-path=)/
 const EXECUTING_LONG = /^--(config|exec|extcmd|open-files-in-pager|receive-pack|template|upload-pack)(?:=([\s\S]*))?$/
 /** Per subcommand, its single-letter options that run a command, and whether the value may be the next word. */
@@ -62,7 +76,12 @@ const EXECUTING_SHORT: Record<string, Record<string, 'config' | 'joined' | 'next
 
 const CONFIG_READS = new Set(['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list', '-l', 'get', 'list'])
 
-function subcommandRuns(found: {executing: boolean; scripts: Script[]; commands: Argv[]}, args: Argv, subcommand: string, from: number): void {
+function subcommandRuns(
+  found: {executing: boolean; scripts: Script[]; commands: Argv[]},
+  args: Argv,
+  subcommand: string,
+  from: number,
+): void {
   const {shapes, words} = args
   if (subcommand === 'config' && !CONFIG_READS.has(words[from])) found.executing = true
   if (subcommand === 'filter-branch') found.executing = true
@@ -86,7 +105,8 @@ function subcommandRuns(found: {executing: boolean; scripts: Script[]; commands:
       found.executing = true
       const value = long[2] ?? (long[1] === 'template' || long[1] === 'open-files-in-pager' ? undefined : words[++j])
       if (long[1] === 'config') configValue(found, args, j, value)
-      else if (value !== undefined && long[1] !== 'template') found.scripts.push({literal: !hasWildcard(shapes[j]), text: value})
+      else if (value !== undefined && long[1] !== 'template')
+        found.scripts.push({literal: !hasWildcard(shapes[j]), text: value})
       continue
     }
 

@@ -1,7 +1,14 @@
 // Tool permissions (HIP-301 §7): PermissionPolicy decides, PermissionGate asks and audits.
 export {type AllowAdvice, allowAdvice} from './allow-advice.js'
 export type {AuditSink, PermissionAuditRecord} from './audit-record.js'
-export {type AllowForm, analyzeCommandLine, type CommandAnalysis, type CommandHazard, type CommandPart, type DenyForms} from './command-analysis.js'
+export {
+  type AllowForm,
+  analyzeCommandLine,
+  type CommandAnalysis,
+  type CommandHazard,
+  type CommandPart,
+  type DenyForms,
+} from './command-analysis.js'
 export type {FileWrite} from './unwrapped.js'
 export {type PermissionCheck, PermissionGate, type PermissionGateOptions, type PermissionOutcome} from './gate.js'
 export {globCoversShape, globMatches, globOverlapsShape} from './glob.js'
@@ -18,7 +25,19 @@ export {
   type SessionPermissionMode,
   type ToolCallFacts,
 } from './policy.js'
-export {PROTECTED_PERMISSION_RULES, protectedPathRules, type ProtectedRule, WRITE_RULE_TOOLS} from './protected-paths.js'
+export {
+  PROTECTED_PERMISSION_RULES,
+  protectedPathRules,
+  type ProtectedRule,
+  WRITE_RULE_TOOLS,
+} from './protected-paths.js'
 export {parseRulePattern, type RulePattern} from './rule-pattern.js'
-export {commandWords, type ParsedShellCommand, parseShellCommand, type Redirection, type ShellHazard, type SimpleCommand} from './shell-command.js'
+export {
+  commandWords,
+  type ParsedShellCommand,
+  parseShellCommand,
+  type Redirection,
+  type ShellHazard,
+  type SimpleCommand,
+} from './shell-command.js'
 export {canonicalToolName, type ToolSubject} from './tool-subject.js'

@@ -71,9 +71,26 @@ const INTERPRETERS: Record<string, Interpreter> = {
   lua: {code: 'ei', idle: 'v', stdin: true, value: 'l'},
   node: NODE,
   nodejs: NODE,
-  perl: {code: 'eE', digits: '0l', idle: 'cvVh', idleLong: VERSION, joined: 'CDdFIix', modules: {inline: /[^\w:=,.-]/, letters: 'Mm'}, stdin: true, value: 'Mm'},
+  perl: {
+    code: 'eE',
+    digits: '0l',
+    idle: 'cvVh',
+    idleLong: VERSION,
+    joined: 'CDdFIix',
+    modules: {inline: /[^\w:=,.-]/, letters: 'Mm'},
+    stdin: true,
+    value: 'Mm',
+  },
   php: {code: 'aBERrF', idle: 'hilmv', idleLong: VERSION, runs: 'f', stdin: true, value: 'cdtz'},
-  python: {code: 'ci', idle: 'hV?', idleLong: VERSION, longValue: ['check-hash-based-pycs'], runs: 'm', stdin: true, value: 'WXQ'},
+  python: {
+    code: 'ci',
+    idle: 'hV?',
+    idleLong: VERSION,
+    longValue: ['check-hash-based-pycs'],
+    runs: 'm',
+    stdin: true,
+    value: 'WXQ',
+  },
   ruby: {code: 'e', digits: '0T', idle: 'chv', idleLong: VERSION, joined: 'FKWx', stdin: true, value: 'CEIr'},
 }
 
@@ -90,7 +107,8 @@ function interpreted(spec: Interpreter, args: Argv): Unwrapped | undefined {
       idle ||= spec.idleLong?.includes(name) ?? false
       const takesNext = value === undefined && spec.longValue?.includes(name)
       const given = takesNext ? words[i + 1] : value
-      if (spec.modules?.long?.includes(name) && given !== undefined && spec.modules.inline.test(given)) return INTERPRETED
+      if (spec.modules?.long?.includes(name) && given !== undefined && spec.modules.inline.test(given))
+        return INTERPRETED
       if (takesNext) i++
       continue
     }
@@ -103,7 +121,8 @@ function interpreted(spec: Interpreter, args: Argv): Unwrapped | undefined {
       idle ||= spec.idle?.includes(letter) ?? false
       if (spec.value?.includes(letter)) {
         const given = j + 1 < word.length ? word.slice(j + 1) : words[++i]
-        if (spec.modules?.letters?.includes(letter) && given !== undefined && spec.modules.inline.test(given)) return INTERPRETED
+        if (spec.modules?.letters?.includes(letter) && given !== undefined && spec.modules.inline.test(given))
+          return INTERPRETED
         break
       }
 
@@ -127,7 +146,21 @@ function splitLong(word: string): [string, string | undefined] {
   return equals === -1 ? [word.slice(2), undefined] : [word.slice(2, equals), word.slice(equals + 1)]
 }
 
-const NPM_CODE_OPTIONS = ['browser', 'call', 'editor', 'git', 'globalconfig', 'init-module', 'node-options', 'onload-script', 'prefix', 'script-shell', 'shell', 'userconfig', 'viewer']
+const NPM_CODE_OPTIONS = [
+  'browser',
+  'call',
+  'editor',
+  'git',
+  'globalconfig',
+  'init-module',
+  'node-options',
+  'onload-script',
+  'prefix',
+  'script-shell',
+  'shell',
+  'userconfig',
+  'viewer',
+]
 
 /**
  * npm reads its options anywhere before `--`. `exec` (`exe`, `x`) runs a command as npx does and
@@ -137,7 +170,8 @@ const NPM_CODE_OPTIONS = ['browser', 'call', 'editor', 'git', 'globalconfig', 'i
 function npm(args: Argv): Unwrapped | undefined {
   const end = args.words.includes('--') ? args.words.indexOf('--') : args.words.length
   const options = args.words.slice(0, end)
-  if (options.some((word) => word === '-C' || (word.startsWith('--') && NPM_CODE_OPTIONS.includes(splitLong(word)[0])))) return INTERPRETED
+  if (options.some((word) => word === '-C' || (word.startsWith('--') && NPM_CODE_OPTIONS.includes(splitLong(word)[0]))))
+    return INTERPRETED
   const at = options.findIndex((word) => NPM_EXEC.has(word) || NPM_EXPLORE.test(word))
   if (at === -1) return undefined
   return NPM_EXEC.has(options[at]) ? runsAfterOptions(NPX, tail(args, at + 1)) : INTERPRETED
@@ -194,11 +228,24 @@ function awk(args: Argv): Unwrapped | undefined {
 const CODE_OPTIONS: Record<string, {long: readonly string[]; short: string; words?: readonly string[]}> = {
   rsync: {long: ['rsh'], short: 'e'},
   sort: {long: ['compress-program'], short: ''},
-  tar: {long: ['checkpoint-action', 'info-script', 'new-volume-script', 'rsh-command', 'to-command', 'use-compress-program'], short: 'FI'},
+  tar: {
+    long: [
+      'checkpoint-action',
+      'info-script',
+      'new-volume-script',
+      'rsh-command',
+      'to-command',
+      'use-compress-program',
+    ],
+    short: 'FI',
+  },
   zip: {long: ['unzip-command'], short: '', words: ['-TT']},
 }
 
-function isCodeOption(word: string, options: {long: readonly string[]; short: string; words?: readonly string[]}): boolean {
+function isCodeOption(
+  word: string,
+  options: {long: readonly string[]; short: string; words?: readonly string[]},
+): boolean {
   if (options.words?.includes(word)) return true
   // GNU getopt takes any unambiguous abbreviation (`--to-com`): a prefix counts.
   if (word.startsWith('--')) return word.length > 3 && options.long.some((name) => name.startsWith(splitLong(word)[0]))

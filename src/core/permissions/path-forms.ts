@@ -8,7 +8,10 @@ import {hasWildcard, literalShape} from './word-shape.js'
 
 /** A rule's path glob in the form paths are compared in: no leading `./`, no `/./`, no `//`. */
 export function normalizePathGlob(glob: string): string {
-  return glob.replaceAll(/\/{2,}/g, '/').replaceAll(/\/(?:\.\/)+/g, '/').replace(/^(?:\.\/)+/, '')
+  return glob
+    .replaceAll(/\/{2,}/g, '/')
+    .replaceAll(/\/(?:\.\/)+/g, '/')
+    .replace(/^(?:\.\/)+/, '')
 }
 
 /**

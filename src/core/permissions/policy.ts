@@ -130,8 +130,12 @@ export class PermissionPolicy {
   ) {
     const protectedRules = [...PROTECTED_PERMISSION_RULES, ...(options.protected ?? [])]
     this.protected = protectedRules.map(({pattern}) => compile({mode: 'deny', pattern, tier: 'protected'}))
-    this.tiers = HIGHEST_TIER_FIRST.map((tier) => rules.filter((rule) => rule.tier === tier).map((rule) => compile(rule)))
-    this.defaults = (options.defaults ?? DEFAULT_PERMISSION_RULES).map(({mode, pattern}) => compile({mode, pattern, tier: 'default'}))
+    this.tiers = HIGHEST_TIER_FIRST.map((tier) =>
+      rules.filter((rule) => rule.tier === tier).map((rule) => compile(rule)),
+    )
+    this.defaults = (options.defaults ?? DEFAULT_PERMISSION_RULES).map(({mode, pattern}) =>
+      compile({mode, pattern, tier: 'default'}),
+    )
     this.mode = options.mode ?? 'prompt'
   }
 
@@ -139,11 +143,17 @@ export class PermissionPolicy {
   evaluate(toolName: string, info: ToolCallFacts = {mutating: true}): PermissionEvaluation {
     const verdicts = ruleTargets(toolName, info).map((target) => this.judge(target, info.trusted ?? true))
     const certain = verdicts.find(({deny}) => deny?.match === 'certain')
-    if (certain) return {mode: 'deny', reason: denialReason(certain.deny!.rule, certain.target), rule: certain.deny!.rule}
+    if (certain)
+      return {mode: 'deny', reason: denialReason(certain.deny!.rule, certain.target), rule: certain.deny!.rule}
     // What the scanner cannot resolve counts as matching the deny rule it may match (fail
     // closed): no mode and no person at a prompt can allow it.
     const possible = verdicts.find(({deny}) => deny !== undefined)
-    if (possible) return {mode: 'deny', reason: `${possibleReason(possible.deny!.rule, possible.target)} (denied: what cannot be resolved counts as a match)`, rule: possible.deny!.rule}
+    if (possible)
+      return {
+        mode: 'deny',
+        reason: `${possibleReason(possible.deny!.rule, possible.target)} (denied: what cannot be resolved counts as a match)`,
+        rule: possible.deny!.rule,
+      }
     const {mutating} = info
     const decisions = verdicts.filter(({target}) => needsAllow(target)).map(({decision}) => decision)
     if (decisions.every((rule) => rule?.mode === 'allow')) return {mode: 'allow', rule: decisions[0]!}
@@ -156,10 +166,17 @@ export class PermissionPolicy {
     const denied = verdicts.find(({deny}) => deny?.match === 'certain') ?? verdicts.find(({deny}) => deny !== undefined)
     if (denied) {
       const {match, rule} = denied.deny!
-      return {deny: rule, reason: match === 'certain' ? denialReason(rule, denied.target) : possibleReason(rule, denied.target)}
+      return {
+        deny: rule,
+        reason: match === 'certain' ? denialReason(rule, denied.target) : possibleReason(rule, denied.target),
+      }
     }
 
-    return {unallowed: verdicts.filter(({decision, target}) => needsAllow(target) && decision?.mode !== 'allow').map(({target}) => target)}
+    return {
+      unallowed: verdicts
+        .filter(({decision, target}) => needsAllow(target) && decision?.mode !== 'allow')
+        .map(({target}) => target),
+    }
   }
 
   /** This policy with `rules` added after the configured ones, in the session mode `prompt`. */
@@ -173,7 +190,11 @@ export class PermissionPolicy {
     const scanned = tiers.some(({certain, possible}) => certain ?? possible) ? tiers : [firstHits(defaults, target)]
     const deciding = scanned.map(({certain}) => certain).filter((hit) => hit !== undefined)
     const guarded = firstHits(this.protected, target)
-    const deny = guarded.certain ?? deciding.find(({rule}) => rule.mode === 'deny') ?? guarded.possible ?? scanned.find(({possible}) => possible)?.possible
+    const deny =
+      guarded.certain ??
+      deciding.find(({rule}) => rule.mode === 'deny') ??
+      guarded.possible ??
+      scanned.find(({possible}) => possible)?.possible
     return {decision: deciding[0]?.rule, deny, target}
   }
 
@@ -184,7 +205,9 @@ export class PermissionPolicy {
       }
 
       case 'allow-reads': {
-        return mutating ? {mode: 'prompt', rule} : {mode: 'allow', reason: 'permission mode allow-reads allows tools that change nothing', rule}
+        return mutating
+          ? {mode: 'prompt', rule}
+          : {mode: 'allow', reason: 'permission mode allow-reads allows tools that change nothing', rule}
       }
 
       case 'deny': {
@@ -230,7 +253,8 @@ function denialReason(rule: MatchedRule, target: RuleTarget): string {
 /** Only command, write and unread targets match possibly (rule-pattern.ts). */
 function possibleReason(rule: MatchedRule, target: RuleTarget): string {
   const matched = `"${rule.pattern}" matches: that is ${ruleSource(rule)}`
-  if (target.kind === 'write') return `${target.writer} writes ${target.write.target}, which may turn out to be a file ${matched}`
+  if (target.kind === 'write')
+    return `${target.writer} writes ${target.write.target}, which may turn out to be a file ${matched}`
   if (target.kind === 'unread') return `the command ${target.why}, and may hold one ${matched}`
   return `once its expansions, globs or braces are known, the command may turn out to be one ${matched}`
 }

@@ -66,10 +66,19 @@ const GIT_HOOKS = [
   'sendemail-validate',
   'update',
 ]
-const GIT_INDIRECTION = ['config', 'config.worktree', 'commondir', 'hooks', ...GIT_HOOKS.map((hook) => `hooks/${hook}`)].map((file) => `.git/${file}`)
+const GIT_INDIRECTION = [
+  'config',
+  'config.worktree',
+  'commondir',
+  'hooks',
+  ...GIT_HOOKS.map((hook) => `hooks/${hook}`),
+].map((file) => `.git/${file}`)
 
 export const PROTECTED_PERMISSION_RULES: readonly ProtectedRule[] = denyWrites(
-  [...[PROJECT_FILE, LOCAL_FILE, ''].map((file) => (file ? `${PROJECT_DIR}/${file}` : PROJECT_DIR)), ...GIT_INDIRECTION].flatMap((path) => [path, `*/${path}`]),
+  [
+    ...[PROJECT_FILE, LOCAL_FILE, ''].map((file) => (file ? `${PROJECT_DIR}/${file}` : PROJECT_DIR)),
+    ...GIT_INDIRECTION,
+  ].flatMap((path) => [path, `*/${path}`]),
 )
 
 /**
@@ -80,18 +89,27 @@ export const PROTECTED_PERMISSION_RULES: readonly ProtectedRule[] = denyWrites(
  * matched by, and by its absolute path, which a command may write to (`> ~/.config/...`
  * is matched through its shape). A directory is protected with everything below it.
  */
-export function protectedPathRules(paths: {workspaceRoot: string; protectedFiles: readonly string[]; protectedDirs?: readonly string[]}): ProtectedRule[] {
+export function protectedPathRules(paths: {
+  workspaceRoot: string
+  protectedFiles: readonly string[]
+  protectedDirs?: readonly string[]
+}): ProtectedRule[] {
   const root = slashes(paths.workspaceRoot).replace(/\/+$/, '')
   const forms = (path: string) => {
     const absolute = slashes(path)
     return absolute.startsWith(`${root}/`) ? [absolute.slice(root.length + 1), absolute] : [absolute]
   }
 
-  return denyWrites([...paths.protectedFiles.flatMap(forms), ...(paths.protectedDirs ?? []).flatMap(forms).flatMap((dir) => [dir, `${dir}/*`])])
+  return denyWrites([
+    ...paths.protectedFiles.flatMap(forms),
+    ...(paths.protectedDirs ?? []).flatMap(forms).flatMap((dir) => [dir, `${dir}/*`]),
+  ])
 }
 
 function denyWrites(paths: readonly string[]): ProtectedRule[] {
-  return WRITE_RULE_TOOLS.flatMap((tool) => paths.map((path): ProtectedRule => ({mode: 'deny', pattern: `${tool}(${path})`})))
+  return WRITE_RULE_TOOLS.flatMap((tool) =>
+    paths.map((path): ProtectedRule => ({mode: 'deny', pattern: `${tool}(${path})`})),
+  )
 }
 
 /** Windows separators as rules spell them. */

@@ -61,7 +61,12 @@ export function matchRule(pattern: RulePattern, mode: PermissionMode, target: Ru
   if (target.kind === 'write' || target.kind === 'unread') {
     if (!deny) return undefined
     if (argument === undefined) return target.kind === 'write' ? 'certain' : 'possible'
-    return target.kind === 'unread' ? 'possible' : matchShapes(lower(normalizePathGlob(argument)), [target.write.shape, normalizePathShape(target.write.shape)].map(lower))
+    return target.kind === 'unread'
+      ? 'possible'
+      : matchShapes(
+          lower(normalizePathGlob(argument)),
+          [target.write.shape, normalizePathShape(target.write.shape)].map(lower),
+        )
   }
 
   if (argument === undefined) return 'certain'
@@ -75,18 +80,27 @@ export function matchRule(pattern: RulePattern, mode: PermissionMode, target: Ru
     }
 
     case 'url': {
-      return (deny ? globMatches(lower(argument), lower(target.url)) : globMatches(argument, target.url)) ? 'certain' : undefined
+      return (deny ? globMatches(lower(argument), lower(target.url)) : globMatches(argument, target.url))
+        ? 'certain'
+        : undefined
     }
 
     case 'command': {
       if (deny) return matchDenyForms(argument, target.part.deny, memo)
-      return target.vouched && target.part.allow.some((form) => namesProgram(argument, form.head) && globMatches(argument, form.text)) ? 'certain' : undefined
+      return target.vouched &&
+        target.part.allow.some((form) => namesProgram(argument, form.head) && globMatches(argument, form.text))
+        ? 'certain'
+        : undefined
     }
 
     case 'path': {
       const glob = normalizePathGlob(argument)
       const {canonical, given} = target
-      if (deny) return matchShapes(lower(glob), [...literalPathShapes(given), ...(typeof canonical === 'string' ? [literalShape(canonical)] : [])].map(lower))
+      if (deny)
+        return matchShapes(
+          lower(glob),
+          [...literalPathShapes(given), ...(typeof canonical === 'string' ? [literalShape(canonical)] : [])].map(lower),
+        )
       if (canonical === null || (canonical === undefined && PARENT_SEGMENT.test(given))) return undefined
       const shape = canonical === undefined ? normalizePathShape(literalShape(given)) : literalShape(canonical)
       return globCoversShape(glob, shape) ? 'certain' : undefined

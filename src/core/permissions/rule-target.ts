@@ -46,7 +46,15 @@ export function ruleTargets(toolName: string, facts: ToolCallFacts): RuleTarget[
       const target: RuleTarget = {canonical, given: subject.path, kind: 'path', tools}
       if (!writesSubject(facts)) return [target]
       const forms = new Set([subject.path, ...(typeof canonical === 'string' ? [canonical] : [])])
-      return [target, ...[...forms].map((path): RuleTarget => ({kind: 'write', tools: WRITE_RULE_TOOLS, write: {shape: literalShape(path), target: subject.path}, writer: name}))]
+      return [
+        target,
+        ...[...forms].map((path): RuleTarget => ({
+          kind: 'write',
+          tools: WRITE_RULE_TOOLS,
+          write: {shape: literalShape(path), target: subject.path},
+          writer: name,
+        })),
+      ]
     }
 
     case 'url': {
@@ -83,9 +91,16 @@ function commandTargets(command: string, tools: readonly string[]): RuleTarget[]
   const targets: RuleTarget[] = parts.map((part) => ({kind: 'command', part, tools, vouched}))
   if (targets.length === 0) targets.push({kind: 'call', tools})
   targets.push({kind: 'line', line: command.trim(), tools})
-  for (const write of writes) if (hasLiteral(write.shape)) targets.push({kind: 'write', tools: WRITE_RULE_TOOLS, write, writer: 'the command'})
+  for (const write of writes)
+    if (hasLiteral(write.shape)) targets.push({kind: 'write', tools: WRITE_RULE_TOOLS, write, writer: 'the command'})
   if (hazards.includes('unparsable')) targets.push({kind: 'unread', tools, why: 'cannot be read in full'})
-  else if (hazards.includes('interpreter-code')) targets.push({kind: 'unread', tools, why: 'hands code to an interpreter, which no rule can read'})
-  else if (hazards.includes('code-variable')) targets.push({kind: 'unread', tools, why: 'sets a variable that makes it load code no rule can read (LD_PRELOAD, PATH, NODE_OPTIONS, ...)'})
+  else if (hazards.includes('interpreter-code'))
+    targets.push({kind: 'unread', tools, why: 'hands code to an interpreter, which no rule can read'})
+  else if (hazards.includes('code-variable'))
+    targets.push({
+      kind: 'unread',
+      tools,
+      why: 'sets a variable that makes it load code no rule can read (LD_PRELOAD, PATH, NODE_OPTIONS, ...)',
+    })
   return targets
 }

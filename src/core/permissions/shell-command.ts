@@ -85,5 +85,19 @@ export function commandWords(command: SimpleCommand): string[] {
 }
 
 /** Words that start a compound command or a pipeline, where the command proper follows. */
-export const RESERVED_WORDS: ReadonlySet<string> = new Set(['!', '{', '}', 'coproc', 'do', 'done', 'elif', 'else', 'fi', 'if', 'then', 'until', 'while'])
+export const RESERVED_WORDS: ReadonlySet<string> = new Set([
+  '!',
+  '{',
+  '}',
+  'coproc',
+  'do',
+  'done',
+  'elif',
+  'else',
+  'fi',
+  'if',
+  'then',
+  'until',
+  'while',
+])
 export const ASSIGNMENT = /^[A-Z_a-z]\w*(?:\[[^\]]*])?\+?=/

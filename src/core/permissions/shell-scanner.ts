@@ -234,7 +234,10 @@ export class ShellScanner {
     }
 
     const escaped = this.frame.inDouble ? /\\(["$\\`])/g : /\\([$\\`])/g
-    const inner = new ShellScanner(this.line.slice(start + 1, Math.min(end, this.line.length)).replaceAll(escaped, '$1'), this.nesting + 1).parse()
+    const inner = new ShellScanner(
+      this.line.slice(start + 1, Math.min(end, this.line.length)).replaceAll(escaped, '$1'),
+      this.nesting + 1,
+    ).parse()
     this.commands.push(...inner.commands)
     for (const hazard of inner.hazards) this.hazards.add(hazard)
   }

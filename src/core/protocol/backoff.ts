@@ -24,7 +24,10 @@ export class Backoff {
     for (const key of ['baseMs', 'maxMs'] as const) {
       const value = options[key]
       if (!Number.isSafeInteger(value) || value < 0) {
-        throw new ProtocolError('backoff_invalid_option', `Backoff ${key} must be a non-negative whole number of ms, got ${value}`)
+        throw new ProtocolError(
+          'backoff_invalid_option',
+          `Backoff ${key} must be a non-negative whole number of ms, got ${value}`,
+        )
       }
     }
 

@@ -21,7 +21,9 @@ export interface JsonRpcNotification {
   params?: unknown
 }
 
-export type JsonRpcResponse = {jsonrpc: '2.0'; id: JsonRpcId | null; result: unknown} | {jsonrpc: '2.0'; id: JsonRpcId | null; error: JsonRpcErrorObject}
+export type JsonRpcResponse =
+  | {jsonrpc: '2.0'; id: JsonRpcId | null; result: unknown}
+  | {jsonrpc: '2.0'; id: JsonRpcId | null; error: JsonRpcErrorObject}
 
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse
 
@@ -53,22 +55,31 @@ export type ClassifiedMessage =
 
 export function classifyMessage(value: unknown): ClassifiedMessage {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return {id: null, kind: 'invalid', reason: Array.isArray(value) ? 'batches are not supported: send one message at a time' : 'a message is a JSON object'}
+    return {
+      id: null,
+      kind: 'invalid',
+      reason: Array.isArray(value)
+        ? 'batches are not supported: send one message at a time'
+        : 'a message is a JSON object',
+    }
   }
 
   const message = value as Record<string, unknown>
   const id = isId(message.id) ? message.id : null
   if (message.jsonrpc !== '2.0') return {id, kind: 'invalid', reason: 'jsonrpc must be "2.0"'}
   if ('method' in message) {
-    if (typeof message.method !== 'string' || message.method === '') return {id, kind: 'invalid', reason: 'method must be a non-empty string'}
-    if (message.params !== undefined && (typeof message.params !== 'object' || message.params === null)) return {id, kind: 'invalid', reason: 'params must be an object or an array'}
+    if (typeof message.method !== 'string' || message.method === '')
+      return {id, kind: 'invalid', reason: 'method must be a non-empty string'}
+    if (message.params !== undefined && (typeof message.params !== 'object' || message.params === null))
+      return {id, kind: 'invalid', reason: 'params must be an object or an array'}
     if (!('id' in message)) return {kind: 'notification', message: message as unknown as JsonRpcNotification}
     if (!isId(message.id)) return {id: null, kind: 'invalid', reason: 'id must be a string or a number'}
     return {kind: 'request', message: message as unknown as JsonRpcRequest}
   }
 
   if ('result' in message || 'error' in message) {
-    if (!isId(message.id) && message.id !== null) return {id: null, kind: 'invalid', reason: 'a response needs the id of its request'}
+    if (!isId(message.id) && message.id !== null)
+      return {id: null, kind: 'invalid', reason: 'a response needs the id of its request'}
     return {kind: 'response', message: message as unknown as JsonRpcResponse}
   }
 

@@ -45,7 +45,11 @@ export function normalizeMcpServerName(server: string): string {
   if (server.length === 0) refuse('server', server, 'is empty')
   const normalized = sanitize(server)
   if (normalized.includes(SEPARATOR) || normalized.endsWith('_')) {
-    refuse('server', server, `cannot be used: "${SEPARATOR}" separates the server from the tool, so the name must not contain "${SEPARATOR}" or end with "_" (characters other than letters, digits, "_" and "-" count as "_")`)
+    refuse(
+      'server',
+      server,
+      `cannot be used: "${SEPARATOR}" separates the server from the tool, so the name must not contain "${SEPARATOR}" or end with "_" (characters other than letters, digits, "_" and "-" count as "_")`,
+    )
   }
 
   if (normalized.length > MAX_MCP_SERVER_NAME_LENGTH) {

@@ -25,7 +25,11 @@ export class PkceChallenge {
     }
 
     // base64url of random bytes is uniform over 64 symbols, all in the unreserved set.
-    return new PkceChallenge(randomBytes(Math.ceil((length * 3) / 4)).toString('base64url').slice(0, length))
+    return new PkceChallenge(
+      randomBytes(Math.ceil((length * 3) / 4))
+        .toString('base64url')
+        .slice(0, length),
+    )
   }
 
   /** The pair for a known verifier, e.g. one restored from a pending login. */

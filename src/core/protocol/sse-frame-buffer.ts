@@ -89,7 +89,8 @@ export class SseFrameBuffer {
 
   constructor(options: SseFrameBufferOptions = {}) {
     const max = options.maxBufferSize ?? DEFAULT_SSE_MAX_BUFFER_SIZE
-    if (!Number.isSafeInteger(max) || max < 1) throw new RangeError(`maxBufferSize must be a positive integer, got ${max}`)
+    if (!Number.isSafeInteger(max) || max < 1)
+      throw new RangeError(`maxBufferSize must be a positive integer, got ${max}`)
     this.maxBufferSize = max
   }
 

@@ -24,7 +24,8 @@ function pairToolResults(messages: readonly MessageLine[]): MessageLine[] {
   const paired: MessageLine[] = []
   let pending = new Map<string, string>()
   const settle = () => {
-    for (const [id, name] of pending) paired.push({content: MISSING_RESULT, is_error: true, tool_call_id: id, tool_name: name, type: 'tool_result'})
+    for (const [id, name] of pending)
+      paired.push({content: MISSING_RESULT, is_error: true, tool_call_id: id, tool_name: name, type: 'tool_result'})
     pending = new Map()
   }
 

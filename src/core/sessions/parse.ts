@@ -34,13 +34,16 @@ export function parseTranscript(text: string): ParsedTranscript {
   for (const [index, row] of rows.entries()) {
     const value = parseRow(row)
     if (value) lines.push(value)
-    else if (row.trim() !== '') skipped.push({line: index + 1, reason: !complete && index === rows.length - 1 ? 'torn' : 'unreadable'})
+    else if (row.trim() !== '')
+      skipped.push({line: index + 1, reason: !complete && index === rows.length - 1 ? 'torn' : 'unreadable'})
   }
 
   const header = lines.shift()
   if (header?.type !== 'session') throw new TranscriptError('it does not start with a session header')
   if (typeof header.version !== 'number' || header.version > TRANSCRIPT_VERSION) {
-    throw new TranscriptError(`it was written by a newer hanzo-dev (transcript version ${String(header.version)}; this one reads ${TRANSCRIPT_VERSION})`)
+    throw new TranscriptError(
+      `it was written by a newer hanzo-dev (transcript version ${String(header.version)}; this one reads ${TRANSCRIPT_VERSION})`,
+    )
   }
 
   return {header, lines, skipped}

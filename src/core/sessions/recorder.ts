@@ -47,7 +47,14 @@ export class SessionRecorder {
   /** The loop compacted the history (`LoopCompaction.onCompacted`): what it did, not the messages. */
   compacted(result: Omit<CompactionLine, 'at' | 'type'>): void {
     const {compacted_count: count, fallback_reason: reason, strategy, tokens_saved: saved} = result
-    this.options.write({at: this.at(), compacted_count: count, strategy, tokens_saved: saved, type: 'compaction', ...(reason === undefined ? {} : {fallback_reason: reason})})
+    this.options.write({
+      at: this.at(),
+      compacted_count: count,
+      strategy,
+      tokens_saved: saved,
+      type: 'compaction',
+      ...(reason === undefined ? {} : {fallback_reason: reason}),
+    })
   }
 
   /** The conversation as the run left it (`RunResult.history`). */
@@ -58,10 +65,22 @@ export class SessionRecorder {
   /** The run ended; `turns` are the ones it began. */
   end(stop: RunStop, error?: string): void {
     const usage = totalUsage(this.requests, undefined)
-    this.options.write({at: this.at(), stop, turns: this.turn, type: 'end', usage, ...(error === undefined ? {} : {error})})
+    this.options.write({
+      at: this.at(),
+      stop,
+      turns: this.turn,
+      type: 'end',
+      usage,
+      ...(error === undefined ? {} : {error}),
+    })
   }
 
-  private async *send(client: ApiClient, messages: readonly Message[], tools: readonly ModelToolSpec[], options: SendOptions): AsyncGenerator<StreamEvent> {
+  private async *send(
+    client: ApiClient,
+    messages: readonly Message[],
+    tools: readonly ModelToolSpec[],
+    options: SendOptions,
+  ): AsyncGenerator<StreamEvent> {
     this.record(messages)
     let input = 0
     let output = 0
@@ -76,7 +95,14 @@ export class SessionRecorder {
       }
     } finally {
       // Also for a failed or abandoned request: it was made, and may have cost tokens.
-      const line: UsageLine = {at: this.at(), input_tokens: input, model: options.model, output_tokens: output, turn: this.turn, type: 'usage'}
+      const line: UsageLine = {
+        at: this.at(),
+        input_tokens: input,
+        model: options.model,
+        output_tokens: output,
+        turn: this.turn,
+        type: 'usage',
+      }
       this.requests.push(line)
       this.options.write(line)
     }
@@ -94,7 +120,9 @@ export class SessionRecorder {
     if (instructions && !(first?.role === 'system' && first.content === instructions)) return
     const conversation = instructions ? messages.slice(1) : [...messages]
     const at = this.at()
-    const grows = this.recorded.length <= conversation.length && this.recorded.every((message, index) => same(message, conversation[index]))
+    const grows =
+      this.recorded.length <= conversation.length &&
+      this.recorded.every((message, index) => same(message, conversation[index]))
     if (grows) {
       for (const message of conversation.slice(this.recorded.length)) this.options.write(toLine(message, at))
     } else {

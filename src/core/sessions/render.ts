@@ -19,7 +19,16 @@ export function renderSessionList(sessions: readonly ListedSession[], options: {
     ...(options.allProjects ? [s.project_root] : []),
     excerpt(s.first_prompt ?? '', 60),
   ])
-  const head = ['ID', 'UPDATED', 'TURNS', 'TOKENS IN/OUT', 'COST', 'MODEL', ...(options.allProjects ? ['PROJECT'] : []), 'PROMPT']
+  const head = [
+    'ID',
+    'UPDATED',
+    'TURNS',
+    'TOKENS IN/OUT',
+    'COST',
+    'MODEL',
+    ...(options.allProjects ? ['PROJECT'] : []),
+    'PROMPT',
+  ]
   return table([head, ...rows])
 }
 
@@ -32,7 +41,10 @@ export function renderSession(summary: SessionSummary, {header, lines, skipped}:
     `Model     ${summary.model} (${summary.provider})`,
     `Usage     ${usage(summary.usage)}`,
   ]
-  if (skipped.length > 0) out.push(`Skipped   ${skipped.map((s) => `line ${s.line} (${s.reason === 'torn' ? 'cut short by a kill' : 'not readable'})`).join(', ')}`)
+  if (skipped.length > 0)
+    out.push(
+      `Skipped   ${skipped.map((s) => `line ${s.line} (${s.reason === 'torn' ? 'cut short by a kill' : 'not readable'})`).join(', ')}`,
+    )
   out.push('')
   // The first run has no line of its own: a stage's name (its label) heads it.
   if (header.label !== undefined) out.push(`── ${runName(1, header.label)}`)
@@ -54,7 +66,10 @@ function renderLine(line: TranscriptLine, nextRun: () => number): string[] {
     }
 
     case 'assistant': {
-      return [...(line.content ? [line.content] : []), ...line.tool_calls.map((call) => `⏺ ${[call.name, argumentsSubject(call)].filter(Boolean).join(' ')}`)]
+      return [
+        ...(line.content ? [line.content] : []),
+        ...line.tool_calls.map((call) => `⏺ ${[call.name, argumentsSubject(call)].filter(Boolean).join(' ')}`),
+      ]
     }
 
     case 'tool_result': {
@@ -66,7 +81,9 @@ function renderLine(line: TranscriptLine, nextRun: () => number): string[] {
     }
 
     case 'end': {
-      return [`── ${line.stop}${line.error ? `: ${line.error}` : ''} · ${plural(line.turns, 'turn')} · ${usage(line.usage)}`]
+      return [
+        `── ${line.stop}${line.error ? `: ${line.error}` : ''} · ${plural(line.turns, 'turn')} · ${usage(line.usage)}`,
+      ]
     }
 
     default: {
@@ -106,7 +123,8 @@ function usage(totals: UsageTotals): string {
 function argumentsSubject(call: SavedToolCall): string {
   try {
     const input: unknown = JSON.parse(call.arguments)
-    if (typeof input === 'object' && input !== null && !Array.isArray(input)) return callSubject(input as Record<string, unknown>)
+    if (typeof input === 'object' && input !== null && !Array.isArray(input))
+      return callSubject(input as Record<string, unknown>)
   } catch {
     // Shown raw, below.
   }
@@ -140,5 +158,7 @@ function localTime(iso: string): string {
 function table(cells: readonly string[][]): string[] {
   const rows = cells.map((row) => row.map((cell) => oneLine(cell, Number.POSITIVE_INFINITY)))
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)))
-  return rows.map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]))).join('  '))
+  return rows.map((row) =>
+    row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column]))).join('  '),
+  )
 }

@@ -102,11 +102,24 @@ export function toLine(message: Message, at?: string): MessageLine {
     case 'assistant': {
       const calls = message.toolCalls.map(({arguments: args, id, name}) => ({arguments: args, id, name}))
       // Signed reasoning goes back with its reply's tool calls (Anthropic refuses the turn without it).
-      return {at, content: message.content, tool_calls: calls, type: 'assistant', ...(message.reasoning && {reasoning: message.reasoning})}
+      return {
+        at,
+        content: message.content,
+        tool_calls: calls,
+        type: 'assistant',
+        ...(message.reasoning && {reasoning: message.reasoning}),
+      }
     }
 
     case 'tool': {
-      return {at, content: message.content, is_error: message.isError, tool_call_id: message.toolCallId, tool_name: message.toolName, type: 'tool_result'}
+      return {
+        at,
+        content: message.content,
+        is_error: message.isError,
+        tool_call_id: message.toolCallId,
+        tool_name: message.toolName,
+        type: 'tool_result',
+      }
     }
   }
 }

@@ -11,13 +11,19 @@ export type {TurnUsage, UsageTotals} from '@hanzo-dev/sdk'
  * What one request cost. Prices are today's (from the settings), not the ones in force when the
  * session ran: the transcript keeps tokens and model, the cost is worked out when shown.
  */
-export function requestCost(usage: Pick<UsageLine, 'input_tokens' | 'output_tokens' | 'model'>, pricing: Pricing | undefined): number | undefined {
+export function requestCost(
+  usage: Pick<UsageLine, 'input_tokens' | 'output_tokens' | 'model'>,
+  pricing: Pricing | undefined,
+): number | undefined {
   const price = pricing?.[usage.model]
   return price && round((usage.input_tokens * price.input + usage.output_tokens * price.output) / 1e6)
 }
 
 /** Each request's tokens and cost; fields besides `at` and `type` (a run number) are kept. */
-export function turnUsage<R extends UsageLine>(requests: readonly R[], pricing: Pricing | undefined): Array<TurnUsage & Omit<R, 'at' | 'type'>> {
+export function turnUsage<R extends UsageLine>(
+  requests: readonly R[],
+  pricing: Pricing | undefined,
+): Array<TurnUsage & Omit<R, 'at' | 'type'>> {
   return requests.map(({at: _at, type: _type, ...request}) => {
     const cost = requestCost(request, pricing)
     return cost === undefined ? request : {...request, cost_usd: cost}

@@ -13,9 +13,7 @@
 
 export const SLASH_NAME = /^[a-z][a-z0-9-]*$/
 
-export type SlashLine =
-  | {kind: 'command'; name: string; args: string; argv: string[]}
-  | {kind: 'text'; text: string}
+export type SlashLine = {kind: 'command'; name: string; args: string; argv: string[]} | {kind: 'text'; text: string}
 
 const COMMAND = /^\/([a-z][a-z0-9-]*)(?:\s+([\s\S]*))?$/
 

@@ -39,12 +39,17 @@ export class SlashCommandRegistry<C extends SlashCommandContext = SlashCommandCo
       return `slash command ${shown} from ${from} ignored: a name is a lower-case letter, then up to ${MAX_NAME - 1} lower-case letters, digits or "-"`
     }
 
-    if (typeof definition.description !== 'string' || definition.description.trim() === '' || typeof definition.run !== 'function') {
+    if (
+      typeof definition.description !== 'string' ||
+      definition.description.trim() === '' ||
+      typeof definition.run !== 'function'
+    ) {
       return `slash command ${shown} from ${from} ignored: it needs a description and a run function`
     }
 
     const existing = this.commands.get(definition.name)
-    if (existing) return `slash command ${shown} from ${from} ignored: ${describe(existing.source, existing.origin)} already provides it`
+    if (existing)
+      return `slash command ${shown} from ${from} ignored: ${describe(existing.source, existing.origin)} already provides it`
     this.commands.set(definition.name, {definition, origin, source})
     return undefined
   }
@@ -77,7 +82,9 @@ export class SlashCommandRegistry<C extends SlashCommandContext = SlashCommandCo
     if (command) return {args: line.args, argv: line.argv, command, kind: 'command'}
     const suggestion = closest(line.name, this.commands.keys())
     // Without a near miss the line may have been meant as text (`/tmp` alone): say how to send it.
-    const hint = suggestion ? `Did you mean /${suggestion}?` : `${this.commands.has('help') ? 'Type /help for the list, or s' : 'S'}tart with // to send it as text.`
+    const hint = suggestion
+      ? `Did you mean /${suggestion}?`
+      : `${this.commands.has('help') ? 'Type /help for the list, or s' : 'S'}tart with // to send it as text.`
     const message = `Unknown command /${line.name}. ${hint}`
     return {kind: 'unknown', message, name: line.name, suggestion}
   }

@@ -1,4 +1,13 @@
-import {type FileChange, TOOL_KINDS, type ToolCall, type ToolContext, type ToolDefinition, type ToolKind, type ToolLocation, type ToolSubject} from '@hanzo-dev/sdk/tools'
+import {
+  type FileChange,
+  TOOL_KINDS,
+  type ToolCall,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolKind,
+  type ToolLocation,
+  type ToolSubject,
+} from '@hanzo-dev/sdk/tools'
 
 /**
  * What a tool says of one call (ToolDefinition's `kind`, `subject`, `describe`, `locations`),
@@ -19,7 +28,10 @@ export interface CallDescription {
 export function describeCall(definition: ToolDefinition, input: Record<string, unknown>): CallDescription {
   const kind = TOOL_KINDS.find((known) => known === definition.kind) ?? 'other'
   const subject = definition.subject ? (attempt(() => definition.subject?.(input), isSubject) ?? null) : undefined
-  const title = attempt(() => definition.describe?.(input), isText) ?? subjectText(subject) ?? (Object.keys(input).length > 0 ? JSON.stringify(input) : '')
+  const title =
+    attempt(() => definition.describe?.(input), isText) ??
+    subjectText(subject) ??
+    (Object.keys(input).length > 0 ? JSON.stringify(input) : '')
   const locations = attempt(() => definition.locations?.(input), isLocations) ?? []
   return {kind, locations, subject, title}
 }
@@ -34,7 +46,11 @@ export function describedCall(name: string, input: Record<string, unknown>, desc
  * What the call would change, asked when the question is about to be shown (reading files for a
  * diff is not worth it for a call no one is asked about); nothing when the tool cannot say.
  */
-export function callPreview(definition: ToolDefinition, input: Record<string, unknown>, context: ToolContext): (() => Promise<FileChange[]>) | undefined {
+export function callPreview(
+  definition: ToolDefinition,
+  input: Record<string, unknown>,
+  context: ToolContext,
+): (() => Promise<FileChange[]>) | undefined {
   const {preview} = definition
   if (!preview) return undefined
   return async () => {
@@ -85,7 +101,10 @@ function isText(value: unknown): value is string {
 }
 
 function isLocations(value: unknown): value is ToolLocation[] {
-  return Array.isArray(value) && value.every((location: unknown) => typeof (location as ToolLocation | null)?.path === 'string')
+  return (
+    Array.isArray(value) &&
+    value.every((location: unknown) => typeof (location as ToolLocation | null)?.path === 'string')
+  )
 }
 
 function isFileChange(value: unknown): value is FileChange {

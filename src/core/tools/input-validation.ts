@@ -34,7 +34,12 @@ export async function validateToolInput(schema: JsonSchema, input: unknown): Pro
   const validate = await validatorFor(schema)
   if (validate(input)) return undefined
   const errors = ('errors' in validate ? validate.errors : undefined) ?? []
-  return errors.slice(0, 10).map((e) => describe(e)).join('; ') || 'the input does not match the schema'
+  return (
+    errors
+      .slice(0, 10)
+      .map((e) => describe(e))
+      .join('; ') || 'the input does not match the schema'
+  )
 }
 
 /** The result for input that does not fit its tool's schema: the model fixes the arguments and calls again. */
@@ -44,7 +49,9 @@ export function invalidInput(toolName: string, problem: string): ToolResult {
 
 function describe(error: ErrorObject): string {
   const where = error.instancePath ? `"${error.instancePath.slice(1).replaceAll('/', '.')}"` : 'the input'
-  if (error.keyword === 'additionalProperties') return `${where} has an unknown property "${String(error.params.additionalProperty)}"`
-  if (error.keyword === 'required') return `${where} is missing the required property "${String(error.params.missingProperty)}"`
+  if (error.keyword === 'additionalProperties')
+    return `${where} has an unknown property "${String(error.params.additionalProperty)}"`
+  if (error.keyword === 'required')
+    return `${where} is missing the required property "${String(error.params.missingProperty)}"`
   return `${where} ${error.message ?? 'is invalid'}`
 }

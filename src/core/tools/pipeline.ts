@@ -51,7 +51,8 @@ export class ToolPipeline implements ToolExecutor {
   private readonly run: ToolExecutorFn
 
   constructor(private readonly options: ToolPipelineOptions) {
-    const execute: ToolExecutorFn = (call, context) => this.options.registry.get(call.name)!.definition.execute(call.input, context)
+    const execute: ToolExecutorFn = (call, context) =>
+      this.options.registry.get(call.name)!.definition.execute(call.input, context)
     this.run = (options.middleware ?? []).reduceRight<ToolExecutorFn>((next, m) => m.wrap(next), execute)
   }
 
@@ -66,7 +67,12 @@ export class ToolPipeline implements ToolExecutor {
     return tool && describeCall(tool.definition, input)
   }
 
-  async execute(name: string, input: Record<string, unknown>, sessionId: string, signal?: AbortSignal): Promise<ToolResult> {
+  async execute(
+    name: string,
+    input: Record<string, unknown>,
+    sessionId: string,
+    signal?: AbortSignal,
+  ): Promise<ToolResult> {
     const result = await this.executeUntruncated(name, input, sessionId, signal ?? new AbortController().signal)
     const max = this.options.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS
     return {
@@ -77,10 +83,19 @@ export class ToolPipeline implements ToolExecutor {
     }
   }
 
-  private async executeUntruncated(name: string, input: Record<string, unknown>, sessionId: string, signal: AbortSignal): Promise<ToolResult> {
+  private async executeUntruncated(
+    name: string,
+    input: Record<string, unknown>,
+    sessionId: string,
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
     const {offered, permissions, registry} = this.options
     const tool = registry.get(name)
-    const available = () => registry.list().map((t) => t.definition.name).filter((known) => !offered || offered.has(known))
+    const available = () =>
+      registry
+        .list()
+        .map((t) => t.definition.name)
+        .filter((known) => !offered || offered.has(known))
     if (!tool) return toolError(`Unknown tool "${name}". The available tools are: ${available().join(', ') || 'none'}`)
     if (offered && !offered.has(tool.definition.name)) {
       const reason = `${tool.definition.name} is not one of this session's tools (${available().join(', ') || 'it has none'})`
@@ -116,7 +131,8 @@ export class ToolPipeline implements ToolExecutor {
     try {
       const result = await this.run(describedCall(definition.name, input, description), context)
       // A hook or the sandbox kept it from running: that is a decision too, and the audit log has each.
-      if (result.refused) await permissions?.refuse?.({sessionId, toolName: definition.name}, result.error ?? 'refused before it ran')
+      if (result.refused)
+        await permissions?.refuse?.({sessionId, toolName: definition.name}, result.error ?? 'refused before it ran')
       return signal.aborted && !result.is_error ? toolError(CANCELLED, result.output) : result
     } catch (error) {
       if (error instanceof ToolFatalError) throw error

@@ -17,5 +17,8 @@ export function scopedToolNames(registry: ToolRegistry, scope: ToolScope): {name
   if (scope === 'none') return {names: [], unknown: []}
   if (scope === 'read-only') return {names: tools.filter((t) => !t.mutating).map((t) => t.name), unknown: []}
   const wanted = new Set(scope.map((name) => canonicalToolName(name)))
-  return {names: tools.filter((t) => wanted.has(t.name)).map((t) => t.name), unknown: [...wanted].filter((name) => !registry.get(name))}
+  return {
+    names: tools.filter((t) => wanted.has(t.name)).map((t) => t.name),
+    unknown: [...wanted].filter((name) => !registry.get(name)),
+  }
 }

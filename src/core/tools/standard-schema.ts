@@ -17,7 +17,8 @@ export interface StandardSchema<Input = unknown, Output = Input> {
   }
 }
 
-export type StandardResult<Output> = {readonly value: Output; readonly issues?: undefined} | {readonly issues: readonly StandardIssue[]}
+export type StandardResult<Output> =
+  {readonly value: Output; readonly issues?: undefined} | {readonly issues: readonly StandardIssue[]}
 
 export interface StandardIssue {
   readonly message: string
@@ -42,27 +43,44 @@ export function isStandardSchema(parameters: unknown): parameters is StandardSch
 export function jsonSchemaOf(schema: StandardSchema, toolName: string): JsonSchema {
   const standard = schema['~standard']
   if (!standard.jsonSchema) {
-    throw new TypeError(`The parameters of tool ${toolName} (a ${standard.vendor} schema) cannot give their JSON Schema: use zod 4.2 or later, another Standard JSON Schema library, or a JSON Schema`)
+    throw new TypeError(
+      `The parameters of tool ${toolName} (a ${standard.vendor} schema) cannot give their JSON Schema: use zod 4.2 or later, another Standard JSON Schema library, or a JSON Schema`,
+    )
   }
 
   let converted: Record<string, unknown>
   try {
     converted = standard.jsonSchema.input({target: 'draft-07'})
   } catch (error) {
-    throw new TypeError(`The parameters of tool ${toolName} have no JSON Schema: ${error instanceof Error ? error.message : String(error)}`, {cause: error})
+    throw new TypeError(
+      `The parameters of tool ${toolName} have no JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+      {cause: error},
+    )
   }
 
   const jsonSchema: JsonSchema = {...converted}
   delete jsonSchema.$schema
-  if (jsonSchema.type !== 'object') throw new TypeError(`The parameters of tool ${toolName} must describe an object (z.object({...})): a tool's input is one`)
+  if (jsonSchema.type !== 'object')
+    throw new TypeError(
+      `The parameters of tool ${toolName} must describe an object (z.object({...})): a tool's input is one`,
+    )
   return jsonSchema
 }
 
 /** The schema's own parse of the input (defaults, transforms, refinements), or what is wrong with it in words a model can act on. */
-export async function parseWithSchema<S extends StandardSchema>(schema: S, input: unknown): Promise<{value: StandardOutput<S>} | {problem: string}> {
+export async function parseWithSchema<S extends StandardSchema>(
+  schema: S,
+  input: unknown,
+): Promise<{value: StandardOutput<S>} | {problem: string}> {
   const result = await schema['~standard'].validate(input)
   if (!result.issues) return {value: result.value as StandardOutput<S>}
-  return {problem: result.issues.slice(0, 10).map((issue) => describeIssue(issue)).join('; ') || 'the input does not match the schema'}
+  return {
+    problem:
+      result.issues
+        .slice(0, 10)
+        .map((issue) => describeIssue(issue))
+        .join('; ') || 'the input does not match the schema',
+  }
 }
 
 function describeIssue(issue: StandardIssue): string {

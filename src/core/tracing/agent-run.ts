@@ -24,16 +24,26 @@ const MAX_ERROR_MESSAGE = 300
  *
  * Undefined when tracing is off, so an untraced run builds nothing and its ports stay as they were.
  */
-export function traceAgentRun(agent: {name: string; model: string}, tools: readonly ModelToolSpec[], groupId?: string): AgentRunTracer | undefined {
+export function traceAgentRun(
+  agent: {name: string; model: string},
+  tools: readonly ModelToolSpec[],
+  groupId?: string,
+): AgentRunTracer | undefined {
   const caller = currentSpan()
   const processors = caller ? caller.trace.processors : activeTraceProcessors()
   if (processors.length === 0) return undefined
   const trace = caller?.trace ?? new Trace(agent.name, processors, groupId).start()
-  const span = trace.startSpan<AgentSpanData>({model: agent.model, name: agent.name, tools: tools.map((t) => t.name), type: 'agent'}, caller)
+  const span = trace.startSpan<AgentSpanData>(
+    {model: agent.model, name: agent.name, tools: tools.map((t) => t.name), type: 'agent'},
+    caller,
+  )
   return {
     async run(ports, fn) {
       try {
-        const result = await fn({client: tracedClient(ports.client, span), executor: tracedExecutor(ports.executor, span)})
+        const result = await fn({
+          client: tracedClient(ports.client, span),
+          executor: tracedExecutor(ports.executor, span),
+        })
         span.end()
         return result
       } catch (error) {
@@ -115,7 +125,8 @@ function overriding<T extends object>(target: T, overrides: Partial<T>): T {
  * any other error's message may quote what the run was working on, so only its class is kept.
  */
 function spanError(error: unknown): SpanError {
-  if (!(error instanceof ModelError)) return {message: error instanceof Error ? error.name : 'a non-Error value was thrown'}
+  if (!(error instanceof ModelError))
+    return {message: error instanceof Error ? error.name : 'a non-Error value was thrown'}
   const data: Record<string, string | number> = {}
   if (error.status !== undefined) data.status = error.status
   if (error.code !== undefined) data.code = error.code

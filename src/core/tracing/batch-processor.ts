@@ -10,7 +10,8 @@ export interface BatchTraceProcessorOptions {
 }
 
 function whole(name: string, value: number, min: number): number {
-  if (!Number.isSafeInteger(value) || value < min) throw new RangeError(`BatchTraceProcessor ${name} must be a whole number >= ${min}, got ${value}`)
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new RangeError(`BatchTraceProcessor ${name} must be a whole number >= ${min}, got ${value}`)
   return value
 }
 

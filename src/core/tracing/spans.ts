@@ -52,7 +52,13 @@ export class Trace implements TraceItem {
   }
 
   toJSON(): TraceJson {
-    return {group_id: this.groupId ?? null, id: this.id, metadata: this.metadata ?? null, object: 'trace', workflow_name: this.workflowName}
+    return {
+      group_id: this.groupId ?? null,
+      id: this.id,
+      metadata: this.metadata ?? null,
+      object: 'trace',
+      workflow_name: this.workflowName,
+    }
   }
 }
 

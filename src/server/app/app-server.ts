@@ -5,9 +5,25 @@ import {type AgentSession, canonicalize, isInside, type Prompter, type SessionPe
 import {redactConfig} from '../../core/config/redact.js'
 import type {LoadedConfig} from '../../core/config/types.js'
 import {isUserError} from '../../core/errors.js'
-import {classifyMessage, type JsonRpcMessage, type JsonRpcResponse, RPC_ERRORS, RpcError, rpcError, rpcResult} from '../../core/protocol/json-rpc.js'
+import {
+  classifyMessage,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+  RPC_ERRORS,
+  RpcError,
+  rpcError,
+  rpcResult,
+} from '../../core/protocol/json-rpc.js'
 import {LiveSession} from './live-session.js'
-import {CLIENT_METHODS, type ClientMethod, type ParamsOf, parseParams, PROTOCOL_VERSION, type ResultOf, type SessionSummary} from './protocol.js'
+import {
+  CLIENT_METHODS,
+  type ClientMethod,
+  type ParamsOf,
+  parseParams,
+  PROTOCOL_VERSION,
+  type ResultOf,
+  type SessionSummary,
+} from './protocol.js'
 import {RpcConnection} from './rpc-connection.js'
 import type {SavedSessions} from './saved-sessions.js'
 import type {SessionOwners} from './session-owners.js'
@@ -65,7 +81,11 @@ export class AppServer {
         const loaded = await this.options.settings(await this.workspace(cwd))
         return {config: redactConfig(loaded.config), projectRoot: loaded.projectRoot}
       },
-      initialize: async () => ({methods: Object.keys(CLIENT_METHODS), protocolVersion: PROTOCOL_VERSION, serverInfo: {name: 'hanzo-dev', version: this.options.version}}),
+      initialize: async () => ({
+        methods: Object.keys(CLIENT_METHODS),
+        protocolVersion: PROTOCOL_VERSION,
+        serverInfo: {name: 'hanzo-dev', version: this.options.version},
+      }),
       'session/list': async (connection, {limit}) => this.list(connection, limit ?? DEFAULT_LIST_LIMIT),
       'session/read': async (connection, {sessionId}) => {
         const live = this.liveSession(sessionId)
@@ -94,11 +114,19 @@ export class AppServer {
         return this.open(connection, {...params, cwd}, stored.id)
       },
       'session/start': async (connection, params) => this.open(connection, params),
-      'tools/list': async (connection, {sessionId}) => ({tools: this.running(connection, sessionId).session.toolSpecs()}),
-      'turn/interrupt': async (connection, {sessionId}) => ({interrupted: this.running(connection, sessionId).interrupt()}),
+      'tools/list': async (connection, {sessionId}) => ({
+        tools: this.running(connection, sessionId).session.toolSpecs(),
+      }),
+      'turn/interrupt': async (connection, {sessionId}) => ({
+        interrupted: this.running(connection, sessionId).interrupt(),
+      }),
       'turn/start': async (connection, {input, sessionId}) => {
         const live = this.running(connection, sessionId)
-        if (live.busy) throw new RpcError(RPC_ERRORS.sessionBusy, `Session ${live.session.id} is running a turn: wait for turn/completed, or turn/interrupt it`)
+        if (live.busy)
+          throw new RpcError(
+            RPC_ERRORS.sessionBusy,
+            `Session ${live.session.id} is running a turn: wait for turn/completed, or turn/interrupt it`,
+          )
         this.use(connection, live)
         return {turnId: live.startTurn(connection, input)}
       },
@@ -129,7 +157,12 @@ export class AppServer {
 
       case 'request': {
         const {id, method, params} = classified.message
-        if (!Object.hasOwn(CLIENT_METHODS, method)) return rpcError(id, RPC_ERRORS.methodNotFound, `Unknown method ${method}: the methods are ${Object.keys(CLIENT_METHODS).join(', ')}`)
+        if (!Object.hasOwn(CLIENT_METHODS, method))
+          return rpcError(
+            id,
+            RPC_ERRORS.methodNotFound,
+            `Unknown method ${method}: the methods are ${Object.keys(CLIENT_METHODS).join(', ')}`,
+          )
         const parsed = parseParams(method as ClientMethod, params)
         if (!parsed.ok) return rpcError(id, RPC_ERRORS.invalidParams, parsed.message)
         try {
@@ -152,12 +185,19 @@ export class AppServer {
   private async open(connection: RpcConnection, params: ParamsOf<'session/start'>, resume?: string) {
     const permissionMode = params.permissionMode ?? 'prompt'
     const live = new LiveSession(permissionMode, this.options.permissionTimeoutMs)
-    const session = await this.options.openSession({cwd: await this.workspace(params.cwd), model: params.model, permissionMode, prompter: live.prompter, resume})
+    const session = await this.options.openSession({
+      cwd: await this.workspace(params.cwd),
+      model: params.model,
+      permissionMode,
+      prompter: live.prompter,
+      resume,
+    })
     live.attach(session)
     this.live.set(session.id, live)
     this.use(connection, live)
     // Tagged with the owner that started or resumed it; a resumed session's tag was checked before it opened.
-    if (connection.owner !== undefined && this.options.owners.get(session.id) === undefined) await this.options.owners.set(session.id, connection.owner)
+    if (connection.owner !== undefined && this.options.owners.get(session.id) === undefined)
+      await this.options.owners.set(session.id, connection.owner)
     return live.info()
   }
 
@@ -169,7 +209,13 @@ export class AppServer {
       live.connections.delete(connection)
       if (live.connections.size > 0 || this.live.get(live.session.id) !== live) return
       this.live.delete(live.session.id)
-      const closed = live.close().catch((error: unknown) => this.options.log(`app-server: closing session ${live.session.id} failed: ${error instanceof Error ? error.message : String(error)}`))
+      const closed = live
+        .close()
+        .catch((error: unknown) =>
+          this.options.log(
+            `app-server: closing session ${live.session.id} failed: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        )
       this.closing.add(closed)
       void closed.finally(() => this.closing.delete(closed))
     })
@@ -180,7 +226,9 @@ export class AppServer {
     const visible = (id: string) => connection.owner === undefined || this.options.owners.get(id) === connection.owner
     const saved = await this.options.saved.list({include: visible, isLive: (id) => this.live.has(id), limit, pricing})
     // Open but not saved yet (no turn ran): listed too, first (they are the newest).
-    const unsaved = [...this.live.values()].filter((live) => visible(live.session.id) && !saved.some((s) => s.sessionId === live.session.id)).map((live) => unsavedSummary(live))
+    const unsaved = [...this.live.values()]
+      .filter((live) => visible(live.session.id) && !saved.some((s) => s.sessionId === live.session.id))
+      .map((live) => unsavedSummary(live))
     return {sessions: [...unsaved, ...saved].slice(0, limit)}
   }
 
@@ -195,7 +243,11 @@ export class AppServer {
   /** A session open in this server, which the connection may use. */
   private running(connection: RpcConnection, id: string): LiveSession {
     const live = this.liveSession(id)
-    if (!live) throw new RpcError(RPC_ERRORS.unknownSession, `Session ${id} is not open in this server: session/start a new one, or session/resume a saved one`)
+    if (!live)
+      throw new RpcError(
+        RPC_ERRORS.unknownSession,
+        `Session ${id} is not open in this server: session/start a new one, or session/resume a saved one`,
+      )
     this.checkOwner(connection, live.session.id, id)
     return live
   }
@@ -208,19 +260,26 @@ export class AppServer {
    */
   private checkOwner(connection: RpcConnection, id: string, asked: string): void {
     if (connection.owner === undefined) return
-    if (this.options.owners.get(id) !== connection.owner) throw new RpcError(RPC_ERRORS.otherOwner, `session ${asked} belongs to another owner`)
+    if (this.options.owners.get(id) !== connection.owner)
+      throw new RpcError(RPC_ERRORS.otherOwner, `session ${asked} belongs to another owner`)
   }
 
   /** A client's `cwd`, canonical, checked to be a directory inside one of the server's roots. */
   private async workspace(cwd: string | undefined): Promise<string> {
     if (cwd === undefined) return this.options.cwd
-    if (!isAbsolute(cwd)) throw new RpcError(RPC_ERRORS.invalidParams, `Invalid params: cwd must be an absolute path (got ${cwd})`)
-    if (!(await stat(cwd).catch(() => undefined))?.isDirectory()) throw new RpcError(RPC_ERRORS.invalidParams, `Invalid params: cwd ${cwd} is not a directory`)
+    if (!isAbsolute(cwd))
+      throw new RpcError(RPC_ERRORS.invalidParams, `Invalid params: cwd must be an absolute path (got ${cwd})`)
+    if (!(await stat(cwd).catch(() => undefined))?.isDirectory())
+      throw new RpcError(RPC_ERRORS.invalidParams, `Invalid params: cwd ${cwd} is not a directory`)
     const canonical = await canonicalize(cwd)
     const {roots} = this.options
     if (!roots.some((root) => isInside(root, canonical))) {
       const shown = canonical === cwd ? cwd : `${cwd} (${canonical})`
-      throw new RpcError(RPC_ERRORS.invalidParams, `Invalid params: cwd ${shown} is outside the server's workspaces (${roots.join(', ')}); whoever started the server chooses them with --workspace`, {workspaces: roots})
+      throw new RpcError(
+        RPC_ERRORS.invalidParams,
+        `Invalid params: cwd ${shown} is outside the server's workspaces (${roots.join(', ')}); whoever started the server chooses them with --workspace`,
+        {workspaces: roots},
+      )
     }
 
     return canonical
@@ -239,12 +298,26 @@ export class AppServer {
       return rpcError(id, RPC_ERRORS.serverError, error.message, hint ? {hint} : undefined)
     }
 
-    this.options.log(`app-server: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
-    return rpcError(id, RPC_ERRORS.internalError, `Internal error in ${method}: ${error instanceof Error ? error.message : String(error)}`)
+    this.options.log(
+      `app-server: ${method} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    )
+    return rpcError(
+      id,
+      RPC_ERRORS.internalError,
+      `Internal error in ${method}: ${error instanceof Error ? error.message : String(error)}`,
+    )
   }
 }
 
 function unsavedSummary(live: LiveSession): SessionSummary {
   const {cwd, id, model} = live.session
-  return {live: true, model, projectRoot: cwd, runs: 0, sessionId: id, turns: 0, usage: {inputTokens: 0, outputTokens: 0}}
+  return {
+    live: true,
+    model,
+    projectRoot: cwd,
+    runs: 0,
+    sessionId: id,
+    turns: 0,
+    usage: {inputTokens: 0, outputTokens: 0},
+  }
 }

@@ -38,7 +38,11 @@ export async function serveHttp(server: AppServer, options: HttpTransportOptions
     const id = randomUUID()
     res.writeHead(200, {'cache-control': 'no-cache', connection: 'keep-alive', 'content-type': 'text/event-stream'})
     // Each message is one line of JSON: JSON.stringify escapes every newline inside a string.
-    const connection = server.connect(id, (message) => void res.write(`data: ${JSON.stringify(message)}\n\n`), header(req, 'hanzo-owner'))
+    const connection = server.connect(
+      id,
+      (message) => void res.write(`data: ${JSON.stringify(message)}\n\n`),
+      header(req, 'hanzo-owner'),
+    )
     streams.set(id, {connection, res})
     res.write(`event: ready\ndata: ${JSON.stringify({connectionId: id})}\n\n`)
     const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS)
@@ -51,8 +55,14 @@ export async function serveHttp(server: AppServer, options: HttpTransportOptions
 
   const post = async (req: IncomingMessage, res: ServerResponse) => {
     const stream = streams.get(header(req, 'hanzo-connection') ?? '')
-    if (!stream) return refuse(res, 404, 'Unknown connection: open GET /events and send its connectionId in the Hanzo-Connection header')
-    if (header(req, 'hanzo-owner') !== stream.connection.owner) return refuse(res, 403, "Hanzo-Owner differs from the connection's owner")
+    if (!stream)
+      return refuse(
+        res,
+        404,
+        'Unknown connection: open GET /events and send its connectionId in the Hanzo-Connection header',
+      )
+    if (header(req, 'hanzo-owner') !== stream.connection.owner)
+      return refuse(res, 403, "Hanzo-Owner differs from the connection's owner")
     let body: Buffer
     try {
       body = await readBody(req, MAX_BODY_BYTES)
@@ -75,18 +85,26 @@ export async function serveHttp(server: AppServer, options: HttpTransportOptions
 
   const handle = async (req: IncomingMessage, res: ServerResponse, port: number) => {
     if (!loopbackHost(req.headers.host, port)) return refuse(res, 403, 'Host not allowed: use 127.0.0.1 or localhost')
-    if (req.headers.origin !== undefined) return refuse(res, 403, 'Requests from a browser page are refused: a page reaches hanzo-dev through `hanzo-dev bridge`')
-    if (!bearerMatches(req.headers.authorization, options.token)) return refuse(res, 401, 'Missing or wrong bearer token')
+    if (req.headers.origin !== undefined)
+      return refuse(
+        res,
+        403,
+        'Requests from a browser page are refused: a page reaches hanzo-dev through `hanzo-dev bridge`',
+      )
+    if (!bearerMatches(req.headers.authorization, options.token))
+      return refuse(res, 401, 'Missing or wrong bearer token')
     const path = new URL(req.url ?? '/', 'http://x').pathname
     if (path === '/events' && req.method === 'GET') return openEvents(req, res)
     if (path === '/rpc' && req.method === 'POST') return post(req, res)
-    if (path === '/events' || path === '/rpc') return refuse(res, 405, `${req.method} ${path} is not allowed: GET /events, POST /rpc`)
+    if (path === '/events' || path === '/rpc')
+      return refuse(res, 405, `${req.method} ${path} is not allowed: GET /events, POST /rpc`)
     refuse(res, 404, 'Not found: the endpoints are GET /events and POST /rpc')
   }
 
   const http = createServer((req, res) => {
     handle(req, res, (http.address() as {port: number}).port).catch((error: unknown) => {
-      if (!res.headersSent) refuse(res, 500, error instanceof Error ? error.message : String(error), RPC_ERRORS.internalError)
+      if (!res.headersSent)
+        refuse(res, 500, error instanceof Error ? error.message : String(error), RPC_ERRORS.internalError)
     })
   })
   await new Promise<void>((resolve, reject) => {

@@ -72,7 +72,10 @@ export class LiveSession {
         if (turn.controller.signal.aborted) resolve('interrupted')
         turn.controller.signal.addEventListener('abort', () => resolve('interrupted'), {once: true})
       })
-      const answer = await Promise.race([turn.connection.request('permission/request', params, this.permissionTimeoutMs), interrupted])
+      const answer = await Promise.race([
+        turn.connection.request('permission/request', params, this.permissionTimeoutMs),
+        interrupted,
+      ])
       return decision(answer, this.permissionTimeoutMs)
     },
   }
@@ -110,10 +113,18 @@ export class LiveSession {
     const stopOnClose = turn.connection.onClose(() => turn.controller.abort())
     notify('turn/started', ids)
     try {
-      const result = await this.session.run(input, {onEvent: (event) => items.onEvent(event), signal: turn.controller.signal})
+      const result = await this.session.run(input, {
+        onEvent: (event) => items.onEvent(event),
+        signal: turn.controller.signal,
+      })
       const {cost_usd: costUsd, input_tokens: inputTokens, output_tokens: outputTokens} = result.usageReport.run
       this.endTurn(turn, stopOnClose)
-      notify('turn/completed', {...ids, finalOutput: result.finalOutput, stopReason: result.stop, usage: {inputTokens, outputTokens, ...(costUsd === undefined ? {} : {costUsd})}})
+      notify('turn/completed', {
+        ...ids,
+        finalOutput: result.finalOutput,
+        stopReason: result.stop,
+        usage: {inputTokens, outputTokens, ...(costUsd === undefined ? {} : {costUsd})},
+      })
     } catch (error) {
       this.endTurn(turn, stopOnClose)
       const {hint, message} = error as {message?: string; hint?: string}
@@ -129,13 +140,20 @@ export class LiveSession {
   }
 }
 
-function decision(answer: Awaited<ReturnType<RpcConnection['request']>> | 'interrupted', timeoutMs: number): PermissionDecision {
+function decision(
+  answer: Awaited<ReturnType<RpcConnection['request']>> | 'interrupted',
+  timeoutMs: number,
+): PermissionDecision {
   if (answer === 'interrupted') return {reason: 'the turn was interrupted', type: 'deny'}
-  if (answer.kind === 'timeout') return {reason: `the client did not answer the permission request within ${Math.round(timeoutMs / 1000)} s`, type: 'deny'}
+  if (answer.kind === 'timeout')
+    return {
+      reason: `the client did not answer the permission request within ${Math.round(timeoutMs / 1000)} s`,
+      type: 'deny',
+    }
   if (answer.kind === 'closed') return {reason: 'the client disconnected', type: 'deny'}
   if (answer.kind === 'error') return {reason: `the client answered with an error: ${answer.message}`, type: 'deny'}
   const parsed = parsePermissionAnswer(answer.result)
-  if (!parsed) return {reason: 'the client\'s answer was not a decision (allow, allow_session or deny)', type: 'deny'}
+  if (!parsed) return {reason: "the client's answer was not a decision (allow, allow_session or deny)", type: 'deny'}
   if (parsed.decision === 'deny') return {reason: parsed.reason ?? 'the user denied it', type: 'deny'}
   return {scope: parsed.decision === 'allow_session' ? 'session' : 'once', type: 'allow'}
 }

@@ -9,11 +9,16 @@ import * as z from 'zod'
 
 export const PROTOCOL_VERSION = 1
 
-const sessionId = z.string().min(1).describe('A session id (a UUID; a unique start of one is accepted where a saved session is looked up).')
+const sessionId = z
+  .string()
+  .min(1)
+  .describe('A session id (a UUID; a unique start of one is accepted where a saved session is looked up).')
 const turnId = z.string().describe('The turn, unique in the server (turn/start returns it).')
 const permissionMode = z
   .enum(['prompt', 'allow-reads', 'deny', 'allow-all'])
-  .describe('What the permission rules leave open: prompt asks the client (permission/request), allow-reads runs tools that change nothing, deny never asks, allow-all runs everything no rule denies.')
+  .describe(
+    'What the permission rules leave open: prompt asks the client (permission/request), allow-reads runs tools that change nothing, deny never asks, allow-all runs everything no rule denies.',
+  )
   .meta({id: 'PermissionMode'})
 
 const usage = z
@@ -29,7 +34,11 @@ const usage = z
 export const InitializeParams = z
   .strictObject({
     clientInfo: z.strictObject({name: z.string(), version: z.string().optional()}).optional(),
-    protocolVersion: z.number().int().optional().describe('The protocol version the client speaks; the server answers with its own.'),
+    protocolVersion: z
+      .number()
+      .int()
+      .optional()
+      .describe('The protocol version the client speaks; the server answers with its own.'),
   })
   .meta({id: 'InitializeParams'})
 export const InitializeResult = z
@@ -41,7 +50,12 @@ export const InitializeResult = z
   .meta({id: 'InitializeResult'})
 
 const sessionOptions = {
-  cwd: z.string().optional().describe("The workspace (an absolute path to a directory); default: the server's directory, or a resumed session's project."),
+  cwd: z
+    .string()
+    .optional()
+    .describe(
+      "The workspace (an absolute path to a directory); default: the server's directory, or a resumed session's project.",
+    ),
   model: z.string().optional().describe('Default: the model setting.'),
   permissionMode: permissionMode.optional().describe('Default: prompt.'),
 }
@@ -58,7 +72,9 @@ export const SessionInfo = z
   })
   .meta({id: 'SessionInfo'})
 
-export const SessionListParams = z.strictObject({limit: z.number().int().min(1).max(1000).optional().describe('Default 50.')}).meta({id: 'SessionListParams'})
+export const SessionListParams = z
+  .strictObject({limit: z.number().int().min(1).max(1000).optional().describe('Default 50.')})
+  .meta({id: 'SessionListParams'})
 export const SessionSummary = z
   .object({
     sessionId: z.string(),
@@ -74,26 +90,46 @@ export const SessionSummary = z
     live: z.boolean().describe('Open in this server now (a turn can start without session/resume).'),
   })
   .meta({id: 'SessionSummary'})
-export const SessionListResult = z.object({sessions: z.array(SessionSummary).describe('Newest first.')}).meta({id: 'SessionListResult'})
+export const SessionListResult = z
+  .object({sessions: z.array(SessionSummary).describe('Newest first.')})
+  .meta({id: 'SessionListResult'})
 
 export const SessionReadParams = z.strictObject({sessionId}).meta({id: 'SessionReadParams'})
-const toolCall = z.object({id: z.string(), name: z.string(), input: z.record(z.string(), z.unknown()), arguments: z.string()})
+const toolCall = z.object({
+  id: z.string(),
+  name: z.string(),
+  input: z.record(z.string(), z.unknown()),
+  arguments: z.string(),
+})
 export const ConversationMessage = z
   .discriminatedUnion('role', [
     z.object({role: z.literal('system'), content: z.string()}),
     z.object({role: z.literal('user'), content: z.string()}),
     z.object({role: z.literal('assistant'), content: z.string(), toolCalls: z.array(toolCall)}),
-    z.object({role: z.literal('tool'), toolCallId: z.string(), toolName: z.string(), content: z.string(), isError: z.boolean()}),
+    z.object({
+      role: z.literal('tool'),
+      toolCallId: z.string(),
+      toolName: z.string(),
+      content: z.string(),
+      isError: z.boolean(),
+    }),
   ])
   .meta({id: 'ConversationMessage'})
 export const SessionReadResult = z
-  .object({session: SessionSummary, messages: z.array(ConversationMessage).describe('The conversation a resume carries on.')})
+  .object({
+    session: SessionSummary,
+    messages: z.array(ConversationMessage).describe('The conversation a resume carries on.'),
+  })
   .meta({id: 'SessionReadResult'})
 
-export const TurnStartParams = z.strictObject({sessionId, input: z.string().min(1).describe("The user's message.")}).meta({id: 'TurnStartParams'})
+export const TurnStartParams = z
+  .strictObject({sessionId, input: z.string().min(1).describe("The user's message.")})
+  .meta({id: 'TurnStartParams'})
 export const TurnStartResult = z.object({turnId}).meta({id: 'TurnStartResult'})
 export const TurnInterruptParams = z.strictObject({sessionId}).meta({id: 'TurnInterruptParams'})
-export const TurnInterruptResult = z.object({interrupted: z.boolean().describe('false: no turn was running.')}).meta({id: 'TurnInterruptResult'})
+export const TurnInterruptResult = z
+  .object({interrupted: z.boolean().describe('false: no turn was running.')})
+  .meta({id: 'TurnInterruptResult'})
 
 export const ToolsListParams = z.strictObject({sessionId}).meta({id: 'ToolsListParams'})
 export const ToolsListResult = z
@@ -109,9 +145,16 @@ export const ToolsListResult = z
   })
   .meta({id: 'ToolsListResult'})
 
-export const ConfigReadParams = z.strictObject({cwd: z.string().optional().describe("Whose project settings count; default the server's directory.")}).meta({id: 'ConfigReadParams'})
+export const ConfigReadParams = z
+  .strictObject({cwd: z.string().optional().describe("Whose project settings count; default the server's directory.")})
+  .meta({id: 'ConfigReadParams'})
 export const ConfigReadResult = z
-  .object({projectRoot: z.string(), config: z.record(z.string(), z.unknown()).describe('The merged settings, secrets redacted (as `hanzo-dev config list` shows them).')})
+  .object({
+    projectRoot: z.string(),
+    config: z
+      .record(z.string(), z.unknown())
+      .describe('The merged settings, secrets redacted (as `hanzo-dev config list` shows them).'),
+  })
   .meta({id: 'ConfigReadResult'})
 
 // ---- server -> client notifications
@@ -119,7 +162,11 @@ export const ConfigReadResult = z
 const toolResult = z.object({output: z.string(), error: z.string().nullable(), isError: z.boolean()})
 export const TurnItem = z
   .discriminatedUnion('type', [
-    z.object({type: z.literal('agent_message'), id: z.string(), text: z.string().describe('The whole text on item/completed; empty on item/started.')}),
+    z.object({
+      type: z.literal('agent_message'),
+      id: z.string(),
+      text: z.string().describe('The whole text on item/completed; empty on item/started.'),
+    }),
     z.object({
       type: z.literal('tool_call'),
       id: z.string().describe("The model's call id."),
@@ -129,7 +176,11 @@ export const TurnItem = z
       title: z.string().describe('The call in one line, as its tool describes it.'),
       result: toolResult.optional().describe('On item/completed.'),
       command: z.string().optional().describe('The command line, for a call that runs one.'),
-      exitCode: z.number().nullable().optional().describe("On item/completed of a command, as its tool reported it: null when it did not exit on its own."),
+      exitCode: z
+        .number()
+        .nullable()
+        .optional()
+        .describe('On item/completed of a command, as its tool reported it: null when it did not exit on its own.'),
       files: z
         .array(z.object({path: z.string(), change: z.enum(['added', 'modified', 'deleted'])}))
         .optional()
@@ -158,7 +209,12 @@ export const TurnCompletedParams = z
   .object({...inTurn, stopReason: StopReason, usage, finalOutput: z.string().describe("The last reply's text.")})
   .meta({id: 'TurnCompletedParams'})
 export const ErrorParams = z
-  .object({sessionId: z.string().optional(), turnId: z.string().optional(), message: z.string(), hint: z.string().optional().describe('What to try.')})
+  .object({
+    sessionId: z.string().optional(),
+    turnId: z.string().optional(),
+    message: z.string(),
+    hint: z.string().optional().describe('What to try.'),
+  })
   .meta({id: 'ErrorParams'})
 
 // ---- server -> client requests
@@ -170,12 +226,17 @@ export const PermissionRequestParams = z
     input: z.record(z.string(), z.unknown()),
     title: z.string().optional().describe('The call in one line, as its tool describes it.'),
     notice: z.string().optional().describe('Why a call a rule allows is asked about.'),
-    rules: z.array(z.string()).optional().describe('Rules that would allow such calls without asking (for a settings file).'),
+    rules: z
+      .array(z.string())
+      .optional()
+      .describe('Rules that would allow such calls without asking (for a settings file).'),
   })
   .meta({id: 'PermissionRequestParams'})
 export const PermissionRequestResult = z
   .strictObject({
-    decision: z.enum(['allow', 'allow_session', 'deny']).describe('allow_session: this call and the like of it for the rest of the session.'),
+    decision: z
+      .enum(['allow', 'allow_session', 'deny'])
+      .describe('allow_session: this call and the like of it for the rest of the session.'),
     reason: z.string().optional().describe('For deny: told to the model.'),
   })
   .meta({id: 'PermissionRequestResult'})
@@ -219,10 +280,15 @@ export type SessionSummary = z.infer<typeof SessionSummary>
 export type Usage = z.infer<typeof usage>
 
 /** Params checked against the method's schema: the parsed value, or what is wrong (for -32602). */
-export function parseParams<M extends ClientMethod>(method: M, params: unknown): {ok: true; value: ParamsOf<M>} | {ok: false; message: string} {
+export function parseParams<M extends ClientMethod>(
+  method: M,
+  params: unknown,
+): {ok: true; value: ParamsOf<M>} | {ok: false; message: string} {
   const parsed = CLIENT_METHODS[method].params.safeParse(params ?? {})
   if (parsed.success) return {ok: true, value: parsed.data as ParamsOf<M>}
-  const problems = parsed.error.issues.map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'params'}: ${issue.message}`)
+  const problems = parsed.error.issues.map(
+    (issue) => `${issue.path.length > 0 ? issue.path.join('.') : 'params'}: ${issue.message}`,
+  )
   return {message: `Invalid params for ${method}: ${problems.join('; ')}`, ok: false}
 }
 
@@ -234,11 +300,20 @@ export function parsePermissionAnswer(result: unknown): PermissionAnswer | undef
 
 /** The whole protocol as one JSON Schema document: every message type under $defs, and the method tables. */
 export function protocolJsonSchema(): Record<string, unknown> {
-  const pairs = (table: Record<string, {params: z.ZodType; result: z.ZodType}>) => z.object(Object.fromEntries(Object.entries(table).map(([method, {params, result}]) => [method, z.object({params, result})])))
+  const pairs = (table: Record<string, {params: z.ZodType; result: z.ZodType}>) =>
+    z.object(
+      Object.fromEntries(
+        Object.entries(table).map(([method, {params, result}]) => [method, z.object({params, result})]),
+      ),
+    )
   const document = z
     .object({
       clientRequests: pairs(CLIENT_METHODS),
-      serverNotifications: z.object(Object.fromEntries(Object.entries(SERVER_NOTIFICATIONS).map(([method, params]) => [method, z.object({params})]))),
+      serverNotifications: z.object(
+        Object.fromEntries(
+          Object.entries(SERVER_NOTIFICATIONS).map(([method, params]) => [method, z.object({params})]),
+        ),
+      ),
       serverRequests: pairs(SERVER_REQUESTS),
     })
     .meta({

@@ -1,7 +1,8 @@
 import type {JsonRpcMessage, JsonRpcResponse} from '../../core/protocol/json-rpc.js'
 
 /** How a server -> client request ended: the client's result, its error, or no answer at all. */
-export type ClientAnswer = {kind: 'result'; result: unknown} | {kind: 'error'; message: string} | {kind: 'timeout'} | {kind: 'closed'}
+export type ClientAnswer =
+  {kind: 'result'; result: unknown} | {kind: 'error'; message: string} | {kind: 'timeout'} | {kind: 'closed'}
 
 interface Pending {
   resolve(answer: ClientAnswer): void
@@ -46,7 +47,12 @@ export class RpcConnection {
   receiveResponse(response: JsonRpcResponse): boolean {
     const id = String(response.id)
     if (!this.pending.has(id)) return false
-    this.settle(id, 'result' in response ? {kind: 'result', result: response.result} : {kind: 'error', message: response.error.message})
+    this.settle(
+      id,
+      'result' in response
+        ? {kind: 'result', result: response.result}
+        : {kind: 'error', message: response.error.message},
+    )
     return true
   }
 

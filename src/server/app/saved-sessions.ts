@@ -20,7 +20,12 @@ export class SavedSessions {
   ) {}
 
   /** Newest first, every project's; only those `include` accepts. */
-  async list(options: {limit: number; pricing: Pricing; include(id: string): boolean; isLive(id: string): boolean}): Promise<SessionSummary[]> {
+  async list(options: {
+    limit: number
+    pricing: Pricing
+    include(id: string): boolean
+    isLive(id: string): boolean
+  }): Promise<SessionSummary[]> {
     const {include, isLive, limit, pricing} = options
     const listed = await listSessions(this.store, {include, limit, pricing, warn: this.warn})
     return listed.map((session) => protocolSummary(session, isLive(session.id)))
@@ -37,9 +42,16 @@ export class SavedSessions {
   /** The summary and the conversation a resume would carry on. */
   async read(stored: StoredSession, pricing: Pricing, live: boolean) {
     const loaded = await this.store.load(stored.path)
-    const summary = protocolSummary({...summarize(loaded.transcript, pricing), updated_at: stored.modified.toISOString()}, live)
+    const summary = protocolSummary(
+      {...summarize(loaded.transcript, pricing), updated_at: stored.modified.toISOString()},
+      live,
+    )
     // Reasoning blocks are the provider's, signed for it: not part of what a client shows.
-    const messages = loaded.history.map((message) => (message.role === 'assistant' ? {content: message.content, role: message.role, toolCalls: message.toolCalls} : message))
+    const messages = loaded.history.map((message) =>
+      message.role === 'assistant'
+        ? {content: message.content, role: message.role, toolCalls: message.toolCalls}
+        : message,
+    )
     return {messages, session: summary}
   }
 

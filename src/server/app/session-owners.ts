@@ -28,11 +28,17 @@ export class SessionOwners {
   /** Tags a session; written before this resolves (merged with what other servers wrote meanwhile). */
   set(sessionId: string, owner: string): Promise<void> {
     this.owners.set(sessionId, owner)
-    this.writes = this.writes.then(async () => {
-      const merged = {...(await read(this.path, this.warn)), ...Object.fromEntries(this.owners)}
-      await mkdir(dirname(this.path), {mode: 0o700, recursive: true})
-      await writeFileAtomic(this.path, `${JSON.stringify(merged, null, 2)}\n`, {forceMode: true, mode: 0o600})
-    }).catch((error: unknown) => this.warn(`could not save the session owners to ${this.path}: ${error instanceof Error ? error.message : String(error)}`))
+    this.writes = this.writes
+      .then(async () => {
+        const merged = {...(await read(this.path, this.warn)), ...Object.fromEntries(this.owners)}
+        await mkdir(dirname(this.path), {mode: 0o700, recursive: true})
+        await writeFileAtomic(this.path, `${JSON.stringify(merged, null, 2)}\n`, {forceMode: true, mode: 0o600})
+      })
+      .catch((error: unknown) =>
+        this.warn(
+          `could not save the session owners to ${this.path}: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      )
     return this.writes
   }
 }
@@ -45,7 +51,9 @@ async function read(path: string, warn: (message: string) => void): Promise<Reco
   try {
     const parsed = JSON.parse(text) as unknown
     if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-      return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
+      return Object.fromEntries(
+        Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      )
     }
   } catch {
     // Reported below, as a file of the wrong shape is.

@@ -81,7 +81,11 @@ export async function startAppServer(options: StartAppServerOptions): Promise<vo
   const port = options.listen === undefined ? undefined : loopbackPort(options.listen, 'the app server')
   const token = port === undefined ? undefined : await serverToken(options.tokenFile, options.env)
   const secretFiles = [...(options.secretFiles ?? []), ...(options.tokenFile === undefined ? [] : [options.tokenFile])]
-  const server = await createAppServer({...options, log: (message) => void options.stderr.write(`${printable(message)}\n`), secretFiles})
+  const server = await createAppServer({
+    ...options,
+    log: (message) => void options.stderr.write(`${printable(message)}\n`),
+    secretFiles,
+  })
   try {
     if (port === undefined || token === undefined) {
       const {serveStdio} = await import('./stdio-transport.js')
@@ -91,7 +95,10 @@ export async function startAppServer(options: StartAppServerOptions): Promise<vo
 
     const {serveHttp} = await import('./http-transport.js')
     const http = await serveHttp(server, {port, token}).catch((error: NodeJS.ErrnoException) => {
-      throw new UserError(error.code === 'EADDRINUSE' ? `Port ${port} is in use` : `Cannot listen on 127.0.0.1:${port}: ${error.message}`, {hint: 'pick another port, or --listen 127.0.0.1:0 for any free one'})
+      throw new UserError(
+        error.code === 'EADDRINUSE' ? `Port ${port} is in use` : `Cannot listen on 127.0.0.1:${port}: ${error.message}`,
+        {hint: 'pick another port, or --listen 127.0.0.1:0 for any free one'},
+      )
     })
     options.stdout.write(`${JSON.stringify({url: http.url, token})}\n`)
     await options.stop
@@ -109,7 +116,11 @@ export async function workspaceRoots(paths: readonly string[]): Promise<string[]
   const roots: string[] = []
   for (const path of paths) {
     const root = await canonicalize(resolve(path))
-    if (!(await stat(root).catch(() => undefined))?.isDirectory()) throw new UserError(`--workspace ${path} is not a directory`, {exitCode: 2, hint: 'give a directory sessions may work in (repeatable)'})
+    if (!(await stat(root).catch(() => undefined))?.isDirectory())
+      throw new UserError(`--workspace ${path} is not a directory`, {
+        exitCode: 2,
+        hint: 'give a directory sessions may work in (repeatable)',
+      })
     roots.push(root)
   }
 
@@ -117,7 +128,10 @@ export async function workspaceRoots(paths: readonly string[]): Promise<string[]
 }
 
 /** --token-file's first line, else HANZO_APP_SERVER_TOKEN, else a random token (printed at start). */
-async function serverToken(tokenFile: string | undefined, env: Readonly<Record<string, string | undefined>>): Promise<string> {
+async function serverToken(
+  tokenFile: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<string> {
   if (tokenFile === undefined) return env.HANZO_APP_SERVER_TOKEN?.trim() || randomToken()
   return readSecretLine(tokenFile, '--token-file')
 }

@@ -81,7 +81,15 @@ function callItem(item: Extract<CoreItem, CallItemBase>): TurnItem {
   const {id, input, kind, name, result, title} = item
   const call = {id, input, kind, name, title, type: 'tool_call' as const}
   const done = result ? {...call, result: {error: result.error, isError: result.is_error, output: result.output}} : call
-  if (item.type === 'command_execution') return {...done, command: item.command, ...(item.exitCode === undefined ? {} : {exitCode: item.exitCode})}
-  if (item.type === 'file_change' && item.files) return {...done, files: item.files.map(({after, before, path}) => ({change: before === null ? 'added' : after === null ? 'deleted' : 'modified', path}))}
+  if (item.type === 'command_execution')
+    return {...done, command: item.command, ...(item.exitCode === undefined ? {} : {exitCode: item.exitCode})}
+  if (item.type === 'file_change' && item.files)
+    return {
+      ...done,
+      files: item.files.map(({after, before, path}) => ({
+        change: before === null ? 'added' : after === null ? 'deleted' : 'modified',
+        path,
+      })),
+    }
   return done
 }

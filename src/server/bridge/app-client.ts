@@ -76,7 +76,16 @@ export class AppServerClient implements AppServerLink {
       let stream: EventStream | undefined
       let closed = false
       const req = this.send('GET', '/events', {accept: 'text/event-stream', 'hanzo-owner': owner})
-      const timer = setTimeout(() => fail(new AppServerError(`the app server at ${this.target.url.origin} did not open the event stream within ${READY_TIMEOUT_MS / 1000} s`, 'gone')), READY_TIMEOUT_MS)
+      const timer = setTimeout(
+        () =>
+          fail(
+            new AppServerError(
+              `the app server at ${this.target.url.origin} did not open the event stream within ${READY_TIMEOUT_MS / 1000} s`,
+              'gone',
+            ),
+          ),
+        READY_TIMEOUT_MS,
+      )
       const fail = (error: AppServerError) => {
         clearTimeout(timer)
         if (closed) return
@@ -90,7 +99,12 @@ export class AppServerClient implements AppServerLink {
       req.on('response', (res) => {
         if (res.statusCode !== 200) {
           res.resume()
-          return fail(new AppServerError(`the app server at ${this.target.url.origin} answered GET /events with HTTP ${res.statusCode}${refusalHint(res.statusCode)}`, 'refused'))
+          return fail(
+            new AppServerError(
+              `the app server at ${this.target.url.origin} answered GET /events with HTTP ${res.statusCode}${refusalHint(res.statusCode)}`,
+              'refused',
+            ),
+          )
         }
 
         const frames = new SseFrameBuffer({maxBufferSize: MAX_BODY_BYTES})
@@ -99,7 +113,12 @@ export class AppServerClient implements AppServerLink {
           try {
             batch = frames.feed(chunk)
           } catch {
-            return fail(new AppServerError(`the app server at ${this.target.url.origin} sent an event over ${MAX_BODY_BYTES} bytes`, 'gone'))
+            return fail(
+              new AppServerError(
+                `the app server at ${this.target.url.origin} sent an event over ${MAX_BODY_BYTES} bytes`,
+                'gone',
+              ),
+            )
           }
 
           for (const frame of batch) {
@@ -110,7 +129,13 @@ export class AppServerClient implements AppServerLink {
             }
 
             const connectionId = frame.event === 'ready' ? readyConnectionId(frame.data) : undefined
-            if (connectionId === undefined) return fail(new AppServerError(`the app server at ${this.target.url.origin} did not start GET /events with a ready event`, 'refused'))
+            if (connectionId === undefined)
+              return fail(
+                new AppServerError(
+                  `the app server at ${this.target.url.origin} did not start GET /events with a ready event`,
+                  'refused',
+                ),
+              )
             stream = {
               close() {
                 closed = true
@@ -124,7 +149,9 @@ export class AppServerClient implements AppServerLink {
             resolve(stream)
           }
         })
-        res.on('close', () => fail(new AppServerError(`the app server at ${this.target.url.origin} closed the event stream`, 'gone')))
+        res.on('close', () =>
+          fail(new AppServerError(`the app server at ${this.target.url.origin} closed the event stream`, 'gone')),
+        )
       })
       req.end()
     })
@@ -146,7 +173,10 @@ export class AppServerClient implements AppServerLink {
           req.on('close', () => inFlight.delete(req))
           req.on('error', (error) => reject(gone(this.target, error)))
           req.on('response', (res) => {
-            readBody(res, MAX_BODY_BYTES).then((text) => resolve({body: text.toString('utf8'), status: res.statusCode ?? 0}), (error: Error) => reject(gone(this.target, error)))
+            readBody(res, MAX_BODY_BYTES).then(
+              (text) => resolve({body: text.toString('utf8'), status: res.statusCode ?? 0}),
+              (error: Error) => reject(gone(this.target, error)),
+            )
           })
           req.end(body)
         }),
@@ -159,7 +189,14 @@ export class AppServerClient implements AppServerLink {
 
   private send(method: string, path: string, headers: Record<string, string>): ClientRequest {
     // Plain options, not a URL: this runs once per message.
-    return request({agent: this.agent, headers: {...headers, authorization: this.authorization}, hostname: this.target.url.hostname, method, path, port: this.target.url.port})
+    return request({
+      agent: this.agent,
+      headers: {...headers, authorization: this.authorization},
+      hostname: this.target.url.hostname,
+      method,
+      path,
+      port: this.target.url.port,
+    })
   }
 }
 
@@ -174,11 +211,15 @@ function readyConnectionId(data: string): string | undefined {
 
 function gone(target: AppServerTarget, error: Error): AppServerError {
   const code = (error as NodeJS.ErrnoException).code
-  return new AppServerError(`the app server at ${target.url.origin} is not reachable (${code ?? error.message})`, 'gone')
+  return new AppServerError(
+    `the app server at ${target.url.origin} is not reachable (${code ?? error.message})`,
+    'gone',
+  )
 }
 
 function refusalHint(status: number | undefined): string {
-  if (status === 401) return ': it refused the app token (--app-token-file or HANZO_APP_SERVER_TOKEN must hold the token it printed)'
+  if (status === 401)
+    return ': it refused the app token (--app-token-file or HANZO_APP_SERVER_TOKEN must hold the token it printed)'
   if (status === 403) return ': it refused the request (check --app is the URL it printed, 127.0.0.1 or localhost)'
   return ''
 }

@@ -54,13 +54,17 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   })
 
   const server = createServer((_req, res) => {
-    res.writeHead(426, {'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket'}).end('This is the hanzo-dev bridge: connect with a WebSocket (docs/bridge.md).\n')
+    res
+      .writeHead(426, {'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket'})
+      .end('This is the hanzo-dev bridge: connect with a WebSocket (docs/bridge.md).\n')
   })
 
   const admit = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const checked = await check(req)
     if ('status' in checked) {
-      options.log(`refused ${req.socket.remoteAddress} origin ${JSON.stringify(req.headers.origin ?? null)}: ${checked.status} ${checked.reason}`)
+      options.log(
+        `refused ${req.socket.remoteAddress} origin ${JSON.stringify(req.headers.origin ?? null)}: ${checked.status} ${checked.reason}`,
+      )
       return refuse(socket, checked)
     }
 
@@ -83,10 +87,18 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     // ws refuses a malformed upgrade itself (400) without calling back: the stream must not outlive it.
     socket.once('close', () => connection === undefined && events.close())
     wss.handleUpgrade(req, socket, head, (ws: WebSocket) => {
-      connection = new BridgeConnection(ws, events, app.rpcChannel(events.connectionId, checked.owner), checked.owner, options.log)
+      connection = new BridgeConnection(
+        ws,
+        events,
+        app.rpcChannel(events.connectionId, checked.owner),
+        checked.owner,
+        options.log,
+      )
       connections.add(connection)
       ws.once('close', () => connections.delete(connection!))
-      options.log(`connection ${events.connectionId} (owner ${checked.owner}) open from ${JSON.stringify(req.headers.origin)}`)
+      options.log(
+        `connection ${events.connectionId} (owner ${checked.owner}) open from ${JSON.stringify(req.headers.origin)}`,
+      )
       keepAlive(ws, options.pingIntervalMs)
       closeAtExpiry(ws, connection, checked.expiresAt)
       for (const data of early) connection.deliver(data)
@@ -98,7 +110,8 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
   }
 
   const check = async (req: IncomingMessage): Promise<Refusal | {owner: string; expiresAt: number}> => {
-    if (!options.origins.allows(req.headers.origin)) return {reason: req.headers.origin === undefined ? 'no Origin header' : 'the Origin is not allowed', status: 403}
+    if (!options.origins.allows(req.headers.origin))
+      return {reason: req.headers.origin === undefined ? 'no Origin header' : 'the Origin is not allowed', status: 403}
     const {error, token} = upgradeToken(req.headers)
     if (token === undefined) return {reason: error!, status: 401}
     const verdict = await options.verify(token)

@@ -20,7 +20,12 @@ export function classifyClientFrame(text: string): ClientFrame {
   }
 
   const classified = classifyMessage(value)
-  if (classified.kind === 'invalid') return {reply: JSON.stringify(rpcError(classified.id, RPC_ERRORS.invalidRequest, `Invalid Request: ${classified.reason}`))}
+  if (classified.kind === 'invalid')
+    return {
+      reply: JSON.stringify(
+        rpcError(classified.id, RPC_ERRORS.invalidRequest, `Invalid Request: ${classified.reason}`),
+      ),
+    }
   if (classified.kind !== 'request') return {forward: text}
   const {id, params} = classified.message
   // The app server accepts the start of a session id; through the bridge that would let any
@@ -28,7 +33,15 @@ export function classifyClientFrame(text: string): ClientFrame {
   // or a session saved without an owner). A browser client always has the whole id.
   const sessionId = (params as {sessionId?: unknown} | undefined)?.sessionId
   if (typeof sessionId === 'string' && !SESSION_ID.test(sessionId)) {
-    return {reply: JSON.stringify(rpcError(id, RPC_ERRORS.invalidParams, 'Invalid params: through the bridge, sessionId must be a whole session id (a UUID, as session/start and session/list give it)'))}
+    return {
+      reply: JSON.stringify(
+        rpcError(
+          id,
+          RPC_ERRORS.invalidParams,
+          'Invalid params: through the bridge, sessionId must be a whole session id (a UUID, as session/start and session/list give it)',
+        ),
+      ),
+    }
   }
 
   return {forward: text, requestId: id}

@@ -80,7 +80,12 @@ export class BridgeConnection {
       (error: unknown) => {
         if (this.ended) return
         if (error instanceof AppServerError && error.kind === 'gone') return this.appServerGone(error.message)
-        if (frame.requestId !== undefined) this.reply(JSON.stringify(rpcError(frame.requestId, RPC_ERRORS.internalError, 'the bridge could not forward the request')))
+        if (frame.requestId !== undefined)
+          this.reply(
+            JSON.stringify(
+              rpcError(frame.requestId, RPC_ERRORS.internalError, 'the bridge could not forward the request'),
+            ),
+          )
       },
     )
   }
@@ -95,7 +100,10 @@ export class BridgeConnection {
     if (status === 404) return this.appServerGone(`the app server no longer knows connection ${this.connectionId}`)
     this.log(`connection ${this.connectionId}: the app server answered POST /rpc with HTTP ${status}`)
     if (requestId === undefined) return
-    const error = jsonRpcError(body) ?? {code: status === 413 ? RPC_ERRORS.invalidRequest : RPC_ERRORS.internalError, message: `the app server refused the request (HTTP ${status})`}
+    const error = jsonRpcError(body) ?? {
+      code: status === 413 ? RPC_ERRORS.invalidRequest : RPC_ERRORS.internalError,
+      message: `the app server refused the request (HTTP ${status})`,
+    }
     this.reply(JSON.stringify(rpcError(requestId, error.code, error.message)))
   }
 
@@ -113,7 +121,9 @@ export class BridgeConnection {
 function jsonRpcError(body: string): {code: number; message: string} | undefined {
   try {
     const {error} = JSON.parse(body) as {error?: {code?: unknown; message?: unknown}}
-    return typeof error?.code === 'number' && typeof error.message === 'string' ? (error as {code: number; message: string}) : undefined
+    return typeof error?.code === 'number' && typeof error.message === 'string'
+      ? (error as {code: number; message: string})
+      : undefined
   } catch {
     return undefined
   }

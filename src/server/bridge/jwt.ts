@@ -18,7 +18,19 @@ export interface JwtCheckOptions {
 export type JwtVerdict = {ok: true; owner: string; expiresAt: number} | {ok: false; status: 401 | 503; reason: string}
 
 /** Asymmetric algorithms only with a JWKS: an HS* token "signed" with a public key is the classic confusion attack. */
-const JWKS_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'] as const
+const JWKS_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+] as const
 const SECRET_ALGORITHMS = ['HS256', 'HS384', 'HS512'] as const
 /** Far above any real IAM token, far below a header a server should parse. */
 const MAX_TOKEN_LENGTH = 8192
@@ -56,9 +68,11 @@ export function upgradeToken(headers: IncomingHttpHeaders): {token?: string; err
   const at = offered.indexOf(BEARER_PROTOCOL)
   const fromProtocol = at === -1 ? undefined : offered[at + 1]
   if (at !== -1 && !fromProtocol) return {error: 'the "bearer" subprotocol is not followed by a token'}
-  if (fromHeader !== undefined && fromProtocol !== undefined && fromHeader !== fromProtocol) return {error: 'the Authorization header and the subprotocol carry different tokens'}
+  if (fromHeader !== undefined && fromProtocol !== undefined && fromHeader !== fromProtocol)
+    return {error: 'the Authorization header and the subprotocol carry different tokens'}
   const token = fromHeader ?? fromProtocol
-  if (token === undefined) return {error: 'no token: send Authorization: Bearer <JWT>, or the subprotocols ["bearer", <JWT>]'}
+  if (token === undefined)
+    return {error: 'no token: send Authorization: Bearer <JWT>, or the subprotocols ["bearer", <JWT>]'}
   if (token.length > MAX_TOKEN_LENGTH) return {error: `the token is over ${MAX_TOKEN_LENGTH} characters`}
   return {token}
 }
@@ -70,7 +84,8 @@ export function upgradeToken(headers: IncomingHttpHeaders): {token?: string; err
  */
 export async function createJwtVerifier(options: JwtCheckOptions): Promise<(token: string) => Promise<JwtVerdict>> {
   const {createRemoteJWKSet, errors, jwtVerify} = await import('jose')
-  const key = 'jwks' in options.keys ? createRemoteJWKSet(options.keys.jwks, {timeoutDuration: 5000}) : options.keys.secret
+  const key =
+    'jwks' in options.keys ? createRemoteJWKSet(options.keys.jwks, {timeoutDuration: 5000}) : options.keys.secret
   const algorithms = 'jwks' in options.keys ? [...JWKS_ALGORITHMS] : [...SECRET_ALGORITHMS]
   const clockTolerance = options.clockTolerance ?? 30
   const verifyOptions = {
@@ -86,17 +101,32 @@ export async function createJwtVerifier(options: JwtCheckOptions): Promise<(toke
       // Two overloads (key or key set) that TypeScript cannot pick from a union.
       payload = (await jwtVerify(token, key as Uint8Array, verifyOptions)).payload
     } catch (error) {
-      if (error instanceof errors.JWTClaimValidationFailed) return {ok: false, reason: `the token's "${error.claim}" claim is not accepted (${error.reason})`, status: 401}
-      if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError)) {
-        return {ok: false, reason: `the JWKS ${'jwks' in options.keys ? options.keys.jwks.href : ''} could not be read, so no token can be verified now`, status: 503}
+      if (error instanceof errors.JWTClaimValidationFailed)
+        return {ok: false, reason: `the token's "${error.claim}" claim is not accepted (${error.reason})`, status: 401}
+      if (
+        error instanceof errors.JWKSTimeout ||
+        error instanceof errors.JWKSInvalid ||
+        !(error instanceof errors.JOSEError)
+      ) {
+        return {
+          ok: false,
+          reason: `the JWKS ${'jwks' in options.keys ? options.keys.jwks.href : ''} could not be read, so no token can be verified now`,
+          status: 503,
+        }
       }
 
       return {ok: false, reason: CLAIM_REASONS[error.code] ?? `the token does not verify (${error.code})`, status: 401}
     }
 
     const {owner} = payload
-    if (typeof owner !== 'string' || owner.length === 0) return {ok: false, reason: 'the token has no string "owner" claim', status: 401}
-    if (owner.length > MAX_OWNER_LENGTH || !OWNER_PATTERN.test(owner)) return {ok: false, reason: 'the token\'s "owner" claim is not printable ASCII (at most 256 characters)', status: 401}
+    if (typeof owner !== 'string' || owner.length === 0)
+      return {ok: false, reason: 'the token has no string "owner" claim', status: 401}
+    if (owner.length > MAX_OWNER_LENGTH || !OWNER_PATTERN.test(owner))
+      return {
+        ok: false,
+        reason: 'the token\'s "owner" claim is not printable ASCII (at most 256 characters)',
+        status: 401,
+      }
     return {expiresAt: ((payload.exp as number) + clockTolerance) * 1000, ok: true, owner}
   }
 }

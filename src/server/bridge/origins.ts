@@ -11,7 +11,11 @@ export class OriginAllowList {
 
   /** Throws a UserError naming the entry when one is not an http(s) origin. */
   constructor(entries: readonly string[]) {
-    if (entries.length === 0) throw new UserError('No origin is allowed', {exitCode: 2, hint: 'pass --allow-origin ORIGIN (repeatable), e.g. --allow-origin https://chat.hanzo.ai'})
+    if (entries.length === 0)
+      throw new UserError('No origin is allowed', {
+        exitCode: 2,
+        hint: 'pass --allow-origin ORIGIN (repeatable), e.g. --allow-origin https://chat.hanzo.ai',
+      })
     this.allowed = new Set(entries.map((entry) => canonicalOrigin(entry) ?? invalidEntry(entry)))
   }
 
@@ -37,12 +41,16 @@ export function canonicalOrigin(value: string): string | undefined {
   }
 
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined
-  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) return undefined
+  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== ''))
+    return undefined
   // An Origin header never ends in "/": an entry that does is a typo worth refusing, not a path.
   if (value.trim().endsWith('/')) return undefined
   return url.origin
 }
 
 function invalidEntry(entry: string): never {
-  throw new UserError(`--allow-origin ${JSON.stringify(entry)} is not an origin`, {exitCode: 2, hint: 'give scheme://host[:port], e.g. https://chat.hanzo.ai (no path, no wildcard)'})
+  throw new UserError(`--allow-origin ${JSON.stringify(entry)} is not an origin`, {
+    exitCode: 2,
+    hint: 'give scheme://host[:port], e.g. https://chat.hanzo.ai (no path, no wildcard)',
+  })
 }

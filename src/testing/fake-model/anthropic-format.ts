@@ -40,7 +40,9 @@ export const anthropicFormat: FakeWireFormat = {
   },
 
   json(reply) {
-    const content = blocks(reply).map((block) => (block.type === 'tool_use' ? {id: block.id, input: block.input, name: block.name, type: block.type} : block))
+    const content = blocks(reply).map((block) =>
+      block.type === 'tool_use' ? {id: block.id, input: block.input, name: block.name, type: block.type} : block,
+    )
     return message(reply, content, stopReason(reply), reply.usage)
   },
 
@@ -57,20 +59,30 @@ export const anthropicFormat: FakeWireFormat = {
 
       if (block.type === 'thinking') {
         start({signature: '', thinking: '', type: 'thinking'})
-        events.push(...deltas(block.thinking, reply.chunkSize).map((thinking) => delta({thinking, type: 'thinking_delta'})), delta({signature: block.signature, type: 'signature_delta'}))
+        events.push(
+          ...deltas(block.thinking, reply.chunkSize).map((thinking) => delta({thinking, type: 'thinking_delta'})),
+          delta({signature: block.signature, type: 'signature_delta'}),
+        )
       } else if (block.type === 'text') {
         start({text: '', type: 'text'})
         events.push(...deltas(block.text, reply.chunkSize).map((text) => delta({text, type: 'text_delta'})))
       } else {
         start({id: block.id, input: {}, name: block.name, type: 'tool_use'})
-        events.push(...deltas(block.arguments, reply.chunkSize).map((json) => delta({partial_json: json, type: 'input_json_delta'})))
+        events.push(
+          ...deltas(block.arguments, reply.chunkSize).map((json) =>
+            delta({partial_json: json, type: 'input_json_delta'}),
+          ),
+        )
       }
 
       if (!reply.streamError) events.push(event('content_block_stop', {index}))
     })
     if (reply.streamError) return [...events, sse(anthropicFormat.errorBody(reply.streamError), 'error')]
     events.push(
-      event('message_delta', {delta: {stop_reason: stopReason(reply), stop_sequence: null}, usage: {output_tokens: reply.usage.output_tokens}}),
+      event('message_delta', {
+        delta: {stop_reason: stopReason(reply), stop_sequence: null},
+        usage: {output_tokens: reply.usage.output_tokens},
+      }),
       event('message_stop'),
     )
     return events
@@ -96,7 +108,12 @@ export const anthropicFormat: FakeWireFormat = {
 
 /** A message's text blocks (a user message of only tool results is no user message), tool calls and results. */
 function readMessage(entry: Record<string, unknown>, view: RequestView, names: Map<string, string>): void {
-  const parts = typeof entry.content === 'string' ? [{text: entry.content, type: 'text'}] : Array.isArray(entry.content) ? entry.content : []
+  const parts =
+    typeof entry.content === 'string'
+      ? [{text: entry.content, type: 'text'}]
+      : Array.isArray(entry.content)
+        ? entry.content
+        : []
   const texts: string[] = []
   for (const part of parts) {
     if (!isRecord(part)) continue
@@ -124,9 +141,21 @@ function blocks(reply: Reply): Block[] {
   const think = /^\s*<think>([\s\S]*?)(?:<\/think>\s*|$)/.exec(reply.text)
   const text = think ? reply.text.slice(think[0].length) : reply.text
   const result: Block[] = []
-  if (think) result.push({signature: Buffer.from(`fake-signature-${reply.turn}`).toString('base64'), thinking: think[1] ?? '', type: 'thinking'})
+  if (think)
+    result.push({
+      signature: Buffer.from(`fake-signature-${reply.turn}`).toString('base64'),
+      thinking: think[1] ?? '',
+      type: 'thinking',
+    })
   if (text !== '' || reply.toolCalls.length === 0) result.push({text, type: 'text'})
-  for (const call of reply.toolCalls) result.push({arguments: call.arguments, id: call.id, input: objectOf(call.arguments), name: call.name, type: 'tool_use'})
+  for (const call of reply.toolCalls)
+    result.push({
+      arguments: call.arguments,
+      id: call.id,
+      input: objectOf(call.arguments),
+      name: call.name,
+      type: 'tool_use',
+    })
   return result
 }
 

@@ -25,7 +25,11 @@ export const chatFormat: FakeWireFormat = {
             refusal: null,
             role: 'assistant',
             ...(reply.toolCalls.length > 0 && {
-              tool_calls: reply.toolCalls.map((call) => ({function: {arguments: call.arguments, name: call.name}, id: call.id, type: 'function'})),
+              tool_calls: reply.toolCalls.map((call) => ({
+                function: {arguments: call.arguments, name: call.name},
+                id: call.id,
+                type: 'function',
+              })),
             }),
           },
         },
@@ -41,7 +45,11 @@ export const chatFormat: FakeWireFormat = {
 
   stream(reply, request) {
     const includeUsage = isRecord(request.stream_options) && request.stream_options.include_usage === true
-    const chunk = (delta: Record<string, unknown>, finish: string | null = null, choices = [{delta, finish_reason: finish, index: 0, logprobs: null}]) =>
+    const chunk = (
+      delta: Record<string, unknown>,
+      finish: string | null = null,
+      choices = [{delta, finish_reason: finish, index: 0, logprobs: null}],
+    ) =>
       sse({
         choices,
         created: FAKE_CREATED,
@@ -54,13 +62,26 @@ export const chatFormat: FakeWireFormat = {
     const events = [chunk({content: '', refusal: null, role: 'assistant'})]
     for (const text of deltas(reply.text, reply.chunkSize)) events.push(chunk({content: text}))
     reply.toolCalls.forEach((call, index) => {
-      events.push(chunk({tool_calls: [{function: {arguments: '', name: call.name}, id: call.id, index, type: 'function'}]}))
-      for (const args of deltas(call.arguments, reply.chunkSize)) events.push(chunk({tool_calls: [{function: {arguments: args}, index}]}))
+      events.push(
+        chunk({tool_calls: [{function: {arguments: '', name: call.name}, id: call.id, index, type: 'function'}]}),
+      )
+      for (const args of deltas(call.arguments, reply.chunkSize))
+        events.push(chunk({tool_calls: [{function: {arguments: args}, index}]}))
     })
     if (reply.streamError) return [...events, sse({error: reply.streamError})]
     events.push(chunk({}, finishReason(reply)))
     if (includeUsage) {
-      events.push(sse({choices: [], created: FAKE_CREATED, id: completionId(reply), model: reply.model, object: 'chat.completion.chunk', system_fingerprint: 'fp_fake', usage: usage(reply)}))
+      events.push(
+        sse({
+          choices: [],
+          created: FAKE_CREATED,
+          id: completionId(reply),
+          model: reply.model,
+          object: 'chat.completion.chunk',
+          system_fingerprint: 'fp_fake',
+          usage: usage(reply),
+        }),
+      )
     }
 
     events.push(sse('[DONE]'))
@@ -89,7 +110,8 @@ export const chatFormat: FakeWireFormat = {
     }
 
     for (const tool of Array.isArray(request.tools) ? request.tools : []) {
-      if (isRecord(tool) && isRecord(tool.function) && typeof tool.function.name === 'string') view.tools.push(tool.function.name)
+      if (isRecord(tool) && isRecord(tool.function) && typeof tool.function.name === 'string')
+        view.tools.push(tool.function.name)
     }
 
     return view

@@ -9,36 +9,59 @@ const SHOWN = 120
 /** One line per check the request fails, saying what was expected and what came instead. */
 export function unmetExpectations(expect: Expectations, view: RequestView): string[] {
   const failures: string[] = []
-  const {has_tool_result_for: resultFor, last_user_contains: lastUser, system_contains: system, tool_result_contains: resultText, tools_include: tools} = expect
+  const {
+    has_tool_result_for: resultFor,
+    last_user_contains: lastUser,
+    system_contains: system,
+    tool_result_contains: resultText,
+    tools_include: tools,
+  } = expect
   const last = view.users.at(-1)
   if (lastUser !== undefined && !last?.includes(lastUser)) {
-    failures.push(`last_user_contains ${show(lastUser)}: the last user message is ${last === undefined ? 'missing' : show(last)}`)
+    failures.push(
+      `last_user_contains ${show(lastUser)}: the last user message is ${last === undefined ? 'missing' : show(last)}`,
+    )
   }
 
   if (system !== undefined && !view.system.some((text) => text.includes(system))) {
-    failures.push(`system_contains ${show(system)}: ${view.system.length === 0 ? 'there is no system message' : `the system message is ${show(view.system.join('\n'))}`}`)
+    failures.push(
+      `system_contains ${show(system)}: ${view.system.length === 0 ? 'there is no system message' : `the system message is ${show(view.system.join('\n'))}`}`,
+    )
   }
 
-  if (resultFor !== undefined && !view.toolResults.some((result) => result.callId === resultFor || result.name === resultFor)) {
-    const answered = view.toolResults.map((result) => (result.name ? `${result.callId} (${result.name})` : result.callId))
-    failures.push(`has_tool_result_for ${show(resultFor)}: ${answered.length === 0 ? 'there are no tool results' : `the tool results answer ${answered.join(', ')}`}`)
+  if (
+    resultFor !== undefined &&
+    !view.toolResults.some((result) => result.callId === resultFor || result.name === resultFor)
+  ) {
+    const answered = view.toolResults.map((result) =>
+      result.name ? `${result.callId} (${result.name})` : result.callId,
+    )
+    failures.push(
+      `has_tool_result_for ${show(resultFor)}: ${answered.length === 0 ? 'there are no tool results' : `the tool results answer ${answered.join(', ')}`}`,
+    )
   }
 
   if (resultText !== undefined && !view.toolResults.some((result) => result.content.includes(resultText))) {
     const contents = view.toolResults.map((result) => show(result.content))
-    failures.push(`tool_result_contains ${show(resultText)}: ${contents.length === 0 ? 'there are no tool results' : `the tool results are ${contents.join(', ')}`}`)
+    failures.push(
+      `tool_result_contains ${show(resultText)}: ${contents.length === 0 ? 'there are no tool results' : `the tool results are ${contents.join(', ')}`}`,
+    )
   }
 
   const missing = (tools ?? []).filter((name) => !view.tools.includes(name))
   if (missing.length > 0) {
-    failures.push(`tools_include: ${missing.join(', ')} not offered; the request offers ${view.tools.length === 0 ? 'no tools' : view.tools.join(', ')}`)
+    failures.push(
+      `tools_include: ${missing.join(', ')} not offered; the request offers ${view.tools.length === 0 ? 'no tools' : view.tools.join(', ')}`,
+    )
   }
 
   if (expect.authorization_sha256 !== undefined) {
     const credential = view.authorization?.replace(/^bearer\s+/i, '')
     const hash = credential === undefined ? undefined : createHash('sha256').update(credential).digest('hex')
     if (hash !== expect.authorization_sha256.toLowerCase()) {
-      failures.push(`authorization_sha256: ${credential === undefined ? 'the request carries no Authorization header' : 'the request carries another credential'}`)
+      failures.push(
+        `authorization_sha256: ${credential === undefined ? 'the request carries no Authorization header' : 'the request carries another credential'}`,
+      )
     }
   }
 

@@ -21,7 +21,8 @@ export const responsesFormat: FakeWireFormat = {
 
   stream(reply) {
     let sequence = 0
-    const event = (type: string, fields: Record<string, unknown>) => sse({type, ...fields, sequence_number: sequence++}, type)
+    const event = (type: string, fields: Record<string, unknown>) =>
+      sse({type, ...fields, sequence_number: sequence++}, type)
     const events = [
       event('response.created', {response: responseObject(reply, 'in_progress', [])}),
       event('response.in_progress', {response: responseObject(reply, 'in_progress', [])}),
@@ -33,29 +34,57 @@ export const responsesFormat: FakeWireFormat = {
         const itemId = item.id
         const part = {annotations: [], text: '', type: 'output_text'}
         events.push(
-          event('response.output_item.added', {item: {...item, content: [], status: 'in_progress'}, output_index: outputIndex}),
+          event('response.output_item.added', {
+            item: {...item, content: [], status: 'in_progress'},
+            output_index: outputIndex,
+          }),
           event('response.content_part.added', {content_index: 0, item_id: itemId, output_index: outputIndex, part}),
           ...deltas(reply.text, reply.chunkSize).map((delta) =>
-            event('response.output_text.delta', {content_index: 0, delta, item_id: itemId, logprobs: [], output_index: outputIndex}),
+            event('response.output_text.delta', {
+              content_index: 0,
+              delta,
+              item_id: itemId,
+              logprobs: [],
+              output_index: outputIndex,
+            }),
           ),
         )
         if (open) {
           events.push(
-            event('response.output_text.done', {content_index: 0, item_id: itemId, logprobs: [], output_index: outputIndex, text: reply.text}),
-            event('response.content_part.done', {content_index: 0, item_id: itemId, output_index: outputIndex, part: {...part, text: reply.text}}),
+            event('response.output_text.done', {
+              content_index: 0,
+              item_id: itemId,
+              logprobs: [],
+              output_index: outputIndex,
+              text: reply.text,
+            }),
+            event('response.content_part.done', {
+              content_index: 0,
+              item_id: itemId,
+              output_index: outputIndex,
+              part: {...part, text: reply.text},
+            }),
             event('response.output_item.done', {item, output_index: outputIndex}),
           )
         }
       } else {
         events.push(
-          event('response.output_item.added', {item: {...item, arguments: '', status: 'in_progress'}, output_index: outputIndex}),
+          event('response.output_item.added', {
+            item: {...item, arguments: '', status: 'in_progress'},
+            output_index: outputIndex,
+          }),
           ...deltas(String(item.arguments), reply.chunkSize).map((delta) =>
             event('response.function_call_arguments.delta', {delta, item_id: item.id, output_index: outputIndex}),
           ),
         )
         if (open) {
           events.push(
-            event('response.function_call_arguments.done', {arguments: item.arguments, item_id: item.id, name: item.name, output_index: outputIndex}),
+            event('response.function_call_arguments.done', {
+              arguments: item.arguments,
+              item_id: item.id,
+              name: item.name,
+              output_index: outputIndex,
+            }),
             event('response.output_item.done', {item, output_index: outputIndex}),
           )
         }
@@ -79,7 +108,12 @@ export const responsesFormat: FakeWireFormat = {
     }
 
     const names = new Map<string, string>()
-    const input = typeof request.input === 'string' ? [{content: request.input, role: 'user'}] : Array.isArray(request.input) ? request.input : []
+    const input =
+      typeof request.input === 'string'
+        ? [{content: request.input, role: 'user'}]
+        : Array.isArray(request.input)
+          ? request.input
+          : []
     for (const item of input) {
       if (!isRecord(item)) continue
       if (item.type === 'function_call') {
@@ -124,7 +158,14 @@ function outputItems(reply: Reply): OutputItem[] {
   }
 
   reply.toolCalls.forEach((call, index) => {
-    items.push({arguments: call.arguments, call_id: call.id, id: `fc_fake_${reply.turn}_${index + 1}`, name: call.name, status: 'completed', type: 'function_call'})
+    items.push({
+      arguments: call.arguments,
+      call_id: call.id,
+      id: `fc_fake_${reply.turn}_${index + 1}`,
+      name: call.name,
+      status: 'completed',
+      type: 'function_call',
+    })
   })
   return items
 }

@@ -46,20 +46,28 @@ export class ScriptCursor {
     const number = ++this.used
     if (turn === undefined) {
       // Not retried (x-should-retry): a client asking again would only hear the same.
-      return failure(500, {'x-should-retry': 'false'}, {
-        code: 'fake_model_script_exhausted',
-        message: `fake-model: script exhausted: request ${number} has no turn (the script has ${this.script.turns.length}); the client sent more model requests than the script expects`,
-        type: 'server_error',
-      })
+      return failure(
+        500,
+        {'x-should-retry': 'false'},
+        {
+          code: 'fake_model_script_exhausted',
+          message: `fake-model: script exhausted: request ${number} has no turn (the script has ${this.script.turns.length}); the client sent more model requests than the script expects`,
+          type: 'server_error',
+        },
+      )
     }
 
     const unmet = turn.expect ? unmetExpectations(turn.expect, view) : []
     if (unmet.length > 0) {
-      return failure(400, {}, {
-        code: 'fake_model_expectation_failed',
-        message: `fake-model: turn ${number}: the request does not meet the script's expectations: ${unmet.join('; ')}`,
-        type: 'invalid_request_error',
-      })
+      return failure(
+        400,
+        {},
+        {
+          code: 'fake_model_expectation_failed',
+          message: `fake-model: turn ${number}: the request does not meet the script's expectations: ${unmet.join('; ')}`,
+          type: 'invalid_request_error',
+        },
+      )
     }
 
     if ('status' in turn) return scriptedStatus(turn)

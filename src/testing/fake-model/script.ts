@@ -83,7 +83,14 @@ const TURN_KEYS = {
   reply: ['expect', 'text', 'tool_calls', 'usage', 'chunk_size', 'delay_ms', 'truncated', 'stream_error'],
   status: ['expect', 'status', 'body', 'headers'],
 }
-const EXPECT_KEYS = ['last_user_contains', 'system_contains', 'has_tool_result_for', 'tool_result_contains', 'tools_include', 'authorization_sha256']
+const EXPECT_KEYS = [
+  'last_user_contains',
+  'system_contains',
+  'has_tool_result_for',
+  'tool_result_contains',
+  'tools_include',
+  'authorization_sha256',
+]
 
 /** A script that cannot run: says which file, which turn and what is wrong. */
 export class ScriptError extends Error {
@@ -114,7 +121,8 @@ export function parseScript(value: unknown, source = 'script'): Script {
   if (!isRecord(value)) fail('the script', 'must be an object {"model"?, "turns": [...]}')
   const script = value as Record<string, unknown>
   // `$comment` says what a script is for, as in the conformance vectors.
-  for (const key of Object.keys(script)) if (!['$comment', 'model', 'turns'].includes(key)) fail(key, 'unknown key (expected "model", "turns", "$comment")')
+  for (const key of Object.keys(script))
+    if (!['$comment', 'model', 'turns'].includes(key)) fail(key, 'unknown key (expected "model", "turns", "$comment")')
   if (script.model !== undefined && typeof script.model !== 'string') fail('model', 'must be a string')
   if (!Array.isArray(script.turns)) fail('turns', 'must be an array')
   ;(script.turns as unknown[]).forEach((turn, index) => checkTurn(turn, `turns[${index}]`, fail))
@@ -129,7 +137,10 @@ function checkTurn(turn: unknown, where: string, fail: Fail): void {
   const kind = 'status' in t ? 'status' : 'error_body' in t ? 'error_body' : 'reply'
   for (const key of Object.keys(t)) {
     if (!TURN_KEYS[kind].includes(key)) {
-      fail(where, `unknown key "${key}" for ${kind === 'reply' ? 'a reply' : kind === 'status' ? 'an HTTP error (status)' : 'an error body (error_body)'}; allowed: ${TURN_KEYS[kind].join(', ')}`)
+      fail(
+        where,
+        `unknown key "${key}" for ${kind === 'reply' ? 'a reply' : kind === 'status' ? 'an HTTP error (status)' : 'an error body (error_body)'}; allowed: ${TURN_KEYS[kind].join(', ')}`,
+      )
     }
   }
 
@@ -139,8 +150,14 @@ function checkTurn(turn: unknown, where: string, fail: Fail): void {
 
   check('text', (v) => typeof v === 'string', 'a string')
   check('tool_calls', (v) => Array.isArray(v), 'an array')
-  if (Array.isArray(t.tool_calls)) t.tool_calls.forEach((call, i) => checkToolCall(call, `${where}.tool_calls[${i}]`, fail))
-  check('usage', (v) => isRecord(v) && Object.entries(v).every(([k, n]) => ['input_tokens', 'output_tokens'].includes(k) && isCount(n)), '{"input_tokens"?, "output_tokens"?} with counts')
+  if (Array.isArray(t.tool_calls))
+    t.tool_calls.forEach((call, i) => checkToolCall(call, `${where}.tool_calls[${i}]`, fail))
+  check(
+    'usage',
+    (v) =>
+      isRecord(v) && Object.entries(v).every(([k, n]) => ['input_tokens', 'output_tokens'].includes(k) && isCount(n)),
+    '{"input_tokens"?, "output_tokens"?} with counts',
+  )
   check('chunk_size', (v) => isCount(v) && v > 0, 'a positive integer')
   check('delay_ms', isCount, 'a non-negative integer')
   check('truncated', (v) => typeof v === 'boolean', 'true or false')
@@ -148,15 +165,18 @@ function checkTurn(turn: unknown, where: string, fail: Fail): void {
   check('status', (v) => isCount(v) && v >= 400 && v <= 599, 'an HTTP error status (400-599)')
   check('body', (v) => typeof v === 'string' || isErrorObject(v), 'a string or an error object with a "message" string')
   check('headers', (v) => isRecord(v) && Object.values(v).every((h) => typeof h === 'string'), 'an object of strings')
-  if (kind === 'error_body' && !isErrorObject(t.error_body)) fail(`${where}.error_body`, 'must be an error object with a "message" string')
+  if (kind === 'error_body' && !isErrorObject(t.error_body))
+    fail(`${where}.error_body`, 'must be an error object with a "message" string')
   if (t.expect !== undefined) checkExpect(t.expect, `${where}.expect`, fail)
 }
 
 function checkToolCall(call: unknown, where: string, fail: Fail): void {
-  if (!isRecord(call) || typeof call.name !== 'string') fail(where, 'must be {"name": string, "arguments"?: object or string, "id"?: string}')
+  if (!isRecord(call) || typeof call.name !== 'string')
+    fail(where, 'must be {"name": string, "arguments"?: object or string, "id"?: string}')
   const c = call as Record<string, unknown>
   for (const key of Object.keys(c)) if (!['name', 'arguments', 'id'].includes(key)) fail(where, `unknown key "${key}"`)
-  if (c.arguments !== undefined && typeof c.arguments !== 'string' && !isRecord(c.arguments)) fail(`${where}.arguments`, 'must be an object or a string')
+  if (c.arguments !== undefined && typeof c.arguments !== 'string' && !isRecord(c.arguments))
+    fail(`${where}.arguments`, 'must be an object or a string')
   if (c.id !== undefined && typeof c.id !== 'string') fail(`${where}.id`, 'must be a string')
 }
 
@@ -164,7 +184,10 @@ function checkExpect(expect: unknown, where: string, fail: Fail): void {
   if (!isRecord(expect)) fail(where, 'must be an object')
   for (const [key, value] of Object.entries(expect as Record<string, unknown>)) {
     if (!EXPECT_KEYS.includes(key)) fail(where, `unknown check "${key}"; known: ${EXPECT_KEYS.join(', ')}`)
-    const ok = key === 'tools_include' ? Array.isArray(value) && value.every((name) => typeof name === 'string') : typeof value === 'string'
+    const ok =
+      key === 'tools_include'
+        ? Array.isArray(value) && value.every((name) => typeof name === 'string')
+        : typeof value === 'string'
     if (!ok) fail(`${where}.${key}`, `must be ${key === 'tools_include' ? 'an array of strings' : 'a string'}`)
   }
 }

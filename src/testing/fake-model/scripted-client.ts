@@ -51,7 +51,11 @@ export class ScriptedApiClient implements ApiClient {
     return this.cursor.model
   }
 
-  async *sendMessage(messages: readonly Message[], tools: readonly ModelToolSpec[], options: SendOptions): AsyncGenerator<StreamEvent> {
+  async *sendMessage(
+    messages: readonly Message[],
+    tools: readonly ModelToolSpec[],
+    options: SendOptions,
+  ): AsyncGenerator<StreamEvent> {
     const {signal} = options
     if (signal?.aborted) return
     const api = APIS[this.options.api ?? 'chat_completions']
@@ -59,9 +63,13 @@ export class ScriptedApiClient implements ApiClient {
     const request = JSON.parse(JSON.stringify(api.wire.request(messages, tools, options))) as Record<string, unknown>
     const view = api.format.view(request)
     let outcome = this.cursor.answer(view)
-    for (let retries = this.options.maxRetries ?? 2; retries > 0 && willRetry(outcome); retries--) outcome = this.cursor.answer(view)
+    for (let retries = this.options.maxRetries ?? 2; retries > 0 && willRetry(outcome); retries--)
+      outcome = this.cursor.answer(view)
     if (outcome.kind === 'http_error') {
-      yield {error: httpStatusError(outcome.status, httpErrorBody(api.format, outcome.status, outcome.body).text, CONTEXT), type: 'error'}
+      yield {
+        error: httpStatusError(outcome.status, httpErrorBody(api.format, outcome.status, outcome.body).text, CONTEXT),
+        type: 'error',
+      }
       return
     }
 
@@ -71,7 +79,10 @@ export class ScriptedApiClient implements ApiClient {
     }
 
     const {delayMs} = outcome.reply
-    for await (const event of decodeStream(paced(api.format.stream(outcome.reply, request), delayMs, signal), api.wire.streamDecoder(CONTEXT))) {
+    for await (const event of decodeStream(
+      paced(api.format.stream(outcome.reply, request), delayMs, signal),
+      api.wire.streamDecoder(CONTEXT),
+    )) {
       if (signal?.aborted) return
       yield event
     }
@@ -79,7 +90,10 @@ export class ScriptedApiClient implements ApiClient {
 }
 
 /** The replay client for a script file's path or a script. */
-export async function createScriptedClient(source: ScriptSource, options: ScriptedClientOptions = {}): Promise<ScriptedApiClient> {
+export async function createScriptedClient(
+  source: ScriptSource,
+  options: ScriptedClientOptions = {},
+): Promise<ScriptedApiClient> {
   return new ScriptedApiClient(await loadScript(source), options)
 }
 

@@ -53,7 +53,13 @@ export async function startFakeModel(source: ScriptSource, options: FakeModelOpt
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       // A bug here must reach the test as a failed request, not as a hang.
-      if (!response.headersSent) sendError(response, 500, `fake-model: ${error instanceof Error ? error.message : String(error)}`, 'server_error')
+      if (!response.headersSent)
+        sendError(
+          response,
+          500,
+          `fake-model: ${error instanceof Error ? error.message : String(error)}`,
+          'server_error',
+        )
       else response.destroy()
     })
   })
@@ -64,18 +70,38 @@ export async function startFakeModel(source: ScriptSource, options: FakeModelOpt
     const body = parseBody(text)
     requests.push({body, headers: redactHeaders(request.headers), method: request.method ?? 'GET', path})
     if (request.method === 'GET' && path === '/v1/models') {
-      sendJson(response, 200, {data: [{created: 0, id: cursor.model, object: 'model', owned_by: 'fake-model'}], object: 'list'})
+      sendJson(response, 200, {
+        data: [{created: 0, id: cursor.model, object: 'model', owned_by: 'fake-model'}],
+        object: 'list',
+      })
       return
     }
 
     const format = FORMATS[path]
     if (request.method !== 'POST' || !format) {
-      sendError(response, 404, `fake-model: no route ${request.method} ${path}; it serves GET /v1/models, POST /v1/chat/completions, POST /v1/responses and POST /v1/messages`, 'invalid_request_error')
+      sendError(
+        response,
+        404,
+        `fake-model: no route ${request.method} ${path}; it serves GET /v1/models, POST /v1/chat/completions, POST /v1/responses and POST /v1/messages`,
+        'invalid_request_error',
+      )
       return
     }
 
     if (!isRecord(body)) {
-      sendJson(response, 400, format.errorBody({code: null, message: 'fake-model: the request body is not a JSON object', param: null, type: 'invalid_request_error'}, 400))
+      sendJson(
+        response,
+        400,
+        format.errorBody(
+          {
+            code: null,
+            message: 'fake-model: the request body is not a JSON object',
+            param: null,
+            type: 'invalid_request_error',
+          },
+          400,
+        ),
+      )
       return
     }
 
@@ -100,7 +126,12 @@ export async function startFakeModel(source: ScriptSource, options: FakeModelOpt
   }
 }
 
-async function answer(response: ServerResponse, outcome: Outcome, format: FakeWireFormat, request: Record<string, unknown>): Promise<void> {
+async function answer(
+  response: ServerResponse,
+  outcome: Outcome,
+  format: FakeWireFormat,
+  request: Record<string, unknown>,
+): Promise<void> {
   if (outcome.kind === 'http_error') {
     const {contentType, text} = httpErrorBody(format, outcome.status, outcome.body)
     response.writeHead(outcome.status, {'content-type': contentType, ...outcome.headers}).end(text)

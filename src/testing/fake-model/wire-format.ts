@@ -20,7 +20,11 @@ export function openAIErrorBody(error: ScriptErrorObject): unknown {
 }
 
 /** The headers and text of a scripted HTTP error's body: an error object in the API's shape, or a string as written. */
-export function httpErrorBody(format: FakeWireFormat, status: number, body: ScriptErrorObject | string): {contentType: string; text: string} {
+export function httpErrorBody(
+  format: FakeWireFormat,
+  status: number,
+  body: ScriptErrorObject | string,
+): {contentType: string; text: string} {
   if (typeof body === 'string') return {contentType: 'text/plain; charset=utf-8', text: body}
   return {contentType: 'application/json', text: JSON.stringify(format.errorBody(body, status))}
 }

@@ -18,7 +18,16 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 
 describe('the Anthropic client against the fake model', () => {
   it('streams text as deltas, then the usage, then message_stop, from POST /v1/messages', async () => {
-    const model = await fakeModel({turns: [{chunk_size: 4, expect: {authorization_sha256: sha256(API_KEY)}, text: 'Hello, world!', usage: {input_tokens: 12, output_tokens: 5}}]})
+    const model = await fakeModel({
+      turns: [
+        {
+          chunk_size: 4,
+          expect: {authorization_sha256: sha256(API_KEY)},
+          text: 'Hello, world!',
+          usage: {input_tokens: 12, output_tokens: 5},
+        },
+      ],
+    })
     const events = await collect(anthropic(model), [{content: 'hi', role: 'user'}], [READ_FILE])
     expect(withoutRaw(events)).toEqual([
       {text: 'Hell', type: 'content_delta'},
@@ -28,15 +37,28 @@ describe('the Anthropic client against the fake model', () => {
       {type: 'usage', usage: {inputTokens: 12, outputTokens: 5}},
       {stopReason: 'end_turn', type: 'message_stop'},
     ])
-    expect(events.at(-1)).toMatchObject({raw: {content: [{text: 'Hello, world!', type: 'text'}], id: 'msg_fake_1', type: 'message'}})
+    expect(events.at(-1)).toMatchObject({
+      raw: {content: [{text: 'Hello, world!', type: 'text'}], id: 'msg_fake_1', type: 'message'},
+    })
     const [request] = model.requests
-    expect(request).toMatchObject({headers: {'anthropic-version': '2023-06-01', 'x-api-key': '[redacted]'}, method: 'POST', path: '/v1/messages'})
+    expect(request).toMatchObject({
+      headers: {'anthropic-version': '2023-06-01', 'x-api-key': '[redacted]'},
+      method: 'POST',
+      path: '/v1/messages',
+    })
     expect(request?.headers).not.toHaveProperty('authorization')
-    expect(request?.body).toMatchObject({max_tokens: DEFAULT_MAX_TOKENS, model: 'fake-model', stream: true, tools: [{input_schema: READ_FILE.inputSchema, name: 'fs_read'}]})
+    expect(request?.body).toMatchObject({
+      max_tokens: DEFAULT_MAX_TOKENS,
+      model: 'fake-model',
+      stream: true,
+      tools: [{input_schema: READ_FILE.inputSchema, name: 'fs_read'}],
+    })
   })
 
   it('sends an OAuth access token as a bearer token, and reaches /v1/messages whether the base URL ends in /v1 or not', async () => {
-    const model = await fakeModel({turns: [{expect: {authorization_sha256: sha256('oauth-access')}, text: 'a'}, {text: 'b'}]})
+    const model = await fakeModel({
+      turns: [{expect: {authorization_sha256: sha256('oauth-access')}, text: 'a'}, {text: 'b'}],
+    })
     await collect(anthropic(model, {apiKey: 'oauth-access', authScheme: 'bearer'}))
     await collect(anthropic(model, {baseURL: model.url.replace(/\/v1$/, '/')}))
     expect(model.requests.map((request) => request.path)).toEqual(['/v1/messages', '/v1/messages'])
@@ -52,7 +74,10 @@ describe('the Anthropic client against the fake model', () => {
     const model = await fakeModel({turns: [{chunk_size: 3, text: 'Looking.', tool_calls: calls}]})
     const events = await collect(anthropic(model), undefined, [READ_FILE, LIST_DIR])
     expect(withoutRaw(events).filter((event) => event.type !== 'content_delta')).toEqual([
-      {call: {arguments: '{"path":"src/index.ts"}', id: 'toolu_a', input: {path: 'src/index.ts'}, name: 'fs_read'}, type: 'tool_use'},
+      {
+        call: {arguments: '{"path":"src/index.ts"}', id: 'toolu_a', input: {path: 'src/index.ts'}, name: 'fs_read'},
+        type: 'tool_use',
+      },
       {call: {arguments: '{"path":"src"}', id: 'toolu_b', input: {path: 'src'}, name: 'fs_list'}, type: 'tool_use'},
       expect.objectContaining({type: 'usage'}),
       {stopReason: 'tool_use', type: 'message_stop'},
@@ -62,14 +87,19 @@ describe('the Anthropic client against the fake model', () => {
   it('keeps thinking out of the text, and sends it back signed, first, with the tool calls it came with', async () => {
     const model = await fakeModel({
       turns: [
-        {text: '<think>Read it first.</think>Reading.', tool_calls: [{arguments: {path: 'a.ts'}, id: 'toolu_1', name: 'fs_read'}]},
+        {
+          text: '<think>Read it first.</think>Reading.',
+          tool_calls: [{arguments: {path: 'a.ts'}, id: 'toolu_1', name: 'fs_read'}],
+        },
         {expect: {has_tool_result_for: 'toolu_1'}, text: 'Done.'},
       ],
     })
     const client = anthropic(model, {thinkingBudgetTokens: 2048})
     const history: Message[] = [{content: 'read a.ts', role: 'user'}]
     const events = await collect(client, history, [READ_FILE])
-    expect(events.filter((event) => event.type === 'content_delta')).toEqual([{text: 'Reading.', type: 'content_delta'}])
+    expect(events.filter((event) => event.type === 'content_delta')).toEqual([
+      {text: 'Reading.', type: 'content_delta'},
+    ])
     const stop = events.at(-1)
     if (stop?.type !== 'message_stop') throw new Error(`no message_stop: ${JSON.stringify(events)}`)
     const thinking = {signature: expect.any(String), thinking: 'Read it first.', type: 'thinking'}
@@ -79,13 +109,22 @@ describe('the Anthropic client against the fake model', () => {
     const calls = events.flatMap((event) => (event.type === 'tool_use' ? [event.call] : []))
     history.push({content: 'Reading.', reasoning: stop.reasoning, role: 'assistant', toolCalls: calls})
     history.push({content: 'const a = 1', isError: false, role: 'tool', toolCallId: 'toolu_1', toolName: 'fs_read'})
-    expect(withoutRaw(await collect(client, history, [READ_FILE]))).toContainEqual({text: 'Done.', type: 'content_delta'})
+    expect(withoutRaw(await collect(client, history, [READ_FILE]))).toContainEqual({
+      text: 'Done.',
+      type: 'content_delta',
+    })
     expect(model.requests[1]?.body).toMatchObject({
       max_tokens: DEFAULT_MAX_TOKENS + 2048,
       messages: [
         {role: 'user'},
-        {content: [stop.reasoning?.[0], {text: 'Reading.', type: 'text'}, {id: 'toolu_1', type: 'tool_use'}], role: 'assistant'},
-        {content: [{content: 'const a = 1', is_error: false, tool_use_id: 'toolu_1', type: 'tool_result'}], role: 'user'},
+        {
+          content: [stop.reasoning?.[0], {text: 'Reading.', type: 'text'}, {id: 'toolu_1', type: 'tool_use'}],
+          role: 'assistant',
+        },
+        {
+          content: [{content: 'const a = 1', is_error: false, tool_use_id: 'toolu_1', type: 'tool_result'}],
+          role: 'user',
+        },
       ],
       thinking: {budget_tokens: 2048, type: 'enabled'},
     })
@@ -100,7 +139,10 @@ describe('the Anthropic client against the fake model', () => {
     const model = await fakeModel({turns: [{chunk_size: 1, delay_ms: 5, text: 'slow reply'}]})
     const controller = new AbortController()
     const seen: string[] = []
-    for await (const event of anthropic(model).sendMessage([{content: 'hi', role: 'user'}], [], {model: 'm', signal: controller.signal})) {
+    for await (const event of anthropic(model).sendMessage([{content: 'hi', role: 'user'}], [], {
+      model: 'm',
+      signal: controller.signal,
+    })) {
       seen.push(event.type)
       controller.abort()
     }
@@ -125,7 +167,11 @@ describe('Anthropic errors and retries (the OpenAI client rules)', () => {
 
   it('waits the retry-after of a 429, then streams the reply that follows', async () => {
     const model = await fakeModel({turns: [{headers: {'retry-after': '0'}, status: 429}, {text: 'recovered'}]})
-    expect(withoutRaw(await collect(anthropic(model)))).toEqual([{text: 'recovered', type: 'content_delta'}, expect.objectContaining({type: 'usage'}), {stopReason: 'end_turn', type: 'message_stop'}])
+    expect(withoutRaw(await collect(anthropic(model)))).toEqual([
+      {text: 'recovered', type: 'content_delta'},
+      expect.objectContaining({type: 'usage'}),
+      {stopReason: 'end_turn', type: 'message_stop'},
+    ])
     expect(model.requests).toHaveLength(2)
   })
 
@@ -135,12 +181,18 @@ describe('Anthropic errors and retries (the OpenAI client rules)', () => {
     expect(recovering.requests).toHaveLength(3)
 
     const overloaded = await fakeModel({turns: [{body: {message: 'Overloaded'}, status: 529}, {status: 529}]})
-    expect(errorOf(await collect(anthropic(overloaded, {maxRetries: 1})))).toMatchObject({code: 'overloaded_error', message: 'fake-model: scripted HTTP 529', status: 529})
+    expect(errorOf(await collect(anthropic(overloaded, {maxRetries: 1})))).toMatchObject({
+      code: 'overloaded_error',
+      message: 'fake-model: scripted HTTP 529',
+      status: 529,
+    })
     expect(overloaded.requests).toHaveLength(2)
   })
 
   it('ends with the server message on an error event mid-stream, after the text so far', async () => {
-    const model = await fakeModel({turns: [{stream_error: {message: 'Overloaded', type: 'overloaded_error'}, text: 'par'}]})
+    const model = await fakeModel({
+      turns: [{stream_error: {message: 'Overloaded', type: 'overloaded_error'}, text: 'par'}],
+    })
     const events = await collect(anthropic(model))
     expect(events[0]).toEqual({text: 'par', type: 'content_delta'})
     expect(events).toHaveLength(2)
@@ -148,8 +200,15 @@ describe('Anthropic errors and retries (the OpenAI client rules)', () => {
   })
 
   it('fails with the server message when a 200 body is an error', async () => {
-    const model = await fakeModel({turns: [{error_body: {message: 'prompt is too long: 210000 tokens > 200000 maximum', type: 'invalid_request_error'}}]})
-    expect(errorOf(await collect(anthropic(model)))).toMatchObject({code: 'invalid_request_error', message: 'prompt is too long: 210000 tokens > 200000 maximum'})
+    const model = await fakeModel({
+      turns: [
+        {error_body: {message: 'prompt is too long: 210000 tokens > 200000 maximum', type: 'invalid_request_error'}},
+      ],
+    })
+    expect(errorOf(await collect(anthropic(model)))).toMatchObject({
+      code: 'invalid_request_error',
+      message: 'prompt is too long: 210000 tokens > 200000 maximum',
+    })
   })
 
   it('never shows the key, even when the server echoes it', async () => {
@@ -163,13 +222,19 @@ describe('Anthropic errors and retries (the OpenAI client rules)', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const {port} = server.address() as AddressInfo
     await new Promise((resolve) => server.close(resolve))
-    const error = errorOf(await collect(createAnthropicClient({apiKey: API_KEY, baseURL: `http://127.0.0.1:${port}`, maxRetries: 0})))
+    const error = errorOf(
+      await collect(createAnthropicClient({apiKey: API_KEY, baseURL: `http://127.0.0.1:${port}`, maxRetries: 0})),
+    )
     expect(error).toMatchObject({code: 'ECONNREFUSED', endpoint: `http://127.0.0.1:${port}/`})
-    expect(error.message).toMatch(/Could not connect to the model server at http:\/\/127\.0\.0\.1:\d+\/: connection refused\. Is the server running\? Check base_url/)
+    expect(error.message).toMatch(
+      /Could not connect to the model server at http:\/\/127\.0\.0\.1:\d+\/: connection refused\. Is the server running\? Check base_url/,
+    )
   })
 
   it('says an HTML page is not a Messages API reply', async () => {
-    const url = await rawServer((_request, response) => response.writeHead(200, {'content-type': 'text/html'}).end('<html>login</html>'))
+    const url = await rawServer((_request, response) =>
+      response.writeHead(200, {'content-type': 'text/html'}).end('<html>login</html>'),
+    )
     expect(errorOf(await collect(createAnthropicClient({apiKey: API_KEY, baseURL: url})))).toMatchObject({
       message: expect.stringMatching(/sent an HTML page, not an Anthropic Messages API reply\. Check base_url/),
     })
@@ -186,7 +251,9 @@ describe('Anthropic errors and retries (the OpenAI client rules)', () => {
       type: 'message',
       usage: {input_tokens: 7, output_tokens: 2},
     }
-    const url = await rawServer((_request, response) => response.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify(message)))
+    const url = await rawServer((_request, response) =>
+      response.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify(message)),
+    )
     expect(await collect(createAnthropicClient({baseURL: url}))).toEqual([
       {text: 'Hi.', type: 'content_delta'},
       {type: 'usage', usage: {inputTokens: 7, outputTokens: 2}},

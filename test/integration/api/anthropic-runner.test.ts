@@ -16,7 +16,12 @@ function workspace(files: Record<string, string>): string {
   return dir
 }
 
-const agent = new Agent({instructions: 'You are a coding agent.', model: 'claude-fake', name: 'coder', tools: [fsRead, fsList]})
+const agent = new Agent({
+  instructions: 'You are a coding agent.',
+  model: 'claude-fake',
+  name: 'coder',
+  tools: [fsRead, fsList],
+})
 
 describe('Runner.run over the Anthropic Messages API', () => {
   it('runs a tool_use with the real fs_read, sends the tool_result back, and ends with the answer', async () => {
@@ -25,11 +30,19 @@ describe('Runner.run over the Anthropic Messages API', () => {
       turns: [
         {
           chunk_size: 5,
-          expect: {last_user_contains: 'What does a.txt say', system_contains: 'coding agent', tools_include: ['fs_read', 'fs_list']},
+          expect: {
+            last_user_contains: 'What does a.txt say',
+            system_contains: 'coding agent',
+            tools_include: ['fs_read', 'fs_list'],
+          },
           text: 'Let me read it.',
           tool_calls: [{arguments: {path: 'a.txt'}, id: 'toolu_read', name: 'fs_read'}],
         },
-        {expect: {has_tool_result_for: 'fs_read', tool_result_contains: 'hello from a.txt'}, text: 'It says hello.', usage: {input_tokens: 40, output_tokens: 4}},
+        {
+          expect: {has_tool_result_for: 'fs_read', tool_result_contains: 'hello from a.txt'},
+          text: 'It says hello.',
+          usage: {input_tokens: 40, output_tokens: 4},
+        },
       ],
     })
     const client = createAnthropicClient({apiKey: API_KEY, baseURL: model.url})
@@ -48,7 +61,17 @@ describe('Runner.run over the Anthropic Messages API', () => {
         ],
         role: 'assistant',
       },
-      {content: [{content: expect.stringContaining('hello from a.txt'), is_error: false, tool_use_id: 'toolu_read', type: 'tool_result'}], role: 'user'},
+      {
+        content: [
+          {
+            content: expect.stringContaining('hello from a.txt'),
+            is_error: false,
+            tool_use_id: 'toolu_read',
+            type: 'tool_result',
+          },
+        ],
+        role: 'user',
+      },
     ])
   })
 
@@ -66,9 +89,14 @@ describe('Runner.run over the Anthropic Messages API', () => {
         {expect: {has_tool_result_for: 'toolu_l'}, text: 'Done.'},
       ],
     })
-    const result = await Runner.run(agent, 'look around', {client: createAnthropicClient({apiKey: API_KEY, baseURL: model.url}), cwd})
+    const result = await Runner.run(agent, 'look around', {
+      client: createAnthropicClient({apiKey: API_KEY, baseURL: model.url}),
+      cwd,
+    })
     expect(result.finalOutput).toBe('Done.')
-    const messages = (model.requests[1]?.body as {messages: Array<{role: string; content: Array<Record<string, unknown>>}>}).messages
+    const messages = (
+      model.requests[1]?.body as {messages: Array<{role: string; content: Array<Record<string, unknown>>}>}
+    ).messages
     expect(messages).toHaveLength(3)
     expect(messages[2]?.content.map((block) => [block.type, block.tool_use_id, block.is_error])).toEqual([
       ['tool_result', 'toolu_a', false],
@@ -81,9 +109,19 @@ describe('Runner.run over the Anthropic Messages API', () => {
     const model = await fakeModel({turns: [{chunk_size: 4, text: '<think>The user greets me.</think>Hello!'}]})
     const shown: string[] = []
     const onEvent = (event: AgentEvent) => event.type === 'text_delta' && shown.push(event.text)
-    const result = await Runner.run(agent, 'hi', {client: createAnthropicClient({apiKey: API_KEY, baseURL: model.url, thinkingBudgetTokens: 1024}), onEvent})
+    const result = await Runner.run(agent, 'hi', {
+      client: createAnthropicClient({apiKey: API_KEY, baseURL: model.url, thinkingBudgetTokens: 1024}),
+      onEvent,
+    })
     expect(result.finalOutput).toBe('Hello!')
     expect(shown.join('')).toBe('Hello!')
-    expect(result.rawResponses).toMatchObject([{content: [{signature: expect.stringMatching(/.+/), thinking: 'The user greets me.', type: 'thinking'}, {text: 'Hello!', type: 'text'}]}])
+    expect(result.rawResponses).toMatchObject([
+      {
+        content: [
+          {signature: expect.stringMatching(/.+/), thinking: 'The user greets me.', type: 'thinking'},
+          {text: 'Hello!', type: 'text'},
+        ],
+      },
+    ])
   })
 })

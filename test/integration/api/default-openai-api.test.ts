@@ -1,7 +1,13 @@
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 
 import {createOpenAIClient} from '../../../src/adapters/api/openai-client.js'
-import {Agent, resetOpenAIDefaults, Runner, setDefaultOpenAIApi, setDefaultOpenAIClient} from '../../../src/core/agent/index.js'
+import {
+  Agent,
+  resetOpenAIDefaults,
+  Runner,
+  setDefaultOpenAIApi,
+  setDefaultOpenAIClient,
+} from '../../../src/core/agent/index.js'
 import {type FakeModel, startFakeModel} from '../../../src/testing/fake-model/server.js'
 
 describe('setDefaultOpenAIApi, against an OpenAI-compatible server', () => {
@@ -21,6 +27,11 @@ describe('setDefaultOpenAIApi, against an OpenAI-compatible server', () => {
     await Runner.run(agent, 'Hi', {client: createOpenAIClient({api: 'responses', baseURL: model.url})})
     resetOpenAIDefaults()
     await Runner.run(agent, 'Hi', {client: createOpenAIClient({baseURL: model.url})})
-    expect(model.requests.map((request) => request.path)).toEqual(['/v1/responses', '/v1/chat/completions', '/v1/responses', '/v1/responses'])
+    expect(model.requests.map((request) => request.path)).toEqual([
+      '/v1/responses',
+      '/v1/chat/completions',
+      '/v1/responses',
+      '/v1/responses',
+    ])
   })
 })

@@ -22,7 +22,9 @@ describe.each(APIS)('model errors over %s (hanzo-agent rules)', (api) => {
     [402, 'Your credit balance is too low.', 'insufficient_credits'],
     [403, 'Project does not have access to model fake-model.', 'model_not_found'],
   ])('fails at once on %i with the server message, without a retry', async (status, message, code) => {
-    const model = await fakeModel({turns: [{body: {code, message, type: 'invalid_request_error'}, status}, {text: 'never sent'}]})
+    const model = await fakeModel({
+      turns: [{body: {code, message, type: 'invalid_request_error'}, status}, {text: 'never sent'}],
+    })
     const error = errorOf(await collect(clientFor(model, api)))
     expect(error).toBeInstanceOf(ModelError)
     expect(error).toMatchObject({code, message, status})
@@ -57,14 +59,30 @@ describe.each(APIS)('model errors over %s (hanzo-agent rules)', (api) => {
   })
 
   it('fails with the server message when a 200 body is an error object', async () => {
-    const model = await fakeModel({turns: [{error_body: {code: 'context_length_exceeded', message: 'The prompt is too long.', type: 'invalid_request_error'}}]})
+    const model = await fakeModel({
+      turns: [
+        {
+          error_body: {
+            code: 'context_length_exceeded',
+            message: 'The prompt is too long.',
+            type: 'invalid_request_error',
+          },
+        },
+      ],
+    })
     const events = await collect(clientFor(model, api))
     expect(events).toHaveLength(1)
-    expect(errorOf(events)).toMatchObject({code: 'context_length_exceeded', message: 'The prompt is too long.', status: undefined})
+    expect(errorOf(events)).toMatchObject({
+      code: 'context_length_exceeded',
+      message: 'The prompt is too long.',
+      status: undefined,
+    })
   })
 
   it('yields the text that arrived, then fails with the message of an error inside the stream', async () => {
-    const model = await fakeModel({turns: [{stream_error: {code: 'server_error', message: 'The model crashed mid-reply.'}, text: 'partial'}]})
+    const model = await fakeModel({
+      turns: [{stream_error: {code: 'server_error', message: 'The model crashed mid-reply.'}, text: 'partial'}],
+    })
     const events = await collect(clientFor(model, api))
     expect(events[0]).toEqual({text: 'partial', type: 'content_delta'})
     expect(events).toHaveLength(2)
@@ -74,20 +92,35 @@ describe.each(APIS)('model errors over %s (hanzo-agent rules)', (api) => {
   it('reads error bodies that are not OpenAI-shaped (vLLM, FastAPI, plain text)', async () => {
     const model = await fakeModel({
       turns: [
-        {body: JSON.stringify({code: 400, message: 'max_tokens is too large', object: 'error', type: 'BadRequestError'}), status: 400},
+        {
+          body: JSON.stringify({
+            code: 400,
+            message: 'max_tokens is too large',
+            object: 'error',
+            type: 'BadRequestError',
+          }),
+          status: 400,
+        },
         {body: JSON.stringify({detail: 'Not authenticated'}), status: 401},
         {body: 'upstream connect error', status: 403},
       ],
     })
     const client = clientFor(model, api)
-    expect(errorOf(await collect(client))).toMatchObject({code: 'BadRequestError', message: 'max_tokens is too large', status: 400})
+    expect(errorOf(await collect(client))).toMatchObject({
+      code: 'BadRequestError',
+      message: 'max_tokens is too large',
+      status: 400,
+    })
     expect(errorOf(await collect(client))).toMatchObject({message: 'Not authenticated', status: 401})
     expect(errorOf(await collect(client))).toMatchObject({message: 'upstream connect error', status: 403})
   })
 
   it('never puts the API key in an error message, even when the server echoes it', async () => {
     const model = await fakeModel({
-      turns: [{body: {code: 'invalid_api_key', message: `Incorrect API key provided: ${API_KEY}.`}, status: 401}, {stream_error: {message: `bad key ${API_KEY}`}}],
+      turns: [
+        {body: {code: 'invalid_api_key', message: `Incorrect API key provided: ${API_KEY}.`}, status: 401},
+        {stream_error: {message: `bad key ${API_KEY}`}},
+      ],
     })
     const client = clientFor(model, api)
     for (const error of [errorOf(await collect(client)), errorOf(await collect(client))]) {
@@ -122,7 +155,11 @@ describe.each(APIS)('model errors over %s (hanzo-agent rules)', (api) => {
   it('fails when the stream ends before the reply is complete', async () => {
     const baseURL = await rawServer((_request, response) => {
       response.writeHead(200, {'content-type': 'text/event-stream'})
-      response.end(api === 'responses' ? 'event: response.created\ndata: {"type":"response.created","response":{}}\n\n' : 'data: {"choices":[{"index":0,"delta":{"content":"cut"}}]}\n\n')
+      response.end(
+        api === 'responses'
+          ? 'event: response.created\ndata: {"type":"response.created","response":{}}\n\n'
+          : 'data: {"choices":[{"index":0,"delta":{"content":"cut"}}]}\n\n',
+      )
     })
     const events = await collect(createOpenAIClient({api, apiKey: API_KEY, baseURL}))
     expect(errorOf(events).message).toMatch(/ended before the reply was complete/)
@@ -130,7 +167,9 @@ describe.each(APIS)('model errors over %s (hanzo-agent rules)', (api) => {
 
   it('says so when base_url serves a web page', async () => {
     const baseURL = await rawServer((_request, response) => {
-      response.writeHead(200, {'content-type': 'text/html; charset=utf-8'}).end('<!doctype html><title>Dashboard</title>')
+      response
+        .writeHead(200, {'content-type': 'text/html; charset=utf-8'})
+        .end('<!doctype html><title>Dashboard</title>')
     })
     const error = errorOf(await collect(createOpenAIClient({api, apiKey: API_KEY, baseURL})))
     expect(error.message).toMatch(/sent an HTML page, not an OpenAI-compatible reply\. Check base_url/)
@@ -140,7 +179,9 @@ describe.each(APIS)('model errors over %s (hanzo-agent rules)', (api) => {
     const baseURL = await rawServer(() => {
       // Never answers.
     })
-    const error = errorOf(await collect(createOpenAIClient({api, apiKey: API_KEY, baseURL, maxRetries: 0, timeoutMs: 50})))
+    const error = errorOf(
+      await collect(createOpenAIClient({api, apiKey: API_KEY, baseURL, maxRetries: 0, timeoutMs: 50})),
+    )
     expect(error).toMatchObject({code: 'ETIMEDOUT', status: undefined})
     expect(error.message).toMatch(/did not answer within 50 ms/)
   })

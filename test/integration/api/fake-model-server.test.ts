@@ -11,7 +11,11 @@ import {REPO_ROOT} from '../../helpers/cli.js'
 import {API_KEY, fakeModel} from './helpers.js'
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, {body: JSON.stringify(body), headers: {authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', ...headers}, method: 'POST'})
+  return fetch(url, {
+    body: JSON.stringify(body),
+    headers: {authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', ...headers},
+    method: 'POST',
+  })
 }
 
 /** The server-sent events of a response, parsed by our own SSE parser. */
@@ -21,25 +25,44 @@ async function frames(response: Response) {
   return [...all, ...sse.end()]
 }
 
-const chatRequest = {messages: [{content: 'hi', role: 'user'}], model: 'fake-model', stream: true, stream_options: {include_usage: true}}
-const responsesRequest = {input: [{content: 'hi', role: 'user', type: 'message'}], model: 'fake-model', store: false, stream: true}
+const chatRequest = {
+  messages: [{content: 'hi', role: 'user'}],
+  model: 'fake-model',
+  stream: true,
+  stream_options: {include_usage: true},
+}
+const responsesRequest = {
+  input: [{content: 'hi', role: 'user', type: 'message'}],
+  model: 'fake-model',
+  store: false,
+  stream: true,
+}
 
 describe('the fake model server', () => {
   it('lists the script model at GET /v1/models', async () => {
     const model = await fakeModel({model: 'qwen-fake', turns: []})
     const body = await (await fetch(`${model.url}/models`)).json()
-    expect(body).toEqual({data: [{created: 0, id: 'qwen-fake', object: 'model', owned_by: 'fake-model'}], object: 'list'})
+    expect(body).toEqual({
+      data: [{created: 0, id: 'qwen-fake', object: 'model', owned_by: 'fake-model'}],
+      object: 'list',
+    })
   })
 
   it('streams chat completion chunks: role, text, tool-call fragments by index, finish_reason, usage, [DONE]', async () => {
-    const model = await fakeModel({turns: [{chunk_size: 6, text: 'On it.', tool_calls: [{arguments: {path: 'a.ts'}, id: 'call_1', name: 'fs_read'}]}]})
+    const model = await fakeModel({
+      turns: [
+        {chunk_size: 6, text: 'On it.', tool_calls: [{arguments: {path: 'a.ts'}, id: 'call_1', name: 'fs_read'}]},
+      ],
+    })
     const response = await post(`${model.url}/chat/completions`, chatRequest)
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/)
     const events = await frames(response)
     expect(events.every((frame) => frame.event === null)).toBe(true)
     expect(events.at(-1)?.data).toBe('[DONE]')
     const chunks = events.slice(0, -1).map((frame) => JSON.parse(frame.data))
-    expect(chunks.every((chunk) => chunk.object === 'chat.completion.chunk' && chunk.id === 'chatcmpl-fake-1')).toBe(true)
+    expect(chunks.every((chunk) => chunk.object === 'chat.completion.chunk' && chunk.id === 'chatcmpl-fake-1')).toBe(
+      true,
+    )
     expect(chunks.map((chunk) => chunk.choices[0]?.delta)).toEqual([
       {content: '', refusal: null, role: 'assistant'},
       {content: 'On it.'},
@@ -51,18 +74,31 @@ describe('the fake model server', () => {
       undefined,
     ])
     expect(chunks.at(-2).choices[0].finish_reason).toBe('tool_calls')
-    expect(chunks.at(-1)).toMatchObject({choices: [], usage: {completion_tokens: expect.any(Number), prompt_tokens: 1, total_tokens: expect.any(Number)}})
+    expect(chunks.at(-1)).toMatchObject({
+      choices: [],
+      usage: {completion_tokens: expect.any(Number), prompt_tokens: 1, total_tokens: expect.any(Number)},
+    })
     expect(chunks.slice(0, -1).every((chunk) => chunk.usage === null)).toBe(true)
   })
 
   it('leaves the usage chunk out unless stream_options.include_usage asks for it', async () => {
     const model = await fakeModel({turns: [{text: 'hi'}]})
-    const chunks = (await frames(await post(`${model.url}/chat/completions`, {...chatRequest, stream_options: undefined}))).slice(0, -1)
+    const chunks = (
+      await frames(await post(`${model.url}/chat/completions`, {...chatRequest, stream_options: undefined}))
+    ).slice(0, -1)
     expect(chunks.map((frame) => JSON.parse(frame.data)).filter((chunk) => 'usage' in chunk)).toEqual([])
   })
 
   it('streams Responses events, each named in event: and type, numbered, ending in response.completed', async () => {
-    const model = await fakeModel({turns: [{text: 'Reading.', tool_calls: [{arguments: {path: 'a.ts'}, id: 'call_1', name: 'fs_read'}], usage: {input_tokens: 9, output_tokens: 4}}]})
+    const model = await fakeModel({
+      turns: [
+        {
+          text: 'Reading.',
+          tool_calls: [{arguments: {path: 'a.ts'}, id: 'call_1', name: 'fs_read'}],
+          usage: {input_tokens: 9, output_tokens: 4},
+        },
+      ],
+    })
     const events = await frames(await post(`${model.url}/responses`, responsesRequest))
     const data = events.map((frame) => JSON.parse(frame.data))
     expect(events.map((frame) => frame.event)).toEqual(data.map((event) => event.type))
@@ -91,24 +127,46 @@ describe('the fake model server', () => {
   })
 
   it('breaks a stream with an error in each API style', async () => {
-    const model = await fakeModel({turns: [{stream_error: {message: 'boom'}, text: 'par'}, {stream_error: {code: 'server_error', message: 'boom'}, text: 'par'}]})
+    const model = await fakeModel({
+      turns: [
+        {stream_error: {message: 'boom'}, text: 'par'},
+        {stream_error: {code: 'server_error', message: 'boom'}, text: 'par'},
+      ],
+    })
     const chat = await frames(await post(`${model.url}/chat/completions`, chatRequest))
     expect(JSON.parse(chat.at(-1)!.data)).toEqual({error: {message: 'boom'}})
     const responses = await frames(await post(`${model.url}/responses`, responsesRequest))
     expect(responses.at(-1)?.event).toBe('error')
-    expect(JSON.parse(responses.at(-1)!.data)).toMatchObject({code: 'server_error', message: 'boom', param: null, type: 'error'})
+    expect(JSON.parse(responses.at(-1)!.data)).toMatchObject({
+      code: 'server_error',
+      message: 'boom',
+      param: null,
+      type: 'error',
+    })
   })
 
   it('answers a request without stream: true with one JSON object', async () => {
     const model = await fakeModel({turns: [{text: 'chat'}, {text: 'responses'}]})
     const chat = await (await post(`${model.url}/chat/completions`, {...chatRequest, stream: false})).json()
-    expect(chat).toMatchObject({choices: [{finish_reason: 'stop', message: {content: 'chat', role: 'assistant'}}], object: 'chat.completion'})
+    expect(chat).toMatchObject({
+      choices: [{finish_reason: 'stop', message: {content: 'chat', role: 'assistant'}}],
+      object: 'chat.completion',
+    })
     const response = await (await post(`${model.url}/responses`, {...responsesRequest, stream: false})).json()
-    expect(response).toMatchObject({object: 'response', output: [{content: [{text: 'responses', type: 'output_text'}], type: 'message'}], status: 'completed'})
+    expect(response).toMatchObject({
+      object: 'response',
+      output: [{content: [{text: 'responses', type: 'output_text'}], type: 'message'}],
+      status: 'completed',
+    })
   })
 
   it('answers a scripted status with its body and headers, and a 200 error body', async () => {
-    const model = await fakeModel({turns: [{headers: {'retry-after': '7'}, status: 429}, {error_body: {message: 'nope', type: 'invalid_request_error'}}]})
+    const model = await fakeModel({
+      turns: [
+        {headers: {'retry-after': '7'}, status: 429},
+        {error_body: {message: 'nope', type: 'invalid_request_error'}},
+      ],
+    })
     const limited = await post(`${model.url}/chat/completions`, chatRequest)
     expect(limited.status).toBe(429)
     expect(limited.headers.get('retry-after')).toBe('7')
@@ -142,7 +200,10 @@ describe('the fake model server', () => {
     const exhausted = await post(`${model.url}/responses`, responsesRequest)
     expect(exhausted.status).toBe(500)
     expect(exhausted.headers.get('x-should-retry')).toBe('false')
-    expect(await exhausted.json()).toHaveProperty('error.message', expect.stringMatching(/script exhausted: request 2 has no turn \(the script has 1\)/))
+    expect(await exhausted.json()).toHaveProperty(
+      'error.message',
+      expect.stringMatching(/script exhausted: request 2 has no turn \(the script has 1\)/),
+    )
   })
 
   it('records every request with its body, and credentials redacted', async () => {
@@ -155,7 +216,11 @@ describe('the fake model server', () => {
     ])
     const [first] = model.requests
     expect(first.body).toEqual(chatRequest)
-    expect(first.headers).toMatchObject({'api-key': '[redacted]', authorization: 'Bearer [redacted]', 'x-trace': 'kept'})
+    expect(first.headers).toMatchObject({
+      'api-key': '[redacted]',
+      authorization: 'Bearer [redacted]',
+      'x-trace': 'kept',
+    })
     expect(JSON.stringify(model.requests)).not.toMatch(/sk-test|azure-secret/)
   })
 
@@ -171,7 +236,11 @@ describe('the fake model server', () => {
 
       const bad = join(dir, 'bad.json')
       writeFileSync(bad, JSON.stringify({turns: [{text: 'ok'}, {txt: 'typo'}]}))
-      await expect(startFakeModel(bad)).rejects.toThrow(new ScriptError(`${bad}: turns[1]: unknown key "txt" for a reply; allowed: expect, text, tool_calls, usage, chunk_size, delay_ms, truncated, stream_error`))
+      await expect(startFakeModel(bad)).rejects.toThrow(
+        new ScriptError(
+          `${bad}: turns[1]: unknown key "txt" for a reply; allowed: expect, text, tool_calls, usage, chunk_size, delay_ms, truncated, stream_error`,
+        ),
+      )
       writeFileSync(bad, '{"turns": [')
       await expect(startFakeModel(bad)).rejects.toThrow(/bad\.json: not JSON/)
     } finally {
@@ -188,7 +257,10 @@ describe('the fake model server', () => {
   it.each([
     [{turns: [{status: 200}]}, 'turns[0].status: must be an HTTP error status (400-599)'],
     [{turns: [{status: 500, text: 'x'}]}, 'turns[0]: unknown key "text" for an HTTP error (status)'],
-    [{turns: [{tool_calls: [{arguments: 3, name: 'x'}]}]}, 'turns[0].tool_calls[0].arguments: must be an object or a string'],
+    [
+      {turns: [{tool_calls: [{arguments: 3, name: 'x'}]}]},
+      'turns[0].tool_calls[0].arguments: must be an object or a string',
+    ],
     [{turns: [{expect: {last_user: 'x'}}]}, 'turns[0].expect: unknown check "last_user"'],
     [{turns: [{error_body: {code: 'x'}}]}, 'turns[0].error_body: must be an error object with a "message" string'],
   ])('refuses the script %j', async (script, message) => {

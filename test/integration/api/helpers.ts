@@ -52,7 +52,9 @@ export async function collect(
 
 /** The events without `raw`, which each test that cares looks at on its own. */
 export function withoutRaw(events: StreamEvent[]): StreamEvent[] {
-  return events.map((event) => (event.type === 'message_stop' ? {stopReason: event.stopReason, type: event.type} : event))
+  return events.map((event) =>
+    event.type === 'message_stop' ? {stopReason: event.stopReason, type: event.type} : event,
+  )
 }
 
 /** The error event's ModelError; fails the test when the call did not end in one. */
@@ -94,9 +96,14 @@ export async function replaySession(client: ApiClient, requests: number): Promis
   const calls: unknown[] = []
   for (let i = 0; i < requests; i++) {
     const events = await collect(client, CONVERSATIONS[Math.min(i, 1)], [READ_FILE])
-    calls.push(events.map((event) => (event.type === 'error' ? {code: event.error.code, message: event.error.message, status: event.error.status, type: 'error'} : event)))
+    calls.push(
+      events.map((event) =>
+        event.type === 'error'
+          ? {code: event.error.code, message: event.error.message, status: event.error.status, type: 'error'}
+          : event,
+      ),
+    )
   }
 
   return calls
 }
-

@@ -46,7 +46,9 @@ describe('the requests the OpenAI client sends', () => {
       model: 'gpt-test',
       stream: true,
       stream_options: {include_usage: true},
-      tools: [{function: {description: 'Read a file', name: 'fs_read', parameters: READ_FILE.inputSchema}, type: 'function'}],
+      tools: [
+        {function: {description: 'Read a file', name: 'fs_read', parameters: READ_FILE.inputSchema}, type: 'function'},
+      ],
     })
     expect(model.requests[0].path).toBe('/v1/chat/completions')
   })
@@ -69,24 +71,35 @@ describe('the requests the OpenAI client sends', () => {
       model: 'gpt-test',
       store: false,
       stream: true,
-      tools: [{description: 'Read a file', name: 'fs_read', parameters: READ_FILE.inputSchema, strict: false, type: 'function'}],
+      tools: [
+        {
+          description: 'Read a file',
+          name: 'fs_read',
+          parameters: READ_FILE.inputSchema,
+          strict: false,
+          type: 'function',
+        },
+      ],
     })
     expect(model.requests[0].path).toBe('/v1/responses')
   })
 
-  it.each(APIS)('%s: sends the key as a bearer token and the default headers; no Authorization without a key', async (api) => {
-    const model = await fakeModel({turns: [{text: 'a'}, {text: 'b'}]})
-    await collect(clientFor(model, api, {defaultHeaders: {'x-hanzo-session': 's1'}}))
-    await collect(clientFor(model, api, {apiKey: undefined}))
-    expect(model.requests[0].headers).toMatchObject({
-      accept: 'text/event-stream',
-      authorization: 'Bearer [redacted]',
-      'content-type': 'application/json',
-      'user-agent': expect.stringMatching(/^hanzo-dev/),
-      'x-hanzo-session': 's1',
-    })
-    expect(model.requests[1].headers).not.toHaveProperty('authorization')
-  })
+  it.each(APIS)(
+    '%s: sends the key as a bearer token and the default headers; no Authorization without a key',
+    async (api) => {
+      const model = await fakeModel({turns: [{text: 'a'}, {text: 'b'}]})
+      await collect(clientFor(model, api, {defaultHeaders: {'x-hanzo-session': 's1'}}))
+      await collect(clientFor(model, api, {apiKey: undefined}))
+      expect(model.requests[0].headers).toMatchObject({
+        accept: 'text/event-stream',
+        authorization: 'Bearer [redacted]',
+        'content-type': 'application/json',
+        'user-agent': expect.stringMatching(/^hanzo-dev/),
+        'x-hanzo-session': 's1',
+      })
+      expect(model.requests[1].headers).not.toHaveProperty('authorization')
+    },
+  )
 
   it.each(APIS)('%s: meets the expectations a script puts on the history', async (api) => {
     const model = await fakeModel({
@@ -105,7 +118,10 @@ describe('the requests the OpenAI client sends', () => {
       ],
     })
     const client = clientFor(model, api)
-    expect(withoutRaw(await collect(client, HISTORY, [READ_FILE, LIST_DIR]))[0]).toEqual({text: 'ok', type: 'content_delta'})
+    expect(withoutRaw(await collect(client, HISTORY, [READ_FILE, LIST_DIR]))[0]).toEqual({
+      text: 'ok',
+      type: 'content_delta',
+    })
     const [failure] = await collect(client, HISTORY, [READ_FILE])
     expect(failure).toMatchObject({error: {code: 'fake_model_expectation_failed', status: 400}, type: 'error'})
     expect(failure.type === 'error' && failure.error.message).toContain(

@@ -12,7 +12,12 @@ import {APIS, clientFor, collect, fakeModel, replaySession} from './helpers.js'
 /** One of everything a script can do, as a session would meet it. */
 const SCRIPT: Script = {
   turns: [
-    {expect: {last_user_contains: 'fix'}, chunk_size: 3, text: '<think>look first</think>Reading.', tool_calls: [{arguments: {path: 'a.ts'}, name: 'fs_read'}]},
+    {
+      expect: {last_user_contains: 'fix'},
+      chunk_size: 3,
+      text: '<think>look first</think>Reading.',
+      tool_calls: [{arguments: {path: 'a.ts'}, name: 'fs_read'}],
+    },
     {status: 429},
     {expect: {has_tool_result_for: 'fs_read'}, text: 'Fixed.', usage: {input_tokens: 30, output_tokens: 2}},
     {tool_calls: [{arguments: '{"path": ', id: 'bad', name: 'fs_read'}], truncated: true},
@@ -75,7 +80,10 @@ describe('createScriptedClient', () => {
     const client = await createScriptedClient({turns: [{chunk_size: 1, delay_ms: 5, text: 'slow reply'}]})
     const controller = new AbortController()
     const events: StreamEvent[] = []
-    for await (const event of client.sendMessage([{content: 'hi', role: 'user'}], [], {model: 'm', signal: controller.signal})) {
+    for await (const event of client.sendMessage([{content: 'hi', role: 'user'}], [], {
+      model: 'm',
+      signal: controller.signal,
+    })) {
       events.push(event)
       controller.abort()
     }

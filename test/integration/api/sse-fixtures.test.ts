@@ -48,8 +48,19 @@ describe('recorded-format streams through the OpenAI client', () => {
 
   it('chat completions parallel tool calls: both assembled from fragments, in index order', async () => {
     expect(withoutRaw(await eventsOf('chat-completions-parallel-tools.chunks.txt', 'chat_completions'))).toEqual([
-      {call: {arguments: '{"path": "src/index.ts"}', id: 'call_Ym9vdHN0cmFwLWEx', input: {path: 'src/index.ts'}, name: 'fs_read'}, type: 'tool_use'},
-      {call: {arguments: '{"path": "src"}', id: 'call_c2Vjb25kLWNhbGwy', input: {path: 'src'}, name: 'fs_list'}, type: 'tool_use'},
+      {
+        call: {
+          arguments: '{"path": "src/index.ts"}',
+          id: 'call_Ym9vdHN0cmFwLWEx',
+          input: {path: 'src/index.ts'},
+          name: 'fs_read',
+        },
+        type: 'tool_use',
+      },
+      {
+        call: {arguments: '{"path": "src"}', id: 'call_c2Vjb25kLWNhbGwy', input: {path: 'src'}, name: 'fs_list'},
+        type: 'tool_use',
+      },
       {type: 'usage', usage: {inputTokens: 152, outputTokens: 48}},
       {stopReason: 'tool_use', type: 'message_stop'},
     ])
@@ -76,7 +87,15 @@ describe('recorded-format streams through the OpenAI client', () => {
   it('Responses function call after a reasoning item: one tool_use, the usage, the final response as raw', async () => {
     const events = await eventsOf('responses-function-call.chunks.txt', 'responses')
     expect(withoutRaw(events)).toEqual([
-      {call: {arguments: '{"path":"README.md"}', id: 'call_R2VuZXJhdGVkSWQx', input: {path: 'README.md'}, name: 'fs_read'}, type: 'tool_use'},
+      {
+        call: {
+          arguments: '{"path":"README.md"}',
+          id: 'call_R2VuZXJhdGVkSWQx',
+          input: {path: 'README.md'},
+          name: 'fs_read',
+        },
+        type: 'tool_use',
+      },
       {type: 'usage', usage: {inputTokens: 311, outputTokens: 87}},
       {stopReason: 'tool_use', type: 'message_stop'},
     ])
@@ -88,14 +107,20 @@ describe('recorded-format streams through the OpenAI client', () => {
     expect(events.slice(0, 2)).toEqual(text('Let', ' me'))
     expect(events).toHaveLength(3)
     expect(events[2]).toMatchObject({
-      error: {code: 'server_error', message: 'The server had an error processing your request. Sorry about that! You can retry your request.'},
+      error: {
+        code: 'server_error',
+        message: 'The server had an error processing your request. Sorry about that! You can retry your request.',
+      },
       type: 'error',
     })
   })
 })
 
 describe('a server that ignores stream: true and sends the whole reply as JSON', () => {
-  const serveJson = (body: unknown) => rawServer((_request, response) => response.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify(body)))
+  const serveJson = (body: unknown) =>
+    rawServer((_request, response) =>
+      response.writeHead(200, {'content-type': 'application/json'}).end(JSON.stringify(body)),
+    )
 
   it('chat completions: the completion becomes the same events a stream would give', async () => {
     const completion = {
@@ -103,7 +128,11 @@ describe('a server that ignores stream: true and sends the whole reply as JSON',
         {
           finish_reason: 'tool_calls',
           index: 0,
-          message: {content: 'Reading.', role: 'assistant', tool_calls: [{function: {arguments: '{"path":"a.ts"}', name: 'fs_read'}, id: 'call_1', type: 'function'}]},
+          message: {
+            content: 'Reading.',
+            role: 'assistant',
+            tool_calls: [{function: {arguments: '{"path":"a.ts"}', name: 'fs_read'}, id: 'call_1', type: 'function'}],
+          },
         },
       ],
       id: 'chatcmpl-1',
@@ -124,11 +153,22 @@ describe('a server that ignores stream: true and sends the whole reply as JSON',
       id: 'resp_1',
       incomplete_details: {reason: 'max_output_tokens'},
       object: 'response',
-      output: [{content: [{annotations: [], text: 'It was a dark', type: 'output_text'}], id: 'msg_1', role: 'assistant', type: 'message'}],
+      output: [
+        {
+          content: [{annotations: [], text: 'It was a dark', type: 'output_text'}],
+          id: 'msg_1',
+          role: 'assistant',
+          type: 'message',
+        },
+      ],
       status: 'incomplete',
       usage: {input_tokens: 5, output_tokens: 4},
     }
     const events = await collect(createOpenAIClient({api: 'responses', baseURL: await serveJson(response)}))
-    expect(events).toEqual([...text('It was a dark'), {type: 'usage', usage: {inputTokens: 5, outputTokens: 4}}, {raw: response, stopReason: 'max_tokens', type: 'message_stop'}])
+    expect(events).toEqual([
+      ...text('It was a dark'),
+      {type: 'usage', usage: {inputTokens: 5, outputTokens: 4}},
+      {raw: response, stopReason: 'max_tokens', type: 'message_stop'},
+    ])
   })
 })

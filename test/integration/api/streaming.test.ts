@@ -4,7 +4,9 @@ import {APIS, clientFor, collect, fakeModel, LIST_DIR, READ_FILE, withoutRaw} fr
 
 describe.each(APIS)('the OpenAI client over %s, against the fake model', (api) => {
   it('streams text as deltas, then the usage, then message_stop', async () => {
-    const model = await fakeModel({turns: [{chunk_size: 4, text: 'Hello, world!', usage: {input_tokens: 12, output_tokens: 5}}]})
+    const model = await fakeModel({
+      turns: [{chunk_size: 4, text: 'Hello, world!', usage: {input_tokens: 12, output_tokens: 5}}],
+    })
     const events = await collect(clientFor(model, api))
     expect(withoutRaw(events)).toEqual([
       {text: 'Hell', type: 'content_delta'},
@@ -36,12 +38,19 @@ describe.each(APIS)('the OpenAI client over %s, against the fake model', (api) =
       {arguments: '{"path":"src/index.ts"}', id: 'call_a', input: {path: 'src/index.ts'}, name: 'fs_read'},
       {arguments: '{"path":"src"}', id: 'call_b', input: {path: 'src'}, name: 'fs_list'},
     ])
-    expect(events.filter((event) => event.type === 'content_delta').map((event) => event.text).join('')).toBe('Looking.')
+    expect(
+      events
+        .filter((event) => event.type === 'content_delta')
+        .map((event) => event.text)
+        .join(''),
+    ).toBe('Looking.')
     expect(events.at(-1)).toMatchObject({stopReason: 'tool_use', type: 'message_stop'})
   })
 
   it('gives {} as the input of a call whose arguments are not valid JSON, and the raw arguments', async () => {
-    const model = await fakeModel({turns: [{chunk_size: 5, tool_calls: [{arguments: '{"path": "a.ts", ', name: 'fs_read'}]}]})
+    const model = await fakeModel({
+      turns: [{chunk_size: 5, tool_calls: [{arguments: '{"path": "a.ts", ', name: 'fs_read'}]}],
+    })
     const events = await collect(clientFor(model, api), undefined, [READ_FILE])
     expect(events.find((event) => event.type === 'tool_use')).toEqual({
       call: {arguments: '{"path": "a.ts", ', id: 'call_fake_1_1', input: {}, name: 'fs_read'},
@@ -64,14 +73,20 @@ describe.each(APIS)('the OpenAI client over %s, against the fake model', (api) =
   it('counts usage from the conversation when the script gives none', async () => {
     const model = await fakeModel({turns: [{text: 'abcdefgh'}]})
     const events = await collect(clientFor(model, api), [{content: 'x'.repeat(40), role: 'user'}])
-    expect(events.find((event) => event.type === 'usage')).toEqual({type: 'usage', usage: {inputTokens: 10, outputTokens: 2}})
+    expect(events.find((event) => event.type === 'usage')).toEqual({
+      type: 'usage',
+      usage: {inputTokens: 10, outputTokens: 2},
+    })
   })
 
   it('ends quietly, without message_stop or error, when the signal aborts mid-stream', async () => {
     const model = await fakeModel({turns: [{chunk_size: 1, delay_ms: 20, text: 'a long reply that will not finish'}]})
     const controller = new AbortController()
     const events = []
-    for await (const event of clientFor(model, api).sendMessage([{content: 'hi', role: 'user'}], [], {model: 'fake-model', signal: controller.signal})) {
+    for await (const event of clientFor(model, api).sendMessage([{content: 'hi', role: 'user'}], [], {
+      model: 'fake-model',
+      signal: controller.signal,
+    })) {
       events.push(event)
       controller.abort()
     }

@@ -12,7 +12,10 @@ const REPLY = [
   '',
 ].join('\n\n')
 
-const TEXT_ONLY = [{text: 'ok', type: 'content_delta'}, {stopReason: 'end_turn', type: 'message_stop'}]
+const TEXT_ONLY = [
+  {text: 'ok', type: 'content_delta'},
+  {stopReason: 'end_turn', type: 'message_stop'},
+]
 
 /** A whole second, as HTTP dates have no finer ones. */
 const NOW = Date.UTC(2030, 0, 1, 12, 0, 0)
@@ -45,7 +48,9 @@ describe('the HTTP transport of the OpenAI client (chat completions)', () => {
     const baseURL = await rawServer((_request, response) => {
       response.writeHead(200, {'content-type': 'text/event-stream'}).write(REPLY)
     })
-    expect(withoutRaw(await collect(createOpenAIClient({api: 'chat_completions', apiKey: API_KEY, baseURL})))).toEqual(TEXT_ONLY)
+    expect(withoutRaw(await collect(createOpenAIClient({api: 'chat_completions', apiKey: API_KEY, baseURL})))).toEqual(
+      TEXT_ONLY,
+    )
   })
 
   it('obeys x-should-retry over the status', async () => {
@@ -70,7 +75,13 @@ describe('the HTTP transport of the OpenAI client (chat completions)', () => {
   ])('waits the retry-after the server gives in %s', async (_form, headers, waitMs) => {
     const model = await fakeModel({turns: [{headers, status: 429}, {text: 'ok'}]})
     const clock = recordingClock()
-    expect(withoutRaw(await collect(createOpenAIClient({api: 'chat_completions', apiKey: API_KEY, baseURL: model.url, maxRetries: 1, ...clock})))[0]).toEqual({text: 'ok', type: 'content_delta'})
+    expect(
+      withoutRaw(
+        await collect(
+          createOpenAIClient({api: 'chat_completions', apiKey: API_KEY, baseURL: model.url, maxRetries: 1, ...clock}),
+        ),
+      )[0],
+    ).toEqual({text: 'ok', type: 'content_delta'})
     expect(clock.waits).toEqual([waitMs])
     expect(model.requests).toHaveLength(2)
   })
@@ -82,7 +93,9 @@ describe('the HTTP transport of the OpenAI client (chat completions)', () => {
       if (++attempts > 1) response.writeHead(200, {'content-type': 'text/event-stream'}).end(REPLY)
     })
     const clock = recordingClock()
-    const events = await collect(createOpenAIClient({api: 'chat_completions', apiKey: API_KEY, baseURL, maxRetries: 1, timeoutMs: 50, ...clock}))
+    const events = await collect(
+      createOpenAIClient({api: 'chat_completions', apiKey: API_KEY, baseURL, maxRetries: 1, timeoutMs: 50, ...clock}),
+    )
     expect(withoutRaw(events)).toEqual(TEXT_ONLY)
     expect(attempts).toBe(2)
     // Full jitter under the first ceiling (500 ms).

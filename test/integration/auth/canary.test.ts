@@ -7,7 +7,11 @@ import type {Turn} from '../../../src/testing/fake-model/script.js'
 import {startFakeModel} from '../../../src/testing/fake-model/server.js'
 import {type CliResult, makeSandbox, runCli, type Sandbox, unwrapped} from '../../helpers/cli.js'
 import {credentialsFile, startLogin, writeUserSettings} from '../../support/oauth/cli-login.js'
-import {type ScriptedAnswer, type ScriptedOAuthServer, startScriptedOAuthServer} from '../../support/oauth/scripted-server.js'
+import {
+  type ScriptedAnswer,
+  type ScriptedOAuthServer,
+  startScriptedOAuthServer,
+} from '../../support/oauth/scripted-server.js'
 
 // Issue 5: "Secrets never leak". Every secret the CLI handles is a random canary, the servers
 // echo them back in their errors, every command runs with oclif's debug output on (DEBUG=* logs
@@ -55,7 +59,17 @@ describe('secrets never leak (issue 5): canaries through every command, with deb
     for (const dir of [project, box.env.TMPDIR]) mkdirSync(dir, {recursive: true})
     writeFileSync(join(project, 'notes.txt'), 'hello\n')
     srv = await startScriptedOAuthServer()
-    srv.script['/device'] = [{body: {device_code: S.deviceCode, expires_in: 600, interval: 1, user_code: 'ABCD-EFGH', verification_uri: `${srv.issuer}/activate`}}]
+    srv.script['/device'] = [
+      {
+        body: {
+          device_code: S.deviceCode,
+          expires_in: 600,
+          interval: 1,
+          user_code: 'ABCD-EFGH',
+          verification_uri: `${srv.issuer}/activate`,
+        },
+      },
+    ]
     settings()
   })
   afterAll(async () => {
@@ -66,15 +80,30 @@ describe('secrets never leak (issue 5): canaries through every command, with deb
   const settingsFile = () => join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json')
 
   function settings(modelUrl = 'http://127.0.0.1:9/v1') {
-    const oauth = {client_id: 'hanzo-cli', client_secret: S.clientSecret, issuer: srv.issuer, scopes: ['openid', 'offline_access']}
+    const oauth = {
+      client_id: 'hanzo-cli',
+      client_secret: S.clientSecret,
+      issuer: srv.issuer,
+      scopes: ['openid', 'offline_access'],
+    }
     writeUserSettings(box, {
       provider: 'corp',
-      providers: {corp: {base_url: modelUrl, oauth}, corp2: {base_url: modelUrl, oauth}, corp3: {api_key: S.settingsKey, base_url: modelUrl}},
+      providers: {
+        corp: {base_url: modelUrl, oauth},
+        corp2: {base_url: modelUrl, oauth},
+        corp3: {api_key: S.settingsKey, base_url: modelUrl},
+      },
     })
   }
 
   const tokens = (accessToken: string, refreshToken: string): ScriptedAnswer => ({
-    body: {access_token: accessToken, expires_in: 30, id_token: S.idToken, refresh_token: refreshToken, token_type: 'Bearer'},
+    body: {
+      access_token: accessToken,
+      expires_in: 30,
+      id_token: S.idToken,
+      refresh_token: refreshToken,
+      token_type: 'Bearer',
+    },
   })
 
   /** A careless server: its answer quotes every field of the request, secrets and all. */
@@ -82,18 +111,29 @@ describe('secrets never leak (issue 5): canaries through every command, with deb
     return {
       get body() {
         const form = srv.requests.at(-1)?.form ?? {}
-        return body(Object.entries(form).map(([name, value]) => `${name}=${value}`).join(' '))
+        return body(
+          Object.entries(form)
+            .map(([name, value]) => `${name}=${value}`)
+            .join(' '),
+        )
       },
       status,
     }
   }
 
-  const oauthError = (status: number, error: string) => echo(status, (sent) => ({error, error_description: `request rejected: ${sent}`}))
+  const oauthError = (status: number, error: string) =>
+    echo(status, (sent) => ({error, error_description: `request rejected: ${sent}`}))
   const htmlPage = echo(500, (sent) => `<html><body><h1>Internal Server Error</h1><pre>${sent}</pre></body></html>`)
 
   /** Where each kind of canary may rest on disk: the store, or the settings the user wrote it in. */
   const allowedFile = (kind: string | undefined) =>
-    ({AT: credentialsFile(box), CS: settingsFile(), KEY: credentialsFile(box), RT: credentialsFile(box), SK: settingsFile()})[kind ?? '']
+    ({
+      AT: credentialsFile(box),
+      CS: settingsFile(),
+      KEY: credentialsFile(box),
+      RT: credentialsFile(box),
+      SK: settingsFile(),
+    })[kind ?? '']
 
   /** Each canary or verifier in `text`, with what surrounds it: the report of a leak. */
   function leaks(text: string, file?: string): string[] {
@@ -109,7 +149,11 @@ describe('secrets never leak (issue 5): canaries through every command, with deb
     if (!tokenOnStdout) expect.soft(leaks(result.stdout), `${label}: stdout`).toEqual([])
   }
 
-  async function cli(label: string, args: string[], options: {env?: Record<string, string>; input?: string; quiet?: boolean; tokenOnStdout?: boolean} = {}) {
+  async function cli(
+    label: string,
+    args: string[],
+    options: {env?: Record<string, string>; input?: string; quiet?: boolean; tokenOnStdout?: boolean} = {},
+  ) {
     const env = {...box.env, ...(options.quiet ? {} : DEBUG_ENV), HANZO_API_KEY: S.envKey, ...options.env}
     const result = await runCli(args, {cwd: project, env, input: options.input})
     check(label, result, options)
@@ -140,7 +184,10 @@ describe('secrets never leak (issue 5): canaries through every command, with deb
   it('a PKCE login whose code exchange is refused by a server quoting the code, verifier and client secret', async () => {
     srv.script['/token'] = [oauthError(400, 'invalid_grant')]
     for (const debug of [false, true]) {
-      const login = startLogin(['--provider', 'corp', '--no-browser'], box, {HANZO_API_KEY: S.envKey, ...(debug ? DEBUG_ENV : {})})
+      const login = startLogin(['--provider', 'corp', '--no-browser'], box, {
+        HANZO_API_KEY: S.envKey,
+        ...(debug ? DEBUG_ENV : {}),
+      })
       const authorize = new URL((await login.read(AUTHORIZE_URL))[1]).searchParams
       const redirect = `${authorize.get('redirect_uri')}?code=${S.code}&state=${authorize.get('state')}`
       // Pasted (the browser is elsewhere), or the browser's own redirect: its page must not show the code either.
@@ -158,7 +205,11 @@ describe('secrets never leak (issue 5): canaries through every command, with deb
 
   it('a device login refused by a server quoting the device code, then one handing out tokens', async () => {
     srv.script['/token'] = [oauthError(400, 'invalid_client')]
-    await failing('auth login --device (refused)', ['auth', 'login', '--provider', 'corp', '--device'], 'The authorization server refused the login (invalid_client')
+    await failing(
+      'auth login --device (refused)',
+      ['auth', 'login', '--provider', 'corp', '--device'],
+      'The authorization server refused the login (invalid_client',
+    )
     expect(srv.requests.findLast((request) => request.path === '/token')!.form.device_code).toBe(S.deviceCode)
 
     srv.script['/token'] = [{body: {error: 'authorization_pending'}, status: 400}, tokens(S.at1, S.rt1)]
@@ -168,13 +219,21 @@ describe('secrets never leak (issue 5): canaries through every command, with deb
   })
 
   it('an API key read from stdin, and the status of every credential', async () => {
-    const stored = await cli('auth login --with-api-key', ['auth', 'login', '--provider', 'corp2', '--with-api-key'], {input: `${S.apiKey}\n`})
+    const stored = await cli('auth login --with-api-key', ['auth', 'login', '--provider', 'corp2', '--with-api-key'], {
+      input: `${S.apiKey}\n`,
+    })
     expect(stored).toMatchObject({exitCode: 0, stdout: expect.stringContaining('Logged in to corp2')})
     expect((await cli('auth status', ['auth', 'status'])).exitCode).toBe(0)
     const status = await cli('auth status --json', ['auth', 'status', '--json'])
     expect(JSON.parse(status.stdout)).toMatchObject({
-      apiKeys: expect.arrayContaining([{provider: 'hanzo', source: 'HANZO_API_KEY'}, {file: settingsFile(), provider: 'corp3', source: 'providers.corp3.api_key'}]),
-      credentials: [expect.objectContaining({provider: 'corp'}), expect.objectContaining({provider: 'corp2', type: 'api_key'})],
+      apiKeys: expect.arrayContaining([
+        {provider: 'hanzo', source: 'HANZO_API_KEY'},
+        {file: settingsFile(), provider: 'corp3', source: 'providers.corp3.api_key'},
+      ]),
+      credentials: [
+        expect.objectContaining({provider: 'corp'}),
+        expect.objectContaining({provider: 'corp2', type: 'api_key'}),
+      ],
     })
   })
 
@@ -182,14 +241,31 @@ describe('secrets never leak (issue 5): canaries through every command, with deb
     srv.script['/token'] = [tokens(S.at2, S.rt2)]
     const renewed = await cli('auth token', ['auth', 'token', '--provider', 'corp'], {tokenOnStdout: true})
     expect(renewed).toMatchObject({exitCode: 0, stdout: S.at2})
-    expect(srv.requests.findLast((request) => request.path === '/token')!.form).toMatchObject({grant_type: 'refresh_token', refresh_token: S.rt1})
-    expect((await cli('auth token (API key)', ['auth', 'token', '--provider', 'corp2'], {tokenOnStdout: true})).stdout).toBe(S.apiKey)
+    expect(srv.requests.findLast((request) => request.path === '/token')!.form).toMatchObject({
+      grant_type: 'refresh_token',
+      refresh_token: S.rt1,
+    })
+    expect(
+      (await cli('auth token (API key)', ['auth', 'token', '--provider', 'corp2'], {tokenOnStdout: true})).stdout,
+    ).toBe(S.apiKey)
 
     const token = ['auth', 'token', '--provider', 'corp']
     const refusals: [string, ScriptedAnswer, string][] = [
-      ['invalid_grant', oauthError(400, 'invalid_grant'), 'The corp login was revoked, or its refresh token was already used'],
-      ['invalid_client', oauthError(400, 'invalid_client'), 'Could not renew the corp login: invalid_client: request rejected'],
-      ['a 500 naming the token', echo(500, (sent) => ({error: `server_error while handling ${sent}`})), 'Could not renew the corp login'],
+      [
+        'invalid_grant',
+        oauthError(400, 'invalid_grant'),
+        'The corp login was revoked, or its refresh token was already used',
+      ],
+      [
+        'invalid_client',
+        oauthError(400, 'invalid_client'),
+        'Could not renew the corp login: invalid_client: request rejected',
+      ],
+      [
+        'a 500 naming the token',
+        echo(500, (sent) => ({error: `server_error while handling ${sent}`})),
+        'Could not renew the corp login',
+      ],
       ['a 500 page', htmlPage, 'answered HTTP 500 with a body that is not JSON'],
     ]
     for (const [what, answer, message] of refusals) {
@@ -200,19 +276,36 @@ describe('secrets never leak (issue 5): canaries through every command, with deb
 
   it('run with the stored login and with the stored API key, the model quoting them in its errors', async () => {
     srv.script['/token'] = [oauthError(400, 'invalid_grant')]
-    await failing('run, renewal refused', ['run', 'hi'], 'The corp login was revoked, or its refresh token was already used')
+    await failing(
+      'run, renewal refused',
+      ['run', 'hi'],
+      'The corp login was revoked, or its refresh token was already used',
+    )
     srv.script['/token'] = [tokens(S.at3, S.rt3)]
-    const unauthorized = (key: string): Turn => ({body: {code: 'invalid_api_key', message: `Incorrect API key provided: ${key}`}, status: 401})
+    const unauthorized = (key: string): Turn => ({
+      body: {code: 'invalid_api_key', message: `Incorrect API key provided: ${key}`},
+      status: 401,
+    })
     // A tool call first, so that the run writes an audit record for the walk to read.
     const read: Turn = {tool_calls: [{arguments: {path: 'notes.txt'}, name: 'fs_read'}]}
     const viaKey = {HANZO_PROVIDER: 'corp2'}
     const runs: [string, Turn[], string[], {env?: Record<string, string>; quiet?: boolean}][] = [
       ['run (login, 401)', [read, unauthorized(S.at3)], [], {quiet: true}],
       ['run --output-format json (login, 401)', [unauthorized(S.at3)], ['--output-format', 'json'], {}],
-      ['run --output-format stream-json (login, stream error)', [{stream_error: {message: `token ${S.at3} revoked`}, text: 'Let me'}], ['--output-format', 'stream-json'], {}],
+      [
+        'run --output-format stream-json (login, stream error)',
+        [{stream_error: {message: `token ${S.at3} revoked`}, text: 'Let me'}],
+        ['--output-format', 'stream-json'],
+        {},
+      ],
       ['run (API key, 401)', [unauthorized(S.apiKey)], [], {env: viaKey, quiet: true}],
       ['run (API key, 401, debug)', [unauthorized(S.apiKey)], [], {env: viaKey}],
-      ['run --output-format json (API key, 502 pages)', Array(3).fill({body: `<html>proxy: bad key ${S.apiKey}</html>`, status: 502}), ['--output-format', 'json'], {env: viaKey}],
+      [
+        'run --output-format json (API key, 502 pages)',
+        Array(3).fill({body: `<html>proxy: bad key ${S.apiKey}</html>`, status: 502}),
+        ['--output-format', 'json'],
+        {env: viaKey},
+      ],
       ['run (API key, error body)', [{error_body: {message: `key ${S.apiKey} is over its quota`}}], [], {env: viaKey}],
     ]
     for (const [label, turns, args, options] of runs) {
@@ -246,7 +339,9 @@ describe('secrets never leak (issue 5): canaries through every command, with deb
       await cli(args.join(' '), args)
     }
 
-    expect((await cli('config list (again)', ['config', 'list'])).stdout).toContain('providers.corp3.api_key=[redacted]')
+    expect((await cli('config list (again)', ['config', 'list'])).stdout).toContain(
+      'providers.corp3.api_key=[redacted]',
+    )
   })
 
   it('--verbose is refused without running the command or echoing stdin', async () => {
@@ -279,7 +374,9 @@ describe('secrets never leak (issue 5): canaries through every command, with deb
 
     // A second grant, so that --all has one to revoke too.
     srv.script['/token'] = [tokens(S.at4, S.rt4)]
-    expect((await cli('auth login --device (again)', ['auth', 'login', '--provider', 'corp', '--device'])).exitCode).toBe(0)
+    expect(
+      (await cli('auth login --device (again)', ['auth', 'login', '--provider', 'corp', '--device'])).exitCode,
+    ).toBe(0)
     srv.script['/revoke'] = [oauthError(400, 'invalid_request')]
     const all = await cli('auth logout --all --json', ['auth', 'logout', '--all', '--json'])
     expect(all.exitCode).toBe(0)

@@ -20,16 +20,30 @@ describe('auth commands without a server', () => {
   })
 
   it('stores an API key from stdin (0600), reports it without the key, and run uses it', async () => {
-    const login = await runCli(['auth', 'login', '--provider', 'openai', '--with-api-key', '--json'], {env: box.env, input: 'sk-stored-key-123\n'})
+    const login = await runCli(['auth', 'login', '--provider', 'openai', '--with-api-key', '--json'], {
+      env: box.env,
+      input: 'sk-stored-key-123\n',
+    })
     expect(login.exitCode).toBe(0)
-    expect(JSON.parse(login.stdout)).toEqual({backend: 'file', provider: 'openai', storedIn: credentialsFile(box), type: 'api_key'})
+    expect(JSON.parse(login.stdout)).toEqual({
+      backend: 'file',
+      provider: 'openai',
+      storedIn: credentialsFile(box),
+      type: 'api_key',
+    })
     expect(storedCredentials(box)).toEqual({openai: {key: 'sk-stored-key-123', type: 'api_key'}})
     expect(statSync(credentialsFile(box)).mode & 0o777).toBe(0o600)
 
     const status = await runCli(['auth', 'status'], {env: box.env})
-    expect(status).toMatchObject({exitCode: 0, stdout: expect.stringMatching(/^openai: API key — .*credentials\.json$/)})
+    expect(status).toMatchObject({
+      exitCode: 0,
+      stdout: expect.stringMatching(/^openai: API key — .*credentials\.json$/),
+    })
     expect(status.stdout + status.stderr).not.toContain('sk-stored-key-123')
-    expect(await runCli(['auth', 'token', '--provider', 'openai'], {env: box.env})).toMatchObject({exitCode: 0, stdout: 'sk-stored-key-123'})
+    expect(await runCli(['auth', 'token', '--provider', 'openai'], {env: box.env})).toMatchObject({
+      exitCode: 0,
+      stdout: 'sk-stored-key-123',
+    })
   })
 
   it('never echoes a key typed as an argument by mistake', async () => {
@@ -68,7 +82,10 @@ describe('auth commands without a server', () => {
     const logout = await runCli(['auth', 'logout', '--provider', 'hanzo'], {env: box.env})
     expect(logout.exitCode).toBe(1)
     expect(unwrapped(logout.stderr)).toContain('Not logged in to hanzo')
-    expect(await runCli(['auth', 'logout'], {env: box.env})).toMatchObject({exitCode: 0, stdout: 'Not logged in to any provider.'})
+    expect(await runCli(['auth', 'logout'], {env: box.env})).toMatchObject({
+      exitCode: 0,
+      stdout: 'Not logged in to any provider.',
+    })
   })
 
   it('shows API keys from the environment by their variable, never the key', async () => {
@@ -98,12 +115,20 @@ describe('auth commands without a server', () => {
   it('auth token with only a key in the environment or settings says where the key is, not "Not logged in", and prints no key', async () => {
     const fromEnv = await runCli(['auth', 'token'], {env: {...box.env, HANZO_API_KEY: 'hk-env-secret'}})
     expect(fromEnv.exitCode).toBe(1)
-    expect(unwrapped(fromEnv.stderr)).toContain('No stored login for hanzo: its API key comes from the environment (HANZO_API_KEY)')
-    expect(unwrapped(fromEnv.stderr)).toContain('use $HANZO_API_KEY directly, or store a login for auth token to print: hanzo-dev auth login --provider hanzo')
+    expect(unwrapped(fromEnv.stderr)).toContain(
+      'No stored login for hanzo: its API key comes from the environment (HANZO_API_KEY)',
+    )
+    expect(unwrapped(fromEnv.stderr)).toContain(
+      'use $HANZO_API_KEY directly, or store a login for auth token to print: hanzo-dev auth login --provider hanzo',
+    )
     expect(fromEnv.stdout + fromEnv.stderr).not.toMatch(/Not logged in|secret/)
 
-    const fromOpenAI = await runCli(['auth', 'token', '--provider', 'openai'], {env: {...box.env, OPENAI_API_KEY: 'sk-env-secret'}})
-    expect(unwrapped(fromOpenAI.stderr)).toContain('No stored login for openai: its API key comes from the environment (OPENAI_API_KEY)')
+    const fromOpenAI = await runCli(['auth', 'token', '--provider', 'openai'], {
+      env: {...box.env, OPENAI_API_KEY: 'sk-env-secret'},
+    })
+    expect(unwrapped(fromOpenAI.stderr)).toContain(
+      'No stored login for openai: its API key comes from the environment (OPENAI_API_KEY)',
+    )
 
     const file = writeUserSettings(box, {api_key: 'hk-file-secret'})
     const fromFile = await runCli(['auth', 'token'], {env: box.env})
@@ -119,7 +144,9 @@ describe('auth commands without a server', () => {
     })
     expect(out.exitCode).toBe(0)
     expect(JSON.parse(out.stdout)).toMatchObject({backend: 'file'})
-    expect(unwrapped(out.stderr)).toMatch(/Warning: Cannot write to the Secret Service keyring \(.*\); credentials go to .*credentials\.json/)
+    expect(unwrapped(out.stderr)).toMatch(
+      /Warning: Cannot write to the Secret Service keyring \(.*\); credentials go to .*credentials\.json/,
+    )
     expect(storedCredentials(box)).toEqual({hanzo: {key: 'hk-1', type: 'api_key'}})
   })
 })

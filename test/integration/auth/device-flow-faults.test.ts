@@ -65,7 +65,10 @@ describe('device flow against a scripted server (what oidc-provider never sends)
   })
 
   it('retries a 500 and an HTML page with backoff, then succeeds', async () => {
-    server.script['/device'] = [{body: '<html>bad gateway</html>', status: 502}, {body: {...DEVICE, interval: 1, verification_uri: `${server.issuer}/a`}}]
+    server.script['/device'] = [
+      {body: '<html>bad gateway</html>', status: 502},
+      {body: {...DEVICE, interval: 1, verification_uri: `${server.issuer}/a`}},
+    ]
     server.script['/token'] = [
       {body: {error: 'temporarily_unavailable_page'}, status: 500},
       {body: '<html>oops</html>', status: 200},
@@ -81,7 +84,10 @@ describe('device flow against a scripted server (what oidc-provider never sends)
     server.script['/device'] = [{body: {...DEVICE, interval: 1, verification_uri: `${server.issuer}/a`}}]
     server.script['/token'] = [{body: 'Service Unavailable', status: 503}]
     const error = await thrown(runDeviceFlow(options({maxServerErrors: 3})))
-    expect(error).toMatchObject({message: expect.stringMatching(/HTTP 503 with a body that is not JSON 3 times in a row/), name: 'UserError'})
+    expect(error).toMatchObject({
+      message: expect.stringMatching(/HTTP 503 with a body that is not JSON 3 times in a row/),
+      name: 'UserError',
+    })
   })
 
   it('ends with a clear message on access_denied and expired_token', async () => {
@@ -93,12 +99,18 @@ describe('device flow against a scripted server (what oidc-provider never sends)
   })
 
   it('strips control characters from what it shows, and warns about a foreign verification host', async () => {
-    server.script['/device'] = [{body: {...DEVICE, user_code: 'AB\u001b[2JCD', verification_uri: 'https://evil.example/\u0007activate'}}]
+    server.script['/device'] = [
+      {body: {...DEVICE, user_code: 'AB\u001b[2JCD', verification_uri: 'https://evil.example/\u0007activate'}},
+    ]
     server.script['/token'] = [{body: {access_token: 'at', token_type: 'Bearer'}}]
     const prompts: unknown[] = []
     await runDeviceFlow(options({onPrompt: (prompt) => void prompts.push(prompt)}))
-    expect(prompts).toEqual([{expiresInSeconds: 600, userCode: 'AB[2JCD', verificationUri: 'https://evil.example/activate'}])
-    expect(warnings).toEqual([expect.stringContaining('The verification page is on evil.example, not on the issuer\'s host 127.0.0.1')])
+    expect(prompts).toEqual([
+      {expiresInSeconds: 600, userCode: 'AB[2JCD', verificationUri: 'https://evil.example/activate'},
+    ])
+    expect(warnings).toEqual([
+      expect.stringContaining("The verification page is on evil.example, not on the issuer's host 127.0.0.1"),
+    ])
   })
 
   it('stops polling at once when aborted (Ctrl-C)', async () => {
@@ -127,27 +139,37 @@ describe('discovery against a scripted server', () => {
   afterEach(() => server.close())
 
   it('refuses metadata that does not list S256 for a browser login', async () => {
-    server.script['/.well-known/openid-configuration'] = [{body: metadata(server.issuer, {code_challenge_methods_supported: ['plain']})}]
+    server.script['/.well-known/openid-configuration'] = [
+      {body: metadata(server.issuer, {code_challenge_methods_supported: ['plain']})},
+    ]
     const provider = resolveAuthProvider(server.issuer, {}, 'cli')
     const error = await thrown(providerEndpoints(provider, 'pkce', globalThis.fetch))
     expect(error.message).toMatch(/does not list S256 in code_challenge_methods_supported/)
     // The device flow does not use PKCE: the same metadata serves it.
-    expect((await providerEndpoints(provider, 'device', globalThis.fetch)).device_authorization_endpoint).toBe(`${server.issuer}/device`)
+    expect((await providerEndpoints(provider, 'device', globalThis.fetch)).device_authorization_endpoint).toBe(
+      `${server.issuer}/device`,
+    )
   })
 
   it('prefers RFC 8414 metadata, and refuses a document naming another issuer', async () => {
     server.script['/.well-known/oauth-authorization-server'] = [{body: metadata('https://other.example')}]
-    expect((await thrown(discoverAuthServer(server.issuer, globalThis.fetch))).message).toMatch(/names another issuer \(https:\/\/other.example\/\)/)
+    expect((await thrown(discoverAuthServer(server.issuer, globalThis.fetch))).message).toMatch(
+      /names another issuer \(https:\/\/other.example\/\)/,
+    )
   })
 
   it('names the issuer when it publishes no metadata, and when it cannot be reached', async () => {
     server.script['/.well-known/openid-configuration'] = []
-    expect((await thrown(discoverAuthServer(server.issuer, globalThis.fetch))).message).toMatch(/publishes no OAuth metadata \(HTTP 404, HTTP 404/)
+    expect((await thrown(discoverAuthServer(server.issuer, globalThis.fetch))).message).toMatch(
+      /publishes no OAuth metadata \(HTTP 404, HTTP 404/,
+    )
     // A port nothing listens on (a fresh one: a pooled connection to a closed server fails otherwise).
     const closed = await startScriptedOAuthServer()
     await closed.close()
     expect(await thrown(discoverAuthServer(closed.issuer, globalThis.fetch))).toMatchObject({
-      message: expect.stringMatching(/^Cannot reach http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-authorization-server \(ECONNREFUSED\)/),
+      message: expect.stringMatching(
+        /^Cannot reach http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-authorization-server \(ECONNREFUSED\)/,
+      ),
       name: 'UserError',
     })
   })

@@ -6,7 +6,13 @@ import {makeSandbox, runCli, type Sandbox, unwrapped} from '../../helpers/cli.js
 import {waitUntil} from '../../helpers/processes.js'
 import {HeadlessBrowser} from '../../support/oidc/browser.js'
 import {type OidcServer, startOidcServer} from '../../support/oidc/server.js'
-import {AUTHORIZE_URL, credentialsFile, startLogin, storedCredentials, writeUserSettings} from '../../support/oauth/cli-login.js'
+import {
+  AUTHORIZE_URL,
+  credentialsFile,
+  startLogin,
+  storedCredentials,
+  writeUserSettings,
+} from '../../support/oauth/cli-login.js'
 
 // The built CLI against a real authorization server (oidc-provider), the test playing the browser.
 describe('hanzo-dev auth login (PKCE) against oidc-provider', () => {
@@ -19,7 +25,13 @@ describe('hanzo-dev auth login (PKCE) against oidc-provider', () => {
   beforeEach(() => {
     box?.cleanup()
     box = makeSandbox('hanzo-auth-')
-    writeUserSettings(box, {providers: {corp: {oauth: {client_id: server.clientId, issuer: server.issuer, scopes: ['openid', 'email', 'offline_access']}}}})
+    writeUserSettings(box, {
+      providers: {
+        corp: {
+          oauth: {client_id: server.clientId, issuer: server.issuer, scopes: ['openid', 'email', 'offline_access']},
+        },
+      },
+    })
   })
 
   it('opens the browser, receives the redirect on 127.0.0.1, and stores the login (0600)', async () => {
@@ -45,7 +57,12 @@ describe('hanzo-dev auth login (PKCE) against oidc-provider', () => {
     const page = await fetch(callback)
     expect(await page.text()).toContain('Login received')
     const end = await login.result
-    expect(end).toMatchObject({exitCode: 0, stdout: expect.stringMatching(/^Logged in to corp as alice \(token expires in 60 minutes\); stored in .*credentials\.json$/)})
+    expect(end).toMatchObject({
+      exitCode: 0,
+      stdout: expect.stringMatching(
+        /^Logged in to corp as alice \(token expires in 60 minutes\); stored in .*credentials\.json$/,
+      ),
+    })
 
     expect(statSync(credentialsFile(box)).mode & 0o777).toBe(0o600)
     expect(storedCredentials(box).corp).toMatchObject({
@@ -95,14 +112,18 @@ describe('hanzo-dev auth login (PKCE) against oidc-provider', () => {
     login.paste(callback.href)
     const end = await login.result
     expect(end.exitCode).toBe(1)
-    expect(unwrapped(end.stderr)).toContain('The redirect does not belong to this login (its state does not match): login stopped')
+    expect(unwrapped(end.stderr)).toContain(
+      'The redirect does not belong to this login (its state does not match): login stopped',
+    )
     expect(end.stderr).not.toMatch(/at .*\.js:\d+/)
     expect(existsSync(credentialsFile(box))).toBe(false)
   })
 
-  it('refuses a replayed code with the server\'s own answer', async () => {
+  it("refuses a replayed code with the server's own answer", async () => {
     const first = startLogin(['--provider', 'corp', '--no-browser'], box)
-    const callback = await new HeadlessBrowser().approveAuthorization((await first.read(AUTHORIZE_URL))[1], {account: 'alice'})
+    const callback = await new HeadlessBrowser().approveAuthorization((await first.read(AUTHORIZE_URL))[1], {
+      account: 'alice',
+    })
     first.paste(callback.href)
     expect((await first.result).exitCode).toBe(0)
 
@@ -116,7 +137,10 @@ describe('hanzo-dev auth login (PKCE) against oidc-provider', () => {
 
   it('reports a denied consent clearly', async () => {
     const login = startLogin(['--provider', 'corp', '--no-browser'], box)
-    const callback = await new HeadlessBrowser().approveAuthorization((await login.read(AUTHORIZE_URL))[1], {account: 'alice', consent: false})
+    const callback = await new HeadlessBrowser().approveAuthorization((await login.read(AUTHORIZE_URL))[1], {
+      account: 'alice',
+      consent: false,
+    })
     login.paste(callback.href)
     const end = await login.result
     expect(end.exitCode).toBe(1)
@@ -134,7 +158,9 @@ describe('hanzo-dev auth login (PKCE) against oidc-provider', () => {
 
   it('logs out: revokes the grant at the server and deletes the credential', async () => {
     const login = startLogin(['--provider', 'corp', '--no-browser'], box)
-    login.paste((await new HeadlessBrowser().approveAuthorization((await login.read(AUTHORIZE_URL))[1], {account: 'alice'})).href)
+    login.paste(
+      (await new HeadlessBrowser().approveAuthorization((await login.read(AUTHORIZE_URL))[1], {account: 'alice'})).href,
+    )
     expect((await login.result).exitCode).toBe(0)
     const {refreshToken} = storedCredentials(box).corp as {refreshToken: string}
 

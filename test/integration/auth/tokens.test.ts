@@ -6,7 +6,13 @@ import {startFakeModel} from '../../../src/testing/fake-model/server.js'
 import {makeSandbox, runCli, type Sandbox, unwrapped} from '../../helpers/cli.js'
 import {HeadlessBrowser} from '../../support/oidc/browser.js'
 import {type OidcServer, startOidcServer} from '../../support/oidc/server.js'
-import {credentialsFile, pasteLogin, startLogin, storedCredentials, writeUserSettings} from '../../support/oauth/cli-login.js'
+import {
+  credentialsFile,
+  pasteLogin,
+  startLogin,
+  storedCredentials,
+  writeUserSettings,
+} from '../../support/oauth/cli-login.js'
 
 // Access tokens live 30 s, under the 60 s safety margin: every use renews the login.
 describe('stored logins in use: refresh with rotation, concurrency, revocation, run', () => {
@@ -22,7 +28,14 @@ describe('stored logins in use: refresh with rotation, concurrency, revocation, 
   })
 
   function settings(extra: Record<string, unknown> = {}) {
-    writeUserSettings(box, {providers: {corp: {oauth: {client_id: server.clientId, issuer: server.issuer, scopes: ['openid', 'offline_access']}, ...extra}}})
+    writeUserSettings(box, {
+      providers: {
+        corp: {
+          oauth: {client_id: server.clientId, issuer: server.issuer, scopes: ['openid', 'offline_access']},
+          ...extra,
+        },
+      },
+    })
   }
 
   it('auth token renews an expired login and persists the rotated refresh token', async () => {
@@ -45,7 +58,10 @@ describe('stored logins in use: refresh with rotation, concurrency, revocation, 
   it('two concurrent auth token calls renew once and the grant survives', async () => {
     settings()
     await pasteLogin(box, 'corp', 'alice')
-    const [a, b] = await Promise.all([runCli(['auth', 'token'], {env: box.env}), runCli(['auth', 'token'], {env: box.env})])
+    const [a, b] = await Promise.all([
+      runCli(['auth', 'token'], {env: box.env}),
+      runCli(['auth', 'token'], {env: box.env}),
+    ])
     expect([a.exitCode, b.exitCode, a.stderr, b.stderr]).toEqual([0, 0, '', ''])
     // Renewed twice in a row (the 30 s token is "expired" at once), never with a spent refresh token.
     const third = await runCli(['auth', 'token'], {env: box.env})
@@ -92,10 +108,17 @@ describe('hanzo-dev run with a stored login', () => {
     try {
       writeUserSettings(box, {providers: {corp: {oauth}}})
       await pasteLogin(box, 'corp', 'alice')
-      const sha256 = createHash('sha256').update(String(storedCredentials(box).corp.accessToken)).digest('hex')
+      const sha256 = createHash('sha256')
+        .update(String(storedCredentials(box).corp.accessToken))
+        .digest('hex')
       const userKey = 'sk-user-tier-key'
       const keyHash = createHash('sha256').update(userKey).digest('hex')
-      const model = await startFakeModel({turns: [{expect: {authorization_sha256: sha256}, text: 'ok'}, {expect: {authorization_sha256: keyHash}, text: 'key'}]})
+      const model = await startFakeModel({
+        turns: [
+          {expect: {authorization_sha256: sha256}, text: 'ok'},
+          {expect: {authorization_sha256: keyHash}, text: 'key'},
+        ],
+      })
       try {
         writeUserSettings(box, {provider: 'corp', providers: {corp: {base_url: model.url, oauth}}})
         expect(await runCli(['run', 'hi'], {env: box.env})).toMatchObject({exitCode: 0, stdout: 'ok'})
@@ -122,7 +145,11 @@ describe('hanzo-dev auth login --device against oidc-provider', () => {
   })
 
   async function deviceLogin(server: OidcServer, approve: boolean | undefined) {
-    writeUserSettings(box, {providers: {corp: {oauth: {client_id: server.clientId, issuer: server.issuer, scopes: ['openid', 'offline_access']}}}})
+    writeUserSettings(box, {
+      providers: {
+        corp: {oauth: {client_id: server.clientId, issuer: server.issuer, scopes: ['openid', 'offline_access']}},
+      },
+    })
     const login = startLogin(['--provider', 'corp', '--device'], box)
     const [, uri, code] = await login.read(/open (http:\/\/\S+) on any device and enter the code:\n\n {2}(\S+)\n/)
     if (approve !== undefined) await new HeadlessBrowser().approveDevice(uri, code, {account: 'carol', approve})

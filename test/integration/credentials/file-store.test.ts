@@ -1,5 +1,16 @@
 import {spawnSync} from 'node:child_process'
-import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
@@ -10,7 +21,13 @@ import {UserError} from '../../../src/core/errors.js'
 
 const CANARY = 'CANARY-SECRET-9c1d'
 const apiKey: Credential = {key: `sk-${CANARY}`, type: 'api_key'}
-const oauth: Credential = {accessToken: `at-${CANARY}`, account: 'me@example.com', expiresAt: 1_700_000_000_000, refreshToken: `rt-${CANARY}`, type: 'oauth'}
+const oauth: Credential = {
+  accessToken: `at-${CANARY}`,
+  account: 'me@example.com',
+  expiresAt: 1_700_000_000_000,
+  refreshToken: `rt-${CANARY}`,
+  type: 'oauth',
+}
 
 /** Everything an error shows the user; the canary must be in none of it. */
 function shown(error: unknown): string {
@@ -19,7 +36,10 @@ function shown(error: unknown): string {
 }
 
 async function failure(promise: Promise<unknown>): Promise<UserError> {
-  const error = await promise.then(() => undefined, (error_: unknown) => error_)
+  const error = await promise.then(
+    () => undefined,
+    (error_: unknown) => error_,
+  )
   expect(error).toBeInstanceOf(UserError)
   expect(shown(error)).not.toContain(CANARY)
   return error as UserError
@@ -82,18 +102,21 @@ describe('FileCredentialStore', () => {
     expect(warnings[0]).not.toContain(CANARY)
   })
 
-  it.skipIf(process.platform === 'win32')('tightens a config dir others may enter to 0700 when it first writes, with a warning', async () => {
-    mkdirSync(dir, {mode: 0o755, recursive: true})
-    chmodSync(dir, 0o755)
-    expect(await store.get('hanzo')).toBeUndefined()
-    expect(statSync(dir).mode & 0o777).toBe(0o755)
-    expect(warnings).toEqual([])
-    await store.store('hanzo', oauth)
-    expect(statSync(dir).mode & 0o777).toBe(0o700)
-    expect(warnings).toEqual([`${dir} was open to other users (mode 0755); it is now 0700`])
-    await store.store('openai', apiKey)
-    expect(warnings).toHaveLength(1)
-  })
+  it.skipIf(process.platform === 'win32')(
+    'tightens a config dir others may enter to 0700 when it first writes, with a warning',
+    async () => {
+      mkdirSync(dir, {mode: 0o755, recursive: true})
+      chmodSync(dir, 0o755)
+      expect(await store.get('hanzo')).toBeUndefined()
+      expect(statSync(dir).mode & 0o777).toBe(0o755)
+      expect(warnings).toEqual([])
+      await store.store('hanzo', oauth)
+      expect(statSync(dir).mode & 0o777).toBe(0o700)
+      expect(warnings).toEqual([`${dir} was open to other users (mode 0755); it is now 0700`])
+      await store.store('openai', apiKey)
+      expect(warnings).toHaveLength(1)
+    },
+  )
 
   it('refuses a symbolic link at the file and leaves its target alone', async () => {
     mkdirSync(dir, {recursive: true})
@@ -172,6 +195,15 @@ describe('FileCredentialStore', () => {
 
   it('serializes concurrent writers in one process: no update is lost', async () => {
     await Promise.all(Array.from({length: 8}, (_, i) => store.store(`p${i}`, {key: `k${i}`, type: 'api_key'})))
-    expect((await store.list()).map((summary) => summary.provider)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'])
+    expect((await store.list()).map((summary) => summary.provider)).toEqual([
+      'p0',
+      'p1',
+      'p2',
+      'p3',
+      'p4',
+      'p5',
+      'p6',
+      'p7',
+    ])
   })
 })

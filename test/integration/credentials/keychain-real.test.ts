@@ -12,7 +12,12 @@ import type {Credential} from '../../../src/core/auth/credentials.js'
 // gets, and what one with GNOME Keyring gets.
 const CANARY = 'CANARY-SECRET-d07a'
 const apiKey: Credential = {key: `sk-${CANARY}`, type: 'api_key'}
-const oauth: Credential = {accessToken: `at-${CANARY}`, expiresAt: 1_700_000_000_000, refreshToken: `rt-${CANARY}`, type: 'oauth'}
+const oauth: Credential = {
+  accessToken: `at-${CANARY}`,
+  expiresAt: 1_700_000_000_000,
+  refreshToken: `rt-${CANARY}`,
+  type: 'oauth',
+}
 
 const here = import.meta.dirname
 const hooks = pathToFileURL(join(here, 'ts-hooks.mjs')).href
@@ -20,8 +25,11 @@ const openStore = pathToFileURL(resolve(here, '../../../src/adapters/credentials
 const keychainStore = pathToFileURL(resolve(here, '../../../src/adapters/credentials/keychain-store.ts')).href
 
 // Debian: dbus (dbus-run-session, dbus-send) and gnome-keyring.
-const secretService = spawnSync('sh', ['-c', 'command -v dbus-run-session && command -v dbus-send && command -v gnome-keyring-daemon']).status === 0
-if (process.platform === 'linux' && !secretService) console.warn('skipping the Secret Service test: install the Debian packages dbus and gnome-keyring')
+const secretService =
+  spawnSync('sh', ['-c', 'command -v dbus-run-session && command -v dbus-send && command -v gnome-keyring-daemon'])
+    .status === 0
+if (process.platform === 'linux' && !secretService)
+  console.warn('skipping the Secret Service test: install the Debian packages dbus and gnome-keyring')
 
 let root: string
 let path: string
@@ -44,7 +52,13 @@ describe.skipIf(process.platform !== 'linux')('the real keyring module without a
 
   it('fails the probe, warns once, and keeps credentials in the 0600 file', async () => {
     const warnings: string[] = []
-    const opened = await openCredentialStore({env: {}, onWarning: (warning) => warnings.push(warning), path, platform: 'linux', setting: 'keychain'})
+    const opened = await openCredentialStore({
+      env: {},
+      onWarning: (warning) => warnings.push(warning),
+      path,
+      platform: 'linux',
+      setting: 'keychain',
+    })
     expect(opened.backend).toBe('file')
     expect(warnings).toHaveLength(1)
     expect(warnings[0]).toMatch(/^Cannot write to the Secret Service keyring \(.+\); credentials go to /)
@@ -111,12 +125,30 @@ describe.skipIf(!secretService)('a real Secret Service: GNOME Keyring on a priva
     mkdirSync(join(home, 'run'), {mode: 0o700, recursive: true})
     const script = join(root, 'phases.mjs')
     writeFileSync(script, phases)
-    const env: NodeJS.ProcessEnv = {...process.env, HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_RUNTIME_DIR: join(home, 'run')}
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      HOME: home,
+      XDG_DATA_HOME: join(home, 'data'),
+      XDG_RUNTIME_DIR: join(home, 'run'),
+    }
     delete env.DBUS_SESSION_BUS_ADDRESS
-    const run = spawnSync('dbus-run-session', ['--', 'sh', '-c', session, 'sh', script, path], {encoding: 'utf8', env, timeout: 50_000})
+    const run = spawnSync('dbus-run-session', ['--', 'sh', '-c', session, 'sh', script, path], {
+      encoding: 'utf8',
+      env,
+      timeout: 50_000,
+    })
     expect(run.status, run.stderr).toBe(0)
-    const [write, read] = run.stdout.trim().split('\n').map((line) => JSON.parse(line))
-    expect(write).toEqual({backend: 'keychain', fileExists: false, items: {hanzo: oauth, openai: apiKey}, phase: 'write', warnings: []})
+    const [write, read] = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(write).toEqual({
+      backend: 'keychain',
+      fileExists: false,
+      items: {hanzo: oauth, openai: apiKey},
+      phase: 'write',
+      warnings: [],
+    })
     expect(read).toEqual({
       backend: 'keychain',
       deleted: true,

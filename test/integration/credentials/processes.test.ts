@@ -1,5 +1,15 @@
 import {type ChildProcess, spawn} from 'node:child_process'
-import {chownSync, chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {
+  chownSync,
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join, resolve} from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -13,7 +23,8 @@ import {waitUntil} from '../../helpers/processes.js'
 const dist = resolve(import.meta.dirname, '../../../dist')
 const storeModule = pathToFileURL(join(dist, 'adapters/credentials/file-store.js')).href
 const refreshModule = pathToFileURL(join(dist, 'core/auth/refresh.js')).href
-const built = existsSync(join(dist, 'adapters/credentials/file-store.js')) && existsSync(join(dist, 'core/auth/refresh.js'))
+const built =
+  existsSync(join(dist, 'adapters/credentials/file-store.js')) && existsSync(join(dist, 'core/auth/refresh.js'))
 if (!built) console.warn('skipping credential process tests: dist is missing; run npx tsc -b tsconfig.build.json')
 
 const CANARY = 'CANARY-SECRET-77ab'
@@ -25,13 +36,19 @@ interface Run {
   stderr: string
 }
 
-function start(script: string, args: string[], options: {uid?: number; gid?: number} = {}): {child: ChildProcess; done: Promise<Run>; stdout: () => string} {
+function start(
+  script: string,
+  args: string[],
+  options: {uid?: number; gid?: number} = {},
+): {child: ChildProcess; done: Promise<Run>; stdout: () => string} {
   const child = spawn(process.execPath, [script, ...args], {...options, stdio: ['ignore', 'pipe', 'pipe']})
   let stdout = ''
   let stderr = ''
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const done = new Promise<Run>((resolve_) => child.on('close', (code, signal) => resolve_({code, signal, stderr, stdout})))
+  const done = new Promise<Run>((resolve_) =>
+    child.on('close', (code, signal) => resolve_({code, signal, stderr, stdout})),
+  )
   return {child, done, stdout: () => stdout}
 }
 
@@ -49,7 +66,9 @@ describe.skipIf(!built)('the credential file across processes', () => {
 
   it('holds the old or the new credentials, never a part, when a writer is killed mid-write', async () => {
     const script = join(root, 'writer.mjs')
-    writeFileSync(script, `
+    writeFileSync(
+      script,
+      `
       import {FileCredentialStore} from ${JSON.stringify(storeModule)}
       const store = new FileCredentialStore({path: process.argv[2]})
       const padding = 'x'.repeat(2_000_000)
@@ -57,7 +76,8 @@ describe.skipIf(!built)('the credential file across processes', () => {
         await store.store('hanzo', {type: 'api_key', key: i + '-' + padding})
         process.stdout.write(i + '\\n')
       }
-    `)
+    `,
+    )
     const store = new FileCredentialStore({path})
     const old = {key: 'old', type: 'api_key'} as const
     for (let round = 0; round < 3; round++) {
@@ -73,7 +93,9 @@ describe.skipIf(!built)('the credential file across processes', () => {
     }
 
     // A killed writer's temp file (a copy of the secrets) goes with the next write.
-    writeFileSync(join(dirname(path), `.credentials.json.99999.0123456789ab.tmp`), 'left by a killed writer', {mode: 0o600})
+    writeFileSync(join(dirname(path), `.credentials.json.99999.0123456789ab.tmp`), 'left by a killed writer', {
+      mode: 0o600,
+    })
     await store.store('hanzo', old)
     expect(readdirSync(dirname(path)).filter((name) => name.endsWith('.tmp'))).toEqual([])
   })
@@ -81,11 +103,18 @@ describe.skipIf(!built)('the credential file across processes', () => {
   it('refreshes once when several processes find the same expired login', async () => {
     const side = join(root, 'grant.json')
     writeFileSync(side, JSON.stringify({count: 0, current: `rt-0-${CANARY}`}))
-    await new FileCredentialStore({path}).store('hanzo', {accessToken: 'at-0', expiresAt: 1, refreshToken: `rt-0-${CANARY}`, type: 'oauth'})
+    await new FileCredentialStore({path}).store('hanzo', {
+      accessToken: 'at-0',
+      expiresAt: 1,
+      refreshToken: `rt-0-${CANARY}`,
+      type: 'oauth',
+    })
     const go = join(root, 'go')
     const script = join(root, 'refresher.mjs')
     // The refresher is the grant's server: a used refresh token is invalid_grant, as with rotation.
-    writeFileSync(script, `
+    writeFileSync(
+      script,
+      `
       import {existsSync, readFileSync, writeFileSync} from 'node:fs'
       import {setTimeout as delay} from 'node:timers/promises'
       import {FileCredentialStore} from ${JSON.stringify(storeModule)}
@@ -105,7 +134,8 @@ describe.skipIf(!built)('the credential file across processes', () => {
       }
       const credential = await validCredential(store, 'hanzo', refresh, {now: Date.now})
       process.stdout.write(credential.accessToken + '\\n')
-    `)
+    `,
+    )
     const children = Array.from({length: 4}, () => start(script, [path, side, go]))
     await waitUntil(() => children.every((child) => child.stdout().startsWith('ready')), 'every child is ready')
     writeFileSync(go, '')
@@ -117,7 +147,10 @@ describe.skipIf(!built)('the credential file across processes', () => {
     }
 
     expect(JSON.parse(readFileSync(side, 'utf8')).count).toBe(1)
-    expect(await new FileCredentialStore({path}).get('hanzo')).toMatchObject({accessToken: 'at-1', refreshToken: `rt-1-${CANARY}`})
+    expect(await new FileCredentialStore({path}).get('hanzo')).toMatchObject({
+      accessToken: 'at-1',
+      refreshToken: `rt-1-${CANARY}`,
+    })
   })
 
   it('reports a read-only config dir clearly and keeps the old file', async () => {
@@ -130,14 +163,21 @@ describe.skipIf(!built)('the credential file across processes', () => {
     let module = storeModule
     if (asUser.uid !== undefined) {
       cpSync(dist, join(root, 'dist'), {recursive: true})
-      cpSync(join(dist, '..', 'plugins', 'sdk', 'dist'), join(root, 'node_modules', '@hanzo-dev', 'sdk', 'dist'), {recursive: true})
-      cpSync(join(dist, '..', 'plugins', 'sdk', 'package.json'), join(root, 'node_modules', '@hanzo-dev', 'sdk', 'package.json'))
+      cpSync(join(dist, '..', 'plugins', 'sdk', 'dist'), join(root, 'node_modules', '@hanzo-dev', 'sdk', 'dist'), {
+        recursive: true,
+      })
+      cpSync(
+        join(dist, '..', 'plugins', 'sdk', 'package.json'),
+        join(root, 'node_modules', '@hanzo-dev', 'sdk', 'package.json'),
+      )
       writeFileSync(join(root, 'package.json'), '{"type": "module"}')
       module = pathToFileURL(join(root, 'dist', 'adapters/credentials/file-store.js')).href
     }
 
     const script = join(root, 'readonly.mjs')
-    writeFileSync(script, `
+    writeFileSync(
+      script,
+      `
       import {FileCredentialStore} from ${JSON.stringify(module)}
       try {
         await new FileCredentialStore({path: process.argv[2]}).store('hanzo', {type: 'api_key', key: 'new-${CANARY}'})
@@ -145,7 +185,8 @@ describe.skipIf(!built)('the credential file across processes', () => {
       } catch (error) {
         process.stdout.write(JSON.stringify({hint: error.hint, message: error.message, name: error.name}))
       }
-    `)
+    `,
+    )
     if (asUser.uid !== undefined) {
       for (const file of [root, dir, path, script]) chownSync(file, asUser.uid, asUser.gid)
     }

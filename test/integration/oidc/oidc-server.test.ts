@@ -74,13 +74,22 @@ describe('test OIDC server', () => {
   }
 
   function exchange(code: string, redirectUri: string, verifier?: string) {
-    const params: Record<string, string> = {client_id: server.clientId, code, grant_type: 'authorization_code', redirect_uri: redirectUri}
+    const params: Record<string, string> = {
+      client_id: server.clientId,
+      code,
+      grant_type: 'authorization_code',
+      redirect_uri: redirectUri,
+    }
     if (verifier !== undefined) params.code_verifier = verifier
     return post(meta.token_endpoint, params)
   }
 
   function refresh(refreshToken: string) {
-    return post(meta.token_endpoint, {client_id: server.clientId, grant_type: 'refresh_token', refresh_token: refreshToken})
+    return post(meta.token_endpoint, {
+      client_id: server.clientId,
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+    })
   }
 
   it('publishes discovery with S256-only PKCE, the device endpoint, revocation and iss support', () => {
@@ -90,7 +99,9 @@ describe('test OIDC server', () => {
     expect(meta.device_authorization_endpoint).toBe(`${server.issuer}/device/auth`)
     expect(meta.revocation_endpoint).toBe(`${server.issuer}/token/revocation`)
     expect(meta.authorization_response_iss_parameter_supported).toBe(true)
-    expect(meta.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token', DEVICE_CODE_GRANT]))
+    expect(meta.grant_types_supported).toEqual(
+      expect.arrayContaining(['authorization_code', 'refresh_token', DEVICE_CODE_GRANT]),
+    )
   })
 
   it('runs authorization code + PKCE to a loopback redirect on any port, with state and iss', async () => {
@@ -120,7 +131,13 @@ describe('test OIDC server', () => {
   it('refuses an authorization request without a code challenge', async () => {
     const url = new URL(meta.authorization_endpoint)
     const redirectUri = loopbackRedirect()
-    url.search = new URLSearchParams({client_id: server.clientId, redirect_uri: redirectUri, response_type: 'code', scope: 'openid', state: 's'}).toString()
+    url.search = new URLSearchParams({
+      client_id: server.clientId,
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      scope: 'openid',
+      state: 's',
+    }).toString()
     const response = await fetch(url, {redirect: 'manual'})
     const callback = new URL(response.headers.get('location')!)
     expect(callback.searchParams.get('error')).toBe('invalid_request')
@@ -173,7 +190,11 @@ describe('test OIDC server', () => {
   it('revokes a refresh token at the revocation endpoint', async () => {
     const {callback, redirectUri, verifier} = await authorize()
     const tokens = await exchange(callback.searchParams.get('code')!, redirectUri, verifier)
-    const revoked = await post(meta.revocation_endpoint, {client_id: server.clientId, token: tokens.body.refresh_token!, token_type_hint: 'refresh_token'})
+    const revoked = await post(meta.revocation_endpoint, {
+      client_id: server.clientId,
+      token: tokens.body.refresh_token!,
+      token_type_hint: 'refresh_token',
+    })
     expect(revoked.status).toBe(200)
     const after = await refresh(tokens.body.refresh_token!)
     expect(after.body.error).toBe('invalid_grant')
@@ -190,14 +211,22 @@ describe('test OIDC server', () => {
     }
 
     async function startDevice(target = server): Promise<DeviceStart> {
-      const endpoint = target === server ? meta.device_authorization_endpoint : (await discover(target)).device_authorization_endpoint
-      const response = await fetch(endpoint, {body: new URLSearchParams({client_id: target.clientId, scope: 'openid offline_access'}), method: 'POST'})
+      const endpoint =
+        target === server ? meta.device_authorization_endpoint : (await discover(target)).device_authorization_endpoint
+      const response = await fetch(endpoint, {
+        body: new URLSearchParams({client_id: target.clientId, scope: 'openid offline_access'}),
+        method: 'POST',
+      })
       expect(response.status).toBe(200)
       return (await response.json()) as DeviceStart
     }
 
     function poll(deviceCode: string, target = server) {
-      return post(`${target.issuer}/token`, {client_id: target.clientId, device_code: deviceCode, grant_type: DEVICE_CODE_GRANT})
+      return post(`${target.issuer}/token`, {
+        client_id: target.clientId,
+        device_code: deviceCode,
+        grant_type: DEVICE_CODE_GRANT,
+      })
     }
 
     it('is pending until the user approves, then issues tokens', async () => {
@@ -222,7 +251,10 @@ describe('test OIDC server', () => {
 
     it('answers access_denied when the user denies', async () => {
       const start = await startDevice()
-      await new HeadlessBrowser().approveDevice(start.verification_uri, start.user_code, {account: 'bob', approve: false})
+      await new HeadlessBrowser().approveDevice(start.verification_uri, start.user_code, {
+        account: 'bob',
+        approve: false,
+      })
       const denied = await poll(start.device_code)
       expect(denied.status).toBe(400)
       expect(denied.body.error).toBe('access_denied')

@@ -23,7 +23,9 @@ describe('BackendSpanExporter against a local collector', () => {
   it('posts {"data": [...]} as JSON with the key as a bearer token', async () => {
     const receiver = await startReceiver()
     await new BackendSpanExporter({apiKey: KEY, endpoint: receiver.url}).export([trace, span])
-    expect(receiver.batches).toEqual([{authorization: `Bearer ${KEY}`, contentType: 'application/json', data: [trace.toJSON(), span.toJSON()]}])
+    expect(receiver.batches).toEqual([
+      {authorization: `Bearer ${KEY}`, contentType: 'application/json', data: [trace.toJSON(), span.toJSON()]},
+    ])
   })
 
   it('sends no authorization header without a key', async () => {
@@ -41,21 +43,29 @@ describe('BackendSpanExporter against a local collector', () => {
 
   it('gives up after maxAttempts, and at once on a 4xx that will not change', async () => {
     const failing = await startReceiver([503])
-    expect(await failure(new BackendSpanExporter({apiKey: KEY, endpoint: failing.url, maxAttempts: 3}).export([span]))).toMatch(/1 items not delivered .*: HTTP 503/)
+    expect(
+      await failure(new BackendSpanExporter({apiKey: KEY, endpoint: failing.url, maxAttempts: 3}).export([span])),
+    ).toMatch(/1 items not delivered .*: HTTP 503/)
     expect(failing.requests).toBe(3)
     const refusing = await startReceiver([401])
-    expect(await failure(new BackendSpanExporter({apiKey: KEY, endpoint: refusing.url}).export([span]))).toMatch(/HTTP 401/)
+    expect(await failure(new BackendSpanExporter({apiKey: KEY, endpoint: refusing.url}).export([span]))).toMatch(
+      /HTTP 401/,
+    )
     expect(refusing.requests).toBe(1)
   })
 
   it('rejects, naming the cause, when nothing listens', async () => {
     const url = await deadUrl()
-    expect(await failure(new BackendSpanExporter({apiKey: KEY, endpoint: `${url}?token=abc`}).export([span]))).toMatch(/not delivered to http:\/\/127\.0\.0\.1:\d+\/ingest: ECONNREFUSED$/)
+    expect(await failure(new BackendSpanExporter({apiKey: KEY, endpoint: `${url}?token=abc`}).export([span]))).toMatch(
+      /not delivered to http:\/\/127\.0\.0\.1:\d+\/ingest: ECONNREFUSED$/,
+    )
   })
 
   it('rejects when the collector does not answer within timeoutMs, or when the caller aborts', async () => {
     const receiver = await startReceiver(['hang'])
-    expect(await failure(new BackendSpanExporter({apiKey: KEY, endpoint: receiver.url, timeoutMs: 200}).export([span]))).toMatch(/no answer within 200 ms/)
+    expect(
+      await failure(new BackendSpanExporter({apiKey: KEY, endpoint: receiver.url, timeoutMs: 200}).export([span])),
+    ).toMatch(/no answer within 200 ms/)
     const controller = new AbortController()
     const exporting = new BackendSpanExporter({apiKey: KEY, endpoint: receiver.url}).export([span], controller.signal)
     controller.abort()

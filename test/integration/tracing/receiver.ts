@@ -26,7 +26,12 @@ export interface Receiver {
  * last one repeats); `hang` never answers. Closed, with its connections, when the test ends.
  */
 export async function startReceiver(answers: Array<number | 'hang'> = [200]): Promise<Receiver> {
-  const receiver: Receiver = {batches: [], items: () => receiver.batches.flatMap((batch) => batch.data), requests: 0, url: ''}
+  const receiver: Receiver = {
+    batches: [],
+    items: () => receiver.batches.flatMap((batch) => batch.data),
+    requests: 0,
+    url: '',
+  }
   const server = createServer((request, response) => {
     const answer = answers[Math.min(receiver.requests++, answers.length - 1)]
     const chunks: Buffer[] = []
@@ -35,7 +40,11 @@ export async function startReceiver(answers: Array<number | 'hang'> = [200]): Pr
       if (answer === 'hang') return
       if (answer < 300) {
         const {data} = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {data: ReceivedBatch['data']}
-        receiver.batches.push({authorization: request.headers.authorization, contentType: request.headers['content-type'], data})
+        receiver.batches.push({
+          authorization: request.headers.authorization,
+          contentType: request.headers['content-type'],
+          data,
+        })
       }
 
       response.writeHead(answer, {'content-type': 'application/json'}).end('{}')

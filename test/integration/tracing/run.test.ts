@@ -6,10 +6,20 @@ import {afterAll, afterEach, describe, expect, it, onTestFinished, vi} from 'vit
 
 import {createOpenAIClient} from '../../../src/adapters/api/openai-client.js'
 import {fsRead} from '../../../src/adapters/tools/index.js'
-import {BackendSpanExporter, CLI_TRACING_SHUTDOWN_MS, configureCliTracing} from '../../../src/adapters/tracing-exporter.js'
+import {
+  BackendSpanExporter,
+  CLI_TRACING_SHUTDOWN_MS,
+  configureCliTracing,
+} from '../../../src/adapters/tracing-exporter.js'
 import {Agent, Runner} from '../../../src/core/agent/index.js'
 import {activeTraceProcessors} from '../../../src/core/tracing/provider.js'
-import {BatchTraceProcessor, type BatchTraceProcessorOptions, setTraceProcessors, type SpanJson, type TraceJson} from '../../../src/core/tracing/index.js'
+import {
+  BatchTraceProcessor,
+  type BatchTraceProcessorOptions,
+  setTraceProcessors,
+  type SpanJson,
+  type TraceJson,
+} from '../../../src/core/tracing/index.js'
 import {startFakeModel} from '../../../src/testing/fake-model/server.js'
 import {deadUrl, type Receiver, startReceiver} from './receiver.js'
 
@@ -33,7 +43,11 @@ afterEach(() => setTraceProcessors([]))
 async function runWithTool() {
   const model = await startFakeModel({
     turns: [
-      {expect: {last_user_contains: PROMPT}, tool_calls: [{arguments: {path: FILE_NAME}, name: 'fs_read'}], usage: {input_tokens: 30, output_tokens: 5}},
+      {
+        expect: {last_user_contains: PROMPT},
+        tool_calls: [{arguments: {path: FILE_NAME}, name: 'fs_read'}],
+        usage: {input_tokens: 30, output_tokens: 5},
+      },
       {expect: {tool_result_contains: FILE_CONTENT}, text: REPLY, usage: {input_tokens: 60, output_tokens: 4}},
     ],
   })
@@ -44,7 +58,10 @@ async function runWithTool() {
 }
 
 function traceTo(url: string, options: BatchTraceProcessorOptions = {}, timeoutMs?: number): BatchTraceProcessor {
-  const processor = new BatchTraceProcessor(new BackendSpanExporter({apiKey: COLLECTOR_KEY, endpoint: url, timeoutMs}), options)
+  const processor = new BatchTraceProcessor(
+    new BackendSpanExporter({apiKey: COLLECTOR_KEY, endpoint: url, timeoutMs}),
+    options,
+  )
   setTraceProcessors([processor])
   return processor
 }
@@ -55,17 +72,32 @@ function expectOneRun(receiver: Receiver) {
   const spans = items.filter((item): item is SpanJson => item.object === 'trace.span')
   expect(traces).toEqual([expect.objectContaining({group_id: 'session-42', workflow_name: 'file-reader'})])
   const [agent] = spans.filter((span) => span.span_data.type === 'agent')
-  expect(agent).toMatchObject({parent_id: null, span_data: {model: 'fake-model', name: 'file-reader', tools: ['fs_read']}, trace_id: traces[0].id})
+  expect(agent).toMatchObject({
+    parent_id: null,
+    span_data: {model: 'fake-model', name: 'file-reader', tools: ['fs_read']},
+    trace_id: traces[0].id,
+  })
   expect(spans.filter((span) => span.span_data.type === 'generation')).toEqual([
-    expect.objectContaining({parent_id: agent.id, span_data: expect.objectContaining({usage: {input_tokens: 30, output_tokens: 5}})}),
-    expect.objectContaining({parent_id: agent.id, span_data: expect.objectContaining({usage: {input_tokens: 60, output_tokens: 4}})}),
+    expect.objectContaining({
+      parent_id: agent.id,
+      span_data: expect.objectContaining({usage: {input_tokens: 30, output_tokens: 5}}),
+    }),
+    expect.objectContaining({
+      parent_id: agent.id,
+      span_data: expect.objectContaining({usage: {input_tokens: 60, output_tokens: 4}}),
+    }),
   ])
   expect(spans.filter((span) => span.span_data.type === 'function')).toEqual([
-    expect.objectContaining({error: null, parent_id: agent.id, span_data: {is_error: false, name: 'fs_read', output_chars: expect.any(Number), type: 'function'}}),
+    expect.objectContaining({
+      error: null,
+      parent_id: agent.id,
+      span_data: {is_error: false, name: 'fs_read', output_chars: expect.any(Number), type: 'function'},
+    }),
   ])
   expect(items).toHaveLength(ITEMS_PER_RUN)
   const body = JSON.stringify(items)
-  for (const content of [COLLECTOR_KEY, MODEL_KEY, INSTRUCTIONS, PROMPT, FILE_NAME, FILE_CONTENT, REPLY]) expect(body).not.toContain(content)
+  for (const content of [COLLECTOR_KEY, MODEL_KEY, INSTRUCTIONS, PROMPT, FILE_NAME, FILE_CONTENT, REPLY])
+    expect(body).not.toContain(content)
 }
 
 describe('a traced Runner.run, exported to a real local collector', () => {
@@ -113,7 +145,10 @@ describe('configureCliTracing', () => {
 
   it('sends the runs to tracing.endpoint with tracing.api_key, delivered by shutdown()', async () => {
     const receiver = await startReceiver()
-    const tracing = configureCliTracing({tracing: {api_key: COLLECTOR_KEY, endpoint: receiver.url}}, {HANZO_TRACING_DISABLED: '0'})!
+    const tracing = configureCliTracing(
+      {tracing: {api_key: COLLECTOR_KEY, endpoint: receiver.url}},
+      {HANZO_TRACING_DISABLED: '0'},
+    )!
     await runWithTool()
     await tracing.shutdown()
     expect(receiver.batches.map((batch) => batch.authorization)).toEqual([`Bearer ${COLLECTOR_KEY}`])

@@ -15,7 +15,12 @@ export interface LoginSession {
 }
 
 /** `command`: the login command (`mcp login` logs in to an MCP server the same way). */
-export function startLogin(args: string[], box: Sandbox, env: Record<string, string> = {}, command = ['auth', 'login']): LoginSession {
+export function startLogin(
+  args: string[],
+  box: Sandbox,
+  env: Record<string, string> = {},
+  command = ['auth', 'login'],
+): LoginSession {
   const child = spawnCli([...command, ...args], {env: {...box.env, ...env}, openStdin: true})
   let stderr = ''
   child.stderr!.on('data', (chunk: Buffer) => {
@@ -33,7 +38,8 @@ export function startLogin(args: string[], box: Sandbox, env: Record<string, str
       await Promise.race([
         waitUntil(() => (match = pattern.exec(stderr)) !== null, `stderr shows ${pattern}; it holds: ${stderr}`),
         result.then((end) => {
-          if (!pattern.exec(stderr)) throw new Error(`login ended (exit ${end.exitCode}) before ${pattern}: ${end.stderr}`)
+          if (!pattern.exec(stderr))
+            throw new Error(`login ended (exit ${end.exitCode}) before ${pattern}: ${end.stderr}`)
         }),
       ])
       return (match ?? pattern.exec(stderr))!

@@ -25,12 +25,16 @@ export interface ScriptedOAuthServer {
  * never sends on demand: `slow_down`, a 500, HTML instead of JSON, metadata without S256, a foreign
  * verification host. Discovery is served from the issuer unless the script overrides it.
  */
-export async function startScriptedOAuthServer(script: Record<string, ScriptedAnswer[]> = {}): Promise<ScriptedOAuthServer> {
+export async function startScriptedOAuthServer(
+  script: Record<string, ScriptedAnswer[]> = {},
+): Promise<ScriptedOAuthServer> {
   const requests: RecordedRequest[] = []
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname
     requests.push({form: Object.fromEntries(new URLSearchParams(await readBody(req))), path})
-    const queue = state.script[path] ?? (path === '/.well-known/openid-configuration' ? [{body: metadata(state.issuer)}] : undefined)
+    const queue =
+      state.script[path] ??
+      (path === '/.well-known/openid-configuration' ? [{body: metadata(state.issuer)}] : undefined)
     if (!queue || queue.length === 0) {
       res.writeHead(404, {'content-type': 'application/json'}).end('{"error":"not_found"}')
       return
@@ -38,15 +42,20 @@ export async function startScriptedOAuthServer(script: Record<string, ScriptedAn
 
     const answer = queue.length > 1 ? queue.shift()! : queue[0]
     const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body)
-    res.writeHead(answer.status ?? 200, {'content-type': typeof answer.body === 'string' ? 'text/html' : 'application/json'}).end(text)
+    res
+      .writeHead(answer.status ?? 200, {
+        'content-type': typeof answer.body === 'string' ? 'text/html' : 'application/json',
+      })
+      .end(text)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const state = {issuer: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, script}
   return {
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
     get issuer() {
       return state.issuer
     },

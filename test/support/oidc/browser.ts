@@ -31,9 +31,16 @@ export class HeadlessBrowser {
    * is not requested, so nothing needs to listen on its port.
    */
   async approveAuthorization(authorizeUrl: string | URL, choice: LoginChoice): Promise<URL> {
-    const end = await this.drive(new URL(authorizeUrl), {body: undefined, method: 'GET'}, choice.account, choice.consent ?? true)
+    const end = await this.drive(
+      new URL(authorizeUrl),
+      {body: undefined, method: 'GET'},
+      choice.account,
+      choice.consent ?? true,
+    )
     if (end.leftIssuer) return end.url
-    throw new Error(`authorization ended on ${end.url.href} (HTTP ${end.status}) instead of redirecting to the client: ${end.text.slice(0, 300)}`)
+    throw new Error(
+      `authorization ended on ${end.url.href} (HTTP ${end.status}) instead of redirecting to the client: ${end.text.slice(0, 300)}`,
+    )
   }
 
   /** Enters the user code at the verification URI, confirms it, signs in and answers consent. */
@@ -41,8 +48,14 @@ export class HeadlessBrowser {
     const start = new URL(verificationUri)
     const input = await this.page(start)
     const confirm = await this.submit(input, {user_code: userCode})
-    const end = await this.submit(confirm, {confirm: 'yes', user_code: userCode}, choice.account, choice.approve ?? true)
-    if (end.status !== 200) throw new Error(`device approval ended with HTTP ${end.status} on ${end.url.href}: ${end.text.slice(0, 300)}`)
+    const end = await this.submit(
+      confirm,
+      {confirm: 'yes', user_code: userCode},
+      choice.account,
+      choice.approve ?? true,
+    )
+    if (end.status !== 200)
+      throw new Error(`device approval ended with HTTP ${end.status} on ${end.url.href}: ${end.text.slice(0, 300)}`)
   }
 
   private async page(url: URL): Promise<Page> {
@@ -51,7 +64,8 @@ export class HeadlessBrowser {
   }
 
   private async submit(page: Page, fields: Record<string, string>, account?: string, consent?: boolean): Promise<Page> {
-    if (!page.form) throw new Error(`expected a form on ${page.url.href} (HTTP ${page.status}): ${page.text.slice(0, 300)}`)
+    if (!page.form)
+      throw new Error(`expected a form on ${page.url.href} (HTTP ${page.status}): ${page.text.slice(0, 300)}`)
     const body = new URLSearchParams({xsrf: page.form.xsrf, ...fields})
     const end = await this.drive(page.form.action, {body, method: 'POST'}, account, consent)
     return {...end, form: readForm(end.text, end.url)}
@@ -81,7 +95,10 @@ export class HeadlessBrowser {
       if (prompt !== 'login' && prompt !== 'consent') throw new Error(`unexpected interaction prompt ${prompt}`)
       if (account === undefined) throw new Error(`the server asked for ${prompt} but no account was given`)
       const action = prompt === 'login' ? 'login' : consent ? 'consent' : 'abort'
-      next = {request: {body: new URLSearchParams({account}), method: 'POST'}, url: new URL(`${next.url.pathname}/${action}`, next.url)}
+      next = {
+        request: {body: new URLSearchParams({account}), method: 'POST'},
+        url: new URL(`${next.url.pathname}/${action}`, next.url),
+      }
     }
     throw new Error(`more than ${MAX_HOPS} redirects from ${url.href}`)
   }
@@ -139,10 +156,12 @@ class CookieJar {
       const split = pair.indexOf('=')
       const name = pair.slice(0, split)
       const value = pair.slice(split + 1)
-      const attribute = (key: string) => attributes.find((a) => a.toLowerCase().startsWith(`${key}=`))?.slice(key.length + 1)
+      const attribute = (key: string) =>
+        attributes.find((a) => a.toLowerCase().startsWith(`${key}=`))?.slice(key.length + 1)
       const path = attribute('path') ?? (url.pathname.replace(/\/[^/]*$/, '') || '/')
       const expires = attribute('expires')
-      const gone = value === '' || attribute('max-age') === '0' || (expires !== undefined && Date.parse(expires) <= Date.now())
+      const gone =
+        value === '' || attribute('max-age') === '0' || (expires !== undefined && Date.parse(expires) <= Date.now())
       const key = `${name};${path}`
       if (gone) this.jar.delete(key)
       else this.jar.set(key, {name, path, value})

@@ -17,7 +17,12 @@ import type Provider from 'oidc-provider'
  */
 export const INTERACTION_PATH = /^\/interaction\/([^/]+)(?:\/(login|consent|abort))?$/
 
-export async function handleInteraction(provider: Provider, req: IncomingMessage, res: ServerResponse, action: string | undefined) {
+export async function handleInteraction(
+  provider: Provider,
+  req: IncomingMessage,
+  res: ServerResponse,
+  action: string | undefined,
+) {
   if (action === undefined) {
     if (req.method !== 'GET') return reply(res, 405, {error: 'method_not_allowed'})
     const {params, prompt, uid} = await provider.interactionDetails(req, res)
@@ -27,7 +32,12 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   const form = new URLSearchParams(await readBody(req))
 
   if (action === 'abort') {
-    return provider.interactionFinished(req, res, {error: 'access_denied', error_description: 'End-User denied the request'}, {mergeWithLastSubmission: false})
+    return provider.interactionFinished(
+      req,
+      res,
+      {error: 'access_denied', error_description: 'End-User denied the request'},
+      {mergeWithLastSubmission: false},
+    )
   }
   const details = await provider.interactionDetails(req, res)
   if (details.prompt.name !== action) return reply(res, 409, {error: 'wrong_prompt', pending: details.prompt.name})
@@ -42,11 +52,14 @@ export async function handleInteraction(provider: Provider, req: IncomingMessage
   // when there is one, so a second login for the same client extends rather than duplicates it.
   const accountId = details.session?.accountId
   if (!accountId) return reply(res, 409, {error: 'no_session'})
-  const grant = (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ?? new provider.Grant({accountId, clientId: details.params.client_id})
+  const grant =
+    (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ??
+    new provider.Grant({accountId, clientId: details.params.client_id})
   const {missingOIDCClaims, missingOIDCScope, missingResourceScopes} = details.prompt.details
   if (missingOIDCScope) grant.addOIDCScope(missingOIDCScope.join(' '))
   if (missingOIDCClaims) grant.addOIDCClaims(missingOIDCClaims)
-  for (const [resource, scopes] of Object.entries(missingResourceScopes ?? {})) grant.addResourceScope(resource, scopes.join(' '))
+  for (const [resource, scopes] of Object.entries(missingResourceScopes ?? {}))
+    grant.addResourceScope(resource, scopes.join(' '))
   const grantId = await grant.save()
   return provider.interactionFinished(req, res, {consent: {grantId}}, {mergeWithLastSubmission: true})
 }

@@ -16,7 +16,14 @@ declare module 'oidc-provider' {
     uid: string
     grantId?: string
     params: Record<string, unknown> & {client_id: string}
-    prompt: {name: string; details: Record<string, unknown> & {missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]>}}
+    prompt: {
+      name: string
+      details: Record<string, unknown> & {
+        missingOIDCScope?: string[]
+        missingOIDCClaims?: string[]
+        missingResourceScopes?: Record<string, string[]>
+      }
+    }
     session?: {accountId: string}
   }
 

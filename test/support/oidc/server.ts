@@ -108,7 +108,8 @@ export async function startOidcServer(options: OidcServerOptions = {}): Promise<
       deviceFlow: {enabled: true},
       revocation: {
         enabled: true,
-        allowedPolicy: async (_ctx: unknown, client: {clientId: string}, token: {clientId: string}) => token.clientId === client.clientId,
+        allowedPolicy: async (_ctx: unknown, client: {clientId: string}, token: {clientId: string}) =>
+          token.clientId === client.clientId,
       },
     },
     jwks: {keys: [{...privateKey.export({format: 'jwk'}), alg: 'RS256', use: 'sig'}]},
@@ -133,7 +134,8 @@ export async function startOidcServer(options: OidcServerOptions = {}): Promise<
   if (interval !== undefined) {
     provider.use(async (ctx, next) => {
       await next()
-      if (ctx.oidc?.route === 'device_authorization' && typeof ctx.body === 'object' && ctx.body !== null) Object.assign(ctx.body, {interval})
+      if (ctx.oidc?.route === 'device_authorization' && typeof ctx.body === 'object' && ctx.body !== null)
+        Object.assign(ctx.body, {interval})
     })
   }
 

@@ -13,7 +13,10 @@ describe('/init: the AGENTS.md skeleton', () => {
   afterEach(() => rmSync(root, {force: true, recursive: true}))
 
   it('writes the name, package manager, scripts, test command and layout from the repository', async () => {
-    writeFileSync(join(root, 'package.json'), JSON.stringify({name: 'widget', scripts: {build: 'tsc -b', lint: 'eslint .', test: 'vitest run'}}))
+    writeFileSync(
+      join(root, 'package.json'),
+      JSON.stringify({name: 'widget', scripts: {build: 'tsc -b', lint: 'eslint .', test: 'vitest run'}}),
+    )
     writeFileSync(join(root, 'pnpm-lock.yaml'), '')
     for (const dir of ['src', 'test', 'node_modules', 'dist', '.git']) mkdirSync(join(root, dir))
     const outcome = await initAgentsMd(root, {force: false})
@@ -51,7 +54,11 @@ describe('/init: the AGENTS.md skeleton', () => {
   it('refuses to replace an existing AGENTS.md without --force, and replaces it with', async () => {
     writeFileSync(join(root, 'AGENTS.md'), 'mine\n')
     writeFileSync(join(root, 'go.mod'), 'module example.com/x\n')
-    expect(await initAgentsMd(root, {force: false})).toEqual({path: join(root, 'AGENTS.md'), reason: 'AGENTS.md exists already (/init --force replaces it)', written: false})
+    expect(await initAgentsMd(root, {force: false})).toEqual({
+      path: join(root, 'AGENTS.md'),
+      reason: 'AGENTS.md exists already (/init --force replaces it)',
+      written: false,
+    })
     expect(readFileSync(join(root, 'AGENTS.md'), 'utf8')).toBe('mine\n')
     await initAgentsMd(root, {force: true})
     const text = readFileSync(join(root, 'AGENTS.md'), 'utf8')

@@ -21,7 +21,7 @@ describe('writeFileAtomic', () => {
     expect(readdirSync(dir)).toEqual(['credentials.json'])
   })
 
-  it("replaces a file keeping its mode exactly", async () => {
+  it('replaces a file keeping its mode exactly', async () => {
     const file = join(dir, 'settings.json')
     writeFileSync(file, 'old')
     chmodSync(file, 0o640)

@@ -23,7 +23,9 @@ describe('reading settings files', () => {
 
   it('refuses what is not a regular file, naming it, without blocking or reading it', async () => {
     mkdirSync(join(dir, 'settings.json'))
-    await expect(readSettingsText(join(dir, 'settings.json'))).rejects.toThrow(/settings\.json: it is not a regular file/)
+    await expect(readSettingsText(join(dir, 'settings.json'))).rejects.toThrow(
+      /settings\.json: it is not a regular file/,
+    )
     await expect(readSettingsText('/dev/zero')).rejects.toBeInstanceOf(ConfigError)
     await expect(nodeConfigIO.readJson('/dev/zero')).rejects.toThrow('Cannot use /dev/zero: it is not a regular file')
   })

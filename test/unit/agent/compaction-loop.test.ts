@@ -6,7 +6,10 @@ import {type CompactionResult, SessionCompactor} from '../../../src/core/agent/c
 import {type LoopOptions, runAgentLoop} from '../../../src/core/agent/loop.js'
 import {type ApiClient, type Message, ModelError, type StreamEvent} from '../../../src/core/agent/types.js'
 
-const done = (text: string): StreamEvent[] => [{text, type: 'content_delta'}, {stopReason: 'end_turn', type: 'message_stop'}]
+const done = (text: string): StreamEvent[] => [
+  {text, type: 'content_delta'},
+  {stopReason: 'end_turn', type: 'message_stop'},
+]
 const callTool = (id: string): StreamEvent[] => [
   {call: {arguments: '{}', id, input: {}, name: 'read'}, type: 'tool_use'},
   {stopReason: 'tool_use', type: 'message_stop'},
@@ -75,16 +78,34 @@ describe('the agent loop with compaction (HIP-301 §5)', () => {
   })
 
   it('compacts before the request once over 90% of max_tokens: the pre_compact hook first, then the summary call', async () => {
-    const {client, log, requests} = model([done('Fixed.')], [[...done('The user pasted a log.'), {type: 'usage', usage: {inputTokens: 600, outputTokens: 7}}]])
+    const {client, log, requests} = model(
+      [done('Fixed.')],
+      [[...done('The user pasted a log.'), {type: 'usage', usage: {inputTokens: 600, outputTokens: 7}}]],
+    )
     const {compacted, settings} = compaction(client, log, 1000)
     const history = longHistory()
     const original = [...history]
     const items: unknown[] = []
-    const result = await runAgentLoop(history, options(client, {compaction: settings, onEvent: (event) => event.type === 'item_completed' && items.push(event.item)}))
+    const result = await runAgentLoop(
+      history,
+      options(client, {
+        compaction: settings,
+        onEvent: (event) => event.type === 'item_completed' && items.push(event.item),
+      }),
+    )
 
     expect(log).toEqual(['pre_compact', 'summary request', 'agent request'])
     // Reported as an item of the run, before the reply's message.
-    expect(items).toEqual([{compactedCount: 1, id: 'compaction-1', strategy: 'summary', tokensSaved: compacted[0].tokens_saved, type: 'compaction'}, {id: 'msg-2', text: 'Fixed.', type: 'message'}])
+    expect(items).toEqual([
+      {
+        compactedCount: 1,
+        id: 'compaction-1',
+        strategy: 'summary',
+        tokensSaved: compacted[0].tokens_saved,
+        type: 'compaction',
+      },
+      {id: 'msg-2', text: 'Fixed.', type: 'message'},
+    ])
     expect(requests[0]).toHaveLength(4)
     expect(requests[0][0]).toBe(original[0])
     expect(isSummary(requests[0][1])).toBe(true)
@@ -97,21 +118,45 @@ describe('the agent loop with compaction (HIP-301 §5)', () => {
   })
 
   it('compacts in the middle of a run, when tool results push the history over the budget', async () => {
-    const {client, log, requests} = model([callTool('c1'), callTool('c2'), callTool('c3'), done('Read them all.')], [done('Read three files.')])
+    const {client, log, requests} = model(
+      [callTool('c1'), callTool('c2'), callTool('c3'), done('Read them all.')],
+      [done('Read three files.')],
+    )
     const {compacted, settings} = compaction(client, log, 300)
-    const history: Message[] = [{content: 'sys', role: 'system'}, {content: 'Read the files.', role: 'user'}]
+    const history: Message[] = [
+      {content: 'sys', role: 'system'},
+      {content: 'Read the files.', role: 'user'},
+    ]
     await runAgentLoop(history, options(client, {compaction: settings}))
 
-    expect(log).toEqual(['agent request', 'agent request', 'agent request', 'pre_compact', 'summary request', 'agent request'])
+    expect(log).toEqual([
+      'agent request',
+      'agent request',
+      'agent request',
+      'pre_compact',
+      'summary request',
+      'agent request',
+    ])
     const last = requests[3]
-    expect(last.map((m) => (isSummary(m) ? 'summary' : m.role))).toEqual(['system', 'summary', 'user', 'assistant', 'tool', 'assistant', 'tool'])
+    expect(last.map((m) => (isSummary(m) ? 'summary' : m.role))).toEqual([
+      'system',
+      'summary',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+    ])
     expect(last[2]).toEqual({content: 'Read the files.', role: 'user'})
     expect(last.filter((m) => m.role === 'tool').map((m) => m.role === 'tool' && m.toolCallId)).toEqual(['c2', 'c3'])
     expect(compacted[0].compacted_count).toBe(2)
   })
 
   it('goes on with the digest when the summary call fails', async () => {
-    const {client, log, requests} = model([done('ok')], [[{error: new ModelError('overloaded', {status: 529}), type: 'error'}]])
+    const {client, log, requests} = model(
+      [done('ok')],
+      [[{error: new ModelError('overloaded', {status: 529}), type: 'error'}]],
+    )
     const {compacted, settings} = compaction(client, log, 1000)
     await runAgentLoop(longHistory(), options(client, {compaction: settings}))
     expect(log).toEqual(['pre_compact', 'summary request', 'agent request'])
@@ -120,7 +165,10 @@ describe('the agent loop with compaction (HIP-301 §5)', () => {
   })
 
   it('neither compacts nor runs the hook under the budget, or when nothing can be compacted', async () => {
-    for (const [maxTokens, reserveRecent] of [[100_000, 2], [100, 3]]) {
+    for (const [maxTokens, reserveRecent] of [
+      [100_000, 2],
+      [100, 3],
+    ]) {
       const {client, log, requests} = model([done('ok')])
       const {compacted, settings} = compaction(client, log, maxTokens, reserveRecent)
       await runAgentLoop(longHistory(), options(client, {compaction: settings}))

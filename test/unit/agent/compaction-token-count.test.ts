@@ -16,7 +16,9 @@ describe('token estimate', () => {
 
   it('counts each tool call of an assistant message: 4 plus its name and arguments', () => {
     const call = {arguments: '{"path":"a.ts"}', id: 'c1', input: {path: 'a.ts'}, name: 'fs_read'}
-    expect(messageTokens({content: '', role: 'assistant', toolCalls: [call, {...call, id: 'c2'}]})).toBe(4 + 2 * (4 + 6))
+    expect(messageTokens({content: '', role: 'assistant', toolCalls: [call, {...call, id: 'c2'}]})).toBe(
+      4 + 2 * (4 + 6),
+    )
     expect(messageTokens({content: 'ok', isError: false, role: 'tool', toolCallId: 'c1', toolName: 'fs_read'})).toBe(5)
   })
 
@@ -30,7 +32,8 @@ describe('token estimate', () => {
 function sealedHistory(messages: Message[], sealed: number): Message[] {
   return new Proxy(messages, {
     get(target, key, receiver) {
-      if (typeof key === 'string' && /^\d+$/.test(key) && Number(key) < sealed) throw new Error(`message ${key} was read again`)
+      if (typeof key === 'string' && /^\d+$/.test(key) && Number(key) < sealed)
+        throw new Error(`message ${key} was read again`)
       return Reflect.get(target, key, receiver)
     },
   })

@@ -16,11 +16,31 @@ import {type ApiClient, type Message, ModelError, type StreamEvent} from '../../
 const system: Message = {content: 'Be a coding agent.', role: 'system'}
 const user = (content: string): Message => ({content, role: 'user'})
 const answer = (content: string): Message => ({content, role: 'assistant', toolCalls: []})
-const calling = (id: string, name: string, args: string): Message => ({content: '', role: 'assistant', toolCalls: [{arguments: args, id, input: {}, name}]})
-const result = (id: string, name: string, content: string, isError = false): Message => ({content, isError, role: 'tool', toolCallId: id, toolName: name})
-const history: Message[] = [system, user('Fix the parser.'), answer('Looking.'), user('Keep the API.'), answer('Sure.'), user('Run the tests.'), answer('They pass.')]
+const calling = (id: string, name: string, args: string): Message => ({
+  content: '',
+  role: 'assistant',
+  toolCalls: [{arguments: args, id, input: {}, name}],
+})
+const result = (id: string, name: string, content: string, isError = false): Message => ({
+  content,
+  isError,
+  role: 'tool',
+  toolCallId: id,
+  toolName: name,
+})
+const history: Message[] = [
+  system,
+  user('Fix the parser.'),
+  answer('Looking.'),
+  user('Keep the API.'),
+  answer('Sure.'),
+  user('Run the tests.'),
+  answer('They pass.'),
+]
 
-function replying(...events: StreamEvent[]): ApiClient & {requests: Array<{messages: readonly Message[]; tools: readonly unknown[]; signal?: AbortSignal}>} {
+function replying(
+  ...events: StreamEvent[]
+): ApiClient & {requests: Array<{messages: readonly Message[]; tools: readonly unknown[]; signal?: AbortSignal}>} {
   const requests: Array<{messages: readonly Message[]; tools: readonly unknown[]; signal?: AbortSignal}> = []
   return {
     requests,
@@ -57,14 +77,20 @@ describe('SessionCompactor', () => {
     })
     const signal = new AbortController().signal
     const compacted = await compactor.compact(history, {signal})
-    expect(seen).toEqual([{signal, transcript: 'User: Fix the parser.\n\nAssistant: Looking.\n\nUser: Keep the API.\n\nAssistant: Sure.'}])
+    expect(seen).toEqual([
+      {signal, transcript: 'User: Fix the parser.\n\nAssistant: Looking.\n\nUser: Keep the API.\n\nAssistant: Sure.'},
+    ])
     expect(compacted.messages[1]).toEqual(summaryMessage('Goals: fix the parser, keep the API.'))
     expect(compacted.usage).toEqual({inputTokens: 40, outputTokens: 9})
     expect(compacted.fallback_reason).toBeUndefined()
   })
 
   it('falls back to the digest on any failure of the summary call, and says why', async () => {
-    const failing = new SessionCompactor({maxTokens: 10, reserveRecent: 2, summarize: () => Promise.reject(new ModelError('overloaded', {status: 529}))})
+    const failing = new SessionCompactor({
+      maxTokens: 10,
+      reserveRecent: 2,
+      summarize: () => Promise.reject(new ModelError('overloaded', {status: 529})),
+    })
     const compacted = await failing.compact(history)
     expect(compacted).toMatchObject({fallback_reason: 'the summary call failed: overloaded', strategy: 'truncation'})
     expect(compacted.messages[1].content).toContain('User: Keep the API.')
@@ -103,13 +129,22 @@ describe('the summary message', () => {
 
   it('digest: user messages verbatim, tool calls with compacted results, failures marked, no assistant text', () => {
     const digest = truncationDigest(
-      [user('Fix the parser.\nKeep the API.'), answer('I think the bug is in line 3.'), calling('c1', 'fs_write', JSON.stringify({content: 'y'.repeat(5000), path: 'a.ts'})), result('c1', 'fs_write', 'denied', true)],
+      [
+        user('Fix the parser.\nKeep the API.'),
+        answer('I think the bug is in line 3.'),
+        calling('c1', 'fs_write', JSON.stringify({content: 'y'.repeat(5000), path: 'a.ts'})),
+        result('c1', 'fs_write', 'denied', true),
+      ],
       'the summary was empty',
     )
     expect(digest).toContain('(the summary was empty)')
     expect(digest).toContain('User: Fix the parser.\nKeep the API.')
     expect(digest).not.toContain('line 3')
-    expect(digest).toMatch(new RegExp(`Tool call: fs_write \\{"content":"y+\\[\\.\\.\\. \\d+ more characters\\] -> \\${COMPACTED} \\(failed\\)`))
+    expect(digest).toMatch(
+      new RegExp(
+        `Tool call: fs_write \\{"content":"y+\\[\\.\\.\\. \\d+ more characters\\] -> \\${COMPACTED} \\(failed\\)`,
+      ),
+    )
     expect(digest.length).toBeLessThan(1000)
   })
 })
@@ -118,8 +153,20 @@ describe('modelSummarizer', () => {
   it('makes one dedicated request: the summary prompt, the transcript, no tools', async () => {
     const client = replying({text: 'Summary.', type: 'content_delta'}, {stopReason: 'end_turn', type: 'message_stop'})
     const signal = new AbortController().signal
-    await expect(modelSummarizer(client, 'm')('User: hi', signal)).resolves.toEqual({text: 'Summary.', usage: {inputTokens: 0, outputTokens: 0}})
-    expect(client.requests).toEqual([{messages: [{content: SUMMARY_SYSTEM_PROMPT, role: 'system'}, {content: 'User: hi', role: 'user'}], signal, tools: []}])
+    await expect(modelSummarizer(client, 'm')('User: hi', signal)).resolves.toEqual({
+      text: 'Summary.',
+      usage: {inputTokens: 0, outputTokens: 0},
+    })
+    expect(client.requests).toEqual([
+      {
+        messages: [
+          {content: SUMMARY_SYSTEM_PROMPT, role: 'system'},
+          {content: 'User: hi', role: 'user'},
+        ],
+        signal,
+        tools: [],
+      },
+    ])
   })
 
   it('leaves out a think block and adds up usage', async () => {
@@ -129,19 +176,39 @@ describe('modelSummarizer', () => {
       {type: 'usage', usage: {inputTokens: 100, outputTokens: 20}},
       {stopReason: 'end_turn', type: 'message_stop'},
     )
-    await expect(modelSummarizer(client, 'm')('User: X')).resolves.toEqual({text: 'The user wants X.', usage: {inputTokens: 100, outputTokens: 20}})
+    await expect(modelSummarizer(client, 'm')('User: X')).resolves.toEqual({
+      text: 'The user wants X.',
+      usage: {inputTokens: 100, outputTokens: 20},
+    })
   })
 
   it('throws the stream error, which the compactor turns into the digest', async () => {
-    const client = replying({error: new ModelError('quota exceeded', {code: 'insufficient_quota', status: 429}), type: 'error'})
+    const client = replying({
+      error: new ModelError('quota exceeded', {code: 'insufficient_quota', status: 429}),
+      type: 'error',
+    })
     await expect(modelSummarizer(client, 'm')('User: X')).rejects.toThrow('quota exceeded')
-    const compacted = await new SessionCompactor({maxTokens: 10, reserveRecent: 2, summarize: modelSummarizer(client, 'm')}).compact(history)
-    expect(compacted).toMatchObject({fallback_reason: 'the summary call failed: quota exceeded', strategy: 'truncation'})
+    const compacted = await new SessionCompactor({
+      maxTokens: 10,
+      reserveRecent: 2,
+      summarize: modelSummarizer(client, 'm'),
+    }).compact(history)
+    expect(compacted).toMatchObject({
+      fallback_reason: 'the summary call failed: quota exceeded',
+      strategy: 'truncation',
+    })
   })
 
   it('an answer that is only a think block is empty: the digest is used', async () => {
-    const client = replying({text: '<think>hmm</think>', type: 'content_delta'}, {stopReason: 'end_turn', type: 'message_stop'})
-    const compacted = await new SessionCompactor({maxTokens: 10, reserveRecent: 2, summarize: modelSummarizer(client, 'm')}).compact(history)
+    const client = replying(
+      {text: '<think>hmm</think>', type: 'content_delta'},
+      {stopReason: 'end_turn', type: 'message_stop'},
+    )
+    const compacted = await new SessionCompactor({
+      maxTokens: 10,
+      reserveRecent: 2,
+      summarize: modelSummarizer(client, 'm'),
+    }).compact(history)
     expect(compacted).toMatchObject({fallback_reason: 'the summary was empty', strategy: 'truncation'})
   })
 })

@@ -13,7 +13,10 @@ import {
 import {UserError} from '../../../src/core/errors.js'
 import {scripted} from '../../helpers/scripted-model.js'
 
-const text = (t: string): StreamEvent[] => [{text: t, type: 'content_delta'}, {stopReason: 'end_turn', type: 'message_stop'}]
+const text = (t: string): StreamEvent[] => [
+  {text: t, type: 'content_delta'},
+  {stopReason: 'end_turn', type: 'message_stop'},
+]
 const agent = new Agent({model: 'm', name: 'a'})
 
 describe('the default model client', () => {
@@ -25,7 +28,9 @@ describe('the default model client', () => {
     expect(failure).toBeInstanceOf(UserError)
     expect(failure).toMatchObject({
       hint: expect.stringContaining("setDefaultOpenAIApi('chat_completions')"),
-      message: expect.stringMatching(/^Runner\.run needs a model client: pass \{client\}.*, or call setDefaultOpenAIClient\(client\) once/),
+      message: expect.stringMatching(
+        /^Runner\.run needs a model client: pass \{client\}.*, or call setDefaultOpenAIClient\(client\) once/,
+      ),
       name: 'MissingModelClientError',
     })
   })
@@ -51,7 +56,9 @@ describe('the default model client', () => {
 
   it('refuses what is not a model client, such as an openai package client, naming what to pass instead', () => {
     const openaiPackageClient = {apiKey: 'k', baseURL: 'http://127.0.0.1:1/v1', chat: {completions: {}}}
-    expect(() => setDefaultOpenAIClient(openaiPackageClient as never)).toThrow(/an openai package client is not one \(give its baseURL and apiKey to createOpenAIClient\)/)
+    expect(() => setDefaultOpenAIClient(openaiPackageClient as never)).toThrow(
+      /an openai package client is not one \(give its baseURL and apiKey to createOpenAIClient\)/,
+    )
   })
 })
 
@@ -67,7 +74,9 @@ describe('the default OpenAI API', () => {
   })
 
   it('refuses an API it does not know', () => {
-    expect(() => setDefaultOpenAIApi('completions' as never)).toThrow(`setDefaultOpenAIApi takes 'chat_completions' or 'responses', not "completions"`)
+    expect(() => setDefaultOpenAIApi('completions' as never)).toThrow(
+      `setDefaultOpenAIApi takes 'chat_completions' or 'responses', not "completions"`,
+    )
     expect(getDefaultOpenAIApi()).toBe('responses')
   })
 })

@@ -4,7 +4,13 @@ import {configuredKey, resolveEndpoint} from '../../../src/core/agent/endpoint.j
 import type {HanzoConfig} from '../../../src/core/config/types.js'
 import {UserError} from '../../../src/core/errors.js'
 
-const config = (settings: Partial<HanzoConfig> = {}): HanzoConfig => ({hooks: [], mcp_servers: {}, model: 'm', permissions: {}, ...settings})
+const config = (settings: Partial<HanzoConfig> = {}): HanzoConfig => ({
+  hooks: [],
+  mcp_servers: {},
+  model: 'm',
+  permissions: {},
+  ...settings,
+})
 
 describe('resolveEndpoint', () => {
   it("defaults to Hanzo's API with the configured key, over chat completions", () => {
@@ -23,18 +29,36 @@ describe('resolveEndpoint', () => {
   })
 
   it('needs no key for a local server, and never sends it the Hanzo key', () => {
-    const local = resolveEndpoint(config({api_key: 'sk-secret'}), {}, {baseURL: 'http://127.0.0.1:11434/v1', model: 'qwen3:8b'})
+    const local = resolveEndpoint(
+      config({api_key: 'sk-secret'}),
+      {},
+      {baseURL: 'http://127.0.0.1:11434/v1', model: 'qwen3:8b'},
+    )
     expect(local).toMatchObject({apiKey: undefined, baseURL: 'http://127.0.0.1:11434/v1', model: 'qwen3:8b'})
-    expect(resolveEndpoint(config({provider: 'ollama'}), {})).toMatchObject({apiKey: undefined, baseURL: 'http://127.0.0.1:11434/v1'})
+    expect(resolveEndpoint(config({provider: 'ollama'}), {})).toMatchObject({
+      apiKey: undefined,
+      baseURL: 'http://127.0.0.1:11434/v1',
+    })
   })
 
   it('uses a custom provider with its own URL, key and API', () => {
-    const settings = config({provider: 'corp', providers: {corp: {api: 'responses', api_key: 'tok-secret', base_url: 'https://llm.corp.example/v1'}}})
-    expect(resolveEndpoint(settings, {})).toMatchObject({api: 'responses', apiKey: 'tok-secret', baseURL: 'https://llm.corp.example/v1', provider: 'corp'})
+    const settings = config({
+      provider: 'corp',
+      providers: {corp: {api: 'responses', api_key: 'tok-secret', base_url: 'https://llm.corp.example/v1'}},
+    })
+    expect(resolveEndpoint(settings, {})).toMatchObject({
+      api: 'responses',
+      apiKey: 'tok-secret',
+      baseURL: 'https://llm.corp.example/v1',
+      provider: 'corp',
+    })
   })
 
   it("takes OpenAI's key from OPENAI_API_KEY and defaults api.openai.com to the Responses API", () => {
-    expect(resolveEndpoint(config({provider: 'openai'}), {OPENAI_API_KEY: 'sk-openai-secret'})).toMatchObject({api: 'responses', apiKey: 'sk-openai-secret'})
+    expect(resolveEndpoint(config({provider: 'openai'}), {OPENAI_API_KEY: 'sk-openai-secret'})).toMatchObject({
+      api: 'responses',
+      apiKey: 'sk-openai-secret',
+    })
   })
 
   it("takes Anthropic's key from ANTHROPIC_API_KEY and speaks the Messages API to api.anthropic.com", () => {
@@ -43,13 +67,22 @@ describe('resolveEndpoint', () => {
       apiKey: 'sk-ant-secret',
       baseURL: 'https://api.anthropic.com',
     })
-    expect(resolveEndpoint(config({provider: 'anthropic'}), {}, {}, 'oauth-token')).toMatchObject({api: 'anthropic_messages', apiKey: 'oauth-token'})
-    const proxy = config({provider: 'corp', providers: {corp: {api_key: 'k', base_url: 'https://api.anthropic.com/v1'}}})
+    expect(resolveEndpoint(config({provider: 'anthropic'}), {}, {}, 'oauth-token')).toMatchObject({
+      api: 'anthropic_messages',
+      apiKey: 'oauth-token',
+    })
+    const proxy = config({
+      provider: 'corp',
+      providers: {corp: {api_key: 'k', base_url: 'https://api.anthropic.com/v1'}},
+    })
     expect(resolveEndpoint(proxy, {})).toMatchObject({api: 'anthropic_messages'})
   })
 
   it('honours api and max_retries from the settings', () => {
-    expect(resolveEndpoint(config({api: 'responses', api_key: 'k', max_retries: 0}), {})).toMatchObject({api: 'responses', maxRetries: 0})
+    expect(resolveEndpoint(config({api: 'responses', api_key: 'k', max_retries: 0}), {})).toMatchObject({
+      api: 'responses',
+      maxRetries: 0,
+    })
   })
 
   it('names an unknown provider and a base URL that is not a URL', () => {
@@ -60,21 +93,32 @@ describe('resolveEndpoint', () => {
   it('sends a stored login when no key is configured; a key from the settings or the environment wins', () => {
     expect(resolveEndpoint(config(), {}, {}, 'oauth-token')).toMatchObject({apiKey: 'oauth-token', provider: 'hanzo'})
     expect(resolveEndpoint(config({api_key: 'sk-user'}), {}, {}, 'oauth-token')).toMatchObject({apiKey: 'sk-user'})
-    expect(resolveEndpoint(config({provider: 'openai'}), {OPENAI_API_KEY: 'sk-env'}, {}, 'oauth-token')).toMatchObject({apiKey: 'sk-env'})
+    expect(resolveEndpoint(config({provider: 'openai'}), {OPENAI_API_KEY: 'sk-env'}, {}, 'oauth-token')).toMatchObject({
+      apiKey: 'sk-env',
+    })
   })
 
   it("sends a stored login to the provider's own local URL, never to a local server put in its place", () => {
     const corp = config({provider: 'corp', providers: {corp: {base_url: 'http://127.0.0.1:8080/v1'}}})
     expect(resolveEndpoint(corp, {}, {}, 'corp-token')).toMatchObject({apiKey: 'corp-token'})
-    expect(resolveEndpoint(config(), {}, {baseURL: 'http://127.0.0.1:11434/v1'}, 'hanzo-token')).toMatchObject({apiKey: undefined})
-    expect(resolveEndpoint(config({base_url: 'http://127.0.0.1:11434/v1'}), {}, {}, 'hanzo-token')).toMatchObject({apiKey: undefined})
+    expect(resolveEndpoint(config(), {}, {baseURL: 'http://127.0.0.1:11434/v1'}, 'hanzo-token')).toMatchObject({
+      apiKey: undefined,
+    })
+    expect(resolveEndpoint(config({base_url: 'http://127.0.0.1:11434/v1'}), {}, {}, 'hanzo-token')).toMatchObject({
+      apiKey: undefined,
+    })
   })
 
   it('names where a configured key comes from (never the key)', () => {
     expect(configuredKey(config({api_key: 'k'}), {}, 'hanzo')).toEqual({key: 'k', source: 'api_key'})
     expect(configuredKey(config({api_key: 'k'}), {}, 'openai')).toBeUndefined()
-    expect(configuredKey(config(), {ANTHROPIC_API_KEY: 'a'}, 'anthropic')).toEqual({key: 'a', source: 'ANTHROPIC_API_KEY'})
-    expect(configuredKey(config({providers: {corp: {api_key: 'c'}}}), {}, 'corp')).toEqual({key: 'c', source: 'providers.corp.api_key'})
+    expect(configuredKey(config(), {ANTHROPIC_API_KEY: 'a'}, 'anthropic')).toEqual({
+      key: 'a',
+      source: 'ANTHROPIC_API_KEY',
+    })
+    expect(configuredKey(config({providers: {corp: {api_key: 'c'}}}), {}, 'corp')).toEqual({
+      key: 'c',
+      source: 'providers.corp.api_key',
+    })
   })
 })
-

@@ -14,8 +14,16 @@ import {
 } from '../../../src/core/agent/index.js'
 import {scripted} from '../../helpers/scripted-model.js'
 
-const call = (id: string, name: string, input: Record<string, unknown>, args = JSON.stringify(input)): ToolCallRequest => ({arguments: args, id, input, name})
-const text = (t: string): StreamEvent[] => [{text: t, type: 'content_delta'}, {stopReason: 'end_turn', type: 'message_stop'}]
+const call = (
+  id: string,
+  name: string,
+  input: Record<string, unknown>,
+  args = JSON.stringify(input),
+): ToolCallRequest => ({arguments: args, id, input, name})
+const text = (t: string): StreamEvent[] => [
+  {text: t, type: 'content_delta'},
+  {stopReason: 'end_turn', type: 'message_stop'},
+]
 const calls = (...requests: ToolCallRequest[]): StreamEvent[] => [
   ...requests.map((c) => ({call: c, type: 'tool_use'}) as const),
   {stopReason: 'tool_use', type: 'message_stop'},
@@ -44,23 +52,49 @@ describe('Runner.run', () => {
     const client = scripted(calls(call('c1', 'echo', {text: 'x'})), text('done'))
     const result = await Runner.run(new Agent({model: 'm', name: 'a', tools: [echo]}), 'go', {client})
     expect(result.finalOutput).toBe('done')
-    expect(client.requests[1].at(-1)).toEqual({content: 'echo: x', isError: false, role: 'tool', toolCallId: 'c1', toolName: 'echo'})
+    expect(client.requests[1].at(-1)).toEqual({
+      content: 'echo: x',
+      isError: false,
+      role: 'tool',
+      toolCallId: 'c1',
+      toolName: 'echo',
+    })
   })
 
   it('refuses a call to a tool it does not offer, before its input is looked at, and tells the permission step', async () => {
     const refused: string[] = []
-    const permissions = {check: async () => ({allowed: true}) as const, refuse: async (c: {toolName: string}, reason: string) => void refused.push(`${c.toolName}: ${reason}`)}
+    const permissions = {
+      check: async () => ({allowed: true}) as const,
+      refuse: async (c: {toolName: string}, reason: string) => void refused.push(`${c.toolName}: ${reason}`),
+    }
     const client = scripted(calls(call('a', 'echo', {wrong: true})), text('ok'))
-    const result = await Runner.run(new Agent({model: 'm', name: 'a', tools: [echo]}), 'go', {client, offered: [], permissions})
+    const result = await Runner.run(new Agent({model: 'm', name: 'a', tools: [echo]}), 'go', {
+      client,
+      offered: [],
+      permissions,
+    })
     expect(result.finalOutput).toBe('ok')
-    expect(client.requests[1].at(-1)).toMatchObject({content: expect.stringMatching(/^Error: Refused: echo is not one of this session's tools \(it has none\)/), isError: true})
+    expect(client.requests[1].at(-1)).toMatchObject({
+      content: expect.stringMatching(/^Error: Refused: echo is not one of this session's tools \(it has none\)/),
+      isError: true,
+    })
     expect(refused).toEqual(["echo: echo is not one of this session's tools (it has none)"])
   })
 
   it('sends bad calls back to the model as errors: invalid JSON, unknown tool, input against the schema, a throwing tool', async () => {
-    const boom = tool({description: 'fails', execute: () => Promise.reject(new Error('disk on fire')), name: 'boom', parameters: {type: 'object'}})
+    const boom = tool({
+      description: 'fails',
+      execute: () => Promise.reject(new Error('disk on fire')),
+      name: 'boom',
+      parameters: {type: 'object'},
+    })
     const client = scripted(
-      calls(call('a', 'echo', {}, '{"text": '), call('b', 'nope', {}), call('c', 'echo', {text: 3}), call('d', 'boom', {})),
+      calls(
+        call('a', 'echo', {}, '{"text": '),
+        call('b', 'nope', {}),
+        call('c', 'echo', {text: 3}),
+        call('d', 'boom', {}),
+      ),
       text('ok'),
     )
     await Runner.run(new Agent({model: 'm', name: 'a', tools: [echo, boom]}), 'go', {client})
@@ -77,7 +111,8 @@ describe('Runner.run', () => {
     const client = scripted(calls(call('a', 'echo', {}, deep)), text('ok'))
     await Runner.run(new Agent({model: 'm', name: 'a', tools: [echo]}), 'go', {client})
     expect(client.requests[1].at(-1)).toMatchObject({
-      content: 'Error: The arguments of echo have objects and lists nested more than 64 levels deep, more than any tool takes. Send them again as one JSON object.',
+      content:
+        'Error: The arguments of echo have objects and lists nested more than 64 levels deep, more than any tool takes. Send them again as one JSON object.',
       isError: true,
     })
   })
@@ -102,8 +137,16 @@ describe('Runner.run', () => {
       name: 'read',
       parameters: {type: 'object'},
     })
-    const write = tool<{id: string}>({description: 'writes', execute: ({id}) => (log.push(`write ${id}`), id), name: 'write', parameters: {type: 'object'}})
-    const client = scripted(calls(call('1', 'read', {id: 'r1'}), call('2', 'read', {id: 'r2'}), call('3', 'write', {id: 'w'})), text('ok'))
+    const write = tool<{id: string}>({
+      description: 'writes',
+      execute: ({id}) => (log.push(`write ${id}`), id),
+      name: 'write',
+      parameters: {type: 'object'},
+    })
+    const client = scripted(
+      calls(call('1', 'read', {id: 'r1'}), call('2', 'read', {id: 'r2'}), call('3', 'write', {id: 'w'})),
+      text('ok'),
+    )
     await Runner.run(new Agent({model: 'm', name: 'a', tools: [read, write]}), 'go', {client})
     expect(log).toEqual(['start r1', 'start r2', 'write w'])
     expect(client.requests[1].filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['r1', 'r2', 'w'])
@@ -113,7 +156,8 @@ describe('Runner.run', () => {
     const controller = new AbortController()
     const slow = tool({
       description: 'waits for abort',
-      execute: (_input, {signal}) => new Promise((resolve) => signal.addEventListener('abort', () => resolve('stopped'))),
+      execute: (_input, {signal}) =>
+        new Promise((resolve) => signal.addEventListener('abort', () => resolve('stopped'))),
       name: 'slow',
       parameters: {type: 'object'},
     })
@@ -135,25 +179,61 @@ describe('Runner.run', () => {
   })
 
   it('ends the turn on a model error, leaving the history as before the failed request', async () => {
-    const client = scripted(calls(call('1', 'echo', {text: 'x'})), [{error: new ModelError('Insufficient balance', {status: 402}), type: 'error'}])
+    const client = scripted(calls(call('1', 'echo', {text: 'x'})), [
+      {error: new ModelError('Insufficient balance', {status: 402}), type: 'error'},
+    ])
     const history: Message[] = [{content: 'go', role: 'user'}]
     const executor = {execute: async () => toolOk('x')}
-    await expect(runAgentLoop(history, {client, executor, maxTurns: 5, model: 'm', sessionId: 's', tools: []})).rejects.toThrow(/Insufficient balance/)
+    await expect(
+      runAgentLoop(history, {client, executor, maxTurns: 5, model: 'm', sessionId: 's', tools: []}),
+    ).rejects.toThrow(/Insufficient balance/)
     expect(history.map((m) => m.role)).toEqual(['user', 'assistant', 'tool'])
   })
 
   it("ends the turn on a tool's ToolFatalError (not the model's to handle), with a result for every call", async () => {
-    const broken = tool({description: 'Fails for good', execute: () => Promise.reject(new ToolFatalError('the workspace is gone')), mutating: true, name: 'broken', parameters: {type: 'object'}})
+    const broken = tool({
+      description: 'Fails for good',
+      execute: () => Promise.reject(new ToolFatalError('the workspace is gone')),
+      mutating: true,
+      name: 'broken',
+      parameters: {type: 'object'},
+    })
     const client = scripted(calls(call('1', 'broken', {}), call('2', 'echo', {text: 'x'})), text('never asked'))
-    const error = await Runner.run(new Agent({model: 'm', name: 'a', tools: [broken, echo]}), 'go', {client}).catch((error: unknown) => error)
+    const error = await Runner.run(new Agent({model: 'm', name: 'a', tools: [broken, echo]}), 'go', {client}).catch(
+      (error: unknown) => error,
+    )
     expect(error).toBeInstanceOf(ToolFatalError)
     expect(client.requests).toHaveLength(1)
     const history: Message[] = [{content: 'go', role: 'user'}]
-    const executor = {execute: async (name: string) => (name === 'broken' ? Promise.reject(new ToolFatalError('the workspace is gone')) : toolOk('ran'))}
-    await expect(runAgentLoop(history, {client: scripted(calls(call('1', 'broken', {}), call('2', 'echo', {text: 'x'}))), executor, maxTurns: 5, model: 'm', sessionId: 's', tools: []})).rejects.toThrow('the workspace is gone')
+    const executor = {
+      execute: async (name: string) =>
+        name === 'broken' ? Promise.reject(new ToolFatalError('the workspace is gone')) : toolOk('ran'),
+    }
+    await expect(
+      runAgentLoop(history, {
+        client: scripted(calls(call('1', 'broken', {}), call('2', 'echo', {text: 'x'}))),
+        executor,
+        maxTurns: 5,
+        model: 'm',
+        sessionId: 's',
+        tools: [],
+      }),
+    ).rejects.toThrow('the workspace is gone')
     expect(history.slice(2)).toEqual([
-      {content: 'Error: the turn ended: the workspace is gone', isError: true, role: 'tool', toolCallId: '1', toolName: 'broken'},
-      {content: 'Error: not run: the turn ended when another call failed (the workspace is gone)', isError: true, role: 'tool', toolCallId: '2', toolName: 'echo'},
+      {
+        content: 'Error: the turn ended: the workspace is gone',
+        isError: true,
+        role: 'tool',
+        toolCallId: '1',
+        toolName: 'broken',
+      },
+      {
+        content: 'Error: not run: the turn ended when another call failed (the workspace is gone)',
+        isError: true,
+        role: 'tool',
+        toolCallId: '2',
+        toolName: 'echo',
+      },
     ])
   })
 
@@ -166,11 +246,28 @@ describe('Runner.run', () => {
 
   it('ends on a reply cut at the output limit (max_tokens), running none of its calls and answering each', async () => {
     const executed: string[] = []
-    const counting = tool({description: 'counts', execute: (input) => (executed.push(JSON.stringify(input)), 'ran'), name: 'echo', parameters: {type: 'object'}})
-    const cut = (...events: StreamEvent[]): StreamEvent[] => [...events, {stopReason: 'max_tokens', type: 'message_stop'}]
-    const client = scripted(cut({text: 'Reading a and', type: 'content_delta'}, {call: call('1', 'echo', {text: 'a'}), type: 'tool_use'}, {call: call('2', 'echo', {}, '{"te'), type: 'tool_use'}))
+    const counting = tool({
+      description: 'counts',
+      execute: (input) => (executed.push(JSON.stringify(input)), 'ran'),
+      name: 'echo',
+      parameters: {type: 'object'},
+    })
+    const cut = (...events: StreamEvent[]): StreamEvent[] => [
+      ...events,
+      {stopReason: 'max_tokens', type: 'message_stop'},
+    ]
+    const client = scripted(
+      cut(
+        {text: 'Reading a and', type: 'content_delta'},
+        {call: call('1', 'echo', {text: 'a'}), type: 'tool_use'},
+        {call: call('2', 'echo', {}, '{"te'), type: 'tool_use'},
+      ),
+    )
     const events: AgentEvent[] = []
-    const result = await Runner.run(new Agent({model: 'm', name: 'a', tools: [counting]}), 'go', {client, onEvent: (e) => events.push(e)})
+    const result = await Runner.run(new Agent({model: 'm', name: 'a', tools: [counting]}), 'go', {
+      client,
+      onEvent: (e) => events.push(e),
+    })
     expect(result).toMatchObject({finalOutput: 'Reading a and', stop: 'max_tokens', turns: 1})
     expect(executed).toEqual([])
     expect(result.history.filter((m) => m.role === 'tool')).toMatchObject([
@@ -178,7 +275,9 @@ describe('Runner.run', () => {
       {isError: true, toolCallId: '2'},
     ])
     expect(events.filter((e) => e.type === 'tool_result')).toHaveLength(2)
-    const answer = await Runner.run(new Agent({model: 'm', name: 'a'}), 'go', {client: scripted(cut({text: 'It was a dark', type: 'content_delta'}))})
+    const answer = await Runner.run(new Agent({model: 'm', name: 'a'}), 'go', {
+      client: scripted(cut({text: 'It was a dark', type: 'content_delta'})),
+    })
     expect(answer).toMatchObject({finalOutput: 'It was a dark', stop: 'max_tokens'})
   })
 
@@ -190,7 +289,10 @@ describe('Runner.run', () => {
         {call: call('1', 'echo', {text: 'x'}), type: 'tool_use'},
         {raw: {id: 'r1'}, stopReason: 'tool_use', type: 'message_stop'},
       ],
-      [{text: '<think>hm</think>The answer.', type: 'content_delta'}, {stopReason: 'end_turn', type: 'message_stop'}],
+      [
+        {text: '<think>hm</think>The answer.', type: 'content_delta'},
+        {stopReason: 'end_turn', type: 'message_stop'},
+      ],
     )
     const deltas: string[] = []
     const result = await Runner.run(new Agent({model: 'm', name: 'a', tools: [echo]}), 'go', {
@@ -204,7 +306,12 @@ describe('Runner.run', () => {
   })
 
   it('cuts long tool output centrally, keeping head and tail and saying so', async () => {
-    const big = tool({description: 'big', execute: () => `HEAD${'x'.repeat(300_000)}TAIL`, name: 'big', parameters: {type: 'object'}})
+    const big = tool({
+      description: 'big',
+      execute: () => `HEAD${'x'.repeat(300_000)}TAIL`,
+      name: 'big',
+      parameters: {type: 'object'},
+    })
     const client = scripted(calls(call('1', 'big', {})), text('ok'))
     await Runner.run(new Agent({model: 'm', name: 'a', tools: [big]}), 'go', {client})
     const output = client.requests[1].at(-1)!.content
@@ -227,6 +334,9 @@ describe('Runner.run', () => {
       },
     })
     expect(asked).toEqual(['echo'])
-    expect(client.requests[1].at(-1)).toMatchObject({content: 'Error: Permission denied for echo: not today', isError: true})
+    expect(client.requests[1].at(-1)).toMatchObject({
+      content: 'Error: Permission denied for echo: not today',
+      isError: true,
+    })
   })
 })

@@ -17,12 +17,24 @@ describe('think blocks', () => {
   })
 
   it('shows the same text streamed in any pieces as stripThinkBlock of the whole', () => {
-    const reply = fc.tuple(fc.constantFrom('', ' ', '<think>', '<th', '</think>', 'a<b'), fc.string({maxLength: 12}), fc.constantFrom('', '</think>', '</th'), fc.constantFrom('', ' ', '\n\n'), fc.string({maxLength: 12}))
+    const reply = fc.tuple(
+      fc.constantFrom('', ' ', '<think>', '<th', '</think>', 'a<b'),
+      fc.string({maxLength: 12}),
+      fc.constantFrom('', '</think>', '</th'),
+      fc.constantFrom('', ' ', '\n\n'),
+      fc.string({maxLength: 12}),
+    )
     fc.assert(
       fc.property(reply, fc.array(fc.nat(), {maxLength: 6}), (parts, cuts) => {
         const whole = parts.join('')
         const filter = new ThinkBlockFilter()
-        const shown = splitAt(whole, cuts.map((c) => c % (whole.length + 1))).map((d) => filter.push(d)).join('') + filter.end()
+        const shown =
+          splitAt(
+            whole,
+            cuts.map((c) => c % (whole.length + 1)),
+          )
+            .map((d) => filter.push(d))
+            .join('') + filter.end()
         expect(shown).toBe(stripThinkBlock(whole))
       }),
       {numRuns: 2000},

@@ -3,7 +3,11 @@ import {describe, expect, it} from 'vitest'
 import {anthropicRequest, DEFAULT_MAX_TOKENS} from '../../../src/adapters/api/anthropic-request.js'
 import type {Message, ModelToolSpec} from '../../../src/core/agent/types.js'
 
-const READ: ModelToolSpec = {description: 'Read a file', inputSchema: {properties: {path: {type: 'string'}}, type: 'object'}, name: 'fs_read'}
+const READ: ModelToolSpec = {
+  description: 'Read a file',
+  inputSchema: {properties: {path: {type: 'string'}}, type: 'object'},
+  name: 'fs_read',
+}
 const THINKING = {signature: 'c2lnbmVk', thinking: 'List first.', type: 'thinking'} as const
 const REDACTED = {data: 'ZW5jcnlwdGVk', type: 'redacted_thinking'} as const
 
@@ -114,6 +118,9 @@ describe('the Anthropic request', () => {
 
   it('turns on extended thinking with its budget, spent from a default max_tokens that grows by it', () => {
     const body = anthropicRequest({thinkingBudgetTokens: 4000})([{content: 'hi', role: 'user'}], [], {model: 'm'})
-    expect(body).toMatchObject({max_tokens: DEFAULT_MAX_TOKENS + 4000, thinking: {budget_tokens: 4000, type: 'enabled'}})
+    expect(body).toMatchObject({
+      max_tokens: DEFAULT_MAX_TOKENS + 4000,
+      thinking: {budget_tokens: 4000, type: 'enabled'},
+    })
   })
 })

@@ -6,8 +6,10 @@ import {decodeStream} from '../../../src/adapters/api/decode-stream.js'
 import {ModelError, type StreamEvent} from '../../../src/core/agent/types.js'
 import {chunkings, splitAt} from '../../helpers/chunking.js'
 
-const event = (type: string, fields: Record<string, unknown> = {}) => `event: ${type}\ndata: ${JSON.stringify({type, ...fields})}\n\n`
-const start = (index: number, block: Record<string, unknown>) => event('content_block_start', {content_block: block, index})
+const event = (type: string, fields: Record<string, unknown> = {}) =>
+  `event: ${type}\ndata: ${JSON.stringify({type, ...fields})}\n\n`
+const start = (index: number, block: Record<string, unknown>) =>
+  event('content_block_start', {content_block: block, index})
 const delta = (index: number, fields: Record<string, unknown>) => event('content_block_delta', {delta: fields, index})
 const stop = (index: number) => event('content_block_stop', {index})
 
@@ -110,7 +112,10 @@ describe('the Anthropic stream decoder', () => {
       event('message_delta', {delta: {stop_reason: 'end_turn'}, usage: {output_tokens: 3}}),
       event('message_stop'),
     ].join('')
-    expect((await decode([redacted])).at(-1)).toMatchObject({reasoning: [{data: 'ZW5jcnlwdGVk', type: 'redacted_thinking'}], stopReason: 'end_turn'})
+    expect((await decode([redacted])).at(-1)).toMatchObject({
+      reasoning: [{data: 'ZW5jcnlwdGVk', type: 'redacted_thinking'}],
+      stopReason: 'end_turn',
+    })
     const plain = redacted.replace(start(0, {data: 'ZW5jcnlwdGVk', type: 'redacted_thinking'}) + stop(0), '')
     expect((await decode([plain])).at(-1)).not.toHaveProperty('reasoning')
   })
@@ -121,7 +126,10 @@ describe('the Anthropic stream decoder', () => {
     ['stop_sequence', 'end_turn'],
     ['refusal', 'other'],
   ])('maps the stop reason %s to %s', async (reason, expected) => {
-    const stream = event('message_start', {message: MESSAGE}) + event('message_delta', {delta: {stop_reason: reason}, usage: {output_tokens: 1}}) + event('message_stop')
+    const stream =
+      event('message_start', {message: MESSAGE}) +
+      event('message_delta', {delta: {stop_reason: reason}, usage: {output_tokens: 1}}) +
+      event('message_stop')
     expect((await decode([stream])).at(-1)).toMatchObject({stopReason: expected})
   })
 
@@ -142,13 +150,23 @@ describe('the Anthropic stream decoder', () => {
   })
 
   it('fails a stream that ends before message_stop, and one whose data is not JSON', async () => {
-    expect((await decode([event('message_start', {message: MESSAGE})])).at(-1)).toMatchObject({error: {message: expect.stringMatching(/ended before the reply was complete/)}})
-    expect((await decode(['event: message_start\ndata: {oops\n\n'])).at(-1)).toMatchObject({error: {message: expect.stringMatching(/not a JSON object/)}})
+    expect((await decode([event('message_start', {message: MESSAGE})])).at(-1)).toMatchObject({
+      error: {message: expect.stringMatching(/ended before the reply was complete/)},
+    })
+    expect((await decode(['event: message_start\ndata: {oops\n\n'])).at(-1)).toMatchObject({
+      error: {message: expect.stringMatching(/not a JSON object/)},
+    })
   })
 
   it('completes a tool call a proxy never stopped when the message stops', async () => {
-    const stream = start(0, {id: 'toolu_x', input: {}, name: 'exec', type: 'tool_use'}) + delta(0, {partial_json: '{"command":"ls"}', type: 'input_json_delta'}) + event('message_stop')
-    expect(await decode([stream])).toMatchObject([{call: {id: 'toolu_x', input: {command: 'ls'}}, type: 'tool_use'}, {stopReason: 'tool_use', type: 'message_stop'}])
+    const stream =
+      start(0, {id: 'toolu_x', input: {}, name: 'exec', type: 'tool_use'}) +
+      delta(0, {partial_json: '{"command":"ls"}', type: 'input_json_delta'}) +
+      event('message_stop')
+    expect(await decode([stream])).toMatchObject([
+      {call: {id: 'toolu_x', input: {command: 'ls'}}, type: 'tool_use'},
+      {stopReason: 'tool_use', type: 'message_stop'},
+    ])
   })
 })
 
@@ -156,7 +174,11 @@ describe('a whole Anthropic message (a server that ignores stream: true)', () =>
   it('gives the events a stream of it would', async () => {
     const body = {
       ...MESSAGE,
-      content: [THINKING, {text: 'Reading both.', type: 'text'}, {id: 'toolu_a', input: {path: 'a.ts'}, name: 'fs_read', type: 'tool_use'}],
+      content: [
+        THINKING,
+        {text: 'Reading both.', type: 'text'},
+        {id: 'toolu_a', input: {path: 'a.ts'}, name: 'fs_read', type: 'tool_use'},
+      ],
       stop_reason: 'tool_use',
       usage: {input_tokens: 12, output_tokens: 42},
     }
@@ -169,6 +191,8 @@ describe('a whole Anthropic message (a server that ignores stream: true)', () =>
   })
 
   it('fails on a body that is not a message', () => {
-    expect(messageEvents({object: 'chat.completion'}, {})).toMatchObject([{error: {message: expect.stringMatching(/sent a JSON body that is not a message/)}}])
+    expect(messageEvents({object: 'chat.completion'}, {})).toMatchObject([
+      {error: {message: expect.stringMatching(/sent a JSON body that is not a message/)}},
+    ])
   })
 })

@@ -2,7 +2,8 @@ import {describe, expect, it} from 'vitest'
 
 import {chatCompletionsFor} from '../../../src/adapters/api/chat-completions.js'
 
-const request = (baseURL: string, maxTokens?: number) => chatCompletionsFor(baseURL).request([{content: 'hi', role: 'user'}], [], {maxTokens, model: 'm'})
+const request = (baseURL: string, maxTokens?: number) =>
+  chatCompletionsFor(baseURL).request([{content: 'hi', role: 'user'}], [], {maxTokens, model: 'm'})
 
 describe('the chat completions output limit', () => {
   it('goes as max_tokens to compatible servers, the field they read', () => {

@@ -20,7 +20,16 @@ describe('isExpired', () => {
 describe('parseCredential', () => {
   it('accepts both kinds and drops unknown fields', () => {
     expect(parseCredential({extra: 1, key: 'k', type: 'api_key'})).toEqual({key: 'k', type: 'api_key'})
-    const oauth = {accessToken: 'a', account: 'me', expiresAt: 5, issuer: 'https://hanzo.id', refreshToken: 'r', scope: 's', tokenType: 'Bearer', type: 'oauth'}
+    const oauth = {
+      accessToken: 'a',
+      account: 'me',
+      expiresAt: 5,
+      issuer: 'https://hanzo.id',
+      refreshToken: 'r',
+      scope: 's',
+      tokenType: 'Bearer',
+      type: 'oauth',
+    }
     expect(parseCredential(oauth)).toEqual(oauth)
   })
 
@@ -44,8 +53,17 @@ describe('parseCredential', () => {
 
 describe('summarizeCredential', () => {
   it('keeps only non-secret facts', () => {
-    expect(summarizeCredential('openai', {key: 'sk-secret', type: 'api_key'})).toEqual({provider: 'openai', type: 'api_key'})
-    const summary = summarizeCredential('hanzo', {accessToken: 'at-secret', account: 'me', expiresAt: 9, refreshToken: 'rt-secret', type: 'oauth'})
+    expect(summarizeCredential('openai', {key: 'sk-secret', type: 'api_key'})).toEqual({
+      provider: 'openai',
+      type: 'api_key',
+    })
+    const summary = summarizeCredential('hanzo', {
+      accessToken: 'at-secret',
+      account: 'me',
+      expiresAt: 9,
+      refreshToken: 'rt-secret',
+      type: 'oauth',
+    })
     expect(summary).toEqual({account: 'me', expiresAt: 9, hasRefreshToken: true, provider: 'hanzo', type: 'oauth'})
   })
 })

@@ -1,6 +1,12 @@
 import {describe, expect, it} from 'vitest'
 
-import {AUTH_PROVIDERS, loginProviders, providerEndpoints, resolveAuthProvider, storedProviderName} from '../../../src/core/auth/providers.js'
+import {
+  AUTH_PROVIDERS,
+  loginProviders,
+  providerEndpoints,
+  resolveAuthProvider,
+  storedProviderName,
+} from '../../../src/core/auth/providers.js'
 import {rejectionOf} from '../../helpers/thrown.js'
 
 const noFetch = () => Promise.reject(new Error('no request expected'))
@@ -13,9 +19,25 @@ describe('the provider table', () => {
   })
 
   it('lets the user tier override any field, and adds providers that define oauth', () => {
-    const config = {providers: {anthropic: {oauth: {client_id: 'mine', issuer: 'https://auth.example', scopes: ['a']}}, corp: {oauth: {issuer: 'https://id.corp'}}, plain: {}}}
-    expect(resolveAuthProvider('anthropic', config)).toEqual({clientId: 'mine', flow: 'pkce', issuer: 'https://auth.example', name: 'anthropic', scopes: ['a']})
-    expect(resolveAuthProvider('corp', config)).toMatchObject({flow: 'pkce', issuer: 'https://id.corp', scopes: ['openid', 'offline_access']})
+    const config = {
+      providers: {
+        anthropic: {oauth: {client_id: 'mine', issuer: 'https://auth.example', scopes: ['a']}},
+        corp: {oauth: {issuer: 'https://id.corp'}},
+        plain: {},
+      },
+    }
+    expect(resolveAuthProvider('anthropic', config)).toEqual({
+      clientId: 'mine',
+      flow: 'pkce',
+      issuer: 'https://auth.example',
+      name: 'anthropic',
+      scopes: ['a'],
+    })
+    expect(resolveAuthProvider('corp', config)).toMatchObject({
+      flow: 'pkce',
+      issuer: 'https://id.corp',
+      scopes: ['openid', 'offline_access'],
+    })
     expect(loginProviders(config)).toEqual(['anthropic', 'hanzo', 'openai', 'corp'])
     expect(() => resolveAuthProvider('plain', config)).toThrow(/Unknown provider "plain"/)
   })
@@ -24,7 +46,11 @@ describe('the provider table', () => {
     const config = {providers: {corp: {oauth: {issuer: 'https://id.corp/'}}}}
     expect(storedProviderName('https://id.corp', config)).toBe('corp')
     expect(storedProviderName('https://other.example/', config)).toBe('https://other.example')
-    expect(resolveAuthProvider('https://other.example', config, 'cli')).toMatchObject({clientId: 'cli', issuer: 'https://other.example', name: 'https://other.example'})
+    expect(resolveAuthProvider('https://other.example', config, 'cli')).toMatchObject({
+      clientId: 'cli',
+      issuer: 'https://other.example',
+      name: 'https://other.example',
+    })
   })
 
   it('says what to configure rather than guessing an endpoint', async () => {
@@ -38,7 +64,9 @@ describe('the provider table', () => {
   })
 
   it('uses configured endpoints without discovery', async () => {
-    const config = {providers: {corp: {oauth: {authorize_url: 'https://a/authorize', client_id: 'c', token_url: 'https://a/token'}}}}
+    const config = {
+      providers: {corp: {oauth: {authorize_url: 'https://a/authorize', client_id: 'c', token_url: 'https://a/token'}}},
+    }
     expect(await providerEndpoints(resolveAuthProvider('corp', config), 'pkce', noFetch)).toEqual({
       authorization_endpoint: 'https://a/authorize',
       issuer: '',

@@ -11,7 +11,12 @@ import {UserError} from '../../../src/core/errors.js'
 const NOW = 1_700_000_000_000
 const CANARY = 'CANARY-SECRET-5f2e'
 const now = () => NOW
-const expired: OAuthCredential = {accessToken: `at-${CANARY}`, expiresAt: NOW - 1000, refreshToken: `rt-${CANARY}`, type: 'oauth'}
+const expired: OAuthCredential = {
+  accessToken: `at-${CANARY}`,
+  expiresAt: NOW - 1000,
+  refreshToken: `rt-${CANARY}`,
+  type: 'oauth',
+}
 
 describe('validCredential', () => {
   let dir: string
@@ -66,7 +71,9 @@ describe('validCredential', () => {
       throw Object.assign(new Error(`invalid_grant for ${credential.refreshToken}`), {code: 'invalid_grant'})
     }
 
-    const error = (await validCredential(store, 'hanzo', refresh, {now}).catch((error_: unknown) => error_)) as UserError
+    const error = (await validCredential(store, 'hanzo', refresh, {now}).catch(
+      (error_: unknown) => error_,
+    )) as UserError
     expect(error).toBeInstanceOf(UserError)
     expect(error.message).toMatch(/revoked|already used/)
     expect(error.hint).toBe('run hanzo-dev auth login --provider hanzo')
@@ -80,7 +87,9 @@ describe('validCredential', () => {
       throw new Error(`POST /token refresh_token=${credential.refreshToken}&access=${credential.accessToken}: 503`)
     }
 
-    const error = (await validCredential(store, 'hanzo', refresh, {now}).catch((error_: unknown) => error_)) as UserError
+    const error = (await validCredential(store, 'hanzo', refresh, {now}).catch(
+      (error_: unknown) => error_,
+    )) as UserError
     expect(error).toBeInstanceOf(UserError)
     expect(error.message).toContain('503')
     expect(error.message).not.toContain(CANARY)

@@ -24,7 +24,9 @@ describe('ReplyPrinter', () => {
 
   it('defuses the escape sequences, lone CRs and bidi overrides the model writes', () => {
     const printer = new ReplyPrinter(colour, () => 80)
-    const out = printer.push('a\u001B]52;c;cHduZWQ=\u0007b\u001B[2Jc\rd\u202Ee\n') + printer.push('[x](http://a\u001B]8;;evil\u0007)\n')
+    const out =
+      printer.push('a\u001B]52;c;cHduZWQ=\u0007b\u001B[2Jc\rd\u202Ee\n') +
+      printer.push('[x](http://a\u001B]8;;evil\u0007)\n')
     expect(out).not.toContain('\u001B]52')
     expect(out).not.toContain('\u001B[2J')
     expect(out).not.toContain('\r')

@@ -19,13 +19,25 @@ function sink(): {stream: Writable; text: () => string} {
 const plain = new Chalk({level: 0})
 const summary = {model: 'm', sessionId: 's'}
 /** A call starting, as the core reports it: it ends the text before it. */
-const LISTING = {item: {id: '1', input: {}, kind: 'read', name: 'fs_list', status: 'running', title: '', type: 'tool_call'}, type: 'item_started'} as const
+const LISTING = {
+  item: {id: '1', input: {}, kind: 'read', name: 'fs_list', status: 'running', title: '', type: 'tool_call'},
+  type: 'item_started',
+} as const
 
 function output(markdown: boolean, options: {terminal?: boolean} = {}) {
   const stdout = sink()
   if (options.terminal) Object.assign(stdout.stream, {isTTY: true})
   const stderr = sink()
-  const run = new RunOutput('text', {markdown: markdown ? new ReplyPrinter(plain) : undefined, stderr: stderr.stream, stdout: stdout.stream, style: plain}, summary)
+  const run = new RunOutput(
+    'text',
+    {
+      markdown: markdown ? new ReplyPrinter(plain) : undefined,
+      stderr: stderr.stream,
+      stdout: stdout.stream,
+      style: plain,
+    },
+    summary,
+  )
   return {run, stderr, stdout}
 }
 

@@ -38,7 +38,10 @@ describe('config set / unset', () => {
   it('creates the user file 0600 in a 0700 directory', async () => {
     const {calls, io} = memoryIO({})
     await setSetting(target(io), 'api_key', 'sk-user-secret')
-    expect(calls).toEqual([{dir: '/home/.config/hanzo', mode: 0o700}, {options: {forceMode: false, mode: 0o600}, path: '/home/.config/hanzo/settings.json'}])
+    expect(calls).toEqual([
+      {dir: '/home/.config/hanzo', mode: 0o700},
+      {options: {forceMode: false, mode: 0o600}, path: '/home/.config/hanzo/settings.json'},
+    ])
   })
 
   it('repairs an open user file that holds a credential, with a warning that never quotes it', async () => {
@@ -63,7 +66,9 @@ describe('config set / unset', () => {
     const {io} = memoryIO({}, {write: '/repo/.gitignore'})
     const result = await setSetting(target(io, 'local'), 'input_mode', 'vim')
     expect(result.gitignore).toBeUndefined()
-    expect(result.warnings).toEqual([expect.stringContaining('Could not add .hanzo/settings.local.json to /repo/.gitignore (EACCES)')])
+    expect(result.warnings).toEqual([
+      expect.stringContaining('Could not add .hanzo/settings.local.json to /repo/.gitignore (EACCES)'),
+    ])
   })
 
   it('suggests the setting a typo meant', async () => {
@@ -78,6 +83,8 @@ describe('config set / unset', () => {
     await expect(setSetting(target(io), 'mcp_servers.x', '{"command":"a","url":"http://h/mcp"}')).rejects.toThrow(
       'mcp_servers.x must be an object with "command" or "url", not both, found both',
     )
-    await expect(setSetting(target(io), 'hooks', '[{"event":"before","command":"x"}]')).rejects.toThrow(/hooks\.0\.event must be one of "pre_tool_use"/)
+    await expect(setSetting(target(io), 'hooks', '[{"event":"before","command":"x"}]')).rejects.toThrow(
+      /hooks\.0\.event must be one of "pre_tool_use"/,
+    )
   })
 })

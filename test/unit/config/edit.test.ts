@@ -17,7 +17,9 @@ describe('config set helpers', () => {
 
   it('refuses JSON nested past the settings bound instead of overflowing the stack; a text setting keeps it as text', () => {
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`
-    expect(() => parseCliValue(deep, resolveKey('mcp_servers.fs.command').schema)).toThrow('The value has objects and lists nested more than 64 levels deep; no setting takes that, so nothing was changed')
+    expect(() => parseCliValue(deep, resolveKey('mcp_servers.fs.command').schema)).toThrow(
+      'The value has objects and lists nested more than 64 levels deep; no setting takes that, so nothing was changed',
+    )
     expect(parseCliValue(deep, resolveKey('custom_instructions').schema)).toBe(deep)
   })
 

@@ -19,7 +19,10 @@ describe('the generated settings validator', () => {
     const built = (await import(generated)).default as Validate
     const source = (await import('../../../src/core/config/settings-validator.js')).default as unknown as Validate
     const data = {hooks: [{event: ''}], max_tokens: 0, modle: 'x', sandbox: {mode: 'all'}}
-    const summary = (validate: Validate) => (validate(data), validate.errors?.map((e) => `${e.instancePath} ${e.keyword}`))
+    const summary = (validate: Validate) => (
+      validate(data),
+      validate.errors?.map((e) => `${e.instancePath} ${e.keyword}`)
+    )
     expect(summary(built)).toEqual(summary(source))
     expect(summary(built)).toContain(' additionalProperties')
   })

@@ -53,7 +53,11 @@ describe('parseJsonText nesting bound', () => {
     const error = thrownBy(() => parseJsonText(`{"a":\n ${arrays(MAX_JSON_DEPTH)}}`))
     expect(error).toBeInstanceOf(JsonNestingError)
     expect(error).toBeInstanceOf(JsonSyntaxError)
-    expect(error).toMatchObject({column: 2 + MAX_JSON_DEPTH - 1, line: 2, message: `objects and lists nested more than ${MAX_JSON_DEPTH} levels deep`})
+    expect(error).toMatchObject({
+      column: 2 + MAX_JSON_DEPTH - 1,
+      line: 2,
+      message: `objects and lists nested more than ${MAX_JSON_DEPTH} levels deep`,
+    })
   })
 
   it('reports a text nested hundreds of thousands of levels deep without overflowing the stack', () => {

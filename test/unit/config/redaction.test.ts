@@ -11,7 +11,9 @@ describe('redaction and host allow-list', () => {
       api_key: 'sk-1',
       custom_instructions: 'see https://example.com/docs?x=1#setup',
       hooks: [],
-      mcp_servers: {gh: {command: 'gh', env: {GH_HOST: 'github.com', GITHUB_TOKEN: 'ghp-1'}, headers: {Authorization: 'Bearer x'}}},
+      mcp_servers: {
+        gh: {command: 'gh', env: {GH_HOST: 'github.com', GITHUB_TOKEN: 'ghp-1'}, headers: {Authorization: 'Bearer x'}},
+      },
       model: 'm',
       oauth_credentials: {access_token: 'tok'},
       permissions: {'exec(curl https://h/x?y)': 'allow'},
@@ -22,7 +24,9 @@ describe('redaction and host allow-list', () => {
       custom_instructions: 'see https://example.com/docs?x=1#setup',
       hooks: [],
       // Every env and headers value, whatever its name: a secret hides as well in GH_HOST as in TOKEN.
-      mcp_servers: {gh: {command: 'gh', env: {GH_HOST: REDACTED, GITHUB_TOKEN: REDACTED}, headers: {Authorization: REDACTED}}},
+      mcp_servers: {
+        gh: {command: 'gh', env: {GH_HOST: REDACTED, GITHUB_TOKEN: REDACTED}, headers: {Authorization: REDACTED}},
+      },
       model: 'm',
       oauth_credentials: REDACTED,
       permissions: {'exec(curl https://h/x?y)': 'allow'},
@@ -39,7 +43,10 @@ describe('redaction and host allow-list', () => {
         {command: 'exit 2', event: 'stop'},
       ],
       mcp_servers: {
-        api: {args: ['--api-key', 'sk-live-123', '--token=tok-2', '--verbose', 'https://x:y@h/p', '-p', '8080', 3], command: ['api-mcp', '--secret', 'sk-3']},
+        api: {
+          args: ['--api-key', 'sk-live-123', '--token=tok-2', '--verbose', 'https://x:y@h/p', '-p', '8080', 3],
+          command: ['api-mcp', '--secret', 'sk-3'],
+        },
         line: {command: '  srv --token tok-4'},
         web: {url: 'https://u:pw@h/sse/ghp_x?token=abc'},
       },
@@ -69,14 +76,19 @@ describe('redaction and host allow-list', () => {
     expect(JSON.stringify(settingEntries(config, {}))).not.toMatch(/sk-|tok-|pw|abc|x:y|s1|s2|two words|ghp_x/)
   })
 
-  it('leaves the merge\'s tier tags out of what it shows', () => {
+  it("leaves the merge's tier tags out of what it shows", () => {
     const config = {
       hooks: [{command: 'true', event: 'stop', tier: 'project'}],
       mcp_servers: {fs: {command: 'npx', tier: 'user'}},
       model: 'm',
       permissions: {},
     } as unknown as HanzoConfig
-    expect(settingEntries(config, {}).map((e) => e.key)).toEqual(['hooks.0.command', 'hooks.0.event', 'mcp_servers.fs.command', 'model'])
+    expect(settingEntries(config, {}).map((e) => e.key)).toEqual([
+      'hooks.0.command',
+      'hooks.0.event',
+      'mcp_servers.fs.command',
+      'model',
+    ])
     expect(settingEntry(config, {}, 'mcp_servers')?.value).toEqual({fs: {command: 'npx'}})
     expect(settingEntry(config, {}, 'hooks')?.value).toEqual([{command: 'true', event: 'stop'}])
   })
@@ -97,7 +109,8 @@ describe('redaction and host allow-list', () => {
 })
 
 describe('secrets in messages (issue 12: redaction that mangled messages)', () => {
-  const CONNECT = 'Could not find the model server at http://gw.example/v1: its host name does not resolve. Check your network connection.'
+  const CONNECT =
+    'Could not find the model server at http://gw.example/v1: its host name does not resolve. Check your network connection.'
 
   it('leaves a message alone when the "secret" is a short placeholder, a word of it or a piece of one', () => {
     expect(redactSecrets(CONNECT, ['k'])).toBe(CONNECT)
@@ -119,8 +132,12 @@ describe('secrets in messages (issue 12: redaction that mangled messages)', () =
 
   it('shows a base URL with its path, and what is not a URL as typed', () => {
     expect(redactBaseUrl('http://127.0.0.1:11434/v1')).toBe('http://127.0.0.1:11434/v1')
-    expect(redactBaseUrl('https://u:pw@gw.example.com/openai/v1?key=abc#x')).toBe(`https://${REDACTED}@gw.example.com/openai/v1?${REDACTED}#${REDACTED}`)
-    expect(redactBaseUrl('https://gw.example.com/keys/sk-live-0123456789/v1')).toBe(`https://gw.example.com/keys/${REDACTED}/v1`)
+    expect(redactBaseUrl('https://u:pw@gw.example.com/openai/v1?key=abc#x')).toBe(
+      `https://${REDACTED}@gw.example.com/openai/v1?${REDACTED}#${REDACTED}`,
+    )
+    expect(redactBaseUrl('https://gw.example.com/keys/sk-live-0123456789/v1')).toBe(
+      `https://gw.example.com/keys/${REDACTED}/v1`,
+    )
     expect(redactBaseUrl('notaurl')).toBe('notaurl')
     expect(redactBaseUrl('localhost:11434/v1')).toBe('localhost:11434/v1')
     expect(redactBaseUrl('sk-proj-0123456789abcdef')).toBe(REDACTED)

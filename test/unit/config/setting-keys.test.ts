@@ -20,7 +20,15 @@ describe('settingKeys', () => {
     const keys = settingKeys()
     expect(keys.filter((k) => !k.description).map((k) => k.key)).toEqual([])
     for (const k of keys) expect(resolveKey(k.key.replaceAll(/<n>/g, '0')).schema, k.key).toBeDefined()
-    expect(keys.map((k) => k.key)).toEqual(expect.arrayContaining(['model', 'sandbox.mode', 'mcp_servers.<name>.command', 'hooks.<n>.event', 'permissions.<pattern>']))
+    expect(keys.map((k) => k.key)).toEqual(
+      expect.arrayContaining([
+        'model',
+        'sandbox.mode',
+        'mcp_servers.<name>.command',
+        'hooks.<n>.event',
+        'permissions.<pattern>',
+      ]),
+    )
     for (const {key, variable} of ENV_BINDINGS) expect(keys.find((k) => k.key === key.join('.'))?.env).toBe(variable)
   })
 
@@ -36,7 +44,10 @@ describe('settingKeys', () => {
       type: 'string',
     })
     expect(keys.get('max_retries')).toMatchObject({default: 2, type: 'integer, 0 to 10'})
-    expect(keys.get('sandbox.mode')).toMatchObject({type: 'auto | off | workspace | allowlist', values: ['auto', 'off', 'workspace', 'allowlist']})
+    expect(keys.get('sandbox.mode')).toMatchObject({
+      type: 'auto | off | workspace | allowlist',
+      values: ['auto', 'off', 'workspace', 'allowlist'],
+    })
     expect(keys.get('mcp_servers.<name>.command')?.type).toBe('string or list of strings')
     expect(keys.get('base_url')?.type).toBe('URL')
   })
@@ -57,17 +68,33 @@ describe('settingKeys', () => {
     expect(keys.get('api_key')).toMatchObject({rules: ['user tier only: a credential'], tiers: ['user']})
     expect(keys.get('providers.<name>.api_key')).toMatchObject({tiers: ['user']})
     expect(keys.get('tracing.endpoint')).toMatchObject({rules: ['user tier only'], tiers: ['user']})
-    expect(keys.get('sandbox.mode')).toMatchObject({rules: ['project and local files may not set "off"'], tiers: ALL_TIERS})
+    expect(keys.get('sandbox.mode')).toMatchObject({
+      rules: ['project and local files may not set "off"'],
+      tiers: ALL_TIERS,
+    })
     expect(keys.get('sandbox.network')?.rules).toEqual(['project and local files may not set true'])
-    expect(keys.get('permissions.<pattern>')?.rules).toEqual(['in project and local files, "allow" takes effect only once the project is trusted (hanzo-dev trust)'])
-    expect(keys.get('hooks.<n>.command')?.rules).toEqual(['in project and local files, it takes effect only once the project is trusted (hanzo-dev trust)'])
-    expect(keys.get('mcp_servers.<name>.env.<NAME>')?.rules).toContain('user tier only when the name looks secret (like API_KEY): a credential')
-    expect(keys.get('base_url')?.rules).toEqual(['in project and local files, it is ignored when it would send your credentials elsewhere'])
+    expect(keys.get('permissions.<pattern>')?.rules).toEqual([
+      'in project and local files, "allow" takes effect only once the project is trusted (hanzo-dev trust)',
+    ])
+    expect(keys.get('hooks.<n>.command')?.rules).toEqual([
+      'in project and local files, it takes effect only once the project is trusted (hanzo-dev trust)',
+    ])
+    expect(keys.get('mcp_servers.<name>.env.<NAME>')?.rules).toContain(
+      'user tier only when the name looks secret (like API_KEY): a credential',
+    )
+    expect(keys.get('base_url')?.rules).toEqual([
+      'in project and local files, it is ignored when it would send your credentials elsewhere',
+    ])
     expect(keys.get('providers.<name>.api')?.rules).toEqual([])
   })
 
   it('narrows to a section or a named entry, and names the setting meant for a typo', () => {
-    expect(settingKeysUnder('sandbox').map((k) => k.key)).toEqual(['sandbox', 'sandbox.mode', 'sandbox.allowed_paths', 'sandbox.network'])
+    expect(settingKeysUnder('sandbox').map((k) => k.key)).toEqual([
+      'sandbox',
+      'sandbox.mode',
+      'sandbox.allowed_paths',
+      'sandbox.network',
+    ])
     expect(settingKeysUnder('mcp_servers.fs').map((k) => k.key)).toContain('mcp_servers.<name>.url')
     expect(settingKeysUnder('permissions.exec(git push*)').map((k) => k.key)).toEqual(['permissions.<pattern>'])
     expect(() => settingKeysUnder('sandbox.mod')).toThrow('Unknown setting "sandbox.mod"; did you mean sandbox.mode?')
@@ -83,7 +110,9 @@ describe('renderSettingKeys', () => {
     expect(wrapped.filter((l) => l.length > 40)).toEqual([])
     expect(wrapped).toContain('sandbox.mode  auto | off | workspace |')
     const piped = renderSettingKeys(keys, plain)
-    expect(piped).toContain(`sandbox.mode  auto | off | workspace | allowlist, default auto, env HANZO_SANDBOX_MODE\n    ${keys[1].description}\n    → project and local files may not set "off"`)
+    expect(piped).toContain(
+      `sandbox.mode  auto | off | workspace | allowlist, default auto, env HANZO_SANDBOX_MODE\n    ${keys[1].description}\n    → project and local files may not set "off"`,
+    )
     expect(piped.replaceAll(/\s+/g, ' ')).toBe(renderSettingKeys(keys, plain, 40).replaceAll(/\s+/g, ' '))
   })
 })

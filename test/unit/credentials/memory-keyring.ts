@@ -34,11 +34,14 @@ export class MemoryKeyring implements KeyringModule {
   async findCredentials(service: string): Promise<Array<{account: string; password: string}>> {
     this.check('find', service)
     const prefix = `${service}/`
-    return [...this.items].filter(([key]) => key.startsWith(prefix)).map(([key, password]) => ({account: key.slice(prefix.length), password}))
+    return [...this.items]
+      .filter(([key]) => key.startsWith(prefix))
+      .map(([key, password]) => ({account: key.slice(prefix.length), password}))
   }
 
   private check(operation: KeyringOperation, key: string): void {
     if (operation !== 'entry') this.calls.push(`${operation} ${key}`)
-    if (this.failing.has(operation)) throw new Error("Couldn't access platform storage: AccessDenied\n    at native code")
+    if (this.failing.has(operation))
+      throw new Error("Couldn't access platform storage: AccessDenied\n    at native code")
   }
 }

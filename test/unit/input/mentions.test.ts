@@ -25,7 +25,10 @@ describe('@ mentions', () => {
     const files = ['src/app.ts', 'src/api/client.ts', 'src/api/server.ts', 'README.md', 'scripts/build.js']
     expect(completePath('sr', files)).toEqual({candidates: ['src/'], completion: 'src/'})
     expect(completePath('src/a', files)).toEqual({candidates: ['src/api/', 'src/app.ts'], completion: 'src/ap'})
-    expect(completePath('src/api/', files)).toEqual({candidates: ['src/api/client.ts', 'src/api/server.ts'], completion: 'src/api/'})
+    expect(completePath('src/api/', files)).toEqual({
+      candidates: ['src/api/client.ts', 'src/api/server.ts'],
+      completion: 'src/api/',
+    })
     expect(completePath('s', files)).toEqual({candidates: ['scripts/', 'src/'], completion: 's'})
     expect(completePath('nope', files)).toBeUndefined()
     expect(completePath('', files, 2)?.candidates).toEqual(['README.md', 'scripts/'])

@@ -40,16 +40,23 @@ const DOCUMENTS = [
 ]
 
 describe('MdRenderer', () => {
-  it.each(DOCUMENTS.map((d, i) => [i, d] as const))('gives the same spans for any chunking (document %i)', (_i, doc) => {
-    const whole = render([doc])
-    for (let seed = 1; seed <= 40; seed++) expect(render(randomChunks(doc, seed, 1 + (seed % 9)))).toEqual(whole)
-    expect(render([...doc])).toEqual(whole)
-  })
+  it.each(DOCUMENTS.map((d, i) => [i, d] as const))(
+    'gives the same spans for any chunking (document %i)',
+    (_i, doc) => {
+      const whole = render([doc])
+      for (let seed = 1; seed <= 40; seed++) expect(render(randomChunks(doc, seed, 1 + (seed % 9)))).toEqual(whole)
+      expect(render([...doc])).toEqual(whole)
+    },
+  )
 
   it('writes a line as soon as it is complete, and holds the partial one', () => {
     const renderer = new MdRenderer()
     expect(renderer.renderChunk('Hello **wor')).toEqual([])
-    expect(renderer.renderChunk('ld**\nnext')).toEqual([{text: 'Hello '}, {style: {bold: true}, text: 'world'}, {text: '\n'}])
+    expect(renderer.renderChunk('ld**\nnext')).toEqual([
+      {text: 'Hello '},
+      {style: {bold: true}, text: 'world'},
+      {text: '\n'},
+    ])
     expect(renderer.flush()).toEqual([{text: 'next'}, {text: '\n'}])
     // flush() leaves a fresh renderer: the next message starts outside any block.
     expect(renderer.renderChunk('```\n')).toEqual([])
@@ -84,11 +91,18 @@ describe('MdRenderer', () => {
 })
 
 describe('paintSpans', () => {
-  const spans: StyledSpan[] = [{style: {bold: true}, text: 'b'}, {text: ' '}, {style: {link: 'https://x.dev'}, text: 'docs'}, {text: '\n'}]
+  const spans: StyledSpan[] = [
+    {style: {bold: true}, text: 'b'},
+    {text: ' '},
+    {style: {link: 'https://x.dev'}, text: 'docs'},
+    {text: '\n'},
+  ]
 
   it('writes plain text, links as "text (url)", without colour', () => {
     expect(paintSpans(spans, new Chalk({level: 0}))).toBe('b docs (https://x.dev)\n')
-    expect(paintSpans([{style: {link: 'https://x.dev'}, text: 'https://x.dev'}], new Chalk({level: 0}))).toBe('https://x.dev')
+    expect(paintSpans([{style: {link: 'https://x.dev'}, text: 'https://x.dev'}], new Chalk({level: 0}))).toBe(
+      'https://x.dev',
+    )
   })
 
   it('writes SGR styles and OSC-8 hyperlinks with colour', () => {

@@ -6,7 +6,10 @@ const text = (rows: StyledSpan[][]) => rows.map((row) => row.map((span) => span.
 /** The first rendered line of `markdown`, without its newline span. */
 const line = (markdown: string) => {
   const spans = new MdRenderer().renderChunk(`${markdown}\n`)
-  return spans.slice(0, spans.findIndex((span) => span.text === '\n'))
+  return spans.slice(
+    0,
+    spans.findIndex((span) => span.text === '\n'),
+  )
 }
 
 describe('wrapSpans', () => {
@@ -38,11 +41,19 @@ describe('wrapSpans', () => {
 
 describe('wrapPlain', () => {
   it('breaks a message between words', () => {
-    expect(wrapPlain('Warning: sandbox: off, the default inside docker', 20)).toEqual(['Warning: sandbox:', 'off, the default', 'inside docker'])
+    expect(wrapPlain('Warning: sandbox: off, the default inside docker', 20)).toEqual([
+      'Warning: sandbox:',
+      'off, the default',
+      'inside docker',
+    ])
   })
 
   it('hangs the rows of a two-column line under its second column, and of an indented line under its text', () => {
-    expect(wrapPlain('  /commit [--all]  Commit tracked changes with the model', 40)).toEqual(['  /commit [--all]  Commit tracked', '                   changes with the', '                   model'])
+    expect(wrapPlain('  /commit [--all]  Commit tracked changes with the model', 40)).toEqual([
+      '  /commit [--all]  Commit tracked',
+      '                   changes with the',
+      '                   model',
+    ])
     expect(wrapPlain('    one two three four', 14)).toEqual(['    one two', '    three four'])
   })
 

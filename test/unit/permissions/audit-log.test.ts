@@ -30,7 +30,10 @@ describe('AuditLog', () => {
     expect(statSync(path).mode & 0o777).toBe(0o600)
     const lines = readFileSync(path, 'utf8').split('\n')
     expect(lines.at(-1)).toBe('')
-    expect(lines.slice(0, -1).map((line) => JSON.parse(line))).toEqual([record('fs_read'), record('exec', 'line one\nline two')])
+    expect(lines.slice(0, -1).map((line) => JSON.parse(line))).toEqual([
+      record('fs_read'),
+      record('exec', 'line one\nline two'),
+    ])
   })
 
   it('appends to an existing log and keeps the order of appends made at once', async () => {
@@ -39,7 +42,10 @@ describe('AuditLog', () => {
     const log = new AuditLog(path)
     const names = Array.from({length: 50}, (_, index) => `tool_${index}`)
     await Promise.all(names.map((name) => log.append(record(name))))
-    const logged = readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => (JSON.parse(line) as PermissionAuditRecord).tool_name)
+    const logged = readFileSync(path, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as PermissionAuditRecord).tool_name)
     expect(logged).toEqual(['earlier', ...names])
   })
 

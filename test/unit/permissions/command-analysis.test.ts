@@ -20,7 +20,10 @@ function denyShapes(line: string): string[] {
 describe('analyzeCommandLine: parts', () => {
   it('makes each simple command a part, substitutions first, reserved words dropped', () => {
     expect(parts('git status && git diff | head')).toEqual(['git status', 'git diff', 'head'])
-    expect(parts('echo "$(git branch --show-current)"')).toEqual(['git branch --show-current', 'echo $(git branch --show-current)'])
+    expect(parts('echo "$(git branch --show-current)"')).toEqual([
+      'git branch --show-current',
+      'echo $(git branch --show-current)',
+    ])
     expect(parts('if ! grep -q x f; then make; fi')).toEqual(['grep -q x f', 'make'])
     expect(hazards('echo $(date)')).toEqual([])
   })
@@ -53,7 +56,16 @@ describe('analyzeCommandLine: parts', () => {
   })
 
   it('reports a command name only known when it runs, or one with non-ASCII characters', () => {
-    for (const line of ['$X -rf /', '"$X" a', '/bin/r? x', '{rm,-rf,/}', 'git${IFS}status', '~/bin/tool', '$(which rm) x', '`which rm` x']) {
+    for (const line of [
+      '$X -rf /',
+      '"$X" a',
+      '/bin/r? x',
+      '{rm,-rf,/}',
+      'git${IFS}status',
+      '~/bin/tool',
+      '$(which rm) x',
+      '`which rm` x',
+    ]) {
       expect(hazards(line), line).toContain('dynamic-command')
     }
 
@@ -148,7 +160,22 @@ describe('analyzeCommandLine: wrappers', () => {
   })
 
   it('makes a wrapper with nothing to run a command of its own', () => {
-    for (const line of ['env', 'command -v git', 'ionice -p 42', 'sudo -l', 'sudo -v', 'nice', 'exec -l', 'doas -L', 'taskset -p 42', 'chrt -m', 'prlimit -p 42', 'flock 9', 'busybox --list', 'setpriv -d']) {
+    for (const line of [
+      'env',
+      'command -v git',
+      'ionice -p 42',
+      'sudo -l',
+      'sudo -v',
+      'nice',
+      'exec -l',
+      'doas -L',
+      'taskset -p 42',
+      'chrt -m',
+      'prlimit -p 42',
+      'flock 9',
+      'busybox --list',
+      'setpriv -d',
+    ]) {
       expect(parts(line), line).toEqual([line])
     }
   })
@@ -206,7 +233,13 @@ describe('analyzeCommandLine: wrappers', () => {
   })
 
   it('cannot tell where a command starts after an option it does not know, in the new wrappers too', () => {
-    for (const line of ['flock --bogus F rm x', 'strace --frobnicate rm x', 'taskset -z 0 rm x', 'su --bogus -c x', 'script --bogus -c x']) {
+    for (const line of [
+      'flock --bogus F rm x',
+      'strace --frobnicate rm x',
+      'taskset -z 0 rm x',
+      'su --bogus -c x',
+      'script --bogus -c x',
+    ]) {
       expect(hazards(line), line).toContain('unparsable')
     }
   })
@@ -244,16 +277,16 @@ describe('analyzeCommandLine: wrappers', () => {
 describe('analyzeCommandLine: git', () => {
   it('reports options that make git run a command, and reads their values as shell code', () => {
     const cases: Record<string, string[]> = {
-      "git --config-env=core.pager=PAGER log": [],
-      "git --exec-path=/tmp/x status": [],
+      'git --config-env=core.pager=PAGER log': [],
+      'git --exec-path=/tmp/x status': [],
       "git -c alias.x='!rm -rf ~' x": ['rm -rf ~'],
       "git -c core.pager='less -R' log": ['less -R'],
       "git clone -u 'touch x' url": ['touch x'],
       "git clone --config core.sshCommand='ssh -i k' url": ['ssh -i k'],
       "git difftool -x 'vimdiff'": ['vimdiff'],
       "git fetch --upload-pack='rm -rf ~' origin": ['rm -rf ~'],
-      "git grep -Oless x": ['less'],
-      "git push --receive-pack=evil": ['evil'],
+      'git grep -Oless x': ['less'],
+      'git push --receive-pack=evil': ['evil'],
       "git rebase -x 'make test' main": ['make test'],
       "git rebase --exec='make test' main": ['make test'],
       "git submodule --quiet foreach --recursive 'git clean -fdx'": ['git clean -fdx'],
@@ -263,18 +296,32 @@ describe('analyzeCommandLine: git', () => {
     for (const [line, inner] of Object.entries(cases)) {
       const analysis = analyzeCommandLine(line)
       expect(analysis.hazards, line).toContain('executing-option')
-      expect(analysis.parts.slice(1).map((part) => part.allow.at(-1)!.text), line).toEqual(inner)
+      expect(
+        analysis.parts.slice(1).map((part) => part.allow.at(-1)!.text),
+        line,
+      ).toEqual(inner)
     }
   })
 
   it("reports options that point git at another repository's config", () => {
-    for (const line of ['git -C evil.git status', 'git --git-dir=evil.git log', 'git --work-tree x --git-dir y status']) {
+    for (const line of [
+      'git -C evil.git status',
+      'git --git-dir=evil.git log',
+      'git --work-tree x --git-dir y status',
+    ]) {
       expect(hazards(line), line).toEqual(['executing-option'])
     }
   })
 
   it('leaves git alone when it only reads', () => {
-    for (const line of ['git --no-pager log', 'git --exec-path', 'git config --get user.name', 'git config -l', 'git commit -m "-x y"', 'git status']) {
+    for (const line of [
+      'git --no-pager log',
+      'git --exec-path',
+      'git config --get user.name',
+      'git config -l',
+      'git commit -m "-x y"',
+      'git status',
+    ]) {
       expect(hazards(line), line).toEqual([])
     }
   })
@@ -305,9 +352,18 @@ describe('analyzeCommandLine: writes', () => {
     expect(writes('dd if=a of=b')).toEqual(['b'])
     expect(writes('time -o t.txt make')).toEqual(['t.txt'])
     expect(writes('git diff --output=d.patch')).toEqual(['d.patch'])
-    expect(writes('sort -o a b; sort -uoc d; sort --output=e f; sort --out g h; sort -k 1o i')).toEqual(['a', 'c', 'e', 'g'])
+    expect(writes('sort -o a b; sort -uoc d; sort --output=e f; sort --out g h; sort -k 1o i')).toEqual([
+      'a',
+      'c',
+      'e',
+      'g',
+    ])
     expect(writes('strace -o t.txt ls; strace -o "|cat" ls; ltrace --output=l.txt ls')).toEqual(['t.txt', 'l.txt'])
-    expect(writes("script -qc 'ls'; script -qc ls log; script -c ls /dev/null; script -B io.log -c ls")).toEqual(['typescript', 'log', 'io.log'])
+    expect(writes("script -qc 'ls'; script -qc ls log; script -c ls /dev/null; script -B io.log -c ls")).toEqual([
+      'typescript',
+      'log',
+      'io.log',
+    ])
   })
 
   it("reads a recursive copy of a directory's contents as writing anything in the destination", () => {
@@ -327,19 +383,24 @@ describe('analyzeCommandLine: writes', () => {
   })
 
   it('reads git config as a write of the config file its scope names, and a read as none', () => {
-    expect(writes('git config core.hooksPath h; git config --unset core.fsmonitor; git config -e')).toEqual(['.git/config', '.git/config', '.git/config'])
-    expect(writes('git config --global alias.x "!sh"; git config --system a.b c; git config --worktree a.b c')).toEqual([
-      '~/.gitconfig',
-      '/etc/gitconfig',
-      '.git/config.worktree',
+    expect(writes('git config core.hooksPath h; git config --unset core.fsmonitor; git config -e')).toEqual([
+      '.git/config',
+      '.git/config',
+      '.git/config',
     ])
-    expect(writes('git config --file=x.cfg a.b c; git config -f y.cfg a.b c; git --git-dir=/r/.git config a.b c; git -C a -C b config a.b c')).toEqual([
-      'x.cfg',
-      'y.cfg',
-      '/r/.git/config',
-      'a/b/.git/config',
-    ])
-    expect(writes('git config user.name; git config --get a.b; git config --list --show-origin; git config get a.b; git config --global --type=bool a.b')).toEqual([])
+    expect(writes('git config --global alias.x "!sh"; git config --system a.b c; git config --worktree a.b c')).toEqual(
+      ['~/.gitconfig', '/etc/gitconfig', '.git/config.worktree'],
+    )
+    expect(
+      writes(
+        'git config --file=x.cfg a.b c; git config -f y.cfg a.b c; git --git-dir=/r/.git config a.b c; git -C a -C b config a.b c',
+      ),
+    ).toEqual(['x.cfg', 'y.cfg', '/r/.git/config', 'a/b/.git/config'])
+    expect(
+      writes(
+        'git config user.name; git config --get a.b; git config --list --show-origin; git config get a.b; git config --global --type=bool a.b',
+      ),
+    ).toEqual([])
     expect(writes('git -c core.hooksPath=h commit; git -c color.ui=never status; git -c INCLUDE.PATH=x log')).toEqual([
       '.git/config (git -c core.hooksPath names what git runs)',
       '.git/config (git -c INCLUDE.PATH names what git runs)',
@@ -351,7 +412,11 @@ describe('analyzeCommandLine: writes', () => {
     expect(writes('cd .hanzo; echo x > settings.json')).toEqual(['.hanzo/settings.json'])
     expect(writes('cd a && cd ../b && tee c ~/d /e')).toEqual(['a/../b/c', '~/d', '/e'])
     expect(analyzeCommandLine('cd a && cd ../b && tee c').writes[0].shape).toBe('a/../b/c')
-    expect(writes('cd -P /tmp; echo > x; cd; echo > y; pushd z; popd; echo > w')).toEqual(['/tmp/x', '(another directory)/y', '(another directory)/w'])
+    expect(writes('cd -P /tmp; echo > x; cd; echo > y; pushd z; popd; echo > w')).toEqual([
+      '/tmp/x',
+      '(another directory)/y',
+      '(another directory)/w',
+    ])
   })
 
   it('finds writes inside wrappers and scripts', () => {

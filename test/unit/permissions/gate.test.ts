@@ -2,7 +2,13 @@ import {describe, expect, it} from 'vitest'
 
 import type {PermissionDecision, PermissionPrompter} from '../../../src/core/agent/types.js'
 import type {PermissionRule} from '../../../src/core/config/types.js'
-import {type PermissionAuditRecord, type PermissionCheck, PermissionGate, PermissionPolicy, type SessionPermissionMode} from '../../../src/core/permissions/index.js'
+import {
+  type PermissionAuditRecord,
+  type PermissionCheck,
+  PermissionGate,
+  PermissionPolicy,
+  type SessionPermissionMode,
+} from '../../../src/core/permissions/index.js'
 import {callFacts} from '../../helpers/tool-calls.js'
 
 const SECRET = 'sk-test-secret-4242'
@@ -21,8 +27,18 @@ class ScriptedPrompter implements PermissionPrompter {
   }
 }
 
-function setup(options: {rules?: Array<Pick<PermissionRule, 'pattern' | 'mode'>>; answers?: Array<PermissionDecision | Error>; mode?: SessionPermissionMode} = {}) {
-  const rules = (options.rules ?? []).map((rule) => ({...rule, file: '/home/u/.config/hanzo/settings.json', tier: 'user' as const}))
+function setup(
+  options: {
+    rules?: Array<Pick<PermissionRule, 'pattern' | 'mode'>>
+    answers?: Array<PermissionDecision | Error>
+    mode?: SessionPermissionMode
+  } = {},
+) {
+  const rules = (options.rules ?? []).map((rule) => ({
+    ...rule,
+    file: '/home/u/.config/hanzo/settings.json',
+    tier: 'user' as const,
+  }))
   const prompter = new ScriptedPrompter(options.answers ?? [])
   const records: PermissionAuditRecord[] = []
   const gate = new PermissionGate({
@@ -35,7 +51,12 @@ function setup(options: {rules?: Array<Pick<PermissionRule, 'pattern' | 'mode'>>
 }
 
 /** A check as the pipeline makes it: with what the built-in tool says of the call. */
-const check = (toolName: string, input: Record<string, unknown>, sessionId = 's1'): PermissionCheck => ({...callFacts(toolName, input), input, sessionId, toolName})
+const check = (toolName: string, input: Record<string, unknown>, sessionId = 's1'): PermissionCheck => ({
+  ...callFacts(toolName, input),
+  input,
+  sessionId,
+  toolName,
+})
 const exec = (command: string, sessionId = 's1'): PermissionCheck => check('exec', {command}, sessionId)
 const write = (path: string): PermissionCheck => check('fs_write', {content: SECRET, path})
 
@@ -45,16 +66,29 @@ describe('PermissionGate', () => {
     expect(await gate.check(exec('git status'))).toEqual({allowed: true})
     expect(prompter.asked).toEqual([])
     expect(records).toEqual([
-      {decision: 'allow', mode: 'allow', reason: null, rule_matched: 'exec(git status*)', session_id: 's1', timestamp: '2026-01-02T03:04:05.000Z', tool_name: 'exec'},
+      {
+        decision: 'allow',
+        mode: 'allow',
+        reason: null,
+        rule_matched: 'exec(git status*)',
+        session_id: 's1',
+        timestamp: '2026-01-02T03:04:05.000Z',
+        tool_name: 'exec',
+      },
     ])
   })
 
   it('denies what the policy denies, with the policy reason', async () => {
     const {gate, prompter, records} = setup({rules: [{mode: 'deny', pattern: 'exec(rm *)'}]})
     const outcome = await gate.check(exec('ls; rm -rf /'))
-    expect(outcome).toEqual({allowed: false, reason: expect.stringContaining('"exec(rm *)" is denied by the user settings')})
+    expect(outcome).toEqual({
+      allowed: false,
+      reason: expect.stringContaining('"exec(rm *)" is denied by the user settings'),
+    })
     expect(prompter.asked).toEqual([])
-    expect(records).toMatchObject([{decision: 'deny', mode: 'deny', reason: (outcome as {reason: string}).reason, rule_matched: 'exec(rm *)'}])
+    expect(records).toMatchObject([
+      {decision: 'deny', mode: 'deny', reason: (outcome as {reason: string}).reason, rule_matched: 'exec(rm *)'},
+    ])
   })
 
   it('asks on prompt and passes the tool name and input to the prompter', async () => {
@@ -65,25 +99,46 @@ describe('PermissionGate', () => {
   })
 
   it('asks again after "allow once"', async () => {
-    const {gate, prompter} = setup({answers: [{scope: 'once', type: 'allow'}, {scope: 'once', type: 'allow'}]})
+    const {gate, prompter} = setup({
+      answers: [
+        {scope: 'once', type: 'allow'},
+        {scope: 'once', type: 'allow'},
+      ],
+    })
     await gate.check(exec('make'))
     await gate.check(exec('make'))
     expect(prompter.asked).toHaveLength(2)
   })
 
   it('remembers "allow for this session" for the same command only, in the same session only', async () => {
-    const {gate, prompter, records} = setup({answers: [{scope: 'session', type: 'allow'}, {scope: 'once', type: 'allow'}, {scope: 'once', type: 'allow'}]})
+    const {gate, prompter, records} = setup({
+      answers: [
+        {scope: 'session', type: 'allow'},
+        {scope: 'once', type: 'allow'},
+        {scope: 'once', type: 'allow'},
+      ],
+    })
     await gate.check(exec('npm test'))
     expect(await gate.check(exec('npm test'))).toEqual({allowed: true})
     expect(prompter.asked).toHaveLength(1)
     await gate.check(exec('npm test -- --watch'))
     await gate.check(exec('npm test', 's2'))
     expect(prompter.asked).toHaveLength(3)
-    expect(records.map((record) => record.reason)).toEqual(['approved for this session', 'approved earlier in this session', 'approved once', 'approved once'])
+    expect(records.map((record) => record.reason)).toEqual([
+      'approved for this session',
+      'approved earlier in this session',
+      'approved once',
+      'approved once',
+    ])
   })
 
   it('remembers a file tool approval for the path, with either spelling of the tool', async () => {
-    const {gate, prompter} = setup({answers: [{scope: 'session', type: 'allow'}, {scope: 'once', type: 'allow'}]})
+    const {gate, prompter} = setup({
+      answers: [
+        {scope: 'session', type: 'allow'},
+        {scope: 'once', type: 'allow'},
+      ],
+    })
     await gate.check(write('src/a.ts'))
     await gate.check({...write('src/a.ts'), toolName: 'fs.write'})
     await gate.check(write('src/b.ts'))
@@ -92,14 +147,24 @@ describe('PermissionGate', () => {
 
   it('remembers a tool without a subject by its name alone', async () => {
     const {gate, prompter} = setup({answers: [{scope: 'session', type: 'allow'}]})
-    const call = (title: string): PermissionCheck => ({input: {title}, mutating: true, sessionId: 's1', toolName: 'mcp__github__create_issue'})
+    const call = (title: string): PermissionCheck => ({
+      input: {title},
+      mutating: true,
+      sessionId: 's1',
+      toolName: 'mcp__github__create_issue',
+    })
     await gate.check(call('one'))
     expect(await gate.check(call('two'))).toEqual({allowed: true})
     expect(prompter.asked).toHaveLength(1)
   })
 
   it('does not let an approval of an exec call without a command cover other commands', async () => {
-    const {gate, prompter} = setup({answers: [{scope: 'session', type: 'allow'}, {type: 'deny', reason: 'no'}]})
+    const {gate, prompter} = setup({
+      answers: [
+        {scope: 'session', type: 'allow'},
+        {type: 'deny', reason: 'no'},
+      ],
+    })
     await gate.check(check('exec', {}))
     expect(await gate.check(exec('rm -rf ~'))).toEqual({allowed: false, reason: 'no'})
     expect(prompter.asked).toHaveLength(2)
@@ -126,7 +191,10 @@ describe('PermissionGate', () => {
 
   it('never asks in session mode deny and never overrides a deny in allow-all', async () => {
     const denying = setup({mode: 'deny'})
-    expect(await denying.gate.check(exec('make'))).toEqual({allowed: false, reason: expect.stringContaining('permission mode deny')})
+    expect(await denying.gate.check(exec('make'))).toEqual({
+      allowed: false,
+      reason: expect.stringContaining('permission mode deny'),
+    })
     const allowing = setup({mode: 'allow-all', rules: [{mode: 'deny', pattern: 'fs_write(.env)'}]})
     expect(await allowing.gate.check(write('.env'))).toMatchObject({allowed: false})
     expect(await allowing.gate.check(write('a.txt'))).toEqual({allowed: true})
@@ -137,9 +205,20 @@ describe('PermissionGate', () => {
   })
 
   it('never lets an allow rule or allow-all write the settings files, however the path is spelled', async () => {
-    const {gate, prompter, records} = setup({mode: 'allow-all', rules: [{mode: 'allow', pattern: 'fs_write'}, {mode: 'allow', pattern: 'exec'}]})
-    expect(await gate.check(write('./.hanzo//settings.local.json'))).toMatchObject({allowed: false, reason: expect.stringContaining('protected')})
-    expect(await gate.check({...write('conf/s.json'), canonicalPath: '.hanzo/settings.json'})).toMatchObject({allowed: false})
+    const {gate, prompter, records} = setup({
+      mode: 'allow-all',
+      rules: [
+        {mode: 'allow', pattern: 'fs_write'},
+        {mode: 'allow', pattern: 'exec'},
+      ],
+    })
+    expect(await gate.check(write('./.hanzo//settings.local.json'))).toMatchObject({
+      allowed: false,
+      reason: expect.stringContaining('protected'),
+    })
+    expect(await gate.check({...write('conf/s.json'), canonicalPath: '.hanzo/settings.json'})).toMatchObject({
+      allowed: false,
+    })
     expect(await gate.check(exec('echo {} | tee .hanzo/settings.json'))).toMatchObject({allowed: false})
     expect(prompter.asked).toEqual([])
     expect(records.map((record) => [record.decision, record.rule_matched])).toEqual([
@@ -150,14 +229,25 @@ describe('PermissionGate', () => {
   })
 
   it('writes exactly one record per check, and never the tool input', async () => {
-    const {gate, records} = setup({answers: [{scope: 'session', type: 'allow'}, {type: 'escalate'}], rules: [{mode: 'deny', pattern: 'exec(curl *)'}]})
+    const {gate, records} = setup({
+      answers: [{scope: 'session', type: 'allow'}, {type: 'escalate'}],
+      rules: [{mode: 'deny', pattern: 'exec(curl *)'}],
+    })
     await gate.check(exec(`export TOKEN=${SECRET}; make`))
     await gate.check(exec(`export TOKEN=${SECRET}; make`))
     await gate.check(exec(`curl -H "Authorization: ${SECRET}" x`))
     await gate.check(write('a.txt'))
     expect(records).toHaveLength(4)
     for (const record of records) {
-      expect(Object.keys(record).sort()).toEqual(['decision', 'mode', 'reason', 'rule_matched', 'session_id', 'timestamp', 'tool_name'])
+      expect(Object.keys(record).sort()).toEqual([
+        'decision',
+        'mode',
+        'reason',
+        'rule_matched',
+        'session_id',
+        'timestamp',
+        'tool_name',
+      ])
     }
 
     expect(JSON.stringify(records)).not.toContain(SECRET)
@@ -168,13 +258,23 @@ describe('PermissionGate', () => {
     const failing = (answers: PermissionDecision[] = []) =>
       new PermissionGate({
         audit: {append: async () => Promise.reject(new Error('cannot write the audit log /data/audit.jsonl (ENOSPC)'))},
-        policy: new PermissionPolicy([{file: 'settings.json', mode: 'allow', pattern: 'exec(git status*)', tier: 'user'}, {file: 'settings.json', mode: 'deny', pattern: 'exec(rm *)', tier: 'user'}], {defaults: []}),
+        policy: new PermissionPolicy(
+          [
+            {file: 'settings.json', mode: 'allow', pattern: 'exec(git status*)', tier: 'user'},
+            {file: 'settings.json', mode: 'deny', pattern: 'exec(rm *)', tier: 'user'},
+          ],
+          {defaults: []},
+        ),
         prompter: new ScriptedPrompter(answers),
       })
-    const reason = 'cannot write the audit log /data/audit.jsonl (ENOSPC); a decision that is not in the audit log is a deny'
+    const reason =
+      'cannot write the audit log /data/audit.jsonl (ENOSPC); a decision that is not in the audit log is a deny'
     expect(await failing().check(exec('git status'))).toEqual({allowed: false, reason})
     expect(await failing([{scope: 'session', type: 'allow'}]).check(exec('make'))).toEqual({allowed: false, reason})
-    expect(await failing().check(exec('rm -rf /'))).toEqual({allowed: false, reason: expect.stringContaining('"exec(rm *)" is denied')})
+    expect(await failing().check(exec('rm -rf /'))).toEqual({
+      allowed: false,
+      reason: expect.stringContaining('"exec(rm *)" is denied'),
+    })
     // A prompt that ends without an answer (Ctrl-C) still ends the turn, recorded or not.
     await expect(failing([]).check(exec('make'))).rejects.toThrow('unexpected prompt for exec')
   })

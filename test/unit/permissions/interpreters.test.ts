@@ -16,7 +16,7 @@ describe('analyzeCommandLine: interpreter code', () => {
       "node -e 'x'",
       'node -pe 1',
       'node --eval=x',
-      "node --import=data:text/javascript,x app.js",
+      'node --import=data:text/javascript,x app.js',
       "node --loader 'https://evil/x.mjs' app.js",
       'node',
       "perl -e 'x'",
@@ -28,8 +28,8 @@ describe('analyzeCommandLine: interpreter code', () => {
       "php -r 'x'",
       "lua -e 'x'",
       "bun -e 'x'",
-      "awk 'BEGIN { system(\"x\") }'",
-      "awk '{ print | \"sh\" }' f",
+      'awk \'BEGIN { system("x") }\'',
+      'awk \'{ print | "sh" }\' f',
       'echo x | sh',
       'bash -s',
       'bash -i',
@@ -117,6 +117,9 @@ describe('analyzeCommandLine: interpreter code', () => {
       expect(hazards(line), line).toEqual(['executing-option'])
     }
 
-    expect(analyzeCommandLine("make CC='rm -rf ~'").parts.map((part) => part.allow.at(-1)!.text)).toEqual(['make CC=rm -rf ~', 'rm -rf ~'])
+    expect(analyzeCommandLine("make CC='rm -rf ~'").parts.map((part) => part.allow.at(-1)!.text)).toEqual([
+      'make CC=rm -rf ~',
+      'rm -rf ~',
+    ])
   })
 })

@@ -12,7 +12,11 @@ import {callPreview, describeCall} from '../../../src/core/tools/call-descriptio
 describe('NonInteractivePrompter', () => {
   it('denies and says how to allow the call next time: the config set commands of the rules', async () => {
     const advice = {kind: 'rules' as const, rules: ['exec(npm run build)', "exec(echo it's)"]}
-    const decision = await new NonInteractivePrompter().requestPermission('exec', {command: "npm run build && echo it's"}, {advice})
+    const decision = await new NonInteractivePrompter().requestPermission(
+      'exec',
+      {command: "npm run build && echo it's"},
+      {advice},
+    )
     expect(decision).toEqual({
       reason:
         "exec needs approval and no one can be asked in this run. Run with --permission-mode allow-all, or allow it from now on with: hanzo-dev config set 'permissions.exec(npm run build)' allow --tier local && hanzo-dev config set 'permissions.exec(echo it'\\''s)' allow --tier local",
@@ -22,10 +26,24 @@ describe('NonInteractivePrompter', () => {
 
   it('says why no rule can allow it, and whether --permission-mode allow-all would', async () => {
     const prompter = createPrompter({interactive: false})
-    const noRule = await prompter.requestPermission('exec', {}, {advice: {kind: 'none', sessionMode: true, why: 'no allow rule matches this command line'}})
-    expect(noRule).toMatchObject({reason: expect.stringContaining('No allow rule matches this command line. Approve it in a run on a terminal, or run with --permission-mode allow-all.')})
-    const person = await prompter.requestPermission('exec', {}, {advice: {kind: 'none', sessionMode: false, why: 'a deny rule may match'}})
-    expect(person).toMatchObject({reason: expect.stringContaining('A deny rule may match: no rule, mode or person can allow it')})
+    const noRule = await prompter.requestPermission(
+      'exec',
+      {},
+      {advice: {kind: 'none', sessionMode: true, why: 'no allow rule matches this command line'}},
+    )
+    expect(noRule).toMatchObject({
+      reason: expect.stringContaining(
+        'No allow rule matches this command line. Approve it in a run on a terminal, or run with --permission-mode allow-all.',
+      ),
+    })
+    const person = await prompter.requestPermission(
+      'exec',
+      {},
+      {advice: {kind: 'none', sessionMode: false, why: 'a deny rule may match'}},
+    )
+    expect(person).toMatchObject({
+      reason: expect.stringContaining('A deny rule may match: no rule, mode or person can allow it'),
+    })
     expect((person as {reason: string}).reason).not.toContain('allow-all')
   })
 })
@@ -60,7 +78,11 @@ describe('TtyPrompter', () => {
   it('allows once on the first choice and shows the tool and the call’s title on one line', async () => {
     const streams = terminal({keys: [ENTER], question: 'Allow exec'})
     const advice = {kind: 'none', sessionMode: true, why: ''} as const
-    const decision = await new TtyPrompter(streams).requestPermission('exec', {command: 'git push\n--force'}, {advice, title: 'git push\n--force'})
+    const decision = await new TtyPrompter(streams).requestPermission(
+      'exec',
+      {command: 'git push\n--force'},
+      {advice, title: 'git push\n--force'},
+    )
     expect(decision).toEqual({scope: 'once', type: 'allow'})
     expect(streams.screen()).toContain('Allow exec: git push ⏎ --force?')
   })
@@ -73,18 +95,30 @@ describe('TtyPrompter', () => {
 
   it('allows for the session on the second choice', async () => {
     const streams = terminal({keys: [DOWN, ENTER], question: 'Allow fs_write'})
-    expect(await new TtyPrompter(streams).requestPermission('fs_write', {path: 'a.txt'})).toEqual({scope: 'session', type: 'allow'})
+    expect(await new TtyPrompter(streams).requestPermission('fs_write', {path: 'a.txt'})).toEqual({
+      scope: 'session',
+      type: 'allow',
+    })
   })
 
   it('denies on the third choice with the reason typed', async () => {
-    const streams = terminal({keys: [DOWN, DOWN, ENTER], question: 'Allow exec'}, {keys: [...'too risky', ENTER], question: 'Reason'})
-    expect(await new TtyPrompter(streams).requestPermission('exec', {command: 'rm -rf build'})).toEqual({reason: 'the user denied it: too risky', type: 'deny'})
+    const streams = terminal(
+      {keys: [DOWN, DOWN, ENTER], question: 'Allow exec'},
+      {keys: [...'too risky', ENTER], question: 'Reason'},
+    )
+    expect(await new TtyPrompter(streams).requestPermission('exec', {command: 'rm -rf build'})).toEqual({
+      reason: 'the user denied it: too risky',
+      type: 'deny',
+    })
   })
 
   it('asks one question at a time when calls run in parallel', async () => {
     const streams = terminal({keys: [ENTER], question: 'Allow exec'}, {keys: [DOWN, ENTER], question: 'Allow fs_write'})
     const prompter = new TtyPrompter(streams)
-    const decisions = await Promise.all([prompter.requestPermission('exec', {command: 'make'}), prompter.requestPermission('fs_write', {path: 'a.txt'})])
+    const decisions = await Promise.all([
+      prompter.requestPermission('exec', {command: 'make'}),
+      prompter.requestPermission('fs_write', {path: 'a.txt'}),
+    ])
     expect(decisions).toEqual([
       {scope: 'once', type: 'allow'},
       {scope: 'session', type: 'allow'},
@@ -102,8 +136,15 @@ describe('TtyPrompter', () => {
       const streams = terminal({keys: [ENTER], question: `Allow ${toolName}`})
       // As the pipeline asks: with the tool's title and preview of the call.
       const tool = builtinTools().find(({name}) => name === toolName)!
-      const context = {advice: {kind: 'none', sessionMode: true, why: ''}, preview: callPreview(tool, input, {cwd, sessionId: 's', signal: new AbortController().signal}), title: describeCall(tool, input).title} as const
-      expect(await new TtyPrompter({...streams, style}).requestPermission(toolName, input, context)).toEqual({scope: 'once', type: 'allow'})
+      const context = {
+        advice: {kind: 'none', sessionMode: true, why: ''},
+        preview: callPreview(tool, input, {cwd, sessionId: 's', signal: new AbortController().signal}),
+        title: describeCall(tool, input).title,
+      } as const
+      expect(await new TtyPrompter({...streams, style}).requestPermission(toolName, input, context)).toEqual({
+        scope: 'once',
+        type: 'allow',
+      })
       const screen = streams.screen()
       // What was drawn before the question's line.
       return screen.slice(0, screen.lastIndexOf('\n', screen.indexOf(`Allow ${toolName}`)) + 1)
@@ -112,12 +153,18 @@ describe('TtyPrompter', () => {
     it('the diff of an edit, against the file, with its line numbers', async () => {
       writeFileSync(join(cwd, 'a.txt'), `${['one', 'two', 'three', 'four', 'five', 'six'].join('\n')}\n`)
       const before = await ask('fs_edit', {new_string: 'FIVE', old_string: 'five', path: 'a.txt'})
-      expect(before).toContain(['  @@ -2,5 +2,5 @@', '   two', '   three', '   four', '  -five', '  +FIVE', '   six'].join('\n'))
+      expect(before).toContain(
+        ['  @@ -2,5 +2,5 @@', '   two', '   three', '   four', '  -five', '  +FIVE', '   six'].join('\n'),
+      )
     })
 
     it('coloured when the style has colour, and the model’s escape sequences defused', async () => {
       writeFileSync(join(cwd, 'a.txt'), 'keep\nold\n')
-      const before = await ask('fs_write', {content: 'keep\nnew \u001B[2Jcleared\n', path: 'a.txt'}, new Chalk({level: 1}))
+      const before = await ask(
+        'fs_write',
+        {content: 'keep\nnew \u001B[2Jcleared\n', path: 'a.txt'},
+        new Chalk({level: 1}),
+      )
       expect(before).toContain('\u001B[31m-old\u001B[39m')
       expect(before).toContain('\u001B[32m+new ^[[2Jcleared\u001B[39m')
       expect(before).not.toContain('\u001B[2J')
@@ -146,7 +193,10 @@ describe('TtyPrompter', () => {
     const streams = terminal({keys: ['\u0003'], question: 'Allow exec'})
     const interrupt = new AbortController()
     const prompter = new TtyPrompter({...streams, interrupt})
-    const decisions = await Promise.all([prompter.requestPermission('exec', {command: 'make'}), prompter.requestPermission('fs_write', {content: '', path: 'a.txt'})])
+    const decisions = await Promise.all([
+      prompter.requestPermission('exec', {command: 'make'}),
+      prompter.requestPermission('fs_write', {content: '', path: 'a.txt'}),
+    ])
     expect(decisions).toEqual([
       {reason: expect.stringContaining('cancelled'), type: 'deny'},
       {reason: expect.stringContaining('cancelled'), type: 'deny'},
@@ -157,6 +207,8 @@ describe('TtyPrompter', () => {
 
   it('without one, Ctrl-C rejects, as inquirer does', async () => {
     const streams = terminal({keys: ['\u0003'], question: 'Allow exec'})
-    await expect(new TtyPrompter(streams).requestPermission('exec', {command: 'make'})).rejects.toMatchObject({name: 'ExitPromptError'})
+    await expect(new TtyPrompter(streams).requestPermission('exec', {command: 'make'})).rejects.toMatchObject({
+      name: 'ExitPromptError',
+    })
   })
 })

@@ -19,12 +19,19 @@ describe('parseShellCommand', () => {
   })
 
   it('reads separators inside quotes and after a backslash as text', () => {
-    expect(read(`echo "a;b" 'c && d' e\\;f`)).toEqual([{text: `echo "a;b" 'c && d' e\\;f`, words: ['echo', 'a;b', 'c && d', 'e;f']}])
+    expect(read(`echo "a;b" 'c && d' e\\;f`)).toEqual([
+      {text: `echo "a;b" 'c && d' e\\;f`, words: ['echo', 'a;b', 'c && d', 'e;f']},
+    ])
     expect(hazards(`echo "a;b" 'c && d' e\\;f`)).toEqual([])
   })
 
   it('removes quotes into words, keeping empty words', () => {
-    expect(parseShellCommand(`'git'  "sta"tus '' "a \\" \\$ \\x"`).commands[0].words).toEqual(['git', 'status', '', 'a " $ \\x'])
+    expect(parseShellCommand(`'git'  "sta"tus '' "a \\" \\$ \\x"`).commands[0].words).toEqual([
+      'git',
+      'status',
+      '',
+      'a " $ \\x',
+    ])
   })
 
   it('joins backslash-newline continuations', () => {
@@ -42,7 +49,15 @@ describe('parseShellCommand', () => {
   })
 
   it('reports substitutions, and still finds the commands inside them', () => {
-    for (const line of ['echo $(id)', 'echo "$(id)"', 'echo `id`', 'echo "`id`"', 'diff <(ls a) b', 'tee >(gzip) < x', 'echo $((1 + 2))']) {
+    for (const line of [
+      'echo $(id)',
+      'echo "$(id)"',
+      'echo `id`',
+      'echo "`id`"',
+      'diff <(ls a) b',
+      'tee >(gzip) < x',
+      'echo $((1 + 2))',
+    ]) {
       expect(hazards(line), line).toEqual(['substitution'])
     }
 
@@ -59,7 +74,11 @@ describe('parseShellCommand', () => {
 
   it("reads a backtick's text again once its escapes are removed, as bash does, so backticks nest", () => {
     expect(texts('ls `ls \\`touch M\\``')).toEqual(['touch M', 'ls `touch M`', 'ls `ls \\`touch M\\``'])
-    expect(texts('git status "`git status \\`touch M\\``"')).toEqual(['touch M', 'git status `touch M`', 'git status "`git status \\`touch M\\``"'])
+    expect(texts('git status "`git status \\`touch M\\``"')).toEqual([
+      'touch M',
+      'git status `touch M`',
+      'git status "`git status \\`touch M\\``"',
+    ])
     // Read again, `\$X` expands and `\\$Y` is a literal `$Y`; inside "..." `\"` is a quote.
     const [inner] = parseShellCommand('echo `echo \\$X \\\\$Y`').commands
     expect(inner).toMatchObject({shapes: ['echo', '*', '$Y'], words: ['echo', '$X', '$Y']})
@@ -79,7 +98,9 @@ describe('parseShellCommand', () => {
   })
 
   it('reads a plain ${...} as part of a word, separators and spaces included', () => {
-    expect(read('echo ${HOME}/x ${y:-a b; c}')).toEqual([{text: 'echo ${HOME}/x ${y:-a b; c}', words: ['echo', '${HOME}/x', '${y:-a b; c}']}])
+    expect(read('echo ${HOME}/x ${y:-a b; c}')).toEqual([
+      {text: 'echo ${HOME}/x ${y:-a b; c}', words: ['echo', '${HOME}/x', '${y:-a b; c}']},
+    ])
     expect(hazards('echo ${HOME}/x ${y:-a b; c}')).toEqual([])
   })
 
@@ -92,11 +113,28 @@ describe('parseShellCommand', () => {
   })
 
   it('reports redirections to files but not descriptor duplications or /dev/null', () => {
-    for (const line of ['ls > out', 'ls >>out', 'ls 2>err', 'ls &> all', 'ls &>>all', 'ls >| out', 'ls >&out', 'exec 3<> file']) {
+    for (const line of [
+      'ls > out',
+      'ls >>out',
+      'ls 2>err',
+      'ls &> all',
+      'ls &>>all',
+      'ls >| out',
+      'ls >&out',
+      'exec 3<> file',
+    ]) {
       expect(hazards(line), line).toEqual(['file-redirection'])
     }
 
-    for (const line of ['npm test 2>&1', 'ls >&2', 'ls 2>&-', 'ls > /dev/null 2>&1', 'sort < in.txt', 'cat <<< "text"', 'cat 0<&3']) {
+    for (const line of [
+      'npm test 2>&1',
+      'ls >&2',
+      'ls 2>&-',
+      'ls > /dev/null 2>&1',
+      'sort < in.txt',
+      'cat <<< "text"',
+      'cat 0<&3',
+    ]) {
       expect(hazards(line), line).toEqual([])
     }
   })
@@ -114,7 +152,12 @@ describe('parseShellCommand', () => {
 
   it('keeps a command that is only a redirection, which still writes', () => {
     expect(parseShellCommand('> .hanzo/settings.json').commands).toEqual([
-      {redirections: [{operator: '>', shape: '.hanzo/settings.json', target: '.hanzo/settings.json', writes: true}], shapes: [], text: '> .hanzo/settings.json', words: []},
+      {
+        redirections: [{operator: '>', shape: '.hanzo/settings.json', target: '.hanzo/settings.json', writes: true}],
+        shapes: [],
+        text: '> .hanzo/settings.json',
+        words: [],
+      },
     ])
   })
 
@@ -128,7 +171,17 @@ describe('parseShellCommand', () => {
   })
 
   it('reports what is unterminated or read differently by bash and dash', () => {
-    for (const line of ['echo "oops', "echo 'oops", 'echo $(id', 'echo `id', 'echo >', 'echo > ; ls', "echo $'a\\'b'", "echo $'open", 'ls > > x']) {
+    for (const line of [
+      'echo "oops',
+      "echo 'oops",
+      'echo $(id',
+      'echo `id',
+      'echo >',
+      'echo > ; ls',
+      "echo $'a\\'b'",
+      "echo $'open",
+      'ls > > x',
+    ]) {
       expect(hazards(line), line).toContain('unparsable')
     }
 
@@ -138,12 +191,14 @@ describe('parseShellCommand', () => {
   it('stays linear on deep nesting and unclosed braces (a quadratic parse of a long line would time out)', () => {
     const deep = parseShellCommand(`${'$('.repeat(100_000)}rm -rf ~${')'.repeat(100_000)}`)
     expect(deep.hazards).toEqual(['substitution', 'unparsable'])
-    expect(deep.commands.some((command) => command.text.startsWith('$($(') && command.text.includes('rm -rf ~'))).toBe(true)
+    expect(deep.commands.some((command) => command.text.startsWith('$($(') && command.text.includes('rm -rf ~'))).toBe(
+      true,
+    )
     expect(parseShellCommand('${'.repeat(200_000)).hazards).toEqual(['unparsable'])
     expect(parseShellCommand(`\${${'a'.repeat(200_000)}`.repeat(3)).hazards).toEqual(['unparsable'])
   })
 
-  it('cuts where bash cuts after an escaped quote in $\'...\'', () => {
+  it("cuts where bash cuts after an escaped quote in $'...'", () => {
     expect(texts("echo $'\\'' ; rm -rf ~")).toEqual(["echo $'\\''", 'rm -rf ~'])
   })
 })
@@ -157,12 +212,32 @@ describe('parseShellCommand: word shapes', () => {
   })
 
   it('makes every expansion a wildcard, also inside double quotes', () => {
-    expect(shapes('echo $HOME "$1x" ${a:-b} $(id) `id` $((1+2)) <(ls)')).toEqual(['echo', '*', '*x', '*', '*', '*', '*', '*'])
+    expect(shapes('echo $HOME "$1x" ${a:-b} $(id) `id` $((1+2)) <(ls)')).toEqual([
+      'echo',
+      '*',
+      '*x',
+      '*',
+      '*',
+      '*',
+      '*',
+      '*',
+    ])
     expect(shapes('echo $ "$" $"text"')).toEqual(['echo', '$', '$', 'text'])
   })
 
   it('reads unquoted globs, brace expansions, bracket expressions and a leading tilde', () => {
-    expect(shapes('a*b c?d {x,y}z {1..3} {} [ab]c [ ~/x ~user/y a~')).toEqual(['a*b', 'c?d', '*z', '*', '{}', '?c', '[', '*/x', '*/y', 'a~'])
+    expect(shapes('a*b c?d {x,y}z {1..3} {} [ab]c [ ~/x ~user/y a~')).toEqual([
+      'a*b',
+      'c?d',
+      '*z',
+      '*',
+      '{}',
+      '?c',
+      '[',
+      '*/x',
+      '*/y',
+      'a~',
+    ])
   })
 })
 
@@ -177,7 +252,8 @@ describe('parseShellCommand: what bash reads otherwise', () => {
 
   it("ends a $'...' string at a NUL, as bash does: $'\\0'rm is rm", () => {
     const word = (line: string) => parseShellCommand(line).commands[0].words[0]
-    for (const line of ["$'\\0'rm", "$'\\x00'rm", "$'\\c@'rm", "$'\\u0000'rm", "$'\\000x'rm", "$'r\\0x'm"]) expect(word(line), line).toBe('rm')
+    for (const line of ["$'\\0'rm", "$'\\x00'rm", "$'\\c@'rm", "$'\\u0000'rm", "$'\\000x'rm", "$'r\\0x'm"])
+      expect(word(line), line).toBe('rm')
     expect(word("$'a\\0b'c")).toBe('ac')
   })
 
@@ -186,7 +262,14 @@ describe('parseShellCommand: what bash reads otherwise', () => {
   })
 
   it('reports control, invisible and bidirectional characters', () => {
-    for (const line of ['git status\rrm -rf ~', 'echo a\u0000b', 'ls \u202Etxt.exe', 'g\u200Bit', 'echo \u001B[2J', 'a\u2028b']) {
+    for (const line of [
+      'git status\rrm -rf ~',
+      'echo a\u0000b',
+      'ls \u202Etxt.exe',
+      'g\u200Bit',
+      'echo \u001B[2J',
+      'a\u2028b',
+    ]) {
       expect(hazards(line), JSON.stringify(line)).toContain('hidden-character')
     }
 

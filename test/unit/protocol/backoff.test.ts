@@ -16,7 +16,11 @@ describe('Backoff', () => {
   })
 
   it('stays finite and capped at absurd attempt counts', () => {
-    const backoff = new Backoff({baseMs: Number.MAX_SAFE_INTEGER, maxMs: Number.MAX_SAFE_INTEGER, random: () => 0.999_999_999})
+    const backoff = new Backoff({
+      baseMs: Number.MAX_SAFE_INTEGER,
+      maxMs: Number.MAX_SAFE_INTEGER,
+      random: () => 0.999_999_999,
+    })
     expect(backoff.ceiling(1e9)).toBe(Number.MAX_SAFE_INTEGER)
     expect(backoff.ceiling(Number.MAX_SAFE_INTEGER)).toBe(Number.MAX_SAFE_INTEGER)
     expect(backoff.nextDelay()).toBeLessThanOrEqual(Number.MAX_SAFE_INTEGER)

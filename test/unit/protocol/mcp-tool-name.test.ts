@@ -1,7 +1,12 @@
 import fc from 'fast-check'
 import {describe, expect, it} from 'vitest'
 
-import {normalizeMcpServerName, normalizeMcpToolName, parseMcpToolName, ProtocolError} from '../../../src/core/protocol/index.js'
+import {
+  normalizeMcpServerName,
+  normalizeMcpToolName,
+  parseMcpToolName,
+  ProtocolError,
+} from '../../../src/core/protocol/index.js'
 
 const name = fc.string({maxLength: 40, minLength: 1, unit: 'binary'})
 

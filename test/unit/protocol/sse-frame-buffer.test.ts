@@ -64,9 +64,23 @@ describe('SseFrameBuffer', () => {
         const expected = reference(text)
         expect(feedAll([text])).toEqual(expected)
         const scale = (n: number, length: number) => (length === 0 ? 0 : n % (length + 1))
-        expect(feedAll(splitAt(text, at.map((n) => scale(n, text.length))))).toEqual(expected)
+        expect(
+          feedAll(
+            splitAt(
+              text,
+              at.map((n) => scale(n, text.length)),
+            ),
+          ),
+        ).toEqual(expected)
         const bytes = new TextEncoder().encode(text)
-        expect(feedAll(splitAt(bytes, at.map((n) => scale(n, bytes.length))))).toEqual(expected)
+        expect(
+          feedAll(
+            splitAt(
+              bytes,
+              at.map((n) => scale(n, bytes.length)),
+            ),
+          ),
+        ).toEqual(expected)
       }),
       {numRuns: 500},
     )
@@ -81,7 +95,11 @@ describe('SseFrameBuffer', () => {
     const buffer = new SseFrameBuffer()
     const first = buffer.feed(text)
     const second = buffer.feed('data: 6\n\n')
-    expect([first.length, second, buffer.feed('data: 7')]).toEqual([5, [{data: '6', event: null, id: null, retry: null}], []])
+    expect([first.length, second, buffer.feed('data: 7')]).toEqual([
+      5,
+      [{data: '6', event: null, id: null, retry: null}],
+      [],
+    ])
   })
 
   it('keeps the last event id across end(), as EventSource does across reconnections; reset() forgets it', () => {

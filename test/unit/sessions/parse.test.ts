@@ -2,7 +2,16 @@ import {describe, expect, it} from 'vitest'
 
 import {parseTranscript, TranscriptError} from '../../../src/core/sessions/parse.js'
 
-const header = {created_at: '2025-01-01T00:00:00.000Z', cwd: '/p', id: 'abcd', model: 'm', project_root: '/p', provider: 'x', type: 'session', version: 1}
+const header = {
+  created_at: '2025-01-01T00:00:00.000Z',
+  cwd: '/p',
+  id: 'abcd',
+  model: 'm',
+  project_root: '/p',
+  provider: 'x',
+  type: 'session',
+  version: 1,
+}
 const file = (...lines: object[]) => lines.map((line) => `${JSON.stringify(line)}\n`).join('')
 const user = {content: 'hi', type: 'user'}
 

@@ -5,7 +5,10 @@ import {SessionRecorder} from '../../../src/core/sessions/recorder.js'
 import type {TranscriptLine} from '../../../src/core/sessions/transcript.js'
 import {scripted} from '../../helpers/scripted-model.js'
 
-const usage = (input: number, output: number): StreamEvent => ({type: 'usage', usage: {inputTokens: input, outputTokens: output}})
+const usage = (input: number, output: number): StreamEvent => ({
+  type: 'usage',
+  usage: {inputTokens: input, outputTokens: output},
+})
 const stop: StreamEvent = {stopReason: 'end_turn', type: 'message_stop'}
 const echo = tool<{text: string}>({
   description: 'Echoes',
@@ -18,12 +21,24 @@ const agent = new Agent({instructions: 'Be brief.', model: 'm', name: 'a', tools
 
 function recorder(history: Message[] = []) {
   const lines: TranscriptLine[] = []
-  return {lines, recorder: new SessionRecorder({history, instructions: agent.instructions, now: () => new Date(0), write: (line) => lines.push(line)})}
+  return {
+    lines,
+    recorder: new SessionRecorder({
+      history,
+      instructions: agent.instructions,
+      now: () => new Date(0),
+      write: (line) => lines.push(line),
+    }),
+  }
 }
 
 async function run(client: ApiClient, prompt: string, history?: Message[]) {
   const {lines, recorder: rec} = recorder(history)
-  const result = await Runner.run(agent, prompt, {client: rec.wrap(client), history, onEvent: (event) => rec.onEvent(event)})
+  const result = await Runner.run(agent, prompt, {
+    client: rec.wrap(client),
+    history,
+    onEvent: (event) => rec.onEvent(event),
+  })
   rec.finish(result.history)
   rec.end(result.stop)
   return {lines, rec, result}
@@ -32,7 +47,10 @@ async function run(client: ApiClient, prompt: string, history?: Message[]) {
 describe('SessionRecorder', () => {
   it('saves the messages as the model saw them, the last reply, and each request’s usage', async () => {
     const call = {arguments: '{"text":"x"}', id: 'c1', input: {text: 'x'}, name: 'echo'}
-    const client = scripted([{call, type: 'tool_use'}, usage(10, 2), stop], [{text: 'done', type: 'content_delta'}, usage(20, 1), stop])
+    const client = scripted(
+      [{call, type: 'tool_use'}, usage(10, 2), stop],
+      [{text: 'done', type: 'content_delta'}, usage(20, 1), stop],
+    )
     const {lines, rec} = await run(client, 'go')
     const at = new Date(0).toISOString()
     expect(lines).toEqual([
@@ -69,24 +87,44 @@ describe('SessionRecorder', () => {
     const system: Message = {content: 'Be brief.', role: 'system'}
     await send([system, {content: 'a', role: 'user'}])
     // A summary request of its own: not the conversation.
-    await send([{content: 'Summarize.', role: 'system'}, {content: 'a', role: 'user'}])
+    await send([
+      {content: 'Summarize.', role: 'system'},
+      {content: 'a', role: 'user'},
+    ])
     await send([system, {content: '[summary]', role: 'user'}, {content: 'b', role: 'user'}])
     expect(lines.filter((line) => line.type !== 'usage')).toEqual([
       {at: new Date(0).toISOString(), content: 'a', type: 'user'},
-      {at: new Date(0).toISOString(), messages: [{content: '[summary]', type: 'user'}, {content: 'b', type: 'user'}], type: 'history'},
+      {
+        at: new Date(0).toISOString(),
+        messages: [
+          {content: '[summary]', type: 'user'},
+          {content: 'b', type: 'user'},
+        ],
+        type: 'history',
+      },
     ])
     expect(lines.filter((line) => line.type === 'usage')).toHaveLength(3)
     // As the compactor reports it (a CompactionResult): its messages are in the history line already.
     const compaction = {compacted_count: 3, messages: [], strategy: 'summary', tokens_saved: 900}
     rec.compacted(compaction)
-    expect(lines.at(-1)).toEqual({at: new Date(0).toISOString(), compacted_count: 3, strategy: 'summary', tokens_saved: 900, type: 'compaction'})
+    expect(lines.at(-1)).toEqual({
+      at: new Date(0).toISOString(),
+      compacted_count: 3,
+      strategy: 'summary',
+      tokens_saved: 900,
+      type: 'compaction',
+    })
   })
 
   it('keeps the signed reasoning that goes back with a reply’s tool calls', async () => {
     const reasoning = [{signature: 'sig', thinking: 'hmm', type: 'thinking' as const}]
     const history: Message[] = [{content: 'q', role: 'user'}]
     const {lines, recorder: rec} = recorder(history)
-    rec.finish([{content: 'Be brief.', role: 'system'}, ...history, {content: 'a', reasoning, role: 'assistant', toolCalls: []}])
+    rec.finish([
+      {content: 'Be brief.', role: 'system'},
+      ...history,
+      {content: 'a', reasoning, role: 'assistant', toolCalls: []},
+    ])
     expect(lines).toEqual([{at: new Date(0).toISOString(), content: 'a', reasoning, tool_calls: [], type: 'assistant'}])
   })
 })

@@ -11,7 +11,16 @@ import type {SessionHeader} from '../../../src/core/sessions/transcript.js'
 import {useSandboxDirs} from '../../helpers/cli.js'
 
 const ID = '2b6c1f3a-8d1e-4c55-9f0a-6f1d2e3c4b5a'
-const header = (id = ID, root = '/work/p'): SessionHeader => ({created_at: new Date(0).toISOString(), cwd: root, id, model: 'm', project_root: root, provider: 'p', type: 'session', version: 1})
+const header = (id = ID, root = '/work/p'): SessionHeader => ({
+  created_at: new Date(0).toISOString(),
+  cwd: root,
+  id,
+  model: 'm',
+  project_root: root,
+  provider: 'p',
+  type: 'session',
+  version: 1,
+})
 
 describe('SessionStore and TranscriptFile', () => {
   const dirs = useSandboxDirs('hanzo-sessions-', 'data')
@@ -69,7 +78,10 @@ describe('SessionStore and TranscriptFile', () => {
 
   it('says a prefix under 4 characters is too short, not that it is no session id', async () => {
     save(ID)
-    await expect(store().find('2b6')).rejects.toMatchObject({exitCode: 2, message: '"2b6" is too short: give at least 4 characters of the session id'})
+    await expect(store().find('2b6')).rejects.toMatchObject({
+      exitCode: 2,
+      message: '"2b6" is too short: give at least 4 characters of the session id',
+    })
     await expect(store().find('2b6z')).rejects.toThrow('"2b6z" is not a session id')
     expect((await store().find('2b6c')).id).toBe(ID)
   })
@@ -82,10 +94,22 @@ describe('SessionStore and TranscriptFile', () => {
   })
 
   it('gives back the conversation exactly as the run left it, tool calls answered', async () => {
-    const echo = tool<{text: string}>({description: 'Echoes', execute: ({text}) => text, mutating: false, name: 'echo', parameters: {type: 'object'}})
+    const echo = tool<{text: string}>({
+      description: 'Echoes',
+      execute: ({text}) => text,
+      mutating: false,
+      name: 'echo',
+      parameters: {type: 'object'},
+    })
     const replies: StreamEvent[][] = [
-      [{call: {arguments: '{"text":"x"}', id: 'c1', input: {text: 'x'}, name: 'echo'}, type: 'tool_use'}, {stopReason: 'tool_use', type: 'message_stop'}],
-      [{text: 'done', type: 'content_delta'}, {stopReason: 'end_turn', type: 'message_stop'}],
+      [
+        {call: {arguments: '{"text":"x"}', id: 'c1', input: {text: 'x'}, name: 'echo'}, type: 'tool_use'},
+        {stopReason: 'tool_use', type: 'message_stop'},
+      ],
+      [
+        {text: 'done', type: 'content_delta'},
+        {stopReason: 'end_turn', type: 'message_stop'},
+      ],
     ]
     const client: ApiClient = {
       async *sendMessage() {
@@ -95,8 +119,16 @@ describe('SessionStore and TranscriptFile', () => {
     const agent = new Agent({instructions: 'sys', model: 'm', name: 'a', tools: [echo]})
     const path = save(ID)
     const file = new TranscriptFile(path, () => {})
-    const recorder = new SessionRecorder({history: [], instructions: 'sys', now: () => new Date(), write: (line) => file.append(line)})
-    const result = await Runner.run(agent, 'go', {client: recorder.wrap(client), onEvent: (event) => recorder.onEvent(event)})
+    const recorder = new SessionRecorder({
+      history: [],
+      instructions: 'sys',
+      now: () => new Date(),
+      write: (line) => file.append(line),
+    })
+    const result = await Runner.run(agent, 'go', {
+      client: recorder.wrap(client),
+      onEvent: (event) => recorder.onEvent(event),
+    })
     recorder.finish(result.history)
     file.close()
     expect((await store().load(path)).history).toEqual(result.history.slice(1))
@@ -105,6 +137,12 @@ describe('SessionStore and TranscriptFile', () => {
     mkdirSync(join(dirs.data, 'cut'))
     writeFileSync(join(dirs.data, 'cut', 'x.jsonl'), `${cut}\n`)
     const {history} = await store().load(join(dirs.data, 'cut', 'x.jsonl'))
-    expect(history.at(-1)).toEqual({content: MISSING_RESULT, isError: true, role: 'tool', toolCallId: 'c1', toolName: 'echo'})
+    expect(history.at(-1)).toEqual({
+      content: MISSING_RESULT,
+      isError: true,
+      role: 'tool',
+      toolCallId: 'c1',
+      toolName: 'echo',
+    })
   })
 })

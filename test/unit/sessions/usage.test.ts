@@ -3,7 +3,14 @@ import {describe, expect, it} from 'vitest'
 import {requestCost, totalUsage, turnUsage} from '../../../src/core/sessions/usage.js'
 import type {UsageLine} from '../../../src/core/sessions/transcript.js'
 
-const request = (model: string, input: number, output: number, turn = 1): UsageLine => ({at: 't', input_tokens: input, model, output_tokens: output, turn, type: 'usage'})
+const request = (model: string, input: number, output: number, turn = 1): UsageLine => ({
+  at: 't',
+  input_tokens: input,
+  model,
+  output_tokens: output,
+  turn,
+  type: 'usage',
+})
 const pricing = {big: {input: 3, output: 15}, small: {input: 0.1, output: 0.4}}
 
 describe('usage and cost', () => {
@@ -15,8 +22,15 @@ describe('usage and cost', () => {
   })
 
   it('sums a session across models, without a cost when one model has no price', () => {
-    expect(totalUsage([request('big', 1000, 100), request('small', 10_000, 1000, 2)], pricing)).toEqual({cost_usd: 0.0059, input_tokens: 11_000, output_tokens: 1100})
-    expect(totalUsage([request('big', 1000, 100), request('other', 1, 1)], pricing)).toEqual({input_tokens: 1001, output_tokens: 101})
+    expect(totalUsage([request('big', 1000, 100), request('small', 10_000, 1000, 2)], pricing)).toEqual({
+      cost_usd: 0.0059,
+      input_tokens: 11_000,
+      output_tokens: 1100,
+    })
+    expect(totalUsage([request('big', 1000, 100), request('other', 1, 1)], pricing)).toEqual({
+      input_tokens: 1001,
+      output_tokens: 101,
+    })
     expect(totalUsage([], pricing)).toEqual({input_tokens: 0, output_tokens: 0})
   })
 

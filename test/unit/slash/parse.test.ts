@@ -10,7 +10,12 @@ describe('parseSlashLine', () => {
     ['/commit-push-pr', 'commit-push-pr', '', []],
     ['/compact   keep the  API notes  ', 'compact', 'keep the  API notes', ['keep', 'the', 'API', 'notes']],
     ['/model\tgpt-5', 'model', 'gpt-5', ['gpt-5']],
-    ['/compact\nfocus on the tests\nand the docs', 'compact', 'focus on the tests\nand the docs', ['focus', 'on', 'the', 'tests', 'and', 'the', 'docs']],
+    [
+      '/compact\nfocus on the tests\nand the docs',
+      'compact',
+      'focus on the tests\nand the docs',
+      ['focus', 'on', 'the', 'tests', 'and', 'the', 'docs'],
+    ],
     ['/x2 "quoted words"', 'x2', '"quoted words"', ['"quoted', 'words"']],
   ])('%j is the command', (input, name, args, argv) => {
     expect(parseSlashLine(input)).toEqual({args, argv, kind: 'command', name})

@@ -28,11 +28,17 @@ describe('exec', () => {
       is_error: false,
       output: `exit code: 3\n--- stdout ---\n${dirs.workspace}\n--- stderr ---\noops`,
     })
-    expect((await run(exec, {command: 'true'}, dirs.workspace)).output).toBe('exit code: 0\n--- stdout ---\n(none)\n--- stderr ---\n(none)')
+    expect((await run(exec, {command: 'true'}, dirs.workspace)).output).toBe(
+      'exit code: 0\n--- stdout ---\n(none)\n--- stderr ---\n(none)',
+    )
   })
 
   it('runs bash with stdin closed, so a command waiting for input ends', async () => {
-    const result = await run(exec, {command: 'echo "[$BASH_VERSION]"; cat; read -r line || echo no-input'}, dirs.workspace)
+    const result = await run(
+      exec,
+      {command: 'echo "[$BASH_VERSION]"; cat; read -r line || echo no-input'},
+      dirs.workspace,
+    )
     expect(result.output).toMatch(/^exit code: 0\n--- stdout ---\n\[\d+\.[^\]]+\]\nno-input\n/)
   })
 
@@ -87,7 +93,8 @@ describe('exec', () => {
       expect(result.output).toContain('MY_TOKEN=token-value-18')
       expect(result.output).toContain('AWS_SESSION_TOKEN=aws-value-19')
       expect(result.output).toContain('AWS_SECRET_ACCESS_KEY=aws-value-7')
-      for (const [name, value] of Object.entries(secrets)) if (!/^(MY_TOKEN|AWS_)/.test(name)) expect(result.output).not.toContain(value)
+      for (const [name, value] of Object.entries(secrets))
+        if (!/^(MY_TOKEN|AWS_)/.test(name)) expect(result.output).not.toContain(value)
     })
   })
 
@@ -110,13 +117,24 @@ describe('exec', () => {
   it('kills the whole process group when the signal aborts', async () => {
     const controller = new AbortController()
     const pidFile = join(dirs.workspace, 'pid.txt')
-    const running = run(groupExec, {command: `sleep 300 & echo "pid:$!" > ${pidFile}; wait`}, dirs.workspace, controller.signal)
-    await waitUntil(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').includes('\n'), 'the command wrote its pid')
+    const running = run(
+      groupExec,
+      {command: `sleep 300 & echo "pid:$!" > ${pidFile}; wait`},
+      dirs.workspace,
+      controller.signal,
+    )
+    await waitUntil(
+      () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').includes('\n'),
+      'the command wrote its pid',
+    )
     const [pid] = pidsIn(readFileSync(pidFile, 'utf8'))
     expect(isAlive(pid)).toBe(true)
     controller.abort()
     const result = await running
-    expect(result).toMatchObject({error: 'cancelled; the command and everything it started were killed', is_error: true})
+    expect(result).toMatchObject({
+      error: 'cancelled; the command and everything it started were killed',
+      is_error: true,
+    })
     await waitUntil(() => !isAlive(pid), `process ${pid} is gone`)
   })
 
@@ -138,8 +156,14 @@ describe('exec', () => {
 
   it('keeps the head and the tail of a large output, saying how much was cut', async () => {
     const total = 3 * EXEC_MAX_STREAM_BYTES
-    const result = await run(exec, {command: `echo START; head -c ${total} /dev/zero | tr '\\0' a; echo; echo END`}, dirs.workspace)
-    expect(result.output).toMatch(/^exit code: 0\n--- stdout ---\nSTART\na+\n\[… \d+ bytes cut from the middle …\]\na+\nEND\n--- stderr ---\n\(none\)$/)
+    const result = await run(
+      exec,
+      {command: `echo START; head -c ${total} /dev/zero | tr '\\0' a; echo; echo END`},
+      dirs.workspace,
+    )
+    expect(result.output).toMatch(
+      /^exit code: 0\n--- stdout ---\nSTART\na+\n\[… \d+ bytes cut from the middle …\]\na+\nEND\n--- stderr ---\n\(none\)$/,
+    )
     expect(result.output.length).toBeLessThan(EXEC_MAX_STREAM_BYTES + 200)
   })
 
@@ -149,20 +173,34 @@ describe('exec', () => {
       asked.push([argv, cwd])
       return ['/usr/bin/env', 'WRAPPED=yes', ...argv]
     }
-    const result = await groupExec.execute({command: 'echo "$WRAPPED $PWD"; sleep 300 & echo "pid:$!"'}, {...toolContext(dirs.workspace), wrapCommand})
-    expect(asked).toEqual([[[expect.stringMatching(/\/(bash|sh)$/), '-c', 'echo "$WRAPPED $PWD"; sleep 300 & echo "pid:$!"'], dirs.workspace]])
+    const result = await groupExec.execute(
+      {command: 'echo "$WRAPPED $PWD"; sleep 300 & echo "pid:$!"'},
+      {...toolContext(dirs.workspace), wrapCommand},
+    )
+    expect(asked).toEqual([
+      [
+        [expect.stringMatching(/\/(bash|sh)$/), '-c', 'echo "$WRAPPED $PWD"; sleep 300 & echo "pid:$!"'],
+        dirs.workspace,
+      ],
+    ])
     expect(result.output).toMatch(new RegExp(`^exit code: 0\n--- stdout ---\nyes ${dirs.workspace}\n`))
     // Still one process group: what the wrapped command left running is stopped.
     expect(result.output).toContain('[processes the command left running in the background were stopped]')
     const [pid] = pidsIn(result.output)
     await waitUntil(() => !isAlive(pid), `process ${pid} is gone`)
-    const broken = await exec.execute({command: 'true'}, {...toolContext(dirs.workspace), wrapCommand: () => ['/nonexistent/wrapper', 'true']})
+    const broken = await exec.execute(
+      {command: 'true'},
+      {...toolContext(dirs.workspace), wrapCommand: () => ['/nonexistent/wrapper', 'true']},
+    )
     expect(broken.error).toBe('could not start the command with /nonexistent/wrapper: ENOENT')
   })
 
   it('is a tool error when the command cannot start', async () => {
     const result = await run(exec, {command: 'true'}, join(dirs.workspace, 'missing'))
-    expect(result).toMatchObject({error: expect.stringMatching(/^could not start the command with .*: ENOENT$/), is_error: true})
+    expect(result).toMatchObject({
+      error: expect.stringMatching(/^could not start the command with .*: ENOENT$/),
+      is_error: true,
+    })
     expect((await run(exec, {command: 'echo a\0b'}, dirs.workspace)).error).toMatch(/NUL byte/)
   })
 })

@@ -8,7 +8,8 @@ import {IGNORE_TREE, IGNORE_TREE_VISIBLE, useTempWorkspace, writeTree} from './t
 
 async function walk(root: string, start = root): Promise<string[]> {
   const found: string[] = []
-  for await (const file of new FileWalk({root, signal: new AbortController().signal, start}).files()) found.push(file.relative)
+  for await (const file of new FileWalk({root, signal: new AbortController().signal, start}).files())
+    found.push(file.relative)
   return found
 }
 
@@ -26,7 +27,13 @@ describe('the file walk', () => {
   })
 
   it('applies the .gitignore files above its start, but searches a start directory that is itself ignored', async () => {
-    writeTree(dirs.workspace, {'.gitignore': '*.log\nvendor/\n', 'src/a.log': '', 'src/a.ts': '', 'vendor/lib.js': '', 'vendor/lib.log': ''})
+    writeTree(dirs.workspace, {
+      '.gitignore': '*.log\nvendor/\n',
+      'src/a.log': '',
+      'src/a.ts': '',
+      'vendor/lib.js': '',
+      'vendor/lib.log': '',
+    })
     expect(await walk(dirs.workspace, join(dirs.workspace, 'src'))).toEqual(['src/a.ts'])
     expect(await walk(dirs.workspace, join(dirs.workspace, 'vendor'))).toEqual(['vendor/lib.js', 'vendor/lib.log'])
   })
@@ -47,8 +54,13 @@ describe('the file walk', () => {
   })
 
   it('stops at its entry budget and says so', async () => {
-    writeTree(dirs.workspace, {'a/1': '', 'a/2': '', 'b/3': '', 'c': ''})
-    const walk = new FileWalk({maxEntries: 3, root: dirs.workspace, signal: new AbortController().signal, start: dirs.workspace})
+    writeTree(dirs.workspace, {'a/1': '', 'a/2': '', 'b/3': '', c: ''})
+    const walk = new FileWalk({
+      maxEntries: 3,
+      root: dirs.workspace,
+      signal: new AbortController().signal,
+      start: dirs.workspace,
+    })
     const found: string[] = []
     for await (const file of walk.files()) found.push(file.relative)
     expect(found).toEqual(['a/1', 'a/2'])
@@ -67,7 +79,9 @@ describe('the file walk', () => {
 
 describe('rebasing a nested .gitignore', () => {
   it('anchors patterns with a slash and lets the others match at any depth', () => {
-    expect(rebaseGitignore('# comment\n\n*.log\n/root.txt\na/b\nbuild/\n!keep.log\ntrailing   \nesc\\ \n', 'pkg')).toEqual([
+    expect(
+      rebaseGitignore('# comment\n\n*.log\n/root.txt\na/b\nbuild/\n!keep.log\ntrailing   \nesc\\ \n', 'pkg'),
+    ).toEqual([
       'pkg/**/*.log',
       'pkg/root.txt',
       'pkg/a/b',

@@ -3,16 +3,36 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {fsGlob, GLOB_MAX_RESULTS} from '../../../src/adapters/tools/fs-glob.js'
-import {IGNORE_TREE, IGNORE_TREE_VISIBLE, NAMES_TREE, run, SEARCH_ENGINES, usePath, useTempWorkspace, writeTree} from './tool-harness.js'
+import {
+  IGNORE_TREE,
+  IGNORE_TREE_VISIBLE,
+  NAMES_TREE,
+  run,
+  SEARCH_ENGINES,
+  usePath,
+  useTempWorkspace,
+  writeTree,
+} from './tool-harness.js'
 
 describe.each(SEARCH_ENGINES)('fs_glob %s', (_name, path) => {
   const dirs = useTempWorkspace()
   usePath(path)
 
   it('finds files by glob, sorted, relative to the workspace root', async () => {
-    writeTree(dirs.workspace, {'README.md': '', 'src/b.ts': '', 'src/a.ts': '', 'src/ui/c.tsx': '', 'test/a.test.ts': '', '.github/ci.ts': ''})
-    expect((await run(fsGlob, {pattern: '**/*.ts'}, dirs.workspace)).output).toBe('.github/ci.ts\nsrc/a.ts\nsrc/b.ts\ntest/a.test.ts')
-    expect((await run(fsGlob, {pattern: 'src/**/*.{ts,tsx}'}, dirs.workspace)).output).toBe('src/a.ts\nsrc/b.ts\nsrc/ui/c.tsx')
+    writeTree(dirs.workspace, {
+      'README.md': '',
+      'src/b.ts': '',
+      'src/a.ts': '',
+      'src/ui/c.tsx': '',
+      'test/a.test.ts': '',
+      '.github/ci.ts': '',
+    })
+    expect((await run(fsGlob, {pattern: '**/*.ts'}, dirs.workspace)).output).toBe(
+      '.github/ci.ts\nsrc/a.ts\nsrc/b.ts\ntest/a.test.ts',
+    )
+    expect((await run(fsGlob, {pattern: 'src/**/*.{ts,tsx}'}, dirs.workspace)).output).toBe(
+      'src/a.ts\nsrc/b.ts\nsrc/ui/c.tsx',
+    )
     expect((await run(fsGlob, {pattern: '*.md'}, dirs.workspace)).output).toBe('README.md')
   })
 
@@ -43,7 +63,10 @@ describe.each(SEARCH_ENGINES)('fs_glob %s', (_name, path) => {
 
   it('says when nothing matches, also when the literal part of the pattern does not exist', async () => {
     writeTree(dirs.workspace, {'a.ts': ''})
-    expect(await run(fsGlob, {pattern: '**/*.py'}, dirs.workspace)).toMatchObject({is_error: false, output: 'No files match **/*.py in ..'})
+    expect(await run(fsGlob, {pattern: '**/*.py'}, dirs.workspace)).toMatchObject({
+      is_error: false,
+      output: 'No files match **/*.py in ..',
+    })
     expect((await run(fsGlob, {pattern: 'nowhere/**/*.ts'}, dirs.workspace)).output).toMatch(/^No files match/)
   })
 
@@ -52,13 +75,20 @@ describe.each(SEARCH_ENGINES)('fs_glob %s', (_name, path) => {
     symlinkSync(dirs.outside, join(dirs.workspace, 'out'))
     expect((await run(fsGlob, {pattern: '../outside/*.ts'}, dirs.workspace)).error).toMatch(/no `\.\.`/)
     expect((await run(fsGlob, {pattern: '/etc/*'}, dirs.workspace)).error).toMatch(/no leading `\/`/)
-    expect((await run(fsGlob, {path: '../outside', pattern: '*.ts'}, dirs.workspace)).error).toMatch(/outside the workspace/)
+    expect((await run(fsGlob, {path: '../outside', pattern: '*.ts'}, dirs.workspace)).error).toMatch(
+      /outside the workspace/,
+    )
     expect((await run(fsGlob, {pattern: 'out/*.ts'}, dirs.workspace)).error).toMatch(/outside the workspace/)
     expect((await run(fsGlob, {pattern: '**/*.ts'}, dirs.workspace)).output).toMatch(/^No files match/)
   })
 
   it(`lists at most ${GLOB_MAX_RESULTS} paths and counts the rest`, async () => {
-    writeTree(dirs.workspace, Object.fromEntries(Array.from({length: GLOB_MAX_RESULTS + 7}, (_, i) => [`d/f${String(i).padStart(4, '0')}.txt`, ''])))
+    writeTree(
+      dirs.workspace,
+      Object.fromEntries(
+        Array.from({length: GLOB_MAX_RESULTS + 7}, (_, i) => [`d/f${String(i).padStart(4, '0')}.txt`, '']),
+      ),
+    )
     const lines = (await run(fsGlob, {pattern: '**/*.txt'}, dirs.workspace)).output.split('\n')
     expect(lines).toHaveLength(GLOB_MAX_RESULTS + 1)
     expect(lines[0]).toBe('d/f0000.txt')
@@ -67,6 +97,8 @@ describe.each(SEARCH_ENGINES)('fs_glob %s', (_name, path) => {
 
   it('refuses a path that is a file', async () => {
     writeTree(dirs.workspace, {'a.ts': ''})
-    expect((await run(fsGlob, {path: 'a.ts', pattern: '*'}, dirs.workspace)).error).toMatch(/a\.ts is a file, not a directory/)
+    expect((await run(fsGlob, {path: 'a.ts', pattern: '*'}, dirs.workspace)).error).toMatch(
+      /a\.ts is a file, not a directory/,
+    )
   })
 })

@@ -2,10 +2,25 @@ import {linkSync, symlinkSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
-import {fsGrep, fsGrepTool, GREP_MAX_FILE_BYTES, GREP_MAX_LINE_CHARS, GREP_MAX_LINES} from '../../../src/adapters/tools/fs-grep.js'
+import {
+  fsGrep,
+  fsGrepTool,
+  GREP_MAX_FILE_BYTES,
+  GREP_MAX_LINE_CHARS,
+  GREP_MAX_LINES,
+} from '../../../src/adapters/tools/fs-grep.js'
 import {ripgrep} from '../../../src/adapters/tools/ripgrep.js'
 import {rejectionOf} from '../../helpers/thrown.js'
-import {IGNORE_TREE, IGNORE_TREE_VISIBLE, NAMES_TREE, run, SEARCH_ENGINES, usePath, useTempWorkspace, writeTree} from './tool-harness.js'
+import {
+  IGNORE_TREE,
+  IGNORE_TREE_VISIBLE,
+  NAMES_TREE,
+  run,
+  SEARCH_ENGINES,
+  usePath,
+  useTempWorkspace,
+  writeTree,
+} from './tool-harness.js'
 
 it('fs_grep gives a pattern 10 s to match unless told otherwise, and tells the model its limit', () => {
   expect(fsGrep.description).toContain('A pattern that takes more than 10 s to match')
@@ -19,11 +34,17 @@ describe.each(SEARCH_ENGINES)('fs_grep %s', (name, path) => {
   it('searches with the engine it says', () => {
     expect(ripgrep() !== undefined).toBe(name === 'with ripgrep')
   })
-  const source = {'src/a.ts': 'import x\nconst load = 1\nLOAD()\n', 'src/b.ts': 'nothing here\n', 'docs/c.md': 'load the docs\r\n'}
+  const source = {
+    'src/a.ts': 'import x\nconst load = 1\nLOAD()\n',
+    'src/b.ts': 'nothing here\n',
+    'docs/c.md': 'load the docs\r\n',
+  }
 
   it('prints path:line:text of each matching line, in path order', async () => {
     writeTree(dirs.workspace, source)
-    expect((await run(fsGrep, {pattern: 'load'}, dirs.workspace)).output).toBe('docs/c.md:1:load the docs\nsrc/a.ts:2:const load = 1')
+    expect((await run(fsGrep, {pattern: 'load'}, dirs.workspace)).output).toBe(
+      'docs/c.md:1:load the docs\nsrc/a.ts:2:const load = 1',
+    )
     expect((await run(fsGrep, {case_insensitive: true, pattern: 'load\\b'}, dirs.workspace)).output).toBe(
       'docs/c.md:1:load the docs\nsrc/a.ts:2:const load = 1\nsrc/a.ts:3:LOAD()',
     )
@@ -31,34 +52,48 @@ describe.each(SEARCH_ENGINES)('fs_grep %s', (name, path) => {
 
   it('lists matching files, or counts per file', async () => {
     writeTree(dirs.workspace, source)
-    expect((await run(fsGrep, {output_mode: 'files_with_matches', pattern: 'load', case_insensitive: true}, dirs.workspace)).output).toBe('docs/c.md\nsrc/a.ts')
-    expect((await run(fsGrep, {case_insensitive: true, output_mode: 'count', pattern: 'load'}, dirs.workspace)).output).toBe(
-      'docs/c.md:1\nsrc/a.ts:2\n[3 matching lines in 2 files]',
-    )
+    expect(
+      (await run(fsGrep, {output_mode: 'files_with_matches', pattern: 'load', case_insensitive: true}, dirs.workspace))
+        .output,
+    ).toBe('docs/c.md\nsrc/a.ts')
+    expect(
+      (await run(fsGrep, {case_insensitive: true, output_mode: 'count', pattern: 'load'}, dirs.workspace)).output,
+    ).toBe('docs/c.md:1\nsrc/a.ts:2\n[3 matching lines in 2 files]')
   })
 
   it('narrows by path (a directory or one file) and by glob', async () => {
     writeTree(dirs.workspace, source)
     expect((await run(fsGrep, {path: 'src', pattern: 'load'}, dirs.workspace)).output).toBe('src/a.ts:2:const load = 1')
-    expect((await run(fsGrep, {path: 'docs/c.md', pattern: 'load'}, dirs.workspace)).output).toBe('docs/c.md:1:load the docs')
-    expect((await run(fsGrep, {glob: '*.ts', pattern: 'load'}, dirs.workspace)).output).toBe('src/a.ts:2:const load = 1')
-    expect((await run(fsGrep, {glob: 'docs/*.md', pattern: 'load'}, dirs.workspace)).output).toBe('docs/c.md:1:load the docs')
+    expect((await run(fsGrep, {path: 'docs/c.md', pattern: 'load'}, dirs.workspace)).output).toBe(
+      'docs/c.md:1:load the docs',
+    )
+    expect((await run(fsGrep, {glob: '*.ts', pattern: 'load'}, dirs.workspace)).output).toBe(
+      'src/a.ts:2:const load = 1',
+    )
+    expect((await run(fsGrep, {glob: 'docs/*.md', pattern: 'load'}, dirs.workspace)).output).toBe(
+      'docs/c.md:1:load the docs',
+    )
   })
 
   it('narrows by a glob of names without letting the glob bring back what .gitignore leaves out', async () => {
     writeTree(dirs.workspace, NAMES_TREE)
-    const listed = async (glob: string) => (await run(fsGrep, {glob, output_mode: 'files_with_matches', pattern: 'needle'}, dirs.workspace)).output
+    const listed = async (glob: string) =>
+      (await run(fsGrep, {glob, output_mode: 'files_with_matches', pattern: 'needle'}, dirs.workspace)).output
     expect(await listed('*.json')).toBe('a.json\nx/b.json')
     expect(await listed('*.{ts,tsx}')).toBe('x/d.ts\nx/e.tsx')
     expect(await listed('{x,out}/*.json')).toBe('x/b.json')
     expect(await listed('x/[bc].json*')).toBe('x/b.json\nx/c.jsonc')
-    expect((await run(fsGrep, {glob: '*.json', output_mode: 'count', pattern: 'needle'}, dirs.workspace)).output).toBe('a.json:1\nx/b.json:2\n[3 matching lines in 2 files]')
+    expect((await run(fsGrep, {glob: '*.json', output_mode: 'count', pattern: 'needle'}, dirs.workspace)).output).toBe(
+      'a.json:1\nx/b.json:2\n[3 matching lines in 2 files]',
+    )
   })
 
   it('respects .gitignore files (root and nested)', async () => {
     writeTree(dirs.workspace, IGNORE_TREE)
     const expected = IGNORE_TREE_VISIBLE.filter((path) => !path.endsWith('.gitignore'))
-    expect((await run(fsGrep, {output_mode: 'files_with_matches', pattern: 'needle'}, dirs.workspace)).output).toBe(expected.join('\n'))
+    expect((await run(fsGrep, {output_mode: 'files_with_matches', pattern: 'needle'}, dirs.workspace)).output).toBe(
+      expected.join('\n'),
+    )
   })
 
   it('skips binary files (a NUL in the first 8 KB) and files over the size cap; refuses them by name', async () => {
@@ -71,14 +106,21 @@ describe.each(SEARCH_ENGINES)('fs_grep %s', (name, path) => {
       '.hidden/h.txt': 'needle\n',
       'bom.txt': '\uFEFFneedle\r\nneedle\r\n',
     })
-    expect((await run(fsGrep, {pattern: '^needle$'}, dirs.workspace)).output).toBe('.hidden/h.txt:1:needle\nbom.txt:2:needle\nexact.txt:1:needle\nkept.txt:1:needle\nlate-nul.txt:1:needle')
-    expect((await run(fsGrep, {path: 'image.bin', pattern: 'needle'}, dirs.workspace)).error).toMatch(/image\.bin is a binary file/)
-    expect((await run(fsGrep, {path: 'huge.txt', pattern: 'needle'}, dirs.workspace)).error).toMatch(/huge\.txt is over 1 MB/)
+    expect((await run(fsGrep, {pattern: '^needle$'}, dirs.workspace)).output).toBe(
+      '.hidden/h.txt:1:needle\nbom.txt:2:needle\nexact.txt:1:needle\nkept.txt:1:needle\nlate-nul.txt:1:needle',
+    )
+    expect((await run(fsGrep, {path: 'image.bin', pattern: 'needle'}, dirs.workspace)).error).toMatch(
+      /image\.bin is a binary file/,
+    )
+    expect((await run(fsGrep, {path: 'huge.txt', pattern: 'needle'}, dirs.workspace)).error).toMatch(
+      /huge\.txt is over 1 MB/,
+    )
   })
 
   it('hands ripgrep only patterns it reads the same, and matches the others itself', async () => {
     writeTree(dirs.workspace, {'a.txt': 'foo1 foo2\nfoo١\nabab\nx&&y\na.b\ta\u00a0b\néclair Éclair\n'})
-    const grep = async (pattern: string, case_insensitive = false) => (await run(fsGrep, {case_insensitive, pattern}, dirs.workspace)).output
+    const grep = async (pattern: string, case_insensitive = false) =>
+      (await run(fsGrep, {case_insensitive, pattern}, dirs.workspace)).output
     expect(await grep('foo\\d')).toBe('a.txt:1:foo1 foo2')
     expect(await grep('(ab)\\1')).toBe('a.txt:3:abab')
     expect(await grep('foo(?!\\d)')).toBe('a.txt:2:foo١')
@@ -104,7 +146,10 @@ describe.each(SEARCH_ENGINES)('fs_grep %s', (name, path) => {
 
   it('reports no matches as a result, and an invalid regex as an error naming the problem', async () => {
     writeTree(dirs.workspace, source)
-    expect(await run(fsGrep, {pattern: 'absent'}, dirs.workspace)).toMatchObject({is_error: false, output: 'No matches for /absent/ in ..'})
+    expect(await run(fsGrep, {pattern: 'absent'}, dirs.workspace)).toMatchObject({
+      is_error: false,
+      output: 'No matches for /absent/ in ..',
+    })
     const invalid = await run(fsGrep, {pattern: 'load(('}, dirs.workspace)
     expect(invalid.is_error).toBe(true)
     expect(invalid.error).toMatch(/not a valid JavaScript regular expression: .*Unterminated group/)
@@ -125,8 +170,12 @@ describe.each(SEARCH_ENGINES)('fs_grep %s', (name, path) => {
     // Symbolic links are not followed in a tree, even to a file inside; named, one is searched.
     expect((await run(fsGrep, {pattern: 'needle'}, dirs.workspace)).output).toBe('in.txt:1:needle')
     expect((await run(fsGrep, {path: 'inside-link', pattern: 'needle'}, dirs.workspace)).output).toBe('in.txt:1:needle')
-    expect((await run(fsGrep, {path: 'secret-link', pattern: 'needle'}, dirs.workspace)).error).toMatch(/outside the workspace/)
-    expect((await run(fsGrep, {path: '../outside', pattern: 'needle'}, dirs.workspace)).error).toMatch(/outside the workspace/)
+    expect((await run(fsGrep, {path: 'secret-link', pattern: 'needle'}, dirs.workspace)).error).toMatch(
+      /outside the workspace/,
+    )
+    expect((await run(fsGrep, {path: '../outside', pattern: 'needle'}, dirs.workspace)).error).toMatch(
+      /outside the workspace/,
+    )
   })
 
   it('stops a pattern that backtracks catastrophically once its time to match is up, with an error result; the next search works', async () => {
@@ -156,6 +205,10 @@ describe.each(SEARCH_ENGINES)('fs_grep %s', (name, path) => {
     writeTree(dirs.workspace, {'a.txt': 'needle\n'})
     linkSync(join(dirs.outside, 'secret.txt'), join(dirs.workspace, 'hardlink.txt'))
     expect((await run(fsGrep, {pattern: 'needle'}, dirs.workspace)).output).toBe('a.txt:1:needle')
-    expect(await run(fsGrep, {path: 'hardlink.txt', pattern: 'needle'}, dirs.workspace)).toMatchObject({error: expect.stringMatching(/^hardlink\.txt has 2 hard links/), is_error: true, output: ''})
+    expect(await run(fsGrep, {path: 'hardlink.txt', pattern: 'needle'}, dirs.workspace)).toMatchObject({
+      error: expect.stringMatching(/^hardlink\.txt has 2 hard links/),
+      is_error: true,
+      output: '',
+    })
   })
 })

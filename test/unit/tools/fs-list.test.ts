@@ -16,7 +16,9 @@ describe('fs_list', () => {
   })
 
   it(`shows the first ${LIST_MAX_ENTRIES} entries in order and counts the rest`, async () => {
-    const files = Object.fromEntries(Array.from({length: LIST_MAX_ENTRIES + 1500}, (_, i) => [`f${String(i).padStart(5, '0')}`, '']))
+    const files = Object.fromEntries(
+      Array.from({length: LIST_MAX_ENTRIES + 1500}, (_, i) => [`f${String(i).padStart(5, '0')}`, '']),
+    )
     writeTree(dirs.workspace, files)
     const output = (await run(fsList, {}, dirs.workspace)).output.split('\n')
     expect(output).toHaveLength(LIST_MAX_ENTRIES + 1)
@@ -30,7 +32,9 @@ describe('fs_list', () => {
     writeTree(dirs.workspace, {'a.txt': ''})
     symlinkSync(dirs.outside, join(dirs.workspace, 'out'))
     expect((await run(fsList, {path: 'empty'}, dirs.workspace)).output).toBe('empty is empty.')
-    expect((await run(fsList, {path: 'a.txt'}, dirs.workspace)).error).toMatch(/a\.txt is a file, not a directory; use fs_read/)
+    expect((await run(fsList, {path: 'a.txt'}, dirs.workspace)).error).toMatch(
+      /a\.txt is a file, not a directory; use fs_read/,
+    )
     expect((await run(fsList, {path: 'nope'}, dirs.workspace)).error).toBe('nope: no such file or directory')
     expect((await run(fsList, {path: 'out'}, dirs.workspace)).error).toMatch(/outside the workspace/)
     expect((await run(fsList, {path: '..'}, dirs.workspace)).error).toMatch(/outside the workspace/)

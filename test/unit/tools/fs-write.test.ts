@@ -10,7 +10,12 @@ describe('fs_write', () => {
 
   it('creates a file and its parent directories, and says so', async () => {
     const result = await run(fsWrite, {content: 'héllo\n', path: 'a/b/c.txt'}, dirs.workspace)
-    expect(result).toEqual({details: {files: [{after: 'héllo\n', before: null, path: 'a/b/c.txt'}], kind: 'edit'}, error: null, is_error: false, output: 'Created a/b/c.txt (7 bytes).'})
+    expect(result).toEqual({
+      details: {files: [{after: 'héllo\n', before: null, path: 'a/b/c.txt'}], kind: 'edit'},
+      error: null,
+      is_error: false,
+      output: 'Created a/b/c.txt (7 bytes).',
+    })
     expect(readFileSync(join(dirs.workspace, 'a', 'b', 'c.txt'), 'utf8')).toBe('héllo\n')
   })
 
@@ -27,7 +32,9 @@ describe('fs_write', () => {
   it('writes through a symlink that stays inside to its target', async () => {
     writeFileSync(join(dirs.workspace, 'real.txt'), 'old')
     symlinkSync('real.txt', join(dirs.workspace, 'alias.txt'))
-    expect((await run(fsWrite, {content: 'new', path: 'alias.txt'}, dirs.workspace)).output).toBe('Replaced real.txt (3 bytes; it had 3 bytes).')
+    expect((await run(fsWrite, {content: 'new', path: 'alias.txt'}, dirs.workspace)).output).toBe(
+      'Replaced real.txt (3 bytes; it had 3 bytes).',
+    )
     expect(readFileSync(join(dirs.workspace, 'real.txt'), 'utf8')).toBe('new')
   })
 
@@ -35,7 +42,9 @@ describe('fs_write', () => {
     mkdirSync(join(dirs.workspace, 'src'))
     writeFileSync(join(dirs.workspace, 'file'), '')
     expect((await run(fsWrite, {content: 'x', path: 'src'}, dirs.workspace)).error).toMatch(/src is a directory/)
-    expect((await run(fsWrite, {content: 'x', path: 'file/x.txt'}, dirs.workspace)).error).toMatch(/file\/x\.txt: .*not a directory/)
+    expect((await run(fsWrite, {content: 'x', path: 'file/x.txt'}, dirs.workspace)).error).toMatch(
+      /file\/x\.txt: .*not a directory/,
+    )
   })
 
   it('refuses to write outside the workspace, through .., a symlinked directory or a dangling link', async () => {

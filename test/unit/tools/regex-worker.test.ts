@@ -3,7 +3,8 @@ import {describe, expect, it} from 'vitest'
 import {RegexTimeoutError, RegexWorker} from '../../../src/adapters/tools/regex-worker.js'
 import {rejectionOf} from '../../helpers/thrown.js'
 
-const open = (pattern: string, limitMs = 10_000, signal = new AbortController().signal) => RegexWorker.open(pattern, 'u', {limitMs, signal})
+const open = (pattern: string, limitMs = 10_000, signal = new AbortController().signal) =>
+  RegexWorker.open(pattern, 'u', {limitMs, signal})
 
 describe('RegexWorker', () => {
   it('finds the first match on each line: lines split at \\n, a \\r before it dropped, no line after a final \\n', async () => {
@@ -27,7 +28,9 @@ describe('RegexWorker', () => {
     const texts = Array.from({length: 200}, (_, i) => `n${i}`)
     const answers = await Promise.all(texts.map((text) => first.match([text])))
     first.close()
-    expect(answers.flatMap(([found], i) => (found.length > 0 ? [texts[i]] : []))).toEqual(texts.filter((t) => t.includes('7')))
+    expect(answers.flatMap(([found], i) => (found.length > 0 ? [texts[i]] : []))).toEqual(
+      texts.filter((t) => t.includes('7')),
+    )
     const second = open('^n1$')
     expect(await second.match(['n1\nn2'])).toEqual([[{at: 0, end: 2, line: 0, start: 0}]])
     second.close()

@@ -28,7 +28,13 @@ export function useTempWorkspace() {
  */
 export const SEARCH_ENGINES: Array<[name: string, path: string]> = [
   ['with ripgrep', process.env.PATH ?? ''],
-  ['built in', (process.env.PATH ?? '').split(delimiter).filter((dir) => !existsSync(join(dir, 'rg'))).join(delimiter)],
+  [
+    'built in',
+    (process.env.PATH ?? '')
+      .split(delimiter)
+      .filter((dir) => !existsSync(join(dir, 'rg')))
+      .join(delimiter),
+  ],
 ]
 
 /** PATH set to `path` for each test of the suite, and put back after. */
@@ -98,4 +104,13 @@ export const NAMES_TREE: Record<string, string> = {
 }
 
 /** The files of {@link IGNORE_TREE} git would not ignore, in path order. */
-export const IGNORE_TREE_VISIBLE = ['.gitignore', 'keep.log', 'other/a.tmp', 'pkg/.gitignore', 'pkg/deep/local.txt', 'pkg/important.log', 'src/main.ts', 'src/top-only.txt']
+export const IGNORE_TREE_VISIBLE = [
+  '.gitignore',
+  'keep.log',
+  'other/a.tmp',
+  'pkg/.gitignore',
+  'pkg/deep/local.txt',
+  'pkg/important.log',
+  'src/main.ts',
+  'src/top-only.txt',
+]

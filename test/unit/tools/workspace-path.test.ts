@@ -13,16 +13,27 @@ describe('workspace confinement', () => {
   it('resolves relative and absolute paths inside the workspace, existing or not', async () => {
     mkdirSync(join(dirs.workspace, 'src'))
     writeFileSync(join(dirs.workspace, 'src', 'a.ts'), '')
-    expect(await resolveInWorkspace(dirs.workspace, 'src/a.ts')).toEqual({absolute: join(dirs.workspace, 'src', 'a.ts'), relative: 'src/a.ts'})
-    expect(await resolveInWorkspace(dirs.workspace, join(dirs.workspace, 'src'))).toEqual({absolute: join(dirs.workspace, 'src'), relative: 'src'})
-    expect(await resolveInWorkspace(dirs.workspace, 'new/dir/file.txt')).toEqual({absolute: join(dirs.workspace, 'new', 'dir', 'file.txt'), relative: 'new/dir/file.txt'})
+    expect(await resolveInWorkspace(dirs.workspace, 'src/a.ts')).toEqual({
+      absolute: join(dirs.workspace, 'src', 'a.ts'),
+      relative: 'src/a.ts',
+    })
+    expect(await resolveInWorkspace(dirs.workspace, join(dirs.workspace, 'src'))).toEqual({
+      absolute: join(dirs.workspace, 'src'),
+      relative: 'src',
+    })
+    expect(await resolveInWorkspace(dirs.workspace, 'new/dir/file.txt')).toEqual({
+      absolute: join(dirs.workspace, 'new', 'dir', 'file.txt'),
+      relative: 'new/dir/file.txt',
+    })
     expect(await resolveInWorkspace(dirs.workspace, 'src/../.')).toEqual({absolute: dirs.workspace, relative: '.'})
   })
 
   it('refuses .. and absolute paths that leave the workspace', async () => {
     writeFileSync(join(dirs.outside, 'secret.txt'), 'no')
     await expect(resolveInWorkspace(dirs.workspace, '../outside/secret.txt')).rejects.toThrow(/outside the workspace/)
-    await expect(resolveInWorkspace(dirs.workspace, join(dirs.outside, 'secret.txt'))).rejects.toBeInstanceOf(ToolFailure)
+    await expect(resolveInWorkspace(dirs.workspace, join(dirs.outside, 'secret.txt'))).rejects.toBeInstanceOf(
+      ToolFailure,
+    )
     await expect(resolveInWorkspace(dirs.workspace, '/etc/passwd')).rejects.toThrow(/outside the workspace/)
     await expect(resolveInWorkspace(dirs.workspace, 'a/../../outside')).rejects.toThrow(/outside the workspace/)
   })
@@ -46,8 +57,17 @@ describe('workspace confinement', () => {
     symlinkSync(join(dirs.outside, 'secret.txt'), join(dirs.workspace, 'out-file'))
     symlinkSync(join(dirs.outside, 'not-yet.txt'), join(dirs.workspace, 'dangling'))
     symlinkSync('out-dir', join(dirs.workspace, 'chain'))
-    for (const path of ['out-dir/secret.txt', 'out-dir', 'out-dir/new.txt', 'out-file', 'dangling', 'chain/secret.txt']) {
-      await expect(resolveInWorkspace(dirs.workspace, path), path).rejects.toThrow(/outside the workspace .*\(it resolves to /)
+    for (const path of [
+      'out-dir/secret.txt',
+      'out-dir',
+      'out-dir/new.txt',
+      'out-file',
+      'dangling',
+      'chain/secret.txt',
+    ]) {
+      await expect(resolveInWorkspace(dirs.workspace, path), path).rejects.toThrow(
+        /outside the workspace .*\(it resolves to /,
+      )
     }
   })
 
@@ -56,7 +76,10 @@ describe('workspace confinement', () => {
     writeFileSync(join(dirs.workspace, 'real', 'a.txt'), '')
     symlinkSync('real', join(dirs.workspace, 'alias'))
     symlinkSync('real/later.txt', join(dirs.workspace, 'dangling-inside'))
-    expect(await resolveInWorkspace(dirs.workspace, 'alias/a.txt')).toEqual({absolute: join(dirs.workspace, 'real', 'a.txt'), relative: 'real/a.txt'})
+    expect(await resolveInWorkspace(dirs.workspace, 'alias/a.txt')).toEqual({
+      absolute: join(dirs.workspace, 'real', 'a.txt'),
+      relative: 'real/a.txt',
+    })
     expect((await resolveInWorkspace(dirs.workspace, 'dangling-inside')).relative).toBe('real/later.txt')
   })
 

@@ -3,7 +3,12 @@ import {afterEach, describe, expect, it, vi} from 'vitest'
 
 import {Agent, ModelError, Runner, tool} from '../../../src/core/agent/index.js'
 import {traceAgentRun} from '../../../src/core/tracing/agent-run.js'
-import {addTraceProcessor, readTracingEnvironmentFrom, setTraceProcessors, setTracingDisabled} from '../../../src/core/tracing/index.js'
+import {
+  addTraceProcessor,
+  readTracingEnvironmentFrom,
+  setTraceProcessors,
+  setTracingDisabled,
+} from '../../../src/core/tracing/index.js'
 import type {Script} from '../../../src/testing/fake-model/script.js'
 import {ScriptedApiClient} from '../../../src/testing/fake-model/scripted-client.js'
 import {Recorder} from './recorder.js'
@@ -22,14 +27,16 @@ const echo = tool<{text: string}>({
   name: 'echo',
   parameters: {properties: {text: {type: 'string'}}, required: ['text'], type: 'object'},
 })
-const agent = (tools = [echo], name = 'helper') => new Agent({instructions: INSTRUCTIONS, model: 'fake-model', name, tools})
+const agent = (tools = [echo], name = 'helper') =>
+  new Agent({instructions: INSTRUCTIONS, model: 'fake-model', name, tools})
 const oneToolCall: Script = {
   turns: [
     {tool_calls: [{arguments: {text: TOOL_INPUT}, name: 'echo'}], usage: {input_tokens: 12, output_tokens: 3}},
     {text: REPLY, usage: {input_tokens: 20, output_tokens: 2}},
   ],
 }
-const run = (script: Script, tools = [echo]) => Runner.run(agent(tools), PROMPT, {client: new ScriptedApiClient(script), sessionId: 'session-1'})
+const run = (script: Script, tools = [echo]) =>
+  Runner.run(agent(tools), PROMPT, {client: new ScriptedApiClient(script), sessionId: 'session-1'})
 
 afterEach(() => {
   setTraceProcessors([])
@@ -56,22 +63,58 @@ describe('Runner.run spans', () => {
       'trace_end',
     ])
     const [trace] = recorder.traces
-    expect(trace).toEqual({group_id: 'session-1', id: expect.stringMatching(/^trace_[0-9a-f]{32}$/), metadata: null, object: 'trace', workflow_name: 'helper'})
+    expect(trace).toEqual({
+      group_id: 'session-1',
+      id: expect.stringMatching(/^trace_[0-9a-f]{32}$/),
+      metadata: null,
+      object: 'trace',
+      workflow_name: 'helper',
+    })
     const [agentSpan] = recorder.ofType('agent')
-    expect(agentSpan).toMatchObject({error: null, parent_id: null, span_data: {model: 'fake-model', name: 'helper', tools: ['echo'], type: 'agent'}, trace_id: trace.id})
+    expect(agentSpan).toMatchObject({
+      error: null,
+      parent_id: null,
+      span_data: {model: 'fake-model', name: 'helper', tools: ['echo'], type: 'agent'},
+      trace_id: trace.id,
+    })
     expect(recorder.ofType('generation')).toEqual([
-      expect.objectContaining({parent_id: agentSpan.id, span_data: {model: 'fake-model', stop_reason: 'tool_use', type: 'generation', usage: {input_tokens: 12, output_tokens: 3}}}),
-      expect.objectContaining({parent_id: agentSpan.id, span_data: {model: 'fake-model', stop_reason: 'end_turn', type: 'generation', usage: {input_tokens: 20, output_tokens: 2}}}),
+      expect.objectContaining({
+        parent_id: agentSpan.id,
+        span_data: {
+          model: 'fake-model',
+          stop_reason: 'tool_use',
+          type: 'generation',
+          usage: {input_tokens: 12, output_tokens: 3},
+        },
+      }),
+      expect.objectContaining({
+        parent_id: agentSpan.id,
+        span_data: {
+          model: 'fake-model',
+          stop_reason: 'end_turn',
+          type: 'generation',
+          usage: {input_tokens: 20, output_tokens: 2},
+        },
+      }),
     ])
     expect(recorder.ofType('function')).toEqual([
       expect.objectContaining({
         error: null,
         parent_id: agentSpan.id,
-        span_data: {is_error: false, name: 'echo', output_chars: `${TOOL_OUTPUT} ${TOOL_INPUT}`.length, type: 'function'},
+        span_data: {
+          is_error: false,
+          name: 'echo',
+          output_chars: `${TOOL_OUTPUT} ${TOOL_INPUT}`.length,
+          type: 'function',
+        },
       }),
     ])
     for (const span of recorder.spans) {
-      expect(span).toMatchObject({id: expect.stringMatching(/^span_[0-9a-f]{24}$/), object: 'trace.span', trace_id: trace.id})
+      expect(span).toMatchObject({
+        id: expect.stringMatching(/^span_[0-9a-f]{24}$/),
+        object: 'trace.span',
+        trace_id: trace.id,
+      })
       expect(span.ended_at! >= span.started_at).toBe(true)
     }
 
@@ -80,19 +123,29 @@ describe('Runner.run spans', () => {
   })
 
   it('marks a failed tool call without keeping its error text', async () => {
-    const leaky = tool({description: 'fails', execute: () => toolError(`cannot parse ${TOOL_OUTPUT}`), name: 'leaky', parameters: {type: 'object'}})
+    const leaky = tool({
+      description: 'fails',
+      execute: () => toolError(`cannot parse ${TOOL_OUTPUT}`),
+      name: 'leaky',
+      parameters: {type: 'object'},
+    })
     const recorder = new Recorder()
     addTraceProcessor(recorder)
     await run({turns: [{tool_calls: [{name: 'leaky'}]}, {text: 'ok'}]}, [leaky])
     const [span] = recorder.ofType('function')
-    expect(span).toMatchObject({error: {message: 'leaky returned an error'}, span_data: {is_error: true, name: 'leaky'}})
+    expect(span).toMatchObject({
+      error: {message: 'leaky returned an error'},
+      span_data: {is_error: true, name: 'leaky'},
+    })
     expect(JSON.stringify(span)).not.toContain(TOOL_OUTPUT)
   })
 
   it('records a model error on the generation and agent spans, and still ends the trace', async () => {
     const recorder = new Recorder()
     addTraceProcessor(recorder)
-    const failing: Script = {turns: [{body: {code: 'invalid_api_key', message: 'Incorrect API key provided.'}, status: 401}]}
+    const failing: Script = {
+      turns: [{body: {code: 'invalid_api_key', message: 'Incorrect API key provided.'}, status: 401}],
+    }
     await expect(run(failing)).rejects.toBeInstanceOf(ModelError)
     const error = {data: {code: 'invalid_api_key', status: 401}, message: 'Incorrect API key provided.'}
     expect(recorder.ofType('generation')[0].error).toEqual(error)
@@ -128,7 +181,9 @@ describe('Runner.run spans', () => {
     const inner = agent([], 'inner')
     const delegate = tool({
       description: 'asks another agent',
-      execute: async () => (await Runner.run(inner, 'sub-task', {client: new ScriptedApiClient({turns: [{text: 'sub-answer'}]})})).finalOutput,
+      execute: async () =>
+        (await Runner.run(inner, 'sub-task', {client: new ScriptedApiClient({turns: [{text: 'sub-answer'}]})}))
+          .finalOutput,
       name: 'delegate',
       parameters: {type: 'object'},
     })
@@ -136,7 +191,8 @@ describe('Runner.run spans', () => {
     addTraceProcessor(recorder)
     await run({turns: [{tool_calls: [{name: 'delegate'}]}, {text: 'ok'}]}, [delegate])
     expect(recorder.traces).toHaveLength(1)
-    const named = (name: string) => recorder.ofType('agent').find((span) => span.span_data.type === 'agent' && span.span_data.name === name)!
+    const named = (name: string) =>
+      recorder.ofType('agent').find((span) => span.span_data.type === 'agent' && span.span_data.name === name)!
     const [outer, nested] = [named('helper'), named('inner')]
     const [call] = recorder.ofType('function')
     expect(call.parent_id).toBe(outer.id)
@@ -187,11 +243,14 @@ describe('tracing switches', () => {
         throw new Error('processor bug')
       },
     })
-    const rejecting = Object.assign(new Recorder(), {onTraceStart: () => Promise.reject(new Error('async processor bug'))})
+    const rejecting = Object.assign(new Recorder(), {
+      onTraceStart: () => Promise.reject(new Error('async processor bug')),
+    })
     setTraceProcessors([new Recorder('a:', log), throwing, rejecting, new Recorder('b:', log)])
     expect((await run(oneToolCall)).finalOutput).toBe(REPLY)
     expect(log).toHaveLength(20)
-    for (let i = 0; i < log.length; i += 2) expect([log[i], log[i + 1]]).toEqual([`a:${log[i].slice(2)}`, `b:${log[i].slice(2)}`])
+    for (let i = 0; i < log.length; i += 2)
+      expect([log[i], log[i + 1]]).toEqual([`a:${log[i].slice(2)}`, `b:${log[i].slice(2)}`])
   })
 
   it('setTraceProcessors replaces the list; a trace keeps the processors it started with', async () => {
@@ -200,7 +259,12 @@ describe('tracing switches', () => {
     const late = new Recorder()
     addTraceProcessor(first)
     setTraceProcessors([second])
-    const addsOne = tool({description: 'adds a processor', execute: () => (addTraceProcessor(late), 'added'), name: 'add', parameters: {type: 'object'}})
+    const addsOne = tool({
+      description: 'adds a processor',
+      execute: () => (addTraceProcessor(late), 'added'),
+      name: 'add',
+      parameters: {type: 'object'},
+    })
     await run({turns: [{tool_calls: [{name: 'add'}]}, {text: 'ok'}]}, [addsOne])
     expect(first.log).toEqual([])
     expect(second.log.at(-1)).toBe('trace_end')

@@ -21,7 +21,13 @@ describe('Trace and Span', () => {
     const child = trace.startSpan({name: 'fs_read', type: 'function'}, root)
     child.end()
     root.end()
-    expect(JSON.parse(JSON.stringify(trace))).toEqual({group_id: 'group-1', id: trace.id, metadata: {ticket: 'T-1'}, object: 'trace', workflow_name: 'workflow'})
+    expect(JSON.parse(JSON.stringify(trace))).toEqual({
+      group_id: 'group-1',
+      id: trace.id,
+      metadata: {ticket: 'T-1'},
+      object: 'trace',
+      workflow_name: 'workflow',
+    })
     expect(recorder.spans.map((span) => [span.id, span.parent_id])).toEqual([
       [child.id, root.id],
       [root.id, null],

@@ -29,7 +29,8 @@ describe('keys in vim notation', () => {
       '\u0017': '<C-w>',
       '\u007F': '<BS>',
     }
-    for (const [bytes, notation] of Object.entries(keys)) expect(await typed(bytes), JSON.stringify(bytes)).toEqual([notation])
+    for (const [bytes, notation] of Object.entries(keys))
+      expect(await typed(bytes), JSON.stringify(bytes)).toEqual([notation])
   })
 
   it('tells Enter (CR) from Ctrl-J (LF) and Alt+Enter', async () => {
@@ -56,7 +57,9 @@ describe('keys in vim notation', () => {
     expect(keyNotations(undefined, {meta: true, name: 'b', sequence: '\u001Bb'}, {vim: false})).toEqual(['<Esc>', 'b'])
     // Esc alone: readline holds it until the next key or its timeout, then names it.
     expect(keyNotations('\u001B', {name: 'escape', sequence: '\u001B'}, {vim: true})).toEqual(['<Esc>'])
-    expect(keyNotations(undefined, {meta: true, name: 'escape', sequence: '\u001B\u001B'}, {vim: false})).toEqual(['<Esc>'])
+    expect(keyNotations(undefined, {meta: true, name: 'escape', sequence: '\u001B\u001B'}, {vim: false})).toEqual([
+      '<Esc>',
+    ])
   })
 
   it('drops keys the widgets do not use: F-keys, unknown sequences, Ctrl+arrows, other control characters', async () => {

@@ -11,7 +11,12 @@ import {runOneStage} from '../run-stage-command.js'
 import {runAgent} from '../stages.js'
 
 export interface AgentList {
-  agents: Array<Pick<AgentDefinition, 'name' | 'description' | 'model' | 'source' | 'file'> & {tools: AgentDefinition['tools']; permission_mode?: string}>
+  agents: Array<
+    Pick<AgentDefinition, 'name' | 'description' | 'model' | 'source' | 'file'> & {
+      tools: AgentDefinition['tools']
+      permission_mode?: string
+    }
+  >
   /** The project's agent files left out until you run `hanzo-dev trust`. */
   untrusted: string[]
 }
@@ -50,19 +55,33 @@ Front matter is one \`key: value\` per line (a value plain or quoted, or a [a, b
       return list
     }
 
-    if (!args.name || !args.task) this.error('Name an agent and a task: hanzo-dev agent NAME TASK', {exit: 2, suggestions: ['hanzo-dev agent --list shows the agents']})
+    if (!args.name || !args.task)
+      this.error('Name an agent and a task: hanzo-dev agent NAME TASK', {
+        exit: 2,
+        suggestions: ['hanzo-dev agent --list shows the agents'],
+      })
     const agent = loaded.agents.find((a) => a.name === args.name)
     if (!agent) {
       const known = loaded.agents.map((a) => a.name).join(', ') || 'none'
-      const untrusted = loaded.untrusted.length > 0 ? '; the project has agents that load once you run hanzo-dev trust' : ''
-      this.error(`No agent named ${JSON.stringify(args.name)} (agents: ${known}${untrusted})`, {exit: 2, suggestions: ['hanzo-dev agent --list shows where agents come from']})
+      const untrusted =
+        loaded.untrusted.length > 0 ? '; the project has agents that load once you run hanzo-dev trust' : ''
+      this.error(`No agent named ${JSON.stringify(args.name)} (agents: ${known}${untrusted})`, {
+        exit: 2,
+        suggestions: ['hanzo-dev agent --list shows where agents come from'],
+      })
     }
 
-    const {code} = await runOneStage(this, args.task, flags, ({output, session, task}) => runAgent(session, agent, task, {maxTurns: flags['max-turns'], observer: output}), {
-      model: agent.model,
-      permissionMode: agent.permissionMode,
-      tools: agent.tools,
-    })
+    const {code} = await runOneStage(
+      this,
+      args.task,
+      flags,
+      ({output, session, task}) => runAgent(session, agent, task, {maxTurns: flags['max-turns'], observer: output}),
+      {
+        model: agent.model,
+        permissionMode: agent.permissionMode,
+        tools: agent.tools,
+      },
+    )
     if (code !== 0) this.exit(code)
   }
 
@@ -73,7 +92,11 @@ Front matter is one \`key: value\` per line (a value plain or quoted, or a [a, b
     try {
       return await loadAgents(agentDirs(host.projectRoot, host.configDir, trusted))
     } catch (error) {
-      if (error instanceof AgentFileError) this.error(`Invalid agent file ${error.message}`, {exit: 1, suggestions: ['hanzo-dev agent --help shows the format']})
+      if (error instanceof AgentFileError)
+        this.error(`Invalid agent file ${error.message}`, {
+          exit: 1,
+          suggestions: ['hanzo-dev agent --help shows the format'],
+        })
       throw error
     }
   }
@@ -102,7 +125,13 @@ function renderList(list: AgentList): string {
     const tools = typeof a.tools === 'string' ? a.tools : a.tools.join(', ')
     return `${shown(a.name).padEnd(20)} ${shown(a.description)} ${paint.dim(`(${a.source}; tools: ${shown(tools)})`)}`
   })
-  if (lines.length === 0) lines.push('No agents. Add one as $XDG_CONFIG_HOME/hanzo/agents/NAME.md (hanzo-dev agent --help shows the format).')
-  if (list.untrusted.length > 0) lines.push(paint.dim(`not trusted: ${list.untrusted.length} project agent file(s) in .hanzo/agents load once you run hanzo-dev trust`))
+  if (lines.length === 0)
+    lines.push('No agents. Add one as $XDG_CONFIG_HOME/hanzo/agents/NAME.md (hanzo-dev agent --help shows the format).')
+  if (list.untrusted.length > 0)
+    lines.push(
+      paint.dim(
+        `not trusted: ${list.untrusted.length} project agent file(s) in .hanzo/agents load once you run hanzo-dev trust`,
+      ),
+    )
   return lines.join('\n')
 }

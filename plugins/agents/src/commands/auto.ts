@@ -26,7 +26,11 @@ Exit codes: 0 the review passed, 1 it did not (or a stage stopped early, or an e
 
   static flags = {
     ...agentFlags,
-    'max-rounds': Flags.integer({default: DEFAULT_MAX_ROUNDS, description: 'The most code rounds (each followed by a review).', min: 1}),
+    'max-rounds': Flags.integer({
+      default: DEFAULT_MAX_ROUNDS,
+      description: 'The most code rounds (each followed by a review).',
+      min: 1,
+    }),
   }
 
   async run(): Promise<void> {
@@ -34,7 +38,11 @@ Exit codes: 0 the review passed, 1 it did not (or a stage stopped early, or an e
     const {output, session, task} = await openAgent(this, args.task, flags, {headings: true, tools: 'all'})
     let code: number
     try {
-      const auto = await runAuto(session, task, {maxRounds: flags['max-rounds'], maxTurns: flags['max-turns'], observer: output})
+      const auto = await runAuto(session, task, {
+        maxRounds: flags['max-rounds'],
+        maxTurns: flags['max-turns'],
+        observer: output,
+      })
       output.autoEnd(auto)
       code = auto.stop === 'completed' ? (auto.review?.verdict === 'pass' ? 0 : 1) : exitCode(auto.stop)
     } catch (error) {

@@ -22,7 +22,9 @@ Exit codes: 0 done, 1 error or stopped at --max-turns, 2 usage, 130 interrupted.
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Code)
-    const {code} = await runOneStage(this, args.task, flags, builtinStage('code', {maxTurns: flags['max-turns']}), {tools: 'all'})
+    const {code} = await runOneStage(this, args.task, flags, builtinStage('code', {maxTurns: flags['max-turns']}), {
+      tools: 'all',
+    })
     if (code !== 0) this.exit(code)
   }
 }

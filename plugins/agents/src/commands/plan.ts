@@ -26,19 +26,38 @@ Exit codes: 0 done, 1 error or stopped at --max-turns, 2 usage, 130 interrupted.
   static flags = {
     ...agentFlags,
     read: Flags.boolean({description: 'Let the planner read files and search the workspace (read-only tools).'}),
-    output: Flags.string({char: 'o', description: 'Save the plan to FILE as Markdown (written atomically).', helpValue: 'FILE'}),
+    output: Flags.string({
+      char: 'o',
+      description: 'Save the plan to FILE as Markdown (written atomically).',
+      helpValue: 'FILE',
+    }),
     yes: Flags.boolean({char: 'y', description: 'Replace the --output file if it exists.'}),
   }
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Plan)
     const target = flags.output && resolve(flags.output)
-    if (target && existsSync(target) && !flags.yes) this.error(`${flags.output} exists`, {exit: 2, suggestions: ['pass --yes to replace it, or choose another --output']})
-    const {code, result} = await runOneStage(this, args.task, flags, async ({host, output, session, task}) => {
-      const planned = await runStage(session, 'plan', task, {maxTurns: flags['max-turns'], observer: output, read: flags.read})
-      if (target && planned.stop === 'completed') await host.writeFileAtomic(target, `${planned.finalOutput.trim()}\n`)
-      return planned
-    }, {tools: flags.read ? 'read-only' : 'none'})
+    if (target && existsSync(target) && !flags.yes)
+      this.error(`${flags.output} exists`, {
+        exit: 2,
+        suggestions: ['pass --yes to replace it, or choose another --output'],
+      })
+    const {code, result} = await runOneStage(
+      this,
+      args.task,
+      flags,
+      async ({host, output, session, task}) => {
+        const planned = await runStage(session, 'plan', task, {
+          maxTurns: flags['max-turns'],
+          observer: output,
+          read: flags.read,
+        })
+        if (target && planned.stop === 'completed')
+          await host.writeFileAtomic(target, `${planned.finalOutput.trim()}\n`)
+        return planned
+      },
+      {tools: flags.read ? 'read-only' : 'none'},
+    )
     if (target && result.stop === 'completed') this.logToStderr(`Plan saved to ${flags.output}`)
     if (code !== 0) this.exit(code)
   }

@@ -21,7 +21,9 @@ Exit codes: 0 done, 1 error or stopped at --max-turns, 2 usage, 130 interrupted.
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Solve)
-    const {code} = await runOneStage(this, args.task, flags, builtinStage('solve', {maxTurns: flags['max-turns']}), {tools: 'read-only'})
+    const {code} = await runOneStage(this, args.task, flags, builtinStage('solve', {maxTurns: flags['max-turns']}), {
+      tools: 'read-only',
+    })
     if (code !== 0) this.exit(code)
   }
 }

@@ -31,7 +31,8 @@ Changes in the working tree and the index come along. A name that git does not a
       const head = await git(['rev-parse', '--verify', '--quiet', 'HEAD'], repo.context)
       return {branch: args.name, from: head.ok ? head.stdout.trim() : null, previous: repo.branch ?? null}
     })
-    if (!this.jsonEnabled()) this.log(`Switched to a new branch ${result.branch}${result.from ? ` at ${result.from.slice(0, 7)}` : ''}`)
+    if (!this.jsonEnabled())
+      this.log(`Switched to a new branch ${result.branch}${result.from ? ` at ${result.from.slice(0, 7)}` : ''}`)
     return result
   }
 }

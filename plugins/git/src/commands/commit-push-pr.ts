@@ -29,15 +29,24 @@ Exit codes: 0 done (also: nothing to do, or no gh), 1 error (git, a hook, the pu
     draft: Flags.boolean({description: 'Open the pull request as a draft.'}),
     title: Flags.string({description: 'The pull request title (default: written by the model).'}),
     body: Flags.string({description: 'The pull request body (default: written by the model).'}),
-    all: Flags.boolean({char: 'a', description: 'Also stage new (untracked, not ignored) files; they are listed first.'}),
-    yes: Flags.boolean({char: 'y', description: "Accept the model's message and the suggested branch name without asking."}),
+    all: Flags.boolean({
+      char: 'a',
+      description: 'Also stage new (untracked, not ignored) files; they are listed first.',
+    }),
+    yes: Flags.boolean({
+      char: 'y',
+      description: "Accept the model's message and the suggested branch name without asking.",
+    }),
     'no-verify': Flags.boolean({description: "Skip the repository's pre-commit and commit-msg hooks."}),
     ...modelFlags,
   }
 
   async run(): Promise<PrResult> {
     const {flags} = await this.parse(CommitPushPr)
-    const [{commitPushPr}, {openMessageWriter}] = await Promise.all([import('../pr-flow.js'), import('../model-session.js')])
+    const [{commitPushPr}, {openMessageWriter}] = await Promise.all([
+      import('../pr-flow.js'),
+      import('../model-session.js'),
+    ])
     const result = await inRepository(this, (repo) =>
       commitPushPr(repo, {
         all: flags.all,
@@ -47,7 +56,14 @@ Exit codes: 0 done (also: nothing to do, or no gh), 1 error (git, a hook, the pu
         draft: flags.draft,
         interactive: interactive(),
         noVerify: flags['no-verify'],
-        openWriter: (systemPrompt) => openMessageWriter(this.config, {...modelChoice(flags), cwd: process.cwd(), env: process.env, systemPrompt, warn: (m) => this.warn(m)}),
+        openWriter: (systemPrompt) =>
+          openMessageWriter(this.config, {
+            ...modelChoice(flags),
+            cwd: process.cwd(),
+            env: process.env,
+            systemPrompt,
+            warn: (m) => this.warn(m),
+          }),
         paint: makePaint(process.stdout),
         title: flags.title,
         yes: flags.yes,
@@ -62,7 +78,10 @@ Exit codes: 0 done (also: nothing to do, or no gh), 1 error (git, a hook, the pu
 
 async function askBranch(suggested: string, from: string): Promise<string | undefined> {
   const {input} = await import('@inquirer/prompts')
-  const name = await input({default: suggested, message: `You are on ${from}; the pull request needs a branch. Its name (empty cancels):`}, {output: process.stderr})
+  const name = await input(
+    {default: suggested, message: `You are on ${from}; the pull request needs a branch. Its name (empty cancels):`},
+    {output: process.stderr},
+  )
   return name.trim() || undefined
 }
 
@@ -70,12 +89,22 @@ function render(result: PrResult): string {
   const paint = makePaint(process.stdout)
   const lines: string[] = []
   if (result.commit.committed) lines.push(renderCommit(result.commit))
-  if (!result.pushed) return [...lines, result.commit.committed ? '' : 'Nothing to commit, and nothing to push.'].filter(Boolean).join('\n')
+  if (!result.pushed)
+    return [...lines, result.commit.committed ? '' : 'Nothing to commit, and nothing to push.']
+      .filter(Boolean)
+      .join('\n')
   lines.push(`${paint.green('Pushed')} ${result.branch} to ${result.remote}`)
   // gh, the git host and the remote's URL wrote these: through the printer.
   const {compareUrl, reason, url} = result.pullRequest
-  const pr = {...result.pullRequest, compareUrl: compareUrl && oneLine(compareUrl), reason: reason && oneLine(reason), url: url && oneLine(url)}
-  const compare = pr.compareUrl ? `open it in your browser: ${pr.compareUrl}` : `open it on your git host for the branch ${result.branch}`
+  const pr = {
+    ...result.pullRequest,
+    compareUrl: compareUrl && oneLine(compareUrl),
+    reason: reason && oneLine(reason),
+    url: url && oneLine(url),
+  }
+  const compare = pr.compareUrl
+    ? `open it in your browser: ${pr.compareUrl}`
+    : `open it on your git host for the branch ${result.branch}`
   switch (pr.status) {
     case 'created':
       lines.push(`${paint.green('Pull request')} ${pr.url ?? '(gh printed no URL)'}`)
@@ -84,10 +113,18 @@ function render(result: PrResult): string {
       lines.push(`A pull request for ${result.branch} is open already: ${pr.url}`)
       break
     case 'no-gh':
-      lines.push(`No pull request: gh (the GitHub CLI) is not installed; ${compare}`, paint.dim('install gh (https://cli.github.com), run gh auth login, and commit-push-pr opens it for you next time'))
+      lines.push(
+        `No pull request: gh (the GitHub CLI) is not installed; ${compare}`,
+        paint.dim(
+          'install gh (https://cli.github.com), run gh auth login, and commit-push-pr opens it for you next time',
+        ),
+      )
       break
     case 'not-logged-in':
-      lines.push(`No pull request: gh is not logged in${pr.reason ? ` (${pr.reason})` : ''}; ${compare}`, paint.dim('run gh auth login, and commit-push-pr opens it for you next time'))
+      lines.push(
+        `No pull request: gh is not logged in${pr.reason ? ` (${pr.reason})` : ''}; ${compare}`,
+        paint.dim('run gh auth login, and commit-push-pr opens it for you next time'),
+      )
       break
     default:
       lines.push(paint.red(`No pull request: ${pr.reason ?? 'gh failed'}`), compare)

@@ -26,17 +26,29 @@ Exit codes: 0 committed or nothing to commit, 1 error (git, a hook, the model), 
 
   static flags = {
     message: Flags.string({char: 'm', description: 'The commit message; the model is not asked.', exclusive: ['file']}),
-    file: Flags.string({char: 'F', description: 'Read the commit message from FILE; the model is not asked.', helpValue: 'FILE'}),
-    all: Flags.boolean({char: 'a', description: 'Also stage new (untracked, not ignored) files; they are listed first.'}),
+    file: Flags.string({
+      char: 'F',
+      description: 'Read the commit message from FILE; the model is not asked.',
+      helpValue: 'FILE',
+    }),
+    all: Flags.boolean({
+      char: 'a',
+      description: 'Also stage new (untracked, not ignored) files; they are listed first.',
+    }),
     yes: Flags.boolean({char: 'y', description: "Accept the model's message without asking."}),
-    amend: Flags.boolean({description: 'Replace the last commit (its message is rewritten for the whole amended change).'}),
+    amend: Flags.boolean({
+      description: 'Replace the last commit (its message is rewritten for the whole amended change).',
+    }),
     'no-verify': Flags.boolean({description: "Skip the repository's pre-commit and commit-msg hooks."}),
     ...modelFlags,
   }
 
   async run(): Promise<CommitResult> {
     const {flags} = await this.parse(Commit)
-    const [{commitChanges}, {openMessageWriter}] = await Promise.all([import('../commit-flow.js'), import('../model-session.js')])
+    const [{commitChanges}, {openMessageWriter}] = await Promise.all([
+      import('../commit-flow.js'),
+      import('../model-session.js'),
+    ])
     const result = await inRepository(this, (repo) =>
       commitChanges(repo, {
         all: flags.all,
@@ -45,7 +57,14 @@ Exit codes: 0 committed or nothing to commit, 1 error (git, a hook, the model), 
         interactive: interactive(),
         message: flags.message,
         noVerify: flags['no-verify'],
-        openWriter: (systemPrompt) => openMessageWriter(this.config, {...modelChoice(flags), cwd: process.cwd(), env: process.env, systemPrompt, warn: (m) => this.warn(m)}),
+        openWriter: (systemPrompt) =>
+          openMessageWriter(this.config, {
+            ...modelChoice(flags),
+            cwd: process.cwd(),
+            env: process.env,
+            systemPrompt,
+            warn: (m) => this.warn(m),
+          }),
         paint: makePaint(process.stdout),
         yes: flags.yes,
       }),

@@ -17,9 +17,15 @@ It runs git worktree add ../REPO-NAME -b NAME.
 
 The new branch starts at HEAD; the path (a / in NAME becomes -) is printed on stdout, so cd "$(hanzo-dev worktree NAME)" goes there. An invalid or existing branch name, or a path that exists, is an error that says so.`
 
-  static examples = ['<%= config.bin %> worktree try-parser', 'cd "$(<%= config.bin %> worktree fix/flaky-test)"', '<%= config.bin %> worktree spike --json']
+  static examples = [
+    '<%= config.bin %> worktree try-parser',
+    'cd "$(<%= config.bin %> worktree fix/flaky-test)"',
+    '<%= config.bin %> worktree spike --json',
+  ]
 
-  static args = {name: Args.string({description: 'The new branch (and the end of the directory name).', required: true})}
+  static args = {
+    name: Args.string({description: 'The new branch (and the end of the directory name).', required: true}),
+  }
 
   async run(): Promise<WorktreeResult> {
     const {args} = await this.parse(Worktree)

@@ -8,6 +8,9 @@ import {readRepository} from '../repository.js'
  * commands always (outside a repository they say so, rather than being unknown).
  */
 export default defineContributeHook(async ({host}) => {
-  const [repo, {gitSlashCommands}] = await Promise.all([readRepository({cwd: host.cwd, env: host.env, signal: host.signal}), import('../slash-commands.js')])
+  const [repo, {gitSlashCommands}] = await Promise.all([
+    readRepository({cwd: host.cwd, env: host.env, signal: host.signal}),
+    import('../slash-commands.js'),
+  ])
   return {apiVersion: PLUGIN_API_VERSION, slashCommands: gitSlashCommands(), ...(repo ? {tools: gitTools()} : {})}
 })

@@ -10,7 +10,11 @@ import {HookRunner} from '../hook-runner.js'
 export default defineContributeHook(async ({host}) => {
   // Messages quote the settings' commands and what hooks printed: through the printer.
   const log = (message: string) => process.stderr.write(`hanzo-dev hooks: ${printable(message)}\n`)
-  const {problems, runner} = HookRunner.fromSettings(host.settings.hooks, {env: host.env, log, projectRoot: host.projectRoot})
+  const {problems, runner} = HookRunner.fromSettings(host.settings.hooks, {
+    env: host.env,
+    log,
+    projectRoot: host.projectRoot,
+  })
   for (const problem of problems) log(problem)
   if (runner.size === 0) return undefined
   return {

@@ -15,7 +15,10 @@ export default defineContributeHook(async ({host}) => {
   try {
     settings = readLspSettings(host.settings)
   } catch (error) {
-    return {apiVersion: PLUGIN_API_VERSION, notices: [`lsp: ${(error as Error).message}; language servers are off for this session`]}
+    return {
+      apiVersion: PLUGIN_API_VERSION,
+      notices: [`lsp: ${(error as Error).message}; language servers are off for this session`],
+    }
   }
 
   const manager = new ServerManager({

@@ -18,13 +18,22 @@ export default defineContributeHook(async (options) => {
   const notices = [...problems]
   // A session that offers no MCP tool (a commit message's) would start the servers for nothing.
   const offered = host.tools ?? 'all'
-  if (offered === 'none' || (Array.isArray(offered) && !offered.some((name) => name.startsWith('mcp__')))) return {apiVersion: PLUGIN_API_VERSION, notices}
+  if (offered === 'none' || (Array.isArray(offered) && !offered.some((name) => name.startsWith('mcp__'))))
+    return {apiVersion: PLUGIN_API_VERSION, notices}
   if (servers.length === 0) return {apiVersion: PLUGIN_API_VERSION, notices, slashCommands: mcpSlashCommands()}
   const {openSessionServers} = await import('../session-servers.js')
   let answered = false
   // A server's own words are in these (its error, its name): on stderr through the printer; notices the host shows through it.
-  const warn = (message: string) => (answered ? process.stderr.write(`Warning: ${printable(message)}\n`) : notices.push(message))
-  const mcp = await openSessionServers(servers, {cwd: host.projectRoot, dataDir: host.dataDir, env: host.env, library: options.hostApi, settings: host.settings, warn})
+  const warn = (message: string) =>
+    answered ? process.stderr.write(`Warning: ${printable(message)}\n`) : notices.push(message)
+  const mcp = await openSessionServers(servers, {
+    cwd: host.projectRoot,
+    dataDir: host.dataDir,
+    env: host.env,
+    library: options.hostApi,
+    settings: host.settings,
+    warn,
+  })
   let timer: NodeJS.Timeout | undefined
   await Promise.race([mcp.start(), new Promise<void>((resolve) => (timer = setTimeout(resolve, MCP_STARTUP_WAIT_MS)))])
   clearTimeout(timer)

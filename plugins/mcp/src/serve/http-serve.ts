@@ -34,17 +34,22 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServe> {
   const expected = Buffer.from(`Bearer ${token}`)
 
   const refuse = (res: ServerResponse, status: number, message: string) => {
-    res.writeHead(status, {'content-type': 'application/json'}).end(JSON.stringify({error: {code: -32_000, message}, id: null, jsonrpc: '2.0'}))
+    res
+      .writeHead(status, {'content-type': 'application/json'})
+      .end(JSON.stringify({error: {code: -32_000, message}, id: null, jsonrpc: '2.0'}))
   }
 
   const handle = async (req: IncomingMessage, res: ServerResponse, port: number) => {
     const host = req.headers.host ?? ''
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return refuse(res, 403, 'Host not allowed')
     const {origin} = req.headers
-    if (origin !== undefined && !options.allowOrigins.includes(origin)) return refuse(res, 403, `Origin ${origin} not allowed`)
+    if (origin !== undefined && !options.allowOrigins.includes(origin))
+      return refuse(res, 403, `Origin ${origin} not allowed`)
     const auth = Buffer.from(req.headers.authorization ?? '')
-    if (auth.length !== expected.length || !timingSafeEqual(auth, expected)) return refuse(res, 401, 'Missing or wrong bearer token')
-    if (new URL(req.url ?? '/', 'http://x').pathname !== '/mcp') return refuse(res, 404, 'Not found: the endpoint is /mcp')
+    if (auth.length !== expected.length || !timingSafeEqual(auth, expected))
+      return refuse(res, 401, 'Missing or wrong bearer token')
+    if (new URL(req.url ?? '/', 'http://x').pathname !== '/mcp')
+      return refuse(res, 404, 'Not found: the endpoint is /mcp')
 
     const id = req.headers['mcp-session-id']
     let transport = typeof id === 'string' ? sessions.get(id) : undefined

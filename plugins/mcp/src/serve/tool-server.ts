@@ -30,13 +30,23 @@ export async function createToolServer(session: AgentSession, tools: readonly Of
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const {arguments: input = {}, name} = request.params
     if (!tools.some((tool) => tool.name === name)) {
-      return {content: [{text: `Unknown tool "${name}". The tools are: ${tools.map((t) => t.name).join(', ')}`, type: 'text'}], isError: true}
+      return {
+        content: [
+          {text: `Unknown tool "${name}". The tools are: ${tools.map((t) => t.name).join(', ')}`, type: 'text'},
+        ],
+        isError: true,
+      }
     }
 
     const verdict = await session.verdict(name, input)
-    if (verdict.decision === 'deny') return answer(`Refused by hanzo-dev's permission policy: ${verdict.reason ?? 'denied'}`, true, verdict)
+    if (verdict.decision === 'deny')
+      return answer(`Refused by hanzo-dev's permission policy: ${verdict.reason ?? 'denied'}`, true, verdict)
     const result = await session.callTool(name, input, {signal: extra.signal})
-    return answer(result.is_error ? [result.error, result.output].filter(Boolean).join('\n') : result.output, result.is_error, verdict)
+    return answer(
+      result.is_error ? [result.error, result.output].filter(Boolean).join('\n') : result.output,
+      result.is_error,
+      verdict,
+    )
   })
   return server
 }

@@ -14,10 +14,21 @@ import type {Sandbox} from '../sandbox.js'
  */
 export default defineContributeHook(async ({host}) => {
   const made = await sandboxForHost(host)
-  if ('problem' in made) return {apiVersion: PLUGIN_API_VERSION, middleware: [refusingMiddleware(made.problem)], status: 'sandbox: settings unreadable, tools refused'}
+  if ('problem' in made)
+    return {
+      apiVersion: PLUGIN_API_VERSION,
+      middleware: [refusingMiddleware(made.problem)],
+      status: 'sandbox: settings unreadable, tools refused',
+    }
   const {sandbox} = made
   const off = sandbox.config.mode === 'off'
-  return {apiVersion: PLUGIN_API_VERSION, context: off ? undefined : describe(sandbox), middleware: [sandboxMiddleware(sandbox)], notices: await startNotices(made, host), status: `sandbox: ${sandbox.config.mode}${made.auto ? ' (auto)' : ''}`}
+  return {
+    apiVersion: PLUGIN_API_VERSION,
+    context: off ? undefined : describe(sandbox),
+    middleware: [sandboxMiddleware(sandbox)],
+    notices: await startNotices(made, host),
+    status: `sandbox: ${sandbox.config.mode}${made.auto ? ' (auto)' : ''}`,
+  }
 })
 
 function describe(sandbox: Sandbox): string {

@@ -13,15 +13,35 @@ describe('the app-server protocol', () => {
 
   it('names every message type once, under $defs', () => {
     const defs = Object.keys(protocolJsonSchema().$defs as object)
-    expect(defs).toEqual(expect.arrayContaining(['SessionStartParams', 'TurnItem', 'TurnCompletedParams', 'PermissionRequestParams', 'PermissionRequestResult']))
+    expect(defs).toEqual(
+      expect.arrayContaining([
+        'SessionStartParams',
+        'TurnItem',
+        'TurnCompletedParams',
+        'PermissionRequestParams',
+        'PermissionRequestResult',
+      ]),
+    )
   })
 
   it('says which params are wrong, and refuses unknown keys', () => {
-    expect(parseParams('turn/start', {sessionId: 's1', input: 'hi'})).toEqual({ok: true, value: {input: 'hi', sessionId: 's1'}})
+    expect(parseParams('turn/start', {sessionId: 's1', input: 'hi'})).toEqual({
+      ok: true,
+      value: {input: 'hi', sessionId: 's1'},
+    })
     expect(parseParams('session/start', undefined)).toEqual({ok: true, value: {}})
-    expect(parseParams('turn/start', {sessionId: 's1'})).toEqual({message: 'Invalid params for turn/start: input: Invalid input: expected string, received undefined', ok: false})
-    expect(parseParams('session/start', {permissionMode: 'yolo'})).toMatchObject({message: expect.stringContaining('permissionMode: Invalid option'), ok: false})
-    expect(parseParams('session/list', {limit: 5, extra: true})).toMatchObject({message: expect.stringContaining('Unrecognized key: "extra"'), ok: false})
+    expect(parseParams('turn/start', {sessionId: 's1'})).toEqual({
+      message: 'Invalid params for turn/start: input: Invalid input: expected string, received undefined',
+      ok: false,
+    })
+    expect(parseParams('session/start', {permissionMode: 'yolo'})).toMatchObject({
+      message: expect.stringContaining('permissionMode: Invalid option'),
+      ok: false,
+    })
+    expect(parseParams('session/list', {limit: 5, extra: true})).toMatchObject({
+      message: expect.stringContaining('Unrecognized key: "extra"'),
+      ok: false,
+    })
   })
 
   it('reads a permission answer only when it is one', () => {

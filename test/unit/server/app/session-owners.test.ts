@@ -34,7 +34,9 @@ describe('SessionOwners', () => {
     writeFileSync(path, '["alice"]')
     const owners = await SessionOwners.load(path, warn)
     expect(owners.get('0')).toBeUndefined()
-    expect(warnings).toEqual([`${path} is not a JSON object of session ids and owners: sessions saved before have no owner now`])
+    expect(warnings).toEqual([
+      `${path} is not a JSON object of session ids and owners: sessions saved before have no owner now`,
+    ])
     await owners.set('s1', 'carol')
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({s1: 'carol'})
   })

@@ -13,13 +13,37 @@ describe('OriginAllowList', () => {
 
   it('compares canonical origins: case and default ports do not matter, scheme and host do', () => {
     expect(list.origins).toEqual(['https://chat.hanzo.ai', 'http://localhost:3000'])
-    for (const ok of ['https://chat.hanzo.ai', 'https://CHAT.hanzo.ai', 'https://chat.hanzo.ai:443', 'http://localhost:3000']) expect(list.allows(ok), ok).toBe(true)
-    const hostile = [undefined, '', 'null', 'http://chat.hanzo.ai', 'https://chat.hanzo.ai.evil.example', 'https://evil.example', 'http://localhost:3001', 'http://127.0.0.1:3000', 'https://chat.hanzo.ai/', 'https://x@chat.hanzo.ai', 'file://chat.hanzo.ai']
+    for (const ok of [
+      'https://chat.hanzo.ai',
+      'https://CHAT.hanzo.ai',
+      'https://chat.hanzo.ai:443',
+      'http://localhost:3000',
+    ])
+      expect(list.allows(ok), ok).toBe(true)
+    const hostile = [
+      undefined,
+      '',
+      'null',
+      'http://chat.hanzo.ai',
+      'https://chat.hanzo.ai.evil.example',
+      'https://evil.example',
+      'http://localhost:3001',
+      'http://127.0.0.1:3000',
+      'https://chat.hanzo.ai/',
+      'https://x@chat.hanzo.ai',
+      'file://chat.hanzo.ai',
+    ]
     for (const bad of hostile) expect(list.allows(bad), String(bad)).toBe(false)
   })
 
   it('refuses entries that are not origins, and an empty list', () => {
-    for (const bad of ['*', 'chat.hanzo.ai', 'https://chat.hanzo.ai/app', 'https://chat.hanzo.ai/', 'ftp://chat.hanzo.ai']) {
+    for (const bad of [
+      '*',
+      'chat.hanzo.ai',
+      'https://chat.hanzo.ai/app',
+      'https://chat.hanzo.ai/',
+      'ftp://chat.hanzo.ai',
+    ]) {
       expect(() => new OriginAllowList([bad]), bad).toThrow(/is not an origin/)
     }
 
@@ -33,14 +57,18 @@ describe('upgradeToken', () => {
     expect(upgradeToken({authorization: 'Bearer a.b.c'})).toEqual({token: 'a.b.c'})
     expect(upgradeToken({authorization: 'bearer a.b.c'})).toEqual({token: 'a.b.c'})
     expect(upgradeToken({'sec-websocket-protocol': 'bearer, a.b.c'})).toEqual({token: 'a.b.c'})
-    expect(upgradeToken({authorization: 'Bearer a.b.c', 'sec-websocket-protocol': 'bearer, a.b.c'})).toEqual({token: 'a.b.c'})
+    expect(upgradeToken({authorization: 'Bearer a.b.c', 'sec-websocket-protocol': 'bearer, a.b.c'})).toEqual({
+      token: 'a.b.c',
+    })
   })
 
   it('refuses no token, another scheme, a bare "bearer", two different tokens and a huge one', () => {
     expect(upgradeToken({}).error).toContain('no token')
     expect(upgradeToken({authorization: 'Basic dXNlcjpwYXNz'}).error).toContain('not "Bearer <JWT>"')
     expect(upgradeToken({'sec-websocket-protocol': 'bearer'}).error).toContain('not followed by a token')
-    expect(upgradeToken({authorization: 'Bearer a.b.c', 'sec-websocket-protocol': 'bearer, x.y.z'}).error).toContain('different tokens')
+    expect(upgradeToken({authorization: 'Bearer a.b.c', 'sec-websocket-protocol': 'bearer, x.y.z'}).error).toContain(
+      'different tokens',
+    )
     expect(upgradeToken({authorization: `Bearer ${'a'.repeat(9000)}`}).error).toContain('over 8192')
   })
 })
@@ -49,12 +77,17 @@ describe('classifyClientFrame', () => {
   it('forwards one JSON-RPC request, notification or response as sent', () => {
     const request = '{"jsonrpc":"2.0","id":7,"method":"session/list","params":{}}'
     expect(classifyClientFrame(request)).toEqual({forward: request, requestId: 7})
-    expect(classifyClientFrame('{"jsonrpc":"2.0","method":"initialized"}')).toEqual({forward: '{"jsonrpc":"2.0","method":"initialized"}'})
-    expect(classifyClientFrame('{"jsonrpc":"2.0","id":"s1","result":{"decision":"allow"}}')).toEqual({forward: '{"jsonrpc":"2.0","id":"s1","result":{"decision":"allow"}}'})
+    expect(classifyClientFrame('{"jsonrpc":"2.0","method":"initialized"}')).toEqual({
+      forward: '{"jsonrpc":"2.0","method":"initialized"}',
+    })
+    expect(classifyClientFrame('{"jsonrpc":"2.0","id":"s1","result":{"decision":"allow"}}')).toEqual({
+      forward: '{"jsonrpc":"2.0","id":"s1","result":{"decision":"allow"}}',
+    })
   })
 
   it('forwards whole session ids only: a prefix would let one owner find sessions by guessing', () => {
-    const whole = '{"jsonrpc":"2.0","id":1,"method":"session/read","params":{"sessionId":"142FD200-762e-43d5-9a80-1f7b37996e65"}}'
+    const whole =
+      '{"jsonrpc":"2.0","id":1,"method":"session/read","params":{"sessionId":"142FD200-762e-43d5-9a80-1f7b37996e65"}}'
     expect(classifyClientFrame(whole)).toEqual({forward: whole, requestId: 1})
     const prefix = classifyClientFrame('{"jsonrpc":"2.0","id":2,"method":"session/read","params":{"sessionId":"142f"}}')
     expect(JSON.parse((prefix as {reply: string}).reply)).toMatchObject({error: {code: -32_602}, id: 2})
@@ -94,7 +127,9 @@ describe('bridge options', () => {
   })
 
   it('needs a JWKS (https, or http on loopback) or a secret of 32+ bytes, never quoting the secret', async () => {
-    expect(await resolveJwtKeys({jwks: 'https://iam.hanzo.ai/jwks'})).toEqual({jwks: new URL('https://iam.hanzo.ai/jwks')})
+    expect(await resolveJwtKeys({jwks: 'https://iam.hanzo.ai/jwks'})).toEqual({
+      jwks: new URL('https://iam.hanzo.ai/jwks'),
+    })
     await expect(resolveJwtKeys({jwks: 'http://iam.hanzo.ai/jwks'})).rejects.toThrow(/not https/)
     await expect(resolveJwtKeys({})).rejects.toThrow(/needs a way to verify JWTs/)
     const dir = mkdtempSync(join(tmpdir(), 'hanzo-bridge-opts-'))
@@ -103,8 +138,12 @@ describe('bridge options', () => {
     expect(String(short)).toContain('shorter than 32 bytes')
     expect(String(short)).not.toContain('hunter2')
     writeFileSync(join(dir, 'good'), `${'s'.repeat(40)}\nignored\n`)
-    expect(await resolveJwtKeys({'jwt-secret-file': join(dir, 'good')})).toEqual({secret: new TextEncoder().encode('s'.repeat(40))})
-    await expect(resolveJwtKeys({'jwt-secret-file': join(dir, 'missing')})).rejects.toThrow(/Cannot read --jwt-secret-file .* \(ENOENT\)/)
+    expect(await resolveJwtKeys({'jwt-secret-file': join(dir, 'good')})).toEqual({
+      secret: new TextEncoder().encode('s'.repeat(40)),
+    })
+    await expect(resolveJwtKeys({'jwt-secret-file': join(dir, 'missing')})).rejects.toThrow(
+      /Cannot read --jwt-secret-file .* \(ENOENT\)/,
+    )
   })
 
   it("takes the app server's token from a file or HANZO_APP_SERVER_TOKEN", async () => {

@@ -1,4 +1,12 @@
-import {type CommandHost, type HookEvent, loadCommandHost, makePaint, oneLine, untrustedLine, type UntrustedSettings} from '@hanzo-dev/sdk'
+import {
+  type CommandHost,
+  type HookEvent,
+  loadCommandHost,
+  makePaint,
+  oneLine,
+  untrustedLine,
+  type UntrustedSettings,
+} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 
 import {resolveHookCommand} from '../../command-word.js'
@@ -33,16 +41,25 @@ export default class HooksList extends Command {
 
 Each hook shows its event, the tools it applies to (tool_pattern), the program its command starts (the rest of the command line is not shown: it may carry a token), its timeout, whether a failing hook lets the tool run (fail_open), and the settings tier it came from.`
 
-  static examples = ['<%= config.bin %> hooks list', '<%= config.bin %> hooks list --json | jq ".hooks[] | select(.event == \\"pre_tool_use\\")"']
+  static examples = [
+    '<%= config.bin %> hooks list',
+    '<%= config.bin %> hooks list --json | jq ".hooks[] | select(.event == \\"pre_tool_use\\")"',
+  ]
 
   async run(): Promise<HooksListResult> {
     const {flags} = await this.parse(HooksList)
     const host = await loadCommandHost(this)
     const parsed = parseHooks(host.settings.hooks)
-    if (parsed.problem) this.error(`${parsed.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
+    if (parsed.problem)
+      this.error(`${parsed.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
 
     // An untrusted project's hooks are shown as not trusted: "none configured" would be untrue.
-    const untrusted = await Promise.all(parseHooks(host.untrusted?.hooks).hooks.map(async (entry) => ({...(await listed(entry, host)), trusted: false as const})))
+    const untrusted = await Promise.all(
+      parseHooks(host.untrusted?.hooks).hooks.map(async (entry) => ({
+        ...(await listed(entry, host)),
+        trusted: false as const,
+      })),
+    )
     const hooks = [...(await Promise.all(parsed.hooks.map((entry) => listed(entry, host)))), ...untrusted]
     if (!flags.json) this.log(render(hooks, untrusted.length > 0 ? host.untrusted?.status : undefined))
     return {hooks}
@@ -54,7 +71,10 @@ async function listed(entry: ParsedHook, host: CommandHost): Promise<ListedHook>
   const {command, event, fail_open, tier, timeout_ms, tool_pattern} = entry.hook
   // Looked up the way the runner will start it (relative paths from the project root), never run.
   const resolved = await resolveHookCommand(command, {cwd: host.projectRoot, env: host.env})
-  const where = 'problem' in resolved ? {path: null, problem: resolved.problem} : {path: 'builtin' in resolved ? 'builtin' : resolved.path}
+  const where =
+    'problem' in resolved
+      ? {path: null, problem: resolved.problem}
+      : {path: 'builtin' in resolved ? 'builtin' : resolved.path}
   return {event, fail_open, index: entry.index, program: resolved.word, tier, timeout_ms, tool_pattern, ...where}
 }
 

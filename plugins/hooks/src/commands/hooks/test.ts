@@ -48,7 +48,9 @@ Exits 1 when any hook would block: a deny, or an error of a hook without fail_op
   }
 
   static flags = {
-    tool: Flags.string({description: 'Tool name the call is for (pre_tool_use, post_tool_use); tool_pattern is matched against it.'}),
+    tool: Flags.string({
+      description: 'Tool name the call is for (pre_tool_use, post_tool_use); tool_pattern is matched against it.',
+    }),
     input: Flags.string({default: '{}', description: 'The tool input, a JSON object (HANZO_TOOL_INPUT).'}),
     prompt: Flags.string({description: 'The prompt, for user_prompt_submit.'}),
   }
@@ -57,14 +59,19 @@ Exits 1 when any hook would block: a deny, or an error of a hook without fail_op
     const {args, flags} = await this.parse(HooksTest)
     const event = args.event as HookEvent
     const toolEvent = TOOL_EVENTS.includes(event)
-    if (toolEvent && !flags.tool) this.error(`${event} hooks are chosen by tool: name one with --tool (e.g. --tool exec)`, {exit: 2})
+    if (toolEvent && !flags.tool)
+      this.error(`${event} hooks are chosen by tool: name one with --tool (e.g. --tool exec)`, {exit: 2})
     const input = toolEvent ? this.toolInput(flags.input) : undefined
 
     const host = await loadCommandHost(this)
     const invalid = parseHooks(host.settings.hooks).problem
     if (invalid) this.error(`${invalid} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
     // Every outcome is printed in full below, so the runner's own failure log would repeat it.
-    const {problems, runner} = HookRunner.fromSettings(host.settings.hooks, {env: host.env, log: () => {}, projectRoot: host.projectRoot})
+    const {problems, runner} = HookRunner.fromSettings(host.settings.hooks, {
+      env: host.env,
+      log: () => {},
+      projectRoot: host.projectRoot,
+    })
     for (const problem of problems) this.warn(problem)
 
     // Hooks run in their own process group, out of reach of the terminal's Ctrl-C: pass it on.
@@ -92,7 +99,12 @@ Exits 1 when any hook would block: a deny, or an error of a hook without fail_op
     }
 
     if (controller.signal.aborted) this.error('interrupted; the running hook was killed', {exit: 130})
-    const result: HooksTestResult = {decision: hooks.some((h) => h.blocks) ? 'deny' : 'allow', event, hooks, ...(tool ? {tool} : {})}
+    const result: HooksTestResult = {
+      decision: hooks.some((h) => h.blocks) ? 'deny' : 'allow',
+      event,
+      hooks,
+      ...(tool ? {tool} : {}),
+    }
     if (!flags.json) this.log(render(result))
     if (result.decision === 'deny') process.exitCode = 1
     return result
@@ -103,10 +115,16 @@ Exits 1 when any hook would block: a deny, or an error of a hook without fail_op
     try {
       value = JSON.parse(text)
     } catch (error) {
-      this.error(`--input is not JSON (${(error as Error).message}); give an object such as '{"command":"ls"}'`, {exit: 2})
+      this.error(`--input is not JSON (${(error as Error).message}); give an object such as '{"command":"ls"}'`, {
+        exit: 2,
+      })
     }
 
-    if (!isRecord(value)) this.error(`--input must be a JSON object such as '{"command":"ls"}', not ${Array.isArray(value) ? 'a list' : typeof value}`, {exit: 2})
+    if (!isRecord(value))
+      this.error(
+        `--input must be a JSON object such as '{"command":"ls"}', not ${Array.isArray(value) ? 'a list' : typeof value}`,
+        {exit: 2},
+      )
     return value
   }
 }
@@ -120,12 +138,29 @@ function render({decision, event, hooks, tool}: HooksTestResult): string {
     const verdict = h.verdict === 'error' && !h.blocks ? 'error (fail_open: lets it through)' : h.verdict
     const exit = h.exitCode === null ? 'no exit code' : `exit ${h.exitCode}`
     // The settings wrote the label, the hook its reason: through the printer.
-    lines.push(`${mark} ${oneLine(h.label, Number.POSITIVE_INFINITY)}  ${verdict}  ${paint.dim(`${exit}, ${h.durationMs} ms`)}`)
-    if (h.reason) lines.push(...printable(h.reason).split('\n').map((l) => `    ${l}`))
+    lines.push(
+      `${mark} ${oneLine(h.label, Number.POSITIVE_INFINITY)}  ${verdict}  ${paint.dim(`${exit}, ${h.durationMs} ms`)}`,
+    )
+    if (h.reason)
+      lines.push(
+        ...printable(h.reason)
+          .split('\n')
+          .map((l) => `    ${l}`),
+      )
   }
 
   const what = tool ? `the ${tool} call` : event === 'user_prompt_submit' ? 'the prompt' : `the ${event} event`
-  if (event === 'post_tool_use') lines.push(decision === 'deny' ? paint.yellow('→ a hook objected (post_tool_use hooks only report: the call has already run)') : paint.green('→ all allow'))
-  else lines.push(decision === 'deny' ? paint.red(`→ denied: ${what} would be stopped`) : paint.green(`→ allowed: ${what} would go ahead`))
+  if (event === 'post_tool_use')
+    lines.push(
+      decision === 'deny'
+        ? paint.yellow('→ a hook objected (post_tool_use hooks only report: the call has already run)')
+        : paint.green('→ all allow'),
+    )
+  else
+    lines.push(
+      decision === 'deny'
+        ? paint.red(`→ denied: ${what} would be stopped`)
+        : paint.green(`→ allowed: ${what} would go ahead`),
+    )
   return lines.join('\n')
 }

@@ -35,9 +35,15 @@ Exit codes: 0 no errors (warnings allowed), 1 some file has errors, 2 a missing 
     const {argv, flags} = await this.parse(LspDiagnostics)
     const result = await withServers(this, async (manager, cwd) => {
       const files = await Promise.all((argv as string[]).map((path) => coveredFile(manager, path, cwd)))
-      const reports = await Promise.all(files.map(async (file) => ({diagnostics: await fileDiagnostics(manager, file), path: file.relative})))
+      const reports = await Promise.all(
+        files.map(async (file) => ({diagnostics: await fileDiagnostics(manager, file), path: file.relative})),
+      )
       const all = reports.flatMap((r) => r.diagnostics)
-      return {errors: all.filter((d) => d.severity === 'error').length, files: reports, warnings: all.filter((d) => d.severity === 'warning').length}
+      return {
+        errors: all.filter((d) => d.severity === 'error').length,
+        files: reports,
+        warnings: all.filter((d) => d.severity === 'warning').length,
+      }
     })
     if (result.errors > 0) process.exitCode = EXIT_NO
     if (!flags.json) this.log(render(result))
@@ -47,7 +53,11 @@ Exit codes: 0 no errors (warnings allowed), 1 some file has errors, 2 a missing 
 
 function render({errors, files, warnings}: LspDiagnosticsResult): string {
   const paint = makePaint()
-  const lines = files.flatMap((f) => f.diagnostics.map((d) => (d.severity === 'error' ? paint.red(printable(formatDiagnostic(d))) : printable(formatDiagnostic(d)))))
+  const lines = files.flatMap((f) =>
+    f.diagnostics.map((d) =>
+      d.severity === 'error' ? paint.red(printable(formatDiagnostic(d))) : printable(formatDiagnostic(d)),
+    ),
+  )
   const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
   lines.push(`${count(errors, 'error')}, ${count(warnings, 'warning')} in ${count(files.length, 'file')}`)
   return lines.join('\n')

@@ -20,7 +20,10 @@ export default class LspHover extends Command {
 
 LINE and COL are 1-based, as editors show them. Exit codes: 0 found, 1 nothing there, 2 a missing file or a bad FILE:LINE:COL, 3 no server for the file.`
 
-  static examples = ['<%= config.bin %> lsp hover src/app.ts:12:5', '<%= config.bin %> lsp hover app.py:3:1 --json | jq -r .hover']
+  static examples = [
+    '<%= config.bin %> lsp hover src/app.ts:12:5',
+    '<%= config.bin %> lsp hover app.py:3:1 --json | jq -r .hover',
+  ]
 
   static args = {
     position: Args.string({description: 'FILE:LINE:COL of a character of the symbol (1-based).', required: true}),
@@ -31,7 +34,12 @@ LINE and COL are 1-based, as editors show them. Exit codes: 0 found, 1 nothing t
     const result = await withServers(this, async (manager, cwd) => {
       const at = parsePosition(args.position)
       const file = await coveredFile(manager, at.path, cwd)
-      return {column: at.column, file: file.relative, hover: (await hoverText(manager, file, at)) || null, line: at.line}
+      return {
+        column: at.column,
+        file: file.relative,
+        hover: (await hoverText(manager, file, at)) || null,
+        line: at.line,
+      }
     })
     if (result.hover === null) process.exitCode = EXIT_NO
     if (!flags.json) this.log(result.hover === null ? 'Nothing to show there.' : printable(result.hover))

@@ -41,7 +41,10 @@ export default class LspServers extends Command {
 
 Each known server shows where it was found: on PATH, else in the project's node_modules/.bin; the servers set in lsp.servers (user settings) are listed with the built-in ones. A server the project can choose is the project's own program and is held back unless lsp.project_servers is true in your user settings (hanzo-dev config set lsp.project_servers true): one inside the project, a toolchain proxy or shim (rustup, pyenv, asdf, mise, volta, ...), or any server when the project root has a toolchain file (rust-toolchain.toml, .python-version, .tool-versions, .nvmrc, ...). A language counts as used when one of its marker files (tsconfig.json, package.json, pyproject.toml, Cargo.toml, go.mod, ...) sits in the project root. A used language without a server only loses diagnostics; why, and the command to fix it, is shown next to it. No server is started.`
 
-  static examples = ['<%= config.bin %> lsp servers', '<%= config.bin %> lsp servers --json | jq ".languages[] | select(.server == null)"']
+  static examples = [
+    '<%= config.bin %> lsp servers',
+    '<%= config.bin %> lsp servers --json | jq ".languages[] | select(.server == null)"',
+  ]
 
   async run(): Promise<LspServersResult> {
     const {flags} = await this.parse(LspServers)
@@ -50,16 +53,31 @@ Each known server shows where it was found: on PATH, else in the project's node_
     const {languages, projectServers} = lspSettingsFor(this, host.settings)
     const lookup = {cwd: host.projectRoot, env: host.env, projectServers}
 
-    const [found, detected] = await Promise.all([findAllServers(lookup, languages), detectLanguages(host.projectRoot, languages)])
+    const [found, detected] = await Promise.all([
+      findAllServers(lookup, languages),
+      detectLanguages(host.projectRoot, languages),
+    ])
     const servers: KnownServer[] = languages.flatMap((language) =>
       language.servers.map((s) => {
         const at = found.find((f) => f.language.id === language.id && f.server.command === s.command)
-        return {command: s.command, heldBack: Boolean(at?.own) && !projectServers, install: s.install, language: language.id, path: at?.path ?? null, ...(at?.own ? {own: at.own} : {})}
+        return {
+          command: s.command,
+          heldBack: Boolean(at?.own) && !projectServers,
+          install: s.install,
+          language: language.id,
+          path: at?.path ?? null,
+          ...(at?.own ? {own: at.own} : {}),
+        }
       }),
     )
     const used: ProjectLanguage[] = detected.map((language) => {
       const choice = choose(language, found, lookup)
-      if (choice.use) return {id: language.id, name: language.name, server: {command: choice.use.server.command, path: choice.use.path}}
+      if (choice.use)
+        return {
+          id: language.id,
+          name: language.name,
+          server: {command: choice.use.server.command, path: choice.use.path},
+        }
       const {hint, problem} = noServerText(language, choice)
       return {id: language.id, install: hint, name: language.name, problem, server: null}
     })
@@ -77,7 +95,9 @@ function render({languages, projectRoot, servers}: LspServersResult): string {
   const lines = [paint.bold('Language servers')]
   for (const s of servers) {
     const mark = s.heldBack ? paint.yellow('!') : s.path ? paint.green('✓') : paint.dim('-')
-    const where = s.path ? `${printable(s.path)}${s.heldBack ? ` ${paint.yellow('held back')} (the project's own program: ${printable(s.own ?? '')})` : ''}` : paint.dim('not found')
+    const where = s.path
+      ? `${printable(s.path)}${s.heldBack ? ` ${paint.yellow('held back')} (the project's own program: ${printable(s.own ?? '')})` : ''}`
+      : paint.dim('not found')
     lines.push(`  ${mark} ${s.command.padEnd(width)}  ${s.language.padEnd(languageWidth)}  ${where}`)
   }
 
@@ -87,7 +107,10 @@ function render({languages, projectRoot, servers}: LspServersResult): string {
     if (l.server) {
       lines.push(`  ${paint.green('✓')} ${l.name}: ${l.server.command}`)
     } else {
-      lines.push(`  ${paint.yellow('!')} ${l.name}: ${printable(l.problem ?? '')}`, ...(l.install ? [`      ${paint.dim('→')} ${printable(l.install)}`] : []))
+      lines.push(
+        `  ${paint.yellow('!')} ${l.name}: ${printable(l.problem ?? '')}`,
+        ...(l.install ? [`      ${paint.dim('→')} ${printable(l.install)}`] : []),
+      )
     }
   }
 

@@ -35,9 +35,19 @@ The server's tools reach the agent as mcp__<NAME>__<tool>. A project's servers s
   }
 
   static flags = {
-    env: Flags.string({description: 'An environment variable of the server process (NAME=VALUE; repeatable).', multiple: true}),
-    header: Flags.string({description: 'An HTTP header sent with every request (Name: value; repeatable).', multiple: true}),
-    tier: Flags.string({default: 'user', description: 'The settings file to write.', options: ['user', 'project', 'local']}),
+    env: Flags.string({
+      description: 'An environment variable of the server process (NAME=VALUE; repeatable).',
+      multiple: true,
+    }),
+    header: Flags.string({
+      description: 'An HTTP header sent with every request (Name: value; repeatable).',
+      multiple: true,
+    }),
+    tier: Flags.string({
+      default: 'user',
+      description: 'The settings file to write.',
+      options: ['user', 'project', 'local'],
+    }),
     url: Flags.string({description: 'The URL of an HTTP server.'}),
   }
 
@@ -56,12 +66,20 @@ The server's tools reach the agent as mcp__<NAME>__<tool>. A project's servers s
     const host = await loadCommandHost(this)
     const existing = host.settings.mcp_servers as Record<string, unknown> | undefined
     if (existing && name in existing) {
-      this.error(`An MCP server named ${name} is already configured`, {exit: 1, suggestions: [`hanzo-dev mcp remove ${name} first, or pick another name`]})
+      this.error(`An MCP server named ${name} is already configured`, {
+        exit: 1,
+        suggestions: [`hanzo-dev mcp remove ${name} first, or pick another name`],
+      })
     }
 
     const tier = flags.tier as 'user' | 'project' | 'local'
     try {
-      const result = await library.editSetting({cwd: process.cwd(), key: `mcp_servers.${name}`, tier, value: JSON.stringify(entry)})
+      const result = await library.editSetting({
+        cwd: process.cwd(),
+        key: `mcp_servers.${name}`,
+        tier,
+        value: JSON.stringify(entry),
+      })
       for (const warning of result.warnings) this.warn(warning)
       this.log(`Added MCP server ${name} to ${result.file}`)
       if (result.gitignore) this.log(`Added .hanzo/settings.local.json to ${result.gitignore}`)
@@ -82,13 +100,18 @@ The server's tools reach the agent as mcp__<NAME>__<tool>. A project's servers s
         this.error(`--url ${JSON.stringify(flags.url)} is not a URL`, {exit: 2})
       }
 
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') this.error('--url must be an http:// or https:// URL', {exit: 2})
+      if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        this.error('--url must be an http:// or https:// URL', {exit: 2})
       const headers = parsePairs(flags.header ?? [], ':', '--header')
       if (typeof headers === 'string') this.error(headers, {exit: 2})
       return {url: url.href, ...(Object.keys(headers).length > 0 ? {headers} : {})}
     }
 
-    if (command.length === 0) this.error('Give the command that starts the server after --, or --url URL', {exit: 2, suggestions: ['hanzo-dev mcp add everything -- npx -y @modelcontextprotocol/server-everything']})
+    if (command.length === 0)
+      this.error('Give the command that starts the server after --, or --url URL', {
+        exit: 2,
+        suggestions: ['hanzo-dev mcp add everything -- npx -y @modelcontextprotocol/server-everything'],
+      })
     if (flags.header) this.error('--header is for an HTTP server (--url); a command takes --env', {exit: 2})
     const env = parsePairs(flags.env ?? [], '=', '--env')
     if (typeof env === 'string') this.error(env, {exit: 2})

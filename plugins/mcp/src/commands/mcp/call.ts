@@ -46,7 +46,10 @@ TOOL is the name the agent sees (mcp__<server>__<tool>; hanzo-dev mcp tools list
     const entry = parts && entries.find((s) => safeServerPart(library, s.name) === parts.server)
     if (!parts || !entry) {
       const names = entries.map((s) => s.name).join(', ') || 'none'
-      this.error(`${args.tool} is not a tool of an enabled MCP server (the servers are: ${names})`, {exit: 2, suggestions: ['hanzo-dev mcp tools lists the tool names']})
+      this.error(`${args.tool} is not a tool of an enabled MCP server (the servers are: ${names})`, {
+        exit: 2,
+        suggestions: ['hanzo-dev mcp tools lists the tool names'],
+      })
     }
 
     const servers = await open([entry])
@@ -57,8 +60,12 @@ TOOL is the name the agent sees (mcp__<server>__<tool>; hanzo-dev mcp tools list
         const tool = servers.tools().find((t) => t.name === args.tool)
         if (!tool) {
           const failure = servers.status()[0]
-          if (failure?.error) this.error(failure.error, {exit: 1, suggestions: failure.hint ? [failure.hint] : undefined})
-          this.error(`MCP server "${connection.name}" has no tool ${args.tool}`, {exit: 2, suggestions: [`hanzo-dev mcp tools ${connection.name} lists its tools`]})
+          if (failure?.error)
+            this.error(failure.error, {exit: 1, suggestions: failure.hint ? [failure.hint] : undefined})
+          this.error(`MCP server "${connection.name}" has no tool ${args.tool}`, {
+            exit: 2,
+            suggestions: [`hanzo-dev mcp tools ${connection.name} lists its tools`],
+          })
         }
 
         return tool.execute(input, {cwd: host.cwd, sessionId: 'mcp-call', signal: new AbortController().signal})
@@ -70,14 +77,24 @@ TOOL is the name the agent sees (mcp__<server>__<tool>; hanzo-dev mcp tools list
       }
 
       if (result.is_error) process.exitCode = 1
-      return {is_error: result.is_error, output: result.is_error ? (result.error ?? result.output) : result.output, tool: args.tool}
+      return {
+        is_error: result.is_error,
+        output: result.is_error ? (result.error ?? result.output) : result.output,
+        tool: args.tool,
+      }
     } finally {
       await servers.close()
     }
   }
 }
 
-function safeServerPart(library: {normalizeMcpToolName(server: string, tool: string): string; parseMcpToolName(name: string): {server: string} | undefined}, server: string): string | undefined {
+function safeServerPart(
+  library: {
+    normalizeMcpToolName(server: string, tool: string): string
+    parseMcpToolName(name: string): {server: string} | undefined
+  },
+  server: string,
+): string | undefined {
   try {
     return library.parseMcpToolName(library.normalizeMcpToolName(server, 'x'))?.server
   } catch {

@@ -23,21 +23,31 @@ The file's "mcpServers" block is read.
 
 Each server is added as hanzo-dev mcp add would add it; a name that is already configured, or an entry hanzo-dev cannot read, is skipped and said why. Exit 1 when nothing could be imported.`
 
-  static examples = ['<%= config.bin %> mcp import', '<%= config.bin %> mcp import ~/.cursor/mcp.json', '<%= config.bin %> mcp import .mcp.json --tier local']
+  static examples = [
+    '<%= config.bin %> mcp import',
+    '<%= config.bin %> mcp import ~/.cursor/mcp.json',
+    '<%= config.bin %> mcp import .mcp.json --tier local',
+  ]
 
   static args = {
     file: Args.string({default: '.mcp.json', description: 'The file to read.'}),
   }
 
   static flags = {
-    tier: Flags.string({default: 'user', description: 'The settings file to write.', options: ['user', 'project', 'local']}),
+    tier: Flags.string({
+      default: 'user',
+      description: 'The settings file to write.',
+      options: ['user', 'project', 'local'],
+    }),
   }
 
   async run(): Promise<McpImportResult> {
     const {args, flags} = await this.parse(McpImport)
     const file = resolve(args.file)
     const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
-      this.error(error.code === 'ENOENT' ? `${file} does not exist` : `Cannot read ${file}: ${error.message}`, {exit: 1}),
+      this.error(error.code === 'ENOENT' ? `${file} does not exist` : `Cannot read ${file}: ${error.message}`, {
+        exit: 1,
+      }),
     )
     let imported: ReturnType<typeof readMcpJson>
     try {
@@ -58,8 +68,12 @@ Each server is added as hanzo-dev mcp add would add it; a name that is already c
       }
 
       try {
-         
-        const result = await library.editSetting({cwd: process.cwd(), key: `mcp_servers.${name}`, tier: flags.tier as 'user' | 'project' | 'local', value: JSON.stringify(entry)})
+        const result = await library.editSetting({
+          cwd: process.cwd(),
+          key: `mcp_servers.${name}`,
+          tier: flags.tier as 'user' | 'project' | 'local',
+          value: JSON.stringify(entry),
+        })
         added.push(name)
         // The imported file named the server.
         this.log(`Added MCP server ${oneLine(name)} to ${result.file}`)

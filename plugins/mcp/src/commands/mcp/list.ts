@@ -40,7 +40,11 @@ export default class McpList extends Command {
 
 Starts the enabled servers (in parallel, as a session does) to show whether each connects and how many tools it offers, or why it failed; --offline only reads the settings. Shows each server's transport: the program of a stdio server, the scheme and host of an http server's URL (its path and query may hold a token). Arguments, environment and headers are never shown, since they are where tokens go. A server with "disabled": true (in any tier) is listed as disabled.`
 
-  static examples = ['<%= config.bin %> mcp list', '<%= config.bin %> mcp list --offline', '<%= config.bin %> mcp list --json | jq ".servers[] | select(.status == \\"failed\\")"']
+  static examples = [
+    '<%= config.bin %> mcp list',
+    '<%= config.bin %> mcp list --offline',
+    '<%= config.bin %> mcp list --json | jq ".servers[] | select(.status == \\"failed\\")"',
+  ]
 
   static flags = {
     offline: Flags.boolean({description: 'Do not start the servers: show the settings only.'}),
@@ -63,10 +67,15 @@ Starts the enabled servers (in parallel, as a session does) to show whether each
     }
 
     const parsed = parseMcpServers(host.settings.mcp_servers)
-    if (parsed.problem) this.error(`${parsed.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
+    if (parsed.problem)
+      this.error(`${parsed.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
 
     // An untrusted project's servers are shown as not trusted: "none configured" would be untrue.
-    const untrusted = parseMcpServers(host.untrusted?.mcp_servers).servers.map((entry) => ({...listed(entry), enabled: false, trusted: false as const}))
+    const untrusted = parseMcpServers(host.untrusted?.mcp_servers).servers.map((entry) => ({
+      ...listed(entry),
+      enabled: false,
+      trusted: false as const,
+    }))
     const servers = [...parsed.servers.map((entry) => withStatus(listed(entry), statuses)), ...untrusted]
     if (!flags.json) this.log(render(servers, untrusted.length > 0 ? host.untrusted?.status : undefined))
     return {servers}
@@ -86,7 +95,12 @@ function withStatus(server: ListedServer, statuses: ServerStatus[]): ListedServe
   const status = statuses.find((s) => s.name === server.name)
   if (!status) return server
   if (status.state === 'connected') return {...server, status: 'connected', tools: status.tools ?? 0}
-  return {...server, status: 'failed', ...(status.error ? {error: status.error} : {}), ...(status.hint ? {hint: status.hint} : {})}
+  return {
+    ...server,
+    status: 'failed',
+    ...(status.error ? {error: status.error} : {}),
+    ...(status.hint ? {hint: status.hint} : {}),
+  }
 }
 
 /** The settings (a cloned project's too, trusted or not) and the servers wrote the names, programs and errors: shown through the printer. */
@@ -101,11 +115,18 @@ function render(servers: ListedServer[], untrusted: UntrustedSettings['status'] 
   const lines = servers.map((s, i) => {
     const state = states[i].padEnd(stateWidth)
     const shown = s.trusted === false ? paint.yellow(state) : s.enabled ? paint.green(state) : paint.dim(state)
-    const where = s.problem ? paint.red(`invalid: ${text(s.problem)}`) : s.transport === 'http' ? `http  ${text(s.url)}` : `stdio ${text(s.program)}`
+    const where = s.problem
+      ? paint.red(`invalid: ${text(s.problem)}`)
+      : s.transport === 'http'
+        ? `http  ${text(s.url)}`
+        : `stdio ${text(s.program)}`
     const tier = s.tier ? paint.dim(`  (${s.tier})`) : ''
-    const status = s.status === 'connected' ? `  ${paint.green('connected')}, ${s.tools} tool${s.tools === 1 ? '' : 's'}` : ''
+    const status =
+      s.status === 'connected' ? `  ${paint.green('connected')}, ${s.tools} tool${s.tools === 1 ? '' : 's'}` : ''
     const line = `${names[i].padEnd(width)}  ${shown}  ${where}${tier}${status}`
-    return s.status === 'failed' ? `${line}\n${' '.repeat(width + 2)}${paint.red(`failed: ${text(s.error)}`)}${s.hint ? paint.dim(` (${text(s.hint)})`) : ''}` : line
+    return s.status === 'failed'
+      ? `${line}\n${' '.repeat(width + 2)}${paint.red(`failed: ${text(s.error)}`)}${s.hint ? paint.dim(` (${text(s.hint)})`) : ''}`
+      : line
   })
   if (untrusted) lines.push('', untrustedLine(untrusted))
   return lines.join('\n')

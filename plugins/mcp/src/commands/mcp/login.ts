@@ -23,15 +23,24 @@ export default class McpLogin extends Command {
 
 Asks the server what authorization server it trusts (its RFC 9728 metadata), registers hanzo-dev there when mcp_servers.NAME.oauth.client_id is not set, and logs in in your browser (PKCE), or with --device from another device, or with --no-browser by pasting back the URL the browser ends on. The token is kept in the credential store for this server only, sent only to its URL, and renewed when it expires.`
 
-  static examples = ['<%= config.bin %> mcp login linear', '<%= config.bin %> mcp login linear --device', '<%= config.bin %> mcp login linear --no-browser']
+  static examples = [
+    '<%= config.bin %> mcp login linear',
+    '<%= config.bin %> mcp login linear --device',
+    '<%= config.bin %> mcp login linear --no-browser',
+  ]
 
   static args = {
     name: Args.string({description: 'The server name, as hanzo-dev mcp list shows it.', required: true}),
   }
 
   static flags = {
-    device: Flags.boolean({description: 'Log in with a code entered on another device (RFC 8628).', exclusive: ['no-browser']}),
-    'no-browser': Flags.boolean({description: 'Print the login URL instead of opening a browser, and read the redirect URL or code from stdin.'}),
+    device: Flags.boolean({
+      description: 'Log in with a code entered on another device (RFC 8628).',
+      exclusive: ['no-browser'],
+    }),
+    'no-browser': Flags.boolean({
+      description: 'Print the login URL instead of opening a browser, and read the redirect URL or code from stdin.',
+    }),
   }
 
   async run(): Promise<McpLoginResult> {
@@ -39,11 +48,21 @@ Asks the server what authorization server it trusts (its RFC 9728 metadata), reg
     const host = await loadCommandHost(this)
     const library = await mcpHost(this)
     const server = enabledServers(host.settings.mcp_servers).servers.find((s) => s.name === args.name)
-    if (!server) this.error(`No enabled MCP server named ${args.name}`, {exit: 2, suggestions: ['hanzo-dev mcp list --offline shows the configured servers']})
+    if (!server)
+      this.error(`No enabled MCP server named ${args.name}`, {
+        exit: 2,
+        suggestions: ['hanzo-dev mcp list --offline shows the configured servers'],
+      })
     const {transport} = server
-    if (transport.type !== 'http') this.error(`MCP server ${args.name} is a local command (stdio): logins are for HTTP servers`, {exit: 2, suggestions: [`pass its credentials in mcp_servers.${args.name}.env`]})
+    if (transport.type !== 'http')
+      this.error(`MCP server ${args.name} is a local command (stdio): logins are for HTTP servers`, {
+        exit: 2,
+        suggestions: [`pass its credentials in mcp_servers.${args.name}.env`],
+      })
 
-    const found = await withSpinner(library, `Asking ${transport.url.origin} how to log in`, () => discoverAuthorization({...server, transport})).catch((error: unknown) => {
+    const found = await withSpinner(library, `Asking ${transport.url.origin} how to log in`, () =>
+      discoverAuthorization({...server, transport}),
+    ).catch((error: unknown) => {
       if (error instanceof LoginDiscoveryError) this.error(error.message, {exit: 1, suggestions: [error.hint]})
       throw error
     })
@@ -57,8 +76,12 @@ Asks the server what authorization server it trusts (its RFC 9728 metadata), reg
       scopes: found.scopes,
       settings: host.settings,
     }
-    const stored = await library.loginToResource(login, {browser: !flags['no-browser'], device: flags.device}).catch((error: unknown) => failOnUserError(this, error))
-    this.log(`Logged in to MCP server ${args.name}${stored.account ? ` as ${oneLine(stored.account)}` : ''}${stored.expires ? ` (token expires ${stored.expires})` : ''}; stored in ${stored.storedIn}`)
+    const stored = await library
+      .loginToResource(login, {browser: !flags['no-browser'], device: flags.device})
+      .catch((error: unknown) => failOnUserError(this, error))
+    this.log(
+      `Logged in to MCP server ${args.name}${stored.account ? ` as ${oneLine(stored.account)}` : ''}${stored.expires ? ` (token expires ${stored.expires})` : ''}; stored in ${stored.storedIn}`,
+    )
     return {issuer: found.issuer, name: args.name, resource: found.resource, ...stored}
   }
 }

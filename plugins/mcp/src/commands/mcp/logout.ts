@@ -33,8 +33,14 @@ Revokes the grant at the authorization server when it offers revocation (best ef
     // A server removed from the settings can still be logged out of: its secret is only looked up.
     const entry = parseMcpServers(host.settings.mcp_servers).servers.find((s) => s.name === args.name)
     const clientSecret = entry && 'server' in entry ? entry.server.oauth?.clientSecret : undefined
-    const result = await library.logoutResource({clientSecret, env: host.env, key: loginKey(args.name), settings: host.settings}).catch((error: unknown) => failOnUserError(this, error))
-    if (!result.removed) this.error(`Not logged in to MCP server ${args.name}`, {exit: 1, suggestions: [`hanzo-dev mcp login ${args.name}`]})
+    const result = await library
+      .logoutResource({clientSecret, env: host.env, key: loginKey(args.name), settings: host.settings})
+      .catch((error: unknown) => failOnUserError(this, error))
+    if (!result.removed)
+      this.error(`Not logged in to MCP server ${args.name}`, {
+        exit: 1,
+        suggestions: [`hanzo-dev mcp login ${args.name}`],
+      })
     const revoked = result.revocation === 'failed' ? ' (the server could not be told to revoke it)' : ''
     this.log(`Logged out of MCP server ${args.name}${revoked}`)
     return {name: args.name, ...result}

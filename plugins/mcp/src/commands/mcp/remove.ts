@@ -37,11 +37,12 @@ Without --tier it is removed from every settings file that sets it (the user, pr
     const library = await mcpHost(this)
     const files: string[] = []
     for (const tier of flags.tier ? [flags.tier as Tier] : (['user', 'project', 'local'] as const)) {
-       
-      const result = await library.editSetting({cwd: process.cwd(), key: `mcp_servers.${args.name}`, tier}).catch((error: unknown) => {
-        if (error instanceof Error && / is not set in /.test(error.message)) return undefined
-        return failOnUserError(this, error)
-      })
+      const result = await library
+        .editSetting({cwd: process.cwd(), key: `mcp_servers.${args.name}`, tier})
+        .catch((error: unknown) => {
+          if (error instanceof Error && / is not set in /.test(error.message)) return undefined
+          return failOnUserError(this, error)
+        })
       if (!result) continue
       files.push(result.file)
       this.log(`Removed MCP server ${args.name} from ${result.file}`)
@@ -49,7 +50,10 @@ Without --tier it is removed from every settings file that sets it (the user, pr
 
     if (files.length === 0) {
       const where = flags.tier ? ` in the ${flags.tier} settings` : ' in the settings files'
-      this.error(`No MCP server named ${args.name}${where}`, {exit: 1, suggestions: ['hanzo-dev mcp list --offline shows the configured servers and their tiers']})
+      this.error(`No MCP server named ${args.name}${where}`, {
+        exit: 1,
+        suggestions: ['hanzo-dev mcp list --offline shows the configured servers and their tiers'],
+      })
     }
 
     return {files, name: args.name}

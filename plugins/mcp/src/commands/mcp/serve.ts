@@ -19,14 +19,24 @@ Over stdio by default, or streamable HTTP on 127.0.0.1 with --http PORT (every r
   ]
 
   static flags = {
-    'allow-origin': Flags.string({description: 'A browser origin allowed to call the HTTP server (repeatable).', multiple: true}),
-    http: Flags.integer({description: 'Serve streamable HTTP on 127.0.0.1:PORT instead of stdio (0: any free port).', max: 65_535, min: 0}),
+    'allow-origin': Flags.string({
+      description: 'A browser origin allowed to call the HTTP server (repeatable).',
+      multiple: true,
+    }),
+    http: Flags.integer({
+      description: 'Serve streamable HTTP on 127.0.0.1:PORT instead of stdio (0: any free port).',
+      max: 65_535,
+      min: 0,
+    }),
     'permission-mode': Flags.string({
       default: 'allow-all',
-      description: 'What runs without a rule that allows it: allow-all runs what no rule denies (the client asked its user), allow-reads only tools that change nothing.',
+      description:
+        'What runs without a rule that allows it: allow-all runs what no rule denies (the client asked its user), allow-reads only tools that change nothing.',
       options: ['allow-all', 'allow-reads', 'deny'],
     }),
-    tools: Flags.string({description: `Tools or groups to serve, comma-separated (default: ${DEFAULT_SURFACE.join(',')}).`}),
+    tools: Flags.string({
+      description: `Tools or groups to serve, comma-separated (default: ${DEFAULT_SURFACE.join(',')}).`,
+    }),
   }
 
   async run(): Promise<void> {
@@ -34,12 +44,26 @@ Over stdio by default, or streamable HTTP on 127.0.0.1 with --http PORT (every r
     const library = await mcpHost(this)
     let session: AgentSession
     try {
-      session = await library.openAgentSession({cliConfig: this.config, cwd: process.cwd(), env: process.env, mcpServers: false, model: false, permissionMode: flags['permission-mode'] as SessionPermissionMode, session: {record: false}, warn: (m) => process.stderr.write(`Warning: ${printable(m)}\n`)})
+      session = await library.openAgentSession({
+        cliConfig: this.config,
+        cwd: process.cwd(),
+        env: process.env,
+        mcpServers: false,
+        model: false,
+        permissionMode: flags['permission-mode'] as SessionPermissionMode,
+        session: {record: false},
+        warn: (m) => process.stderr.write(`Warning: ${printable(m)}\n`),
+      })
     } catch (error) {
       return failOnUserError(this, error)
     }
 
-    const entries = flags.tools ? flags.tools.split(',').map((t) => t.trim()).filter(Boolean) : DEFAULT_SURFACE
+    const entries = flags.tools
+      ? flags.tools
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean)
+      : DEFAULT_SURFACE
     const tools = selectTools(session.toolSpecs(), entries)
     if (typeof tools === 'string') {
       await session.close()
@@ -63,10 +87,21 @@ Over stdio by default, or streamable HTTP on 127.0.0.1 with --http PORT (every r
       await server.close()
     } else {
       const {serveHttp} = await import('../../serve/http-serve.js')
-      const served = await serveHttp({allowOrigins: flags['allow-origin'] ?? [], newServer: () => createToolServer(session, tools), port: flags.http}).catch((error: NodeJS.ErrnoException) =>
-        this.error(error.code === 'EADDRINUSE' ? `Port ${flags.http} is in use: pick another, or --http 0 for any free one` : error.message, {exit: 1}),
+      const served = await serveHttp({
+        allowOrigins: flags['allow-origin'] ?? [],
+        newServer: () => createToolServer(session, tools),
+        port: flags.http,
+      }).catch((error: NodeJS.ErrnoException) =>
+        this.error(
+          error.code === 'EADDRINUSE'
+            ? `Port ${flags.http} is in use: pick another, or --http 0 for any free one`
+            : error.message,
+          {exit: 1},
+        ),
       )
-      process.stderr.write(`hanzo-dev MCP server: ${served.url}\nAuthorization: Bearer ${served.token}\n${tools.length} tools: ${tools.map((t) => t.name).join(', ')}\n`)
+      process.stderr.write(
+        `hanzo-dev MCP server: ${served.url}\nAuthorization: Bearer ${served.token}\n${tools.length} tools: ${tools.map((t) => t.name).join(', ')}\n`,
+      )
       await stop
       await served.close()
     }

@@ -27,7 +27,11 @@ export default class McpTools extends Command {
 
 Names are the ones the model calls (mcp__<server>__<tool>) and that permission rules match. A tool counts as mutating unless its server marks it read-only and mcp_servers.<name>.trust_read_only_hint is true. Exit 1 when a server named (or every server) failed to start.`
 
-  static examples = ['<%= config.bin %> mcp tools', '<%= config.bin %> mcp tools everything', '<%= config.bin %> mcp tools --json | jq -r ".tools[].name"']
+  static examples = [
+    '<%= config.bin %> mcp tools',
+    '<%= config.bin %> mcp tools everything',
+    '<%= config.bin %> mcp tools --json | jq -r ".tools[].name"',
+  ]
 
   static args = {
     server: Args.string({description: 'Only this server.'}),
@@ -46,8 +50,12 @@ Names are the ones the model calls (mcp__<server>__<tool>) and that permission r
     try {
       result = await withSpinner(library, 'Starting MCP servers…', async () => {
         await servers.start()
-        const tools = servers.connections.flatMap((connection) => servers.toolsFrom(connection.name).map((tool) => ({...tool, server: connection.name})))
-        const failed = servers.status().flatMap((s) => (s.error ? [{error: s.error, server: s.name, ...(s.hint ? {hint: s.hint} : {})}] : []))
+        const tools = servers.connections.flatMap((connection) =>
+          servers.toolsFrom(connection.name).map((tool) => ({...tool, server: connection.name})),
+        )
+        const failed = servers
+          .status()
+          .flatMap((s) => (s.error ? [{error: s.error, server: s.name, ...(s.hint ? {hint: s.hint} : {})}] : []))
         return {failed, tools}
       })
     } finally {
@@ -64,7 +72,10 @@ Names are the ones the model calls (mcp__<server>__<tool>) and that permission r
 function render({failed, tools}: McpToolsResult): string {
   const paint = makePaint()
   const shown = (text: string) => oneLine(text, Number.POSITIVE_INFINITY)
-  const lines = tools.map((t) => `${paint.bold(shown(t.name))}${t.mutating ? '' : paint.dim('  (read-only)')}\n  ${oneLine(t.description.split('\n', 1)[0], 160)}`)
+  const lines = tools.map(
+    (t) =>
+      `${paint.bold(shown(t.name))}${t.mutating ? '' : paint.dim('  (read-only)')}\n  ${oneLine(t.description.split('\n', 1)[0], 160)}`,
+  )
   if (tools.length === 0 && failed.length === 0) lines.push('The servers offer no tools.')
   for (const f of failed) lines.push(paint.red(shown(f.error)) + (f.hint ? paint.dim(` (${shown(f.hint)})`) : ''))
   return lines.join('\n')

@@ -50,12 +50,18 @@ The check the file tools get (and exec's working directory): the path is resolve
     const {flags, raw} = await this.parse(SandboxCheck)
     const host = await loadCommandHost(this)
     const made = await sandboxForHost(host)
-    if ('problem' in made) this.error(`${made.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
+    if ('problem' in made)
+      this.error(`${made.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
     const {sandbox} = made
     const results: PathCheck[] = []
     for (const path of argumentsIn(raw)) {
       const verdict = await sandbox.checkPath(path, {cwd: host.cwd, write: flags.write})
-      results.push({allowed: verdict.allowed, path, reason: verdict.allowed ? undefined : verdict.reason, resolved: verdict.path})
+      results.push({
+        allowed: verdict.allowed,
+        path,
+        reason: verdict.allowed ? undefined : verdict.reason,
+        resolved: verdict.path,
+      })
     }
 
     if (results.some((r) => !r.allowed)) process.exitCode = 1
@@ -67,7 +73,11 @@ The check the file tools get (and exec's working directory): the path is resolve
 
 function render(result: SandboxCheckResult): string {
   const paint = makePaint()
-  const lines = result.results.map((r) => (r.allowed ? `${paint.green('allowed')}  ${printable(r.resolved)}` : `${paint.red('refused')}  ${printable(r.reason ?? '')}`))
+  const lines = result.results.map((r) =>
+    r.allowed
+      ? `${paint.green('allowed')}  ${printable(r.resolved)}`
+      : `${paint.red('refused')}  ${printable(r.reason ?? '')}`,
+  )
   if (result.mode === 'off') lines.push(paint.dim('(sandbox mode is off: every path is allowed)'))
   return lines.join('\n')
 }

@@ -41,7 +41,8 @@ The command runs by bash -c (sh -c where bash is missing) in the current directo
     const {raw} = await this.parse(SandboxExec)
     const host = await loadCommandHost(this)
     const made = await sandboxForHost(host)
-    if ('problem' in made) this.error(`${made.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
+    if ('problem' in made)
+      this.error(`${made.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
     const {sandbox} = made
     const confinement = await sandbox.confinement()
     const confined = await sandbox.confineCommand().catch((error: Error) => this.error(error.message, {exit: 1}))
@@ -50,13 +51,28 @@ The command runs by bash -c (sh -c where bash is missing) in the current directo
     const shell = (await findExecutable('bash', {cwd: host.cwd, env: host.env})) ?? '/bin/sh'
     const plain = [shell, '-c', command]
     if (!this.jsonEnabled() && sandbox.config.mode !== 'off') {
-      this.logToStderr(printable(commandNote(confinement, confined?.writable ?? (await sandbox.roots()).writable, sandbox.config.network)))
+      this.logToStderr(
+        printable(
+          commandNote(confinement, confined?.writable ?? (await sandbox.roots()).writable, sandbox.config.network),
+        ),
+      )
     }
 
-    const run = await runConfined(confined?.wrap(plain, host.cwd) ?? plain, {capture: this.jsonEnabled(), cwd: host.cwd, env: host.env})
+    const run = await runConfined(confined?.wrap(plain, host.cwd) ?? plain, {
+      capture: this.jsonEnabled(),
+      cwd: host.cwd,
+      env: host.env,
+    })
     const removed = (await confined?.finish()) ?? []
     if (removed.length > 0) this.logToStderr(printable(removedNote(removed)))
     process.exitCode = run.exitCode
-    return {command, enforcement: confinement.enforcement, exitCode: run.exitCode, signal: run.signal, stderr: run.stderr, stdout: run.stdout}
+    return {
+      command,
+      enforcement: confinement.enforcement,
+      exitCode: run.exitCode,
+      signal: run.signal,
+      stderr: run.stderr,
+      stdout: run.stdout,
+    }
   }
 }

@@ -44,7 +44,8 @@ Detects a container (HIP-301 §10: /proc/1/cgroup, /.dockerenv, /run/.containere
     const {flags} = await this.parse(SandboxStatus)
     const host = await loadCommandHost(this)
     const made = await sandboxForHost(host)
-    if ('problem' in made) this.error(`${made.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
+    if ('problem' in made)
+      this.error(`${made.problem} (hanzo-dev config list --show-origin shows which file sets it)`, {exit: 1})
     const {auto, container, defaulted, sandbox} = made
     const {bubblewrap, enforcement, unshare} = await sandbox.confinement()
     const {config} = sandbox
@@ -74,7 +75,9 @@ function render(s: SandboxStatusResult): string {
     if (!p.path) return paint.dim('not found on PATH')
     // What the tools printed, and where they were found: shown, not obeyed.
     const found = printable(p.version ? `${p.version} (${p.path})` : p.path)
-    return p.works ? `${paint.green('works')}  ${found}` : `${paint.yellow('fails')}  ${found}: ${printable(p.reason ?? 'no reason given')}`
+    return p.works
+      ? `${paint.green('works')}  ${found}`
+      : `${paint.yellow('fails')}  ${found}: ${printable(p.reason ?? 'no reason given')}`
   }
 
   const origin = s.auto ? ` (auto: ${s.auto})` : ' (settings)'
@@ -85,10 +88,14 @@ function render(s: SandboxStatusResult): string {
     row('mode', `${s.mode}${origin}`),
     row('workspace', printable(s.workspace)),
   ]
-  if (s.mode === 'allowlist') lines.push(row('allowed', s.allowed_paths.length > 0 ? s.allowed_paths.join(', ') : paint.yellow('none')))
+  if (s.mode === 'allowlist')
+    lines.push(row('allowed', s.allowed_paths.length > 0 ? s.allowed_paths.join(', ') : paint.yellow('none')))
   const isolation = ENFORCEMENT_TEXT[s.enforcement]
   lines.push(row('isolation', s.enforcement === 'path-checks' ? paint.yellow(isolation) : isolation))
-  const noNetwork = s.enforcement === 'bwrap' || s.enforcement === 'unshare' ? 'off for commands' : paint.yellow('off requested, but nothing here can turn it off')
+  const noNetwork =
+    s.enforcement === 'bwrap' || s.enforcement === 'unshare'
+      ? 'off for commands'
+      : paint.yellow('off requested, but nothing here can turn it off')
   lines.push(row('network', s.network ? 'on' : noNetwork))
   return lines.join('\n')
 }
