@@ -5,6 +5,16 @@ import {readFileSync} from 'node:fs'
 import * as nodeModule from 'node:module'
 import {fileURLToPath} from 'node:url'
 
+// A reader that stops early (`hanzo-dev --help | head -1`) closes the pipe: what it wanted is
+// written, so the command ends there, quietly and successfully, instead of waiting for a drain
+// that never comes.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(0)
+    throw error
+  })
+}
+
 const argv = process.argv.slice(2)
 // A bare `hanzo-dev` on a terminal is the interactive session; elsewhere it prints help, as before.
 const args = argv.length === 0 && process.stdin.isTTY && process.stdout.isTTY ? ['chat'] : argv

@@ -1,6 +1,9 @@
 import {oneLine} from '@hanzo-dev/sdk/terminal-text'
 
+import {makeStyle} from '../adapters/style.js'
+import type {LoginChoice} from '../core/auth/providers.js'
 import {UserError} from '../core/errors.js'
+import {terminalSpinner} from './spinner.js'
 
 /** Whether the user can be asked: both ends of the conversation are a terminal. */
 export function isInteractive(): boolean {
@@ -14,12 +17,15 @@ export function isInteractive(): boolean {
  */
 export async function withSpinner<T>(text: string, work: Promise<T>): Promise<T> {
   if (!process.stderr.isTTY) return work
-  const {default: ora} = await import('ora')
-  const spinner = ora({stream: process.stderr, text: oneLine(text)}).start()
+  // The work runs while the spinner loads: a failure then must not be a rejection no one handles
+  // yet (Node ends on it with a stack trace); the await below still throws it.
+  work.catch(() => {})
+  const spinner = await terminalSpinner(process.stderr, makeStyle(process.stderr), oneLine(text))
+  spinner?.start()
   try {
     return await work
   } finally {
-    spinner.stop()
+    spinner?.stop()
   }
 }
 
@@ -29,15 +35,29 @@ export async function withSpinner<T>(text: string, work: Promise<T>): Promise<T>
  */
 export async function chooseProvider(choices: string[], what: string): Promise<string> {
   if (choices.length === 1) return choices[0]
-  if (choices.length === 0 || !isInteractive()) {
-    throw new UserError(`Name the provider to ${what}`, {
-      exitCode: 2,
-      hint: choices.length > 0 ? `pass --provider with one of: ${choices.join(', ')}` : 'pass --provider',
-    })
-  }
-
+  if (choices.length === 0 || !isInteractive()) throw nameTheProvider(choices, what)
   const {select} = await import('@inquirer/prompts')
   return select({choices: choices.map((value) => ({value})), message: `Provider to ${what}`}, {output: process.stderr})
+}
+
+/** The way to log in, asked on a terminal (`auth login` without --provider); off one, an error naming the providers. */
+export async function chooseLogin(choices: LoginChoice[]): Promise<LoginChoice> {
+  if (!isInteractive()) throw nameTheProvider([...new Set(choices.map(({provider}) => provider))], 'log in to')
+  const {select} = await import('@inquirer/prompts')
+  const label = ({method, provider}: LoginChoice) =>
+    method === 'oauth' ? `${provider}: log in (browser or device code)` : `${provider}: paste an API key`
+  return select(
+    {choices: choices.map((choice) => ({name: label(choice), value: choice})), message: 'How to log in'},
+    {output: process.stderr},
+  )
+}
+
+/** A script must say which provider: a guess could log in to, or out of, the wrong account. */
+function nameTheProvider(choices: string[], what: string): UserError {
+  return new UserError(`Name the provider to ${what}`, {
+    exitCode: 2,
+    hint: choices.length > 0 ? `pass --provider with one of: ${choices.join(', ')}` : 'pass --provider',
+  })
 }
 
 /** An API key from stdin: a hidden prompt on a terminal, the whole input in a script. */

@@ -8,6 +8,7 @@ import {probeUrl} from '../adapters/http-probe.js'
 import {collectDoctorReports, hookTimeoutMs} from '../adapters/plugin-host.js'
 import {HanzoCommand} from '../cli/base-command.js'
 import {renderDoctor} from '../cli/render-doctor.js'
+import {terminalSpinner} from '../cli/spinner.js'
 import {makeStyle} from '../adapters/style.js'
 import type {LoadedConfig} from '../core/config/index.js'
 import {isPlainObject} from '../core/config/key-path.js'
@@ -36,10 +37,10 @@ Core checks Node.js, the settings files and the data directories; each plugin ad
   async run(): Promise<DoctorSummary> {
     const {flags} = await this.parse(Doctor)
     // ora is loaded only when a spinner can be seen: it costs ~50 ms of start-up.
-    const spinner =
-      flags.json || !process.stderr.isTTY
-        ? undefined
-        : (await import('ora')).default({stream: process.stderr, text: 'Checking…'}).start()
+    const spinner = flags.json
+      ? undefined
+      : await terminalSpinner(process.stderr, makeStyle(process.stderr), 'Checking…')
+    spinner?.start()
 
     const {configDir, dataDir} = this.paths
     let loaded: LoadedConfig | undefined

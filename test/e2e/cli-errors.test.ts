@@ -1,7 +1,8 @@
+import {spawnSync} from 'node:child_process'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
-import {makeSandbox, REPO_ROOT, runCli, type Sandbox, unwrapped} from '../helpers/cli.js'
+import {CLI, makeSandbox, REPO_ROOT, runCli, type Sandbox, unwrapped} from '../helpers/cli.js'
 import {runOnTerminal} from '../helpers/terminal.js'
 
 // What a new user hits first (issue 12): wrong flags, typos, stray words and Ctrl-C give one
@@ -98,6 +99,19 @@ describe('wrong flags and arguments', () => {
     const command = await run('config', 'list', '-h')
     expect(command.exitCode).toBe(0)
     expect(command.stdout).toContain('$ hanzo-dev config list')
+  })
+
+  it('ends quietly with 0 when the reader closes the pipe early (| head -1)', async () => {
+    for (const args of ['--help', 'config list']) {
+      const piped = spawnSync(
+        'bash',
+        ['-c', `"${process.execPath}" "${CLI}" ${args} | head -1; exit \${PIPESTATUS[0]}`],
+        {encoding: 'utf8', env: {...box.env, PATH: process.env.PATH}},
+      )
+      expect(piped.status, piped.stderr).toBe(0)
+      expect(piped.stdout.split('\n').filter(Boolean)).toHaveLength(1)
+      expect(piped.stderr).toBe('')
+    }
   })
 })
 

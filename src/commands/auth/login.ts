@@ -5,10 +5,10 @@ import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 import {openAuthContext} from '../../adapters/auth/auth-context.js'
 import {loginWithOAuth} from '../../cli/auth-login.js'
 import {describeCredential, jsonReport} from '../../cli/auth-report.js'
-import {chooseProvider, interruptSignal, readApiKey, withSpinner} from '../../cli/auth-terminal.js'
+import {chooseLogin, interruptSignal, readApiKey, withSpinner} from '../../cli/auth-terminal.js'
 import {HanzoCommand} from '../../cli/base-command.js'
 import type {Credential} from '../../core/auth/credentials.js'
-import {loginProviders, resolveAuthProvider} from '../../core/auth/providers.js'
+import {loginChoices, resolveAuthProvider} from '../../core/auth/providers.js'
 import {UserError} from '../../core/errors.js'
 
 export default class AuthLogin extends HanzoCommand {
@@ -53,12 +53,15 @@ Credentials go to the OS keychain (macOS, Windows; on Linux when credentials.sto
     const {flags} = await this.parse(AuthLogin)
     const {config} = await this.settings()
     const context = await openAuthContext(config, process.env, (message) => this.warn(message))
-    const name = flags.provider ?? (await chooseProvider(loginProviders(config), 'log in to'))
+    // Unnamed, the person picks how: a login that works as the settings are, or a provider's API key.
+    const chosen = flags.provider === undefined ? await chooseLogin(loginChoices(config)) : undefined
+    const name = flags.provider ?? chosen!.provider
+    const withApiKey = flags['with-api-key'] || chosen?.method === 'api_key'
     const {release, signal} = interruptSignal('Login')
     let credential: Credential
     let provider: string
     try {
-      if (flags['with-api-key']) {
+      if (withApiKey) {
         provider = resolveAuthProvider(name, config).name
         credential = {key: await readApiKey(provider), type: 'api_key'}
         await context.store.store(provider, credential)

@@ -53,6 +53,34 @@ export function loginProviders(config: Partial<HanzoConfig>): string[] {
   return [...new Set([...Object.keys(AUTH_PROVIDERS), ...configured])]
 }
 
+/** One way to log in that works as the settings are: a provider's OAuth login, or its API key. */
+export interface LoginChoice {
+  provider: string
+  method: 'oauth' | 'api_key'
+}
+
+/**
+ * What `auth login` offers when no provider is named: first the logins that work as the settings
+ * are (Hanzo's, and any provider whose OAuth settings are complete), then an API key for each
+ * model provider. A provider whose OAuth client is unknown is offered by its key alone, never as
+ * a login that could only fail.
+ */
+export function loginChoices(config: Partial<HanzoConfig>): LoginChoice[] {
+  const logins = loginProviders(config).filter((name) => {
+    const provider = resolveAuthProvider(name, config)
+    // What providerEndpoints needs before it can even ask the server.
+    return provider.clientId !== undefined && (provider.issuer !== undefined || provider.tokenUrl !== undefined)
+  })
+  const ordered = [
+    ...AUTO_DETECT_ORDER.filter((name) => logins.includes(name)),
+    ...logins.filter((name) => !AUTO_DETECT_ORDER.includes(name as never)),
+  ]
+  return [
+    ...ordered.map((provider) => ({method: 'oauth' as const, provider})),
+    ...AUTO_DETECT_ORDER.map((provider) => ({method: 'api_key' as const, provider})),
+  ]
+}
+
 /**
  * The login of `nameOrIssuer`: a built-in or configured provider, with the user tier's
  * `providers.<name>.oauth` over the table; or an issuer URL, matched to the provider whose

@@ -16,7 +16,7 @@ describe('auth commands without a server', () => {
     const out = await runCli(['auth', 'login'], {env: box.env})
     expect(out.exitCode).toBe(2)
     expect(unwrapped(out.stderr)).toContain('Name the provider to log in to')
-    expect(unwrapped(out.stderr)).toContain('pass --provider with one of: anthropic, hanzo, openai')
+    expect(unwrapped(out.stderr)).toContain('pass --provider with one of: hanzo, anthropic, openai')
   })
 
   it('stores an API key from stdin (0600), reports it without the key, and run uses it', async () => {

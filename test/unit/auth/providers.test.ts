@@ -2,6 +2,7 @@ import {describe, expect, it} from 'vitest'
 
 import {
   AUTH_PROVIDERS,
+  loginChoices,
   loginProviders,
   providerEndpoints,
   resolveAuthProvider,
@@ -40,6 +41,26 @@ describe('the provider table', () => {
     })
     expect(loginProviders(config)).toEqual(['anthropic', 'hanzo', 'openai', 'corp'])
     expect(() => resolveAuthProvider('plain', config)).toThrow(/Unknown provider "plain"/)
+  })
+
+  it('offers first the logins that work as the settings are, then an API key for each model provider', () => {
+    const ways = (config: object) => loginChoices(config).map(({method, provider}) => `${provider} ${method}`)
+    expect(ways({})).toEqual(['hanzo oauth', 'hanzo api_key', 'anthropic api_key', 'openai api_key'])
+    const config = {
+      providers: {
+        anthropic: {oauth: {client_id: 'mine', issuer: 'https://auth.example'}},
+        corp: {oauth: {client_id: 'c', issuer: 'https://id.corp'}},
+        half: {oauth: {issuer: 'https://half.example'}},
+      },
+    }
+    expect(ways(config)).toEqual([
+      'hanzo oauth',
+      'anthropic oauth',
+      'corp oauth',
+      'hanzo api_key',
+      'anthropic api_key',
+      'openai api_key',
+    ])
   })
 
   it('maps an issuer URL to the provider naming it, else stores it under the URL', () => {
