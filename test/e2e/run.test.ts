@@ -336,6 +336,27 @@ describe('hanzo-dev run', () => {
     expect(result).toMatchObject({exitCode: 0, stdout: 'Scripted hello.'})
   })
 
+  it("asks a provider found by its login for that provider's default model, not the built-in Anthropic one", async () => {
+    model = await startFakeModel({model: 'gpt-5.5', turns: [{text: 'Hi from OpenAI.'}]})
+    mkdirSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
+    writeFileSync(
+      join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'),
+      JSON.stringify({providers: {openai: {base_url: model.url}}}),
+    )
+    const login = await runCli(['auth', 'login', '--provider', 'openai', '--with-api-key'], {
+      env: dirs.box.env,
+      input: 'sk-openai-wire-test\n',
+    })
+    expect(login.exitCode, login.stderr).toBe(0)
+    const result = await runCli(['run', 'hi'], {cwd: dirs.project, env: dirs.box.env})
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stdout).toBe('Hi from OpenAI.')
+    expect((model.requests[0].body as {model: string}).model).toBe('gpt-5.5')
+    // A model a flag (or the settings) names is asked for as named.
+    await runCli(['run', 'hi', '--model', 'gpt-5.4-mini'], {cwd: dirs.project, env: dirs.box.env})
+    expect((model.requests[1].body as {model: string}).model).toBe('gpt-5.4-mini')
+  })
+
   it("runs the README's first command: the demo task on the scripted demo model", async () => {
     const result = await runCli(['run', 'what is in this repository?', '--fake-model', 'examples/demo/model.json'], {
       cwd: REPO_ROOT,

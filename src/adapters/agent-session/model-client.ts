@@ -11,6 +11,11 @@ export interface ModelClientOptions {
   config: HanzoConfig
   env: Readonly<Record<string, string | undefined>>
   model?: string
+  /**
+   * The model the settings name, when a file or the environment names one: without it the
+   * provider's own default is asked for (OpenAI's, not the built-in Anthropic one).
+   */
+  settingsModel?: string
   baseURL?: string
   /** A model script to replay instead of a server (hidden `--fake-model`). */
   fakeModel?: string
@@ -40,7 +45,7 @@ export async function modelClient(
   const endpoint = await resolveRunEndpoint(
     options.config,
     options.env,
-    {baseURL: options.baseURL, model: options.model},
+    {baseURL: options.baseURL, model: options.model ?? options.settingsModel},
     options.warn,
   )
   const {api, apiKey, authScheme, baseURL, maxRetries} = endpoint

@@ -70,6 +70,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
           env,
           fakeModel: options.fakeModel,
           model: options.model,
+          settingsModel: loaded.origins.model === 'default' ? undefined : config.model,
           warn,
         })
   const registry = new ToolRegistry()

@@ -28,6 +28,8 @@ interface BuiltinProvider {
   keyVariable?: string
   /** Local servers take any key. */
   local?: boolean
+  /** What it is asked for when nothing names a model; absent: the `model` setting's default. */
+  defaultModel?: string
 }
 
 export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
@@ -35,7 +37,8 @@ export const BUILTIN_PROVIDERS: Readonly<Record<string, BuiltinProvider>> = {
   hanzo: {baseURL: 'https://api.hanzo.ai/v1', keyVariable: 'HANZO_API_KEY'},
   lmstudio: {baseURL: 'http://127.0.0.1:1234/v1', local: true},
   ollama: {baseURL: 'http://127.0.0.1:11434/v1', local: true},
-  openai: {baseURL: 'https://api.openai.com/v1', keyVariable: 'OPENAI_API_KEY'},
+  // OpenAI's current general model with API access (developers.openai.com/codex/models, 2026).
+  openai: {baseURL: 'https://api.openai.com/v1', defaultModel: 'gpt-5.5', keyVariable: 'OPENAI_API_KEY'},
   vllm: {baseURL: 'http://127.0.0.1:8000/v1', local: true},
 }
 
@@ -43,6 +46,8 @@ export const DEFAULT_PROVIDER = 'hanzo'
 export const DEFAULT_MAX_RETRIES = 2
 
 /**
+ * `flags.model` is the model a flag or the settings name (not the built-in default, which is
+ * Anthropic's: a provider with a default of its own gets that instead).
  * `storedKey` is the provider's own credential from `auth login` (an API key or an OAuth access
  * token): a key from the environment or the user settings wins over it (HIP-301 §6), and unlike
  * those it is sent to a local server too, since it was issued for this very provider.
@@ -76,7 +81,8 @@ export function resolveEndpoint(
     baseURL,
     local,
     maxRetries: config.max_retries ?? DEFAULT_MAX_RETRIES,
-    model: flags.model ?? config.model,
+    // A model named by a flag or the settings, else the provider's own, else the built-in default.
+    model: flags.model ?? builtin?.defaultModel ?? config.model,
     provider,
   }
 }

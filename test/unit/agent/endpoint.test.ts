@@ -13,6 +13,17 @@ const config = (settings: Partial<HanzoConfig> = {}): HanzoConfig => ({
 })
 
 describe('resolveEndpoint', () => {
+  it('asks a provider with a default model of its own for it when nothing names one', () => {
+    expect(resolveEndpoint(config({provider: 'openai'}), {OPENAI_API_KEY: 'sk-o'})).toMatchObject({
+      model: 'gpt-5.5',
+      provider: 'openai',
+    })
+    expect(resolveEndpoint(config({provider: 'openai'}), {OPENAI_API_KEY: 'sk-o'}, {model: 'gpt-5.4'}).model).toBe(
+      'gpt-5.4',
+    )
+    expect(resolveEndpoint(config({api_key: 'sk-h'}), {}).model).toBe('m')
+  })
+
   it("defaults to Hanzo's API with the configured key, over chat completions", () => {
     expect(resolveEndpoint(config({api_key: 'sk-secret'}), {})).toMatchObject({
       api: 'chat_completions',
