@@ -154,7 +154,7 @@ describe('on a terminal', () => {
 
   it.each([
     [['rn'], 'Did you mean run?'],
-    [['auth', 'login'], 'Provider to log in to'],
+    [['auth', 'login'], 'How to log in'],
   ])('Ctrl-C at the prompt of %j: "Cancelled", exit 130', async (args, prompt) => {
     const term = start(...args)
     await term.waitFor(prompt)
