@@ -4,42 +4,12 @@ import {findExecutable} from '@hanzo-dev/sdk'
  * Builtins and keywords of every POSIX sh: a hook such as `exit 2` (deny everything) or
  * `if ...; then ...; fi` runs without any file on PATH.
  */
+// The shell's own words, a few to a line (not tool names: `exec` here is the shell builtin).
+// prettier-ignore
 const SHELL_WORDS = new Set([
-  '!',
-  '.',
-  ':',
-  '[',
-  '{',
-  'break',
-  'case',
-  'cd',
-  'command',
-  'continue',
-  'echo',
-  'eval',
-  'exec',
-  'exit',
-  'export',
-  'false',
-  'for',
-  'if',
-  'printf',
-  'read',
-  'readonly',
-  'return',
-  'set',
-  'shift',
-  'test',
-  'times',
-  'trap',
-  'true',
-  'type',
-  'ulimit',
-  'umask',
-  'unset',
-  'until',
-  'wait',
-  'while',
+  '!', '.', ':', '[', '{', 'break', 'case', 'cd', 'command', 'continue', 'echo', 'eval', 'exec', 'exit',
+  'export', 'false', 'for', 'if', 'printf', 'read', 'readonly', 'return', 'set', 'shift', 'test', 'times',
+  'trap', 'true', 'type', 'ulimit', 'umask', 'unset', 'until', 'wait', 'while',
 ])
 
 export type CommandWord = {word: string} | {problem: string}
