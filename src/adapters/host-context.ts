@@ -3,6 +3,7 @@ import {homedir} from 'node:os'
 import type {HostContext} from '@hanzo-dev/sdk'
 
 import {loadConfig} from '../core/config/load.js'
+import {originTier, type SettingTier} from '../core/config/precedence.js'
 import {redactForPlugins} from '../core/config/redact.js'
 import {untrustedForPlugins} from '../core/config/trust-review.js'
 import type {ConfigWarning, HanzoConfig, LoadedConfig} from '../core/config/types.js'
@@ -39,10 +40,9 @@ export function hostInput(
 
 /** The tier of each merged setting: origins name a file or an environment variable; defaults are left out. */
 function settingTiers(loaded: Partial<Pick<LoadedConfig, 'origins' | 'files'>>): NonNullable<HostInput['tiers']> {
-  const tiers: Record<string, 'user' | 'project' | 'local' | 'env'> = {}
+  const tiers: Record<string, SettingTier> = {}
   for (const [key, origin] of Object.entries(loaded.origins ?? {})) {
-    const tier =
-      loaded.files?.find((file) => file.path === origin)?.tier ?? (/^[A-Z][A-Z\d_]*$/.test(origin) ? 'env' : undefined)
+    const tier = originTier(origin, loaded.files)
     if (tier) tiers[key] = tier
   }
 

@@ -1,9 +1,11 @@
 import {chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync} from 'node:fs'
-import {createServer, type IncomingHttpHeaders} from 'node:http'
+import {createServer} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
+import type {Script} from '../../src/testing/fake-model/script.js'
+import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
 import {makeSandbox, runCli, type Sandbox} from '../helpers/cli.js'
 
 const PLUGINS = ['git', 'hooks', 'sandbox', 'lsp', 'agents', 'mcp'].map((p) => `@hanzo-dev/plugin-${p}`)
@@ -133,59 +135,146 @@ describe('hanzo-dev doctor', () => {
     expect(existsSync(join(box.env.XDG_DATA_HOME, 'hanzo-dev'))).toBe(false)
   })
 
-  it('checks that the configured model endpoint answers, without sending the key; a closed port fails it; --offline skips it', async () => {
-    const seen: IncomingHttpHeaders[] = []
-    const server = createServer((request, response) => {
-      seen.push(request.headers)
-      response.writeHead(404).end('404 page not found')
+  describe('the model endpoint, asked for its models as a run asks it', () => {
+    let model: FakeModel | undefined
+    afterEach(async () => {
+      await model?.close()
+      model = undefined
     })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    const {port} = server.address() as AddressInfo
-    const userFile = join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json')
-    mkdirSync(join(userFile, '..'), {recursive: true})
-    const settings = {
-      provider: 'local',
-      providers: {local: {api_key: 'sk-local-secret', base_url: `http://127.0.0.1:${port}/v1?token=url-secret`}},
-    }
-    writeFileSync(userFile, JSON.stringify(settings), {mode: 0o600})
-    const doctor = async (...flags: string[]) => {
-      const {exitCode, stdout} = await runCli(['doctor', '--json', ...flags], {cwd: box.home, env: box.env})
+
+    const userFile = () => join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json')
+    /** Settings of a custom provider at `url`, with its own key and a model; doctor's model checks and exit code. */
+    const doctor = async (url: string, extra: {flags?: string[]; env?: Record<string, string>} = {}) => {
+      mkdirSync(join(userFile(), '..'), {recursive: true})
+      const settings = {
+        model: 'qwen3:8b',
+        provider: 'local',
+        providers: {local: {api_key: 'sk-local-secret', base_url: `${url}?token=url-secret`}},
+      }
+      writeFileSync(userFile(), JSON.stringify(settings), {mode: 0o600})
+      const {exitCode, stdout} = await runCli(['doctor', '--json', ...(extra.flags ?? [])], {
+        cwd: box.home,
+        env: {...box.env, ...extra.env},
+      })
       expect(stdout).not.toMatch(/secret/)
       const {checks} = JSON.parse(stdout) as {checks: Check[]}
       return {checks: checks.filter((c) => c.id.startsWith('core.model')), exitCode}
     }
 
-    try {
-      const up = await doctor()
-      expect(up.checks).toEqual([
+    const serve = async (models: Script['models']) => {
+      model = await startFakeModel({models, turns: []})
+      return model.url
+    }
+
+    it('passes when the endpoint lists the model, having sent the key a run sends', async () => {
+      const url = await serve(['llama3', 'qwen3:8b'])
+      const {checks, exitCode} = await doctor(url)
+      const port = new URL(url).port
+      expect(checks).toEqual([
         expect.objectContaining({detail: 'local (providers.local)', id: 'core.model.provider', status: 'ok'}),
         expect.objectContaining({
-          detail: `http://127.0.0.1:${port}/[redacted]?[redacted] answered (HTTP 404)`,
+          detail: `http://127.0.0.1:${port}/[redacted]?[redacted] (local) lists 2 models`,
           id: 'core.model.endpoint',
           status: 'ok',
         }),
+        expect.objectContaining({detail: 'qwen3:8b', id: 'core.model.listed', status: 'ok'}),
       ])
-      expect(up.exitCode).toBe(0)
-      expect(seen).toHaveLength(1)
-      expect(seen[0].authorization).toBeUndefined()
-    } finally {
-      await new Promise((resolve) => server.close(resolve))
-    }
-
-    const down = await doctor()
-    expect(down.checks[1]).toMatchObject({
-      detail: expect.stringContaining('connection refused'),
-      id: 'core.model.endpoint',
-      status: 'fail',
+      expect(exitCode).toBe(0)
+      expect(model!.requests.map((r) => [r.method, r.path, r.headers.authorization])).toEqual([
+        ['GET', '/v1/models', 'Bearer [redacted]'],
+      ])
     })
-    expect(down.checks[1].hint).toBe(
-      `check providers.local.base_url (file:${userFile}), or run hanzo-dev doctor --offline to skip this check`,
-    )
-    expect(down.exitCode).toBe(1)
 
-    const offline = await doctor('--offline')
-    expect(offline.checks[1]).toMatchObject({id: 'core.model.endpoint', status: 'skip'})
-    expect(offline.exitCode).toBe(0)
+    it.each([
+      [401, 'Incorrect API key provided.'],
+      [403, 'This key may not use this project.'],
+    ])('fails on HTTP %i with the server message, naming the key to check', async (status, message) => {
+      const {checks, exitCode} = await doctor(await serve({body: {message}, status}))
+      expect(checks[1]).toMatchObject({
+        detail: expect.stringContaining(`: HTTP ${status}: ${message}`),
+        hint: expect.stringContaining('providers.local.api_key'),
+        id: 'core.model.endpoint',
+        status: 'fail',
+      })
+      expect(checks).toHaveLength(2)
+      expect(exitCode).toBe(1)
+    })
+
+    it('fails on HTTP 404, naming the base URL setting to check', async () => {
+      const {checks, exitCode} = await doctor(await serve({status: 404}))
+      expect(checks[1]).toMatchObject({
+        detail: expect.stringContaining('HTTP 404: fake-model: scripted HTTP 404'),
+        hint: `check providers.local.base_url (file:${userFile()}): the server has no model list there (does the URL lack its /v1?)`,
+        status: 'fail',
+      })
+      expect(exitCode).toBe(1)
+    })
+
+    it('fails a model the endpoint does not list, and says what it does list', async () => {
+      const {checks, exitCode} = await doctor(await serve(['llama3', 'mistral']))
+      expect(checks[2]).toMatchObject({
+        detail: expect.stringMatching(
+          /^qwen3:8b \(file:.*settings\.json\) is not a model .* lists: it lists llama3, mistral$/,
+        ),
+        id: 'core.model.listed',
+        status: 'fail',
+      })
+      expect(exitCode).toBe(1)
+    })
+
+    it('fails a Claude model on provider openai, with HANZO_BASE_URL winning over the file', async () => {
+      const url = await serve(['gpt-5.5', 'gpt-5.4-mini'])
+      mkdirSync(join(userFile(), '..'), {recursive: true})
+      writeFileSync(userFile(), JSON.stringify({model: 'claude-sonnet-4-20250514', provider: 'openai'}), {mode: 0o600})
+      const env = {...box.env, HANZO_BASE_URL: url, OPENAI_API_KEY: 'sk-openai-secret'}
+      const {exitCode, stdout} = await runCli(['doctor', '--json'], {cwd: box.home, env})
+      const checks = (JSON.parse(stdout) as {checks: Check[]}).checks.filter((c) => c.id.startsWith('core.model'))
+      expect(checks.map((c) => [c.id, c.status])).toEqual([
+        ['core.model.provider', 'ok'],
+        ['core.model.endpoint', 'ok'],
+        ['core.model.listed', 'fail'],
+      ])
+      expect(checks[2].detail).toContain('claude-sonnet-4-20250514')
+      expect(exitCode).toBe(1)
+    })
+
+    it('warns, not passes, when the endpoint answers without a model list', async () => {
+      const server = createServer((_request, response) => {
+        response.writeHead(200, {'content-type': 'text/html'}).end('<!doctype html><p>It works!</p>')
+      })
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      try {
+        const {checks, exitCode} = await doctor(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`)
+        expect(checks.slice(1)).toEqual([
+          expect.objectContaining({detail: expect.stringContaining('an HTML page'), status: 'warn'}),
+          expect.objectContaining({detail: 'qwen3:8b: not checked', id: 'core.model.listed', status: 'skip'}),
+        ])
+        expect(exitCode).toBe(0)
+      } finally {
+        server.closeAllConnections()
+        await new Promise((resolve) => server.close(resolve))
+      }
+    })
+
+    it('fails a closed port, naming the setting; --offline contacts nothing', async () => {
+      const url = await serve([])
+      await model!.close()
+      model = undefined
+      const down = await doctor(url)
+      expect(down.checks[1]).toMatchObject({
+        detail: expect.stringContaining('connection refused'),
+        id: 'core.model.endpoint',
+        status: 'fail',
+      })
+      expect(down.checks[1].hint).toBe(
+        `check providers.local.base_url (file:${userFile()}), or run hanzo-dev doctor --offline to skip this check`,
+      )
+      expect(down.exitCode).toBe(1)
+
+      const offline = await doctor(url, {flags: ['--offline']})
+      expect(offline.checks[1]).toMatchObject({id: 'core.model.endpoint', status: 'skip'})
+      expect(offline.exitCode).toBe(0)
+    })
   })
 
   it('fails a provider that does not exist, naming where it was set and the ones that do', async () => {

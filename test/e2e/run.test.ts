@@ -357,6 +357,37 @@ describe('hanzo-dev run', () => {
     expect((model.requests[1].body as {model: string}).model).toBe('gpt-5.4-mini')
   })
 
+  it('lets the environment win over every file: HANZO_BASE_URL over a provider set in a file, HANZO_PROVIDER over its model', async () => {
+    model = await startFakeModel({turns: [{text: 'one'}, {text: 'two'}, {text: 'three'}]})
+    mkdirSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
+    const userFile = join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json')
+    const run = (settings: object, env: Record<string, string>) => {
+      writeFileSync(userFile, JSON.stringify(settings))
+      return runCli(['run', 'hi'], {cwd: dirs.project, env: {...dirs.box.env, OPENAI_API_KEY: 'sk-env-test', ...env}})
+    }
+
+    // Nothing listens at the file's URL: the request reaches the fake model only by HANZO_BASE_URL.
+    const fileUrl = 'http://127.0.0.1:9/v1'
+    const named = await run(
+      {model: 'claude-sonnet-4', provider: 'openai', providers: {openai: {base_url: fileUrl}}},
+      {HANZO_BASE_URL: model.url},
+    )
+    expect(named).toMatchObject({exitCode: 0, stdout: 'one'})
+    expect((model.requests[0].body as {model: string}).model).toBe('claude-sonnet-4')
+
+    // A model chosen in a file for another provider gives way to the provider the environment names.
+    const switched = await run({model: 'claude-sonnet-4'}, {HANZO_BASE_URL: model.url, HANZO_PROVIDER: 'openai'})
+    expect(switched).toMatchObject({exitCode: 0, stdout: 'two'})
+    expect((model.requests[1].body as {model: string}).model).toBe('gpt-5.5')
+
+    const both = await run(
+      {model: 'claude-sonnet-4'},
+      {HANZO_BASE_URL: model.url, HANZO_MODEL: 'gpt-5.4-mini', HANZO_PROVIDER: 'openai'},
+    )
+    expect(both).toMatchObject({exitCode: 0, stdout: 'three'})
+    expect((model.requests[2].body as {model: string}).model).toBe('gpt-5.4-mini')
+  })
+
   it("runs the README's first command: the demo task on the scripted demo model", async () => {
     const result = await runCli(['run', 'what is in this repository?', '--fake-model', 'examples/demo/model.json'], {
       cwd: REPO_ROOT,

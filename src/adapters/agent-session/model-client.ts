@@ -5,6 +5,7 @@ import type {ApiClient, ModelError} from '../../core/agent/types.js'
 import {redactBaseUrl} from '../../core/config/redact.js'
 import {UserError} from '../../core/errors.js'
 import {resolveRunEndpoint} from '../auth/auth-context.js'
+import type {SettingRank} from '../../core/config/precedence.js'
 import type {HanzoConfig} from '../../core/config/types.js'
 
 export interface ModelClientOptions {
@@ -17,6 +18,8 @@ export interface ModelClientOptions {
    */
   settingsModel?: string
   baseURL?: string
+  /** Where each setting came from (`settingRank`): which of two settings that decide one thing wins. */
+  rank?: SettingRank
   /** A model script to replay instead of a server (hidden `--fake-model`). */
   fakeModel?: string
   warn(message: string): void
@@ -45,7 +48,7 @@ export async function modelClient(
   const endpoint = await resolveRunEndpoint(
     options.config,
     options.env,
-    {baseURL: options.baseURL, model: options.model ?? options.settingsModel},
+    {baseURL: options.baseURL, model: options.model ?? options.settingsModel, rank: options.rank},
     options.warn,
   )
   const {api, apiKey, authScheme, baseURL, maxRetries} = endpoint
@@ -68,7 +71,7 @@ export type ErrorHint = (error: ModelError) => string | undefined
  * the provider has its own (endpoint.ts): the keys of Hanzo's and OpenAI's APIs never go there,
  * so "check HANZO_API_KEY" would send the user after the wrong thing.
  */
-function modelErrorHint(
+export function modelErrorHint(
   error: ModelError,
   endpoint?: Pick<ModelEndpoint, 'apiKey' | 'baseURL' | 'local' | 'provider'>,
 ): string | undefined {

@@ -4,7 +4,9 @@ import {type AgentSession, type AgentSessionOptions, canonicalize, type Middlewa
 import {formatWarning} from '@hanzo-dev/sdk/settings'
 import {printable} from '@hanzo-dev/sdk/terminal-text'
 
+import {settingsModel} from '../../core/agent/endpoint.js'
 import {buildSystemPrompt} from '../../core/agent/system-prompt.js'
+import {settingRank} from '../../core/config/precedence.js'
 import type {LoadedConfig} from '../../core/config/types.js'
 import {UserError} from '../../core/errors.js'
 import {resolvePaths} from '../../core/paths.js'
@@ -61,6 +63,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   const {configDir, dataDir} = resolvePaths(env, homedir())
   // Before the model client: a wrong session id is the first thing to say.
   const recording = await SessionRecording.open({cwd, dataDir, projectRoot, session: options.session, warn})
+  const rank = settingRank(loaded)
   const model =
     options.model === false
       ? TOOLS_ONLY
@@ -70,7 +73,8 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
           env,
           fakeModel: options.fakeModel,
           model: options.model,
-          settingsModel: loaded.origins.model === 'default' ? undefined : config.model,
+          rank,
+          settingsModel: settingsModel(config, rank),
           warn,
         })
   const registry = new ToolRegistry()

@@ -26,6 +26,11 @@ export interface AnthropicClientOptions {
   thinkingBudgetTokens?: number
 }
 
+/** The base URL requests add `/v1/...` to: our other providers' base URLs end in /v1, and users carry that habit over. */
+export function anthropicRoot(baseURL: string): string {
+  return baseURL.replace(/\/+$/, '').replace(/\/v1$/, '')
+}
+
 /** `POST /v1/messages`, streaming. The `raw` of `message_stop` is the whole message, thinking blocks included. */
 export function anthropicMessages(options: AnthropicRequestOptions = {}): WireApi {
   return {
@@ -47,8 +52,7 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Api
   const key = options.apiKey || undefined
   const bearer = options.authScheme === 'bearer'
   return createWireClient({
-    // Our other providers' base URLs end in /v1, and users carry that habit over.
-    baseURL: baseURL.replace(/\/+$/, '').replace(/\/v1$/, ''),
+    baseURL: anthropicRoot(baseURL),
     context: {endpoint: redactBaseUrl(baseURL), expectedReply: 'an Anthropic Messages API reply', secret: key},
     timeoutMs: options.timeoutMs,
     transport: createHttpTransport({

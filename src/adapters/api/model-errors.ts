@@ -81,11 +81,12 @@ export function streamEndedEarly(context: ErrorContext): ModelError {
   return modelError(`The model stream${at(context)} ended before the reply was complete.`, context)
 }
 
-/** A 200 whose body is neither the API's reply nor an error object. */
-export function unexpectedReply(what: string, context: ErrorContext): ModelError {
+/** A 200 whose body is neither the API's reply nor an error object; `code` says what was asked for, when callers tell such answers apart. */
+export function unexpectedReply(what: string, context: ErrorContext, code?: string): ModelError {
   return modelError(
     `The model server${at(context)} sent ${what}, not ${context.expectedReply ?? 'an OpenAI-compatible reply'}. ${CONFIG_HINT}`,
     context,
+    {code},
   )
 }
 

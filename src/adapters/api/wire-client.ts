@@ -104,7 +104,8 @@ function failure(
   }
 }
 
-function baseUrlProblem(baseURL: string): string | undefined {
+/** What is wrong with a base URL no request can go to, for `invalidBaseUrl`; undefined when it is fine. */
+export function baseUrlProblem(baseURL: string): string | undefined {
   let url: URL
   try {
     url = new URL(baseURL)

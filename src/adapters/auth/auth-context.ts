@@ -1,6 +1,12 @@
 import {homedir} from 'node:os'
 
-import {configuredKey, DEFAULT_PROVIDER, type ModelEndpoint, resolveEndpoint} from '../../core/agent/endpoint.js'
+import {
+  configuredKey,
+  DEFAULT_PROVIDER,
+  type EndpointChoice,
+  type ModelEndpoint,
+  resolveEndpoint,
+} from '../../core/agent/endpoint.js'
 import {openCredentialStore} from '../credentials/open-store.js'
 import type {Credential, CredentialStore} from '../../core/auth/credentials.js'
 import {providerRefresher} from '../../core/auth/grant.js'
@@ -65,7 +71,7 @@ export function bearerOf(credential: Credential): string {
 export async function resolveRunEndpoint(
   config: HanzoConfig,
   env: Readonly<Record<string, string | undefined>>,
-  flags: {model?: string; baseURL?: string},
+  flags: EndpointChoice,
   warn: (message: string) => void,
 ): Promise<ModelEndpoint> {
   const named = config.provider ?? (flags.baseURL || config.base_url ? DEFAULT_PROVIDER : undefined)

@@ -1,3 +1,4 @@
+import {type SettingRank, TIER_RANK, UNRANKED} from '../config/precedence.js'
 import {redactBaseUrl} from '../config/redact.js'
 import type {HanzoConfig} from '../config/types.js'
 import {UserError} from '../errors.js'
@@ -5,8 +6,9 @@ import {UserError} from '../errors.js'
 /**
  * Where a run's model requests go. Hanzo's API is the default; any OpenAI-compatible server
  * (Ollama, vLLM, LM Studio) works through a base URL. Precedence, highest first: the
- * `--base-url` / `--model` flags, then the settings (whose own precedence already puts
- * HANZO_BASE_URL / HANZO_MODEL / HANZO_API_KEY over the files), then the provider's defaults.
+ * `--base-url` / `--model` flags, then the settings, then the provider's defaults. Among the
+ * settings the environment wins over every file, then local, project, user (`SettingRank`), also
+ * where two keys decide one thing: see `providerTarget` (base URL) and `settingsModel`.
  */
 export interface ModelEndpoint {
   provider: string
@@ -55,19 +57,17 @@ export const DEFAULT_MAX_RETRIES = 2
 export function resolveEndpoint(
   config: HanzoConfig,
   env: Readonly<Record<string, string | undefined>>,
-  flags: {model?: string; baseURL?: string} = {},
+  flags: EndpointChoice = {},
   storedKey?: string,
 ): ModelEndpoint {
-  const {baseURL, builtin, custom, onDefaultProvider, provider} = providerTarget(config, flags)
+  const {baseURL, baseUrlSetting, builtin, custom, provider} = providerTarget(config, flags)
   const host = hostOf(baseURL)
   const local = host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || builtin?.local === true
   // A local server gets no key but its own: the Hanzo or OpenAI key has no business there.
   const configured = configuredKey(config, env, provider)?.key
   // A stored login may go to the provider's own URL, local or not, but never to a local server
   // that --base-url or base_url put in its place.
-  const redirected =
-    flags.baseURL !== undefined ||
-    (custom?.base_url === undefined && onDefaultProvider && config.base_url !== undefined)
+  const redirected = flags.baseURL !== undefined || baseUrlSetting === 'base_url'
   const apiKey = custom?.api_key ?? (local ? undefined : configured) ?? (local && redirected ? undefined : storedKey)
   if (!apiKey && !local) {
     throw new UserError(`No API key for ${redactBaseUrl(baseURL)}`, {
@@ -99,20 +99,61 @@ export function unknownProviderError(provider: string, known: readonly string[],
 }
 
 /**
- * The provider a run talks to and the base URL its requests go to, before any key is looked for
- * (`doctor` checks that URL without one). An unknown provider or one without a base URL is a UserError.
+ * What a caller chose for this run: `--model` / `--base-url` (or the model the settings name for
+ * it, `settingsModel`), and where each setting came from (without it every setting ranks the same).
  */
-export function providerTarget(config: HanzoConfig, flags: {baseURL?: string} = {}) {
+export interface EndpointChoice {
+  model?: string
+  baseURL?: string
+  rank?: SettingRank
+}
+
+/**
+ * The provider a run talks to and the base URL its requests go to, before any key is looked for,
+ * with the setting that gave the URL (undefined: a flag or the provider's own). An unknown
+ * provider or one without a base URL is a UserError.
+ *
+ * The top-level `base_url` is the default provider's. It applies to another provider too when
+ * it comes from the environment (HANZO_BASE_URL, as --base-url: the environment wins over every
+ * file) or from a higher tier than the one that chose the provider; a `base_url` left in the
+ * user settings does not follow a project to its own provider. Against `providers.<name>.base_url`
+ * the higher tier wins, the provider's own on a tie.
+ */
+export function providerTarget(config: HanzoConfig, choice: Omit<EndpointChoice, 'model'> = {}) {
   const provider = config.provider ?? DEFAULT_PROVIDER
   const builtin: BuiltinProvider | undefined = BUILTIN_PROVIDERS[provider]
   const custom = config.providers?.[provider]
   if (!builtin && !custom) throw unknownProviderError(provider, knownProviders(config))
-  const onDefaultProvider = config.provider === undefined || provider === DEFAULT_PROVIDER
+  const rank = choice.rank ?? UNRANKED
+  const own = `providers.${provider}.base_url`
+  const topApplies =
+    config.base_url !== undefined &&
+    (config.provider === undefined ||
+      provider === DEFAULT_PROVIDER ||
+      rank('base_url') === TIER_RANK.env ||
+      rank('base_url') > rank('provider'))
+  let baseUrlSetting: string | undefined
+  if (choice.baseURL === undefined) {
+    if (topApplies && (custom?.base_url === undefined || rank('base_url') > rank(own))) baseUrlSetting = 'base_url'
+    else if (custom?.base_url !== undefined) baseUrlSetting = own
+  }
+
   const baseURL =
-    flags.baseURL ?? custom?.base_url ?? (onDefaultProvider ? config.base_url : undefined) ?? builtin?.baseURL
+    choice.baseURL ?? (baseUrlSetting === 'base_url' ? config.base_url : custom?.base_url) ?? builtin?.baseURL
   if (!baseURL)
     throw new UserError(`Provider "${provider}" has no base_url`, {hint: `set providers.${provider}.base_url`})
-  return {baseURL, builtin, custom, onDefaultProvider, provider}
+  return {baseURL, baseUrlSetting, builtin, custom, provider}
+}
+
+/**
+ * The model the settings name for the run, for `EndpointChoice.model`: none when no tier names
+ * one (the built-in default), or when it comes from a lower tier than the provider (a model
+ * chosen for another provider: `HANZO_PROVIDER=openai` over a user file's Claude model asks for
+ * OpenAI's default instead).
+ */
+export function settingsModel(config: Pick<HanzoConfig, 'model'>, rank: SettingRank): string | undefined {
+  const tier = rank('model')
+  return tier > 0 && tier >= rank('provider') ? config.model : undefined
 }
 
 /** A key for `provider` from the user settings or the environment, and where it came from (never the key in messages). */

@@ -76,7 +76,8 @@ export class ScriptCursor {
   }
 }
 
-function scriptedStatus(turn: HttpErrorTurn): Outcome {
+/** A scripted HTTP error, with the default message and the header that makes clients retry at once. */
+export function scriptedStatus(turn: Omit<HttpErrorTurn, 'expect'>): Extract<Outcome, {kind: 'http_error'}> {
   const names = Object.keys(turn.headers ?? {}).map((name) => name.toLowerCase())
   // So that tests and demos do not wait out the client's default backoff (0.5 s, 1 s, ...).
   const retryNow = isRetryableStatus(turn.status) && !names.includes('retry-after') && !names.includes('retry-after-ms')
@@ -90,7 +91,11 @@ function scriptedStatus(turn: HttpErrorTurn): Outcome {
   return failure(turn.status, headers, body)
 }
 
-function failure(status: number, headers: Record<string, string>, body: ScriptErrorObject | string): Outcome {
+function failure(
+  status: number,
+  headers: Record<string, string>,
+  body: ScriptErrorObject | string,
+): Extract<Outcome, {kind: 'http_error'}> {
   return {body, headers, kind: 'http_error', status}
 }
 

@@ -67,9 +67,14 @@ export interface ErrorBodyTurn {
 
 export type Turn = ReplyTurn | HttpErrorTurn | ErrorBodyTurn
 
+/** One model `GET /v1/models` lists: its id, or the id with what a server may say of it. */
+export type ListedModel = string | {id: string; created?: number; owned_by?: string; context_window?: number}
+
 export interface Script {
-  /** The model `GET /v1/models` lists and the replies name. Default `fake-model`. */
+  /** The model the replies name (and `GET /v1/models` lists, unless `models` says otherwise). Default `fake-model`. */
   model?: string
+  /** What `GET /v1/models` answers: these models, or this HTTP error. Default: the script's `model`. */
+  models?: ListedModel[] | Omit<HttpErrorTurn, 'expect'>
   turns: Turn[]
 }
 
@@ -122,8 +127,11 @@ export function parseScript(value: unknown, source = 'script'): Script {
   const script = value as Record<string, unknown>
   // `$comment` says what a script is for, as in the conformance vectors.
   for (const key of Object.keys(script))
-    if (!['$comment', 'model', 'turns'].includes(key)) fail(key, 'unknown key (expected "model", "turns", "$comment")')
+    if (!['$comment', 'model', 'models', 'turns'].includes(key))
+      fail(key, 'unknown key (expected "model", "models", "turns", "$comment")')
   if (script.model !== undefined && typeof script.model !== 'string') fail('model', 'must be a string')
+  if (Array.isArray(script.models)) script.models.forEach((model, i) => checkListedModel(model, `models[${i}]`, fail))
+  else if (script.models !== undefined) checkModelsError(script.models, fail)
   if (!Array.isArray(script.turns)) fail('turns', 'must be an array')
   ;(script.turns as unknown[]).forEach((turn, index) => checkTurn(turn, `turns[${index}]`, fail))
   return value as Script
@@ -168,6 +176,28 @@ function checkTurn(turn: unknown, where: string, fail: Fail): void {
   if (kind === 'error_body' && !isErrorObject(t.error_body))
     fail(`${where}.error_body`, 'must be an error object with a "message" string')
   if (t.expect !== undefined) checkExpect(t.expect, `${where}.expect`, fail)
+}
+
+const LISTED_MODEL_KEYS = ['id', 'created', 'owned_by', 'context_window']
+
+function checkListedModel(model: unknown, where: string, fail: Fail): void {
+  if (typeof model === 'string') return
+  if (!isRecord(model) || typeof model.id !== 'string')
+    fail(where, 'must be a model id or {"id": string, "created"?, "owned_by"?, "context_window"?}')
+  const m = model as Record<string, unknown>
+  for (const key of Object.keys(m))
+    if (!LISTED_MODEL_KEYS.includes(key)) fail(where, `unknown key "${key}"; allowed: ${LISTED_MODEL_KEYS.join(', ')}`)
+  for (const key of ['created', 'context_window'])
+    if (m[key] !== undefined && !isCount(m[key])) fail(`${where}.${key}`, 'must be a non-negative integer')
+  if (m.owned_by !== undefined && typeof m.owned_by !== 'string') fail(`${where}.owned_by`, 'must be a string')
+}
+
+/** `models` as an HTTP error: checked as a turn of that kind is, without `expect`. */
+function checkModelsError(models: unknown, fail: Fail): void {
+  if (!isRecord(models) || !('status' in models))
+    fail('models', 'must be an array of models or an HTTP error {"status", "body"?, "headers"?}')
+  if ('expect' in (models as Record<string, unknown>)) fail('models', 'unknown key "expect" for the model list')
+  checkTurn(models, 'models', fail)
 }
 
 function checkToolCall(call: unknown, where: string, fail: Fail): void {

@@ -7,6 +7,7 @@ import {isRecord, REDACTED} from '@hanzo-dev/sdk/settings'
 import {anthropicFormat} from './anthropic-format.js'
 import {chatFormat} from './chat-format.js'
 import {responsesFormat} from './responses-format.js'
+import {modelsAnswer} from './models-route.js'
 import {loadScript, type ScriptSource} from './script.js'
 import {type Outcome, ScriptCursor} from './script-cursor.js'
 import {type FakeWireFormat, httpErrorBody} from './wire-format.js'
@@ -66,14 +67,13 @@ export async function startFakeModel(source: ScriptSource, options: FakeModelOpt
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const text = await readBody(request)
-    const path = new URL(request.url ?? '/', 'http://fake').pathname
+    const url = new URL(request.url ?? '/', 'http://fake')
+    const {pathname: path} = url
     const body = parseBody(text)
     requests.push({body, headers: redactHeaders(request.headers), method: request.method ?? 'GET', path})
     if (request.method === 'GET' && path === '/v1/models') {
-      sendJson(response, 200, {
-        data: [{created: 0, id: cursor.model, object: 'model', owned_by: 'fake-model'}],
-        object: 'list',
-      })
+      const listing = modelsAnswer(script, url, request.headers)
+      response.writeHead(listing.status, listing.headers).end(listing.text)
       return
     }
 

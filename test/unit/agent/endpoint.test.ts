@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 
-import {configuredKey, resolveEndpoint} from '../../../src/core/agent/endpoint.js'
+import {configuredKey, resolveEndpoint, settingsModel} from '../../../src/core/agent/endpoint.js'
+import {type SettingRank, TIER_RANK} from '../../../src/core/config/precedence.js'
 import type {HanzoConfig} from '../../../src/core/config/types.js'
 import {UserError} from '../../../src/core/errors.js'
 
@@ -130,6 +131,62 @@ describe('resolveEndpoint', () => {
     expect(configuredKey(config({providers: {corp: {api_key: 'c'}}}), {}, 'corp')).toEqual({
       key: 'c',
       source: 'providers.corp.api_key',
+    })
+  })
+
+  describe('where two settings decide one thing, the higher tier wins (environment, local, project, user)', () => {
+    const ranked =
+      (tiers: Record<string, keyof typeof TIER_RANK>): SettingRank =>
+      (key) =>
+        tiers[key] ? TIER_RANK[tiers[key]] : 0
+    const openai = config({base_url: 'http://127.0.0.1:9/v1', provider: 'openai'})
+
+    it('HANZO_BASE_URL applies to any provider, over its own base_url from a file', () => {
+      const env = {OPENAI_API_KEY: 'sk-o'}
+      expect(resolveEndpoint(openai, env, {rank: ranked({base_url: 'env', provider: 'user'})}).baseURL).toBe(
+        'http://127.0.0.1:9/v1',
+      )
+      expect(resolveEndpoint(openai, env, {rank: ranked({base_url: 'env', provider: 'env'})}).baseURL).toBe(
+        'http://127.0.0.1:9/v1',
+      )
+      const own = config({
+        base_url: 'http://127.0.0.1:9/v1',
+        provider: 'openai',
+        providers: {openai: {base_url: 'https://proxy.example/v1'}},
+      })
+      const rank = ranked({base_url: 'env', provider: 'project', 'providers.openai.base_url': 'project'})
+      expect(resolveEndpoint(own, env, {rank}).baseURL).toBe('http://127.0.0.1:9/v1')
+      // A provider's own URL wins over a top-level one from the same or a lower tier.
+      expect(
+        resolveEndpoint(own, env, {rank: ranked({base_url: 'user', 'providers.openai.base_url': 'user'})}).baseURL,
+      ).toBe('https://proxy.example/v1')
+    })
+
+    it("leaves a file's base_url to the default provider when a higher or the same tier chose another", () => {
+      const env = {OPENAI_API_KEY: 'sk-o'}
+      for (const tiers of [
+        {base_url: 'user', provider: 'project'},
+        {base_url: 'user', provider: 'user'},
+        {base_url: 'project', provider: 'env'},
+      ] as const)
+        expect(resolveEndpoint(openai, env, {rank: ranked(tiers)}).baseURL).toBe('https://api.openai.com/v1')
+      expect(resolveEndpoint(openai, env, {rank: ranked({base_url: 'project', provider: 'user'})}).baseURL).toBe(
+        'http://127.0.0.1:9/v1',
+      )
+    })
+
+    it('never sends a stored login to a local server HANZO_BASE_URL put in place of the provider', () => {
+      const rank = ranked({base_url: 'env', provider: 'user'})
+      expect(resolveEndpoint(openai, {}, {rank}, 'openai-login')).toMatchObject({apiKey: undefined, local: true})
+    })
+
+    it('asks for the provider default when the model comes from a lower tier than the provider', () => {
+      const settings = config({model: 'claude-sonnet-4', provider: 'openai'})
+      expect(settingsModel(settings, ranked({model: 'user', provider: 'env'}))).toBeUndefined()
+      expect(settingsModel(settings, ranked({model: 'project', provider: 'user'}))).toBe('claude-sonnet-4')
+      expect(settingsModel(settings, ranked({model: 'user', provider: 'user'}))).toBe('claude-sonnet-4')
+      expect(settingsModel(settings, ranked({model: 'env'}))).toBe('claude-sonnet-4')
+      expect(settingsModel(settings, ranked({}))).toBeUndefined()
     })
   })
 })
