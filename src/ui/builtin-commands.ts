@@ -4,6 +4,7 @@ import {initAgentsMd} from '../adapters/agents-md.js'
 import {listSessions} from '../adapters/session-listing.js'
 import {SessionStore} from '../adapters/session-store.js'
 import type {LoadedConfig} from '../core/config/types.js'
+import type {SessionApprovals} from '../core/permissions/session-approvals.js'
 import {UserError} from '../core/errors.js'
 import {renderSessionList} from '../core/sessions/render.js'
 import {SlashCommandRegistry} from '../core/slash/index.js'
@@ -21,6 +22,8 @@ export interface ChatFacts {
   projectRoot: string
   dataDir: string
   pricing: LoadedConfig['config']['pricing']
+  /** What "allow for this session" allowed: `/permissions` lists it and takes approvals out. */
+  approvals: SessionApprovals
   /**
    * Goes on in another session in this UI: `resume`, that saved session's conversation; `model`,
    * this conversation with another model (from the next prompt).
@@ -87,9 +90,16 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
       `  tools        ${facts.session.tools.length}: ${facts.session.tools.join(', ')}`,
     ].join('\n'),
   }))
-  add('permissions', 'How tool calls are allowed in this session', () => ({
-    message: `Permission mode: ${facts.permissionMode}. Rules: hanzo-dev config get permissions; change them with hanzo-dev config set, or start with --permission-mode.`,
-  }))
+  add(
+    'permissions',
+    "The session's approvals and the saved rules, numbered; remove N takes one out",
+    async ({argv, cwd}) => {
+      const {permissionsCommand} = await import('./permissions-command.js')
+      const {approvals, permissionMode} = facts
+      return {message: await permissionsCommand(argv, {approvals, cwd, env: process.env, permissionMode})}
+    },
+    '[remove N]',
+  )
   add(
     'model',
     'The model this session talks to; with an ID, switch to that one',

@@ -2,6 +2,7 @@ import {stripVTControlCharacters} from 'node:util'
 
 import type {PermissionDecision, Prompter} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
+import {oneLine} from '@hanzo-dev/sdk/terminal-text'
 
 import type {PromptHistory} from './prompt-history.js'
 import {PromptWidget} from './prompt-widget.js'
@@ -28,13 +29,16 @@ type Pending =
 
 /**
  * The chat's permission questions, asked in place above the prompt with the diff of an edit and
- * answered with one key: y once, a for the session, n to deny with a reason (typed in a prompt of
- * its own), Esc to deny and interrupt. One at a time: parallel tool calls wait their turn.
+ * answered with one key: y once, a for the session (the key says what that allows: `ls *`, this
+ * exact command, the file), n to deny with a reason (typed in a prompt of its own), Esc to deny
+ * and interrupt. One at a time: parallel tool calls wait their turn.
  */
 export class PermissionQuestions {
   private pending?: Pending
   private queue: Promise<unknown> = Promise.resolve()
   private question?: string
+  /** What `a` allows, as the gate said it (`` `ls *` ``); it may quote the model's command or path. */
+  private sessionScope = 'this call'
 
   constructor(private readonly host: QuestionHost) {}
 
@@ -44,7 +48,7 @@ export class PermissionQuestions {
     const {style} = this.host
     const keys = [
       `${style.bold('y')} allow once`,
-      `${style.bold('a')} allow for this session`,
+      `${style.bold('a')} allow ${this.sessionScope} for this session`,
       `${style.bold('n')} deny (with a reason)`,
       style.dim('Esc: deny'),
     ]
@@ -83,6 +87,7 @@ export class PermissionQuestions {
       if (preview.length > 0) host.print(preview.join('\n'))
       return new Promise<PermissionDecision>((resolve) => {
         this.question = host.style.bold(permissionQuestion(tool, input, context?.title))
+        this.sessionScope = oneLine(context?.sessionScope ?? 'this call')
         this.pending = {kind: 'choice', resolve}
         host.draw()
       })
@@ -109,7 +114,8 @@ export class PermissionQuestions {
     }
 
     if (key === 'y' || key === '<CR>') return this.settle(pending, {scope: 'once', type: 'allow'}, 'allowed once')
-    if (key === 'a') return this.settle(pending, {scope: 'session', type: 'allow'}, 'allowed for this session')
+    if (key === 'a')
+      return this.settle(pending, {scope: 'session', type: 'allow'}, `allowed ${this.sessionScope} for this session`)
     if (key === '<Esc>' || key === '<C-c>')
       return this.settle(pending, {reason: 'the user interrupted the turn', type: 'deny'}, 'denied', true)
     if (key === 'n') {

@@ -6,6 +6,7 @@ import type {OpenAgentSessionOptions} from '../adapters/agent-session/index.js'
 import {SessionStore} from '../adapters/session-store.js'
 import {makeStyle} from '../adapters/style.js'
 import type {LoadedConfig} from '../core/config/types.js'
+import {SessionApprovals} from '../core/permissions/session-approvals.js'
 import type {SessionPermissionMode} from '../core/permissions/policy.js'
 import {renderSession} from '../core/sessions/render.js'
 import {summarize} from '../core/sessions/summary.js'
@@ -35,6 +36,7 @@ export async function startChat(options: StartChatOptions): Promise<void> {
   const style = makeStyle(process.stdout)
   const history = await PromptHistory.open(options.dataDir, loaded.projectRoot)
   const facts = {
+    approvals: new SessionApprovals(),
     dataDir: options.dataDir,
     permissionMode: options.permissionMode,
     pricing: loaded.config.pricing,
@@ -59,6 +61,7 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     // Imported here, not at the top: the prompt is drawn before the agent loop's modules load.
     const {openAgentSession} = await import('../adapters/agent-session/index.js')
     return openAgentSession({
+      approvals: facts.approvals,
       baseURL: options.baseURL,
       cliConfig: options.cliConfig,
       cwd,

@@ -140,14 +140,21 @@ export type PermissionDecision =
 /**
  * Who answers when the permission rules say to ask. `context` says how the call could be
  * allowed without asking next time (the core's AllowAdvice), `notice` why a call a rule allows
- * is asked about, `title` the call in one line (the tool's `describe`), and `preview` what it
- * would change (the tool's `preview`), to show before the question.
+ * is asked about, `title` the call in one line (the tool's `describe`), `preview` what it
+ * would change (the tool's `preview`), to show before the question, and `sessionScope` what an
+ * allow with scope `session` allows (`` `ls *` ``, `this exact command`), to say in the question.
  */
 export interface Prompter {
   requestPermission(
     toolName: string,
     input: Record<string, unknown>,
-    context?: {advice: unknown; notice?: string; title?: string; preview?: () => Promise<FileChange[]>},
+    context?: {
+      advice: unknown
+      notice?: string
+      title?: string
+      preview?: () => Promise<FileChange[]>
+      sessionScope?: string
+    },
   ): Promise<PermissionDecision>
 }
 

@@ -10,7 +10,12 @@ import {settingRank} from '../../core/config/precedence.js'
 import type {LoadedConfig} from '../../core/config/types.js'
 import {UserError} from '../../core/errors.js'
 import {resolvePaths} from '../../core/paths.js'
-import {DEFAULT_PERMISSION_RULES, PermissionGate, PermissionPolicy} from '../../core/permissions/index.js'
+import {
+  DEFAULT_PERMISSION_RULES,
+  PermissionGate,
+  PermissionPolicy,
+  type SessionApprovals,
+} from '../../core/permissions/index.js'
 import {ToolRegistry, type ToolSource} from '../../core/tools/registry.js'
 import {scopedToolNames} from '../../core/tools/scope.js'
 import {AuditLog, auditLogPath} from '../audit-log.js'
@@ -43,6 +48,8 @@ export interface OpenAgentSessionOptions extends AgentSessionOptions {
   cliConfig?: Config
   /** Settings the caller loaded already from `cwd` (the CLI's own commands): not loaded again, their warnings not repeated. */
   settings?: LoadedConfig
+  /** Where "allow for this session" is kept, when the caller lists it (the chat's `/permissions`): the session's own when left out. */
+  approvals?: SessionApprovals
 }
 
 /**
@@ -133,6 +140,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
   const policyOptions = {defaults: DEFAULT_PERMISSION_RULES, protected: await protectedRules(cwd, projectRoot, env)}
   const permissions = new PermissionGate({
+    ...(options.approvals ? {approvals: options.approvals} : {}),
     audit: new AuditLog(auditLogPath(dataDir)),
     policy: new PermissionPolicy(permissionRules, {...policyOptions, mode: options.permissionMode}),
     prompter:

@@ -1,5 +1,5 @@
 import type {ChalkInstance} from 'chalk'
-import {printable} from '@hanzo-dev/sdk/terminal-text'
+import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 
 import type {PermissionDecision, PermissionPrompter, PermissionRequestContext} from '../../core/agent/types.js'
 
@@ -25,7 +25,7 @@ type Answer = 'once' | 'session' | 'deny'
 const CANCELLED: PermissionDecision = {reason: 'the user cancelled the run at the permission prompt', type: 'deny'}
 
 /**
- * Asks the user at the terminal: allow once, allow for this session, or deny (with an optional
+ * Asks the user at the terminal: allow once, allow for this session (saying what that allows), or deny (with an optional
  * reason the model is told). A question about a call whose tool previews it first shows what would change.
  * `@inquirer/prompts` is imported on the first question, not at start-up. Questions are asked
  * one at a time: tool calls that run in parallel would otherwise draw two prompts over each other.
@@ -88,8 +88,9 @@ export class TtyPrompter implements PermissionPrompter {
         choices: [
           {name: 'Allow once', value: 'once'},
           {
-            description: 'the same call will not be asked again until hanzo-dev exits',
-            name: 'Allow for this session',
+            description: 'what it allows is not asked again until hanzo-dev exits',
+            // The scope may quote the model's command or path: one line, through the printer.
+            name: `Allow ${oneLine(asked?.sessionScope ?? 'this call')} for this session`,
             value: 'session',
           },
           {name: 'Deny', value: 'deny'},

@@ -86,6 +86,8 @@ export class ModelError extends Error {
 export interface PermissionRequestContext {
   /** How the call could be allowed without asking next time. */
   advice: AllowAdvice
+  /** What "allow for this session" allows, in words for "allow <sessionScope> for this session" (session-approvals.ts). */
+  sessionScope?: string
   /** Why this call is asked about though a rule allows it (the tool changed since it was approved). */
   notice?: string
   /** The call in one line, as its tool describes it. */

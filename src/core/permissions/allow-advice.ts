@@ -32,7 +32,7 @@ export function allowAdvice(
   if ('deny' in shortfall) return {kind: 'none', sessionMode: false, why: shortfall.reason}
   const rules = new Set<string>()
   for (const target of shortfall.unallowed) {
-    const rule = ruleFor(target, facts.subject)
+    const rule = allowRuleFor(target, facts.subject)
     if ('why' in rule) return {kind: 'none', sessionMode: true, why: rule.why}
     rules.add(rule.pattern)
   }
@@ -55,7 +55,11 @@ export function allowAdvice(
   }
 }
 
-function ruleFor(target: RuleTarget, subject: ToolSubject | null | undefined): {pattern: string} | {why: string} {
+/** The allow rule that names `target` as it is (the suggestions above, and "allow for this session": session-approvals.ts), or why none can. */
+export function allowRuleFor(
+  target: RuleTarget,
+  subject: ToolSubject | null | undefined,
+): {pattern: string} | {why: string} {
   const [tool] = target.tools
   switch (target.kind) {
     case 'call': {

@@ -4,7 +4,8 @@ import type {PermissionPrompter, PermissionRequestContext} from '../agent/types.
 import {allowAdvice} from './allow-advice.js'
 import type {AuditSink, PermissionAuditRecord} from './audit-record.js'
 import type {PermissionEvaluation, PermissionPolicy, ToolCallFacts} from './policy.js'
-import {canonicalToolName} from './tool-subject.js'
+import {sessionApproval} from './approval-scope.js'
+import {SessionApprovals} from './session-approvals.js'
 
 /** A call to decide: what the policy judges (ToolCallFacts), and what a question shows. */
 export interface PermissionCheck extends ToolCallFacts {
@@ -27,6 +28,8 @@ export interface PermissionGateOptions {
   audit: AuditSink
   /** The clock for audit timestamps. */
   now?: () => Date
+  /** Where "allow for this session" is kept (the chat keeps its own, to list and remove); a store of the gate's own when left out. */
+  approvals?: SessionApprovals
 }
 
 /**
@@ -35,10 +38,10 @@ export interface PermissionGateOptions {
  * caller goes on. A decision that cannot be recorded is a deny, as hooks fail closed: what runs
  * must be in the log.
  *
- * "Allow for this session" is remembered per session for the tool and its exact subject (the
- * same command line, the same path as given), or for the tool alone when it has no subject, so
- * the same call is not asked again. A remembered approval only answers a prompt: it never
- * overrides a deny. A prompter that escalates has no one above it here, so that is a deny.
+ * "Allow for this session" allows what the question said it would (session-approvals.ts): a
+ * command's prefix rule when one is safe (`ls *` for `ls -la`), else the exact command; the file
+ * of a file tool; every call of a tool without subjects. A remembered approval only answers a
+ * prompt: it never overrides a deny. A prompter that escalates has no one above it here, so that is a deny.
  * The prompter is also told how the call could be allowed without asking (allow-advice.ts).
  */
 export class PermissionGate {
@@ -46,13 +49,14 @@ export class PermissionGate {
   private readonly prompter: PermissionPrompter
   private readonly audit: AuditSink
   private readonly now: () => Date
-  private readonly sessionApprovals = new Set<string>()
+  private readonly approvals: SessionApprovals
 
   constructor(options: PermissionGateOptions) {
     this.policy = options.policy
     this.prompter = options.prompter
     this.audit = options.audit
     this.now = options.now ?? (() => new Date())
+    this.approvals = options.approvals ?? new SessionApprovals()
   }
 
   async check(call: PermissionCheck): Promise<PermissionOutcome> {
@@ -81,12 +85,13 @@ export class PermissionGate {
   }
 
   private async ask(call: PermissionCheck, evaluation: PermissionEvaluation): Promise<PermissionOutcome> {
-    const key = approvalKey(call)
-    if (!call.reconfirm && this.sessionApprovals.has(key))
+    if (!call.reconfirm && this.approvals.covers(this.policy, call.toolName, facts(call)))
       return this.allow(call, evaluation, 'approved earlier in this session')
     const {preview, reconfirm, title} = call
+    const offered = sessionApproval(call.toolName, facts(call))
     const context: PermissionRequestContext = {
       advice: allowAdvice(this.policy, call.toolName, facts(call)),
+      sessionScope: offered.question,
       ...(reconfirm ? {notice: reconfirm} : {}),
       ...(title === undefined ? {} : {title}),
       ...(preview ? {preview} : {}),
@@ -99,7 +104,7 @@ export class PermissionGate {
       })
     switch (decision.type) {
       case 'allow': {
-        if (decision.scope === 'session') this.sessionApprovals.add(key)
+        if (decision.scope === 'session') this.approvals.add(offered)
         return this.allow(
           call,
           evaluation,
@@ -165,11 +170,6 @@ export class PermissionGate {
     }
     return this.audit.append(record)
   }
-}
-
-/** A call of a tool that names subjects without one (exec without a command) has a key of its own too: never one that covers every call. */
-function approvalKey(call: PermissionCheck): string {
-  return JSON.stringify([call.sessionId, canonicalToolName(call.toolName), call.subject ?? null])
 }
 
 function facts({canonicalPath, kind, mutating, subject, trusted}: PermissionCheck): ToolCallFacts {

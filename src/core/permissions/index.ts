@@ -1,5 +1,6 @@
 // Tool permissions (HIP-301 §7): PermissionPolicy decides, PermissionGate asks and audits.
 export {type AllowAdvice, allowAdvice} from './allow-advice.js'
+export {sessionApproval} from './approval-scope.js'
 export type {AuditSink, PermissionAuditRecord} from './audit-record.js'
 export {
   type AllowForm,
@@ -9,6 +10,7 @@ export {
   type CommandPart,
   type DenyForms,
 } from './command-analysis.js'
+export {type CommandPrefix, commandPrefix} from './command-prefix.js'
 export type {FileWrite} from './unwrapped.js'
 export {type PermissionCheck, PermissionGate, type PermissionGateOptions, type PermissionOutcome} from './gate.js'
 export {globCoversShape, globMatches, globOverlapsShape} from './glob.js'
@@ -32,6 +34,7 @@ export {
   WRITE_RULE_TOOLS,
 } from './protected-paths.js'
 export {parseRulePattern, type RulePattern} from './rule-pattern.js'
+export {type SessionApproval, SessionApprovals} from './session-approvals.js'
 export {
   commandWords,
   type ParsedShellCommand,

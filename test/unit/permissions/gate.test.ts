@@ -1,12 +1,13 @@
 import {describe, expect, it} from 'vitest'
 
-import type {PermissionDecision, PermissionPrompter} from '../../../src/core/agent/types.js'
+import type {PermissionDecision, PermissionPrompter, PermissionRequestContext} from '../../../src/core/agent/types.js'
 import type {PermissionRule} from '../../../src/core/config/types.js'
 import {
   type PermissionAuditRecord,
   type PermissionCheck,
   PermissionGate,
   PermissionPolicy,
+  SessionApprovals,
   type SessionPermissionMode,
 } from '../../../src/core/permissions/index.js'
 import {callFacts} from '../../helpers/tool-calls.js'
@@ -15,11 +16,15 @@ const SECRET = 'sk-test-secret-4242'
 
 /** Answers with the scripted decisions in order and remembers what it was asked. */
 class ScriptedPrompter implements PermissionPrompter {
-  readonly asked: Array<{toolName: string; input: Record<string, unknown>}> = []
+  readonly asked: Array<{toolName: string; input: Record<string, unknown>; sessionScope?: string}> = []
   constructor(private readonly answers: Array<PermissionDecision | Error>) {}
 
-  async requestPermission(toolName: string, input: Record<string, unknown>): Promise<PermissionDecision> {
-    this.asked.push({input, toolName})
+  async requestPermission(
+    toolName: string,
+    input: Record<string, unknown>,
+    context?: PermissionRequestContext,
+  ): Promise<PermissionDecision> {
+    this.asked.push({input, sessionScope: context?.sessionScope, toolName})
     const answer = this.answers.shift()
     if (answer === undefined) throw new Error(`unexpected prompt for ${toolName}`)
     if (answer instanceof Error) throw answer
@@ -32,6 +37,7 @@ function setup(
     rules?: Array<Pick<PermissionRule, 'pattern' | 'mode'>>
     answers?: Array<PermissionDecision | Error>
     mode?: SessionPermissionMode
+    approvals?: SessionApprovals
   } = {},
 ) {
   const rules = (options.rules ?? []).map((rule) => ({
@@ -42,6 +48,7 @@ function setup(
   const prompter = new ScriptedPrompter(options.answers ?? [])
   const records: PermissionAuditRecord[] = []
   const gate = new PermissionGate({
+    ...(options.approvals ? {approvals: options.approvals} : {}),
     audit: {append: async (record) => void records.push(record)},
     now: () => new Date(Date.UTC(2026, 0, 2, 3, 4, 5)),
     policy: new PermissionPolicy(rules, {defaults: [], mode: options.mode}),
@@ -94,7 +101,7 @@ describe('PermissionGate', () => {
   it('asks on prompt and passes the tool name and input to the prompter', async () => {
     const {gate, prompter, records} = setup({answers: [{scope: 'once', type: 'allow'}]})
     expect(await gate.check(exec('make'))).toEqual({allowed: true})
-    expect(prompter.asked).toEqual([{input: {command: 'make'}, toolName: 'exec'}])
+    expect(prompter.asked).toEqual([{input: {command: 'make'}, sessionScope: 'this exact command', toolName: 'exec'}])
     expect(records).toMatchObject([{decision: 'allow', mode: 'prompt', reason: 'approved once', rule_matched: null}])
   })
 
@@ -110,26 +117,98 @@ describe('PermissionGate', () => {
     expect(prompter.asked).toHaveLength(2)
   })
 
-  it('remembers "allow for this session" for the same command only, in the same session only', async () => {
+  it('offers the prefix rule of a safe command, says so, and then allows what it said only', async () => {
+    const approvals = new SessionApprovals()
     const {gate, prompter, records} = setup({
       answers: [
+        {scope: 'session', type: 'allow'},
+        ...Array.from({length: 3}, () => ({scope: 'once', type: 'allow'}) as const),
+      ],
+      approvals,
+    })
+    await gate.check(exec('ls -la'))
+    expect(prompter.asked).toEqual([{input: {command: 'ls -la'}, sessionScope: '`ls *`', toolName: 'exec'}])
+    for (const covered of ['ls -R', 'ls', 'ls -la', "ls 'my dir'"])
+      expect(await gate.check(exec(covered))).toEqual({allowed: true})
+    expect(prompter.asked).toHaveLength(1)
+    // Another program, a line with another part, a program whose name only starts the same.
+    for (const asked of ['rm x', 'ls -R && rm x', 'lsblk']) await gate.check(exec(asked))
+    expect(prompter.asked.map(({input}) => input.command)).toEqual(['ls -la', 'rm x', 'ls -R && rm x', 'lsblk'])
+    expect(prompter.asked.slice(1).map(({sessionScope}) => sessionScope)).toEqual([
+      'this exact command',
+      'this exact command',
+      '`lsblk *`',
+    ])
+    expect(records.map((record) => record.reason)).toEqual([
+      'approved for this session',
+      ...Array.from({length: 4}, () => 'approved earlier in this session'),
+      ...Array.from({length: 3}, () => 'approved once'),
+    ])
+    expect(approvals.list()).toEqual([
+      expect.objectContaining({covers: 'ls *', rules: ['exec(ls)', 'exec(ls *)'], tool: 'exec'}),
+    ])
+  })
+
+  it('covers the subcommand of a tool that has them, and the parts of a line that each approval allows', async () => {
+    const {gate, prompter} = setup({
+      answers: [
+        {scope: 'session', type: 'allow'},
+        {scope: 'session', type: 'allow'},
+        {scope: 'once', type: 'allow'},
+      ],
+    })
+    await gate.check(exec('npm test'))
+    await gate.check(exec('git diff --stat'))
+    expect(prompter.asked.map(({sessionScope}) => sessionScope)).toEqual(['`npm test *`', '`git diff *`'])
+    expect(await gate.check(exec('npm test -- --watch'))).toEqual({allowed: true})
+    expect(await gate.check(exec('git diff HEAD~1 && npm test'))).toEqual({allowed: true})
+    await gate.check(exec('npm publish'))
+    expect(prompter.asked).toHaveLength(3)
+  })
+
+  it('offers only the exact command when widening it could run anything, or when the scanner cannot read it', async () => {
+    const {gate, prompter} = setup({
+      answers: [
+        {scope: 'session', type: 'allow'},
         {scope: 'session', type: 'allow'},
         {scope: 'once', type: 'allow'},
         {scope: 'once', type: 'allow'},
       ],
     })
-    await gate.check(exec('npm test'))
-    expect(await gate.check(exec('npm test'))).toEqual({allowed: true})
-    expect(prompter.asked).toHaveLength(1)
-    await gate.check(exec('npm test -- --watch'))
-    await gate.check(exec('npm test', 's2'))
-    expect(prompter.asked).toHaveLength(3)
-    expect(records.map((record) => record.reason)).toEqual([
-      'approved for this session',
-      'approved earlier in this session',
-      'approved once',
-      'approved once',
+    await gate.check(exec('python3 build.py'))
+    await gate.check(exec('ls $DIR'))
+    expect(await gate.check(exec('python3 build.py'))).toEqual({allowed: true})
+    expect(await gate.check(exec('ls $DIR'))).toEqual({allowed: true})
+    await gate.check(exec('python3 evil.py'))
+    await gate.check(exec('ls $OTHER'))
+    expect(prompter.asked.map(({input}) => input.command)).toEqual([
+      'python3 build.py',
+      'ls $DIR',
+      'python3 evil.py',
+      'ls $OTHER',
     ])
+    expect(prompter.asked.every(({sessionScope}) => sessionScope === 'this exact command')).toBe(true)
+  })
+
+  it('lets a deny rule stand before a session approval', async () => {
+    const {gate, prompter} = setup({
+      answers: [{scope: 'session', type: 'allow'}],
+      rules: [{mode: 'deny', pattern: 'exec(ls *secret*)'}],
+    })
+    await gate.check(exec('ls -la'))
+    expect(await gate.check(exec('ls secret/'))).toEqual({
+      allowed: false,
+      reason: expect.stringContaining('"exec(ls *secret*)" is denied'),
+    })
+    expect(await gate.check(exec('ls $X'))).toMatchObject({allowed: false})
+    expect(prompter.asked).toHaveLength(1)
+  })
+
+  it('remembers the same command in every session of the store, as the chat keeps it', async () => {
+    const {gate, prompter} = setup({answers: [{scope: 'session', type: 'allow'}]})
+    await gate.check(exec('npm test'))
+    expect(await gate.check(exec('npm test', 's2'))).toEqual({allowed: true})
+    expect(prompter.asked).toHaveLength(1)
   })
 
   it('remembers a file tool approval for the path, with either spelling of the tool', async () => {
@@ -141,8 +220,11 @@ describe('PermissionGate', () => {
     })
     await gate.check(write('src/a.ts'))
     await gate.check({...write('src/a.ts'), toolName: 'fs.write'})
+    // The file by its canonical path, however the call spells it.
+    await gate.check({...write('./src/a.ts'), canonicalPath: 'src/a.ts'})
     await gate.check(write('src/b.ts'))
     expect(prompter.asked.map((ask) => ask.input.path)).toEqual(['src/a.ts', 'src/b.ts'])
+    expect(prompter.asked.map((ask) => ask.sessionScope)).toEqual(['fs_write on `src/a.ts`', 'fs_write on `src/b.ts`'])
   })
 
   it('remembers a tool without a subject by its name alone', async () => {

@@ -93,12 +93,17 @@ describe('TtyPrompter', () => {
     expect(streams.screen()).toContain('Allow mcp__x__y: {"a":1}?')
   })
 
-  it('allows for the session on the second choice', async () => {
+  it('allows for the session on the second choice, which says what that allows', async () => {
     const streams = terminal({keys: [DOWN, ENTER], question: 'Allow fs_write'})
-    expect(await new TtyPrompter(streams).requestPermission('fs_write', {path: 'a.txt'})).toEqual({
-      scope: 'session',
-      type: 'allow',
-    })
+    const advice = {kind: 'none', sessionMode: true, why: ''} as const
+    expect(
+      await new TtyPrompter(streams).requestPermission(
+        'fs_write',
+        {path: 'a.txt'},
+        {advice, sessionScope: 'fs_write on `a.txt`'},
+      ),
+    ).toEqual({scope: 'session', type: 'allow'})
+    expect(streams.screen()).toContain('Allow fs_write on `a.txt` for this session')
   })
 
   it('denies on the third choice with the reason typed', async () => {

@@ -1,6 +1,7 @@
 import type {AgentSession, ContributedSlashCommand, SlashCommandDefinition} from '@hanzo-dev/sdk'
 import {describe, expect, it} from 'vitest'
 
+import {SessionApprovals} from '../../../src/core/permissions/session-approvals.js'
 import {builtinCommands, type ChatFacts} from '../../../src/ui/builtin-commands.js'
 
 const plugin = (
@@ -19,6 +20,7 @@ const plugin = (
 
 function chatRegistry() {
   const facts = {
+    approvals: new SessionApprovals(),
     dataDir: '/nowhere',
     permissionMode: 'prompt',
     pricing: undefined,
