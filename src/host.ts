@@ -49,14 +49,14 @@ export const host: Host = {
       return readTask(argument, stdin)
     },
     async runReport(format, {stderr, stdout}, summary, options) {
-      const [{RunOutput}, {makeStyle}, {terminalSpinner}] = await Promise.all([
+      const [{RunOutput}, {makeStyle}, {liveOutput}] = await Promise.all([
         import('./cli/run-output.js'),
         import('./adapters/style.js'),
-        import('./cli/spinner.js'),
+        import('./cli/run-live.js'),
       ])
       const style = makeStyle(stderr)
-      const spinner = format === 'text' ? await terminalSpinner(stderr, style) : undefined
-      return new RunOutput(format, {spinner, stderr, stdout, style}, summary, options)
+      const live = format === 'text' ? liveOutput(stdout, stderr, style, {answer: false}) : undefined
+      return new RunOutput(format, {live, stderr, stdout, style}, summary, options)
     },
     async spinner(stream, text) {
       const [{makeStyle}, {terminalSpinner}] = await Promise.all([

@@ -9,18 +9,23 @@ import {MdRenderer, type StyledSpan, wrapSpans} from '../core/markdown/index.js'
  * escape sequences, lone CRs and bidi overrides never reach the terminal, and so never an OSC-8
  * link target either), rendered as markdown a complete line at a time, and (given the terminal's
  * width) wrapped between words. The chat wraps; `run` leaves long lines to the terminal, so what
- * is copied from its screen is the line as written. Complete lines go to the scrollback; in the
- * chat, the line still being written shows as it is, under them, in the live region.
+ * is copied from its screen is the line as written. Tables are fitted to `tableColumns` (the
+ * width, by default): cells wrap, or a table too wide for that becomes a list. Complete lines go
+ * to the scrollback; the line still being written shows as it is, under them, in a live region.
  */
 export class ReplyPrinter {
-  private renderer = new MdRenderer()
+  private renderer: MdRenderer
   private defused = new PrintableStream()
   private tail = ''
 
   constructor(
     private readonly style: ChalkInstance,
     private readonly columns?: () => number,
-  ) {}
+    tableColumns = columns,
+  ) {
+    const width = tableColumns && (() => (tableColumns() > 0 ? Math.max(20, tableColumns()) : undefined))
+    this.renderer = new MdRenderer({width})
+  }
 
   /** A piece of the reply; returns the rows now complete, painted, each ended by `\n` (or ''). */
   push(text: string): string {

@@ -6,7 +6,7 @@ import type {RunResult} from '../core/agent/runner.js'
 import type {Usage} from '../core/agent/types.js'
 import {type Pricing, requestCost, type TurnUsage, type UsageTotals} from '../core/sessions/usage.js'
 import type {ReplyPrinter} from './reply-printer.js'
-import type {Spinner} from './spinner.js'
+import type {LiveOutput} from './run-live.js'
 import {callLine, compactionLine, isCallItem, toolResultLines} from './tool-result-lines.js'
 
 export type OutputFormat = 'text' | 'json' | 'stream-json'
@@ -30,8 +30,13 @@ interface Streams {
   stderr: NodeJS.WritableStream
   /** Colour for stderr's progress lines (off when not a TTY or NO_COLOR). */
   style: ChalkInstance
-  /** Shown on stderr while the model has not answered yet (text output on a terminal only). */
-  spinner?: Spinner
+  /**
+   * Text output on a terminal: the spinner (with the seconds waited) while the model has not
+   * answered yet, and the answer's line still being written; everything is written above it.
+   */
+  live?: LiveOutput
+  /** The terminal's width, for what is fitted to it (an edit's diff with `verbose`). */
+  columns?: number
   /**
    * Text output on a terminal: the answer defused and rendered as markdown (painted with
    * stdout's own style, wrapped to its width). Absent, the answer's text goes out as the model
@@ -45,8 +50,8 @@ interface Streams {
  * How `hanzo-dev run` reports (docs/run-output.md):
  * - text: the answer streams to stdout as it arrives; tool activity (each call, and a short
  *   summary of its result, longer with `verbose`) goes to stderr, so `hanzo-dev run ... >
- *   answer.txt` captures only the answer. The spinner runs only while the model has not started
- *   its reply, so it never draws over streamed text;
+ *   answer.txt` captures only the answer. On a terminal, the spinner runs while the model has
+ *   not started its reply, and the line the reply is still writing shows under what is written;
  * - json: one JSON object on stdout when the run ends;
  * - stream-json: one JSON event per line on stdout as the run goes, ending with the result.
  */
@@ -79,10 +84,10 @@ export class RunOutput {
   event(event: AgentEvent): void {
     if (event.type === 'turn_start') {
       this.turn = event.turn
-      this.streams.spinner?.start()
+      this.streams.live?.start()
     } else if (event.type === 'text_delta' || event.type === 'tool_call' || event.type === 'tool_result') {
       // Not on usage, which may come before the reply (a compaction's summary request): the wait goes on.
-      this.streams.spinner?.stop()
+      this.streams.live?.stop()
     }
 
     if (this.format === 'stream-json') {
@@ -95,26 +100,27 @@ export class RunOutput {
     if (this.format !== 'text') return
     const {stderr, stdout, style} = this.streams
     if (event.type === 'text_delta') {
-      const {markdown} = this.streams
-      if (markdown) stdout.write(markdown.push(event.text))
-      else stdout.write(this.defused ? this.defused.push(event.text) : event.text)
+      const {live, markdown} = this.streams
+      if (markdown && live) live.answer(markdown.push(event.text), this.stillWriting(markdown))
+      else if (markdown) stdout.write(markdown.push(event.text))
+      else this.write(stdout, this.defused ? this.defused.push(event.text) : event.text)
       this.wroteText = true
     } else if (event.type === 'item_started' && isCallItem(event.item)) {
       this.endTextLine()
-      stderr.write(`${callLine(event.item, style)}\n`)
+      this.write(stderr, `${callLine(event.item, style)}\n`)
     } else if (event.type === 'item_completed' && isCallItem(event.item) && event.item.result) {
-      const lines = toolResultLines(event.item.result, {style, verbose: this.options.verbose ?? false})
-      stderr.write(`${lines.join('\n')}\n`)
+      const {columns} = this.streams
+      const lines = toolResultLines(event.item.result, {columns, style, verbose: this.options.verbose ?? false})
+      this.write(stderr, `${lines.join('\n')}\n`)
     } else if (event.type === 'item_completed' && event.item.type === 'compaction') {
       this.endTextLine()
-      this.streams.spinner?.stop()
-      stderr.write(`${compactionLine(event.item, style)}\n`)
-      this.streams.spinner?.start()
+      this.streams.live?.stop()
+      this.write(stderr, `${compactionLine(event.item, style)}\n`)
+      this.streams.live?.start()
     }
   }
 
   finish(result: RunResult, usage: RunUsage): void {
-    this.streams.spinner?.stop()
     const summary = {
       is_error: result.stop !== 'completed',
       num_turns: result.turns,
@@ -126,6 +132,7 @@ export class RunOutput {
       usage: {...usage.run, by_turn: usage.turns},
     }
     if (this.format === 'text') this.endTextLine()
+    this.close()
     // On stderr in every format: stdout stays the answer or the JSON.
     if (result.stop === 'cancelled') this.streams.stderr.write('Cancelled\n')
     if (this.format === 'json') this.streams.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)
@@ -134,15 +141,17 @@ export class RunOutput {
 
   /** An error that ended the run: in the stream for stream-json, as a result object for json. */
   fail(message: string): void {
-    this.streams.spinner?.stop()
-    if (this.format === 'text') {
-      this.endTextLine()
-      return
-    }
-
+    if (this.format === 'text') this.endTextLine()
+    this.close()
+    if (this.format === 'text') return
     const error = {is_error: true, message, session_id: this.summary.sessionId, type: 'error'}
     if (this.format === 'json') this.streams.stdout.write(`${JSON.stringify(error, null, 2)}\n`)
     else this.line(error)
+  }
+
+  /** The live display ends (the run is over): the screen is left as written, writes go straight again. */
+  close(): void {
+    this.streams.live?.close()
   }
 
   private usageEvent({inputTokens, outputTokens}: Usage): object {
@@ -160,12 +169,25 @@ export class RunOutput {
   }
 
   private endTextLine(): void {
-    const {markdown} = this.streams
+    const {live, markdown, stdout} = this.streams
     // The renderer ends every line it writes, the held last one included.
-    if (markdown && this.wroteText) this.streams.stdout.write(markdown.flush())
-    else if (this.wroteText) this.streams.stdout.write('\n')
+    if (markdown && live && this.wroteText) live.answer(markdown.flush(), [])
+    else if (markdown && this.wroteText) stdout.write(markdown.flush())
+    else if (this.wroteText) this.write(stdout, '\n')
     this.defused?.end()
     this.wroteText = false
+  }
+
+  /** What the reply is still writing: the note of a block held back until complete, and the unfinished line. */
+  private stillWriting(markdown: ReplyPrinter): string[] {
+    const {held} = markdown
+    return [...(held ? [this.streams.style.dim(held)] : []), markdown.partial]
+  }
+
+  /** `text` on `stream`, above what is live on a terminal. */
+  private write(stream: NodeJS.WritableStream, text: string): void {
+    if (this.streams.live) this.streams.live.write(stream, text)
+    else stream.write(text)
   }
 
   private line(value: object): void {

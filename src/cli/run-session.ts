@@ -19,6 +19,8 @@ export async function runTask(
   output.start(session.tools, session.cwd)
   const result = await session.run(prompt, {onEvent: (event) => output.event(event)}).catch((error: unknown) => {
     if (error instanceof AgentRunError) output.fail(error.reason)
+    // Any other error too: the spinner stops before the CLI prints it.
+    output.close()
     throw error
   })
   output.finish(result, result.usageReport)

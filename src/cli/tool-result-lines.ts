@@ -17,10 +17,13 @@ const BRIEF_LINES = 3
 const VERBOSE_LINES = 20
 const VERBOSE_DIFF_LINES = 40
 const MAX_REASON_LENGTH = 2000
+const DIFF_INDENT = '    '
 
 interface Options {
   style: ChalkInstance
   verbose: boolean
+  /** The terminal's width, when it is one: an edit's diff is fitted to it. */
+  columns?: number
 }
 
 export type CallItem = Extract<TurnItem, CallItemBase>
@@ -94,7 +97,7 @@ function executeLines({exitCode, signal, stderr, stdout}: ExecuteDetails, {style
 }
 
 /** The lines changed, over every file, and with `verbose` each file's diff; undefined when a file's text before is not known. */
-function editLines({files}: EditDetails, {style, verbose}: Options): string[] | undefined {
+function editLines({files}: EditDetails, {columns, style, verbose}: Options): string[] | undefined {
   const diffs: Array<{path: string; patch: string}> = []
   for (const {after, before, path} of files) {
     if (before === undefined) return undefined
@@ -111,8 +114,8 @@ function editLines({files}: EditDetails, {style, verbose}: Options): string[] | 
     ? diffs.flatMap(({patch, path}) =>
         [
           ...(files.length === 1 ? [] : [style.bold(fileLine(path))]),
-          ...colouredDiff(patch, style, VERBOSE_DIFF_LINES),
-        ].map((line) => `    ${line}`),
+          ...colouredDiff(patch, style, VERBOSE_DIFF_LINES, columns && columns - DIFF_INDENT.length),
+        ].map((line) => `${DIFF_INDENT}${line}`),
       )
     : []
   return [style.dim(`  ↳ ${where}+${added} -${removed} lines`), ...shown]

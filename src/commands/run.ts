@@ -6,7 +6,6 @@ import {HanzoCommand} from '../cli/base-command.js'
 import {type OutputFormat, RunOutput} from '../cli/run-output.js'
 import {runTask} from '../cli/run-session.js'
 import {readTask} from '../cli/run-task.js'
-import {terminalSpinner} from '../cli/spinner.js'
 import {makeStyle} from '../adapters/style.js'
 import {SESSION_PERMISSION_MODES, type SessionPermissionMode} from '../core/permissions/policy.js'
 import {UserError} from '../core/errors.js'
@@ -93,17 +92,28 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
     })
     try {
       const style = makeStyle(process.stderr)
-      const spinner = format === 'text' ? await terminalSpinner(process.stderr, style) : undefined
       const summary = {model: session.model, pricing: loaded.config.pricing, sessionId: session.id}
       // Markdown only for a person reading a terminal: a pipe or file gets the model's text as
       // sent. Loaded only then: highlight.js and its languages are start-up time a pipe never uses.
+      // Its tables are fitted to the terminal; its prose is left for the terminal to wrap.
       const markdown =
         format === 'text' && process.stdout.isTTY
-          ? new (await import('../cli/reply-printer.js')).ReplyPrinter(makeStyle(process.stdout))
+          ? new (await import('../cli/reply-printer.js')).ReplyPrinter(
+              makeStyle(process.stdout),
+              undefined,
+              () => process.stdout.columns,
+            )
           : undefined
+      const live =
+        format === 'text'
+          ? (await import('../cli/run-live.js')).liveOutput(process.stdout, process.stderr, style, {
+              answer: markdown !== undefined,
+            })
+          : undefined
+      const columns = process.stderr.isTTY ? process.stderr.columns : undefined
       const output = new RunOutput(
         format,
-        {markdown, spinner, stderr: process.stderr, stdout: process.stdout, style},
+        {columns, live, markdown, stderr: process.stderr, stdout: process.stdout, style},
         summary,
         {verbose: flags.verbose},
       )

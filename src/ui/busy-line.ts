@@ -1,19 +1,28 @@
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 const FRAME_MS = 100
 
-/** The live region's spinner line while the model thinks, a tool runs or the session opens: it turns, and says Esc stops it. */
+/**
+ * The spinner line while the model thinks, a tool runs or the session opens: it turns, counts the
+ * seconds of this wait (a server that hangs shows a count that goes on, not a frozen line), and
+ * says which key stops it (`Esc to interrupt` in the chat, `Ctrl-C to cancel` in `run`).
+ */
 export class BusyLine {
   /** The line to draw, while busy. */
   text?: string
   private timer?: NodeJS.Timeout
   private frame = 0
 
-  constructor(private readonly redraw: () => void) {}
+  constructor(
+    private readonly redraw: () => void,
+    private readonly hint = 'Esc to interrupt',
+  ) {}
 
   start(label: string): void {
     clearInterval(this.timer)
+    const started = Date.now()
     const paint = () => {
-      this.text = `${FRAMES[this.frame % FRAMES.length]} ${label}… (Esc to interrupt)`
+      const seconds = Math.floor((Date.now() - started) / 1000)
+      this.text = `${FRAMES[this.frame % FRAMES.length]} ${label}… ${seconds}s (${this.hint})`
     }
 
     paint()
@@ -28,5 +37,9 @@ export class BusyLine {
     clearInterval(this.timer)
     this.timer = undefined
     this.text = undefined
+  }
+
+  get busy(): boolean {
+    return this.timer !== undefined
   }
 }

@@ -18,6 +18,15 @@ const ESC = '\u001B['
 // eslint-disable-next-line no-control-regex
 const ESCAPES = /(\u001B\[[0-9;?]*[A-Za-z]|\u001B\]8;[^\u0007\u001B]*(?:\u0007|\u001B\\))/
 
+/** What a drawing left on screen: the terminal's width then, each row's columns, the cursor's column. */
+interface Drawn {
+  width: number
+  rowColumns: readonly number[]
+  cursorColumn: number
+}
+
+const NOTHING_DRAWN: Drawn = {cursorColumn: 0, rowColumns: [], width: 0}
+
 /**
  * The bottom of the screen that is redrawn: the prompt, the status line, a question, the line a
  * reply is still writing. Everything above it is committed once and left alone, in the terminal's
@@ -29,6 +38,8 @@ export class LiveRegion {
   private cursorRow = 0
   private lines: string[] = []
   private cursor?: RegionCursor
+  /** What the last drawing left on screen, as the next erase must find it after a resize. */
+  private drawn = NOTHING_DRAWN
 
   constructor(private readonly out: TerminalOutput) {}
 
@@ -48,17 +59,55 @@ export class LiveRegion {
     )
   }
 
+  /** Takes the region off the screen, the cursor shown where it began; nothing is written when nothing is drawn. */
+  clear(): void {
+    if (this.rows === 0) return
+    this.lines = []
+    this.cursor = undefined
+    this.out.write(`${ESC}?2026h${this.erase()}${ESC}?25h${ESC}?2026l`)
+    this.forget()
+  }
+
   /** Leaves the region's last drawing on screen and the cursor below it (the session ends). */
   release(): void {
-    const below = this.rows - 1 - this.cursorRow
+    const below = this.onScreen(this.rows) - 1 - this.rowsAboveCursor()
     this.out.write(`${below > 0 ? `${ESC}${below}B` : ''}\r\n${ESC}?25h`)
+    this.forget()
+  }
+
+  /** The cursor is where the next drawing starts, with nothing of the region on screen. */
+  private forget(): void {
     this.rows = 0
     this.cursorRow = 0
+    this.drawn = NOTHING_DRAWN
   }
 
   private erase(): string {
-    const up = this.cursorRow > 0 ? `${ESC}${this.cursorRow}A` : ''
-    return `${up}\r${ESC}J`
+    const above = this.rowsAboveCursor()
+    return `${above > 0 ? `${ESC}${above}A` : ''}\r${ESC}J`
+  }
+
+  /**
+   * The screen rows between the region's top and the cursor. After the terminal narrowed, it has
+   * reflowed the drawing (tmux, VTE, iTerm, kitty, Windows Terminal do): a row wider than the new
+   * width takes several, and an erase that counted the rows as drawn would leave the top ones on
+   * screen (a question resized was shown twice). Rows never join when it widens: each ended in a newline.
+   */
+  private rowsAboveCursor(): number {
+    return this.onScreen(this.cursorRow) + Math.floor(this.drawn.cursorColumn / this.reflowWidth())
+  }
+
+  /** The screen rows the first `count` drawn rows take now. */
+  private onScreen(count: number): number {
+    const now = this.reflowWidth()
+    return this.drawn.rowColumns
+      .slice(0, count)
+      .reduce((rows, columns) => rows + Math.max(1, Math.ceil(columns / now)), 0)
+  }
+
+  /** The width the drawing is reflowed to: the terminal's now, when it narrowed (a wider one does not rejoin rows). */
+  private reflowWidth(): number {
+    return Math.min(this.width, this.drawn.width || this.width)
   }
 
   /** The terminal's width in columns, as the region wraps its lines. */
@@ -96,6 +145,7 @@ export class LiveRegion {
 
     this.rows = rows.length
     this.cursorRow = cursorRow
+    this.drawn = {cursorColumn, rowColumns: rows.map((row) => plainColumns(row)), width}
     const up = rows.length - 1 - cursorRow
     const move = `${up > 0 ? `${ESC}${up}A` : ''}\r${cursorColumn > 0 ? `${ESC}${cursorColumn}C` : ''}`
     return `${rows.join('\r\n')}${move}${this.cursor ? `${ESC}?25h` : ''}`
@@ -136,6 +186,17 @@ function columnsAt(grapheme: string, used: number): number {
   let apart = 0
   for (const ch of grapheme) apart += JOINERS.has(ch) ? 0 : stringWidth(ch)
   return Math.max(stringWidth(grapheme), apart)
+}
+
+/** The columns `row` (one wrapped row, styled) covers on screen. */
+function plainColumns(row: string): number {
+  let used = 0
+  for (const part of row.split(ESCAPES)) {
+    if (part.startsWith('\u001B')) continue
+    for (const segment of graphemesOf(part)) used += columnsAt(segment, used)
+  }
+
+  return used
 }
 
 /** `text` (plain) on one row of `width` columns: cut, with an ellipsis, where it would wrap. */

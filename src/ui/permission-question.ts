@@ -82,7 +82,7 @@ export class PermissionQuestions {
       if (host.interrupted()) return {reason: 'the user interrupted the turn', type: 'deny'} as const
       // Loaded at the first question: the diff is not worth a slower start.
       const {changePreview, permissionQuestion} = await import('../adapters/prompt/change-preview.js')
-      const preview = changePreview((await context?.preview?.()) ?? [], host.style)
+      const preview = changePreview((await context?.preview?.()) ?? [], host.style, host.width())
       host.opening()
       if (preview.length > 0) host.print(preview.join('\n'))
       return new Promise<PermissionDecision>((resolve) => {

@@ -1,10 +1,12 @@
 import {homedir} from 'node:os'
+import {stripVTControlCharacters} from 'node:util'
 
 import type {AgentSession} from '@hanzo-dev/sdk'
 
 import type {OpenAgentSessionOptions} from '../adapters/agent-session/index.js'
 import {SessionStore} from '../adapters/session-store.js'
 import {makeStyle} from '../adapters/style.js'
+import {divertWrites} from '../cli/divert-writes.js'
 import type {LoadedConfig} from '../core/config/types.js'
 import {SessionApprovals} from '../core/permissions/session-approvals.js'
 import type {SessionPermissionMode} from '../core/permissions/policy.js'
@@ -113,9 +115,21 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     style.bold(`hanzo-dev · ${tildePath(cwd)}`),
     style.dim('/help for commands · Esc interrupts · Ctrl-C twice exits'),
   ]
+  // Whatever else writes to the terminal's stderr while the UI is up (a plugin's warning during a
+  // turn, Node's own) goes above the prompt a line at a time: under the cursor it would tear the screen.
+  let pending = ''
+  const diverted = process.stderr.isTTY
+    ? divertWrites(process.stderr, (text) => {
+        const lines = (pending + text).split('\n')
+        pending = lines.pop()!
+        for (const line of lines) chat.say(stripVTControlCharacters(line), style.yellow)
+      })
+    : undefined
   try {
     await chat.start(opening, banner, options.firstPrompt)
   } finally {
+    diverted?.restore()
+    if (pending) process.stderr.write(`${pending}\n`)
     // Exited while it was still opening: it is closed as soon as it is open.
     await opening.then(
       () => session?.close(),

@@ -74,6 +74,11 @@ export class Terminals {
     return screen
   }
 
+  /** Resizes the terminal, as a user dragging its window's edge does (the command gets SIGWINCH). */
+  async resize(name: string, width: number, height?: number): Promise<void> {
+    await this.tmux('resize-window', '-t', name, '-x', String(width), ...(height ? ['-y', String(height)] : []))
+  }
+
   /** Types keys, in tmux's names (`C-c`, `Enter`). */
   async keys(name: string, ...keys: string[]): Promise<void> {
     await this.tmux('send-keys', '-t', name, ...keys)

@@ -81,8 +81,10 @@ export class TtyPrompter implements PermissionPrompter {
     ])
     const {input: keys, interrupt, output, style} = this.options
     const context = {input: keys, output, signal: interrupt?.signal}
-    const preview = changePreview((await asked?.preview?.()) ?? [], style)
-    if (preview.length > 0) (output ?? process.stdout).write(`${preview.join('\n')}\n`)
+    const shownOn = (output ?? process.stdout) as NodeJS.WritableStream & {columns?: number}
+    // Fitted to the terminal (its long lines wrap under their +/- gutter); 0 columns is no width known.
+    const preview = changePreview((await asked?.preview?.()) ?? [], style, shownOn.columns || undefined)
+    if (preview.length > 0) shownOn.write(`${preview.join('\n')}\n`)
     const answer = await prompts.select<Answer>(
       {
         choices: [

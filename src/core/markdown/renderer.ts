@@ -21,6 +21,9 @@ export class MdRenderer {
   private table: undefined | {header: string; aligns: NonNullable<ReturnType<typeof delimiterRow>>; rows: string[]}
   private headerCandidate: string | undefined
 
+  /** `width`: the columns a table is fitted to (cells wrap, or it becomes a list); none, tables are as wide as their cells. */
+  constructor(private readonly options: {width?: () => number | undefined} = {}) {}
+
   renderChunk(chunk: string): StyledSpan[] {
     const out: StyledSpan[] = []
     let start = 0
@@ -105,7 +108,8 @@ export class MdRenderer {
     if (this.headerCandidate !== undefined) emitLine(lineSpans(this.headerCandidate), out)
     this.headerCandidate = undefined
     if (this.table) {
-      for (const row of renderTable(this.table.header, this.table.aligns, this.table.rows)) emitLine(row, out)
+      for (const row of renderTable(this.table.header, this.table.aligns, this.table.rows, this.options.width?.()))
+        emitLine(row, out)
     }
 
     this.table = undefined

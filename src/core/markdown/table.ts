@@ -2,6 +2,7 @@ import stringWidth from 'string-width'
 
 import {inlineSpans} from './inline.js'
 import type {StyledSpan} from './types.js'
+import {wrapSpans} from './wrap.js'
 
 /** Pipe tables: rows are held until the table ends, since column widths need every row. */
 
@@ -51,33 +52,73 @@ export function splitRow(line: string): string[] {
 /** Terminal columns, so a column of CJK text or emoji lines up with its neighbours. */
 const width = (spans: StyledSpan[]) => spans.reduce((n, s) => n + stringWidth(s.text), 0)
 
+const SEPARATOR: StyledSpan = {style: {dim: true}, text: ' │ '}
+/** Narrower than this (or than its widest cell), a column reads badly: a table that needs one is shown as a list. */
+const MIN_COLUMN = 8
+
 /**
  * The table as lines of spans: columns padded to their widest cell and aligned as the
- * delimiter row says, the header bold, a rule under it.
+ * delimiter row says, the header bold, a rule under it. Given `maxWidth` (the terminal's), a
+ * table wider than that has its widest columns narrowed and their cells wrapped between words;
+ * one that cannot fit with every column at least MIN_COLUMN wide becomes a list of
+ * `header: value` lines, a blank line between rows, so nothing is cut or wrapped by the terminal.
  */
-export function renderTable(header: string, aligns: Align[], rows: string[]): StyledSpan[][] {
+export function renderTable(header: string, aligns: Align[], rows: string[], maxWidth?: number): StyledSpan[][] {
   const parse = (row: string, bold: boolean) => {
     const cells = splitRow(row)
     return aligns.map((_, i) => inlineSpans(cells[i] ?? '', bold ? {bold: true} : {}))
   }
 
   const table = [parse(header, true), ...rows.map((r) => parse(r, false))]
-  const widths = aligns.map((_, col) => Math.max(1, ...table.map((row) => width(row[col]))))
+  const natural = aligns.map((_, col) => Math.max(1, ...table.map((row) => width(row[col]))))
+  const widths =
+    maxWidth === undefined ? natural : fitted(natural, maxWidth - SEPARATOR.text.length * (aligns.length - 1))
+  if (!widths) return recordList(table, maxWidth!)
   const line = (row: StyledSpan[][]) => {
-    const out: StyledSpan[] = []
-    for (const [col, cell] of row.entries()) {
-      if (col > 0) out.push({style: {dim: true}, text: ' │ '})
-      const pad = widths[col] - width(cell)
-      const left = aligns[col] === 'right' ? pad : aligns[col] === 'center' ? Math.floor(pad / 2) : 0
-      if (left) out.push({text: ' '.repeat(left)})
-      out.push(...cell)
-      // The last column is not padded on the right: no trailing blanks on the terminal.
-      if (pad - left && col < row.length - 1) out.push({text: ' '.repeat(pad - left)})
-    }
+    const wrapped = row.map((cell, col) => wrapSpans(cell, widths[col]))
+    const height = Math.max(...wrapped.map((cell) => cell.length))
+    return Array.from({length: height}, (_, index) => {
+      const out: StyledSpan[] = []
+      for (const [col, cell] of wrapped.entries()) {
+        const part = cell[index] ?? []
+        // No trailing blank after the last separator when the last cell has nothing on this row.
+        if (col > 0) out.push(part.length === 0 && col === row.length - 1 ? {...SEPARATOR, text: ' │'} : {...SEPARATOR})
+        const pad = widths[col] - width(part)
+        const left = aligns[col] === 'right' ? pad : aligns[col] === 'center' ? Math.floor(pad / 2) : 0
+        if (left) out.push({text: ' '.repeat(left)})
+        out.push(...part)
+        // The last column is not padded on the right: no trailing blanks on the terminal.
+        if (pad - left && col < row.length - 1) out.push({text: ' '.repeat(pad - left)})
+      }
 
-    return out
+      return out
+    })
   }
 
   const rule: StyledSpan[] = [{style: {dim: true}, text: widths.map((w) => '─'.repeat(w)).join('─┼─')}]
-  return [line(table[0]), rule, ...table.slice(1).map((row) => line(row))]
+  return [...line(table[0]), rule, ...table.slice(1).flatMap((row) => line(row))]
+}
+
+/** Column widths that fit `room` (the widest columns give way first), or undefined when that would make one too narrow. */
+function fitted(natural: readonly number[], room: number): number[] | undefined {
+  const least = natural.map((w) => Math.min(w, MIN_COLUMN))
+  if (least.reduce((sum, w) => sum + w, 0) > room) return undefined
+  const widths = [...natural]
+  for (let excess = widths.reduce((sum, w) => sum + w, 0) - room; excess > 0; excess--) {
+    let widest = -1
+    for (const [col, w] of widths.entries()) if (w > least[col] && (widest === -1 || w > widths[widest])) widest = col
+    widths[widest]--
+  }
+
+  return widths
+}
+
+/** A table too wide for the terminal: each row as its `header: value` lines, wrapped to `maxWidth`. */
+function recordList(table: StyledSpan[][][], maxWidth: number): StyledSpan[][] {
+  const [header, ...body] = table
+  if (body.length === 0) return header.flatMap((cell) => wrapSpans(cell, maxWidth))
+  return body.flatMap((row, index) => [
+    ...(index > 0 ? [[]] : []),
+    ...row.flatMap((cell, col) => wrapSpans([...header[col], {text: ': '}, ...cell], maxWidth)),
+  ])
 }

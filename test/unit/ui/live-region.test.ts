@@ -191,6 +191,34 @@ describe('LiveRegion', () => {
     expect(narrow.lines).toEqual(['› abcdefgh', 'ijklmnop', 'status'])
     expect([narrow.row, narrow.column]).toEqual([1, 8])
   })
+
+  it('after the terminal narrowed, erases every row its reflow made of the drawing, so none is left twice', () => {
+    const {out, region, writes} = terminal(40)
+    const question = 'Allow fs_write: a-rather-long-name.txt?'
+    region.draw([question, '  y allow once   a allow for session', '› ', 'status'], {column: 2, line: 2})
+    out.columns = 20
+    region.draw([question, '  y allow once', '  a for session', '› ', 'status'], {column: 2, line: 3})
+    // The terminal (tmux, VTE, iTerm) rewrapped each 39-column row to two of 20: four rows above the cursor, not two.
+    expect(writes.at(-1)!.startsWith('\u001B[?2026h\u001B[?25l\u001B[4A\r\u001B[J')).toBe(true)
+    // Widened again, nothing is rejoined: the rows as drawn at 20 (the question took two) are counted.
+    out.columns = 80
+    region.draw(['› ', 'status'], {column: 2, line: 0})
+    expect(writes.at(-1)!.startsWith('\u001B[?2026h\u001B[?25l\u001B[4A\r\u001B[J')).toBe(true)
+  })
+
+  it('clears itself off the screen, the cursor shown, and writes nothing when nothing is drawn', () => {
+    const {region, screen, writes} = terminal(20)
+    region.clear()
+    expect(writes).toEqual([])
+    region.commit('kept')
+    region.draw(['⠋ Thinking… 3s'])
+    region.clear()
+    expect(screen.lines).toEqual(['kept'])
+    expect([screen.row, screen.column, screen.cursorVisible]).toEqual([1, 0, true])
+    const count = writes.length
+    region.clear()
+    expect(writes).toHaveLength(count)
+  })
 })
 
 describe('fitRow', () => {
