@@ -2,6 +2,7 @@ import type {Command} from '@oclif/core/command'
 import {CLIError} from '@oclif/core/errors'
 import {printable} from '@hanzo-dev/sdk/terminal-text'
 
+import {closest} from '../core/closest.js'
 import {isUserError} from '../core/errors.js'
 
 /**
@@ -11,10 +12,47 @@ import {isUserError} from '../core/errors.js'
  * installCommandErrors to every command's own error.
  */
 export function userFacingError(error: unknown): unknown {
+  const mistyped = flagTypo(error)
+  if (mistyped) return mistyped
   if (isUserError(error))
     return new CLIError(error.message, {exit: error.exitCode, suggestions: error.hint ? [error.hint] : undefined})
   if (error instanceof Error && error.name === 'ExitPromptError') return new CLIError('Cancelled', {exit: 130})
   return error
+}
+
+/**
+ * oclif's "Nonexistent flag" when each flag named is a near miss of one the command takes:
+ * "Unknown flag --modl. Did you mean --model?", exit 2, without the usage (the answer is in the
+ * question). Others are left as oclif words them, with the usage to pick from.
+ */
+function flagTypo(error: unknown): CLIError | undefined {
+  const {flags, oclif, parse} = error as {
+    flags?: unknown
+    oclif?: {exit?: number}
+    parse?: {input?: {flags?: Record<string, {char?: string}>}}
+  }
+  const defined = parse?.input?.flags
+  if (
+    !(error instanceof CLIError) ||
+    !Array.isArray(flags) ||
+    !defined ||
+    !error.message.startsWith('Nonexistent flag')
+  )
+    return undefined
+  const known = Object.entries(defined).flatMap(([name, flag]) => [
+    `--${name}`,
+    ...(flag.char ? [`-${flag.char}`] : []),
+  ])
+  const lines: string[] = []
+  for (const typed of flags) {
+    // `--modl=x` is the flag `--modl`.
+    const name = String(typed).split('=')[0]
+    const meant = name.startsWith('--') ? closest(name, known) : undefined
+    if (!meant) return undefined
+    lines.push(`Unknown flag ${name}. Did you mean ${meant}?`)
+  }
+
+  return new CLIError(lines.join('\n'), {exit: oclif?.exit ?? 2})
 }
 
 /**

@@ -39,7 +39,7 @@ Core checks Node.js, the settings files and the data directories; each plugin ad
   ]
 
   static flags = {
-    offline: Flags.boolean({description: 'Do not contact the model endpoint (its checks are skipped).'}),
+    offline: Flags.boolean({description: 'Do not contact the model endpoint (its reachability check is skipped).'}),
   }
 
   async run(): Promise<DoctorSummary> {

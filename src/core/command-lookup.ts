@@ -51,3 +51,18 @@ export function resolveUnknownCommand(args: string[], names: KnownNames): Unknow
   if (commands.has(id)) return {argv, id, kind: 'stray'}
   return {kind: 'unknown', topic: id === '' ? undefined : id, typed: args.slice(0, used + 1).join(' ')}
 }
+
+/**
+ * A command line that names no command but asks the model, as Claude Code reads one: `-p` or
+ * `--print` before any `--` runs the rest headless (`run`, flags passed on), and a first word
+ * holding a space (`hanzo-dev "fix the bug"`) is a first prompt for the interactive session.
+ * One word without a space stays a command, mistyped or unknown (`chta`).
+ */
+export function promptShortcut(args: readonly string[]): {id: 'run' | 'chat'; argv: string[]} | undefined {
+  const end = args.indexOf('--')
+  const print = (end === -1 ? args : args.slice(0, end)).findIndex((arg) => arg === '-p' || arg === '--print')
+  if (print !== -1) return {argv: args.toSpliced(print, 1), id: 'run'}
+  const [first] = args
+  if (first !== undefined && !first.startsWith('-') && /\s/.test(first.trim())) return {argv: [...args], id: 'chat'}
+  return undefined
+}

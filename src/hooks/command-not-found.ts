@@ -2,17 +2,30 @@ import type {Hook} from '@oclif/core'
 import {CLIError} from '@oclif/core/errors'
 
 import {isInteractive} from '../cli/auth-terminal.js'
-import {resolveUnknownCommand} from '../core/command-lookup.js'
+import {promptShortcut, resolveUnknownCommand} from '../core/command-lookup.js'
+import {UserError} from '../core/errors.js'
 
 /**
- * oclif's `command_not_found` hook: a command given stray words runs (its parser names them, exit
+ * oclif's `command_not_found` hook: a prompt where a command would be runs it (promptShortcut:
+ * `-p "task"` as `run "task"`, `"fix the bug"` as `chat "fix the bug"`); a command given stray words runs (its parser names them, exit
  * 2); a near miss is suggested ("did you mean ...?", exit 2), and on a terminal asked about and
  * run when accepted; anything else says where the commands are listed (exit 2, as any other
  * wrong argument). Replaces @oclif/plugin-not-found, which exits 127 off a terminal, suggests the
  * nearest command however far it is, and breaks when the suggestion fails to parse.
  */
 const hook: Hook.CommandNotFound = async function ({argv = [], config, id}) {
-  const found = resolveUnknownCommand(typedArgs(id, argv), {
+  const typed = typedArgs(id, argv)
+  const shortcut = promptShortcut(typed)
+  if (shortcut?.id === 'chat' && !(process.stdin.isTTY && process.stdout.isTTY)) {
+    // As `claude "task"`: the prompt opens the session, which needs a terminal; -p is the headless way.
+    throw new UserError(`A prompt as the first argument opens the interactive session, which needs a terminal`, {
+      exitCode: 2,
+      hint: `${config.bin} -p ${JSON.stringify(shortcut.argv[0])} runs it headless`,
+    })
+  }
+
+  if (shortcut) return config.runCommand(shortcut.id, shortcut.argv)
+  const found = resolveUnknownCommand(typed, {
     commands: config.commands.filter((c) => !c.hidden).flatMap((c) => [c.id, ...c.aliases]),
     topics: config.topics.filter((t) => !t.hidden).map((t) => t.name),
   })

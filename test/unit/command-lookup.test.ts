@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {resolveUnknownCommand} from '../../src/core/command-lookup.js'
+import {promptShortcut, resolveUnknownCommand} from '../../src/core/command-lookup.js'
 
 const names = {
   commands: [
@@ -55,5 +55,20 @@ describe('resolveUnknownCommand', () => {
     expect(resolve('xyzzy')).toEqual({kind: 'unknown', topic: undefined, typed: 'xyzzy'})
     expect(resolve('config xyzzy')).toEqual({kind: 'unknown', topic: 'config', typed: 'config xyzzy'})
     expect(resolve('--bogus')).toEqual({kind: 'unknown', topic: undefined, typed: '--bogus'})
+  })
+})
+
+describe('promptShortcut', () => {
+  it('runs -p / --print headless with the other words, wherever the flag is (not after --)', () => {
+    expect(promptShortcut(['-p', 'fix it', '--model', 'm'])).toEqual({argv: ['fix it', '--model', 'm'], id: 'run'})
+    expect(promptShortcut(['--model', 'm', '--print', 'fix'])).toEqual({argv: ['--model', 'm', 'fix'], id: 'run'})
+    expect(promptShortcut(['--model', 'm', '--', '-p'])).toBeUndefined()
+  })
+
+  it('takes a first word with a space for a prompt; one word stays a command', () => {
+    expect(promptShortcut(['fix the bug', '--model', 'm'])).toEqual({argv: ['fix the bug', '--model', 'm'], id: 'chat'})
+    expect(promptShortcut(['chta'])).toBeUndefined()
+    expect(promptShortcut(['  chta '])).toBeUndefined()
+    expect(promptShortcut(['--bogus', 'a b'])).toBeUndefined()
   })
 })
