@@ -106,18 +106,35 @@ describe('hanzo-dev lsp servers', () => {
     ])
   })
 
-  it('shows the path of a server on PATH and the server a language uses', async () => {
+  it('shows the path of a server on PATH, and ✗ with why when it does not start', async () => {
     writeFileSync(join(project, 'go.mod'), 'module x\n')
-    const {path} = markerProgram('gopls')
+    // On PATH, but it exits at once without a word of LSP.
+    const path = join(box.home, 'bin', 'gopls')
+    mkdirSync(join(box.home, 'bin'), {recursive: true})
+    writeFileSync(path, '#!/bin/sh\necho "gopls: no go command" >&2\nexit 1\n', {mode: 0o755})
+    const failure = `${path} exited (code 1): gopls: no go command`
     const env = {...box.env, PATH: join(box.home, 'bin')}
     const json = await runCli(['lsp', 'servers', '--json'], {cwd: project, env})
     const result = JSON.parse(json.stdout)
-    expect(result.servers.find((s: {command: string}) => s.command === 'gopls').path).toBe(path)
-    expect(result.languages).toEqual([{id: 'go', name: 'Go', server: {command: 'gopls', path}}])
+    expect(result.servers.find((s: {command: string}) => s.command === 'gopls')).toMatchObject({
+      failure,
+      path,
+      starts: false,
+    })
+    expect(result.languages).toEqual([
+      {
+        id: 'go',
+        install: 'go install golang.org/x/tools/gopls@latest',
+        name: 'Go',
+        problem: `gopls (${path}) does not start: ${failure}`,
+        server: null,
+      },
+    ])
 
     const text = await runCli(['lsp', 'servers'], {cwd: project, env})
-    expect(text.stdout).toMatch(new RegExp(`✓ gopls +go +${path}`))
-    expect(text.stdout).toContain('✓ Go: gopls')
+    expect(text.stdout).toMatch(new RegExp(`✗ gopls +go +${path}\n +does not start: `))
+    expect(text.stdout).toContain(`does not start: ${failure}\n      → go install golang.org/x/tools/gopls@latest`)
+    expect(text.stdout).toContain(`! Go: gopls (${path}) does not start`)
   })
 
   it('says when no project language is detected', async () => {

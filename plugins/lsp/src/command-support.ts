@@ -8,16 +8,18 @@ import {LspError} from './lsp-client.js'
 import {LspSettingsError, type LspSettings, readLspSettings} from './lsp-settings.js'
 import {notCovered} from './lsp-tools.js'
 import type {SourcePosition} from './queries.js'
-import {type CoveredFile, ServerManager} from './server-manager.js'
+import {type CoveredFile, ServerManager, type ServerManagerOptions} from './server-manager.js'
 
 /**
  * The exit codes of the lsp commands, for scripts: 1 is the answer "no" (errors found, nothing
  * at that position), 2 bad input (a missing file, a bad FILE:LINE:COL, a wrong lsp setting),
- * 3 no server to ask (not installed, did not start, crashed, timed out).
+ * 3 no server to ask (not installed, did not start, crashed, timed out), 4 the server runs but
+ * did not report a file's diagnostics within the wait (so nothing is known of it).
  */
 export const EXIT_NO = 1
 export const EXIT_BAD_INPUT = 2
 export const EXIT_NO_SERVER = 3
+export const EXIT_NOT_REPORTED = 4
 
 /** Bad input from the command line: said as it is, with exit 2. */
 export class InputError extends Error {
@@ -27,16 +29,19 @@ export class InputError extends Error {
 /**
  * A command's body with the workspace's servers: they start on first use and are shut down
  * when it ends, whatever happens. A user error becomes one line and its exit code, never a stack.
+ * `client` overrides the servers' waits (`lsp diagnostics --wait`).
  */
 export async function withServers<T>(
   command: Command,
   work: (manager: ServerManager, cwd: string) => Promise<T>,
+  client?: ServerManagerOptions['client'],
 ): Promise<T> {
   const host = await loadCommandHost(command)
   let manager: ServerManager | undefined
   try {
     // The failure is the command's error message: nothing to say on the side.
     manager = new ServerManager({
+      client,
       env: host.env,
       projectRoot: host.projectRoot,
       report() {},

@@ -46,9 +46,13 @@ export class DiagnosticsBoard {
 
   /**
    * The diagnostics published after the last change, once `settleMs` passed without another
-   * publish; at `timeoutMs` whatever was published last (none: an empty list).
+   * publish (at `timeoutMs`, the last of them); undefined when none came by then: what was
+   * published before the change describes another text, and no publish is no news, not a clean file.
    */
-  async settled(uri: string, {settleMs, timeoutMs}: {settleMs: number; timeoutMs: number}): Promise<Diagnostic[]> {
+  async settled(
+    uri: string,
+    {settleMs, timeoutMs}: {settleMs: number; timeoutMs: number},
+  ): Promise<Diagnostic[] | undefined> {
     const entry = this.entry(uri)
     if (entry.settled) return entry.items ?? []
     const deadline = Date.now() + timeoutMs
@@ -63,7 +67,7 @@ export class DiagnosticsBoard {
       }
     }
 
-    return entry.items ?? []
+    return entry.publishes > entry.changedAt ? (entry.items ?? []) : undefined
   }
 
   /** The server is gone: nobody waits for it. */

@@ -3,7 +3,8 @@ import {access} from 'node:fs/promises'
 import type {Middleware, ToolCall, ToolContext, ToolExecutorFn, ToolLocation} from '@hanzo-dev/sdk'
 import type {Diagnostic} from 'vscode-languageserver-protocol'
 
-import {type DiagnosticItem, formatDiagnostic, toDiagnosticItems} from './queries.js'
+import type {DiagnosticsReport} from './lsp-client.js'
+import {type DiagnosticItem, formatDiagnostic, lateText, toDiagnosticItems} from './queries.js'
 import type {CoveredFile, ServerManager} from './server-manager.js'
 
 /** More than this buries the edit's own result; the model can ask lsp_diagnostics for the rest. */
@@ -14,7 +15,8 @@ export const MAX_EDIT_DIAGNOSTICS = 10
  * tool's) on files a server covers (its locations), the result gets the errors and warnings that
  * are new since before the edit (the ones a file already had are not repeated, wherever the edit
  * moved them). Nothing is added when there are none, when no server covers the files, or when
- * the call is interrupted. It runs inside the sandbox middleware, whose `confineProcess` starts
+ * the call is interrupted; a server that reported nothing in time is said so, never taken
+ * for a clean file. It runs inside the sandbox middleware, whose `confineProcess` starts
  * the server (the sandbox plugin comes first in the root package.json's plugin list, the order
  * the host applies middleware in).
  */
@@ -24,8 +26,9 @@ export function editDiagnostics(manager: ServerManager): Middleware {
     wrap: (next: ToolExecutorFn) => async (call: ToolCall, context: ToolContext) => {
       const files = call.kind === 'edit' ? await covered(manager, call.locations ?? [], context) : []
       if (files.length === 0) return next(call, context)
-      const before: Array<Diagnostic[] | undefined> = []
-      for (const file of files) before.push((await exists(file.path)) ? await quietly(manager, file) : [])
+      const before: Array<DiagnosticsReport | undefined> = []
+      for (const file of files)
+        before.push((await exists(file.path)) ? await quietly(manager, file) : {complete: true, items: []})
       const result = await next(call, context)
       if (result.is_error || context.signal.aborted) return result
       const reports: string[] = []
@@ -54,17 +57,25 @@ async function covered(
   return [...files.values()]
 }
 
-/** What is new in `file` since `before` (undefined: unknown, nothing is said), rendered; undefined when nothing is. */
+/**
+ * What is new in `file` since `before`, rendered; undefined when nothing is, or when the server
+ * is in trouble (the manager says so once). When the server reported nothing in time before the
+ * edit, every error and warning after it is shown, since which are new is not known.
+ */
 async function freshReport(
   manager: ServerManager,
   file: CoveredFile,
-  before: Diagnostic[] | undefined,
+  before: DiagnosticsReport | undefined,
 ): Promise<string | undefined> {
   const after = before && (await quietly(manager, file))
   if (!before || !after) return undefined
-  const fresh = newSince(before, after).filter((d) => (d.severity ?? 1) <= 2)
-  if (fresh.length === 0) return undefined
-  return render(await toDiagnosticItems(fresh, file, await manager.workspaceRoot()), file)
+  if (!after.complete)
+    return `${lateText(file.relative, after)}: this change is not checked; lsp_diagnostics asks again.`
+  const shown = (before.complete ? newSince(before.items, after.items) : after.items).filter(
+    (d) => (d.severity ?? 1) <= 2,
+  )
+  if (shown.length === 0) return undefined
+  return render(await toDiagnosticItems(shown, file, await manager.workspaceRoot()), file, before.complete)
 }
 
 /** The diagnostics in `after` that `before` did not have, compared by what they say, not where (an edit moves lines). */
@@ -78,14 +89,14 @@ export function newSince(before: readonly Diagnostic[], after: readonly Diagnost
   })
 }
 
-function render(items: DiagnosticItem[], file: CoveredFile): string {
+function render(items: DiagnosticItem[], file: CoveredFile, onlyNew: boolean): string {
   const errors = items.filter((d) => d.severity === 'error').length
   const counts = [
     errors && `${errors} error${errors === 1 ? '' : 's'}`,
     items.length - errors && `${items.length - errors} warning${items.length - errors === 1 ? '' : 's'}`,
   ]
   const lines = [
-    `New diagnostics in ${file.relative} after this change (${counts.filter(Boolean).join(', ')}; lines and columns 1-based):`,
+    `${onlyNew ? 'New diagnostics' : 'Diagnostics'} in ${file.relative} after this change (${counts.filter(Boolean).join(', ')}; lines and columns 1-based):`,
   ]
   lines.push(...items.slice(0, MAX_EDIT_DIAGNOSTICS).map(formatDiagnostic))
   if (items.length > MAX_EDIT_DIAGNOSTICS)
@@ -98,7 +109,7 @@ function key(d: Diagnostic): string {
 }
 
 /** An edit is never held up by a server's trouble: the manager reports it, the edit goes on without diagnostics. */
-async function quietly(manager: ServerManager, file: CoveredFile): Promise<Diagnostic[] | undefined> {
+async function quietly(manager: ServerManager, file: CoveredFile): Promise<DiagnosticsReport | undefined> {
   try {
     return await manager.diagnostics(file)
   } catch {

@@ -41,7 +41,9 @@ export const LANGUAGES: readonly LanguageSpec[] = [
       {
         args: ['--stdio'],
         command: 'typescript-language-server',
-        install: 'npm i -g typescript-language-server typescript',
+        // Majors that work on hanzo-dev's Node 20: TypeScript 7 is a native compiler without the
+        // tsserver.js this server drives, and typescript-language-server 6 needs Node 22.
+        install: 'npm i -g typescript-language-server@5 typescript@5',
       },
     ],
     extensions: {

@@ -1,4 +1,5 @@
 import {type ChildProcess, spawn} from 'node:child_process'
+import {basename} from 'node:path'
 import {setTimeout as delay} from 'node:timers/promises'
 import {fileURLToPath} from 'node:url'
 
@@ -48,6 +49,18 @@ export interface LspClientOptions {
 export class LspError extends Error {
   override name = 'LspError'
 }
+
+/** A request the server did not answer in time. */
+export class LspTimeoutError extends LspError {
+  override name = 'LspTimeoutError'
+}
+
+/**
+ * A document's diagnostics as the server reported them after its last change, or, when it
+ * reported nothing within the wait, who was waited for and how long: never an empty list in its place.
+ */
+export type DiagnosticsReport =
+  {complete: true; items: Diagnostic[]} | {complete: false; server: string; waitedMs: number}
 
 const STDERR_TAIL = 2000
 const live = new Set<number>()
@@ -178,27 +191,19 @@ export class LspClient {
   /**
    * The document's diagnostics, hints (severity 4) left out: pulled when the server offers
    * `textDocument/diagnostic`, else the ones it publishes after the last open or change, once no
-   * new publish came for `settleMs` (at most `diagnosticsTimeoutMs`, or `coldStartMs` before the
-   * server's first publish).
+   * new publish came for `settleMs`. The wait is at most `diagnosticsTimeoutMs`, or `coldStartMs`
+   * before the server's first publish; past it the report is incomplete.
    */
-  async diagnostics(uri: string): Promise<Diagnostic[]> {
+  async diagnostics(uri: string): Promise<DiagnosticsReport> {
     const warm = this.board.hasPublished()
     const timeout = Math.max(this.options.diagnosticsTimeoutMs ?? 3000, warm ? 0 : (this.options.coldStartMs ?? 10_000))
-    let items: Diagnostic[]
-    if (this.capabilities.diagnosticProvider) {
-      const report = await this.request<DocumentDiagnosticReport>(
-        'textDocument/diagnostic',
-        {textDocument: {uri}},
-        timeout,
-        'did not report diagnostics',
-      )
-      items = report.kind === 'full' ? report.items : (this.board.latest(uri) ?? [])
-      this.board.publish(uri, items)
-    } else {
-      items = await this.board.settled(uri, {settleMs: this.options.settleMs ?? 300, timeoutMs: timeout})
-    }
-
-    return items.filter((d) => d.severity !== 4)
+    const items = await (this.capabilities.diagnosticProvider
+      ? this.pullDiagnostics(uri, timeout)
+      : this.board.settled(uri, {settleMs: this.options.settleMs ?? 300, timeoutMs: timeout}))
+    // A server that died while we waited said nothing about the document: its exit says why.
+    if (this.exited) throw new LspError(this.exited)
+    if (!items) return {complete: false, server: basename(this.command), waitedMs: timeout}
+    return {complete: true, items: items.filter((d) => d.severity !== 4)}
   }
 
   async gotoDefinition(uri: string, position: Position): Promise<Location[]> {
@@ -261,6 +266,23 @@ export class LspClient {
     return this.connection
   }
 
+  /** undefined when the server did not answer within `timeoutMs`. */
+  private async pullDiagnostics(uri: string, timeoutMs: number): Promise<Diagnostic[] | undefined> {
+    try {
+      const report = await this.request<DocumentDiagnosticReport>(
+        'textDocument/diagnostic',
+        {textDocument: {uri}},
+        timeoutMs,
+      )
+      const items = report.kind === 'full' ? report.items : (this.board.latest(uri) ?? [])
+      this.board.publish(uri, items)
+      return items
+    } catch (error) {
+      if (error instanceof LspTimeoutError) return undefined
+      throw error
+    }
+  }
+
   private async request<R>(
     method: string,
     params: unknown,
@@ -270,7 +292,7 @@ export class LspClient {
     const connection = this.alive()
     let timer: NodeJS.Timeout | undefined
     const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new LspError(`${this.command} ${late} within ${timeoutMs} ms`)), timeoutMs)
+      timer = setTimeout(() => reject(new LspTimeoutError(`${this.command} ${late} within ${timeoutMs} ms`)), timeoutMs)
     })
     try {
       return await Promise.race([connection.sendRequest<R>(method, params), expired])

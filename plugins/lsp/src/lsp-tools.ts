@@ -7,6 +7,7 @@ import {
   formatLocation,
   formatSymbol,
   hoverText,
+  lateText,
   references,
   symbols,
 } from './queries.js'
@@ -40,10 +41,14 @@ export function lspTools(manager: ServerManager): ToolDefinition[] {
       description: `The errors, warnings and notes a language server reports for a file (type errors, unresolved names, ...), as path:line:column: severity: message. Read-only.`,
       execute: (input, context) =>
         onFile(manager, input.path, context, async (file) => {
-          const items = await fileDiagnostics(manager, file)
-          return items.length === 0
+          const report = await fileDiagnostics(manager, file)
+          if (!report.complete)
+            return toolError(
+              `${lateText(file.relative, report)}: this is not a clean result; call lsp_diagnostics again.`,
+            )
+          return report.items.length === 0
             ? `${file.relative}: no errors or warnings.`
-            : items.map(formatDiagnostic).join('\n')
+            : report.items.map(formatDiagnostic).join('\n')
         }),
       inputSchema: fileSchema,
       mutating: false,
@@ -134,12 +139,13 @@ async function onFile(
   manager: ServerManager,
   path: string,
   context: ToolContext,
-  work: (file: CoveredFile) => Promise<string>,
+  work: (file: CoveredFile) => Promise<string | ToolResult>,
 ): Promise<ToolResult> {
   try {
     const file = await manager.cover(path, context.cwd, context.confineProcess)
     if (!file) return toolError(await notCovered(manager, path))
-    return toolOk(await work(file))
+    const result = await work(file)
+    return typeof result === 'string' ? toolOk(result) : result
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT') return toolError(`${path}: no such file`)

@@ -12,7 +12,7 @@ import type {
   SymbolInformation,
 } from 'vscode-languageserver-protocol'
 
-import type {LspClient} from './lsp-client.js'
+import type {DiagnosticsReport, LspClient} from './lsp-client.js'
 import {LspError} from './lsp-client.js'
 import type {CoveredFile, ServerManager} from './server-manager.js'
 
@@ -42,6 +42,9 @@ export interface DiagnosticItem extends SourceLocation {
   code?: string
   source?: string
 }
+
+/** A file's diagnostics, or the server that reported nothing in time and how long it was waited for. */
+export type FileDiagnostics = {complete: true; items: DiagnosticItem[]} | Extract<DiagnosticsReport, {complete: false}>
 
 export interface SymbolItem extends SourcePosition {
   name: string
@@ -104,9 +107,18 @@ export async function onServer<T>(
   throw new LspError((await manager.unavailable(file)) ?? `${file.language.name} language server is not available`)
 }
 
-export async function fileDiagnostics(manager: ServerManager, file: CoveredFile): Promise<DiagnosticItem[]> {
-  const items = await onServer(manager, file, (client) => client.diagnostics(file.uri))
-  return toDiagnosticItems(items, file, await manager.workspaceRoot())
+export async function fileDiagnostics(manager: ServerManager, file: CoveredFile): Promise<FileDiagnostics> {
+  const report = await onServer(manager, file, (client) => client.diagnostics(file.uri))
+  if (!report.complete) return report
+  return {complete: true, items: await toDiagnosticItems(report.items, file, await manager.workspaceRoot())}
+}
+
+/**
+ * What every caller says when the server reported nothing in time: the command, the model's
+ * tool and an edit's result alike, so silence is never read as a clean file.
+ */
+export function lateText(path: string, {server, waitedMs}: {server: string; waitedMs: number}): string {
+  return `${path}: no diagnostics yet from ${server} after ${Number((waitedMs / 1000).toFixed(1))} s (it did not report in time; it may still be loading the project)`
 }
 
 export async function toDiagnosticItems(

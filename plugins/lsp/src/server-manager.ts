@@ -3,10 +3,8 @@ import {isAbsolute, relative, resolve, sep} from 'node:path'
 import {pathToFileURL} from 'node:url'
 
 import {canonicalize, isInside, type ToolContext} from '@hanzo-dev/sdk'
-import type {Diagnostic} from 'vscode-languageserver-protocol'
-
 import type {LanguageSpec} from './languages.js'
-import {LspClient, type LspClientOptions, LspError} from './lsp-client.js'
+import {type DiagnosticsReport, LspClient, type LspClientOptions, LspError} from './lsp-client.js'
 import {languageFor, type LspSettings} from './lsp-settings.js'
 import {chooseServer, noServerText} from './server-lookup.js'
 
@@ -94,7 +92,7 @@ export class ServerManager {
   }
 
   /** The file's current diagnostics (hints left out), waiting for them to settle; undefined without a server. */
-  diagnostics(file: CoveredFile): Promise<Diagnostic[] | undefined> {
+  diagnostics(file: CoveredFile): Promise<DiagnosticsReport | undefined> {
     return this.withFile(file, (client) => client.diagnostics(file.uri))
   }
 

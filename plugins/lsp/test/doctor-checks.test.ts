@@ -77,7 +77,7 @@ describe('lspChecks', () => {
     touch('package.json')
     const checks = await lspChecks(host())
     expect(checks.find((c) => c.id === 'lsp.language.typescript')).toMatchObject({
-      hint: 'npm i -g typescript-language-server typescript',
+      hint: 'npm i -g typescript-language-server@5 typescript@5',
       status: 'warn',
     })
     expect(checks.find((c) => c.id === 'lsp.servers')).toMatchObject({detail: 'none found', status: 'skip'})

@@ -76,7 +76,8 @@ describe('diagnostics in the tool result of an edit (hanzo-dev run)', () => {
     // Sandbox off: this file is about diagnostics (test/e2e/lsp-sandbox.test.ts runs a server
     // confined), and the linked node_modules may be under /tmp, which a confined server does not see.
     const settings = {
-      lsp: {project_servers: true, servers: {python: {command: 'no-such-pyright'}}},
+      // A busy machine may take tsserver past the default wait for the edit's diagnostics.
+      lsp: {diagnostics_timeout_ms: 60_000, project_servers: true, servers: {python: {command: 'no-such-pyright'}}},
       sandbox: {mode: 'off'},
     }
     writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify(settings))

@@ -7,6 +7,12 @@ import {makeTsProject, writeFiles} from './lsp-fixture.js'
 
 const LIB = 'export function greet(name: string): string {\n  return name\n}\n'
 const MAIN = "import {greet} from './lib.js'\n\nexport const count: number = greet('again')\n"
+/**
+ * The servers are the project's dev dependencies: the user lets the project's own run. A busy
+ * machine loads the project past the default 10 s: the user's longer wait keeps references and
+ * hover from answering before tsserver knows the other files.
+ */
+const USER_LSP = {diagnostics_timeout_ms: 60_000, project_servers: true}
 
 /** The commands as a script runs them: the built CLI, a server per run, exit codes to branch on. */
 describe('lsp diagnostics, definition, references, hover (built CLI)', () => {
@@ -20,9 +26,8 @@ describe('lsp diagnostics, definition, references, hover (built CLI)', () => {
     project = join(box.home, 'project')
     mkdirSync(join(project, '.git'), {recursive: true})
     makeTsProject(project, {'src/lib.ts': LIB, 'src/main.ts': MAIN})
-    // The servers are the project's dev dependencies: the user lets the project's own run.
     mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
-    writeFileSync(userSettings(), JSON.stringify({lsp: {project_servers: true}}))
+    writeFileSync(userSettings(), JSON.stringify({lsp: USER_LSP}))
   })
   afterAll(() => box.cleanup())
 
@@ -34,7 +39,12 @@ describe('lsp diagnostics, definition, references, hover (built CLI)', () => {
     expect(text.exitCode, text.stderr).toBe(1)
     const json = await run('lsp', 'diagnostics', 'src/lib.ts', '--json')
     expect(json.exitCode, json.stderr).toBe(0)
-    expect(JSON.parse(json.stdout)).toEqual({errors: 0, files: [{diagnostics: [], path: 'src/lib.ts'}], warnings: 0})
+    expect(JSON.parse(json.stdout)).toEqual({
+      complete: true,
+      errors: 0,
+      files: [{complete: true, diagnostics: [], path: 'src/lib.ts'}],
+      warnings: 0,
+    })
   })
 
   it('references and hover at FILE:LINE:COL, 1-based', async () => {
@@ -82,7 +92,7 @@ describe('lsp diagnostics, definition, references, hover (built CLI)', () => {
         'no-such-tsserver not found on PATH or in node_modules/.bin (check lsp.servers.typescript.command in your user settings)',
       )
     } finally {
-      writeFileSync(settings, JSON.stringify({lsp: {project_servers: true}}))
+      writeFileSync(settings, JSON.stringify({lsp: USER_LSP}))
     }
   })
 
@@ -126,7 +136,7 @@ describe('lsp diagnostics, definition, references, hover (built CLI)', () => {
       ])
       expect(existsSync(marker)).toBe(false)
     } finally {
-      writeFileSync(userSettings(), JSON.stringify({lsp: {project_servers: true}}))
+      writeFileSync(userSettings(), JSON.stringify({lsp: USER_LSP}))
     }
   })
 

@@ -10,6 +10,19 @@ import {ServerManager, type ServerManagerOptions} from '../src/server-manager.js
 /** Where the dev dependencies typescript-language-server and pyright put their commands. */
 export const SERVER_BIN = join(REPO_ROOT, 'node_modules', '.bin')
 
+/**
+ * A language server named `name` in `dir` that answers initialize at once and publishes a file's
+ * diagnostics only `delayMs` after it is opened (test/fixtures/slow-server.mjs): a server still
+ * loading a large project. Returns its path.
+ */
+export function slowServer(dir: string, name: string, delayMs: number): string {
+  const path = join(dir, name)
+  const script = join(import.meta.dirname, 'fixtures', 'slow-server.mjs')
+  mkdirSync(dir, {recursive: true})
+  writeFileSync(path, `#!/bin/sh\nexec '${process.execPath}' '${script}' ${delayMs}\n`, {mode: 0o755})
+  return path
+}
+
 export function writeFiles(root: string, files: Record<string, string>): void {
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), {recursive: true})

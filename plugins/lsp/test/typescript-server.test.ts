@@ -27,7 +27,9 @@ describe('typescript-language-server through the manager, the tools and the edit
     project = join(box.home, 'project')
     makeTsProject(project, {'README.md': 'hello\n', 'src/lib.ts': LIB, 'src/main.ts': MAIN})
     // PATH without the servers: they come from node_modules/.bin.
-    ;({manager, reports} = makeManager(project, {env: {PATH: '/usr/bin:/bin'}}))
+    // A busy machine loads the project slowly: a wait past it reads as "no diagnostics yet", not as clean.
+    const wait = {coldStartMs: 60_000, diagnosticsTimeoutMs: 60_000}
+    ;({manager, reports} = makeManager(project, {client: wait, env: {PATH: '/usr/bin:/bin'}}))
     await call('lsp_diagnostics', {path: 'src/main.ts'})
   })
   afterAll(async () => {
