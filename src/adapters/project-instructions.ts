@@ -30,6 +30,13 @@ export async function readProjectInstructions(projectRoot: string): Promise<Inst
   return []
 }
 
+/** The user's own memory (`#` in the chat adds to it), read into every session's system prompt. */
+export const USER_MEMORY_FILE = 'AGENTS.md'
+
+export async function readUserMemory(configDir: string): Promise<string | undefined> {
+  return readCapped(join(configDir, USER_MEMORY_FILE))
+}
+
 async function readCapped(path: string): Promise<string | undefined> {
   const handle = await open(path, 'r').catch(() => undefined)
   if (!handle) return undefined

@@ -12,7 +12,7 @@ import {HanzoCommand} from '../cli/base-command.js'
 import {loadConfig} from '../core/config/load.js'
 import {locateConfigFiles, PROJECT_DIR} from '../core/config/locate.js'
 import {renderTrustReview, reviewTrust, type TrustReview} from '../core/config/trust-review.js'
-import {AGENTS_DIR, type ProjectTier, trustStatus, type TrustStatus} from '../core/config/trust.js'
+import {type ProjectTier, trustStatus, type TrustStatus} from '../core/config/trust.js'
 import {UserError} from '../core/errors.js'
 
 type ListedStatus = Exclude<TrustStatus, 'unchecked' | 'untrusted'> | 'missing' | 'unreadable'
@@ -105,7 +105,7 @@ What you trust is recorded with a SHA-256 of those settings and agent files in y
     const text = printable(
       [
         `Trusting ${projectRoot} lets these settings take effect:`,
-        ...renderTrustReview(review, files, {dir: join(projectRoot, PROJECT_DIR, AGENTS_DIR), files: agents}),
+        ...renderTrustReview(review, files, {files: agents, projectDir: join(projectRoot, PROJECT_DIR)}),
       ].join('\n'),
     )
     if (!flags.json) this.log(text)

@@ -16,3 +16,6 @@ export class AgentRunError extends UserError {
     this.reason = options.reason
   }
 }
+
+/** No credential for the model endpoint: the chat answers it with its setup screen instead of ending. */
+export class NoCredentialError extends UserError {}

@@ -1,6 +1,5 @@
 import type {AgentSession, SlashCommandContext, SlashCommandDefinition} from '@hanzo-dev/sdk'
 
-import {initAgentsMd} from '../adapters/agents-md.js'
 import {listSessions} from '../adapters/session-listing.js'
 import {SessionStore} from '../adapters/session-store.js'
 import type {LoadedConfig} from '../core/config/types.js'
@@ -29,7 +28,35 @@ export interface ChatFacts {
    * this conversation with another model (from the next prompt).
    */
   reopen(target: {resume?: string; model?: string}): Promise<void>
+  /** The setup screen (log in, paste a key, a local server), then this conversation on what it set up; what was set up, or undefined if nothing was. */
+  login(): Promise<string | undefined>
+  /** `auth logout`, asked on the terminal. */
+  logout(): Promise<void>
 }
+
+/** What `/help` says of the prompt besides the commands. */
+const PROMPT_KEYS = [
+  '  Enter sends; \\ then Enter, Alt+Enter or Ctrl-J adds a line; a paste is one prompt; Up/Down: history',
+  '  /   the command menu: type to filter, Up/Down to pick, Tab completes, Enter runs',
+  '  @path   attaches a file or directory to the prompt (Tab completes the path)',
+  '  !command   runs a shell command now; its output goes with your next prompt',
+  '  # note   saves the note to memory: the project AGENTS.md or your own (asked)',
+  '  Shift+Tab   cycles the mode: default -> accept edits (file edits in the workspace run unasked)',
+  '              -> plan (read-only tools; the model ends with a plan for you to approve)',
+  '  Esc interrupts a running turn; Ctrl-C twice or Ctrl-D on an empty prompt exits',
+]
+
+/** `/init`: the model studies the repository and writes its AGENTS.md through fs_write/fs_edit, so the diff is asked about. */
+const INIT_PROMPT = `Study this repository and write AGENTS.md at its root: the instructions every coding agent reads before working here.
+
+Look first (read-only): the README, the package or build files, the CI configuration, the layout of the source and test directories, and any existing AGENTS.md, HANZO.md, CLAUDE.md, GEMINI.md, .cursorrules or .github/copilot-instructions.md.
+
+Then write a short, factual AGENTS.md with:
+- the commands to install, build, lint and test, and how to run a single test;
+- the architecture in a few lines: the main directories and what each holds, and how the parts fit;
+- the conventions a newcomer would get wrong (style, naming, error handling, commit messages), taken from the code, not invented.
+
+Leave out generic advice and anything you could not confirm from the files. If AGENTS.md exists, improve it with fs_edit and keep what is still right. Write it with fs_write or fs_edit (the user sees the diff and approves it), then say in two lines what you wrote.`
 
 /** How many sessions `/resume` lists. */
 const RESUME_LIST = 10
@@ -54,8 +81,7 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
       message: [
         ...registry.list().map(({definition}, index) => `  ${names[index].padEnd(width)}  ${definition.description}`),
         '',
-        '  Enter sends; \\ then Enter, Alt+Enter or Ctrl-J adds a line; Up/Down: history',
-        '  Esc interrupts a running turn; Ctrl-C twice or Ctrl-D on an empty prompt exits',
+        ...PROMPT_KEYS,
       ].join('\n'),
     }
   })
@@ -66,6 +92,13 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
   add('exit', 'Leave the session', ({chat}) => {
     chat.exit()
     return undefined
+  })
+  add('login', 'Log in, paste an API key or pick a local model server; the conversation goes on', async () => ({
+    message: (await facts.login()) ?? 'Nothing changed.',
+  }))
+  add('logout', 'Log out of a provider (the login is revoked and its credential deleted)', async () => {
+    await facts.logout()
+    return {message: 'This session keeps its connection until it ends; /login sets up another.'}
   })
   add('vim', 'Toggle vim key bindings for the prompt', ({chat}) => {
     const mode = chat.inputMode === 'vim' ? 'default' : 'vim'
@@ -162,15 +195,9 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
   )
   add(
     'init',
-    'Write an AGENTS.md skeleton for this repository',
-    async ({argv}) => {
-      const outcome = await initAgentsMd(facts.projectRoot, {force: argv.includes('--force')})
-      if (!outcome.written) return {message: outcome.reason}
-      return {
-        message: `Wrote ${outcome.path}: fill in the TODOs (layout, conventions); the agent reads it at the start of every session.`,
-      }
-    },
-    '[--force]',
+    'Have the agent study this repository and write (or improve) its AGENTS.md',
+    ({args}) => ({prompt: args ? `${INIT_PROMPT}\n\nThe user adds: ${args}` : INIT_PROMPT}),
+    '[what to stress]',
   )
   return registry
 }

@@ -19,6 +19,10 @@ export interface ScreenState {
   queued?: readonly string[]
   /** One line under the prompt: a notice (`Press Ctrl-C again to exit`) or an error. */
   notice?: string
+  /** The command menu's rows, under the prompt while a command's name is typed. */
+  menu?: string[]
+  /** Shift+Tab's mode, when not the default (`⏵⏵ accept edits on`). */
+  mode?: string
   status: string
 }
 
@@ -60,8 +64,10 @@ export function drawScreen(
     cursor.column = command.length
   }
 
+  lines.push(...(state.menu ?? []))
   // A notice may list file names (Tab's candidates).
   if (state.notice) lines.push(style.yellow(oneLine(state.notice, Number.POSITIVE_INFINITY)))
+  if (state.mode) lines.push(style.magenta(fitRow(state.mode, region.width)))
   const mode = widget.vimMode && widget.vimMode !== 'command' ? `-- ${widget.vimMode.toUpperCase()} -- ` : ''
   // One row, whatever the width: a wrapped status line would push the prompt up.
   lines.push(style.dim(`${style.bold(mode)}${fitRow(state.status, region.width - mode.length)}`))

@@ -1,16 +1,21 @@
 import {emitKeypressEvents} from 'node:readline'
 
-import type {AgentEvent, AgentSession, Prompter, UsageTotals} from '@hanzo-dev/sdk'
+import type {AgentEvent, AgentSession, Prompter, ToolScope, UsageTotals} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 
 import {callLine, compactionLine, isCallItem, toolResultLines} from '../cli/tool-result-lines.js'
+import {addMemoryNote, type MemoryFile} from '../adapters/memory-notes.js'
 import {AgentRunError} from '../core/errors.js'
 import {wrapPlain} from '../core/markdown/wrap.js'
 import type {SlashCommandRegistry} from '../core/slash/index.js'
 import {type ChatCommandContext} from './builtin-commands.js'
 import {drawScreen, type ScreenState, statusLine} from './chat-screen.js'
 import {BusyLine} from './busy-line.js'
+import {type ChatMode, modeLabel, modePrompter, nextMode, PLAN_APPROVED, PLAN_INSTRUCTIONS} from './chat-modes.js'
+import {KeyChoice, type KeyOption} from './key-choice.js'
+import {PastedTexts} from './pasted-text.js'
+import {SlashMenu} from './slash-menu.js'
 import {type Keypress, keyNotations} from './keys.js'
 import {LiveRegion} from './live-region.js'
 import {MentionCompleter} from './mention-completer.js'
@@ -42,7 +47,14 @@ export interface ChatOptions {
   permissionMode: string
   /** The `max_tokens` setting: the status line shows how much of it the conversation fills. */
   contextBudget?: number
+  /** Where a `#` note can go. */
+  memory: {project: MemoryFile; user: MemoryFile}
 }
+
+/** A prompt that is a note for memory: `#` then the note, on one line (`##` or `#!` is text). */
+const MEMORY_NOTE = /^#[^#!\n][^\n]*$/
+const BRACKETED_PASTE_ON = '\u001B[?2004h'
+const BRACKETED_PASTE_OFF = '\u001B[?2004l'
 
 /** Ctrl-C pressed twice within this long exits. */
 const EXIT_WINDOW_MS = 2000
@@ -54,11 +66,20 @@ const EXIT_WINDOW_MS = 2000
  * question appears in place, with the diff of an edit, and is answered with one key.
  */
 export class ChatSession {
-  readonly prompter: Prompter = {requestPermission: (tool, input, context) => this.questions.ask(tool, input, context)}
+  readonly prompter: Prompter = modePrompter(() => this.mode, {
+    requestPermission: (tool, input, context) => this.questions.ask(tool, input, context),
+  })
+  /** Shift+Tab's mode: over the session's permission mode, it only answers questions or narrows the tools. */
+  private mode: ChatMode = 'default'
+  private readonly pastes = new PastedTexts()
+  /** A one-key question of the chat's own (approve a plan, where a memory goes). */
+  private readonly choice = new KeyChoice()
+  private readonly menu: SlashMenu
+  private keyListener?: (text: string | undefined, key: Keypress | undefined) => void
   private session?: AgentSession
   private readonly region: LiveRegion
   private readonly widget: PromptWidget
-  private readonly screen: Omit<ScreenState, 'question' | 'busy'> = {partial: '', status: ''}
+  private readonly screen: Omit<ScreenState, 'question' | 'busy' | 'menu' | 'mode'> = {partial: '', status: ''}
   private running?: AbortController
   /** Set while a prompt is handled, from Enter to the end of its turn: another Enter then queues. */
   private sending = false
@@ -85,6 +106,7 @@ export class ChatSession {
     this.region = new LiveRegion(options.terminal.output)
     this.widget = new PromptWidget(options.inputMode, options.history)
     this.mentions = new MentionCompleter(options.cwd)
+    this.menu = new SlashMenu(() => options.commands.list().map(({definition}) => definition))
     this.questions = new PermissionQuestions({
       answered: (decision, interrupt) => {
         if (interrupt) return this.interrupt()
@@ -114,11 +136,13 @@ export class ChatSession {
     emitKeypressEvents(input)
     input.setRawMode(true)
     input.resume()
-    const onKey = (text: string | undefined, key: Keypress | undefined) => this.onKeypress(text, key)
+    this.keyListener = (text: string | undefined, key: Keypress | undefined) => this.onKeypress(text, key)
     // Drawn anew, not only rewrapped: the status line is fitted to the new width.
     const onResize = () => this.draw()
-    input.on('keypress', onKey)
+    input.on('keypress', this.keyListener)
     output.on('resize', onResize)
+    // Bracketed paste: the terminal marks what is pasted, so its line breaks do not send it.
+    output.write(BRACKETED_PASTE_ON)
     this.region.commit(banner.join('\n'))
     this.updateStatus()
     this.draw()
@@ -143,13 +167,36 @@ export class ChatSession {
     )
     if (firstPrompt?.trim()) void this.submit(firstPrompt)
     await done
-    input.off('keypress', onKey)
+    input.off('keypress', this.keyListener)
     output.off('resize', onResize)
+    output.write(BRACKETED_PASTE_OFF)
     this.busy.stop()
     clearTimeout(this.vimTimer)
     this.region.release()
     input.setRawMode(false)
     input.pause()
+  }
+
+  /**
+   * Gives the terminal to `work` (a login's own prompts, `/login`), then takes it back: the
+   * prompt is erased meanwhile and drawn again after.
+   */
+  async suspend<T>(work: () => Promise<T>): Promise<T> {
+    const {input, output} = this.options.terminal
+    if (!this.keyListener || this.closed) return work()
+    input.off('keypress', this.keyListener)
+    this.region.draw([])
+    output.write(BRACKETED_PASTE_OFF)
+    input.setRawMode(false)
+    try {
+      return await work()
+    } finally {
+      input.setRawMode(true)
+      input.resume()
+      output.write(BRACKETED_PASTE_ON)
+      input.on('keypress', this.keyListener)
+      this.draw()
+    }
   }
 
   /** A line for good, above the prompt. */
@@ -209,6 +256,15 @@ export class ChatSession {
 
   /** Synchronous: the keys of one chunk (a paste, Esc and the key after it) must be taken in order. */
   private onKeypress(text: string | undefined, key: Keypress | undefined): void {
+    if (key?.name === 'paste-start') return this.pastes.start()
+    if (this.pastes.active) {
+      if (key?.name === 'paste-end') {
+        this.widget.replace(this.widget.cursor, this.widget.cursor, this.pastes.end())
+        this.draw()
+      } else this.pastes.add(key?.sequence ?? text ?? '')
+      return
+    }
+
     for (const notation of keyNotations(text, key, {vim: this.widget.inputMode === 'vim'})) void this.onKey(notation)
   }
 
@@ -218,7 +274,18 @@ export class ChatSession {
     const answers =
       this.widget.text === '' || notation === '<C-c>' || (notation === '<Esc>' && this.widget.inputMode !== 'vim')
     if (this.questions.active && answers) return this.questions.answer(notation)
+    if (this.choice.active && answers) {
+      if (this.choice.answer(notation)) this.draw()
+      return
+    }
+
     if (notation === '<C-c>') return this.ctrlC()
+    if (notation === '<S-Tab>') {
+      this.mode = nextMode(this.mode)
+      return this.draw()
+    }
+
+    if (this.widget.inserting && this.menuKey(notation)) return this.draw()
     this.screen.notice = this.questions.active
       ? 'Send your prompt (Enter queues it) or delete it, then answer the question'
       : undefined
@@ -249,6 +316,21 @@ export class ChatSession {
     else this.draw()
   }
 
+  /** Up, Down, Tab, Enter and Esc while the command menu is open; false for any other key (it edits the prompt). */
+  private menuKey(notation: string): boolean {
+    const {text} = this.widget
+    const picked = this.menu.picked(text)
+    if (!picked) return false
+    if (notation === '<Up>' || notation === '<Down>') this.menu.move(text, notation === '<Up>' ? -1 : 1)
+    else if (notation === '<Esc>' && !this.running) this.menu.close(text)
+    else if (notation === '\t') this.widget.replace(0, text.length, `/${picked.name} `)
+    else if (notation === '<CR>' && !this.options.commands.get(text.slice(1))) {
+      this.widget.clear()
+      void this.submit(`/${picked.name}`)
+    } else return false
+    return true
+  }
+
   private ctrlC(): void {
     if (this.running) return this.interrupt()
     const now = Date.now()
@@ -274,31 +356,33 @@ export class ChatSession {
   }
 
   /** Handles a prompt now, or queues it behind the one being handled. */
-  private async submit(text: string): Promise<void> {
-    if (text.trim() === '') return this.draw()
+  private async submit(typed: string): Promise<void> {
+    if (typed.trim() === '') return this.draw()
+    // What was pasted goes in whole; the prompt echoed above keeps the placeholder.
+    const text = this.pastes.expand(typed)
     if (this.sending) {
-      this.queued.push(text)
+      this.queued.push(typed)
       this.screen.notice = 'Sent when the running one ends; Esc interrupts and brings it back to edit'
       return this.draw()
     }
 
     this.sending = true
     try {
-      await this.send(text)
+      await this.send(text, typed)
       for (let next = this.queued.shift(); next !== undefined && !this.closed; next = this.queued.shift())
-        await this.send(next)
+        await this.send(this.pastes.expand(next), next)
     } finally {
       this.sending = false
     }
   }
 
-  private async send(text: string): Promise<void> {
+  private async send(text: string, shown?: string): Promise<void> {
     const {style} = this.options
     if (!this.session && !(await this.sessionOpened())) return
 
     await this.options.history.add(text).catch(() => undefined)
     this.print(
-      text
+      printable(shown ?? text)
         .split('\n')
         .map((line, index) => style.bold(`${index === 0 ? '›' : ' '} ${line}`))
         .join('\n'),
@@ -306,6 +390,7 @@ export class ChatSession {
     const resolved = this.options.commands.resolve(text)
     if (resolved.kind === 'unknown') return this.fail(resolved.message)
     let prompt = resolved.kind === 'text' ? resolved.text : undefined
+    let tools: ToolScope | undefined
     if (resolved.kind === 'command') {
       // A command may take a while (/commit asks the model): Esc aborts it as it does a turn.
       const {args, argv, command} = resolved
@@ -315,15 +400,49 @@ export class ChatSession {
       if (result?.message) this.say(result.message)
       if (result?.context) this.context.push(result.context)
       prompt = result?.prompt
+      tools = result?.tools
       if (this.closed) return
     }
 
     if (prompt === undefined) return this.draw()
     if (resolved.kind === 'text' && prompt.startsWith('!')) return this.shell(prompt.slice(1).trim())
+    if (resolved.kind === 'text' && MEMORY_NOTE.test(prompt)) return this.remember(prompt.slice(1).trim())
     const attached = await (await attachments()).attachMentions(this.session!, prompt, new AbortController().signal)
     for (const note of attached.notes) this.say(note.text, note.ok ? style.dim : style.yellow)
     this.context.push(...attached.context)
-    await this.turn(prompt)
+    if (this.mode !== 'plan' || resolved.kind !== 'text') return void (await this.turn(prompt, tools))
+    // Plan mode: the model may only look; what it proposes is carried out once approved.
+    if ((await this.turn(`${PLAN_INSTRUCTIONS}\n\n${prompt}`, 'read-only')) !== 'completed') return
+    const approved = await this.ask('Carry out this plan?', [
+      {key: 'y', label: 'yes, and accept edits without asking', value: 'accept-edits' as const},
+      {key: 'e', label: 'yes, and ask before each edit', value: 'default' as const},
+      {key: 'n', label: 'no, keep planning (tell the model what to change)', value: undefined},
+    ])
+    if (approved === undefined) return this.draw()
+    this.mode = approved
+    await this.turn(PLAN_APPROVED)
+  }
+
+  /** A one-key question above the prompt, drawn at once. */
+  private ask<T>(title: string, options: ReadonlyArray<KeyOption<T>>): Promise<T | undefined> {
+    const answer = this.choice.ask(title, options)
+    this.draw()
+    return answer
+  }
+
+  /** `# note`: one line for a memory file the agent reads at every start, the user picks which. */
+  private async remember(note: string): Promise<void> {
+    const {project, user} = this.options.memory
+    const file = await this.ask('Save this note to', [
+      {key: '1', label: project.label, value: project},
+      {key: '2', label: user.label, value: user},
+    ])
+    if (!file) return this.draw()
+    await addMemoryNote(file, note).then(
+      () => this.say(`Saved to ${file.label}; sessions read it from their start.`, this.options.style.dim),
+      (error: unknown) => this.fail(error),
+    )
+    this.draw()
   }
 
   /** Waits, with a spinner Esc stops, for the session still opening; false when it did not open or the wait was interrupted. */
@@ -364,9 +483,10 @@ export class ChatSession {
     }
   }
 
-  private async turn(prompt: string): Promise<void> {
+  /** Runs one turn; resolves to how it stopped, undefined when it failed. */
+  private async turn(prompt: string, tools?: ToolScope): Promise<string | undefined> {
     const session = this.session!
-    await this.whileBusy('Thinking', async (signal) => {
+    return this.whileBusy('Thinking', async (signal) => {
       try {
         this.reply = await this.printer
         const history = this.fresh ? [] : undefined
@@ -376,6 +496,7 @@ export class ChatSession {
           history,
           onEvent: (event) => this.onEvent(event),
           signal,
+          ...(tools === undefined ? {} : {tools}),
         })
         this.endText()
         // The run's own totals carry the cost.
@@ -387,9 +508,11 @@ export class ChatSession {
           this.say(`Stopped after ${result.turns} model requests (max_turns).`, yellow)
         else if (result.stop === 'max_tokens')
           this.say("The reply was cut at the model's output limit (max_output_tokens).", yellow)
+        return result.stop
       } catch (error) {
         this.endText()
         this.fail(error)
+        return undefined
       } finally {
         this.screen.notice = undefined
         this.updateStatus()
@@ -472,11 +595,19 @@ export class ChatSession {
     if (this.closed) return
     // Plugins' items change during the session (an MCP server that connects late).
     this.updateStatus()
+    const {style} = this.options
     drawScreen(
       this.region,
       this.widget,
-      {...this.screen, busy: this.busy.text, question: this.questions.lines, queued: this.queued},
-      this.options.style,
+      {
+        ...this.screen,
+        busy: this.busy.text,
+        menu: this.widget.inserting ? this.menu.lines(this.widget.text, style, this.region.width) : [],
+        mode: modeLabel(this.mode),
+        question: [...this.questions.lines, ...this.choice.lines(style)],
+        queued: this.queued,
+      },
+      style,
       this.questions.reasonWidget,
     )
   }

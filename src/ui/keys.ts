@@ -50,6 +50,7 @@ function keyNotation(text: string | undefined, key: Keypress | undefined): strin
     return name === 'enter' ? '<C-j>' : '<CR>'
   }
 
+  if (name === 'tab' && key?.shift) return '<S-Tab>'
   if (key?.ctrl && name && /^[a-z]$/.test(name)) return `<C-${name}>`
   if (name && NAMED[name] && !key?.ctrl) return NAMED[name]
   if (text === undefined || text === '') return undefined

@@ -4,11 +4,16 @@ import {stripVTControlCharacters} from 'node:util'
 import type {AgentSession} from '@hanzo-dev/sdk'
 
 import type {OpenAgentSessionOptions} from '../adapters/agent-session/index.js'
+import {registerCommandFiles} from '../adapters/custom-commands.js'
+import {memoryFiles} from '../adapters/memory-notes.js'
 import {SessionStore} from '../adapters/session-store.js'
 import {makeStyle} from '../adapters/style.js'
 import {divertWrites} from '../cli/divert-writes.js'
 import type {LoadedConfig} from '../core/config/types.js'
 import {SessionApprovals} from '../core/permissions/session-approvals.js'
+import {NoCredentialError, UserError} from '../core/errors.js'
+import {loadUserSettings} from '../cli/user-settings.js'
+import {resolvePaths} from '../core/paths.js'
 import type {SessionPermissionMode} from '../core/permissions/policy.js'
 import {renderSession} from '../core/sessions/render.js'
 import {summarize} from '../core/sessions/summary.js'
@@ -34,7 +39,8 @@ export interface StartChatOptions {
  * shown once the session is open. A session that cannot open ends the UI, then rejects here.
  */
 export async function startChat(options: StartChatOptions): Promise<void> {
-  const {loaded} = options
+  // The setup screen (a first run, /login) may change the settings: sessions opened after it read them anew.
+  let loaded = options.loaded
   const style = makeStyle(process.stdout)
   const history = await PromptHistory.open(options.dataDir, loaded.projectRoot)
   const facts = {
@@ -45,6 +51,12 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     projectRoot: loaded.projectRoot,
   } as ChatFacts
   const commands = builtinCommands(facts)
+  const {configDir} = resolvePaths(process.env, homedir())
+  const fileWarnings = await registerCommandFiles(commands, {
+    configDir,
+    projectRoot: loaded.projectRoot,
+    untrusted: loaded.trust.inert.agents,
+  })
   const cwd = process.cwd()
   const chat = new ChatSession({
     commands,
@@ -52,12 +64,21 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     cwd,
     history,
     inputMode: loaded.config.input_mode ?? 'default',
+    memory: memoryFiles(loaded.projectRoot, configDir),
     permissionMode: options.permissionMode,
     style,
     terminal: {input: process.stdin, output: process.stdout},
   })
   // Once the UI is up, warnings go above the prompt: stderr would tear the screen.
   const note = (message: string) => chat.say(`Warning: ${message}`, style.yellow)
+  /** The setup screen, in place of the chat until it is done; what was set up, or undefined when the user quit. */
+  const setup = async () => {
+    const {runSetup} = await import('../cli/onboarding.js')
+    const done = await chat.suspend(() => runSetup({config: loaded.config, cwd, env: process.env, warn: note}))
+    if (done) loaded = await loadUserSettings()
+    return done
+  }
+
   let model = options.model
   const open = async (saved: StartChatOptions['session']) => {
     // Imported here, not at the top: the prompt is drawn before the agent loop's modules load.
@@ -79,10 +100,19 @@ export async function startChat(options: StartChatOptions): Promise<void> {
   }
 
   let session: AgentSession | undefined
-  const opening = open(options.session).then(async (opened) => {
+  // No credential yet (a first run): the setup screen, then the session it set up.
+  const firstOpen = open(options.session).catch(async (error: unknown) => {
+    if (!(error instanceof NoCredentialError)) throw error
+    chat.say(`Welcome to hanzo-dev. ${error.message}: set up a model to talk to.`, style.bold)
+    if (!(await setup()))
+      throw new UserError('No model is set up', {hint: 'run hanzo-dev again to set one up, or hanzo-dev auth login'})
+    return open(options.session)
+  })
+  const opening = firstOpen.then(async (opened) => {
     session = opened
     facts.session = opened
-    // After the built-ins: the registry refuses a name one of them (or an earlier plugin) has.
+    for (const warning of fileWarnings) note(warning)
+    // After the built-ins and command files: the registry refuses a name one of them (or an earlier plugin) has.
     for (const warning of commands.registerContributed(opened.slashCommands())) note(warning)
     return {
       earlier: options.session.continue || options.session.resume ? await earlier(opened, options) : [],
@@ -110,6 +140,14 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     for (const warning of commands.replaceContributed(next.slashCommands())) note(warning)
     chat.switchTo(next, target.resume ? await earlier(next, options) : [])
   }
+
+  facts.login = async () => {
+    const done = await setup()
+    if (done) await facts.reopen({})
+    return done
+  }
+
+  facts.logout = () => chat.suspend(async () => void (await options.cliConfig?.runCommand('auth:logout', [])))
 
   const banner = [
     style.bold(`hanzo-dev · ${tildePath(cwd)}`),

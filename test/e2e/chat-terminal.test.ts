@@ -111,7 +111,7 @@ describe('hanzo-dev chat on a terminal', () => {
     expect(await chat.terminals.exitStatus('again')).toBe(0)
   })
 
-  it("runs the plugins' slash commands: /diff adds the change to the next prompt, /commit commits with the model's message; /init writes AGENTS.md, once", async () => {
+  it("runs the plugins' slash commands: /diff adds the change to the next prompt, /commit commits with the model's message; /init has the model write AGENTS.md, its diff asked about", async () => {
     const repo = join(chat.box.home, 'repo')
     mkdirSync(repo)
     const identity = {
@@ -134,6 +134,11 @@ describe('hanzo-dev chat on a terminal', () => {
     const model = script('diff', [
       {expect: {last_user_contains: '+world'}, text: 'The README gained a line.'},
       {expect: {system_contains: 'Conventional Commits'}, text: 'docs(readme): add a second line'},
+      {
+        expect: {last_user_contains: 'write AGENTS.md at its root'},
+        tool_calls: [{arguments: {content: '# repo\n\nTest: npm test\n', path: 'AGENTS.md'}, name: 'fs_write'}],
+      },
+      {expect: {has_tool_result_for: 'fs_write'}, text: 'Wrote AGENTS.md: the test command.'},
     ])
     const exported = Object.entries(identity)
       .map(([key, value]) => `${key}=${value}`)
@@ -158,11 +163,14 @@ describe('hanzo-dev chat on a terminal', () => {
       '1 file(s) changed',
     ])
 
+    // /init: the model studies the repository and writes AGENTS.md; the diff is shown before it is written.
     await chat.terminals.keys('slash', '/init', 'Enter')
-    await chat.terminals.waitFor('slash', `Wrote ${join(repo, 'AGENTS.md')}`)
-    expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toMatch(/^# repo\n/)
-    await chat.terminals.keys('slash', '/init', 'Enter')
-    screen = await chat.terminals.waitFor('slash', 'AGENTS.md exists already (/init --force replaces it)')
+    screen = await chat.terminals.waitFor('slash', 'Allow fs_write: AGENTS.md?')
+    expect(screen.join('\n')).toContain('+Test: npm test')
+    expect(existsSync(join(repo, 'AGENTS.md'))).toBe(false)
+    await chat.terminals.keys('slash', 'y')
+    await chat.terminals.waitFor('slash', 'Wrote AGENTS.md: the test command.')
+    expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toBe('# repo\n\nTest: npm test\n')
     await chat.terminals.keys('slash', 'C-d')
     expect(await chat.terminals.exitStatus('slash')).toBe(0)
     expect(existsSync(join(repo, 'AGENTS.md'))).toBe(true)

@@ -84,6 +84,12 @@ export class Terminals {
     await this.tmux('send-keys', '-t', name, ...keys)
   }
 
+  /** Pastes `text` as a terminal does: bracketed (ESC[200~ ... ESC[201~) when the program asked for it, line breaks as CR. */
+  async paste(name: string, text: string): Promise<void> {
+    await this.tmux('set-buffer', '-b', 'paste', '--', text)
+    await this.tmux('paste-buffer', '-p', '-d', '-b', 'paste', '-t', name)
+  }
+
   /**
    * Waits for the command to end; its exit status. Debian's tmux can miss a command's SIGCHLD
    * (libutempter's own handler is in place while tmux updates utmp: tmux/tmux#311), leaving the

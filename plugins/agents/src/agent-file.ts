@@ -1,7 +1,7 @@
 import type {SessionPermissionMode as PermissionMode, ToolScope} from '@hanzo-dev/sdk'
 import {basename} from 'node:path'
 
-import {FrontMatterError, parseFrontMatter} from './front-matter.js'
+import {FrontMatterError, parseFrontMatter} from '@hanzo-dev/sdk/front-matter'
 
 export type {SessionPermissionMode as PermissionMode, ToolScope} from '@hanzo-dev/sdk'
 

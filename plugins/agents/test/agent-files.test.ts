@@ -5,7 +5,7 @@ import {describe, expect, it} from 'vitest'
 import {useSandboxDirs} from '../../../test/helpers/cli.js'
 import {AgentFileError, parseAgentFile} from '../src/agent-file.js'
 import {agentDirs, loadAgents} from '../src/agent-loader.js'
-import {parseFrontMatter} from '../src/front-matter.js'
+import {parseFrontMatter} from '@hanzo-dev/sdk/front-matter'
 
 const thrown = (f: () => unknown): Error => {
   try {

@@ -143,6 +143,7 @@ export type PermissionDecision =
  * is asked about, `title` the call in one line (the tool's `describe`), `preview` what it
  * would change (the tool's `preview`), to show before the question, and `sessionScope` what an
  * allow with scope `session` allows (`` `ls *` ``, `this exact command`), to say in the question.
+ * `kind` is the tool's kind of call, and `inWorkspace` says its path resolves inside the workspace.
  */
 export interface Prompter {
   requestPermission(
@@ -154,6 +155,8 @@ export interface Prompter {
       title?: string
       preview?: () => Promise<FileChange[]>
       sessionScope?: string
+      kind?: ToolKind
+      inWorkspace?: boolean
     },
   ): Promise<PermissionDecision>
 }
@@ -246,6 +249,8 @@ export interface AgentRunOptions {
   history?: readonly Message[]
   /** A stage name recorded with the run in the saved session (`plan`, `code`). */
   label?: string
+  /** The tools this run offers, within the session's (the chat's plan mode: `read-only`). Default: the session's. */
+  tools?: ToolScope
   /** Cancels this run only (it ends as `cancelled`); the session goes on with the next. */
   signal?: AbortSignal
 }

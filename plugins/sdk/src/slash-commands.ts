@@ -1,4 +1,4 @@
-import type {AgentSession} from './agent-session.js'
+import type {AgentSession, ToolScope} from './agent-session.js'
 
 /**
  * Slash commands (HIP-301 §11, §13): what the user types at the interactive prompt as
@@ -31,6 +31,8 @@ export interface SlashCommandResult {
   context?: string
   /** Sent to the model as the user's next prompt (`/plan add a cache`). */
   prompt?: string
+  /** The tools that prompt's turn is offered, within the session's (a command file's `allowed-tools`). Default: the session's. */
+  tools?: ToolScope
 }
 
 /**

@@ -21,7 +21,7 @@ import {scopedToolNames} from '../../core/tools/scope.js'
 import {AuditLog, auditLogPath} from '../audit-log.js'
 import {hostInput, loadSettings, unsaid} from '../host-context.js'
 import {collectContributions, hookTimeoutMs, isTool} from '../plugin-host.js'
-import {readProjectInstructions} from '../project-instructions.js'
+import {readProjectInstructions, readUserMemory} from '../project-instructions.js'
 import {createPrompter} from '../prompt/index.js'
 import {makeStyle} from '../style.js'
 import {builtinTools} from '../tools/index.js'
@@ -159,6 +159,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     date: new Date().toISOString().slice(0, 10),
     pluginContext,
     projectFiles: await readProjectInstructions(projectRoot),
+    userMemory: await readUserMemory(configDir),
   })
   // Whatever the workspace (a server's client may pick `/`), no tool reads hanzo-dev's own files.
   const hiddenPaths = await Promise.all(

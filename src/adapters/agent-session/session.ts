@@ -10,6 +10,7 @@ import type {
   OfferedTool,
   SessionEventInput,
   ToolResult,
+  ToolScope,
   ToolVerdict,
 } from '@hanzo-dev/sdk'
 
@@ -166,7 +167,7 @@ export class AgentSessionNode implements AgentSession {
         maxTokens: config.max_output_tokens,
         maxTurns: this.settings.maxTurns,
         middleware: this.parts.middleware,
-        offered: this.settings.tools,
+        offered: options.tools === undefined ? this.settings.tools : this.scoped(options.tools),
         onEvent(event) {
           recorder.onEvent(event)
           options.onEvent?.(event)
@@ -232,13 +233,7 @@ export class AgentSessionNode implements AgentSession {
   }
 
   child(options: ChildSessionOptions = {}): AgentSession {
-    let {tools} = this.settings
-    if (options.tools !== undefined) {
-      const scope = scopedToolNames(this.parts.registry, options.tools)
-      for (const name of scope.unknown) this.parts.warn(`tool "${name}" is not offered: no tool has that name`)
-      tools = scope.names.filter((name) => this.settings.tools.includes(name))
-    }
-
+    const tools = options.tools === undefined ? this.settings.tools : this.scoped(options.tools)
     const {label, maxTurns, model, record, systemPrompt} = this.settings
     return new AgentSessionNode(
       this.parts,
@@ -253,6 +248,13 @@ export class AgentSessionNode implements AgentSession {
       },
       this.shared,
     )
+  }
+
+  /** The session's tools within `scope`: never one the session itself is not offered. */
+  private scoped(scope: ToolScope): string[] {
+    const names = scopedToolNames(this.parts.registry, scope)
+    for (const name of names.unknown) this.parts.warn(`tool "${name}" is not offered: no tool has that name`)
+    return names.names.filter((name) => this.settings.tools.includes(name))
   }
 
   toolSpecs(): OfferedTool[] {

@@ -1,7 +1,7 @@
 import {type SettingRank, TIER_RANK, UNRANKED} from '../config/precedence.js'
 import {redactBaseUrl} from '../config/redact.js'
 import type {HanzoConfig} from '../config/types.js'
-import {UserError} from '../errors.js'
+import {NoCredentialError, UserError} from '../errors.js'
 
 /**
  * Where a run's model requests go. Hanzo's API is the default; any OpenAI-compatible server
@@ -70,7 +70,7 @@ export function resolveEndpoint(
   const redirected = flags.baseURL !== undefined || baseUrlSetting === 'base_url'
   const apiKey = custom?.api_key ?? (local ? undefined : configured) ?? (local && redirected ? undefined : storedKey)
   if (!apiKey && !local) {
-    throw new UserError(`No API key for ${redactBaseUrl(baseURL)}`, {
+    throw new NoCredentialError(`No API key for ${redactBaseUrl(baseURL)}`, {
       hint: 'run `hanzo-dev auth login`, set HANZO_API_KEY, or point --base-url at a local server (e.g. Ollama: http://127.0.0.1:11434/v1)',
     })
   }

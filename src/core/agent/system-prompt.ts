@@ -1,7 +1,7 @@
 /**
  * The system prompt of a run: hanzo-dev's own instructions, then what the project says about
  * itself (AGENTS.md, the cross-tool convention, and HANZO.md; without them CLAUDE.md or
- * GEMINI.md), the user's `custom_instructions`, and what plugins contribute (e.g. LSP
+ * GEMINI.md), the user's `custom_instructions` and memory file, and what plugins contribute (e.g. LSP
  * diagnostics). Each part is labelled, so the model can tell the user's words from a repository's.
  */
 export interface InstructionFile {
@@ -15,6 +15,8 @@ export interface SystemPromptParts {
   date: string
   projectFiles: readonly InstructionFile[]
   customInstructions?: string
+  /** The user's memory file (AGENTS.md in their config directory): theirs, in every project. */
+  userMemory?: string
   pluginContext: readonly string[]
 }
 
@@ -30,6 +32,8 @@ export function buildSystemPrompt(parts: SystemPromptParts): string {
   }
 
   if (parts.customInstructions?.trim()) sections.push(`# The user's instructions\n\n${parts.customInstructions.trim()}`)
+  if (parts.userMemory?.trim())
+    sections.push(`# The user's memory (their notes for every project)\n\n${parts.userMemory.trim()}`)
   for (const context of parts.pluginContext) if (context.trim()) sections.push(context.trim())
   return sections.join('\n\n')
 }

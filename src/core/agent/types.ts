@@ -5,6 +5,7 @@ import type {
   PermissionDecision,
   ReasoningBlock,
   ToolCallRequest,
+  ToolKind,
   ToolResult,
   Usage,
 } from '@hanzo-dev/sdk'
@@ -94,6 +95,10 @@ export interface PermissionRequestContext {
   title?: string
   /** What the call would change, as its tool previews it: shown before the question. */
   preview?: () => Promise<FileChange[]>
+  /** What kind of call it is (its tool says): the chat's accept-edits mode answers `edit` calls itself. */
+  kind?: ToolKind
+  /** True when the call names a path and it resolves inside the workspace (symlinks and `..` followed). */
+  inWorkspace?: boolean
 }
 
 export interface PermissionPrompter {

@@ -11,7 +11,7 @@ import {locateConfigFiles, PROJECT_DIR} from './locate.js'
 import {mergeTiers} from './merge.js'
 import {guardRedirects} from './redirect-guard.js'
 import {type CheckedTier, checkTier} from './tier-check.js'
-import {AGENTS_DIR, applyProjectTrust, projectAgents} from './trust.js'
+import {AGENTS_DIR, applyProjectTrust, commandFileKey, COMMANDS_DIR, projectAgents} from './trust.js'
 import type {ConfigFile, ConfigIO, LoadConfigOptions, LoadedConfig} from './types.js'
 
 /**
@@ -37,7 +37,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const redirectWarnings = tiers.some((t) => t.tier !== 'user')
     ? guardRedirects(tiers, await outsideKeySources(options, io, user))
     : []
-  const agents = projectAgents((await io.readTextFiles?.(join(projectRoot, PROJECT_DIR, AGENTS_DIR), '.md')) ?? [])
+  const projectFiles = async (dir: string) =>
+    (await io.readTextFiles?.(join(projectRoot, PROJECT_DIR, dir), '.md')) ?? []
+  const commands = (await projectFiles(COMMANDS_DIR)).map(({name, text}) => ({name: commandFileKey(name), text}))
+  const agents = projectAgents([...(await projectFiles(AGENTS_DIR)), ...commands])
   const {trust, warnings: trustWarnings} = await applyProjectTrust(tiers, projectRoot, options.trust, agents)
   const env = await settingsFromEnv(options.env)
   const merged = mergeTiers(tiers, env)

@@ -1,10 +1,19 @@
+import {basename, join} from 'node:path'
+
 import type {UntrustedSettings} from '@hanzo-dev/sdk'
 import {REDACTED, redactUrl} from '@hanzo-dev/sdk/settings'
 import {oneLine} from '@hanzo-dev/sdk/terminal-text'
 
 import {isPlainObject, type JsonObject} from './key-path.js'
 import {isSecretFlag, isSecretName} from './sensitive.js'
-import type {ProjectTier, ProjectTrust, TrustedSettings} from './trust.js'
+import {
+  AGENTS_DIR,
+  COMMANDS_DIR,
+  type ProjectTier,
+  type ProjectTrust,
+  splitTrustedFiles,
+  type TrustedSettings,
+} from './trust.js'
 import type {PermissionMode} from './types.js'
 
 /**
@@ -73,7 +82,7 @@ export function untrustedForPlugins(
 export function renderTrustReview(
   review: readonly TrustReview[],
   files: Readonly<Record<ProjectTier, string>>,
-  agents?: {dir: string; files: readonly string[]},
+  trusted?: {projectDir: string; files: readonly string[]},
 ): string[] {
   const lines: string[] = []
   for (const {allowed_paths: allowed = [], hooks, mcp_servers: servers, permissions, tier} of review) {
@@ -91,12 +100,21 @@ export function renderTrustReview(
     for (const path of allowed) lines.push(`    ${entry(path)}`)
   }
 
-  if (agents && agents.files.length > 0) {
+  const {agents, commands} = splitTrustedFiles(trusted?.files ?? [])
+  if (agents.length > 0) {
     lines.push(
-      `${agents.dir}:`,
+      `${join(trusted!.projectDir, AGENTS_DIR)}:`,
       '  agents (instructions, tools and permission mode for hanzo-dev agent and the agent commands; read them first):',
     )
-    for (const file of agents.files) lines.push(`    ${entry(file)}`)
+    for (const file of agents) lines.push(`    ${entry(file)}`)
+  }
+
+  if (commands.length > 0) {
+    lines.push(
+      `${join(trusted!.projectDir, COMMANDS_DIR)}:`,
+      '  slash commands (prompts the chat sends as yours, and the tools they may use; read them first):',
+    )
+    for (const file of commands) lines.push(`    ${entry(basename(file))}`)
   }
 
   return lines

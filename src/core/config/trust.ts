@@ -66,11 +66,27 @@ export interface ProjectTrustPort {
  */
 export type TrustStatus = 'not-needed' | 'trusted' | 'untrusted' | 'changed' | 'unchecked'
 
-/** The project's agent files (`.hanzo/agents/*.md`): file name -> SHA-256 (hex) of its text. */
+/**
+ * The project's agent files (`.hanzo/agents/*.md`, by file name) and slash-command files
+ * (`.hanzo/commands/*.md`, as `commands/NAME.md`) -> SHA-256 (hex) of each text.
+ */
 export type ProjectAgents = Record<string, string>
 
 /** Where the project's agent definitions are, below the project root. */
 export const AGENTS_DIR = 'agents'
+/** Where the project's slash commands are (the chat's custom commands), below the project root. */
+export const COMMANDS_DIR = 'commands'
+
+/** The name a command file has among the trusted files: agent files keep their plain names, so their digests stay. */
+export function commandFileKey(name: string): string {
+  return `${COMMANDS_DIR}/${name}`
+}
+
+/** The command files among `names` (as {@link commandFileKey} names them), and the agent files. */
+export function splitTrustedFiles(names: readonly string[]): {agents: string[]; commands: string[]} {
+  const commands = names.filter((name) => name.startsWith(`${COMMANDS_DIR}/`))
+  return {agents: names.filter((name) => !commands.includes(name)), commands}
+}
 
 /** What was left out of the effective settings for want of trust. */
 export interface InertSettings {
@@ -78,7 +94,7 @@ export interface InertSettings {
   mcpServers: string[]
   allowRules: string[]
   allowedPaths: string[]
-  /** The agent files the agents plugin must not load. */
+  /** The agent (and command) files that must not be loaded. */
   agents: string[]
 }
 
@@ -216,6 +232,7 @@ function leaveOutUntrusted(tiers: CheckedTier[], inert: InertSettings): void {
 }
 
 function inertMessage(status: TrustStatus, inert: InertSettings): string {
+  const files = splitTrustedFiles(inert.agents)
   const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`
   const parts = [
     inert.hooks > 0 ? plural(inert.hooks, 'hook') : '',
@@ -226,7 +243,10 @@ function inertMessage(status: TrustStatus, inert: InertSettings): string {
     inert.allowedPaths.length > 0
       ? `sandbox.allowed_paths ${inert.allowedPaths.map((p) => JSON.stringify(p)).join(', ')}`
       : '',
-    inert.agents.length > 0 ? `${plural(inert.agents.length, 'agent file')} in ${PROJECT_DIR}/${AGENTS_DIR}` : '',
+    files.agents.length > 0 ? `${plural(files.agents.length, 'agent file')} in ${PROJECT_DIR}/${AGENTS_DIR}` : '',
+    files.commands.length > 0
+      ? `${plural(files.commands.length, 'command file')} in ${PROJECT_DIR}/${COMMANDS_DIR}`
+      : '',
   ].filter(Boolean)
   const why =
     status === 'changed' ? 'these settings changed since you trusted this project' : 'this project is not trusted'

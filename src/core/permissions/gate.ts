@@ -87,7 +87,7 @@ export class PermissionGate {
   private async ask(call: PermissionCheck, evaluation: PermissionEvaluation): Promise<PermissionOutcome> {
     if (!call.reconfirm && this.approvals.covers(this.policy, call.toolName, facts(call)))
       return this.allow(call, evaluation, 'approved earlier in this session')
-    const {preview, reconfirm, title} = call
+    const {canonicalPath, kind, preview, reconfirm, title} = call
     const offered = sessionApproval(call.toolName, facts(call))
     const context: PermissionRequestContext = {
       advice: allowAdvice(this.policy, call.toolName, facts(call)),
@@ -95,6 +95,8 @@ export class PermissionGate {
       ...(reconfirm ? {notice: reconfirm} : {}),
       ...(title === undefined ? {} : {title}),
       ...(preview ? {preview} : {}),
+      ...(kind ? {kind} : {}),
+      ...(typeof canonicalPath === 'string' ? {inWorkspace: true} : {}),
     }
     const decision = await this.prompter
       .requestPermission(call.toolName, {...call.input}, context)

@@ -3,8 +3,13 @@ import type {ContributedSlashCommand, SlashCommandContext, SlashCommandDefinitio
 import {closest} from '../closest.js'
 import {parseSlashLine, SLASH_NAME} from './parse.js'
 
-/** Where a command came from: the interactive session's own, or a plugin of that type. */
-export type SlashCommandSource = 'builtin' | 'core' | 'user' | 'link' | 'dev'
+/**
+ * Where a command came from: the interactive session's own, a plugin of that type, or a command
+ * file (`.hanzo/commands/*.md` of the project, or the user's own commands directory).
+ */
+export type SlashCommandSource = 'builtin' | 'core' | 'user' | 'link' | 'dev' | 'project-file' | 'user-file'
+
+const PLUGIN_SOURCES: ReadonlySet<SlashCommandSource> = new Set(['core', 'user', 'link', 'dev'])
 
 export interface RegisteredSlashCommand<C extends SlashCommandContext = SlashCommandContext> {
   definition: SlashCommandDefinition<C>
@@ -59,9 +64,9 @@ export class SlashCommandRegistry<C extends SlashCommandContext = SlashCommandCo
     return commands.flatMap(({definition, plugin, pluginType}) => this.register(definition, pluginType, plugin) ?? [])
   }
 
-  /** Another session's plugin commands in place of the current ones (the chat switched sessions); the built-ins stay. */
+  /** Another session's plugin commands in place of the current ones (the chat switched sessions); the built-ins and command files stay. */
   replaceContributed(commands: readonly ContributedSlashCommand[]): string[] {
-    for (const [name, command] of this.commands) if (command.source !== 'builtin') this.commands.delete(name)
+    for (const [name, command] of this.commands) if (PLUGIN_SOURCES.has(command.source)) this.commands.delete(name)
     return this.registerContributed(commands)
   }
 
@@ -92,5 +97,6 @@ export class SlashCommandRegistry<C extends SlashCommandContext = SlashCommandCo
 
 function describe(source: SlashCommandSource, origin: string | undefined): string {
   if (source === 'builtin') return 'the interactive session'
+  if (source === 'project-file' || source === 'user-file') return `the command file ${origin}`
   return origin ? `${source} plugin "${origin}"` : `a ${source} plugin`
 }

@@ -14,6 +14,7 @@ export function unmetExpectations(expect: Expectations, view: RequestView): stri
     last_user_contains: lastUser,
     system_contains: system,
     tool_result_contains: resultText,
+    tools_exclude: excluded,
     tools_include: tools,
   } = expect
   const last = view.users.at(-1)
@@ -54,6 +55,9 @@ export function unmetExpectations(expect: Expectations, view: RequestView): stri
       `tools_include: ${missing.join(', ')} not offered; the request offers ${view.tools.length === 0 ? 'no tools' : view.tools.join(', ')}`,
     )
   }
+
+  const offered = (excluded ?? []).filter((name) => view.tools.includes(name))
+  if (offered.length > 0) failures.push(`tools_exclude: ${offered.join(', ')} offered`)
 
   if (expect.authorization_sha256 !== undefined) {
     const credential = view.authorization?.replace(/^bearer\s+/i, '')

@@ -23,6 +23,8 @@ export interface Expectations {
   tool_result_contains?: string
   /** The request offers tools with all of these names. */
   tools_include?: string[]
+  /** The request offers no tool with any of these names (the chat's plan mode). */
+  tools_exclude?: string[]
   /** Hex SHA-256 of the bearer credential the request carries: checks which key or token was sent without writing it down. */
   authorization_sha256?: string
 }
@@ -94,6 +96,7 @@ const EXPECT_KEYS = [
   'has_tool_result_for',
   'tool_result_contains',
   'tools_include',
+  'tools_exclude',
   'authorization_sha256',
 ]
 
@@ -214,11 +217,11 @@ function checkExpect(expect: unknown, where: string, fail: Fail): void {
   if (!isRecord(expect)) fail(where, 'must be an object')
   for (const [key, value] of Object.entries(expect as Record<string, unknown>)) {
     if (!EXPECT_KEYS.includes(key)) fail(where, `unknown check "${key}"; known: ${EXPECT_KEYS.join(', ')}`)
-    const ok =
-      key === 'tools_include'
-        ? Array.isArray(value) && value.every((name) => typeof name === 'string')
-        : typeof value === 'string'
-    if (!ok) fail(`${where}.${key}`, `must be ${key === 'tools_include' ? 'an array of strings' : 'a string'}`)
+    const list = key === 'tools_include' || key === 'tools_exclude'
+    const ok = list
+      ? Array.isArray(value) && value.every((name) => typeof name === 'string')
+      : typeof value === 'string'
+    if (!ok) fail(`${where}.${key}`, `must be ${list ? 'an array of strings' : 'a string'}`)
   }
 }
 

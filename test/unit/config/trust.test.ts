@@ -267,7 +267,7 @@ describe('the trust review', () => {
     const lines = renderTrustReview(
       review,
       {local: '/r/.hanzo/settings.local.json', project: '/r/.hanzo/settings.json'},
-      {dir: '/r/.hanzo/agents', files: ['a\nb.md']},
+      {files: ['a\nb.md'], projectDir: '/r/.hanzo'},
     )
     expect(lines).toEqual([
       '/r/.hanzo/settings.json:',

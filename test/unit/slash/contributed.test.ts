@@ -22,6 +22,8 @@ function chatRegistry() {
   const facts = {
     approvals: new SessionApprovals(),
     dataDir: '/nowhere',
+    login: async () => undefined,
+    logout: async () => {},
     permissionMode: 'prompt',
     pricing: undefined,
     projectRoot: '/project',
@@ -39,6 +41,8 @@ describe("the chat's registry with the plugins' commands", () => {
       'help',
       'clear',
       'exit',
+      'login',
+      'logout',
       'vim',
       'cost',
       'status',

@@ -1,5 +1,5 @@
 /**
- * The front matter of an agent file, parsed strictly: a first line `---`, then `key: value`
+ * The front matter of an agent or command file, parsed strictly: a first line `---`, then `key: value`
  * lines up to a closing `---`, then the body. A value is a plain string (surrounding quotes,
  * single or double, are dropped) or a flow list `[a, b, c]` of plain strings. Blank lines and
  * `#` comment lines are skipped. Anything else (nesting, block lists, multi-line strings) is an
@@ -22,7 +22,8 @@ export class FrontMatterError extends Error {
   }
 }
 
-const KEY_LINE = /^([a-z][a-z0-9_]*)\s*:(.*)$/
+// Hyphens too: command files written for Claude Code say `argument-hint` and `allowed-tools`.
+const KEY_LINE = /^([a-z][a-z0-9_-]*)\s*:(.*)$/
 
 export function parseFrontMatter(text: string): FrontMatter {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/)
