@@ -3,6 +3,7 @@ import {homedir} from 'node:os'
 import type {AgentSession} from '@hanzo-dev/sdk'
 
 import type {OpenAgentSessionOptions} from '../adapters/agent-session/index.js'
+import {loadPrices} from '../adapters/prices.js'
 import {SessionStore} from '../adapters/session-store.js'
 import {makeStyle} from '../adapters/style.js'
 import type {LoadedConfig} from '../core/config/types.js'
@@ -129,7 +130,8 @@ async function earlier(session: AgentSession, options: StartChatOptions): Promis
   const stored = await store.find(session.id).catch(() => undefined)
   if (!stored) return []
   const transcript = await store.read(stored.path)
-  return [...renderSession(summarize(transcript, options.loaded.config.pricing), transcript), '']
+  const prices = await loadPrices(options.loaded.config.pricing)
+  return [...renderSession(summarize(transcript, prices), transcript), '']
 }
 
 function tildePath(path: string): string {
