@@ -1,7 +1,7 @@
-import type {LoadedConfig} from '../core/config/types.js'
 import {UserError} from '../core/errors.js'
 import type {ListedSession} from '../core/sessions/render.js'
 import {summarize} from '../core/sessions/summary.js'
+import type {Prices} from '../core/sessions/usage.js'
 import type {SessionStore} from './session-store.js'
 
 export interface SessionListingOptions {
@@ -10,7 +10,7 @@ export interface SessionListingOptions {
   limit: number
   /** Only the sessions whose id it accepts (decided before any transcript is read). */
   include?(id: string): boolean
-  pricing: LoadedConfig['config']['pricing']
+  prices: Prices
   warn(message: string): void
 }
 
@@ -29,7 +29,7 @@ export async function listSessions(
     })
     if (transcript)
       sessions.push({
-        ...summarize(transcript, options.pricing),
+        ...summarize(transcript, options.prices),
         path: stored.path,
         updated_at: stored.modified.toISOString(),
       })

@@ -4,7 +4,7 @@ import type {ChalkInstance} from 'chalk'
 import type {AgentEvent} from '../core/agent/loop.js'
 import type {RunResult} from '../core/agent/runner.js'
 import type {Usage} from '../core/agent/types.js'
-import {type Pricing, requestCost, type TurnUsage, type UsageTotals} from '../core/sessions/usage.js'
+import {type Prices, requestCost, type TurnUsage, type UsageTotals} from '../core/sessions/usage.js'
 import type {ReplyPrinter} from './reply-printer.js'
 import type {LiveOutput} from './run-live.js'
 import {callLine, compactionLine, isCallItem, toolResultLines} from './tool-result-lines.js'
@@ -14,8 +14,9 @@ export type OutputFormat = 'text' | 'json' | 'stream-json'
 export interface RunSummary {
   sessionId: string
   model: string
-  /** The `pricing` setting: usage gets a cost when the model has a price. */
-  pricing?: Pricing
+  /** With `prices`, a usage event gets a cost when the model has a price. */
+  provider?: string
+  prices?: Prices
 }
 
 /** Tokens (and cost) of the run's model requests, and of the whole session (earlier runs too). */
@@ -155,10 +156,9 @@ export class RunOutput {
   }
 
   private usageEvent({inputTokens, outputTokens}: Usage): object {
-    const cost = requestCost(
-      {input_tokens: inputTokens, model: this.summary.model, output_tokens: outputTokens},
-      this.summary.pricing,
-    )
+    const {model, prices, provider} = this.summary
+    const cost =
+      prices && requestCost({input_tokens: inputTokens, model, output_tokens: outputTokens, provider}, prices)
     return {
       input_tokens: inputTokens,
       output_tokens: outputTokens,

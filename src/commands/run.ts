@@ -2,6 +2,7 @@ import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
 import {openAgentSession} from '../adapters/agent-session/index.js'
+import {loadPrices} from '../adapters/prices.js'
 import {HanzoCommand} from '../cli/base-command.js'
 import {type OutputFormat, RunOutput} from '../cli/run-output.js'
 import {runTask} from '../cli/run-session.js'
@@ -17,7 +18,7 @@ The agent reads and edits files in the current directory and runs commands, aski
 
 Every run is saved as a session in your data dir ($XDG_DATA_HOME/hanzo-dev/sessions). --continue carries on the latest session of this project, --resume ID any session (hanzo-dev sessions list shows them): the model gets the conversation so far, and the run is added to the same session. The model and settings are today's, not the session's.
 
-Output formats: text (default), json (one object at the end, with tokens and, when the pricing setting has the model, cost), stream-json (one JSON event per line as the run goes; see docs/run-output.md). Exit codes: 0 done, 1 error or stopped at --max-turns, 2 usage, 130 interrupted.`
+Output formats: text (default), json (one object at the end, with tokens and, when the model has a price, cost), stream-json (one JSON event per line as the run goes; see docs/run-output.md). Exit codes: 0 done, 1 error or stopped at --max-turns, 2 usage, 130 interrupted.`
 
   static examples = [
     '<%= config.bin %> run "fix the failing test in src/parser.ts"',
@@ -77,6 +78,8 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
     const loaded = await this.settings()
     const format = flags['output-format'] as OutputFormat
     const warn = (message: string) => void this.warn(message)
+    // Loaded while the session opens (plugins, servers): the catalog is tens of milliseconds of loading.
+    const prices = loadPrices(loaded.config.pricing)
     const session = await openAgentSession({
       baseURL: flags['base-url'],
       cliConfig: this.config,
@@ -92,7 +95,7 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
     })
     try {
       const style = makeStyle(process.stderr)
-      const summary = {model: session.model, pricing: loaded.config.pricing, sessionId: session.id}
+      const summary = {model: session.model, prices: await prices, provider: session.provider, sessionId: session.id}
       // Markdown only for a person reading a terminal: a pipe or file gets the model's text as
       // sent. Loaded only then: highlight.js and its languages are start-up time a pipe never uses.
       // Its tables are fitted to the terminal; its prose is left for the terminal to wrap.

@@ -1,11 +1,12 @@
 import type {AgentSession, SlashCommandContext, SlashCommandDefinition} from '@hanzo-dev/sdk'
 
+import {loadPrices} from '../adapters/prices.js'
 import {listSessions} from '../adapters/session-listing.js'
 import {SessionStore} from '../adapters/session-store.js'
 import type {LoadedConfig} from '../core/config/types.js'
 import type {SessionApprovals} from '../core/permissions/session-approvals.js'
 import {UserError} from '../core/errors.js'
-import {renderSessionList} from '../core/sessions/render.js'
+import {renderCost, renderSessionList} from '../core/sessions/render.js'
 import {SlashCommandRegistry} from '../core/slash/index.js'
 import type {ChatSession} from './chat-session.js'
 
@@ -107,12 +108,9 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
       message: mode === 'vim' ? 'Vim mode: Esc for Normal mode, i to insert, :q to exit.' : 'Default key bindings.',
     }
   })
-  add('cost', 'Tokens (and cost, when the pricing setting has the model) of this session', ({chat}) => {
-    const usage = chat.sessionUsage
-    const cost =
-      usage.cost_usd === undefined ? 'no price for this model (the pricing setting)' : `$${usage.cost_usd.toFixed(4)}`
-    return {message: `${usage.input_tokens} input tokens, ${usage.output_tokens} output tokens; ${cost}`}
-  })
+  add('cost', "This session's tokens and price: turns, commands that ask the model, compactions", async () => ({
+    message: renderCost(await facts.session.usage()).join('\n'),
+  }))
   add('status', 'Model, session, directory and permission mode', () => ({
     message: [
       `  model        ${facts.session.model}`,
@@ -177,7 +175,7 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
       const warnings: string[] = []
       const sessions = await listSessions(store, {
         limit: RESUME_LIST,
-        pricing: facts.pricing,
+        prices: await loadPrices(facts.pricing),
         projectRoot: facts.projectRoot,
         warn: (message) => warnings.push(message),
       })

@@ -1,6 +1,6 @@
 import {emitKeypressEvents} from 'node:readline'
 
-import type {AgentEvent, AgentSession, Prompter, ToolScope, UsageTotals} from '@hanzo-dev/sdk'
+import type {AgentEvent, AgentSession, Prompter, ToolScope} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 
@@ -226,13 +226,13 @@ export class ChatSession {
     this.context.splice(0)
     this.meter.reset()
     if (earlier.length > 0) this.print(earlier.join('\n'))
-    this.updateStatus()
+    void this.settleUsage()
   }
 
-  /** Starts the conversation over: the next prompt is sent without the earlier ones. */
+  /** Starts the conversation over: the next prompt is sent without the earlier ones. What it cost stays counted. */
   clearConversation(): void {
     this.fresh = true
-    this.meter.reset()
+    this.meter.contextTokens = 0
     this.updateStatus()
   }
 
@@ -242,10 +242,6 @@ export class ChatSession {
 
   get inputMode(): InputMode {
     return this.widget.inputMode
-  }
-
-  get sessionUsage(): UsageTotals {
-    return this.meter.totals
   }
 
   exit(): void {
@@ -397,6 +393,8 @@ export class ChatSession {
       const result = await this.whileBusy(`/${command.definition.name}`, async (signal) =>
         command.definition.run({args, argv, chat: this, cwd: this.session!.cwd, session: this.session, signal}),
       ).catch((error: unknown) => this.fail(error))
+      // A command may have asked the model (/commit, /plan, /compact): the status line counts it too.
+      await this.settleUsage()
       if (result?.message) this.say(result.message)
       if (result?.context) this.context.push(result.context)
       prompt = result?.prompt
@@ -499,8 +497,7 @@ export class ChatSession {
           ...(tools === undefined ? {} : {tools}),
         })
         this.endText()
-        // The run's own totals carry the cost.
-        this.meter.totals = result.usageReport.session
+        this.meter.settle(result.usageReport.session)
         const {yellow} = this.options.style
         if (result.stop === 'cancelled')
           this.say('Interrupted: the turn was stopped. The conversation goes on from here.', yellow)
@@ -576,6 +573,13 @@ export class ChatSession {
           ? problem.message
           : String(problem)
     this.say(`✗ ${message}`, this.options.style.red)
+    this.draw()
+  }
+
+  private async settleUsage(): Promise<void> {
+    const usage = await this.session?.usage().catch(() => undefined)
+    if (usage) this.meter.settle(usage)
+    this.updateStatus()
     this.draw()
   }
 

@@ -6,6 +6,7 @@ import type {AgentSession} from '@hanzo-dev/sdk'
 import type {OpenAgentSessionOptions} from '../adapters/agent-session/index.js'
 import {registerCommandFiles} from '../adapters/custom-commands.js'
 import {memoryFiles} from '../adapters/memory-notes.js'
+import {loadPrices} from '../adapters/prices.js'
 import {SessionStore} from '../adapters/session-store.js'
 import {makeStyle} from '../adapters/style.js'
 import {divertWrites} from '../cli/divert-writes.js'
@@ -184,7 +185,8 @@ async function earlier(session: AgentSession, options: StartChatOptions): Promis
   const stored = await store.find(session.id).catch(() => undefined)
   if (!stored) return []
   const transcript = await store.read(stored.path)
-  return [...renderSession(summarize(transcript, options.loaded.config.pricing), transcript), '']
+  const prices = await loadPrices(options.loaded.config.pricing)
+  return [...renderSession(summarize(transcript, prices), transcript), '']
 }
 
 function tildePath(path: string): string {

@@ -12,6 +12,11 @@ export class UsageMeter {
     this.contextTokens = 0
   }
 
+  /** The session's own count (AgentSession.usage), which has every request and the price: after a turn or a command. */
+  settle({cost_usd: cost, input_tokens: input, output_tokens: output}: UsageTotals): void {
+    this.totals = {input_tokens: input, output_tokens: output, ...(cost === undefined ? {} : {cost_usd: cost})}
+  }
+
   /** One model request's tokens, as they are reported during a turn. */
   add(request: {inputTokens: number; outputTokens: number}): void {
     this.totals = {

@@ -89,8 +89,8 @@ describe('saved sessions', () => {
     const output = await firstRun()
     expect(output.usage).toEqual({
       by_turn: [
-        {input_tokens: 1000, model: 'm1', output_tokens: 100, turn: 1},
-        {input_tokens: 1200, model: 'm1', output_tokens: 20, turn: 2},
+        {input_tokens: 1000, model: 'm1', output_tokens: 100, provider: 'hanzo', turn: 1},
+        {input_tokens: 1200, model: 'm1', output_tokens: 20, provider: 'hanzo', turn: 2},
       ],
       input_tokens: 2200,
       output_tokens: 120,

@@ -35,8 +35,13 @@ export type Message =
   | {role: 'tool'; toolCallId: string; toolName: string; content: string; isError: boolean}
 
 export interface Usage {
+  /** All the input, what the prompt cache read or wrote included. */
   inputTokens: number
   outputTokens: number
+  /** Of the input, what was read from the provider's prompt cache (billed lower), when the server says. */
+  cacheReadTokens?: number
+  /** Of the input, what was written to the prompt cache (Anthropic bills it higher), when the server says. */
+  cacheWriteTokens?: number
 }
 
 /**
@@ -175,7 +180,7 @@ export type SessionPermissionMode = 'prompt' | 'allow-reads' | 'deny' | 'allow-a
  */
 export type ToolScope = 'all' | 'read-only' | 'none' | readonly string[]
 
-/** Tokens (and cost, when the `pricing` setting has the model) of one model request. */
+/** Tokens (and cost, when a price is known for the model) of one model request. */
 export interface TurnUsage {
   turn: number
   model: string
@@ -185,10 +190,34 @@ export interface TurnUsage {
 }
 
 export interface UsageTotals {
+  /** All the input, cached tokens included. */
   input_tokens: number
   output_tokens: number
+  /** Of the input, read from or written to the prompt cache: present when a server reported some. */
+  cache_read_tokens?: number
+  cache_write_tokens?: number
   /** Absent when a request's model has no price: a partial sum would read as the whole cost. */
   cost_usd?: number
+}
+
+/** Where a price comes from: the user's `pricing` setting, or the model catalog hanzo-dev ships. */
+export type PriceSource = 'setting' | 'catalog'
+
+/** One model's share of a session's usage; `price` says where its cost came from, absent when it has none. */
+export interface ModelUsage extends UsageTotals {
+  model: string
+  requests: number
+  price?: PriceSource
+}
+
+/**
+ * Every model request of the saved session (earlier processes too): its runs and whatever else
+ * asked the model through it (side questions such as a commit message, subagents, compactions).
+ */
+export interface SessionUsage extends UsageTotals {
+  requests: number
+  /** By model, in the order first used. */
+  models: ModelUsage[]
 }
 
 /** A run's model requests, the run's total, and the saved session's (earlier runs too). */
@@ -313,6 +342,8 @@ export interface AgentSession {
   /** The saved session's id (a child has its parent's: it is recorded into the same session). */
   readonly id: string
   readonly model: string
+  /** The provider the model is reached through (`anthropic`, `hanzo`, `ollama`, ...): with the model, what prices it. */
+  readonly provider: string
   readonly cwd: string
   /** The names of the tools the model is offered. */
   readonly tools: readonly string[]
@@ -344,6 +375,11 @@ export interface AgentSession {
    * while a run is in progress.
    */
   compact(options?: {focus?: string; signal?: AbortSignal}): Promise<CompactResult>
+  /**
+   * What the session has used so far, priced: every request made through it or its children
+   * counts, so a plugin's model calls are in it without the plugin reporting them.
+   */
+  usage(): Promise<SessionUsage>
   /** What the plugins said for a status line (`sandbox: workspace`), in the order they answered. */
   statusItems(): readonly string[]
   /** The slash commands the plugins contributed to this session, in the order plugins answered (the interactive prompt's). */

@@ -1,11 +1,11 @@
 import {randomUUID} from 'node:crypto'
-import type {RunUsage} from '@hanzo-dev/sdk'
+import type {RunUsage, SessionUsage} from '@hanzo-dev/sdk'
 
-import type {Message} from '../../core/agent/types.js'
+import type {ApiClient, Message} from '../../core/agent/types.js'
 import {UserError} from '../../core/errors.js'
-import {SessionRecorder} from '../../core/sessions/recorder.js'
+import {meteredClient, SessionRecorder} from '../../core/sessions/recorder.js'
 import {TRANSCRIPT_VERSION, type TranscriptLine, type UsageLine} from '../../core/sessions/transcript.js'
-import {type Pricing, totalUsage, turnUsage, usageLines} from '../../core/sessions/usage.js'
+import {type Prices, sessionUsage, totalUsage, turnUsage, usageLines} from '../../core/sessions/usage.js'
 import {type LoadedSession, SessionStore, TranscriptFile} from '../session-store.js'
 
 export interface RecordingOptions {
@@ -25,7 +25,7 @@ export interface RunFacts {
   instructions: string
   /** The conversation the run carries on (without the system message). */
   history: readonly Message[]
-  /** Not written to the transcript (a side question); its usage still counts. */
+  /** Its conversation is not written to the transcript (a side question); its requests still are, and count. */
   unrecorded?: boolean
 }
 
@@ -33,7 +33,7 @@ export interface RunFacts {
 export interface RecordedRun {
   recorder: SessionRecorder
   /** This run's requests, its total, and the session's. */
-  usage(pricing: Pricing | undefined): RunUsage
+  usage(prices: Prices): RunUsage
   /** The run is over (ended or failed): the next one may record. */
   done(): void
 }
@@ -51,8 +51,8 @@ export class SessionRecording {
   private transcript?: TranscriptFile
   /** The conversation the transcript holds now; undefined until its header is written. */
   private conversation?: readonly Message[]
-  /** The model requests of the session before the running one (earlier runs, earlier processes). */
-  private readonly earlier: UsageLine[]
+  /** Every model request of the session so far: earlier processes', then each as it ends. */
+  private readonly requests: UsageLine[]
   private busy = false
 
   private constructor(
@@ -62,7 +62,7 @@ export class SessionRecording {
     private readonly options: RecordingOptions,
   ) {
     this.conversation = saved?.history
-    this.earlier = saved ? usageLines(saved.transcript.lines) : []
+    this.requests = saved ? usageLines(saved.transcript.lines) : []
   }
 
   /** Finds the saved session `resume` or `continue` names (a wrong id is a UserError), or makes a new one. */
@@ -84,57 +84,96 @@ export class SessionRecording {
     const write = this.busy || !this.path || run.unrecorded ? undefined : this.start(run)
     this.busy ||= write !== undefined
     const recorder = new SessionRecorder({
+      count: (line) => this.count(line, run),
       history: write && this.conversation && same(this.conversation, run.history) ? this.conversation : [],
       instructions: run.instructions,
       now: () => new Date(),
+      provider: run.provider,
       write: write ?? (() => {}),
     })
     return {
       done: () => {
-        this.earlier.push(...recorder.requests)
         if (!write) return
         this.conversation = recorder.conversation
         this.busy = false
       },
       recorder,
-      usage: (pricing) => ({
-        run: totalUsage(recorder.requests, pricing),
-        session: totalUsage([...this.earlier, ...recorder.requests], pricing),
-        turns: turnUsage(recorder.requests, pricing),
+      usage: (prices) => ({
+        run: totalUsage(recorder.requests, prices),
+        session: totalUsage(this.requests, prices),
+        turns: turnUsage(recorder.requests, prices),
       }),
     }
+  }
+
+  /**
+   * `client` for a request outside any run (`compact`'s summary): counted and saved as a run's
+   * are, with turn 0.
+   */
+  metered(client: ApiClient, run: Pick<RunFacts, 'model' | 'provider'>): ApiClient {
+    return meteredClient(client, (request) =>
+      this.count({at: new Date().toISOString(), ...request, provider: run.provider, turn: 0, type: 'usage'}, run),
+    )
+  }
+
+  /** Every request of the session, priced. */
+  usage(prices: Prices): SessionUsage {
+    return sessionUsage(this.requests, prices)
   }
 
   close(): void {
     this.transcript?.close()
   }
 
+  /**
+   * A request made: it counts in the session's usage and is saved, also for a run whose
+   * conversation is not (a side question): the saved session's cost is every request's.
+   */
+  private count(line: UsageLine, run: Pick<RunFacts, 'model' | 'provider'>): void {
+    this.requests.push(line)
+    if (!this.path) return
+    // Not the side question's label: the header's is the first recorded run's stage.
+    if (this.conversation === undefined) this.header({model: run.model, provider: run.provider})
+    this.file().append(line)
+  }
+
   /** Writes the run's first line (the header for a new session) and returns the writer of its others. */
   private start(run: RunFacts): (line: TranscriptLine) => void {
-    this.transcript ??= new TranscriptFile(this.path!, this.options.warn)
-    const transcript = this.transcript
-    const at = new Date().toISOString()
-    const label = run.label === undefined ? {} : {label: run.label}
-    const {cwd, projectRoot} = this.options
     if (this.conversation === undefined) {
-      transcript.append({
-        created_at: at,
-        cwd,
-        id: this.id,
-        model: run.model,
-        project_root: projectRoot,
-        provider: run.provider,
-        type: 'session',
-        version: TRANSCRIPT_VERSION,
-        ...label,
-      })
-      this.conversation = []
+      this.header(run)
     } else {
+      const label = run.label === undefined ? {} : {label: run.label}
       const fresh = same(this.conversation, run.history) ? {} : {new_conversation: true as const}
-      transcript.append({at, cwd, model: run.model, provider: run.provider, type: 'run', ...label, ...fresh})
+      const {cwd} = this.options
+      const at = new Date().toISOString()
+      this.file().append({at, cwd, model: run.model, provider: run.provider, type: 'run', ...label, ...fresh})
     }
 
+    const transcript = this.file()
     return (line) => transcript.append(line)
+  }
+
+  /** Opened on the first line written: a session that never asks the model leaves no file. */
+  private file(): TranscriptFile {
+    this.transcript ??= new TranscriptFile(this.path!, this.options.warn)
+    return this.transcript
+  }
+
+  /** The new session's first line: from here on it is saved, with an empty conversation. */
+  private header(run: Pick<RunFacts, 'label' | 'model' | 'provider'>): void {
+    const {cwd, projectRoot} = this.options
+    this.file().append({
+      created_at: new Date().toISOString(),
+      cwd,
+      id: this.id,
+      model: run.model,
+      project_root: projectRoot,
+      provider: run.provider,
+      type: 'session',
+      version: TRANSCRIPT_VERSION,
+      ...(run.label === undefined ? {} : {label: run.label}),
+    })
+    this.conversation = []
   }
 }
 

@@ -9,6 +9,7 @@ import type {
   Middleware,
   OfferedTool,
   SessionEventInput,
+  SessionUsage,
   ToolResult,
   ToolScope,
   ToolVerdict,
@@ -26,6 +27,7 @@ import {ToolPipeline} from '../../core/tools/pipeline.js'
 import {type ToolRegistry, trusted} from '../../core/tools/registry.js'
 import {scopedToolNames} from '../../core/tools/scope.js'
 import type {PluginAnswer} from '../plugin-host.js'
+import {loadPrices} from '../prices.js'
 import {resolveToolPath} from '../tools/workspace-path.js'
 import {type CliTracing, configureCliTracing} from '../tracing-exporter.js'
 import type {RunInterrupts} from './interrupts.js'
@@ -46,6 +48,10 @@ export interface SessionParts {
   hiddenPaths: readonly string[]
   interrupts: RunInterrupts
   middleware: readonly Middleware[]
+  /**
+   * The client is used only through the recording (a run's recorder, or `recording.metered`):
+   * every request the session or a child makes counts in its usage, whoever asked for it.
+   */
   model: {client: ApiClient; errorHint: ErrorHint; model: string; provider: string}
   permissions: PermissionGate
   /** The session's rules in the `prompt` mode: what `verdict` reports. */
@@ -104,6 +110,10 @@ export class AgentSessionNode implements AgentSession {
 
   get model(): string {
     return this.settings.model
+  }
+
+  get provider(): string {
+    return this.parts.model.provider
   }
 
   get cwd(): string {
@@ -181,7 +191,7 @@ export class AgentSessionNode implements AgentSession {
       recorder.end(result.stop)
       // The system message is each run's own; the conversation goes on without it.
       this.settings.history = result.history.slice(1)
-      return {...result, usageReport: recorded.usage(config.pricing)}
+      return {...result, usageReport: recorded.usage(await loadPrices(config.pricing))}
     } catch (error) {
       recorded?.recorder.end('error', error instanceof Error ? error.message : String(error))
       if (error instanceof ToolFatalError)
@@ -203,7 +213,11 @@ export class AgentSessionNode implements AgentSession {
     const compactor = new SessionCompactor({
       maxTokens: config.max_tokens ?? Number.MAX_SAFE_INTEGER,
       reserveRecent: config.reserve_recent,
-      summarize: modelSummarizer(model.client, this.model, options.focus),
+      summarize: modelSummarizer(
+        this.parts.recording.metered(model.client, {model: this.model, provider: model.provider}),
+        this.model,
+        options.focus,
+      ),
     })
     if (!compactor.canCompact(this.settings.history)) return {compactedCount: 0, strategy: 'none', tokensSaved: 0}
     await this.event('pre_compact')
@@ -216,6 +230,10 @@ export class AgentSessionNode implements AgentSession {
       tokensSaved: result.tokens_saved,
       ...(result.fallback_reason === undefined ? {} : {fallbackReason: result.fallback_reason}),
     }
+  }
+
+  async usage(): Promise<SessionUsage> {
+    return this.parts.recording.usage(await loadPrices(this.parts.config.pricing))
   }
 
   statusItems(): readonly string[] {

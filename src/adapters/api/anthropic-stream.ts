@@ -223,15 +223,13 @@ function closingEvents(
  * was written to or read from the prompt cache, and the context window holds all of it.
  */
 function usageEvents(usage: unknown): StreamEvent[] {
-  const counts = [
-    numberField(usage, 'input_tokens'),
-    numberField(usage, 'cache_creation_input_tokens'),
-    numberField(usage, 'cache_read_input_tokens'),
-  ]
+  const write = numberField(usage, 'cache_creation_input_tokens')
+  const read = numberField(usage, 'cache_read_input_tokens')
+  const counts = [numberField(usage, 'input_tokens'), write, read]
   const input = counts.every((count) => count === undefined)
     ? undefined
     : counts.reduce<number>((sum, count) => sum + (count ?? 0), 0)
-  return usageEvent(input, numberField(usage, 'output_tokens'))
+  return usageEvent(input, numberField(usage, 'output_tokens'), {read, write})
 }
 
 /** `max_tokens` wins (a call cut short is not a call to run); tool calls mean `tool_use` whatever the reason says. */

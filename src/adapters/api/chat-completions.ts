@@ -212,7 +212,8 @@ function completionEvents(body: unknown, context: ErrorContext): StreamEvent[] {
 }
 
 function chatUsage(usage: unknown): StreamEvent[] {
-  return usageEvent(numberField(usage, 'prompt_tokens'), numberField(usage, 'completion_tokens'))
+  const cached = numberField(isRecord(usage) ? usage.prompt_tokens_details : undefined, 'cached_tokens')
+  return usageEvent(numberField(usage, 'prompt_tokens'), numberField(usage, 'completion_tokens'), {read: cached})
 }
 
 /**

@@ -193,7 +193,9 @@ class ResponsesStreamDecoder implements StreamDecoder {
     }
 
     events.push(
-      ...usageEvent(numberField(response.usage, 'input_tokens'), numberField(response.usage, 'output_tokens')),
+      ...usageEvent(numberField(response.usage, 'input_tokens'), numberField(response.usage, 'output_tokens'), {
+        read: numberField(isRecord(response.usage) ? response.usage.input_tokens_details : undefined, 'cached_tokens'),
+      }),
     )
     events.push({raw: response, stopReason: this.stopReason(response), type: 'message_stop'})
     this.done = true

@@ -74,8 +74,18 @@ export function notJsonError(frame: SseFrame, context: ErrorContext): ModelError
   )
 }
 
-/** The usage event, when the server reported either count. */
-export function usageEvent(inputTokens: number | undefined, outputTokens: number | undefined): StreamEvent[] {
+/** The usage event, when the server reported either count; cached counts only when above zero. */
+export function usageEvent(
+  inputTokens: number | undefined,
+  outputTokens: number | undefined,
+  cached: {read?: number; write?: number} = {},
+): StreamEvent[] {
   if (inputTokens === undefined && outputTokens === undefined) return []
-  return [{type: 'usage', usage: {inputTokens: inputTokens ?? 0, outputTokens: outputTokens ?? 0}}]
+  const usage = {
+    inputTokens: inputTokens ?? 0,
+    outputTokens: outputTokens ?? 0,
+    ...(cached.read ? {cacheReadTokens: cached.read} : {}),
+    ...(cached.write ? {cacheWriteTokens: cached.write} : {}),
+  }
+  return [{type: 'usage', usage}]
 }

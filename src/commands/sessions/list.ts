@@ -1,6 +1,7 @@
 import * as Flags from '@oclif/core/flags'
 
 import {listSessions} from '../../adapters/session-listing.js'
+import {loadPrices} from '../../adapters/prices.js'
 import {SessionStore} from '../../adapters/session-store.js'
 import {HanzoCommand} from '../../cli/base-command.js'
 import {type ListedSession, renderSessionList} from '../../core/sessions/render.js'
@@ -8,7 +9,7 @@ import {type ListedSession, renderSessionList} from '../../core/sessions/render.
 export default class SessionsList extends HanzoCommand {
   static description = `List saved sessions, newest first: this project's, or all of them with --all.
 
-Every hanzo-dev run is saved as a session in your data dir ($XDG_DATA_HOME/hanzo-dev/sessions); hanzo-dev run --continue or --resume ID carries one on. TURNS counts model requests; tokens add up every run of the session. COST shows when the pricing setting has a price for the model (USD per million tokens, at today's prices): hanzo-dev config set pricing.gpt-4o '{"input": 2.5, "output": 10}'.`
+Every hanzo-dev run is saved as a session in your data dir ($XDG_DATA_HOME/hanzo-dev/sessions); hanzo-dev run --continue or --resume ID carries one on. TURNS counts model requests; tokens add up every run of the session. COST shows when every model of the session has a price (at today's prices): from the model catalog hanzo-dev ships, or your pricing setting (USD per million tokens), which overrides it: hanzo-dev config set pricing.gpt-4o '{"input": 2.5, "output": 10}'.`
 
   static examples = [
     '<%= config.bin %> sessions list',
@@ -27,7 +28,7 @@ Every hanzo-dev run is saved as a session in your data dir ($XDG_DATA_HOME/hanzo
     const store = SessionStore.at(this.paths.dataDir)
     const sessions = await listSessions(store, {
       limit: flags.limit,
-      pricing: config.pricing,
+      prices: await loadPrices(config.pricing),
       projectRoot: flags.all ? undefined : projectRoot,
       warn: (message) => this.warn(message),
     })

@@ -1,5 +1,6 @@
 import * as Args from '@oclif/core/args'
 
+import {loadPrices} from '../../adapters/prices.js'
 import {SessionStore} from '../../adapters/session-store.js'
 import {HanzoCommand} from '../../cli/base-command.js'
 import type {SkippedLine} from '../../core/sessions/parse.js'
@@ -19,7 +20,7 @@ type ShownSession = SessionSummary & {
 export default class SessionsShow extends HanzoCommand {
   static description = `Show a saved session: its project, model, runs and usage, then the conversation.
 
-Usage counts tokens in and out for every model request; the cost shows when the pricing setting has a price for the model (USD per million tokens, at today's prices). --json gives the summary, the usage of each request (by_turn, with its run) and the whole transcript, one object per line of the file (see docs/run-output.md, "Sessions").`
+Usage counts tokens in and out for every model request, side ones too (a commit message, /compact); the cost shows when the models have a price (at today's prices): the model catalog's, or the pricing setting's (USD per million tokens), which overrides it. --json gives the summary, the usage of each request (by_turn, with its run) and the whole transcript, one object per line of the file (see docs/run-output.md, "Sessions").`
 
   static examples = [
     '<%= config.bin %> sessions show 2b6c1f3a',
@@ -36,7 +37,8 @@ Usage counts tokens in and out for every model request; the cost shows when the 
     const store = SessionStore.at(this.paths.dataDir)
     const stored = await store.find(args.id)
     const transcript = await store.read(stored.path)
-    const summary = summarize(transcript, config.pricing)
+    const prices = await loadPrices(config.pricing)
+    const summary = summarize(transcript, prices)
     for (const line of renderSession(summary, transcript)) this.log(line)
     return {
       ...summary,
@@ -44,7 +46,7 @@ Usage counts tokens in and out for every model request; the cost shows when the 
       skipped: transcript.skipped,
       transcript: [transcript.header, ...transcript.lines],
       updated_at: stored.modified.toISOString(),
-      usage: {...summary.usage, by_turn: turnUsage(requestsByRun(transcript.lines), config.pricing)},
+      usage: {...summary.usage, by_turn: turnUsage(requestsByRun(transcript.lines), prices)},
     }
   }
 }

@@ -1,16 +1,58 @@
 import type {AgentEvent} from '../agent/loop.js'
-import type {ApiClient, Message, ModelToolSpec, SendOptions, StreamEvent} from '../agent/types.js'
+import type {ApiClient, Message} from '../agent/types.js'
 import {type CompactionLine, type RunStop, toLine, type TranscriptLine, type UsageLine} from './transcript.js'
-import {totalUsage} from './usage.js'
+import {priceBook, totalUsage} from './usage.js'
 
 export interface RecorderOptions {
   /** Appends one line to the transcript; never throws (a transcript that cannot be written is a warning). */
   write(line: TranscriptLine): void
+  /** Each model request of the run as it ends: the session's usage (and its transcript, even when the run is not recorded). */
+  count(line: UsageLine): void
   /** The agent's system prompt: every conversation request starts with it; the transcript leaves it out. */
   instructions: string
   /** The conversation the transcript holds already (a resumed session), the same objects the run gets. */
   history: readonly Message[]
+  /** Where the run's requests go: with the model, what prices them. */
+  provider: string
   now(): Date
+}
+
+/** The tokens of one request, as `meteredClient` counted them. */
+export type CountedRequest = Pick<
+  UsageLine,
+  'model' | 'input_tokens' | 'output_tokens' | 'cache_read_tokens' | 'cache_write_tokens'
+>
+
+/**
+ * `client`, with each request's tokens handed to `counted` when the request ends, also when it
+ * failed or was abandoned: it was made, and may have cost tokens.
+ */
+export function meteredClient(client: ApiClient, counted: (request: CountedRequest) => void): ApiClient {
+  return {
+    async *sendMessage(messages, tools, options) {
+      const counts = {cache_read_tokens: 0, cache_write_tokens: 0, input_tokens: 0, output_tokens: 0}
+      try {
+        for await (const event of client.sendMessage(messages, tools, options)) {
+          if (event.type === 'usage') {
+            counts.input_tokens += event.usage.inputTokens
+            counts.output_tokens += event.usage.outputTokens
+            counts.cache_read_tokens += event.usage.cacheReadTokens ?? 0
+            counts.cache_write_tokens += event.usage.cacheWriteTokens ?? 0
+          }
+
+          yield event
+        }
+      } finally {
+        const {cache_read_tokens: read, cache_write_tokens: write, ...tokens} = counts
+        counted({
+          ...tokens,
+          model: options.model,
+          ...(read > 0 ? {cache_read_tokens: read} : {}),
+          ...(write > 0 ? {cache_write_tokens: write} : {}),
+        })
+      }
+    },
+  }
 }
 
 /**
@@ -37,7 +79,23 @@ export class SessionRecorder {
   }
 
   wrap(client: ApiClient): ApiClient {
-    return {sendMessage: (messages, tools, options) => this.send(client, messages, tools, options)}
+    const recorded: ApiClient = {
+      sendMessage: (messages, tools, options) => {
+        this.record(messages)
+        return client.sendMessage(messages, tools, options)
+      },
+    }
+    return meteredClient(recorded, (request) => {
+      const line: UsageLine = {
+        at: this.at(),
+        ...request,
+        provider: this.options.provider,
+        turn: this.turn,
+        type: 'usage',
+      }
+      this.requests.push(line)
+      this.options.count(line)
+    })
   }
 
   onEvent(event: AgentEvent): void {
@@ -64,7 +122,7 @@ export class SessionRecorder {
 
   /** The run ended; `turns` are the ones it began. */
   end(stop: RunStop, error?: string): void {
-    const usage = totalUsage(this.requests, undefined)
+    const usage = totalUsage(this.requests, priceBook(undefined))
     this.options.write({
       at: this.at(),
       stop,
@@ -73,39 +131,6 @@ export class SessionRecorder {
       usage,
       ...(error === undefined ? {} : {error}),
     })
-  }
-
-  private async *send(
-    client: ApiClient,
-    messages: readonly Message[],
-    tools: readonly ModelToolSpec[],
-    options: SendOptions,
-  ): AsyncGenerator<StreamEvent> {
-    this.record(messages)
-    let input = 0
-    let output = 0
-    try {
-      for await (const event of client.sendMessage(messages, tools, options)) {
-        if (event.type === 'usage') {
-          input += event.usage.inputTokens
-          output += event.usage.outputTokens
-        }
-
-        yield event
-      }
-    } finally {
-      // Also for a failed or abandoned request: it was made, and may have cost tokens.
-      const line: UsageLine = {
-        at: this.at(),
-        input_tokens: input,
-        model: options.model,
-        output_tokens: output,
-        turn: this.turn,
-        type: 'usage',
-      }
-      this.requests.push(line)
-      this.options.write(line)
-    }
   }
 
   /**

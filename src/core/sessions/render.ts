@@ -3,7 +3,7 @@ import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 import type {ParsedTranscript} from './parse.js'
 import type {SessionSummary} from './summary.js'
 import type {SavedToolCall, TranscriptLine} from './transcript.js'
-import type {UsageTotals} from './usage.js'
+import type {ModelUsage, SessionUsage, UsageTotals} from './usage.js'
 
 export type ListedSession = SessionSummary & {updated_at: string}
 
@@ -115,8 +115,49 @@ function usd(cost: number): string {
 }
 
 function usage(totals: UsageTotals): string {
-  const tokens = `${totals.input_tokens.toLocaleString('en-US')} in · ${totals.output_tokens.toLocaleString('en-US')} out`
+  const {cache_read_tokens: read, cache_write_tokens: write} = totals
+  const cache = [
+    ...(read ? [`${read.toLocaleString('en-US')} cached`] : []),
+    ...(write ? [`${write.toLocaleString('en-US')} written to the cache`] : []),
+  ]
+  const input = `${totals.input_tokens.toLocaleString('en-US')} in${cache.length > 0 ? ` (${cache.join(', ')})` : ''}`
+  const tokens = `${input} · ${totals.output_tokens.toLocaleString('en-US')} out`
   return totals.cost_usd === undefined ? tokens : `${tokens} · ${usd(totals.cost_usd)}`
+}
+
+/**
+ * `/cost`: the session's tokens and price, by model when it used more than one; where each price
+ * comes from, and how to price a model that has none.
+ */
+export function renderCost(session: SessionUsage): string[] {
+  if (session.requests === 0) return ['No model requests in this session yet.']
+  const [only] = session.models
+  if (session.models.length === 1) return [`${only.model}: ${modelCost(only)}`, ...unpricedHint(session.models)]
+  const priced = session.models.filter((model) => model.cost_usd !== undefined)
+  const partial =
+    session.cost_usd === undefined && priced.length > 0
+      ? ` · ${usd(priced.reduce((total, model) => total + model.cost_usd!, 0))} for the priced models`
+      : ''
+  return [
+    `${plural(session.requests, 'model request')} · ${usage(session)}${partial}`,
+    ...session.models.map((model) => `  ${model.model}: ${modelCost(model)}`),
+    ...unpricedHint(session.models),
+  ]
+}
+
+function modelCost(model: ModelUsage): string {
+  const tokens = `${plural(model.requests, 'request')} · ${usage(model)}`
+  if (model.cost_usd === undefined) return `${tokens} · not priced`
+  return `${tokens} (${model.price === 'setting' ? 'your pricing setting' : 'catalog price'})`
+}
+
+function unpricedHint(models: readonly ModelUsage[]): string[] {
+  const unpriced = models.filter((model) => model.cost_usd === undefined)
+  if (unpriced.length === 0) return []
+  return [
+    `No price is known for ${unpriced.map((model) => model.model).join(', ')}: give one in USD per million tokens, as in`,
+    `  hanzo-dev config set pricing.${unpriced[0].model} '{"input": 3, "output": 15}'`,
+  ]
 }
 
 /** Arguments that are not a JSON object are shown as the model sent them. */

@@ -1,6 +1,6 @@
 import type {ParsedTranscript} from './parse.js'
 import type {RunStop, TranscriptLine, UsageLine} from './transcript.js'
-import {type Pricing, totalUsage, type UsageTotals, usageLines} from './usage.js'
+import {type Prices, totalUsage, type UsageTotals, usageLines} from './usage.js'
 
 /** A session at a glance (`sessions list`, the top of `sessions show`). */
 export interface SessionSummary {
@@ -20,7 +20,7 @@ export interface SessionSummary {
   usage: UsageTotals
 }
 
-export function summarize({header, lines}: ParsedTranscript, pricing: Pricing | undefined): SessionSummary {
+export function summarize({header, lines}: ParsedTranscript, prices: Prices): SessionSummary {
   let {model, provider} = header
   let runs = 1
   let firstPrompt: string | undefined
@@ -48,7 +48,7 @@ export function summarize({header, lines}: ParsedTranscript, pricing: Pricing | 
     provider,
     runs,
     turns: requests.length,
-    usage: totalUsage(requests, pricing),
+    usage: totalUsage(requests, prices),
   }
 }
 

@@ -51,14 +51,19 @@ export type MessageLine =
   | {type: 'assistant'; at?: string; content: string; tool_calls: SavedToolCall[]; reasoning?: ReasoningBlock[]}
   | {type: 'tool_result'; at?: string; tool_call_id: string; tool_name: string; content: string; is_error: boolean}
 
-/** One model request: `turn` is the loop's turn it belongs to (1-based, per run). */
+/** One model request: `turn` is the loop's turn it belongs to (1-based, per run; 0 outside a run, as for `/compact`). */
 export interface UsageLine {
   type: 'usage'
   at: string
   turn: number
   model: string
+  /** The provider the request went to (what its price is looked up by); absent in transcripts before it was kept. */
+  provider?: string
   input_tokens: number
   output_tokens: number
+  /** Of `input_tokens`, read from or written to the prompt cache, when the server said (and above zero). */
+  cache_read_tokens?: number
+  cache_write_tokens?: number
 }
 
 /** The conversation was rewritten (compaction replaced earlier messages): it is `messages` from here on. */

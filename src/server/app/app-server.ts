@@ -2,6 +2,7 @@ import {stat} from 'node:fs/promises'
 import {isAbsolute} from 'node:path'
 import {type AgentSession, canonicalize, isInside, type Prompter, type SessionPermissionMode} from '@hanzo-dev/sdk'
 
+import {loadPrices} from '../../adapters/prices.js'
 import {redactConfig} from '../../core/config/redact.js'
 import type {LoadedConfig} from '../../core/config/types.js'
 import {isUserError} from '../../core/errors.js'
@@ -98,7 +99,7 @@ export class AppServer {
         if (stored) this.checkOwner(connection, stored.id, sessionId)
         const {pricing} = (await this.options.settings(this.options.cwd)).config
         if (!stored) return {messages: [], session: unsavedSummary(live!)}
-        return this.options.saved.read(stored, pricing, this.live.has(stored.id))
+        return this.options.saved.read(stored, await loadPrices(pricing), this.live.has(stored.id))
       },
       'session/resume': async (connection, params) => {
         const live = this.liveSession(params.sessionId)
@@ -224,7 +225,12 @@ export class AppServer {
   private async list(connection: RpcConnection, limit: number): Promise<{sessions: SessionSummary[]}> {
     const {pricing} = (await this.options.settings(this.options.cwd)).config
     const visible = (id: string) => connection.owner === undefined || this.options.owners.get(id) === connection.owner
-    const saved = await this.options.saved.list({include: visible, isLive: (id) => this.live.has(id), limit, pricing})
+    const saved = await this.options.saved.list({
+      include: visible,
+      isLive: (id) => this.live.has(id),
+      limit,
+      prices: await loadPrices(pricing),
+    })
     // Open but not saved yet (no turn ran): listed too, first (they are the newest).
     const unsaved = [...this.live.values()]
       .filter((live) => visible(live.session.id) && !saved.some((s) => s.sessionId === live.session.id))

@@ -25,7 +25,10 @@ const usage = z
   .object({
     inputTokens: z.number().int(),
     outputTokens: z.number().int(),
-    costUsd: z.number().optional().describe('Absent when the pricing setting has no price for the model.'),
+    costUsd: z
+      .number()
+      .optional()
+      .describe('Absent when a model has no price (from the model catalog or the pricing setting).'),
   })
   .meta({id: 'Usage'})
 

@@ -1,13 +1,11 @@
 import {listSessions} from '../../adapters/session-listing.js'
 import type {SessionStore, StoredSession} from '../../adapters/session-store.js'
-import type {LoadedConfig} from '../../core/config/types.js'
 import {isUserError} from '../../core/errors.js'
 import {RPC_ERRORS, RpcError} from '../../core/protocol/json-rpc.js'
 import type {ListedSession} from '../../core/sessions/render.js'
 import {summarize} from '../../core/sessions/summary.js'
+import type {Prices} from '../../core/sessions/usage.js'
 import type {SessionSummary} from './protocol.js'
-
-type Pricing = LoadedConfig['config']['pricing']
 
 /**
  * The saved sessions as the protocol shows them (session/list, session/read), read with the
@@ -22,12 +20,12 @@ export class SavedSessions {
   /** Newest first, every project's; only those `include` accepts. */
   async list(options: {
     limit: number
-    pricing: Pricing
+    prices: Prices
     include(id: string): boolean
     isLive(id: string): boolean
   }): Promise<SessionSummary[]> {
-    const {include, isLive, limit, pricing} = options
-    const listed = await listSessions(this.store, {include, limit, pricing, warn: this.warn})
+    const {include, isLive, limit, prices} = options
+    const listed = await listSessions(this.store, {include, limit, prices, warn: this.warn})
     return listed.map((session) => protocolSummary(session, isLive(session.id)))
   }
 
@@ -40,10 +38,10 @@ export class SavedSessions {
   }
 
   /** The summary and the conversation a resume would carry on. */
-  async read(stored: StoredSession, pricing: Pricing, live: boolean) {
+  async read(stored: StoredSession, prices: Prices, live: boolean) {
     const loaded = await this.store.load(stored.path)
     const summary = protocolSummary(
-      {...summarize(loaded.transcript, pricing), updated_at: stored.modified.toISOString()},
+      {...summarize(loaded.transcript, prices), updated_at: stored.modified.toISOString()},
       live,
     )
     // Reasoning blocks are the provider's, signed for it: not part of what a client shows.

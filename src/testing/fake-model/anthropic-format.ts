@@ -178,7 +178,13 @@ function message(reply: Reply, content: unknown[], stop: string | null, usage: R
     stop_reason: stop,
     stop_sequence: null,
     type: 'message',
-    usage: {cache_creation_input_tokens: 0, cache_read_input_tokens: 0, ...usage},
+    // Anthropic's input_tokens leaves out what the cache served.
+    usage: {
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: usage.cache_read_tokens,
+      input_tokens: usage.input_tokens - usage.cache_read_tokens,
+      output_tokens: usage.output_tokens,
+    },
   }
 }
 

@@ -128,6 +128,11 @@ function finishReason(reply: Reply): string {
 }
 
 function usage(reply: Reply) {
-  const {input_tokens: prompt, output_tokens: completion} = reply.usage
-  return {completion_tokens: completion, prompt_tokens: prompt, total_tokens: prompt + completion}
+  const {cache_read_tokens: cached, input_tokens: prompt, output_tokens: completion} = reply.usage
+  return {
+    completion_tokens: completion,
+    prompt_tokens: prompt,
+    prompt_tokens_details: {cached_tokens: cached},
+    total_tokens: prompt + completion,
+  }
 }

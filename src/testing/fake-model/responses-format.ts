@@ -171,7 +171,7 @@ function outputItems(reply: Reply): OutputItem[] {
 }
 
 function responseObject(reply: Reply, status: string, output: OutputItem[]) {
-  const {input_tokens: input, output_tokens: outputTokens} = reply.usage
+  const {cache_read_tokens: cached, input_tokens: input, output_tokens: outputTokens} = reply.usage
   return {
     created_at: FAKE_CREATED,
     error: null,
@@ -186,7 +186,7 @@ function responseObject(reply: Reply, status: string, output: OutputItem[]) {
         ? null
         : {
             input_tokens: input,
-            input_tokens_details: {cached_tokens: 0},
+            input_tokens_details: {cached_tokens: cached},
             output_tokens: outputTokens,
             output_tokens_details: {reasoning_tokens: 0},
             total_tokens: input + outputTokens,

@@ -24,11 +24,11 @@ async function eventsOf(name: string): Promise<StreamEvent[]> {
 const text = (...pieces: string[]): StreamEvent[] => pieces.map((piece) => ({text: piece, type: 'content_delta'}))
 
 describe('recorded-format Anthropic streams', () => {
-  it('a text reply: a delta per text_delta, input counted with the cache reads, end_turn', async () => {
+  it('a text reply: a delta per text_delta, input counted with the cache reads (and those said apart), end_turn', async () => {
     const events = await eventsOf('anthropic-text.chunks.txt')
     expect(withoutRaw(events)).toEqual([
       ...text('Hello', '! How can', ' I help you', ' with your code today?'),
-      {type: 'usage', usage: {inputTokens: 2066, outputTokens: 14}},
+      {type: 'usage', usage: {cacheReadTokens: 2048, inputTokens: 2066, outputTokens: 14}},
       {stopReason: 'end_turn', type: 'message_stop'},
     ])
     expect(events.at(-1)).toMatchObject({

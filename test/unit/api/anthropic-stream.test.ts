@@ -66,7 +66,7 @@ describe('the Anthropic stream decoder', () => {
       {text: 'both.', type: 'content_delta'},
       {call: CALL_A, type: 'tool_use'},
       {call: CALL_B, type: 'tool_use'},
-      {type: 'usage', usage: {inputTokens: 132, outputTokens: 42}},
+      {type: 'usage', usage: {cacheReadTokens: 100, cacheWriteTokens: 20, inputTokens: 132, outputTokens: 42}},
     ])
     expect(events.at(-1)).toEqual({
       raw: {

@@ -24,9 +24,11 @@ function recorder(history: Message[] = []) {
   return {
     lines,
     recorder: new SessionRecorder({
+      count: (line) => lines.push(line),
       history,
       instructions: agent.instructions,
       now: () => new Date(0),
+      provider: 'p',
       write: (line) => lines.push(line),
     }),
   }
@@ -55,10 +57,10 @@ describe('SessionRecorder', () => {
     const at = new Date(0).toISOString()
     expect(lines).toEqual([
       {at, content: 'go', type: 'user'},
-      {at, input_tokens: 10, model: 'm', output_tokens: 2, turn: 1, type: 'usage'},
+      {at, input_tokens: 10, model: 'm', output_tokens: 2, provider: 'p', turn: 1, type: 'usage'},
       {at, content: '', tool_calls: [{arguments: '{"text":"x"}', id: 'c1', name: 'echo'}], type: 'assistant'},
       {at, content: 'echo: x', is_error: false, tool_call_id: 'c1', tool_name: 'echo', type: 'tool_result'},
-      {at, input_tokens: 20, model: 'm', output_tokens: 1, turn: 2, type: 'usage'},
+      {at, input_tokens: 20, model: 'm', output_tokens: 1, provider: 'p', turn: 2, type: 'usage'},
       {at, content: 'done', tool_calls: [], type: 'assistant'},
       {at, stop: 'completed', turns: 2, type: 'end', usage: {input_tokens: 30, output_tokens: 3}},
     ])

@@ -120,9 +120,11 @@ describe('SessionStore and TranscriptFile', () => {
     const path = save(ID)
     const file = new TranscriptFile(path, () => {})
     const recorder = new SessionRecorder({
+      count: (line) => file.append(line),
       history: [],
       instructions: 'sys',
       now: () => new Date(),
+      provider: 'p',
       write: (line) => file.append(line),
     })
     const result = await Runner.run(agent, 'go', {
