@@ -115,7 +115,7 @@ function setupChoices(config: HanzoConfig, servers: readonly LocalServer[]) {
       },
     ]),
     ...AUTO_DETECT_ORDER.map((provider) => ({
-      name: `Paste a${provider === 'anthropic' ? 'n' : ''} ${provider} API key`,
+      name: `Paste an API key for ${provider}`,
       value: {kind: 'api_key', provider} as SetupChoice,
     })),
     ...servers.map((server) => ({

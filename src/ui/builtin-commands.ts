@@ -1,4 +1,4 @@
-import type {AgentSession, SlashCommandContext, SlashCommandDefinition} from '@hanzo-dev/sdk'
+import type {AgentSession, ListedModel, SlashCommandContext, SlashCommandDefinition} from '@hanzo-dev/sdk'
 
 import {loadPrices} from '../adapters/prices.js'
 import {listSessions} from '../adapters/session-listing.js'
@@ -9,6 +9,7 @@ import {UserError} from '../core/errors.js'
 import {renderCost, renderSessionList} from '../core/sessions/render.js'
 import {SlashCommandRegistry} from '../core/slash/index.js'
 import type {ChatSession} from './chat-session.js'
+import {modelListing} from './model-list.js'
 
 /** The interactive session's own commands get the session itself besides the plugin context. */
 export interface ChatCommandContext extends SlashCommandContext {
@@ -67,6 +68,8 @@ const HELP_NAME_WIDTH = 22
 /** The registry with the session's built-ins first, so no plugin can take their names. */
 export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatCommandContext> {
   const registry = new SlashCommandRegistry<ChatCommandContext>()
+  /** What `/model` listed last: `/model 3` picks from it. */
+  let listed: ListedModel[] = []
   const add = (
     name: string,
     description: string,
@@ -133,11 +136,24 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
   )
   add(
     'model',
-    'The model this session talks to; with an ID, switch to that one',
-    async ({argv}) => {
-      if (!argv[0]) return {message: `Model: ${facts.session.model} (/model ID switches; the conversation goes on)`}
-      if (argv[0] === facts.session.model) return {message: `Already on ${argv[0]}.`}
-      await facts.reopen({model: argv[0]})
+    'The models the endpoint lists, to pick from; with an ID (or a number from the list), switch to it',
+    async ({argv, signal}) => {
+      if (!argv[0]) {
+        const {lines, models} = await modelListing(facts.session, signal)
+        listed = models
+        return {
+          message: [
+            `Models of ${facts.session.provider} (› the one in use):`,
+            ...lines,
+            '/model N or /model ID switches; the conversation goes on.',
+          ].join('\n'),
+        }
+      }
+
+      const picked = /^\d+$/.test(argv[0]) ? listed[Number(argv[0]) - 1]?.id : argv[0]
+      if (!picked) throw new UserError(`There is no model ${argv[0]} in the list: /model lists them`)
+      if (picked === facts.session.model) return {message: `Already on ${picked}.`}
+      await facts.reopen({model: picked})
       return {message: `Model: ${facts.session.model}. The conversation goes on with it from your next prompt.`}
     },
     '[ID]',

@@ -1,5 +1,7 @@
 import type {PermissionDecision, Prompter} from '@hanzo-dev/sdk'
 
+import type {KeyOption} from './key-choice.js'
+
 /**
  * What Shift+Tab cycles, over the session's permission mode: `default` asks as the rules say;
  * `accept-edits` answers the questions about file edits inside the workspace itself (commands
@@ -23,6 +25,13 @@ export function modeLabel(mode: ChatMode): string | undefined {
 
 /** Put before a prompt sent in plan mode: the model researches and proposes, the user approves. */
 export const PLAN_INSTRUCTIONS = `[Plan mode: the user wants a plan before any change. Use only the read-only tools you are given to study what you need. Do not try to change files or run commands that change anything. End your reply with the plan: a short numbered list of the changes you would make and how you would check them. The user will approve it or ask for changes.]`
+
+/** The answers to "Carry out this plan?": the mode to carry it out in, or none (keep planning). */
+export const PLAN_ANSWERS: ReadonlyArray<KeyOption<ChatMode | undefined>> = [
+  {key: 'y', label: 'yes, and accept edits without asking', value: 'accept-edits'},
+  {key: 'e', label: 'yes, and ask before each edit', value: 'default'},
+  {key: 'n', label: 'no, keep planning (tell the model what to change)', value: undefined},
+]
 
 /** Sent when the user approves a plan: the conversation already holds it. */
 export const PLAN_APPROVED = 'The plan is approved. Carry it out now, step by step, and check your work.'

@@ -1,10 +1,7 @@
-import {emitKeypressEvents} from 'node:readline'
-
-import type {AgentEvent, AgentSession, Prompter, ToolScope} from '@hanzo-dev/sdk'
+import type {AgentSession, Prompter, ToolScope} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 
-import {callLine, compactionLine, isCallItem, toolResultLines} from '../cli/tool-result-lines.js'
 import {addMemoryNote, type MemoryFile} from '../adapters/memory-notes.js'
 import {AgentRunError} from '../core/errors.js'
 import {wrapPlain} from '../core/markdown/wrap.js'
@@ -12,23 +9,24 @@ import type {SlashCommandRegistry} from '../core/slash/index.js'
 import {type ChatCommandContext} from './builtin-commands.js'
 import {drawScreen, type ScreenState, statusLine} from './chat-screen.js'
 import {BusyLine} from './busy-line.js'
-import {type ChatMode, modeLabel, modePrompter, nextMode, PLAN_APPROVED, PLAN_INSTRUCTIONS} from './chat-modes.js'
+import {
+  type ChatMode,
+  modeLabel,
+  modePrompter,
+  nextMode,
+  PLAN_ANSWERS,
+  PLAN_APPROVED,
+  PLAN_INSTRUCTIONS,
+} from './chat-modes.js'
+import {ChatKeys} from './chat-keys.js'
 import {KeyChoice, type KeyOption} from './key-choice.js'
-import {PastedTexts} from './pasted-text.js'
-import {SlashMenu} from './slash-menu.js'
-import {type Keypress, keyNotations} from './keys.js'
+import {type ChatTerminal, TerminalHold} from './terminal-hold.js'
+import {TurnView} from './turn-view.js'
 import {LiveRegion} from './live-region.js'
-import {MentionCompleter} from './mention-completer.js'
 import type {PromptHistory} from './prompt-history.js'
 import {PermissionQuestions} from './permission-question.js'
 import {type InputMode, PromptWidget} from './prompt-widget.js'
-import type {ReplyPrinter} from '../cli/reply-printer.js'
 import {UsageMeter} from './usage-meter.js'
-
-export interface ChatTerminal {
-  input: NodeJS.ReadStream
-  output: NodeJS.WriteStream
-}
 
 /** The agent session once it is open, and what to show of its past (`--continue`). */
 export interface OpenedChat {
@@ -53,11 +51,6 @@ export interface ChatOptions {
 
 /** A prompt that is a note for memory: `#` then the note, on one line (`##` or `#!` is text). */
 const MEMORY_NOTE = /^#[^#!\n][^\n]*$/
-const BRACKETED_PASTE_ON = '\u001B[?2004h'
-const BRACKETED_PASTE_OFF = '\u001B[?2004l'
-
-/** Ctrl-C pressed twice within this long exits. */
-const EXIT_WINDOW_MS = 2000
 
 /**
  * The interactive session (`hanzo-dev` on a terminal): the prompt at the bottom, the
@@ -71,22 +64,21 @@ export class ChatSession {
   })
   /** Shift+Tab's mode: over the session's permission mode, it only answers questions or narrows the tools. */
   private mode: ChatMode = 'default'
-  private readonly pastes = new PastedTexts()
   /** A one-key question of the chat's own (approve a plan, where a memory goes). */
   private readonly choice = new KeyChoice()
-  private readonly menu: SlashMenu
-  private keyListener?: (text: string | undefined, key: Keypress | undefined) => void
+  private readonly keys: ChatKeys
+  private readonly hold: TerminalHold
+  private readonly view: TurnView
   private session?: AgentSession
   private readonly region: LiveRegion
   private readonly widget: PromptWidget
-  private readonly screen: Omit<ScreenState, 'question' | 'busy' | 'menu' | 'mode'> = {partial: '', status: ''}
+  private readonly screen: Pick<ScreenState, 'notice' | 'status'> = {status: ''}
   private running?: AbortController
   /** Set while a prompt is handled, from Enter to the end of its turn: another Enter then queues. */
   private sending = false
   /** Prompts sent while another was handled: each goes in turn; Esc brings them back to the prompt. */
   private readonly queued: string[] = []
   private readonly questions: PermissionQuestions
-  private lastCtrlC = 0
   private readonly busy = new BusyLine(() => this.draw())
   private readonly meter = new UsageMeter()
   private fresh = false
@@ -94,19 +86,31 @@ export class ChatSession {
   private readonly context: string[] = []
   private closed = false
   private finished?: () => void
-  private vimTimer?: NodeJS.Timeout
-  private readonly mentions: MentionCompleter
   /** Settles when the session is open (or failed to open). */
   private opening?: Promise<void>
-  /** Loaded after the prompt is drawn: the markdown renderer's highlighter is not worth a slower start. */
-  private printer?: Promise<ReplyPrinter>
-  private reply?: ReplyPrinter
 
   constructor(private readonly options: ChatOptions) {
     this.region = new LiveRegion(options.terminal.output)
     this.widget = new PromptWidget(options.inputMode, options.history)
-    this.mentions = new MentionCompleter(options.cwd)
-    this.menu = new SlashMenu(() => options.commands.list().map(({definition}) => definition))
+    // Drawn anew on a resize, not only rewrapped: the status line is fitted to the new width.
+    this.hold = new TerminalHold(
+      options.terminal,
+      (text, key) => this.keys.onKeypress(text, key),
+      () => this.draw(),
+    )
+    this.view = new TurnView(
+      {
+        busy: this.busy,
+        draw: () => this.draw(),
+        print: (text) => this.print(text),
+        style: options.style,
+        usage: (usage) => {
+          this.meter.add(usage)
+          this.updateStatus()
+        },
+      },
+      () => options.terminal.output.columns ?? 80,
+    )
     this.questions = new PermissionQuestions({
       answered: (decision, interrupt) => {
         if (interrupt) return this.interrupt()
@@ -118,12 +122,34 @@ export class ChatSession {
       interrupted: () => this.running?.signal.aborted ?? false,
       opening: () => {
         this.busy.stop()
-        this.endText()
+        this.view.end()
       },
       print: (text) => this.print(text),
       style: options.style,
       width: () => this.region.width,
     })
+    this.keys = new ChatKeys(
+      {
+        choice: this.choice,
+        commands: () => options.commands.list().map(({definition}) => definition),
+        cycleMode: () => {
+          this.mode = nextMode(this.mode)
+          this.draw()
+        },
+        draw: () => this.draw(),
+        exit: () => this.exit(),
+        interrupt: () => this.interrupt(),
+        isCommand: (name) => options.commands.get(name) !== undefined,
+        notice: (text) => {
+          this.screen.notice = text
+        },
+        questions: this.questions,
+        running: () => this.running !== undefined,
+        submit: (text) => this.submit(text),
+        widget: this.widget,
+      },
+      options.cwd,
+    )
   }
 
   /**
@@ -132,17 +158,7 @@ export class ChatSession {
    * is open waits for it. A session that fails to open ends the UI (the caller reports why).
    */
   async start(opening: Promise<OpenedChat>, banner: string[], firstPrompt?: string): Promise<void> {
-    const {input, output} = this.options.terminal
-    emitKeypressEvents(input)
-    input.setRawMode(true)
-    input.resume()
-    this.keyListener = (text: string | undefined, key: Keypress | undefined) => this.onKeypress(text, key)
-    // Drawn anew, not only rewrapped: the status line is fitted to the new width.
-    const onResize = () => this.draw()
-    input.on('keypress', this.keyListener)
-    output.on('resize', onResize)
-    // Bracketed paste: the terminal marks what is pasted, so its line breaks do not send it.
-    output.write(BRACKETED_PASTE_ON)
+    this.hold.take()
     this.region.commit(banner.join('\n'))
     this.updateStatus()
     this.draw()
@@ -162,41 +178,30 @@ export class ChatSession {
         this.exit()
       },
     )
-    this.printer = import('../cli/reply-printer.js').then(
-      ({ReplyPrinter}) => new ReplyPrinter(this.options.style, () => output.columns ?? 80),
-    )
     if (firstPrompt?.trim()) void this.submit(firstPrompt)
     await done
-    input.off('keypress', this.keyListener)
-    output.off('resize', onResize)
-    output.write(BRACKETED_PASTE_OFF)
     this.busy.stop()
-    clearTimeout(this.vimTimer)
+    this.keys.dispose()
     this.region.release()
-    input.setRawMode(false)
-    input.pause()
+    this.hold.give()
   }
 
   /**
    * Gives the terminal to `work` (a login's own prompts, `/login`), then takes it back: the
    * prompt is erased meanwhile and drawn again after.
    */
-  async suspend<T>(work: () => Promise<T>): Promise<T> {
-    const {input, output} = this.options.terminal
-    if (!this.keyListener || this.closed) return work()
-    input.off('keypress', this.keyListener)
-    this.region.draw([])
-    output.write(BRACKETED_PASTE_OFF)
-    input.setRawMode(false)
-    try {
-      return await work()
-    } finally {
-      input.setRawMode(true)
-      input.resume()
-      output.write(BRACKETED_PASTE_ON)
-      input.on('keypress', this.keyListener)
-      this.draw()
-    }
+  suspend<T>(work: () => Promise<T>): Promise<T> {
+    if (this.closed) return work()
+    return this.hold.suspend(
+      work,
+      () => this.region.draw([]),
+      () => this.draw(),
+    )
+  }
+
+  /** True while the terminal is given to someone else ({@link suspend}). */
+  get suspended(): boolean {
+    return this.hold.suspended
   }
 
   /** A line for good, above the prompt. */
@@ -250,98 +255,6 @@ export class ChatSession {
     this.finished?.()
   }
 
-  /** Synchronous: the keys of one chunk (a paste, Esc and the key after it) must be taken in order. */
-  private onKeypress(text: string | undefined, key: Keypress | undefined): void {
-    if (key?.name === 'paste-start') return this.pastes.start()
-    if (this.pastes.active) {
-      if (key?.name === 'paste-end') {
-        this.widget.replace(this.widget.cursor, this.widget.cursor, this.pastes.end())
-        this.draw()
-      } else this.pastes.add(key?.sequence ?? text ?? '')
-      return
-    }
-
-    for (const notation of keyNotations(text, key, {vim: this.widget.inputMode === 'vim'})) void this.onKey(notation)
-  }
-
-  private async onKey(notation: string): Promise<void> {
-    // A question that appears while a prompt is being typed must not take its letters (the `a` of
-    // "also" would allow for the session): they go on into the prompt until it is sent (queued) or cleared.
-    const answers =
-      this.widget.text === '' || notation === '<C-c>' || (notation === '<Esc>' && this.widget.inputMode !== 'vim')
-    if (this.questions.active && answers) return this.questions.answer(notation)
-    if (this.choice.active && answers) {
-      if (this.choice.answer(notation)) this.draw()
-      return
-    }
-
-    if (notation === '<C-c>') return this.ctrlC()
-    if (notation === '<S-Tab>') {
-      this.mode = nextMode(this.mode)
-      return this.draw()
-    }
-
-    if (this.widget.inserting && this.menuKey(notation)) return this.draw()
-    this.screen.notice = this.questions.active
-      ? 'Send your prompt (Enter queues it) or delete it, then answer the question'
-      : undefined
-    if (this.running && notation === '<Esc>' && (this.widget.inputMode !== 'vim' || this.widget.vimMode === 'normal')) {
-      this.interrupt()
-      return
-    }
-
-    if (notation === '<C-d>') {
-      if (this.widget.text === '') this.exit()
-      return
-    }
-
-    if (notation === '\t' && this.widget.inserting) {
-      const completed = await this.mentions.complete(this.widget)
-      if (completed) {
-        this.screen.notice = completed.notice
-        return this.draw()
-      }
-    }
-
-    const effect = this.widget.key(notation)
-    clearTimeout(this.vimTimer)
-    if (this.widget.inputMode === 'vim') this.vimTimer = setTimeout(() => this.widget.tick() && this.draw(), 600)
-    if (effect.kind === 'exit') return this.exit()
-    if (effect.kind === 'message') this.screen.notice = effect.message
-    if (effect.kind === 'submit') await this.submit(effect.text)
-    else this.draw()
-  }
-
-  /** Up, Down, Tab, Enter and Esc while the command menu is open; false for any other key (it edits the prompt). */
-  private menuKey(notation: string): boolean {
-    const {text} = this.widget
-    const picked = this.menu.picked(text)
-    if (!picked) return false
-    if (notation === '<Up>' || notation === '<Down>') this.menu.move(text, notation === '<Up>' ? -1 : 1)
-    else if (notation === '<Esc>' && !this.running) this.menu.close(text)
-    else if (notation === '\t') this.widget.replace(0, text.length, `/${picked.name} `)
-    else if (notation === '<CR>' && !this.options.commands.get(text.slice(1))) {
-      this.widget.clear()
-      void this.submit(`/${picked.name}`)
-    } else return false
-    return true
-  }
-
-  private ctrlC(): void {
-    if (this.running) return this.interrupt()
-    const now = Date.now()
-    if (this.widget.text !== '') {
-      this.widget.clear()
-    } else if (now - this.lastCtrlC < EXIT_WINDOW_MS) {
-      return this.exit()
-    } else {
-      this.screen.notice = 'Press Ctrl-C again to exit'
-    }
-
-    this.lastCtrlC = now
-    this.draw()
-  }
-
   private interrupt(): void {
     this.running?.abort()
     this.screen.notice = 'Interrupted'
@@ -355,7 +268,7 @@ export class ChatSession {
   private async submit(typed: string): Promise<void> {
     if (typed.trim() === '') return this.draw()
     // What was pasted goes in whole; the prompt echoed above keeps the placeholder.
-    const text = this.pastes.expand(typed)
+    const text = this.keys.pastes.expand(typed)
     if (this.sending) {
       this.queued.push(typed)
       this.screen.notice = 'Sent when the running one ends; Esc interrupts and brings it back to edit'
@@ -366,7 +279,7 @@ export class ChatSession {
     try {
       await this.send(text, typed)
       for (let next = this.queued.shift(); next !== undefined && !this.closed; next = this.queued.shift())
-        await this.send(this.pastes.expand(next), next)
+        await this.send(this.keys.pastes.expand(next), next)
     } finally {
       this.sending = false
     }
@@ -411,11 +324,7 @@ export class ChatSession {
     if (this.mode !== 'plan' || resolved.kind !== 'text') return void (await this.turn(prompt, tools))
     // Plan mode: the model may only look; what it proposes is carried out once approved.
     if ((await this.turn(`${PLAN_INSTRUCTIONS}\n\n${prompt}`, 'read-only')) !== 'completed') return
-    const approved = await this.ask('Carry out this plan?', [
-      {key: 'y', label: 'yes, and accept edits without asking', value: 'accept-edits' as const},
-      {key: 'e', label: 'yes, and ask before each edit', value: 'default' as const},
-      {key: 'n', label: 'no, keep planning (tell the model what to change)', value: undefined},
-    ])
+    const approved = await this.ask('Carry out this plan?', PLAN_ANSWERS)
     if (approved === undefined) return this.draw()
     this.mode = approved
     await this.turn(PLAN_APPROVED)
@@ -486,17 +395,17 @@ export class ChatSession {
     const session = this.session!
     return this.whileBusy('Thinking', async (signal) => {
       try {
-        this.reply = await this.printer
+        await this.view.begin()
         const history = this.fresh ? [] : undefined
         this.fresh = false
         const context = this.context.splice(0)
         const result = await session.run(context.length > 0 ? `${context.join('\n\n')}\n\n${prompt}` : prompt, {
           history,
-          onEvent: (event) => this.onEvent(event),
+          onEvent: (event) => this.view.onEvent(event),
           signal,
           ...(tools === undefined ? {} : {tools}),
         })
-        this.endText()
+        this.view.end()
         this.meter.settle(result.usageReport.session)
         const {yellow} = this.options.style
         if (result.stop === 'cancelled')
@@ -507,7 +416,7 @@ export class ChatSession {
           this.say("The reply was cut at the model's output limit (max_output_tokens).", yellow)
         return result.stop
       } catch (error) {
-        this.endText()
+        this.view.end()
         this.fail(error)
         return undefined
       } finally {
@@ -515,53 +424,6 @@ export class ChatSession {
         this.updateStatus()
       }
     })
-  }
-
-  private onEvent(event: AgentEvent): void {
-    const {style} = this.options
-    switch (event.type) {
-      case 'text_delta': {
-        this.busy.stop()
-        this.print(this.reply!.push(event.text))
-        this.screen.partial = this.reply!.partial
-        this.screen.held = this.reply!.held
-        break
-      }
-
-      case 'item_started': {
-        if (!isCallItem(event.item)) break
-        this.endText()
-        this.print(callLine(event.item, style))
-        this.busy.start(`Running ${event.item.name}`)
-        break
-      }
-
-      case 'item_completed': {
-        const {item} = event
-        if (item.type === 'compaction') this.print(compactionLine(item, style))
-        if (!isCallItem(item) || !item.result) break
-        this.busy.stop()
-        this.print(toolResultLines(item.result, {style, verbose: false}).join('\n'))
-        this.busy.start('Thinking')
-        break
-      }
-
-      case 'usage': {
-        this.meter.add(event.usage)
-        this.updateStatus()
-        break
-      }
-
-      default:
-    }
-
-    this.draw()
-  }
-
-  private endText(): void {
-    this.print(this.reply?.flush() ?? '')
-    this.screen.partial = ''
-    this.screen.held = undefined
   }
 
   /** An error line; a model error says the server's own message. */
@@ -606,7 +468,9 @@ export class ChatSession {
       {
         ...this.screen,
         busy: this.busy.text,
-        menu: this.widget.inserting ? this.menu.lines(this.widget.text, style, this.region.width) : [],
+        held: this.view.held,
+        partial: this.view.partial,
+        menu: this.keys.menuLines(style, this.region.width),
         mode: modeLabel(this.mode),
         question: [...this.questions.lines, ...this.choice.lines(style)],
         queued: this.queued,

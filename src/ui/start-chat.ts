@@ -9,7 +9,7 @@ import {memoryFiles} from '../adapters/memory-notes.js'
 import {loadPrices} from '../adapters/prices.js'
 import {SessionStore} from '../adapters/session-store.js'
 import {makeStyle} from '../adapters/style.js'
-import {divertWrites} from '../cli/divert-writes.js'
+import {type Diverted, divertWrites} from '../cli/divert-writes.js'
 import type {LoadedConfig} from '../core/config/types.js'
 import {SessionApprovals} from '../core/permissions/session-approvals.js'
 import {NoCredentialError, UserError} from '../core/errors.js'
@@ -105,8 +105,10 @@ export async function startChat(options: StartChatOptions): Promise<void> {
   const firstOpen = open(options.session).catch(async (error: unknown) => {
     if (!(error instanceof NoCredentialError)) throw error
     chat.say(`Welcome to hanzo-dev. ${error.message}: set up a model to talk to.`, style.bold)
-    if (!(await setup()))
+    const done = await setup()
+    if (!done)
       throw new UserError('No model is set up', {hint: 'run hanzo-dev again to set one up, or hanzo-dev auth login'})
+    chat.say(done, style.dim)
     return open(options.session)
   })
   const opening = firstOpen.then(async (opened) => {
@@ -156,9 +158,11 @@ export async function startChat(options: StartChatOptions): Promise<void> {
   ]
   // Whatever else writes to the terminal's stderr while the UI is up (a plugin's warning during a
   // turn, Node's own) goes above the prompt a line at a time: under the cursor it would tear the screen.
+  // While the chat has given the terminal away (the setup screen's prompts), stderr is theirs.
   let pending = ''
-  const diverted = process.stderr.isTTY
+  const diverted: Diverted | undefined = process.stderr.isTTY
     ? divertWrites(process.stderr, (text) => {
+        if (chat.suspended) return diverted!.write(text)
         const lines = (pending + text).split('\n')
         pending = lines.pop()!
         for (const line of lines) chat.say(stripVTControlCharacters(line), style.yellow)

@@ -307,6 +307,13 @@ export interface ChildSessionOptions {
   record?: boolean
 }
 
+/** A model the session's endpoint serves, as it lists it (`GET /v1/models`). */
+export interface ListedModel {
+  id: string
+  /** Tokens, when the server says. */
+  contextWindow?: number
+}
+
 /** What {@link AgentSession.compact} did. */
 export interface CompactResult {
   /** `none`: nothing to compact (the conversation is shorter than the turns always kept). */
@@ -375,6 +382,11 @@ export interface AgentSession {
    * while a run is in progress.
    */
   compact(options?: {focus?: string; signal?: AbortSignal}): Promise<CompactResult>
+  /**
+   * The models the session's endpoint lists, asked with the credential its runs send (`/model`);
+   * a scripted model lists itself. Rejects with the server's error.
+   */
+  models(options?: {signal?: AbortSignal}): Promise<ListedModel[]>
   /**
    * What the session has used so far, priced: every request made through it or its children
    * counts, so a plugin's model calls are in it without the plugin reporting them.

@@ -1,6 +1,8 @@
 import {createAnthropicClient} from '../api/anthropic-client.js'
 import {createOpenAIClient} from '../api/openai-client.js'
 import type {ModelEndpoint} from '../../core/agent/endpoint.js'
+import type {ListedModel} from '@hanzo-dev/sdk'
+
 import type {ApiClient, ModelError} from '../../core/agent/types.js'
 import {redactBaseUrl} from '../../core/config/redact.js'
 import {UserError} from '../../core/errors.js'
@@ -25,10 +27,17 @@ export interface ModelClientOptions {
   warn(message: string): void
 }
 
+/** A session's model: its client, the hint for its errors, and what its endpoint lists (`/model`). */
+export interface SessionModel {
+  client: ApiClient
+  model: string
+  provider: string
+  errorHint: ErrorHint
+  listModels(signal?: AbortSignal): Promise<ListedModel[]>
+}
+
 /** The session's model client (the scripted one with `fakeModel`, or the provider's wire API), and the hint for its errors. */
-export async function modelClient(
-  options: ModelClientOptions,
-): Promise<{client: ApiClient; model: string; provider: string; errorHint: ErrorHint}> {
+export async function modelClient(options: ModelClientOptions): Promise<SessionModel> {
   if (options.fakeModel) {
     const [{createScriptedClient}, {ScriptError}] = await Promise.all([
       import('../../testing/fake-model/scripted-client.js'),
@@ -40,6 +49,7 @@ export async function modelClient(
     return {
       client,
       errorHint: (error) => modelErrorHint(error),
+      listModels: async () => [{id: client.model}],
       model: options.model ?? client.model,
       provider: 'scripted',
     }
@@ -59,6 +69,11 @@ export async function modelClient(
   return {
     client,
     errorHint: (error) => modelErrorHint(error, endpoint),
+    // Asked with the key and scheme a run sends (the adapter is loaded only when /model lists).
+    async listModels(signal) {
+      const {listEndpointModels, modelListEndpoint} = await import('../endpoint-models.js')
+      return listEndpointModels(modelListEndpoint(endpoint), {signal})
+    },
     model: endpoint.model,
     provider: endpoint.provider,
   }

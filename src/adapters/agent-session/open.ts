@@ -26,19 +26,20 @@ import {createPrompter} from '../prompt/index.js'
 import {makeStyle} from '../style.js'
 import {builtinTools} from '../tools/index.js'
 import {RunInterrupts} from './interrupts.js'
-import {modelClient} from './model-client.js'
+import {modelClient, type SessionModel} from './model-client.js'
 import {protectedRules} from './protected-rules.js'
 import {SessionRecording} from './recording.js'
 import {AgentSessionNode, DEFAULT_RUN_MAX_TURNS} from './session.js'
 
 /** The model of a session of tools only (`model: false`): asking it is a bug of the caller's. */
-const TOOLS_ONLY = {
+const TOOLS_ONLY: SessionModel = {
   client: {
     sendMessage(): never {
       throw new UserError('This session has tools only: it was opened without a model')
     },
   },
   errorHint: () => undefined,
+  listModels: async () => [],
   model: 'none',
   provider: 'none',
 }

@@ -6,6 +6,7 @@ import type {
   CompactResult,
   ContributedSlashCommand,
   Contribution,
+  ListedModel,
   Middleware,
   OfferedTool,
   SessionEventInput,
@@ -18,7 +19,7 @@ import type {
 import {SessionCompactor} from '../../core/agent/compaction.js'
 import {modelSummarizer} from '../../core/agent/compaction-summary.js'
 import {Agent, Runner} from '../../core/agent/runner.js'
-import {type ApiClient, type Message, ModelError} from '../../core/agent/types.js'
+import {type Message, ModelError} from '../../core/agent/types.js'
 import type {HanzoConfig} from '../../core/config/types.js'
 import {AgentRunError, ToolFatalError} from '../../core/errors.js'
 import type {PermissionGate, PermissionPolicy} from '../../core/permissions/index.js'
@@ -31,7 +32,7 @@ import {loadPrices} from '../prices.js'
 import {resolveToolPath} from '../tools/workspace-path.js'
 import {type CliTracing, configureCliTracing} from '../tracing-exporter.js'
 import type {RunInterrupts} from './interrupts.js'
-import type {ErrorHint} from './model-client.js'
+import type {SessionModel} from './model-client.js'
 import type {RecordedRun, SessionRecording} from './recording.js'
 import {fireSessionEvent} from './session-events.js'
 
@@ -52,7 +53,7 @@ export interface SessionParts {
    * The client is used only through the recording (a run's recorder, or `recording.metered`):
    * every request the session or a child makes counts in its usage, whoever asked for it.
    */
-  model: {client: ApiClient; errorHint: ErrorHint; model: string; provider: string}
+  model: SessionModel
   permissions: PermissionGate
   /** The session's rules in the `prompt` mode: what `verdict` reports. */
   verdictPolicy: PermissionPolicy
@@ -203,6 +204,10 @@ export class AgentSessionNode implements AgentSession {
       recorded?.done()
       interrupt.end()
     }
+  }
+
+  models(options: {signal?: AbortSignal} = {}): Promise<ListedModel[]> {
+    return this.parts.model.listModels(options.signal)
   }
 
   async compact(options: {focus?: string; signal?: AbortSignal} = {}): Promise<CompactResult> {

@@ -1,0 +1,90 @@
+import type {AgentEvent, Usage} from '@hanzo-dev/sdk'
+import type {ChalkInstance} from 'chalk'
+
+import type {ReplyPrinter} from '../cli/reply-printer.js'
+import {callLine, compactionLine, isCallItem, toolResultLines} from '../cli/tool-result-lines.js'
+import type {BusyLine} from './busy-line.js'
+
+/** What a turn's view needs of the chat around it. */
+export interface TurnViewHost {
+  style: ChalkInstance
+  busy: BusyLine
+  /** A line for good, above the prompt. */
+  print(text: string): void
+  /** A model request's usage arrived. */
+  usage(usage: Usage): void
+  draw(): void
+}
+
+/**
+ * How a turn shows in the chat: the reply's finished lines above the prompt (markdown rendered),
+ * its unfinished line and held-back block in the live region, a line per tool call and its result,
+ * and the spinner between them.
+ */
+export class TurnView {
+  /** The line the reply is still writing, and what it holds back until a block is complete. */
+  partial = ''
+  held?: string
+  private reply?: ReplyPrinter
+  /** Loaded after the prompt is drawn: the markdown renderer's highlighter is not worth a slower start. */
+  private readonly printer: Promise<ReplyPrinter>
+
+  constructor(
+    private readonly host: TurnViewHost,
+    columns: () => number,
+  ) {
+    this.printer = import('../cli/reply-printer.js').then(({ReplyPrinter}) => new ReplyPrinter(host.style, columns))
+  }
+
+  /** Before a turn: the printer is loaded. */
+  async begin(): Promise<void> {
+    this.reply = await this.printer
+  }
+
+  onEvent(event: AgentEvent): void {
+    const {busy, style} = this.host
+    switch (event.type) {
+      case 'text_delta': {
+        busy.stop()
+        this.host.print(this.reply!.push(event.text))
+        this.partial = this.reply!.partial
+        this.held = this.reply!.held
+        break
+      }
+
+      case 'item_started': {
+        if (!isCallItem(event.item)) break
+        this.end()
+        this.host.print(callLine(event.item, style))
+        busy.start(`Running ${event.item.name}`)
+        break
+      }
+
+      case 'item_completed': {
+        const {item} = event
+        if (item.type === 'compaction') this.host.print(compactionLine(item, style))
+        if (!isCallItem(item) || !item.result) break
+        busy.stop()
+        this.host.print(toolResultLines(item.result, {style, verbose: false}).join('\n'))
+        busy.start('Thinking')
+        break
+      }
+
+      case 'usage': {
+        this.host.usage(event.usage)
+        break
+      }
+
+      default:
+    }
+
+    this.host.draw()
+  }
+
+  /** The reply's text so far goes above the prompt for good (a tool call, a question or the end of the turn comes next). */
+  end(): void {
+    this.host.print(this.reply?.flush() ?? '')
+    this.partial = ''
+    this.held = undefined
+  }
+}
