@@ -29,7 +29,10 @@ describe('the setup screen of a first run', () => {
       models: ['llama3', 'qwen3:8b'],
       turns: [{expect: {last_user_contains: 'hello'}, text: 'Hi from the local server.'}],
     })
-    writeFileSync(settingsFile(), JSON.stringify({providers: {stub: {base_url: model.url}}, sandbox: {mode: 'workspace'}}))
+    writeFileSync(
+      settingsFile(),
+      JSON.stringify({providers: {stub: {base_url: model.url}}, sandbox: {mode: 'workspace'}}),
+    )
     await chat.terminals.open('local', `node ${CLI}`, {cwd: chat.project, height: 40})
     let screen = await chat.terminals.waitFor('local', 'How should hanzo-dev reach a model?')
     expect(screen.join('\n')).toContain('No API key for')
