@@ -48,7 +48,8 @@ export async function loginWithOAuth(
       ? deviceLogin(context, provider, endpoints, io)
       : browserLogin(context, provider, endpoints, options, io)
   ).catch((error: unknown) => {
-    throw explained(error)
+    // Ctrl-C: the waits end with their own AbortError; the user is told what the signal says (Login cancelled).
+    throw io.signal.aborted ? io.signal.reason : explained(error)
   })
   const credential = credentialFromToken(token, context.now(), {
     clientId: provider.clientId,

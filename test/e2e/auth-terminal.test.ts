@@ -4,6 +4,7 @@ import {describe, expect, it} from 'vitest'
 
 import {CLI, runCli, useSandboxDirs} from '../helpers/cli.js'
 import {runOnTerminal, Terminals} from '../helpers/terminal.js'
+import {startOidcServer} from '../support/oidc/server.js'
 
 const DOWN = '\u001B[B'
 /** A line of a Node stack trace: what a user error must never show. */
@@ -43,6 +44,7 @@ describe('auth login on a terminal', () => {
     try {
       for (const [provider, why] of [
         ['anthropic', 'does not know how to log in to anthropic'],
+        ['openai', 'does not know how to log in to openai'],
         ['hanzo', 'Cannot reach http://127.0.0.1:9'],
       ]) {
         await terminals.open(provider, `${process.execPath} ${CLI} auth login --provider ${provider} --no-browser`, {
@@ -57,6 +59,32 @@ describe('auth login on a terminal', () => {
       }
     } finally {
       await terminals.close()
+    }
+  })
+
+  it('a login that reaches its server shows the code, and Ctrl-C ends it cleanly', async () => {
+    const server = await startOidcServer()
+    mkdirSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
+    writeFileSync(
+      join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'),
+      JSON.stringify({providers: {hanzo: {oauth: {client_id: server.clientId, issuer: server.issuer}}}}),
+    )
+    const terminals = Terminals.create(dirs.box.env)
+    try {
+      await terminals.open('device', `${process.execPath} ${CLI} auth login --provider hanzo --device`, {
+        cwd: dirs.project,
+        width: 200,
+      })
+      await terminals.waitFor('device', 'enter the code')
+      await terminals.keys('device', 'C-c')
+      const status = await terminals.exitStatus('device')
+      expect(status).toBe(130)
+      const screen = (await terminals.screen('device')).join('\n')
+      expect(screen).toContain('Login cancelled')
+      expect(screen).not.toMatch(STACK)
+    } finally {
+      await terminals.close()
+      await server.close()
     }
   })
 })
