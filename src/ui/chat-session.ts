@@ -28,6 +28,12 @@ import {PermissionQuestions} from './permission-question.js'
 import {type InputMode, PromptWidget} from './prompt-widget.js'
 import {UsageMeter} from './usage-meter.js'
 
+/** A line of the banner above the first prompt, and how its rows are painted. */
+export interface BannerLine {
+  text: string
+  paint(row: string): string
+}
+
 /** The agent session once it is open, and what to show of its past (`--continue`). */
 export interface OpenedChat {
   session: AgentSession
@@ -157,9 +163,10 @@ export class ChatSession {
    * once and takes keys while the session opens (plugins, MCP servers): a prompt sent before it
    * is open waits for it. A session that fails to open ends the UI (the caller reports why).
    */
-  async start(opening: Promise<OpenedChat>, banner: string[], firstPrompt?: string): Promise<void> {
+  async start(opening: Promise<OpenedChat>, banner: readonly BannerLine[], firstPrompt?: string): Promise<void> {
     this.hold.take()
-    this.region.commit(banner.join('\n'))
+    // Wrapped between words like any other text (at 40 columns too), the directory's name through the printer.
+    for (const {paint, text} of banner) this.say(text, paint)
     this.updateStatus()
     this.draw()
     const done = new Promise<void>((resolve) => {

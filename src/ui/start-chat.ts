@@ -153,8 +153,8 @@ export async function startChat(options: StartChatOptions): Promise<void> {
   facts.logout = () => chat.suspend(async () => void (await options.cliConfig?.runCommand('auth:logout', [])))
 
   const banner = [
-    style.bold(`hanzo-dev · ${tildePath(cwd)}`),
-    style.dim('/help for commands · Esc interrupts · Ctrl-C twice exits'),
+    {paint: style.bold, text: `hanzo-dev · ${tildePath(cwd)}`},
+    {paint: style.dim, text: '/help for commands · Esc interrupts · Ctrl-C twice exits'},
   ]
   // Whatever else writes to the terminal's stderr while the UI is up (a plugin's warning during a
   // turn, Node's own) goes above the prompt a line at a time: under the cursor it would tear the screen.

@@ -67,7 +67,9 @@ describe('streaming you can see, on a terminal', () => {
       const name = `warn-${width}`
       const command = `node ${CLI} chat --permission-mode allow-all --fake-model ${model}`
       await chat.terminals.open(name, command, {cwd: chat.project, width})
+      // The banner wraps between words too: no word is cut at 40 columns.
       await chat.terminals.waitFor(name, '/help for commands')
+      expect((await chat.terminals.rows(name)).rows.some((row) => row.includes('Ctrl-C twice exits'))).toBe(true)
       await chat.terminals.keys(name, 'write main.go', 'Enter')
       const screen = (await chat.terminals.waitFor(name, 'Wrote main.go.')).filter((line) => line !== '')
       // Wrapped between words by the chat (at 40 columns, over several lines), once, under the call that caused it.
