@@ -18,7 +18,7 @@ const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = {
   Glob: 'fs_glob',
   Grep: 'fs_grep',
   LS: 'fs_list',
-  MultiEdit: 'fs_edit',
+  MultiEdit: 'fs_multi_edit',
   Read: 'fs_read',
   Write: 'fs_write',
 }

@@ -5,6 +5,7 @@ import {fsEdit} from './fs-edit.js'
 import {fsGlob} from './fs-glob.js'
 import {fsGrep} from './fs-grep.js'
 import {fsList} from './fs-list.js'
+import {fsMultiEdit} from './fs-multi-edit.js'
 import {fsRead} from './fs-read.js'
 import {fsWrite} from './fs-write.js'
 
@@ -13,6 +14,7 @@ export {fsEdit, type FsEditInput} from './fs-edit.js'
 export {fsGlob, type FsGlobInput} from './fs-glob.js'
 export {fsGrep, type FsGrepInput, type GrepOutputMode} from './fs-grep.js'
 export {fsList, type FsListInput} from './fs-list.js'
+export {fsMultiEdit, type FsMultiEditInput} from './fs-multi-edit.js'
 export {fsRead, type FsReadInput} from './fs-read.js'
 export {fsWrite, type FsWriteInput} from './fs-write.js'
 
@@ -21,5 +23,5 @@ export {fsWrite, type FsWriteInput} from './fs-write.js'
  * the executor validates a call against `inputSchema` before `execute` sees it.
  */
 export function builtinTools(options: {exec?: ExecOptions} = {}): ToolDefinition[] {
-  return [fsRead, fsWrite, fsEdit, fsList, fsGlob, fsGrep, execTool(options.exec)]
+  return [fsRead, fsWrite, fsEdit, fsMultiEdit, fsList, fsGlob, fsGrep, execTool(options.exec)]
 }
