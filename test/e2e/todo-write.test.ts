@@ -1,7 +1,10 @@
+import {writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 
 import type {Script} from '../../src/testing/fake-model/script.js'
 import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
+import {StdioClient} from '../helpers/app-server-client.js'
 import {runCli, useSandboxDirs} from '../helpers/cli.js'
 
 const FIRST = [
@@ -81,5 +84,23 @@ describe('todo_write in run and the saved session', () => {
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).not.toContain('"todo_list"')
     expect(result.stdout).toContain('2 steps are in_progress: mark only the one being worked on')
+  })
+
+  it('sends the app server a todo_list item after each todo_write call', async () => {
+    const script = join(dirs.box.home, 'plan.json')
+    writeFileSync(script, JSON.stringify({model: 'fake-model', ...PLAN_TASK}))
+    const client = new StdioClient(['--fake-model', script], {cwd: dirs.project, env: dirs.box.env})
+    await client.request('initialize', {clientInfo: {name: 'test'}})
+    const {sessionId} = (await client.request('session/start', {cwd: dirs.project, model: 'fake-model'})).result
+    const {turnId} = (await client.request('turn/start', {input: 'fix the bug', sessionId})).result
+    await client.next('turn/completed', (p) => p.turnId === turnId)
+    const plans = client.all('item/completed', (p) => p.turnId === turnId && p.item.type === 'todo_list')
+    expect(plans.map((m) => m.params.item)).toEqual([
+      {id: expect.any(String), todos: FIRST, type: 'todo_list'},
+      {id: expect.any(String), todos: SECOND, type: 'todo_list'},
+    ])
+    const call = client.all('item/completed', (p) => p.turnId === turnId && p.item.type === 'tool_call')[0]
+    expect(call.params.item).toMatchObject({kind: 'think', name: 'todo_write', title: '0 of 2 done'})
+    await client.close()
   })
 })
