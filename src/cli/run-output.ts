@@ -92,8 +92,10 @@ export class RunOutput {
     }
 
     if (this.format === 'stream-json') {
-      // The stream keeps its documented events; the items are for the printers.
-      if (event.type !== 'item_started' && event.type !== 'item_completed')
+      // The stream keeps its documented events; the items are for the printers, but for the plan, which no other event carries.
+      if (event.type === 'item_completed' && event.item.type === 'todo_list')
+        this.line({todos: event.item.todos, type: 'todo_list'})
+      else if (event.type !== 'item_started' && event.type !== 'item_completed')
         this.line(event.type === 'usage' ? this.usageEvent(event.usage) : streamEvent(event))
       return
     }

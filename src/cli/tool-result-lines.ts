@@ -11,6 +11,7 @@ import type {ChalkInstance} from 'chalk'
 import {oneLine} from '@hanzo-dev/sdk/terminal-text'
 
 import {capped, changeCounts, colouredDiff, fileLine, unifiedDiff} from '../adapters/prompt/diff-view.js'
+import {todoLines} from './todo-lines.js'
 
 /** Lines of a result shown under its call; `--verbose` shows more. */
 const BRIEF_LINES = 3
@@ -48,7 +49,8 @@ export function compactionLine({compactedCount, strategy, tokensSaved}: Compacti
 /**
  * What `run` prints on stderr (text output) under a finished tool call: one dimmed line saying how
  * it went, from what the tool reported beside the model's text (its `details`): a command's exit
- * and the first lines of its output, the lines an edit changed, what a read or a search returned;
+ * and the first lines of its output, the lines an edit changed, what a read or a search returned,
+ * the plan as a call left it;
  * for a tool that reports nothing, a one-line result itself or the line count of a longer one. A
  * failure's reason in yellow. `verbose` adds more lines, and an edit's diff. Everything the tool
  * or the model wrote is made safe for the terminal first.
@@ -79,6 +81,10 @@ export function toolResultLines(result: ToolResult, options: Options): string[] 
         style.dim(`  ↳ ${readSummary(result.details) ?? plural(lines.length, 'line')}`),
         ...(verbose ? detail(lines, VERBOSE_LINES, style) : []),
       ]
+    }
+
+    case 'todo': {
+      return todoLines(result.details.todos, style, DIFF_INDENT)
     }
 
     default: {

@@ -13,6 +13,8 @@ export interface ScreenState {
   held?: string
   /** A permission question, or the reason being typed for a denial. */
   question: string[]
+  /** The plan's lines (todo_write), while a turn runs. */
+  todos?: readonly string[]
   /** A spinner line while the model thinks or a tool runs. */
   busy?: string
   /** Prompts waiting for the running one to end. */
@@ -44,6 +46,7 @@ export function drawScreen(
   const lines: string[] = []
   if (state.held) lines.push(style.dim(state.held))
   if (state.partial) lines.push(state.partial)
+  lines.push(...(state.todos ?? []))
   if (state.busy) lines.push(style.cyan(state.busy))
   for (const text of state.queued ?? []) lines.push(style.dim(`Queued: ${oneLine(text, 80)}`))
   lines.push(...state.question)

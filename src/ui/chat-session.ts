@@ -412,7 +412,7 @@ export class ChatSession {
           signal,
           ...(tools === undefined ? {} : {tools}),
         })
-        this.view.end()
+        this.view.over()
         this.meter.settle(result.usageReport.session)
         const {yellow} = this.options.style
         if (result.stop === 'cancelled')
@@ -423,7 +423,7 @@ export class ChatSession {
           this.say("The reply was cut at the model's output limit (max_output_tokens).", yellow)
         return result.stop
       } catch (error) {
-        this.view.end()
+        this.view.over()
         this.fail(error)
         return undefined
       } finally {
@@ -477,6 +477,7 @@ export class ChatSession {
         busy: this.busy.text,
         held: this.view.held,
         partial: this.view.partial,
+        todos: this.view.liveTodos,
         menu: this.keys.menuLines(style, this.region.width),
         mode: modeLabel(this.mode),
         question: [...this.questions.lines, ...this.choice.lines(style)],

@@ -1,7 +1,8 @@
-import type {AgentEvent, Usage} from '@hanzo-dev/sdk'
+import type {AgentEvent, TodoItem, Usage} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 
 import type {ReplyPrinter} from '../cli/reply-printer.js'
+import {todoLines} from '../cli/todo-lines.js'
 import {callLine, compactionLine, isCallItem, toolResultLines} from '../cli/tool-result-lines.js'
 import type {BusyLine} from './busy-line.js'
 
@@ -19,12 +20,16 @@ export interface TurnViewHost {
 /**
  * How a turn shows in the chat: the reply's finished lines above the prompt (markdown rendered),
  * its unfinished line and held-back block in the live region, a line per tool call and its result,
- * and the spinner between them.
+ * and the spinner between them. The plan (todo_write) is printed with its call each time it
+ * changes, and shown in the live region while a turn runs.
  */
 export class TurnView {
   /** The line the reply is still writing, and what it holds back until a block is complete. */
   partial = ''
   held?: string
+  /** The session's plan as the model last left it: it lasts from turn to turn. */
+  private todos: readonly TodoItem[] = []
+  private running = false
   private reply?: ReplyPrinter
   /** Loaded after the prompt is drawn: the markdown renderer's highlighter is not worth a slower start. */
   private readonly printer: Promise<ReplyPrinter>
@@ -39,6 +44,12 @@ export class TurnView {
   /** Before a turn: the printer is loaded. */
   async begin(): Promise<void> {
     this.reply = await this.printer
+    this.running = true
+  }
+
+  /** The plan's lines for the live region: while a turn runs, and the model keeps one. */
+  get liveTodos(): string[] {
+    return this.running && this.todos.length > 0 ? todoLines(this.todos, this.host.style) : []
   }
 
   onEvent(event: AgentEvent): void {
@@ -63,6 +74,7 @@ export class TurnView {
       case 'item_completed': {
         const {item} = event
         if (item.type === 'compaction') this.host.print(compactionLine(item, style))
+        if (item.type === 'todo_list') this.todos = item.todos
         if (!isCallItem(item) || !item.result) break
         busy.stop()
         this.host.print(toolResultLines(item.result, {style, verbose: false}).join('\n'))
@@ -86,5 +98,11 @@ export class TurnView {
     this.host.print(this.reply?.flush() ?? '')
     this.partial = ''
     this.held = undefined
+  }
+
+  /** The turn is over: its plan stays above, printed, and leaves the live region. */
+  over(): void {
+    this.end()
+    this.running = false
   }
 }

@@ -1,5 +1,5 @@
 import type {ContributedSlashCommand} from './slash-commands.js'
-import type {FileChange, ToolKind, ToolLocation} from './tool-description.js'
+import type {FileChange, TodoItem, ToolKind, ToolLocation} from './tool-description.js'
 import type {JsonSchema, ToolResult} from './tools.js'
 
 /**
@@ -63,9 +63,10 @@ export type AgentEvent =
  * (ToolDefinition's kind, describe and result details). A tool call is one of three by what it
  * does: `command_execution` (kind `execute` with a command), `file_change` (kind `edit`), else
  * `tool_call`. Started and completed by `item_started` / `item_completed` events with the same id;
- * a compaction and an error are reported when over, by `item_completed` alone.
+ * a compaction, a changed plan (`todo_list`) and an error are reported when over, by `item_completed` alone.
  */
-export type TurnItem = MessageItem | CommandExecutionItem | FileChangeItem | ToolCallItem | CompactionItem | ErrorItem
+export type TurnItem =
+  MessageItem | CommandExecutionItem | FileChangeItem | ToolCallItem | CompactionItem | TodoListItem | ErrorItem
 
 /** The model's text between its calls: `text` is whole when completed (a think block left out), empty when started. */
 export interface MessageItem {
@@ -115,6 +116,13 @@ export interface CompactionItem {
   strategy: 'summary' | 'truncation'
   compactedCount: number
   tokensSaved: number
+}
+
+/** The plan changed (a `todo_write` call succeeded): the whole list as it is now; reported when over, by `item_completed` alone. */
+export interface TodoListItem {
+  type: 'todo_list'
+  id: string
+  todos: TodoItem[]
 }
 
 /** What ended the run with an error (the model's, or a tool's fatal one): the run then throws it. */

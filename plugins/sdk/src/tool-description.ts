@@ -74,8 +74,21 @@ export interface ReadDetails {
   matches?: number
 }
 
+/** One step of the plan a model keeps (`todo_write`): `activeForm` is how it reads while it is being done. */
+export interface TodoItem {
+  content: string
+  status: 'pending' | 'in_progress' | 'completed'
+  activeForm?: string
+}
+
+/** The session's plan as a call left it: the whole list, each call replaces it. */
+export interface TodoDetails {
+  kind: 'todo'
+  todos: TodoItem[]
+}
+
 /**
  * A result's structured side, beside the text the model reads (`output`): what the host shows
  * and acts on without parsing that text.
  */
-export type ToolResultDetails = ExecuteDetails | EditDetails | ReadDetails
+export type ToolResultDetails = ExecuteDetails | EditDetails | ReadDetails | TodoDetails

@@ -8,6 +8,7 @@ import {fsList} from './fs-list.js'
 import {fsMultiEdit} from './fs-multi-edit.js'
 import {fsRead} from './fs-read.js'
 import {fsWrite} from './fs-write.js'
+import {todoWrite} from './todo-write.js'
 
 export {exec, type ExecInput, type ExecOptions, execTool} from './exec.js'
 export {fsEdit, type FsEditInput} from './fs-edit.js'
@@ -17,11 +18,12 @@ export {fsList, type FsListInput} from './fs-list.js'
 export {fsMultiEdit, type FsMultiEditInput} from './fs-multi-edit.js'
 export {fsRead, type FsReadInput} from './fs-read.js'
 export {fsWrite, type FsWriteInput} from './fs-write.js'
+export {todoWrite, type TodoWriteInput} from './todo-write.js'
 
 /**
  * The built-in tools, in the order the model is told about them. Each is typed by its own input:
  * the executor validates a call against `inputSchema` before `execute` sees it.
  */
 export function builtinTools(options: {exec?: ExecOptions} = {}): ToolDefinition[] {
-  return [fsRead, fsWrite, fsEdit, fsMultiEdit, fsList, fsGlob, fsGrep, execTool(options.exec)]
+  return [fsRead, fsWrite, fsEdit, fsMultiEdit, fsList, fsGlob, fsGrep, execTool(options.exec), todoWrite]
 }

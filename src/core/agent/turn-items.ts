@@ -15,8 +15,8 @@ type CallItem = Extract<TurnItem, CallItemBase>
  * Builds a run's items (TurnItem) from the loop's own events and what each tool says of its
  * calls, and reports them through the same `emit`: the model's text is a message item, from
  * its first piece until a call or the end of the reply; each call an item from the model's
- * asking to its result; a compaction and the error that ends a run an item each, only
- * completed (they are reported when they are over). Items are numbered per run.
+ * asking to its result; a compaction, the plan a call changed (after the call's item) and
+ * the error that ends a run an item each, only completed (they are reported when they are over). Items are numbered per run.
  */
 export class TurnItemEmitter {
   private message?: {id: string; text: string}
@@ -54,6 +54,9 @@ export class TurnItemEmitter {
         const started = this.calls.get(event.call.id) ?? this.callItem(event.call)
         this.calls.delete(started.id)
         this.emit({item: completed(started, event.result), type: 'item_completed'})
+        const {details, is_error: failed} = event.result
+        if (details?.kind === 'todo' && !failed)
+          this.emit({item: {id: this.nextId('todo'), todos: details.todos, type: 'todo_list'}, type: 'item_completed'})
         break
       }
 

@@ -100,6 +100,8 @@ export class SessionRecorder {
 
   onEvent(event: AgentEvent): void {
     if (event.type === 'turn_start') this.turn = event.turn
+    if (event.type === 'item_completed' && event.item.type === 'todo_list')
+      this.options.write({at: this.at(), todos: event.item.todos, type: 'todos'})
   }
 
   /** The loop compacted the history (`LoopCompaction.onCompacted`): what it did, not the messages. */

@@ -1,5 +1,6 @@
 import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 
+import {todoLine, todoProgress} from '../agent/todo-line.js'
 import type {ParsedTranscript} from './parse.js'
 import type {SessionSummary} from './summary.js'
 import type {SavedToolCall, TranscriptLine} from './transcript.js'
@@ -74,6 +75,10 @@ function renderLine(line: TranscriptLine, nextRun: () => number): string[] {
 
     case 'tool_result': {
       return [`  ↳ ${line.is_error ? 'error: ' : ''}${excerpt(line.content, 120)}`]
+    }
+
+    case 'todos': {
+      return [`── the plan: ${todoProgress(line.todos)}`, ...line.todos.map((todo) => `  ${todoLine(todo)}`)]
     }
 
     case 'history': {

@@ -1,3 +1,5 @@
+import type {TodoItem} from '@hanzo-dev/sdk'
+
 import type {Message, ReasoningBlock} from '../agent/types.js'
 
 /**
@@ -83,6 +85,13 @@ export interface CompactionLine {
   fallback_reason?: string
 }
 
+/** The plan changed (a todo_write call): the whole list from here on, what `--continue` and `sessions show` know of it. */
+export interface TodosLine {
+  type: 'todos'
+  at: string
+  todos: TodoItem[]
+}
+
 export type RunStop = 'completed' | 'max_turns' | 'max_tokens' | 'cancelled' | 'error'
 
 export interface EndLine {
@@ -95,7 +104,8 @@ export interface EndLine {
   error?: string
 }
 
-export type TranscriptLine = SessionHeader | RunLine | MessageLine | UsageLine | HistoryLine | CompactionLine | EndLine
+export type TranscriptLine =
+  SessionHeader | RunLine | MessageLine | UsageLine | HistoryLine | CompactionLine | TodosLine | EndLine
 
 export function toLine(message: Message, at?: string): MessageLine {
   switch (message.role) {

@@ -196,6 +196,19 @@ export const TurnItem = z
       compactedCount: z.number().describe('Messages the summary replaced.'),
       tokensSaved: z.number().describe('Estimated.'),
     }),
+    z.object({
+      type: z.literal('todo_list'),
+      id: z.string(),
+      todos: z
+        .array(
+          z.object({
+            content: z.string(),
+            status: z.enum(['pending', 'in_progress', 'completed']),
+            activeForm: z.string().optional().describe('The step as it reads while being done.'),
+          }),
+        )
+        .describe('The whole plan as the model left it (todo_write); each such item replaces the last.'),
+    }),
   ])
   .meta({id: 'TurnItem'})
 

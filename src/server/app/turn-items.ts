@@ -8,8 +8,8 @@ export type Notify = <N extends ServerNotification>(method: N, params: Notificat
  * A turn's items, as the core builds them (TurnItem in the sdk), sent as the protocol's: the
  * model's text an `agent_message` (item/started, item/delta per chunk, item/completed with the
  * whole text); every kind of call a `tool_call` with what its tool says of it (kind, title) and
- * of its result (a command's exit code, the files an edit changed); a compaction an item of its
- * own, only completed. An error that ends the run has the `error` notification.
+ * of its result (a command's exit code, the files an edit changed); a compaction and a changed
+ * plan (`todo_list`) an item of their own, only completed. An error that ends the run has the `error` notification.
  */
 export class TurnItems {
   private message?: string
@@ -64,6 +64,10 @@ export class TurnItems {
       case 'compaction': {
         const {compactedCount, strategy, tokensSaved} = item
         return {compactedCount, id: `${this.turn.turnId}-${item.id}`, strategy, tokensSaved, type: 'compaction'}
+      }
+
+      case 'todo_list': {
+        return {id: `${this.turn.turnId}-${item.id}`, todos: item.todos, type: 'todo_list'}
       }
 
       case 'error': {

@@ -1,0 +1,13 @@
+import type {TodoItem} from '@hanzo-dev/sdk'
+import type {ChalkInstance} from 'chalk'
+
+import {todoLine} from '../core/agent/todo-line.js'
+
+/** The plan as printed on a terminal, a line per step: the one in progress in bold, the done ones dimmed. */
+export function todoLines(todos: readonly TodoItem[], style: ChalkInstance, indent = '  '): string[] {
+  if (todos.length === 0) return [style.dim(`${indent}(the plan is empty)`)]
+  return todos.map((todo) => {
+    const line = `${indent}${todoLine(todo)}`
+    return todo.status === 'completed' ? style.dim(line) : todo.status === 'in_progress' ? style.bold(line) : line
+  })
+}
