@@ -61,7 +61,7 @@ describe('project instructions', () => {
     writeFileSync(join(dirs.project, 'pkg', 'notes.txt'), 'untracked\n')
     const wanted = [
       '# Using the tools\n- Search file contents with fs_grep and find files by name with fs_glob',
-      '# Git\n- Never commit, push',
+      '# Git safety\n- Never commit, push',
       '# Verification\n',
       '# Communication\n',
       '# Safety\n',

@@ -88,7 +88,7 @@ const TOOL_ADVICE: readonly Advice[] = [
 const PARALLEL =
   'When several calls do not depend on each other (reading files, searching), make them all in the same turn: read-only calls run in parallel.'
 
-const GIT = `# Git
+const GIT = `# Git safety
 - Never commit, push, or create branches or tags unless the user asks.
 - Never force-push, amend, rebase or rewrite published history, or skip hooks (--no-verify) unless the user asks for exactly that.
 - Never run commands that throw away work you did not make (git reset --hard, git checkout -- ., git clean -fd, git stash drop) without asking.
@@ -125,7 +125,7 @@ export function guidanceSections(tools: readonly string[]): PromptSection[] {
       text: ['# Using the tools', ...[...advice, PARALLEL].map((line) => `- ${line}`)].join('\n'),
       title: 'Using the tools',
     })
-  if (has('exec')) sections.push({text: GIT, title: 'Git'})
+  if (has('exec')) sections.push({text: GIT, title: 'Git safety'})
   sections.push(
     {text: has('exec') ? VERIFY_WITH_EXEC : VERIFY_WITHOUT_EXEC, title: 'Verification'},
     {text: COMMUNICATION, title: 'Communication'},

@@ -101,13 +101,13 @@ function environmentSections(env: SessionEnvironment): PromptSection[] {
     if (git.more > 0) status.push(`... and ${git.more} more`)
     sections.push({
       text: [
-        '# Git (a snapshot from the start of the session: it is not updated, run git status for the current state)',
+        '# Git repository (a snapshot from the start of the session: not updated, git status has the current state)',
         `- Repository root: ${git.root}`,
         `- Branch: ${git.branch}`,
         '- Status:',
         ...status.map((line) => `    ${line}`),
       ].join('\n'),
-      title: 'Git',
+      title: 'Git repository',
     })
   }
 

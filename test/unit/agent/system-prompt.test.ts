@@ -19,7 +19,7 @@ describe('the system prompt', () => {
     const prompt = buildSystemPrompt(parts())
     for (const heading of [
       '# Using the tools',
-      '# Git',
+      '# Git safety',
       '# Verification',
       '# Communication',
       '# Safety',
@@ -39,7 +39,7 @@ describe('the system prompt', () => {
   it('names only the tools it is offered', () => {
     const prompt = buildSystemPrompt(parts({tools: ['fs_read', 'fs_grep']}))
     expect(prompt).toContain('Search file contents with fs_grep: they skip ignored files')
-    for (const absent of ['fs_glob', 'fs_edit', 'fs_write', 'exec', 'todo_write', 'task', 'web_fetch', '# Git'])
+    for (const absent of ['fs_glob', 'fs_edit', 'fs_write', 'exec', 'todo_write', 'task', 'web_fetch', '# Git safety'])
       expect(prompt).not.toContain(absent)
     expect(prompt).toContain('You cannot run commands in this session')
   })
