@@ -1,7 +1,9 @@
-import {open} from 'node:fs/promises'
-import {join} from 'node:path'
+import {open, realpath} from 'node:fs/promises'
+import {dirname, join, relative, resolve, sep} from 'node:path'
+import {isInside} from '@hanzo-dev/sdk'
 
 import type {InstructionFile} from '../core/agent/system-prompt.js'
+import {importedPaths} from './instruction-imports.js'
 
 /** AGENTS.md is the convention other agents read too; HANZO.md is ours. Both when present. */
 export const INSTRUCTION_FILES = ['AGENTS.md', 'HANZO.md'] as const
@@ -11,41 +13,128 @@ export const INSTRUCTION_FILES = ['AGENTS.md', 'HANZO.md'] as const
  * twice (Codex CLI's fallback file names work the same way).
  */
 const FALLBACK_INSTRUCTION_FILES = ['CLAUDE.md', 'GEMINI.md'] as const
-/** A repository cannot fill the context window through its instructions. */
-const MAX_BYTES = 64 * 1024
+/** A repository cannot fill the context window through its instructions: all files and imports together. */
+export const MAX_INSTRUCTION_BYTES = 64 * 1024
+/** Claude Code's limit on `@` imports within imports: deeper ones are a mistake or a trap. */
+export const MAX_IMPORT_DEPTH = 5
 
-export async function readProjectInstructions(projectRoot: string): Promise<InstructionFile[]> {
-  const files: InstructionFile[] = []
-  for (const name of INSTRUCTION_FILES) {
-    const text = await readCapped(join(projectRoot, name))
-    if (text !== undefined) files.push({name, text})
+/**
+ * The instruction files of every directory from `root` (the repository's root) down to `cwd`,
+ * the root's first, so the nearest speaks last; each followed by the files it imports with
+ * `@path`. An import must stay inside `root` (after symlinks), is read once, and a cycle or an
+ * import deeper than {@link MAX_IMPORT_DEPTH} is refused with a warning. Past
+ * {@link MAX_INSTRUCTION_BYTES} in all, the rest is cut.
+ */
+export async function readProjectInstructions(
+  root: string,
+  cwd: string,
+  warn: (message: string) => void = () => {},
+): Promise<InstructionFile[]> {
+  const realRoot = await realpath(root).catch(() => resolve(root))
+  const reader = new InstructionReader(realRoot, warn)
+  for (const dir of directoriesDown(resolve(root), resolve(cwd))) {
+    const found: string[] = []
+    for (const name of INSTRUCTION_FILES) if (await reader.isFile(join(dir, name))) found.push(name)
+    if (found.length === 0) {
+      const fallback = await firstFile(reader, dir)
+      if (fallback) found.push(fallback)
+    }
+
+    for (const name of found) await reader.read(join(dir, name), [])
   }
 
-  if (files.length > 0) return files
-  for (const name of FALLBACK_INSTRUCTION_FILES) {
-    const text = await readCapped(join(projectRoot, name))
-    if (text !== undefined) return [{name, text}]
-  }
-
-  return []
+  return reader.files
 }
 
 /** The user's own memory (`#` in the chat adds to it), read into every session's system prompt. */
 export const USER_MEMORY_FILE = 'AGENTS.md'
 
 export async function readUserMemory(configDir: string): Promise<string | undefined> {
-  return readCapped(join(configDir, USER_MEMORY_FILE))
+  return (await readCapped(join(configDir, USER_MEMORY_FILE), MAX_INSTRUCTION_BYTES))?.text
 }
 
-async function readCapped(path: string): Promise<string | undefined> {
+/** `root`, then each directory down to `cwd`; only `root` when `cwd` is not inside it. */
+function directoriesDown(root: string, cwd: string): string[] {
+  if (!isInside(root, cwd)) return [root]
+  const dirs = [root]
+  for (const part of relative(root, cwd).split(sep).filter(Boolean)) dirs.push(join(dirs.at(-1)!, part))
+  return dirs
+}
+
+async function firstFile(reader: InstructionReader, dir: string): Promise<string | undefined> {
+  for (const name of FALLBACK_INSTRUCTION_FILES) if (await reader.isFile(join(dir, name))) return name
+  return undefined
+}
+
+class InstructionReader {
+  readonly files: InstructionFile[] = []
+  private readonly seen = new Set<string>()
+  private left = MAX_INSTRUCTION_BYTES
+
+  constructor(
+    private readonly root: string,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  async isFile(path: string): Promise<boolean> {
+    const handle = await open(path, 'r').catch(() => undefined)
+    if (!handle) return false
+    try {
+      return (await handle.stat()).isFile()
+    } finally {
+      await handle.close()
+    }
+  }
+
+  /** Reads `path` (real, inside the root) and what it imports; `chain` is the files importing it. */
+  async read(path: string, chain: readonly string[]): Promise<void> {
+    const real = await realpath(path).catch(() => undefined)
+    if (!real || this.seen.has(real) || this.left <= 0) return
+    this.seen.add(real)
+    const read = await readCapped(real, this.left)
+    if (!read) return
+    this.left -= read.bytes
+    const name = this.name(real)
+    this.files.push({
+      name: chain.length > 0 ? `${name}, imported by ${this.name(chain.at(-1)!)}` : name,
+      text: read.text,
+    })
+    for (const imported of importedPaths(read.text)) await this.import(imported, [...chain, real])
+  }
+
+  private async import(imported: string, chain: readonly string[]): Promise<void> {
+    const from = chain.at(-1)!
+    const target = await realpath(resolve(dirname(from), imported)).catch(() => undefined)
+    // A mention that is not a file (`@types/node`, `@v1.2`) is text, not an import.
+    if (!target || !(await this.isFile(target))) return
+    const said = `${this.name(from)} imports @${imported}`
+    if (!isInside(this.root, target)) return this.warn(`${said}: refused, it is outside the project (${this.root})`)
+    if (chain.includes(target)) return this.warn(`${said}: refused, it imports itself through a cycle`)
+    if (chain.length > MAX_IMPORT_DEPTH)
+      return this.warn(`${said}: refused, imports nest at most ${MAX_IMPORT_DEPTH} deep`)
+    await this.read(target, chain)
+  }
+
+  private name(real: string): string {
+    return relative(this.root, real).split(sep).join('/') || real
+  }
+}
+
+async function readCapped(path: string, maxBytes: number): Promise<{text: string; bytes: number} | undefined> {
   const handle = await open(path, 'r').catch(() => undefined)
   if (!handle) return undefined
   try {
     if (!(await handle.stat()).isFile()) return undefined
-    const buffer = Buffer.alloc(MAX_BYTES)
-    const {bytesRead} = await handle.read(buffer, 0, MAX_BYTES, 0)
+    const buffer = Buffer.alloc(maxBytes)
+    const {bytesRead} = await handle.read(buffer, 0, maxBytes, 0)
     const text = buffer.toString('utf8', 0, bytesRead)
-    return bytesRead === MAX_BYTES ? `${text}\n[... cut at ${MAX_BYTES / 1024} KB ...]` : text
+    const cut = bytesRead === maxBytes && (await handle.read(Buffer.alloc(1), 0, 1, maxBytes)).bytesRead > 0
+    return {
+      bytes: bytesRead,
+      text: cut
+        ? `${text}\n[... cut: instructions are limited to ${MAX_INSTRUCTION_BYTES / 1024} KB in all ...]`
+        : text,
+    }
   } finally {
     await handle.close()
   }

@@ -1,4 +1,5 @@
-import {writeFileSync} from 'node:fs'
+import {execFileSync} from 'node:child_process'
+import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 
@@ -48,5 +49,44 @@ describe('project instructions', () => {
     expect(system).toContain('# Project instructions (AGENTS.md)\n\nAnswer in English.')
     expect(system).not.toContain('French')
     expect(system).not.toContain('German')
+  })
+
+  it('sends the sections, the git snapshot, AGENTS.md from the root down to cwd and their @imports (system_contains)', async () => {
+    const git = (...args: string[]) => execFileSync('git', ['-C', dirs.project, ...args], {env: dirs.box.env})
+    git('init', '-q', '-b', 'trunk')
+    mkdirSync(join(dirs.project, 'pkg', 'docs'), {recursive: true})
+    writeFileSync(join(dirs.project, 'AGENTS.md'), 'Root rules.\n')
+    writeFileSync(join(dirs.project, 'pkg', 'AGENTS.md'), 'Package rules; style in @docs/style.md\n')
+    writeFileSync(join(dirs.project, 'pkg', 'docs', 'style.md'), 'Use tabs.\n')
+    writeFileSync(join(dirs.project, 'pkg', 'notes.txt'), 'untracked\n')
+    const wanted = [
+      '# Using the tools\n- Search file contents with fs_grep and find files by name with fs_glob',
+      '# Git safety\n- Never commit, push',
+      '# Verification\n',
+      '# Communication\n',
+      '# Safety\n',
+      '- Branch: trunk\n- Status:\n    ?? AGENTS.md\n    ?? pkg/',
+      '# Project instructions (AGENTS.md)\n\nRoot rules.',
+      '# Project instructions (pkg/AGENTS.md)\n\nPackage rules',
+      '# Project instructions (pkg/docs/style.md, imported by pkg/AGENTS.md)\n\nUse tabs.',
+    ]
+    model = await startFakeModel({
+      turns: wanted.map((text, index) => ({
+        expect: {system_contains: text},
+        ...(index < wanted.length - 1
+          ? {tool_calls: [{arguments: {path: 'AGENTS.md'}, name: 'fs_read'}]}
+          : {text: 'Done.'}),
+      })),
+    })
+    const result = await runCli(['run', 'hello', '--base-url', model.url, '--permission-mode', 'allow-all'], {
+      cwd: join(dirs.project, 'pkg'),
+      env: dirs.box.env,
+    })
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stdout).toContain('Done.')
+    // Every turn sends the same system prompt, byte for byte.
+    const systems = model.requests.map((r) => (r.body as {messages: Array<{content: string}>}).messages[0].content)
+    expect(new Set(systems).size).toBe(1)
+    expect(systems[0]).toContain(`- Working directory: ${join(dirs.project, 'pkg')}`)
   })
 })

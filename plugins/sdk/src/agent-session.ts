@@ -353,6 +353,12 @@ export interface ToolVerdict {
   rule?: string
 }
 
+/** A part of a session's system prompt: `title` names it (`/context`), `text` is what the model reads. */
+export interface PromptSection {
+  title: string
+  text: string
+}
+
 export interface AgentSession {
   /** The saved session's id (a child has its parent's: it is recorded into the same session). */
   readonly id: string
@@ -375,6 +381,8 @@ export interface AgentSession {
   child(options?: ChildSessionOptions): AgentSession
   /** The offered tools, in the order the model sees them. */
   toolSpecs(): OfferedTool[]
+  /** The system prompt, section by section, joined by blank lines: the same on every turn of the session. */
+  systemPrompt(): readonly PromptSection[]
   /**
    * Runs one call outside a model turn through the session's own pipeline, exactly as the loop
    * runs the model's: offered tools only, input validation, permission (and audit), hooks,

@@ -5,7 +5,6 @@ import {formatWarning} from '@hanzo-dev/sdk/settings'
 import {printable} from '@hanzo-dev/sdk/terminal-text'
 
 import {settingsModel} from '../../core/agent/endpoint.js'
-import {buildSystemPrompt} from '../../core/agent/system-prompt.js'
 import {settingRank} from '../../core/config/precedence.js'
 import type {LoadedConfig} from '../../core/config/types.js'
 import {UserError} from '../../core/errors.js'
@@ -23,6 +22,7 @@ import {hostInput, loadSettings, unsaid} from '../host-context.js'
 import {collectContributions, hookTimeoutMs, isTool} from '../plugin-host.js'
 import {readProjectInstructions, readUserMemory} from '../project-instructions.js'
 import {createPrompter} from '../prompt/index.js'
+import {readSessionEnvironment} from '../session-environment.js'
 import {makeStyle} from '../style.js'
 import {builtinTools} from '../tools/index.js'
 import {RunInterrupts} from './interrupts.js'
@@ -154,21 +154,22 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
         style: makeStyle(process.stderr, env),
       }),
   })
-  const basePrompt = buildSystemPrompt({
+  const environment = await readSessionEnvironment(cwd, env)
+  // Each session builds its prompt from these and the tools it is offered (a child may have fewer).
+  const prompt = {
     customInstructions: config.custom_instructions,
-    cwd,
-    date: new Date().toISOString().slice(0, 10),
+    environment,
     pluginContext,
-    projectFiles: await readProjectInstructions(projectRoot),
+    projectFiles: await readProjectInstructions(environment.git?.root ?? projectRoot, cwd, warn),
     userMemory: await readUserMemory(configDir),
-  })
+  }
   // Whatever the workspace (a server's client may pick `/`), no tool reads hanzo-dev's own files.
   const hiddenPaths = await Promise.all(
     [configDir, dataDir, ...(options.hiddenPaths ?? [])].map((path) => canonicalize(path)),
   )
   return new AgentSessionNode(
     {
-      basePrompt,
+      prompt,
       config,
       contributions: contributed.answers,
       cwd,

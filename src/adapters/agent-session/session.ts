@@ -19,6 +19,12 @@ import type {
 import {SessionCompactor} from '../../core/agent/compaction.js'
 import {modelSummarizer} from '../../core/agent/compaction-summary.js'
 import {Agent, Runner} from '../../core/agent/runner.js'
+import {
+  joinSections,
+  type PromptSection,
+  type SystemPromptParts,
+  systemPromptSections,
+} from '../../core/agent/system-prompt.js'
 import {type Message, ModelError} from '../../core/agent/types.js'
 import type {HanzoConfig} from '../../core/config/types.js'
 import {AgentRunError, ToolFatalError} from '../../core/errors.js'
@@ -40,7 +46,8 @@ export const DEFAULT_RUN_MAX_TURNS = 25
 
 /** What a session and all its children share, put together once by openAgentSession. */
 export interface SessionParts {
-  basePrompt: string
+  /** Everything of the system prompt but the tools, which are each session's own. */
+  prompt: Omit<SystemPromptParts, 'tools'>
   config: HanzoConfig
   contributions: ReadonlyArray<PluginAnswer<Contribution>>
   cwd: string
@@ -93,6 +100,7 @@ interface Lifetime {
 export class AgentSessionNode implements AgentSession {
   private closed = false
   private running = false
+  private prompt?: readonly PromptSection[]
   private readonly shared: Lifetime
   private readonly root: boolean
 
@@ -145,10 +153,7 @@ export class AgentSessionNode implements AgentSession {
         })
       }
 
-      const {systemPrompt} = this.settings
-      const instructions = systemPrompt?.trim()
-        ? `${systemPrompt.trim()}\n\n${this.parts.basePrompt}`
-        : this.parts.basePrompt
+      const instructions = joinSections(this.systemPrompt())
       const history = options.history ? [...options.history] : this.settings.history
       recorded = recording.begin({
         history,
@@ -247,6 +252,18 @@ export class AgentSessionNode implements AgentSession {
       const text = typeof status === 'function' ? attempt(status) : status
       return text ? [text] : []
     })
+  }
+
+  systemPrompt(): readonly PromptSection[] {
+    // Built once, from the tools offered at the first turn: a tool a plugin adds later does not
+    // change the bytes of a prompt the provider has cached.
+    this.prompt ??= [
+      ...(this.settings.systemPrompt?.trim()
+        ? [{text: this.settings.systemPrompt.trim(), title: "The agent's own instructions"}]
+        : []),
+      ...systemPromptSections({...this.parts.prompt, tools: this.settings.tools}),
+    ]
+    return this.prompt
   }
 
   slashCommands(): readonly ContributedSlashCommand[] {

@@ -1,8 +1,17 @@
+import type {PromptSection} from '@hanzo-dev/sdk'
+
+import {guidanceSections} from './prompt-guidance.js'
+
+export type {PromptSection} from '@hanzo-dev/sdk'
+
 /**
- * The system prompt of a run: hanzo-dev's own instructions, then what the project says about
- * itself (AGENTS.md, the cross-tool convention, and HANZO.md; without them CLAUDE.md or
- * GEMINI.md), the user's `custom_instructions` and memory file, and what plugins contribute (e.g. LSP
- * diagnostics). Each part is labelled, so the model can tell the user's words from a repository's.
+ * The system prompt of a session: hanzo-dev's own instructions (for the tools it is offered), the
+ * environment as it was when the session opened, then what the project says about itself
+ * (AGENTS.md, the cross-tool convention, and HANZO.md, from the repository's root down to the
+ * working directory; without them CLAUDE.md or GEMINI.md), the user's `custom_instructions` and
+ * memory file, and what plugins contribute (e.g. LSP diagnostics). Each part is labelled, so the
+ * model can tell the user's words from a repository's. Every input is fixed when the session
+ * opens, so every turn sends the same bytes: no time of day, no status that changes.
  */
 export interface InstructionFile {
   /** As shown to the model: relative to the project root. */
@@ -10,9 +19,33 @@ export interface InstructionFile {
   text: string
 }
 
-export interface SystemPromptParts {
+/** The machine and the repository, read once when the session opens. */
+export interface SessionEnvironment {
+  /** `Linux 6.8.0 (x64)`. */
+  os: string
+  /** The shell exec runs commands in. */
+  shell: string
   cwd: string
+  /** `YYYY-MM-DD`: a day, never a time, so the prompt stays the same through the day's turns. */
   date: string
+  /** Absent outside a git repository (or without git). */
+  git?: GitSnapshot
+}
+
+export interface GitSnapshot {
+  root: string
+  /** `main`, or a description of a detached HEAD. */
+  branch: string
+  /** `git status --short` lines, at most a screenful; empty when the tree is clean. */
+  status: readonly string[]
+  /** Status lines left out of `status`. */
+  more: number
+}
+
+export interface SystemPromptParts {
+  /** The offered tools' names: only their advice is given. */
+  tools: readonly string[]
+  environment: SessionEnvironment
   projectFiles: readonly InstructionFile[]
   customInstructions?: string
   /** The user's memory file (AGENTS.md in their config directory): theirs, in every project. */
@@ -20,20 +53,63 @@ export interface SystemPromptParts {
   pluginContext: readonly string[]
 }
 
-const BASE = `You are hanzo-dev, a coding agent working in the user's repository through tools.
-Work in the workspace directory; read files before changing them; prefer small, exact edits
-(fs_edit) over rewriting files; run the project's own commands (tests, build) with exec to check
-your work. When you are done, answer briefly: what you did and what is left.`
-
-export function buildSystemPrompt(parts: SystemPromptParts): string {
-  const sections = [BASE, `Workspace: ${parts.cwd}\nToday: ${parts.date}`]
+export function systemPromptSections(parts: SystemPromptParts): PromptSection[] {
+  const sections = [...guidanceSections(parts.tools), ...environmentSections(parts.environment)]
   for (const file of parts.projectFiles) {
-    if (file.text.trim()) sections.push(`# Project instructions (${file.name})\n\n${file.text.trim()}`)
+    if (file.text.trim())
+      sections.push({
+        text: `# Project instructions (${file.name})\n\n${file.text.trim()}`,
+        title: `Project instructions (${file.name})`,
+      })
   }
 
-  if (parts.customInstructions?.trim()) sections.push(`# The user's instructions\n\n${parts.customInstructions.trim()}`)
+  if (parts.customInstructions?.trim())
+    sections.push({
+      text: `# The user's instructions\n\n${parts.customInstructions.trim()}`,
+      title: "The user's instructions",
+    })
   if (parts.userMemory?.trim())
-    sections.push(`# The user's memory (their notes for every project)\n\n${parts.userMemory.trim()}`)
-  for (const context of parts.pluginContext) if (context.trim()) sections.push(context.trim())
-  return sections.join('\n\n')
+    sections.push({
+      text: `# The user's memory (their notes for every project)\n\n${parts.userMemory.trim()}`,
+      title: "The user's memory",
+    })
+  for (const [index, context] of parts.pluginContext.entries())
+    if (context.trim()) sections.push({text: context.trim(), title: `Plugin context ${index + 1}`})
+  return sections
+}
+
+export const joinSections = (sections: readonly PromptSection[]): string => sections.map(({text}) => text).join('\n\n')
+
+export const buildSystemPrompt = (parts: SystemPromptParts): string => joinSections(systemPromptSections(parts))
+
+function environmentSections(env: SessionEnvironment): PromptSection[] {
+  const sections: PromptSection[] = [
+    {
+      text: [
+        '# Environment',
+        `- OS: ${env.os}`,
+        `- Shell: ${env.shell}`,
+        `- Working directory: ${env.cwd}`,
+        `- Today's date: ${env.date}`,
+      ].join('\n'),
+      title: 'Environment',
+    },
+  ]
+  const {git} = env
+  if (git) {
+    const status = git.status.length === 0 ? ['(clean)'] : [...git.status]
+    if (git.more > 0) status.push(`... and ${git.more} more`)
+    sections.push({
+      text: [
+        '# Git repository (a snapshot from the start of the session: not updated, git status has the current state)',
+        `- Repository root: ${git.root}`,
+        `- Branch: ${git.branch}`,
+        '- Status:',
+        ...status.map((line) => `    ${line}`),
+      ].join('\n'),
+      title: 'Git repository',
+    })
+  }
+
+  return sections
 }

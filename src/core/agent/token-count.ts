@@ -29,6 +29,9 @@ const counts = new WeakMap<Message, number>()
 
 const bytesToTokens = (bytes: number) => Math.ceil(bytes / BYTES_PER_TOKEN)
 
+/** The estimate for a text outside any message (a section of the system prompt, a tool's schema). */
+export const textTokens = (text: string) => bytesToTokens(Buffer.byteLength(text, 'utf8'))
+
 function estimate(message: Message): number {
   let tokens = MESSAGE_OVERHEAD_TOKENS + bytesToTokens(Buffer.byteLength(message.content, 'utf8'))
   if (message.role === 'assistant') {

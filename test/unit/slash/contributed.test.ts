@@ -46,6 +46,7 @@ describe("the chat's registry with the plugins' commands", () => {
       'vim',
       'cost',
       'status',
+      'context',
       'permissions',
       'model',
       'compact',
