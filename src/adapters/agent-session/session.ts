@@ -29,6 +29,7 @@ import {type ToolRegistry, trusted} from '../../core/tools/registry.js'
 import {scopedToolNames} from '../../core/tools/scope.js'
 import type {PluginAnswer} from '../plugin-host.js'
 import {loadPrices} from '../prices.js'
+import type {BackgroundProcesses} from '../tools/background-processes.js'
 import {resolveToolPath} from '../tools/workspace-path.js'
 import {type CliTracing, configureCliTracing} from '../tracing-exporter.js'
 import type {RunInterrupts} from './interrupts.js'
@@ -40,6 +41,8 @@ export const DEFAULT_RUN_MAX_TURNS = 25
 
 /** What a session and all its children share, put together once by openAgentSession. */
 export interface SessionParts {
+  /** The commands its exec calls run in the background, the children's included: ended on close. */
+  background: BackgroundProcesses
   basePrompt: string
   config: HanzoConfig
   contributions: ReadonlyArray<PluginAnswer<Contribution>>
@@ -123,6 +126,11 @@ export class AgentSessionNode implements AgentSession {
 
   get tools(): readonly string[] {
     return this.settings.tools
+  }
+
+  /** The commands its exec calls run in the background (the chat's `/bashes`). */
+  get background(): BackgroundProcesses {
+    return this.parts.background
   }
 
   async run(prompt: string, options: AgentRunOptions = {}): Promise<AgentRunResult> {
@@ -331,6 +339,7 @@ export class AgentSessionNode implements AgentSession {
     this.closed = true
     if (!this.root) return
     this.shared.closed = true
+    await this.parts.background.closeAll()
     // Bounded (2 s): a collector that is down never holds the exit.
     await this.shared.tracing?.shutdown()
     this.parts.recording.close()
@@ -352,6 +361,11 @@ export class AgentSessionNode implements AgentSession {
       this.parts.warn,
     )
   }
+}
+
+/** A session's background commands; undefined for one not opened here (a library caller's own). */
+export function backgroundOf(session: AgentSession): BackgroundProcesses | undefined {
+  return session instanceof AgentSessionNode ? session.background : undefined
 }
 
 function attempt(status: () => string | undefined): string | undefined {
