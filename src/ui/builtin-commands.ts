@@ -139,6 +139,15 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
     '[remove N]',
   )
   add(
+    'bashes',
+    'The commands the agent runs in the background; kill ID ends one',
+    async ({argv}) => {
+      const {bashesCommand} = await import('./bashes-command.js')
+      return {message: await bashesCommand(argv, facts.session)}
+    },
+    '[kill ID]',
+  )
+  add(
     'model',
     'The models the endpoint lists, to pick from; with an ID (or a number from the list), switch to it',
     async ({argv, signal}) => {

@@ -1,4 +1,5 @@
-import {readFileSync} from 'node:fs'
+import {execFileSync} from 'node:child_process'
+import {readdirSync, readFileSync} from 'node:fs'
 import {setTimeout as delay} from 'node:timers/promises'
 
 /**
@@ -29,4 +30,28 @@ export async function waitUntil(
 ): Promise<void> {
   for (const start = Date.now(); Date.now() - start < timeoutMs; await delay(25)) if (await check()) return
   throw new Error(`timed out waiting until ${what}`)
+}
+
+/** Live processes (pids) whose command line holds `marker`: what a test started and must see ended. */
+export function processesWith(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid)
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return isAlive(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)
+      } catch {
+        return false
+      }
+    })
+}
+
+/** Whether bubblewrap can make its namespaces here (a container may forbid them). */
+export function bwrapWorks(): boolean {
+  try {
+    execFileSync('bwrap', ['--unshare-all', '--ro-bind', '/', '/', 'true'], {stdio: 'ignore', timeout: 5000})
+    return true
+  } catch {
+    return false
+  }
 }

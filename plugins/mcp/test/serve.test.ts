@@ -59,6 +59,8 @@ describe('hanzo-dev mcp serve', () => {
       'fs_glob',
       'fs_grep',
       'exec',
+      'exec_output',
+      'exec_kill',
     ])
     expect(Buffer.byteLength(JSON.stringify(tools))).toBeLessThan(DEFAULT_LIST_BUDGET_BYTES)
     expect(tools.find((t) => t.name === 'fs_read')!.annotations).toMatchObject({readOnlyHint: true})
@@ -107,7 +109,8 @@ describe('hanzo-dev mcp serve', () => {
         stderr: 'ignore',
       }),
     )
-    expect((await narrow.listTools()).tools.map((t) => t.name)).toEqual(['fs_read', 'exec'])
+    // exec's group: its background commands' companions come with it.
+    expect((await narrow.listTools()).tools.map((t) => t.name)).toEqual(['fs_read', 'exec', 'exec_output', 'exec_kill'])
     await narrow.close()
     const {runCli} = await import('../../../test/helpers/cli.js')
     const bad = await runCli(['mcp', 'serve', '--tools', 'fs,nope'], {cwd: project, env: box.env})
@@ -148,7 +151,7 @@ describe('hanzo-dev mcp serve', () => {
       await remote.connect(
         new StreamableHTTPClientTransport(new URL(url), {requestInit: {headers: {Authorization: `Bearer ${token}`}}}),
       )
-      expect((await remote.listTools()).tools).toHaveLength(7)
+      expect((await remote.listTools()).tools).toHaveLength(9)
       const read = await remote.callTool({arguments: {path: 'notes.txt'}, name: 'fs_read'})
       expect(JSON.stringify(read.content)).toContain('hello from the workspace')
       await remote.close()

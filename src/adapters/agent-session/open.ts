@@ -24,7 +24,7 @@ import {readProjectInstructions, readUserMemory} from '../project-instructions.j
 import {createPrompter} from '../prompt/index.js'
 import {readSessionEnvironment} from '../session-environment.js'
 import {makeStyle} from '../style.js'
-import {builtinTools} from '../tools/index.js'
+import {BackgroundProcesses, builtinTools} from '../tools/index.js'
 import {RunInterrupts} from './interrupts.js'
 import {modelClient, type SessionModel} from './model-client.js'
 import {protectedRules} from './protected-rules.js'
@@ -86,7 +86,8 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
           warn,
         })
   const registry = new ToolRegistry()
-  for (const tool of builtinTools({exec: {envPassthrough: config.exec?.env_passthrough}}))
+  const background = new BackgroundProcesses()
+  for (const tool of builtinTools({exec: {background, envPassthrough: config.exec?.env_passthrough}}))
     registry.register(tool, 'builtin')
   const contributed = options.cliConfig
     ? await collectContributions(
@@ -169,6 +170,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   )
   return new AgentSessionNode(
     {
+      background,
       prompt,
       config,
       contributions: contributed.answers,

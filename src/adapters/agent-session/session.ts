@@ -35,6 +35,7 @@ import {type ToolRegistry, trusted} from '../../core/tools/registry.js'
 import {scopedToolNames} from '../../core/tools/scope.js'
 import type {PluginAnswer} from '../plugin-host.js'
 import {loadPrices} from '../prices.js'
+import type {BackgroundProcesses} from '../tools/background-processes.js'
 import {resolveToolPath} from '../tools/workspace-path.js'
 import {type CliTracing, configureCliTracing} from '../tracing-exporter.js'
 import type {RunInterrupts} from './interrupts.js'
@@ -48,6 +49,8 @@ export const DEFAULT_RUN_MAX_TURNS = 25
 export interface SessionParts {
   /** Everything of the system prompt but the tools, which are each session's own. */
   prompt: Omit<SystemPromptParts, 'tools'>
+  /** The commands its exec calls run in the background, the children's included: ended on close. */
+  background: BackgroundProcesses
   config: HanzoConfig
   contributions: ReadonlyArray<PluginAnswer<Contribution>>
   cwd: string
@@ -131,6 +134,11 @@ export class AgentSessionNode implements AgentSession {
 
   get tools(): readonly string[] {
     return this.settings.tools
+  }
+
+  /** The commands its exec calls run in the background (the chat's `/bashes`). */
+  get background(): BackgroundProcesses {
+    return this.parts.background
   }
 
   async run(prompt: string, options: AgentRunOptions = {}): Promise<AgentRunResult> {
@@ -348,6 +356,7 @@ export class AgentSessionNode implements AgentSession {
     this.closed = true
     if (!this.root) return
     this.shared.closed = true
+    await this.parts.background.closeAll()
     // Bounded (2 s): a collector that is down never holds the exit.
     await this.shared.tracing?.shutdown()
     this.parts.recording.close()
@@ -369,6 +378,11 @@ export class AgentSessionNode implements AgentSession {
       this.parts.warn,
     )
   }
+}
+
+/** A session's background commands; undefined for one not opened here (a library caller's own). */
+export function backgroundOf(session: AgentSession): BackgroundProcesses | undefined {
+  return session instanceof AgentSessionNode ? session.background : undefined
 }
 
 function attempt(status: () => string | undefined): string | undefined {

@@ -12,7 +12,9 @@ import {
   toolOk,
 } from '@hanzo-dev/sdk'
 
+import type {BackgroundProcesses} from './background-processes.js'
 import {withoutCredentials} from './child-env.js'
+import {startInBackground} from './exec-background.js'
 import {HeadTailBuffer} from './head-tail-buffer.js'
 import {objectSchema} from './input-schema.js'
 
@@ -20,6 +22,7 @@ export type ExecInput = {
   command: string
   timeout_ms?: number
   description?: string
+  background?: boolean
 }
 
 export const EXEC_DEFAULT_TIMEOUT_MS = 120_000
@@ -38,6 +41,8 @@ export interface ExecOptions {
   envPassthrough?: readonly string[]
   /** How long what the command started has between SIGTERM and SIGKILL, and its pipes to close after; default KILL_GRACE_MS. */
   killGraceMs?: number
+  /** The session's background commands; without it, `background: true` is refused. */
+  background?: BackgroundProcesses
 }
 
 /** The exec tool with the user's settings; {@link exec} is the one with none. */
@@ -53,6 +58,7 @@ export const exec: ToolDefinition<ExecInput> = {
     `The command is killed, with everything it started, after timeout_ms (default ${EXEC_DEFAULT_TIMEOUT_MS} ms, at most ${EXEC_MAX_TIMEOUT_MS} ms) or when the user cancels.`,
     'Processes it leaves running in the background (`cmd &`) are stopped when it ends.',
     `Of each stream the first and last ${EXEC_MAX_STREAM_BYTES / 2 / 1024} KB are kept. Variables that look like API keys, tokens, passwords or secrets, and URLs with credentials in them, are not passed to the command.`,
+    'background: true (servers, watchers) returns an id at once, for exec_output and exec_kill; it runs until killed or the session ends, with no timeout.',
     'Use it for builds, tests, git and other programs; to read, list, search or edit files prefer the fs_* tools.',
   ].join(' '),
   inputSchema: objectSchema(
@@ -71,6 +77,10 @@ export const exec: ToolDefinition<ExecInput> = {
       description: {
         type: 'string',
         description: 'What the command does, in a few words, shown to the user (e.g. "Run the unit tests").',
+      },
+      background: {
+        type: 'boolean',
+        description: 'Run it in the background.',
       },
     },
     ['command'],
@@ -92,12 +102,14 @@ async function run(input: ExecInput, context: ToolContext, options: ExecOptions)
   const shell = (await findExecutable('bash', {cwd: context.cwd, env: process.env})) ?? '/bin/sh'
   // The sandbox, when one is in force, says how the shell must start (bubblewrap, unshare).
   const plain = [shell, '-c', input.command]
+  const env = withoutCredentials(process.env, options.envPassthrough)
+  if (input.background) return startInBackground(input.command, plain, env, context, options.background)
   const [file, ...args] = context.wrapCommand?.(plain, context.cwd) ?? plain
   const child = spawn(file, args, {
     cwd: context.cwd,
     // Its own process group, so a timeout or a cancel can end everything the command started.
     detached: true,
-    env: withoutCredentials(process.env, options.envPassthrough),
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const stdout = new HeadTailBuffer(EXEC_MAX_STREAM_BYTES / 2, EXEC_MAX_STREAM_BYTES / 2)

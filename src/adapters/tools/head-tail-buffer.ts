@@ -37,6 +37,11 @@ export class HeadTailBuffer {
     }
   }
 
+  /** Bytes seen, kept or not. */
+  get size(): number {
+    return this.totalBytes
+  }
+
   /** Bytes seen but not kept. */
   get droppedBytes(): number {
     return this.totalBytes - this.headBytes - this.tailBytes

@@ -1,6 +1,8 @@
 import type {ToolDefinition} from '@hanzo-dev/sdk'
 
+import {BackgroundProcesses} from './background-processes.js'
 import {type ExecOptions, execTool} from './exec.js'
+import {execKillTool, execOutputTool} from './exec-background.js'
 import {fsEdit} from './fs-edit.js'
 import {fsGlob} from './fs-glob.js'
 import {fsGrep} from './fs-grep.js'
@@ -10,6 +12,7 @@ import {fsRead} from './fs-read.js'
 import {fsWrite} from './fs-write.js'
 import {todoWrite} from './todo-write.js'
 
+export {BackgroundProcesses, type BackgroundSummary, backgroundStatus} from './background-processes.js'
 export {exec, type ExecInput, type ExecOptions, execTool} from './exec.js'
 export {fsEdit, type FsEditInput} from './fs-edit.js'
 export {fsGlob, type FsGlobInput} from './fs-glob.js'
@@ -25,5 +28,19 @@ export {todoWrite, type TodoWriteInput} from './todo-write.js'
  * the executor validates a call against `inputSchema` before `execute` sees it.
  */
 export function builtinTools(options: {exec?: ExecOptions} = {}): ToolDefinition[] {
-  return [fsRead, fsWrite, fsEdit, fsMultiEdit, fsList, fsGlob, fsGrep, execTool(options.exec), todoWrite]
+  // The session passes its own, to end them when it closes.
+  const background = options.exec?.background ?? new BackgroundProcesses()
+  return [
+    fsRead,
+    fsWrite,
+    fsEdit,
+    fsMultiEdit,
+    fsList,
+    fsGlob,
+    fsGrep,
+    execTool({...options.exec, background}),
+    execOutputTool(background),
+    execKillTool(background),
+    todoWrite,
+  ]
 }
