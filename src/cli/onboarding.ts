@@ -2,7 +2,7 @@ import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 
 import {openAuthContext} from '../adapters/auth/auth-context.js'
 import {type EndpointModel, listEndpointModels} from '../adapters/endpoint-models.js'
-import {BUILTIN_PROVIDERS} from '../core/agent/endpoint.js'
+import {BUILTIN_PROVIDERS, isLoopbackHost} from '../core/agent/endpoint.js'
 import {ModelError} from '../core/agent/types.js'
 import {AUTO_DETECT_ORDER, loginChoices, resolveAuthProvider} from '../core/auth/providers.js'
 import type {HanzoConfig} from '../core/config/types.js'
@@ -201,8 +201,7 @@ function unreachable(baseURL: string, error: unknown): UserError {
 }
 
 function isLocalUrl(url: string): boolean {
-  const host = URL.canParse(url) ? new URL(url).hostname : ''
-  return host === 'localhost' || host === '127.0.0.1' || host === '[::1]'
+  return URL.canParse(url) && isLoopbackHost(new URL(url).hostname)
 }
 
 function countModels(count: number): string {

@@ -74,6 +74,8 @@ export class ChatSession {
   private readonly choice = new KeyChoice()
   private readonly keys: ChatKeys
   private readonly hold: TerminalHold
+  /** Lines printed while the terminal was given away: shown when it is back. */
+  private readonly deferred: string[] = []
   private readonly view: TurnView
   private session?: AgentSession
   private readonly region: LiveRegion
@@ -202,7 +204,11 @@ export class ChatSession {
     return this.hold.suspend(
       work,
       () => this.region.draw([]),
-      () => this.draw(),
+      () => {
+        // What was said meanwhile (a warning) comes now, above the prompt.
+        for (const text of this.deferred.splice(0)) this.region.commit(text)
+        this.draw()
+      },
     )
   }
 
@@ -213,7 +219,9 @@ export class ChatSession {
 
   /** A line for good, above the prompt. */
   print(text: string): void {
-    if (!this.closed) this.region.commit(text)
+    if (this.closed) return
+    if (this.suspended) this.deferred.push(text)
+    else this.region.commit(text)
   }
 
   /**
@@ -465,7 +473,8 @@ export class ChatSession {
   }
 
   private draw(): void {
-    if (this.closed) return
+    // While the terminal is given away (the setup screen), the spinner's turns draw nothing.
+    if (this.closed || this.suspended) return
     // Plugins' items change during the session (an MCP server that connects late).
     this.updateStatus()
     const {style} = this.options

@@ -24,7 +24,7 @@ describe('the setup screen of a first run', () => {
     throw new Error(`no choice ${label}: ${(await chat.terminals.screen(name)).join('\n')}`)
   }
 
-  it('finds a model server on this machine, lists its models, saves the choice and opens the session on it; /login comes back to the chat', async () => {
+  it('finds a model server on this machine, lists its models, saves the choice and opens the session on it with the first prompt; /login comes back to the chat', async () => {
     model = await startFakeModel({
       models: ['llama3', 'qwen3:8b'],
       turns: [{expect: {last_user_contains: 'hello'}, text: 'Hi from the local server.'}],
@@ -33,7 +33,8 @@ describe('the setup screen of a first run', () => {
       settingsFile(),
       JSON.stringify({providers: {stub: {base_url: model.url}}, sandbox: {mode: 'workspace'}}),
     )
-    await chat.terminals.open('local', `node ${CLI}`, {cwd: chat.project, height: 40})
+    // `hanzo-dev "a prompt"`: the setup screen first, then the prompt goes to the model it set up.
+    await chat.terminals.open('local', `node ${CLI} "hello there"`, {cwd: chat.project, height: 40})
     let screen = await chat.terminals.waitFor('local', 'How should hanzo-dev reach a model?')
     expect(screen.join('\n')).toContain('No API key for')
     await chat.terminals.waitFor('local', `Use stub on ${model.url} (2 models)`)
@@ -44,7 +45,6 @@ describe('the setup screen of a first run', () => {
     const saved = JSON.parse(readFileSync(settingsFile(), 'utf8')) as Record<string, unknown>
     expect(saved).toMatchObject({model: 'qwen3:8b', provider: 'stub'})
 
-    await chat.terminals.keys('local', 'hello', 'Enter')
     await chat.terminals.waitFor('local', 'Hi from the local server.')
     const sent = model.requests.find((request) => request.path.endsWith('/chat/completions'))
     expect((sent?.body as {model?: string}).model).toBe('qwen3:8b')
@@ -63,7 +63,7 @@ describe('the setup screen of a first run', () => {
     expect(await chat.terminals.exitStatus('local')).toBe(0)
   })
 
-  it('stores a pasted API key (never shown) and opens the session on that provider with its own model', async () => {
+  it('stores a pasted API key (never shown) and opens the session on that provider with its own model; /logout deletes it', async () => {
     const config = join(chat.box.home, 'fresh-config')
     mkdirSync(join(config, 'hanzo'), {recursive: true})
     writeFileSync(join(config, 'hanzo', 'settings.json'), JSON.stringify({sandbox: {mode: 'workspace'}}))
@@ -75,6 +75,9 @@ describe('the setup screen of a first run', () => {
     const screen = await chat.terminals.waitFor('key', 'gpt-5.5 · ')
     expect(screen.join('\n')).toContain('Stored the openai API key')
     expect(screen.join('\n')).not.toContain('sk-onboard-secret')
+    await chat.terminals.keys('key', '/logout', 'Enter')
+    await chat.terminals.waitFor('key', 'Logged out of openai.')
+    await chat.terminals.waitFor('key', 'This session keeps its connection until it ends')
     await chat.terminals.keys('key', 'C-d')
     expect(await chat.terminals.exitStatus('key')).toBe(0)
 
@@ -82,7 +85,6 @@ describe('the setup screen of a first run', () => {
       cwd: chat.project,
       env: {...chat.box.env, XDG_CONFIG_HOME: config},
     })
-    expect(status.stdout).toContain('"openai"')
-    expect(status.stdout).not.toContain('sk-onboard-secret')
+    expect(JSON.parse(status.stdout)).toMatchObject({credentials: []})
   })
 })

@@ -21,10 +21,8 @@ const MAX_EDITS = 100
 export const fsMultiEdit: ToolDefinition<FsMultiEditInput> = {
   name: 'fs_multi_edit',
   description: [
-    'Make several exact string replacements in one text file in a single call, and get back a unified diff of the whole change.',
-    'The edits are applied in order, each to the text the previous ones left, with the same rules as fs_edit: old_string must match exactly, whitespace and indentation included, and occur exactly once unless replace_all is true.',
-    'All or nothing: if any edit cannot be made, the file is not written and the error names the edit and why. The write is atomic.',
-    'Prefer it to several fs_edit calls on the same file; use fs_edit for a single change.',
+    'Several exact replacements in one text file, applied in order (each on the text the previous left, with the rules of fs_edit), all or nothing: if one cannot be made nothing is written and the error names it.',
+    'Returns the unified diff. Prefer it to several fs_edit calls on one file.',
   ].join(' '),
   inputSchema: objectSchema(
     {

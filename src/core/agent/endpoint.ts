@@ -62,7 +62,7 @@ export function resolveEndpoint(
 ): ModelEndpoint {
   const {baseURL, baseUrlSetting, builtin, custom, provider} = providerTarget(config, flags)
   const host = hostOf(baseURL)
-  const local = host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || builtin?.local === true
+  const local = isLoopbackHost(host) || builtin?.local === true
   // A local server gets no key but its own: the Hanzo or OpenAI key has no business there.
   const configured = configuredKey(config, env, provider)?.key
   // A stored login may go to the provider's own URL, local or not, but never to a local server
@@ -176,6 +176,11 @@ function defaultApi(host: string): ModelEndpoint['api'] {
   if (host === 'api.openai.com') return 'responses'
   if (host === 'api.anthropic.com') return 'anthropic_messages'
   return 'chat_completions'
+}
+
+/** A host on this machine: a server there gets no key but its own. */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '127.0.0.1' || host === '[::1]'
 }
 
 function hostOf(url: string): string {

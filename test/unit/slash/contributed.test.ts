@@ -48,6 +48,7 @@ describe("the chat's registry with the plugins' commands", () => {
       'status',
       'context',
       'permissions',
+      'bashes',
       'model',
       'compact',
       'resume',
