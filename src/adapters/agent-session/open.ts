@@ -85,8 +85,14 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
           settingsModel: settingsModel(config, rank),
           warn,
         })
+  const policyOptions = {defaults: DEFAULT_PERMISSION_RULES, protected: await protectedRules(cwd, projectRoot, env)}
+  const verdictPolicy = new PermissionPolicy(permissionRules, {...policyOptions, mode: 'prompt'})
   const registry = new ToolRegistry()
-  for (const tool of builtinTools({exec: {envPassthrough: config.exec?.env_passthrough}}))
+  const webFetch = {
+    judge: (url: string) =>
+      verdictPolicy.evaluate('web_fetch', {kind: 'fetch', mutating: false, subject: {kind: 'url', url}}),
+  }
+  for (const tool of builtinTools({exec: {envPassthrough: config.exec?.env_passthrough}, webFetch}))
     registry.register(tool, 'builtin')
   const contributed = options.cliConfig
     ? await collectContributions(
@@ -139,7 +145,6 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     )
   const interrupts = new RunInterrupts(options.signal)
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
-  const policyOptions = {defaults: DEFAULT_PERMISSION_RULES, protected: await protectedRules(cwd, projectRoot, env)}
   const permissions = new PermissionGate({
     ...(options.approvals ? {approvals: options.approvals} : {}),
     audit: new AuditLog(auditLogPath(dataDir)),
@@ -180,7 +185,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       permissions,
       recording,
       registry,
-      verdictPolicy: new PermissionPolicy(permissionRules, {...policyOptions, mode: 'prompt'}),
+      verdictPolicy,
       warn,
     },
     {
