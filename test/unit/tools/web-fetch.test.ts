@@ -10,7 +10,7 @@ import {PermissionPolicy} from '../../../src/core/permissions/index.js'
 import {run} from './tool-harness.js'
 
 /** web_fetch judged by these user rules, as a session judges it. */
-function fetchUnder(patterns: Array<[pattern: string, mode: 'allow' | 'deny']>, maxBytes?: number) {
+function fetchUnder(patterns: ReadonlyArray<readonly [pattern: string, mode: 'allow' | 'deny']>, maxBytes?: number) {
   const policy = new PermissionPolicy(
     patterns.map(([pattern, mode]) => ({file: 'settings.json', mode, pattern, tier: 'user' as const})),
   )
@@ -105,7 +105,7 @@ describe('web_fetch', () => {
   it('reaches a private or loopback address only when an allowing rule names its host', async () => {
     const base = await serve((_request, response) => response.end('secret'))
     for (const patterns of [[], [['web_fetch', 'allow']], [['web_fetch(*)', 'allow']]] as const) {
-      const {tool} = fetchUnder(patterns as Array<[string, 'allow']>)
+      const {tool} = fetchUnder(patterns)
       expect((await fetch(tool, `${base}/`)).error).toBe(
         '127.0.0.1 is a private, loopback or link-local address (127.0.0.1): fetched only when a permission rule names the host, such as "web_fetch(domain:127.0.0.1)"',
       )
