@@ -39,6 +39,8 @@ export async function getOnce({address, maxBytes, signal, url}: WebRequest): Pro
         'accept-encoding': 'gzip, deflate, br',
         'user-agent': 'hanzo-dev web_fetch',
       },
+      // A pooled connection could be one made to another address: each request opens its own.
+      agent: false,
       lookup: pinned,
       method: 'GET',
       signal,

@@ -62,6 +62,17 @@ describe('web_fetch', () => {
     expect((await fetch(tool, `${base}/data`)).output).toMatch(/application\/json, 8 bytes\n\n\{"a": 1\}$/)
   })
 
+  it('converts the first part of a long page and says the rest was cut', async () => {
+    const base = await serve((_request, response) =>
+      response.setHeader('content-type', 'text/html').end(`<p>start</p>${'<p>filler text</p>'.repeat(20_000)}`),
+    )
+    const {output} = await fetch(fetchUnder(ALLOW_LOOPBACK).tool, `${base}/long`)
+    expect(output).toContain('\n\nstart\n\nfiller text')
+    expect(output).toMatch(
+      /… the rest of http:\/\/127\.0\.0\.1:\d+\/long \(\d+ more characters of HTML\) was not converted$/,
+    )
+  })
+
   it('refuses binary content and reports an error status with its body', async () => {
     const base = await serve((request, response) => {
       if (request.url === '/logo.png') {
