@@ -85,9 +85,15 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
           settingsModel: settingsModel(config, rank),
           warn,
         })
+  const policyOptions = {defaults: DEFAULT_PERMISSION_RULES, protected: await protectedRules(cwd, projectRoot, env)}
+  const verdictPolicy = new PermissionPolicy(permissionRules, {...policyOptions, mode: 'prompt'})
   const registry = new ToolRegistry()
   const background = new BackgroundProcesses()
-  for (const tool of builtinTools({exec: {background, envPassthrough: config.exec?.env_passthrough}}))
+  const webFetch = {
+    judge: (url: string) =>
+      verdictPolicy.evaluate('web_fetch', {kind: 'fetch', mutating: false, subject: {kind: 'url', url}}),
+  }
+  for (const tool of builtinTools({exec: {background, envPassthrough: config.exec?.env_passthrough}, webFetch}))
     registry.register(tool, 'builtin')
   const contributed = options.cliConfig
     ? await collectContributions(
@@ -140,7 +146,6 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     )
   const interrupts = new RunInterrupts(options.signal)
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
-  const policyOptions = {defaults: DEFAULT_PERMISSION_RULES, protected: await protectedRules(cwd, projectRoot, env)}
   const permissions = new PermissionGate({
     ...(options.approvals ? {approvals: options.approvals} : {}),
     audit: new AuditLog(auditLogPath(dataDir)),
@@ -183,7 +188,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       permissions,
       recording,
       registry,
-      verdictPolicy: new PermissionPolicy(permissionRules, {...policyOptions, mode: 'prompt'}),
+      verdictPolicy,
       warn,
     },
     {

@@ -11,6 +11,7 @@ import {fsMultiEdit} from './fs-multi-edit.js'
 import {fsRead} from './fs-read.js'
 import {fsWrite} from './fs-write.js'
 import {todoWrite} from './todo-write.js'
+import {type WebFetchOptions, webFetchTool} from './web-fetch.js'
 
 export {BackgroundProcesses, type BackgroundSummary, backgroundStatus} from './background-processes.js'
 export {exec, type ExecInput, type ExecOptions, execTool} from './exec.js'
@@ -22,12 +23,13 @@ export {fsMultiEdit, type FsMultiEditInput} from './fs-multi-edit.js'
 export {fsRead, type FsReadInput} from './fs-read.js'
 export {fsWrite, type FsWriteInput} from './fs-write.js'
 export {todoWrite, type TodoWriteInput} from './todo-write.js'
+export {type WebFetchInput, type WebFetchOptions, webFetchTool} from './web-fetch.js'
 
 /**
  * The built-in tools, in the order the model is told about them. Each is typed by its own input:
  * the executor validates a call against `inputSchema` before `execute` sees it.
  */
-export function builtinTools(options: {exec?: ExecOptions} = {}): ToolDefinition[] {
+export function builtinTools(options: {exec?: ExecOptions; webFetch?: WebFetchOptions} = {}): ToolDefinition[] {
   // The session passes its own, to end them when it closes.
   const background = options.exec?.background ?? new BackgroundProcesses()
   return [
@@ -41,6 +43,7 @@ export function builtinTools(options: {exec?: ExecOptions} = {}): ToolDefinition
     execTool({...options.exec, background}),
     execOutputTool(background),
     execKillTool(background),
+    webFetchTool(options.webFetch),
     todoWrite,
   ]
 }

@@ -47,7 +47,9 @@ export type DenyMemo = WeakMap<DenyForms, RuleMatch | null>
  *   full before any wildcard, and only when the line has no hazards; a deny rule its shapes and
  *   those of the wrappers around it;
  * - `line`: the line as written;
- * - `url`: the URL, ignoring case for a deny rule;
+ * - `url`: the URL, ignoring case for a deny rule; or, written `domain:<host glob>`, the URL's
+ *   host, ignoring case (`domain:docs.python.org` is that host alone, `domain:*.python.org` its
+ *   subdomains);
  * - `path`: the rule's path is normalized (`./.env` is `.env`). An allow or prompt rule matches
  *   the canonical path when the caller gave one, nothing when the caller could not resolve it
  *   (null), else the path as given without a `..` segment; a deny rule matches any form, and
@@ -80,6 +82,8 @@ export function matchRule(pattern: RulePattern, mode: PermissionMode, target: Ru
     }
 
     case 'url': {
+      if (argument.startsWith(DOMAIN_PREFIX))
+        return globMatches(lower(argument.slice(DOMAIN_PREFIX.length)), urlHost(target.url)) ? 'certain' : undefined
       return (deny ? globMatches(lower(argument), lower(target.url)) : globMatches(argument, target.url))
         ? 'certain'
         : undefined
@@ -105,6 +109,17 @@ export function matchRule(pattern: RulePattern, mode: PermissionMode, target: Ru
       const shape = canonical === undefined ? normalizePathShape(literalShape(given)) : literalShape(canonical)
       return globCoversShape(glob, shape) ? 'certain' : undefined
     }
+  }
+}
+
+const DOMAIN_PREFIX = 'domain:'
+
+/** The URL's host as rules name it: lowercase, an IPv6 address without brackets; empty when it has none. */
+export function urlHost(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^\[(.*)\]$/, '$1')
+  } catch {
+    return ''
   }
 }
 
