@@ -57,10 +57,13 @@ describe('third-party MCP clients and the conformance suite', () => {
       'fs_read',
       'fs_write',
       'fs_edit',
+      'fs_multi_edit',
       'fs_list',
       'fs_glob',
       'fs_grep',
       'exec',
+      'exec_output',
+      'exec_kill',
     ])
     const call = await inspect(['--method', 'tools/call', '--tool-name', 'fs_read', '--tool-arg', 'path=notes.txt'])
     expect(JSON.parse(call.stdout)).toMatchObject({
