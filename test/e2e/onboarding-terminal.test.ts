@@ -70,7 +70,8 @@ describe('the setup screen of a first run', () => {
     await chat.terminals.open('key', `XDG_CONFIG_HOME=${config} node ${CLI} chat`, {cwd: chat.project, height: 40})
     await chat.terminals.waitFor('key', 'How should hanzo-dev reach a model?')
     await pick('key', 'Paste an API key for openai')
-    await chat.terminals.waitFor('key', 'API key for openai')
+    // The hidden prompt itself (`?`), not the menu's answer naming it: keys typed before it would echo.
+    await chat.terminals.waitFor('key', '? API key for openai')
     await chat.terminals.keys('key', 'sk-onboard-secret-123', 'Enter')
     const screen = await chat.terminals.waitFor('key', 'gpt-5.5 · ')
     expect(screen.join('\n')).toContain('Stored the openai API key')
