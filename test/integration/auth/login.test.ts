@@ -41,7 +41,8 @@ describe('hanzo-dev auth login (PKCE) against oidc-provider', () => {
     writeFileSync(browser, `#!/bin/sh\nprintf '%s\\n' "$1" >> '${opened}'\n`, {mode: 0o755})
     const login = startLogin(['--provider', 'corp'], box, {BROWSER: browser})
     const [, printed] = await login.read(AUTHORIZE_URL)
-    await waitUntil(() => existsSync(opened), 'the browser was opened')
+    // `>>` creates the file before printf writes the line, so wait for the whole line.
+    await waitUntil(() => existsSync(opened) && readFileSync(opened, 'utf8').endsWith('\n'), 'the browser was opened')
     expect(readFileSync(opened, 'utf8').trim()).toBe(printed)
     const authorize = new URL(printed)
     expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
