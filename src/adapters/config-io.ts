@@ -1,5 +1,6 @@
+import {createHash} from 'node:crypto'
 import {constants} from 'node:fs'
-import {type FileHandle, mkdir, open, readdir, stat} from 'node:fs/promises'
+import {type FileHandle, lstat, mkdir, open, readdir, readlink, stat} from 'node:fs/promises'
 import {join} from 'node:path'
 
 import {ConfigError} from '../core/config/config-error.js'
@@ -59,6 +60,54 @@ export const nodeConfigIO: ConfigIO = {
 
     return files
   },
+
+  async readFileTree(dir) {
+    const entries: Array<{name: string; text: string}> = []
+    const walk = async (relative: string): Promise<void> => {
+      let names: string[]
+      try {
+        names = await readdir(join(dir, relative))
+      } catch (error) {
+        if (isMissing(error) && relative === '') return
+        throw unusablePath(join(dir, relative), error)
+      }
+
+      for (const name of names.sort()) {
+        const path = relative === '' ? name : `${relative}/${name}`
+        const text = await entryText(join(dir, path))
+        if (text === 'directory') await walk(path)
+        else if (text !== null) entries.push({name: path, text})
+      }
+    }
+
+    await walk('')
+    return entries
+  },
+}
+
+/**
+ * What stands for one entry of a tree in a digest: a file's SHA-256 (any size, any bytes), a
+ * link's target (not followed: where it leads is the reader's to check), `directory`, or `null`
+ * when it vanished meanwhile. Nothing is run or waited on: a FIFO is only named.
+ */
+async function entryText(path: string): Promise<string | null> {
+  try {
+    const stats = await lstat(path)
+    if (stats.isDirectory()) return 'directory'
+    if (stats.isSymbolicLink()) return `link ${await readlink(path)}`
+    if (!stats.isFile()) return 'other'
+    const handle = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0))
+    try {
+      return `file ${createHash('sha256')
+        .update(await handle.readFile())
+        .digest('hex')}`
+    } finally {
+      await handle.close()
+    }
+  } catch (error) {
+    if (isMissing(error)) return null
+    throw unusablePath(path, error)
+  }
 }
 
 /** What `config set` / `unset` use; `writeText` is the atomic writer (src/adapters/atomic-write.ts). */

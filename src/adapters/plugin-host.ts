@@ -214,6 +214,7 @@ function isContribution(value: unknown): value is Contribution {
     (value.slashCommands === undefined ||
       (Array.isArray(value.slashCommands) && value.slashCommands.every(isSlashCommand))) &&
     optional(value.context, 'string') &&
+    (value.skills === undefined || (Array.isArray(value.skills) && value.skills.every((s) => typeof s === 'string'))) &&
     (optional(value.status, 'string') || typeof value.status === 'function') &&
     (value.notices === undefined ||
       (Array.isArray(value.notices) && value.notices.every((n) => typeof n === 'string'))) &&

@@ -147,6 +147,10 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
     },
     '[kill ID]',
   )
+  add('skills', 'The skills the agent can load, and where each comes from', async () => {
+    const {skillsCommand} = await import('./skills-command.js')
+    return {message: skillsCommand(facts.session)}
+  })
   add(
     'model',
     'The models the endpoint lists, to pick from; with an ID (or a number from the list), switch to it',

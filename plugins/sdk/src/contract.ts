@@ -119,6 +119,12 @@ export interface Contribution {
   watchTools?: (update: (tools: ToolDefinition[]) => void) => void
   /** Text the loop adds to the system prompt. */
   context?: string
+  /**
+   * Skills the plugin ships: absolute paths of skill folders, each with its `SKILL.md` (front
+   * matter `name` and `description`). The model sees each name and description, and loads the
+   * rest with the `skill` tool when it needs it.
+   */
+  skills?: string[]
   /** Commands for the interactive prompt (`/commit`); a name a built-in or an earlier plugin has is refused with a warning. */
   slashCommands?: SlashCommandDefinition[]
   /**

@@ -23,6 +23,7 @@ import {collectContributions, hookTimeoutMs, isTool} from '../plugin-host.js'
 import {readProjectInstructions, readUserMemory} from '../project-instructions.js'
 import {createPrompter} from '../prompt/index.js'
 import {readSessionEnvironment} from '../session-environment.js'
+import {discoverSkills} from '../skills.js'
 import {makeStyle} from '../style.js'
 import {BackgroundProcesses, builtinTools} from '../tools/index.js'
 import {RunInterrupts} from './interrupts.js'
@@ -93,8 +94,6 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     judge: (url: string) =>
       verdictPolicy.evaluate('web_fetch', {kind: 'fetch', mutating: false, subject: {kind: 'url', url}}),
   }
-  for (const tool of builtinTools({exec: {background, envPassthrough: config.exec?.env_passthrough}, webFetch}))
-    registry.register(tool, 'builtin')
   const contributed = options.cliConfig
     ? await collectContributions(
         options.cliConfig,
@@ -107,6 +106,15 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       )
     : {answers: [], warnings: []}
   for (const warning of contributed.warnings) warn(`plugin ${warning.plugin}: ${warning.message}`)
+  const {skills, warnings: skillWarnings} = await discoverSkills({
+    configDir,
+    plugins: contributed.answers.map(({plugin, value}) => ({dirs: value.skills ?? [], plugin})),
+    projectRoot,
+    untrusted: loaded.trust.inert.agents,
+  })
+  for (const warning of skillWarnings) warn(warning)
+  const tools = builtinTools({exec: {background, envPassthrough: config.exec?.env_passthrough}, skills, webFetch})
+  for (const tool of tools) registry.register(tool, 'builtin')
   const middleware: Middleware[] = []
   const pluginContext: string[] = []
   const notices: string[] = []
@@ -167,6 +175,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     environment,
     pluginContext,
     projectFiles: await readProjectInstructions(environment.git?.root ?? projectRoot, cwd, warn),
+    skills,
     userMemory: await readUserMemory(configDir),
   }
   // Whatever the workspace (a server's client may pick `/`), no tool reads hanzo-dev's own files.
@@ -188,6 +197,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       permissions,
       recording,
       registry,
+      skills,
       verdictPolicy,
       warn,
     },

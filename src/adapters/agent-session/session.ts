@@ -37,6 +37,7 @@ import type {PluginAnswer} from '../plugin-host.js'
 import {loadPrices} from '../prices.js'
 import type {BackgroundProcesses} from '../tools/background-processes.js'
 import {resolveToolPath} from '../tools/workspace-path.js'
+import type {Skill} from '../skills.js'
 import {type CliTracing, configureCliTracing} from '../tracing-exporter.js'
 import type {RunInterrupts} from './interrupts.js'
 import type {SessionModel} from './model-client.js'
@@ -49,6 +50,8 @@ export const DEFAULT_RUN_MAX_TURNS = 25
 export interface SessionParts {
   /** Everything of the system prompt but the tools, which are each session's own. */
   prompt: Omit<SystemPromptParts, 'tools'>
+  /** What the `skill` tool loads, where each came from. */
+  skills: readonly Skill[]
   /** The commands its exec calls run in the background, the children's included: ended on close. */
   background: BackgroundProcesses
   config: HanzoConfig
@@ -139,6 +142,10 @@ export class AgentSessionNode implements AgentSession {
   /** The commands its exec calls run in the background (the chat's `/bashes`). */
   get background(): BackgroundProcesses {
     return this.parts.background
+  }
+
+  get skills(): readonly Skill[] {
+    return this.parts.skills
   }
 
   async run(prompt: string, options: AgentRunOptions = {}): Promise<AgentRunResult> {
@@ -383,6 +390,11 @@ export class AgentSessionNode implements AgentSession {
 /** A session's background commands; undefined for one not opened here (a library caller's own). */
 export function backgroundOf(session: AgentSession): BackgroundProcesses | undefined {
   return session instanceof AgentSessionNode ? session.background : undefined
+}
+
+/** The skills a session's `skill` tool loads (the chat's `/skills`); none for one not opened here. */
+export function skillsOf(session: AgentSession): readonly Skill[] {
+  return session instanceof AgentSessionNode ? session.skills : []
 }
 
 function attempt(status: () => string | undefined): string | undefined {

@@ -10,6 +10,8 @@ import {fsList} from './fs-list.js'
 import {fsMultiEdit} from './fs-multi-edit.js'
 import {fsRead} from './fs-read.js'
 import {fsWrite} from './fs-write.js'
+import type {Skill} from '../skills.js'
+import {skillTool} from './skill.js'
 import {todoWrite} from './todo-write.js'
 import {type WebFetchOptions, webFetchTool} from './web-fetch.js'
 
@@ -22,6 +24,7 @@ export {fsList, type FsListInput} from './fs-list.js'
 export {fsMultiEdit, type FsMultiEditInput} from './fs-multi-edit.js'
 export {fsRead, type FsReadInput} from './fs-read.js'
 export {fsWrite, type FsWriteInput} from './fs-write.js'
+export {type SkillInput, skillTool} from './skill.js'
 export {todoWrite, type TodoWriteInput} from './todo-write.js'
 export {type WebFetchInput, type WebFetchOptions, webFetchTool} from './web-fetch.js'
 
@@ -29,7 +32,9 @@ export {type WebFetchInput, type WebFetchOptions, webFetchTool} from './web-fetc
  * The built-in tools, in the order the model is told about them. Each is typed by its own input:
  * the executor validates a call against `inputSchema` before `execute` sees it.
  */
-export function builtinTools(options: {exec?: ExecOptions; webFetch?: WebFetchOptions} = {}): ToolDefinition[] {
+export function builtinTools(
+  options: {exec?: ExecOptions; webFetch?: WebFetchOptions; skills?: readonly Skill[]} = {},
+): ToolDefinition[] {
   // The session passes its own, to end them when it closes.
   const background = options.exec?.background ?? new BackgroundProcesses()
   return [
@@ -45,5 +50,7 @@ export function builtinTools(options: {exec?: ExecOptions; webFetch?: WebFetchOp
     execKillTool(background),
     webFetchTool(options.webFetch),
     todoWrite,
+    // Absent without skills: a tool with nothing to load would cost its schema on every request.
+    ...(options.skills?.length ? [skillTool(options.skills)] : []),
   ]
 }

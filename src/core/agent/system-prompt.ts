@@ -51,10 +51,20 @@ export interface SystemPromptParts {
   /** The user's memory file (AGENTS.md in their config directory): theirs, in every project. */
   userMemory?: string
   pluginContext: readonly string[]
+  /** The skills the `skill` tool loads, in their fixed order: listed only when that tool is offered. */
+  skills?: ReadonlyArray<{name: string; description: string}>
 }
 
 export function systemPromptSections(parts: SystemPromptParts): PromptSection[] {
   const sections = [...guidanceSections(parts.tools), ...environmentSections(parts.environment)]
+  if (parts.tools.includes('skill') && parts.skills?.length)
+    sections.push({
+      text: [
+        '# Skills (instructions for particular tasks: when a task matches one, load it with the skill tool first)',
+        ...parts.skills.map(({description, name}) => `- ${name}: ${description}`),
+      ].join('\n'),
+      title: 'Skills',
+    })
   for (const file of parts.projectFiles) {
     if (file.text.trim())
       sections.push({

@@ -11,7 +11,15 @@ import {locateConfigFiles, PROJECT_DIR} from './locate.js'
 import {mergeTiers} from './merge.js'
 import {guardRedirects} from './redirect-guard.js'
 import {type CheckedTier, checkTier} from './tier-check.js'
-import {AGENTS_DIR, applyProjectTrust, commandFileKey, COMMANDS_DIR, projectAgents} from './trust.js'
+import {
+  AGENTS_DIR,
+  applyProjectTrust,
+  commandFileKey,
+  COMMANDS_DIR,
+  projectAgents,
+  skillFileKey,
+  SKILLS_DIR,
+} from './trust.js'
 import type {ConfigFile, ConfigIO, LoadConfigOptions, LoadedConfig} from './types.js'
 
 /**
@@ -40,7 +48,14 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const projectFiles = async (dir: string) =>
     (await io.readTextFiles?.(join(projectRoot, PROJECT_DIR, dir), '.md')) ?? []
   const commands = (await projectFiles(COMMANDS_DIR)).map(({name, text}) => ({name: commandFileKey(name), text}))
-  const agents = projectAgents([...(await projectFiles(AGENTS_DIR)), ...commands])
+  const skills = ((await io.readFileTree?.(join(projectRoot, PROJECT_DIR, SKILLS_DIR))) ?? []).flatMap(
+    ({name, text}) => {
+      const [skill, ...path] = name.split('/')
+      // Only files in a skill's folder are a skill's: one loose in the skills directory is none.
+      return path.length > 0 ? [{name: skillFileKey(skill, path.join('/')), text}] : []
+    },
+  )
+  const agents = projectAgents([...(await projectFiles(AGENTS_DIR)), ...commands, ...skills])
   const {trust, warnings: trustWarnings} = await applyProjectTrust(tiers, projectRoot, options.trust, agents)
   const env = await settingsFromEnv(options.env)
   const merged = mergeTiers(tiers, env)

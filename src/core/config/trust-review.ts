@@ -9,6 +9,7 @@ import {isSecretFlag, isSecretName} from './sensitive.js'
 import {
   AGENTS_DIR,
   COMMANDS_DIR,
+  SKILLS_DIR,
   type ProjectTier,
   type ProjectTrust,
   splitTrustedFiles,
@@ -100,7 +101,7 @@ export function renderTrustReview(
     for (const path of allowed) lines.push(`    ${entry(path)}`)
   }
 
-  const {agents, commands} = splitTrustedFiles(trusted?.files ?? [])
+  const {agents, commands, skills} = splitTrustedFiles(trusted?.files ?? [])
   if (agents.length > 0) {
     lines.push(
       `${join(trusted!.projectDir, AGENTS_DIR)}:`,
@@ -115,6 +116,14 @@ export function renderTrustReview(
       '  slash commands (prompts the chat sends as yours, and the tools they may use; read them first):',
     )
     for (const file of commands) lines.push(`    ${entry(basename(file))}`)
+  }
+
+  if (skills.length > 0) {
+    lines.push(
+      `${join(trusted!.projectDir, SKILLS_DIR)}:`,
+      '  skills (instructions and files the model loads when it calls the skill tool; read them first):',
+    )
+    for (const file of skills) lines.push(`    ${entry(file.slice(SKILLS_DIR.length + 1))}`)
   }
 
   return lines

@@ -27,6 +27,8 @@ import {type ConfigWarning, HOOK_DEFAULTS, type PermissionMode, type Tier} from 
  *   tier-check.ts; the sandbox drops one a symlink leads out of).
  * - the project's agent definitions (`.hanzo/agents/*.md`, by name and a SHA-256 of each): an
  *   agent's instructions, tools and permission mode are the project's to choose once trusted.
+ *   Likewise its slash commands (`.hanzo/commands/*.md`) and skills (every file of each
+ *   `.hanzo/skills/NAME/` folder): text the model is handed as instructions.
  * Everything else (model, instructions, the rest of sandbox, ...) applies without trust: a change
  * to `model` must not cost the trust. The digest covers the settings and agent files, not the files their commands run.
  * The user tier and the environment are the user's own and always apply.
@@ -67,8 +69,9 @@ export interface ProjectTrustPort {
 export type TrustStatus = 'not-needed' | 'trusted' | 'untrusted' | 'changed' | 'unchecked'
 
 /**
- * The project's agent files (`.hanzo/agents/*.md`, by file name) and slash-command files
- * (`.hanzo/commands/*.md`, as `commands/NAME.md`) -> SHA-256 (hex) of each text.
+ * The project's agent files (`.hanzo/agents/*.md`, by file name), slash-command files
+ * (`.hanzo/commands/*.md`, as `commands/NAME.md`) and skill files (`.hanzo/skills/NAME/PATH`, as
+ * `skills/NAME/PATH`) -> SHA-256 (hex) of each text.
  */
 export type ProjectAgents = Record<string, string>
 
@@ -77,15 +80,29 @@ export const AGENTS_DIR = 'agents'
 /** Where the project's slash commands are (the chat's custom commands), below the project root. */
 export const COMMANDS_DIR = 'commands'
 
+/** Where the project's skills are (a folder each, with its SKILL.md), below the project root. */
+export const SKILLS_DIR = 'skills'
+
 /** The name a command file has among the trusted files: agent files keep their plain names, so their digests stay. */
 export function commandFileKey(name: string): string {
   return `${COMMANDS_DIR}/${name}`
 }
 
-/** The command files among `names` (as {@link commandFileKey} names them), and the agent files. */
-export function splitTrustedFiles(names: readonly string[]): {agents: string[]; commands: string[]} {
+/** The name a file of skill `skill` (`path` relative to its folder) has among the trusted files. */
+export function skillFileKey(skill: string, path: string): string {
+  return `${SKILLS_DIR}/${skill}/${path}`
+}
+
+/** The command files and skill files among `names` (as the keys above name them), and the agent files. */
+export function splitTrustedFiles(names: readonly string[]): {agents: string[]; commands: string[]; skills: string[]} {
   const commands = names.filter((name) => name.startsWith(`${COMMANDS_DIR}/`))
-  return {agents: names.filter((name) => !commands.includes(name)), commands}
+  const skills = names.filter((name) => name.startsWith(`${SKILLS_DIR}/`))
+  return {agents: names.filter((name) => !commands.includes(name) && !skills.includes(name)), commands, skills}
+}
+
+/** The skills (folder names) the files named `names` belong to, each once. */
+export function skillNames(names: readonly string[]): string[] {
+  return [...new Set(splitTrustedFiles(names).skills.map((name) => name.split('/')[1]))]
 }
 
 /** What was left out of the effective settings for want of trust. */
@@ -246,6 +263,9 @@ function inertMessage(status: TrustStatus, inert: InertSettings): string {
     files.agents.length > 0 ? `${plural(files.agents.length, 'agent file')} in ${PROJECT_DIR}/${AGENTS_DIR}` : '',
     files.commands.length > 0
       ? `${plural(files.commands.length, 'command file')} in ${PROJECT_DIR}/${COMMANDS_DIR}`
+      : '',
+    files.skills.length > 0
+      ? `${plural(skillNames(files.skills).length, 'skill')} in ${PROJECT_DIR}/${SKILLS_DIR}`
       : '',
   ].filter(Boolean)
   const why =

@@ -161,4 +161,10 @@ export interface ConfigIO {
    * (the project's agent definitions, which trust covers).
    */
   readTextFiles?(dir: string, suffix: string): Promise<Array<{name: string; text: string}>>
+  /**
+   * Every entry below `dir`, at any depth, by path relative to it (`/`-separated, sorted), each
+   * as a text that changes whenever its bytes do (a symbolic link: its target); none when there
+   * is no such directory. Absent: the loader sees no skill files.
+   */
+  readFileTree?(dir: string): Promise<Array<{name: string; text: string}>>
 }
