@@ -3,7 +3,7 @@ import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 
 import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
-import {runCli, unwrapped, useSandboxDirs} from '../helpers/cli.js'
+import {REPO_ROOT, runCli, unwrapped, useSandboxDirs} from '../helpers/cli.js'
 
 const BODY = 'Bump the version in package.json, then tag it.'
 
@@ -78,5 +78,26 @@ describe('skills in run', () => {
     const result = await cli(['run', 'fill the form', '--base-url', model.url])
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toBe('Filled.')
+  })
+
+  it('loads a skill a plugin contributes', async () => {
+    const dataDir = join(dirs.box.env.XDG_DATA_HOME, 'hanzo-dev')
+    mkdirSync(dataDir, {recursive: true})
+    const plugins = [
+      {name: 'hanzo-fixture-ok', root: join(REPO_ROOT, 'test', 'fixtures', 'plugins', 'ok'), type: 'link'},
+    ]
+    writeFileSync(join(dataDir, 'package.json'), JSON.stringify({name: 'hanzo-dev', oclif: {plugins, schema: 1}}))
+    model = await startFakeModel({
+      turns: [
+        {
+          expect: {system_contains: '- fixture-notes: Take notes the fixture way (test fixture)'},
+          tool_calls: [{arguments: {name: 'fixture-notes'}, name: 'skill'}],
+        },
+        {expect: {tool_result_contains: 'starting with the date'}, text: 'Noted.'},
+      ],
+    })
+    const result = await cli(['run', 'take a note', '--base-url', model.url])
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stdout).toBe('Noted.')
   })
 })

@@ -49,6 +49,7 @@ describe("the chat's registry with the plugins' commands", () => {
       'context',
       'permissions',
       'bashes',
+      'skills',
       'model',
       'compact',
       'resume',
