@@ -1,4 +1,4 @@
-import {lstat, readdir, readFile, realpath} from 'node:fs/promises'
+import {lstat, readdir, readFile, realpath, stat} from 'node:fs/promises'
 import {join, relative, resolve, sep} from 'node:path'
 
 import {FrontMatterError, parseFrontMatter} from '@hanzo-dev/sdk/front-matter'
@@ -16,6 +16,9 @@ export const MAX_SKILL_FILE_BYTES = 256 * 1024
 const MAX_LISTED_FILES = 200
 
 const SKILL_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/i
+
+/** Each description is in every request's system prompt: a line, not the skill itself. */
+const MAX_DESCRIPTION = 1024
 
 /** A skill's name and description, what the model is told of it before it loads one. */
 export interface Skill {
@@ -48,7 +51,7 @@ export async function discoverSkills(sources: SkillSources): Promise<{skills: Sk
     ...(await subfolders(join(sources.projectRoot, PROJECT_DIR, SKILLS_DIR)))
       .filter((name) => !untrusted.has(name))
       .map((name) => ({dir: join(sources.projectRoot, PROJECT_DIR, SKILLS_DIR, name), source: 'project'})),
-    ...(await subfolders(join(sources.configDir, SKILLS_DIR))).map((name) => ({
+    ...(await subfolders(join(sources.configDir, SKILLS_DIR), true)).map((name) => ({
       dir: join(sources.configDir, SKILLS_DIR, name),
       source: 'user',
     })),
@@ -88,6 +91,8 @@ export async function readSkillFile(dir: string): Promise<{name: string; descrip
     throw new Error(`the name "${name}" is not a skill name (letters, digits, "-" or "_", at most 64)`)
   const description = field('description')
   if (description === '') throw new Error('its front matter has no description')
+  if (description.length > MAX_DESCRIPTION)
+    throw new Error(`its description is longer than ${MAX_DESCRIPTION} characters (the rest belongs in the body)`)
   return {body: parsed.body.trim(), description, name}
 }
 
@@ -127,10 +132,17 @@ async function readSkillHeader(dir: string): Promise<Omit<Skill, 'source'>> {
   return {description, dir: await realpath(dir), name}
 }
 
-async function subfolders(dir: string): Promise<string[]> {
+/**
+ * The folders in `dir`. A link to one counts only with `followLinks` (the user's own directory):
+ * in a project, what a link leads to is outside what the trust digest covers.
+ */
+async function subfolders(dir: string, followLinks = false): Promise<string[]> {
   const entries = await readdir(dir, {withFileTypes: true}).catch(() => [])
-  return entries
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort()
+  const folders: string[] = []
+  for (const entry of entries) {
+    const linked = followLinks && entry.isSymbolicLink() && (await stat(join(dir, entry.name)).catch(() => undefined))
+    if (entry.isDirectory() || (linked && linked.isDirectory())) folders.push(entry.name)
+  }
+
+  return folders.sort()
 }

@@ -52,12 +52,24 @@ describe('skill discovery', () => {
     expect(skills.map(({name}) => name)).toEqual(['pdf'])
   })
 
+  it("follows a link to a skill folder in the user's directory, not in the project's", async () => {
+    writeTree(temp.outside, {'elsewhere/pdf/SKILL.md': skillMd('pdf', 'Fill PDF forms')})
+    writeTree(temp.outside, {'elsewhere/zip/SKILL.md': skillMd('zip', 'Zip files')})
+    mkdirSync(join(temp.outside, 'config', 'skills'), {recursive: true})
+    mkdirSync(join(temp.workspace, '.hanzo', 'skills'), {recursive: true})
+    symlinkSync(join(temp.outside, 'elsewhere', 'pdf'), join(temp.outside, 'config', 'skills', 'pdf'))
+    symlinkSync(join(temp.outside, 'elsewhere', 'zip'), join(temp.workspace, '.hanzo', 'skills', 'zip'))
+    const {skills} = await discoverSkills(sources())
+    expect(skills.map(({dir, name}) => [name, dir])).toEqual([['pdf', join(temp.outside, 'elsewhere', 'pdf')]])
+  })
+
   it('skips a malformed SKILL.md with a warning naming the file', async () => {
     writeTree(temp.workspace, {
       '.hanzo/skills/bad/SKILL.md': 'no front matter\n',
       '.hanzo/skills/bare/SKILL.md': '---\nname: bare\n---\nBody.\n',
       '.hanzo/skills/empty/notes.md': 'no SKILL.md',
       '.hanzo/skills/good/SKILL.md': skillMd('good', 'Works'),
+      '.hanzo/skills/long/SKILL.md': skillMd('long', 'x'.repeat(1025)),
     })
     const {skills, warnings} = await discoverSkills(sources())
     const file = (name: string) => join(temp.workspace, '.hanzo', 'skills', name, 'SKILL.md')
@@ -66,6 +78,7 @@ describe('skill discovery', () => {
       `${file('bad')}: it does not start with a front matter block (a first line \`---\`) (line 1); skill skipped`,
       `${file('bare')}: its front matter has no description; skill skipped`,
       `${file('empty')}: there is no SKILL.md file; skill skipped`,
+      `${file('long')}: its description is longer than 1024 characters (the rest belongs in the body); skill skipped`,
     ])
   })
 })

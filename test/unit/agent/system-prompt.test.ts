@@ -53,6 +53,17 @@ describe('the system prompt', () => {
     expect(withThem).toContain('Use task for wide searches')
   })
 
+  it('lists the skills, name and description in their order, only when the skill tool is offered', () => {
+    const skills = [
+      {description: 'Cut a release', name: 'release'},
+      {description: 'Fill PDF forms', name: 'pdf'},
+    ]
+    expect(buildSystemPrompt(parts({skills, tools: [...ALL, 'skill']}))).toContain(
+      '\n# Skills (instructions for particular tasks: when a task matches one, load it with the skill tool first)\n- release: Cut a release\n- pdf: Fill PDF forms',
+    )
+    expect(buildSystemPrompt(parts({skills}))).not.toContain('# Skills')
+  })
+
   it('has no tool section for a session without tools', () => {
     expect(buildSystemPrompt(parts({tools: []}))).not.toContain('# Using the tools')
   })
