@@ -18,6 +18,7 @@ import {
 import {ToolRegistry, type ToolSource} from '../../core/tools/registry.js'
 import {scopedToolNames} from '../../core/tools/scope.js'
 import {AuditLog, auditLogPath} from '../audit-log.js'
+import {resolveRunEndpoint} from '../auth/auth-context.js'
 import {hostInput, loadSettings, unsaid} from '../host-context.js'
 import {collectContributions, hookTimeoutMs, isTool} from '../plugin-host.js'
 import {readProjectInstructions, readUserMemory} from '../project-instructions.js'
@@ -93,7 +94,17 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     judge: (url: string) =>
       verdictPolicy.evaluate('web_fetch', {kind: 'fetch', mutating: false, subject: {kind: 'url', url}}),
   }
-  for (const tool of builtinTools({exec: {background, envPassthrough: config.exec?.env_passthrough}, webFetch}))
+  const webSearch = config.web_search && {
+    env,
+    // The credential a run against Hanzo would carry, looked up when the model first searches.
+    hanzoEndpoint: () => resolveRunEndpoint({...config, provider: 'hanzo'}, env, {}, warn),
+    settings: config.web_search,
+  }
+  for (const tool of builtinTools({
+    exec: {background, envPassthrough: config.exec?.env_passthrough},
+    webFetch,
+    ...(webSearch ? {webSearch} : {}),
+  }))
     registry.register(tool, 'builtin')
   const contributed = options.cliConfig
     ? await collectContributions(

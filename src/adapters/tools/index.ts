@@ -12,6 +12,7 @@ import {fsRead} from './fs-read.js'
 import {fsWrite} from './fs-write.js'
 import {todoWrite} from './todo-write.js'
 import {type WebFetchOptions, webFetchTool} from './web-fetch.js'
+import {type WebSearchOptions, webSearchTool} from './web-search.js'
 
 export {BackgroundProcesses, type BackgroundSummary, backgroundStatus} from './background-processes.js'
 export {exec, type ExecInput, type ExecOptions, execTool} from './exec.js'
@@ -24,12 +25,16 @@ export {fsRead, type FsReadInput} from './fs-read.js'
 export {fsWrite, type FsWriteInput} from './fs-write.js'
 export {todoWrite, type TodoWriteInput} from './todo-write.js'
 export {type WebFetchInput, type WebFetchOptions, webFetchTool} from './web-fetch.js'
+export {type WebSearchInput, type WebSearchOptions, webSearchTool} from './web-search.js'
 
 /**
  * The built-in tools, in the order the model is told about them. Each is typed by its own input:
- * the executor validates a call against `inputSchema` before `execute` sees it.
+ * the executor validates a call against `inputSchema` before `execute` sees it. `web_search` is
+ * there only when the settings name a search provider.
  */
-export function builtinTools(options: {exec?: ExecOptions; webFetch?: WebFetchOptions} = {}): ToolDefinition[] {
+export function builtinTools(
+  options: {exec?: ExecOptions; webFetch?: WebFetchOptions; webSearch?: WebSearchOptions} = {},
+): ToolDefinition[] {
   // The session passes its own, to end them when it closes.
   const background = options.exec?.background ?? new BackgroundProcesses()
   return [
@@ -44,6 +49,7 @@ export function builtinTools(options: {exec?: ExecOptions; webFetch?: WebFetchOp
     execOutputTool(background),
     execKillTool(background),
     webFetchTool(options.webFetch),
+    ...(options.webSearch ? [webSearchTool(options.webSearch)] : []),
     todoWrite,
   ]
 }
