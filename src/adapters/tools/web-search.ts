@@ -107,7 +107,8 @@ async function target({env, hanzoEndpoint, settings}: WebSearchOptions): Promise
   }
 
   if (settings.provider === 'brave') return {base: settings.url ?? BRAVE_DEFAULT_URL, key}
-  const hanzo = await hanzoEndpoint?.()
+  // The credential store is opened only for what the settings leave out.
+  const hanzo = settings.url && key ? undefined : await hanzoEndpoint?.()
   return {base: settings.url ?? hanzo?.baseURL ?? 'https://api.hanzo.ai/v1', key: key ?? hanzo?.apiKey}
 }
 
