@@ -18,6 +18,7 @@ import {
 import {ToolRegistry, type ToolSource} from '../../core/tools/registry.js'
 import {scopedToolNames} from '../../core/tools/scope.js'
 import {AuditLog, auditLogPath} from '../audit-log.js'
+import {resolveRunEndpoint} from '../auth/auth-context.js'
 import {hostInput, loadSettings, unsaid} from '../host-context.js'
 import {collectContributions, hookTimeoutMs, isTool} from '../plugin-host.js'
 import {readProjectInstructions, readUserMemory} from '../project-instructions.js'
@@ -94,6 +95,12 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     judge: (url: string) =>
       verdictPolicy.evaluate('web_fetch', {kind: 'fetch', mutating: false, subject: {kind: 'url', url}}),
   }
+  const webSearch = config.web_search && {
+    env,
+    // The credential a run against Hanzo would carry, looked up when the model first searches.
+    hanzoEndpoint: () => resolveRunEndpoint({...config, provider: 'hanzo'}, env, {}, warn),
+    settings: config.web_search,
+  }
   const contributed = options.cliConfig
     ? await collectContributions(
         options.cliConfig,
@@ -113,7 +120,12 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     untrusted: loaded.trust.inert.agents,
   })
   for (const warning of skillWarnings) warn(warning)
-  const tools = builtinTools({exec: {background, envPassthrough: config.exec?.env_passthrough}, skills, webFetch})
+  const tools = builtinTools({
+    exec: {background, envPassthrough: config.exec?.env_passthrough},
+    skills,
+    webFetch,
+    ...(webSearch ? {webSearch} : {}),
+  })
   for (const tool of tools) registry.register(tool, 'builtin')
   const middleware: Middleware[] = []
   const pluginContext: string[] = []

@@ -14,6 +14,7 @@ import type {Skill} from '../skills.js'
 import {skillTool} from './skill.js'
 import {todoWrite} from './todo-write.js'
 import {type WebFetchOptions, webFetchTool} from './web-fetch.js'
+import {type WebSearchOptions, webSearchTool} from './web-search.js'
 
 export {BackgroundProcesses, type BackgroundSummary, backgroundStatus} from './background-processes.js'
 export {exec, type ExecInput, type ExecOptions, execTool} from './exec.js'
@@ -27,13 +28,20 @@ export {fsWrite, type FsWriteInput} from './fs-write.js'
 export {type SkillInput, skillTool} from './skill.js'
 export {todoWrite, type TodoWriteInput} from './todo-write.js'
 export {type WebFetchInput, type WebFetchOptions, webFetchTool} from './web-fetch.js'
+export {type WebSearchInput, type WebSearchOptions, webSearchTool} from './web-search.js'
 
 /**
  * The built-in tools, in the order the model is told about them. Each is typed by its own input:
- * the executor validates a call against `inputSchema` before `execute` sees it.
+ * the executor validates a call against `inputSchema` before `execute` sees it. `web_search` is
+ * there only when the settings name a search provider.
  */
 export function builtinTools(
-  options: {exec?: ExecOptions; webFetch?: WebFetchOptions; skills?: readonly Skill[]} = {},
+  options: {
+    exec?: ExecOptions
+    webFetch?: WebFetchOptions
+    webSearch?: WebSearchOptions
+    skills?: readonly Skill[]
+  } = {},
 ): ToolDefinition[] {
   // The session passes its own, to end them when it closes.
   const background = options.exec?.background ?? new BackgroundProcesses()
@@ -49,6 +57,7 @@ export function builtinTools(
     execOutputTool(background),
     execKillTool(background),
     webFetchTool(options.webFetch),
+    ...(options.webSearch ? [webSearchTool(options.webSearch)] : []),
     todoWrite,
     // Absent without skills: a tool with nothing to load would cost its schema on every request.
     ...(options.skills?.length ? [skillTool(options.skills)] : []),

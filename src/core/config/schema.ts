@@ -381,6 +381,34 @@ export const SETTINGS_SCHEMA = {
         },
       },
     },
+    web_search: {
+      type: 'object',
+      description:
+        'The search API behind the web_search tool, which is offered only when this is set. Only read from your user settings.',
+      additionalProperties: false,
+      required: ['provider'],
+      // SearXNG has no public instance to default to: it is always one the user runs or chose.
+      if: {properties: {provider: {const: 'searxng'}}},
+      then: {properties: {url: true}, required: ['url']},
+      properties: {
+        provider: {
+          enum: ['hanzo', 'searxng', 'brave'],
+          description:
+            "hanzo: Hanzo's API with your Hanzo login or key; searxng: a SearXNG instance (url, JSON format enabled); brave: the Brave Search API.",
+        },
+        url: {
+          ...httpUrl,
+          description:
+            "The API's base URL. Default: Hanzo's API base URL for hanzo, https://api.search.brave.com for brave; required for searxng.",
+        },
+        api_key_env: {
+          type: 'string',
+          pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+          description:
+            'The environment variable holding the API key (the key itself never goes in a settings file). Default: BRAVE_API_KEY for brave, your Hanzo credential for hanzo, none for searxng.',
+        },
+      },
+    },
     credentials: {
       type: 'object',
       description: 'Where `auth login` keeps tokens.',

@@ -37,6 +37,8 @@ export function userOnlyReason(segments: readonly string[]): UserOnlyReason | un
   if (top === 'allowed_base_url_hosts' || top === 'credentials' || top === 'tracing') return 'trust'
   // A repository that named variables here would have the user's secrets handed to its commands.
   if (top === 'exec' && name === 'env_passthrough') return 'trust'
+  // Where the model's queries go, with the user's Hanzo credential or the key a variable names.
+  if (top === 'web_search') return 'trust'
   // A server command is a program that runs as soon as the agent touches a matching file; so is
   // one from the project's node_modules/.bin, which whoever wrote the repository put there.
   if (top === 'lsp' && (name === 'servers' || name === 'project_servers')) return 'trust'

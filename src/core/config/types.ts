@@ -38,6 +38,15 @@ export interface SandboxSettings {
   network?: boolean
 }
 
+/** `web_search`: which search API answers the model's queries. */
+export interface WebSearchSettings {
+  provider: 'hanzo' | 'searxng' | 'brave'
+  /** The API's base URL; each provider has its own default but SearXNG, which is always the user's. */
+  url?: string
+  /** The environment variable holding the key (never the key itself: settings files are shared). */
+  api_key_env?: string
+}
+
 export interface ProviderSettings {
   base_url?: string
   api_key?: string
@@ -94,6 +103,8 @@ export interface HanzoConfig {
   pricing?: Record<string, {input: number; output: number}>
   tracing?: {endpoint?: string; api_key?: string}
   credentials?: {store?: 'file' | 'keychain'}
+  /** User tier only: the search API behind the `web_search` tool, which is offered only when this is set. */
+  web_search?: WebSearchSettings
 }
 
 export interface ConfigFile {

@@ -1,3 +1,5 @@
+import {createServer, type RequestListener, type Server} from 'node:http'
+import type {AddressInfo} from 'node:net'
 import {existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {delimiter, dirname, join} from 'node:path'
@@ -55,6 +57,22 @@ export function toolContext(cwd: string, signal: AbortSignal = new AbortControll
 /** Runs `tool` as the executor would, after schema validation. */
 export function run<I>(tool: ToolDefinition<I>, input: I, cwd: string, signal?: AbortSignal): Promise<ToolResult> {
   return tool.execute(input, toolContext(cwd, signal))
+}
+
+/** `serve(handler)`: an HTTP server on 127.0.0.1 for the test, closed after it; answers its base URL. */
+export function useLocalServer(): (handler: RequestListener) => Promise<string> {
+  let server: Server | undefined
+  afterEach(async () => {
+    const open = server
+    server = undefined
+    if (open) await new Promise<void>((resolve) => open.close(() => resolve()))
+  })
+  return async (handler) => {
+    const started = createServer(handler)
+    server = started
+    await new Promise<void>((resolve) => started.listen(0, '127.0.0.1', resolve))
+    return `http://127.0.0.1:${(started.address() as AddressInfo).port}`
+  }
 }
 
 export {isAlive, waitUntil} from '../../helpers/processes.js'

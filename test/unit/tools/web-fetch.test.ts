@@ -1,13 +1,11 @@
-import {createServer, type RequestListener, type Server} from 'node:http'
-import type {AddressInfo} from 'node:net'
 import {gzipSync} from 'node:zlib'
 
-import {afterEach, describe, expect, it} from 'vitest'
+import {describe, expect, it} from 'vitest'
 
 import {webFetchTool} from '../../../src/adapters/tools/web-fetch.js'
 import {isPrivateAddress} from '../../../src/adapters/tools/web-address.js'
 import {PermissionPolicy} from '../../../src/core/permissions/index.js'
-import {run} from './tool-harness.js'
+import {run, useLocalServer} from './tool-harness.js'
 
 /** web_fetch judged by these user rules, as a session judges it. */
 function fetchUnder(patterns: ReadonlyArray<readonly [pattern: string, mode: 'allow' | 'deny']>, maxBytes?: number) {
@@ -23,14 +21,7 @@ const MB = 1024 * 1024
 const ALLOW_LOOPBACK: Array<[string, 'allow']> = [['web_fetch(domain:127.0.0.1)', 'allow']]
 
 describe('web_fetch', () => {
-  let server: Server | undefined
-  afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())))
-
-  async function serve(handler: RequestListener): Promise<string> {
-    server = createServer(handler)
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  }
+  const serve = useLocalServer()
 
   const fetch = (tool: ReturnType<typeof webFetchTool>, url: string) => run(tool, {url}, process.cwd())
 
