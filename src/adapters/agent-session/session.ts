@@ -188,6 +188,7 @@ export class AgentSessionNode implements AgentSession {
         cwd,
         hiddenPaths: this.parts.hiddenPaths,
         history,
+        images: options.images,
         maxTokens: config.max_output_tokens,
         maxTurns: this.settings.maxTurns,
         middleware: this.parts.middleware,
