@@ -3,7 +3,6 @@ import {type AgentSession, canonicalize, type ImagePart} from '@hanzo-dev/sdk'
 
 import {FileWalk} from '../adapters/tools/file-walk.js'
 import {workspaceRoot} from '../adapters/tools/workspace-path.js'
-import {modelTakesImages} from '../core/agent/model-images.js'
 import {findMentions} from '../core/input/mentions.js'
 import {resolvePaths} from '../core/paths.js'
 
@@ -34,8 +33,7 @@ export async function attachMentions(
   const mentioned = new Set(findMentions(text).map((mention) => mention.path))
   for (const {label, path} of [...[...mentioned].map((path) => ({label: `@${path}`, path})), ...pasted]) {
     const result = await session.callTool('fs_read', {path}, {signal})
-    const refused =
-      result.images && !modelTakesImages(session.model) && `this model does not take images (${session.model})`
+    const refused = result.images && !session.takesImages && `this model does not take images (${session.model})`
     if (result.is_error || refused) {
       attached.notes.push({ok: false, text: `${label} not attached: ${refused || result.error || result.output}`})
       continue

@@ -30,7 +30,7 @@ describe('images: fs_read of a picture, to the model that takes it', () => {
     model = undefined
   })
 
-  async function setUp(script: Script, api: string, modelName: string) {
+  async function setUp(script: Script, api: string, modelName: string, images?: boolean) {
     model = await startFakeModel(script)
     // Named .dat: fs_read knows a picture by its bytes, not its name.
     writeFileSync(join(dirs.project, 'shot.dat'), PNG)
@@ -38,7 +38,7 @@ describe('images: fs_read of a picture, to the model that takes it', () => {
     const settings = {
       model: modelName,
       provider: 'fake',
-      providers: {fake: {api, api_key: 'sk-test-key', base_url: model.url}},
+      providers: {fake: {api, api_key: 'sk-test-key', base_url: model.url, images}},
     }
     writeFileSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify(settings))
     return (...args: string[]) => runCli(['run', ...args], {cwd: dirs.project, env: dirs.box.env})
@@ -119,6 +119,12 @@ describe('images: fs_read of a picture, to the model that takes it', () => {
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toBe('I cannot see it.')
     expect(JSON.stringify(model!.requests[1].body)).not.toContain(PNG_BASE64)
+  })
+
+  it('sends it to a model unknown by name when providers.<name>.images says it takes images', async () => {
+    const run = await setUp(READ_SHOT, 'chat_completions', 'my-local-vlm', true)
+    expect((await run('what is in shot.dat?')).exitCode).toBe(0)
+    expect(JSON.stringify(model!.requests[1].body)).toContain(`data:image/png;base64,${PNG_BASE64}`)
   })
 
   it('refuses a picture over 5 MB with a hint to downscale it', async () => {

@@ -367,6 +367,8 @@ export interface AgentSession {
   readonly model: string
   /** The provider the model is reached through (`anthropic`, `hanzo`, `ollama`, ...): with the model, what prices it. */
   readonly provider: string
+  /** Whether the model takes images (`providers.<name>.images`, else known by its name). */
+  readonly takesImages: boolean
   readonly cwd: string
   /** The names of the tools the model is offered. */
   readonly tools: readonly string[]

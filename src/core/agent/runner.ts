@@ -57,6 +57,8 @@ export interface RunOptions {
   history?: Message[]
   /** Images sent with `input` (the chat's `@shot.png`). */
   images?: ImagePart[]
+  /** Whether the model sees images; absent, known by its name (model-images.ts). */
+  takesImages?: boolean
   /** Asked before each tool call; absent, the agent's tools run without asking. */
   permissions?: PermissionStep
   /** See ToolPipelineOptions.canonicalPath. */
@@ -130,6 +132,7 @@ export class Runner {
         maxTokens: options.maxTokens,
         maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
         model: agent.model,
+        ...(options.takesImages === undefined ? {} : {images: options.takesImages}),
         onEvent: options.onEvent,
         sessionId,
         signal: options.signal,
