@@ -11,7 +11,10 @@ const TAKES_IMAGES: readonly RegExp[] = [
   /^gpt-4-turbo/,
   /^gpt-4\.5/,
   /^gpt-5/,
-  /^o[134](-|$)/,
+  // o1 and o3 themselves, not o1-mini, o1-preview or o3-mini (text only).
+  /^o1(-\d{4}|$)/,
+  /^o3(-pro|-\d{4}|$)/,
+  /^o4/,
   /^gemini-/,
   /^gemma-?3/,
   /^grok-.*vision|^grok-4/,
