@@ -169,9 +169,12 @@ export function projectKey(projectRoot: string): string {
 
 function toMessage(line: MessageLine): Message {
   switch (line.type) {
-    case 'system':
-    case 'user': {
+    case 'system': {
       return {content: line.content, role: line.type}
+    }
+
+    case 'user': {
+      return {content: line.content, role: 'user', ...(line.images && {images: line.images})}
     }
 
     case 'assistant': {
@@ -186,6 +189,7 @@ function toMessage(line: MessageLine): Message {
         role: 'tool',
         toolCallId: line.tool_call_id,
         toolName: line.tool_name,
+        ...(line.images && {images: line.images}),
       }
     }
   }

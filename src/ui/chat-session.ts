@@ -1,4 +1,4 @@
-import type {AgentSession, Prompter, ToolScope} from '@hanzo-dev/sdk'
+import type {AgentSession, ImagePart, Prompter, ToolScope} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 
@@ -92,6 +92,8 @@ export class ChatSession {
   private fresh = false
   /** What slash commands added (`/diff`): sent ahead of the next prompt. */
   private readonly context: string[] = []
+  /** The images attached to the next prompt (`@shot.png`, a pasted image path). */
+  private readonly images: ImagePart[] = []
   private closed = false
   private finished?: () => void
   /** Settles when the session is open (or failed to open). */
@@ -333,9 +335,12 @@ export class ChatSession {
     if (prompt === undefined) return this.draw()
     if (resolved.kind === 'text' && prompt.startsWith('!')) return this.shell(prompt.slice(1).trim())
     if (resolved.kind === 'text' && MEMORY_NOTE.test(prompt)) return this.remember(prompt.slice(1).trim())
-    const attached = await (await attachments()).attachMentions(this.session!, prompt, new AbortController().signal)
+    const attached = await (
+      await attachments()
+    ).attachMentions(this.session!, prompt, new AbortController().signal, this.keys.pastes.imagesIn(prompt))
     for (const note of attached.notes) this.say(note.text, note.ok ? style.dim : style.yellow)
     this.context.push(...attached.context)
+    this.images.push(...attached.images)
     if (this.mode !== 'plan' || resolved.kind !== 'text') return void (await this.turn(prompt, tools))
     // Plan mode: the model may only look; what it proposes is carried out once approved.
     if ((await this.turn(`${PLAN_INSTRUCTIONS}\n\n${prompt}`, 'read-only')) !== 'completed') return
@@ -414,8 +419,10 @@ export class ChatSession {
         const history = this.fresh ? [] : undefined
         this.fresh = false
         const context = this.context.splice(0)
+        const images = this.images.splice(0)
         const result = await session.run(context.length > 0 ? `${context.join('\n\n')}\n\n${prompt}` : prompt, {
           history,
+          ...(images.length > 0 && {images}),
           onEvent: (event) => this.view.onEvent(event),
           signal,
           ...(tools === undefined ? {} : {tools}),

@@ -1,5 +1,5 @@
 import {homedir} from 'node:os'
-import {type AgentSession, canonicalize} from '@hanzo-dev/sdk'
+import {type AgentSession, canonicalize, type ImagePart} from '@hanzo-dev/sdk'
 
 import {FileWalk} from '../adapters/tools/file-walk.js'
 import {workspaceRoot} from '../adapters/tools/workspace-path.js'
@@ -16,21 +16,35 @@ import {resolvePaths} from '../core/paths.js'
 export interface Attached {
   /** The text sent with the prompt, one block per file. */
   context: string[]
+  /** The images sent with the prompt (an image file mentioned, an image path pasted). */
+  images: ImagePart[]
   /** A line per mention for the screen: attached, or why not. */
   notes: {ok: boolean; text: string}[]
 }
 
-export async function attachMentions(session: AgentSession, text: string, signal: AbortSignal): Promise<Attached> {
-  const attached: Attached = {context: [], notes: []}
-  for (const path of new Set(findMentions(text).map((mention) => mention.path))) {
+/** `@path` mentions, and the `[Image #1]` placeholders of pasted image paths (`pasted`), read with fs_read. */
+export async function attachMentions(
+  session: AgentSession,
+  text: string,
+  signal: AbortSignal,
+  pasted: ReadonlyArray<{label: string; path: string}> = [],
+): Promise<Attached> {
+  const attached: Attached = {context: [], images: [], notes: []}
+  const mentioned = new Set(findMentions(text).map((mention) => mention.path))
+  for (const {label, path} of [...[...mentioned].map((path) => ({label: `@${path}`, path})), ...pasted]) {
     const result = await session.callTool('fs_read', {path}, {signal})
-    if (result.is_error) {
-      attached.notes.push({ok: false, text: `@${path} not attached: ${result.error ?? result.output}`})
+    const refused = result.images && !session.takesImages && `this model does not take images (${session.model})`
+    if (result.is_error || refused) {
+      attached.notes.push({ok: false, text: `${label} not attached: ${refused || result.error || result.output}`})
       continue
     }
 
-    attached.context.push(`<file path="${path}">\n${result.output}\n</file>`)
-    attached.notes.push({ok: true, text: `Attached ${path}`})
+    if (result.images) attached.images.push(...result.images)
+    else attached.context.push(`<file path="${path}">\n${result.output}\n</file>`)
+    attached.notes.push({
+      ok: true,
+      text: `Attached ${path}${result.images ? ` as ${label.startsWith('@') ? 'an image' : label}` : ''}`,
+    })
   }
 
   return attached

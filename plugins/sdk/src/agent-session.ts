@@ -1,5 +1,5 @@
 import type {ContributedSlashCommand} from './slash-commands.js'
-import type {FileChange, TodoItem, ToolKind, ToolLocation} from './tool-description.js'
+import type {FileChange, ImagePart, TodoItem, ToolKind, ToolLocation} from './tool-description.js'
 import type {JsonSchema, ToolResult} from './tools.js'
 
 /**
@@ -30,9 +30,9 @@ export type ReasoningBlock =
 /** The conversation, provider-neutral; adapters translate it to each wire format. */
 export type Message =
   | {role: 'system'; content: string}
-  | {role: 'user'; content: string}
+  | {role: 'user'; content: string; images?: ImagePart[]}
   | {role: 'assistant'; content: string; toolCalls: ToolCallRequest[]; reasoning?: ReasoningBlock[]}
-  | {role: 'tool'; toolCallId: string; toolName: string; content: string; isError: boolean}
+  | {role: 'tool'; toolCallId: string; toolName: string; content: string; isError: boolean; images?: ImagePart[]}
 
 export interface Usage {
   /** All the input, what the prompt cache read or wrote included. */
@@ -290,6 +290,8 @@ export interface AgentRunOptions {
   tools?: ToolScope
   /** Cancels this run only (it ends as `cancelled`); the session goes on with the next. */
   signal?: AbortSignal
+  /** Images sent with the prompt (the chat's `@shot.png`, a pasted image path). */
+  images?: ImagePart[]
 }
 
 /** A run's result with its usage; `stop` says how it ended. */
@@ -365,6 +367,8 @@ export interface AgentSession {
   readonly model: string
   /** The provider the model is reached through (`anthropic`, `hanzo`, `ollama`, ...): with the model, what prices it. */
   readonly provider: string
+  /** Whether the model takes images (`providers.<name>.images`, else known by its name). */
+  readonly takesImages: boolean
   readonly cwd: string
   /** The names of the tools the model is offered. */
   readonly tools: readonly string[]

@@ -87,6 +87,23 @@ export interface TodoDetails {
   todos: TodoItem[]
 }
 
+/** The image formats every provider that takes images reads (OpenAI, Anthropic, Gemini). */
+export type ImageMediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
+
+/**
+ * An image for the model, beside a message's or a result's text: the bytes inline (base64), as
+ * every wire format sends them, so a saved session replays without the file. `type` sets it
+ * apart from text parts where a provider mixes them.
+ */
+export interface ImagePart {
+  type: 'image'
+  mediaType: ImageMediaType
+  /** The file's bytes, base64. */
+  data: string
+  /** Where it came from (a path), for placeholders and the screen. */
+  name: string
+}
+
 /**
  * A result's structured side, beside the text the model reads (`output`): what the host shows
  * and acts on without parsing that text.

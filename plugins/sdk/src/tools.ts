@@ -1,4 +1,4 @@
-import type {FileChange, ToolKind, ToolLocation, ToolResultDetails, ToolSubject} from './tool-description.js'
+import type {FileChange, ImagePart, ToolKind, ToolLocation, ToolResultDetails, ToolSubject} from './tool-description.js'
 
 // What a tool says of itself comes with the tool's own types, on the same pure subpath.
 export * from './tool-description.js'
@@ -19,6 +19,8 @@ export interface ToolResult {
   refused?: boolean
   /** What happened, structured (tool-description.ts), beside `output`: the model never sees it. */
   details?: ToolResultDetails
+  /** Images the model sees with `output` (fs_read of a picture); text tools leave it out. */
+  images?: ImagePart[]
 }
 
 export interface ToolContext {

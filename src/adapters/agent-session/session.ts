@@ -18,6 +18,7 @@ import type {
 
 import {SessionCompactor} from '../../core/agent/compaction.js'
 import {modelSummarizer} from '../../core/agent/compaction-summary.js'
+import {modelTakesImages} from '../../core/agent/model-images.js'
 import {Agent, Runner} from '../../core/agent/runner.js'
 import {
   joinSections,
@@ -131,6 +132,10 @@ export class AgentSessionNode implements AgentSession {
     return this.parts.model.provider
   }
 
+  get takesImages(): boolean {
+    return this.parts.config.providers?.[this.provider]?.images ?? modelTakesImages(this.model)
+  }
+
   get cwd(): string {
     return this.parts.cwd
   }
@@ -195,6 +200,8 @@ export class AgentSessionNode implements AgentSession {
         cwd,
         hiddenPaths: this.parts.hiddenPaths,
         history,
+        images: options.images,
+        takesImages: this.takesImages,
         maxTokens: config.max_output_tokens,
         maxTurns: this.settings.maxTurns,
         middleware: this.parts.middleware,

@@ -1,5 +1,7 @@
 import type {Message} from '../../core/agent/types.js'
-import type {ContentBlock, MessageParam, MessagesRequest, ToolResultBlock} from './anthropic-types.js'
+import type {ImagePart} from '@hanzo-dev/sdk'
+
+import type {ContentBlock, ImageBlock, MessageParam, MessagesRequest, ToolResultBlock} from './anthropic-types.js'
 import type {RequestBuilder} from './wire-api.js'
 
 /**
@@ -57,10 +59,13 @@ function alternating(messages: readonly Message[]): MessageParam[] {
   return turns
 }
 
-function contentBlocks(message: Exclude<Message, {role: 'system'}>): Array<ContentBlock | ToolResultBlock> {
+function contentBlocks(
+  message: Exclude<Message, {role: 'system'}>,
+): Array<ContentBlock | ToolResultBlock | ImageBlock> {
   switch (message.role) {
     case 'user': {
-      return message.content === '' ? [] : [{text: message.content, type: 'text'}]
+      const text = message.content === '' ? [] : [{text: message.content, type: 'text' as const}]
+      return [...text, ...(message.images ?? []).map((image) => imageBlock(image))]
     }
 
     case 'assistant': {
@@ -83,9 +88,20 @@ function contentBlocks(message: Exclude<Message, {role: 'system'}>): Array<Conte
           is_error: message.isError,
           tool_use_id: message.toolCallId,
           type: 'tool_result',
-          ...(message.content !== '' && {content: message.content}),
+          ...(message.images
+            ? {
+                content: [
+                  {text: message.content, type: 'text' as const},
+                  ...message.images.map((image) => imageBlock(image)),
+                ],
+              }
+            : message.content !== '' && {content: message.content}),
         },
       ]
     }
   }
+}
+
+function imageBlock(image: ImagePart): ImageBlock {
+  return {source: {data: image.data, media_type: image.mediaType, type: 'base64'}, type: 'image'}
 }

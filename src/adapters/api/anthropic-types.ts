@@ -13,6 +13,12 @@ export interface TextBlock {
   text: string
 }
 
+/** An image inline (base64), in a user message or a tool result. */
+export interface ImageBlock {
+  type: 'image'
+  source: {type: 'base64'; media_type: string; data: string}
+}
+
 export interface ToolUseBlock {
   type: 'tool_use'
   id: string
@@ -23,8 +29,8 @@ export interface ToolUseBlock {
 export interface ToolResultBlock {
   type: 'tool_result'
   tool_use_id: string
-  /** Absent for an empty result: the API refuses empty text. */
-  content?: string
+  /** Absent for an empty result: the API refuses empty text. Blocks when the result has images. */
+  content?: string | Array<TextBlock | ImageBlock>
   is_error: boolean
 }
 
@@ -33,7 +39,7 @@ export type ContentBlock = TextBlock | ToolUseBlock | ReasoningBlock
 
 export interface MessageParam {
   role: 'user' | 'assistant'
-  content: Array<ContentBlock | ToolResultBlock>
+  content: Array<ContentBlock | ToolResultBlock | ImageBlock>
 }
 
 export interface MessagesRequest {

@@ -1,8 +1,10 @@
+import type {ImagePart} from '@hanzo-dev/sdk'
 import {isRecord} from '@hanzo-dev/sdk/settings'
 import type OpenAI from 'openai'
 
 import type {Message, ModelError, StopReason, StreamEvent} from '../../core/agent/types.js'
 import type {SseFrame} from '../../core/protocol/sse-frame-buffer.js'
+import {imageDataUrl, imageMessageText, imagesFollow, withToolImages} from './image-parts.js'
 import {type ErrorContext, isErrorReply, replyError, streamEndedEarly, unexpectedReply} from './model-errors.js'
 import {toolCallRequest} from './tool-call.js'
 import {
@@ -24,7 +26,11 @@ type OutputLimitField = 'max_tokens' | 'max_completion_tokens'
 
 function chatRequest(limitField: OutputLimitField): RequestBuilder<OpenAI.Chat.ChatCompletionCreateParamsStreaming> {
   return (messages, tools, options) => ({
-    messages: messages.map((message) => chatMessage(message)),
+    messages: withToolImages(
+      messages,
+      (message) => [chatMessage(message)],
+      (images) => imageMessage('', images),
+    ),
     model: options.model,
     ...(tools.length > 0 && {
       tools: tools.map((tool) => ({
@@ -67,9 +73,12 @@ export function chatCompletionsFor(baseURL: string): WireApi {
 
 function chatMessage(message: Message): ChatMessage {
   switch (message.role) {
-    case 'system':
-    case 'user': {
+    case 'system': {
       return {content: message.content, role: message.role}
+    }
+
+    case 'user': {
+      return message.images ? imageMessage(message.content, message.images) : {content: message.content, role: 'user'}
     }
 
     case 'assistant': {
@@ -87,8 +96,20 @@ function chatMessage(message: Message): ChatMessage {
     }
 
     case 'tool': {
-      return {content: message.content, role: 'tool', tool_call_id: message.toolCallId}
+      const content = message.images ? `${message.content}\n${imagesFollow(message.images)}` : message.content
+      return {content, role: 'tool', tool_call_id: message.toolCallId}
     }
+  }
+}
+
+/** A user message with images: its text (the tools' images get a line naming them), then each image. */
+function imageMessage(text: string, images: readonly ImagePart[]): ChatMessage {
+  return {
+    content: [
+      {text: imageMessageText(text, images), type: 'text'},
+      ...images.map((image) => ({image_url: {url: imageDataUrl(image)}, type: 'image_url' as const})),
+    ],
+    role: 'user',
   }
 }
 

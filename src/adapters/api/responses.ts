@@ -1,8 +1,10 @@
+import type {ImagePart} from '@hanzo-dev/sdk'
 import {isRecord} from '@hanzo-dev/sdk/settings'
 import type OpenAI from 'openai'
 
 import type {Message, ModelError, StopReason, StreamEvent} from '../../core/agent/types.js'
 import type {SseFrame} from '../../core/protocol/sse-frame-buffer.js'
+import {imageDataUrl, imageMessageText, imagesFollow, withToolImages} from './image-parts.js'
 import {type ErrorContext, isErrorReply, replyError, streamEndedEarly, unexpectedReply} from './model-errors.js'
 import {toolCallRequest} from './tool-call.js'
 import {
@@ -22,7 +24,7 @@ const responsesRequest: RequestBuilder<OpenAI.Responses.ResponseCreateParamsStre
   const instructions = first?.role === 'system' ? first.content : undefined
   const conversation = instructions === undefined ? messages : messages.slice(1)
   return {
-    input: conversation.flatMap((message) => inputItems(message)),
+    input: withToolImages(conversation, inputItems, (images) => imageInput('', images)),
     model: options.model,
     ...(instructions !== undefined && {instructions}),
     ...(tools.length > 0 && {
@@ -56,9 +58,13 @@ export const responses: WireApi = {
 
 function inputItems(message: Message): OpenAI.Responses.ResponseInputItem[] {
   switch (message.role) {
-    case 'system':
-    case 'user': {
+    case 'system': {
       return [{content: message.content, role: message.role, type: 'message'}]
+    }
+
+    case 'user': {
+      if (message.images) return [imageInput(message.content, message.images)]
+      return [{content: message.content, role: 'user', type: 'message'}]
     }
 
     case 'assistant': {
@@ -74,8 +80,25 @@ function inputItems(message: Message): OpenAI.Responses.ResponseInputItem[] {
     }
 
     case 'tool': {
-      return [{call_id: message.toolCallId, output: message.content, type: 'function_call_output'}]
+      const output = message.images ? `${message.content}\n${imagesFollow(message.images)}` : message.content
+      return [{call_id: message.toolCallId, output, type: 'function_call_output'}]
     }
+  }
+}
+
+/** A user message with images: its text (the tools' images get a line naming them), then each image. */
+function imageInput(text: string, images: readonly ImagePart[]): OpenAI.Responses.ResponseInputItem {
+  return {
+    content: [
+      {text: imageMessageText(text, images), type: 'input_text'},
+      ...images.map((image) => ({
+        detail: 'auto' as const,
+        image_url: imageDataUrl(image),
+        type: 'input_image' as const,
+      })),
+    ],
+    role: 'user',
+    type: 'message',
   }
 }
 

@@ -2,6 +2,7 @@ import {type FileHandle} from 'node:fs/promises'
 
 import {type ToolDefinition, toolOk} from '@hanzo-dev/sdk'
 
+import {readImageFile} from './image-file.js'
 import {objectSchema, pathProperty} from './input-schema.js'
 import {pathSubject} from './path-call.js'
 import {looksBinary, openRegularFile} from './text-file.js'
@@ -30,6 +31,7 @@ export const fsRead: ToolDefinition<FsReadInput> = {
     `One call returns at most ${READ_MAX_LINES} lines and ${READ_MAX_BYTES / 1024} KB; lines longer than ${READ_MAX_LINE_BYTES} bytes are cut. When a file continues, the result says which offset to read next.`,
     'Use offset and limit to read part of a large file. Directories are refused (use fs_list), and so are binary files and files with more than one hard link (their other names may be outside the workspace).',
     'Read a file before editing it with fs_edit: the line numbers are not part of the text to match.',
+    'A PNG, JPEG, GIF or WebP image comes back as the picture itself, for a model that takes images.',
   ].join(' '),
   inputSchema: objectSchema(
     {
@@ -53,6 +55,8 @@ export const fsRead: ToolDefinition<FsReadInput> = {
       const target = await resolveToolPath(context.cwd, input.path, context.hiddenPaths)
       const {handle, size} = await openRegularFile(target.absolute, target.relative)
       try {
+        const image = await readImageFile(handle, size, target.relative)
+        if (image) return image
         const {lines, text} = await readLines(
           handle,
           size,

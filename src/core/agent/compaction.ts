@@ -98,7 +98,7 @@ export class SessionCompactor {
       summaryMessage(summary.text),
       ...(plan.latestRequest ? [plan.latestRequest] : []),
       ...plan.recent,
-    ]
+    ].map((message) => withoutImages(message))
     return {
       compacted_count: plan.compacted.length,
       messages: compacted,
@@ -142,5 +142,19 @@ export class SessionCompactor {
     }
 
     return {reason, strategy: 'truncation', text: truncationDigest(compacted, reason), usage}
+  }
+}
+
+/**
+ * A compaction drops the images of the messages it keeps too: they are the history's largest
+ * parts and the model has seen them; it is told which were there, and can read one again.
+ */
+function withoutImages(message: Message): Message {
+  if ((message.role !== 'user' && message.role !== 'tool') || !message.images) return message
+  const {images, ...rest} = message
+  const names = images.map((image) => image.name).join(', ')
+  return {
+    ...rest,
+    content: `${rest.content}\n[image ${names} was shown here; removed by compaction, read it again to see it]`,
   }
 }

@@ -5,6 +5,7 @@ import {ToolFatalError} from '@hanzo-dev/sdk/errors'
 import {JsonNestingError, type JsonSyntaxError, parseJsonText} from '../config/json-text.js'
 import {CANCELLED} from '../tools/pipeline.js'
 import type {CompactionResult, SessionCompactor} from './compaction.js'
+import {imagesRefused, modelTakesImages} from './model-images.js'
 import {stripThinkBlock, ThinkBlockFilter} from './think.js'
 import {TokenLedger} from './token-count.js'
 import {TurnItemEmitter} from './turn-items.js'
@@ -31,6 +32,8 @@ export interface LoopOptions {
   sessionId: string
   /** The most model requests one run makes. */
   maxTurns: number
+  /** Whether the model sees images (a tool's images go to it); absent, judged by its name (model-images.ts). */
+  images?: boolean
   /** The most tokens one reply may have (sent with each request). */
   maxTokens?: number
   /** Opt-in (HIP-301 §5): absent, the history is sent whole, however long it grows. */
@@ -134,6 +137,7 @@ async function loop(history: Message[], options: LoopOptions): Promise<LoopResul
         role: 'tool',
         toolCallId: call.id,
         toolName: call.name,
+        ...(result.images && {images: result.images}),
       })
     }
 
@@ -287,6 +291,8 @@ async function runToolCall(call: ToolCallRequest, options: LoopOptions & {ended:
     }
   }
 
+  if (result.images && !(options.images ?? modelTakesImages(options.model)))
+    result = toolError(imagesRefused(options.model, call.name))
   options.onEvent?.({call, result, type: 'tool_result'})
   return result
 }

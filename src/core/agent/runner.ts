@@ -1,6 +1,6 @@
 import {randomUUID} from 'node:crypto'
 
-import type {Middleware, RunResult, ToolDefinition} from '@hanzo-dev/sdk'
+import type {ImagePart, Middleware, RunResult, ToolDefinition} from '@hanzo-dev/sdk'
 
 import {type PermissionStep, ToolPipeline} from '../tools/pipeline.js'
 import {ToolRegistry} from '../tools/registry.js'
@@ -55,6 +55,10 @@ export interface RunOptions {
   cwd?: string
   /** Earlier messages of the conversation (without the system message), to continue it. */
   history?: Message[]
+  /** Images sent with `input` (the chat's `@shot.png`). */
+  images?: ImagePart[]
+  /** Whether the model sees images; absent, known by its name (model-images.ts). */
+  takesImages?: boolean
   /** Asked before each tool call; absent, the agent's tools run without asking. */
   permissions?: PermissionStep
   /** See ToolPipelineOptions.canonicalPath. */
@@ -117,7 +121,7 @@ export class Runner {
     const history: Message[] = [
       ...(agent.instructions ? [{content: agent.instructions, role: 'system'} as const] : []),
       ...(options.history ?? []),
-      {content: input, role: 'user'},
+      {content: input, role: 'user', ...(options.images?.length ? {images: options.images} : {})},
     ]
     const sessionId = options.sessionId ?? randomUUID()
     const offeredTools = () => registry.specs().filter((spec) => !offered || offered.has(spec.name))
@@ -128,6 +132,7 @@ export class Runner {
         maxTokens: options.maxTokens,
         maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
         model: agent.model,
+        ...(options.takesImages === undefined ? {} : {images: options.takesImages}),
         onEvent: options.onEvent,
         sessionId,
         signal: options.signal,

@@ -10,6 +10,7 @@ import type {Message} from './types.js'
  *
  *   tokens(message) = 4 + ceil(B(content) / 4)
  *                     + for each tool call of an assistant message: 4 + ceil((B(name) + B(arguments)) / 4)
+ *                     + 1600 for each image of a user message or a tool result
  *
  * where B is the UTF-8 byte length. Four bytes per token is the usual rule for English and code
  * with BPE tokenizers (cl100k, o200k, Claude's); counting bytes rather than characters makes
@@ -23,6 +24,12 @@ import type {Message} from './types.js'
 export const BYTES_PER_TOKEN = 4
 export const MESSAGE_OVERHEAD_TOKENS = 4
 
+/**
+ * An image's tokens, whatever its base64's length: about what Anthropic and OpenAI charge for a
+ * picture of a megapixel or so, which they scale larger ones down to.
+ */
+const IMAGE_TOKENS = 1600
+
 // Messages are never changed once in a history (the loop and the compactor make new ones), so
 // a message's count is computed once, whatever the number of times the history is summed.
 const counts = new WeakMap<Message, number>()
@@ -34,6 +41,8 @@ export const textTokens = (text: string) => bytesToTokens(Buffer.byteLength(text
 
 function estimate(message: Message): number {
   let tokens = MESSAGE_OVERHEAD_TOKENS + bytesToTokens(Buffer.byteLength(message.content, 'utf8'))
+  if ((message.role === 'user' || message.role === 'tool') && message.images)
+    tokens += message.images.length * IMAGE_TOKENS
   if (message.role === 'assistant') {
     for (const call of message.toolCalls) {
       tokens +=

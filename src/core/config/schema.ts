@@ -128,6 +128,12 @@ const provider = {
       enum: ['chat_completions', 'responses', 'anthropic_messages'],
       description: 'The wire API the provider speaks.',
     },
+    images: {
+      type: 'boolean',
+      description:
+        "Whether the provider's models take images (fs_read of a picture, @shot.png in the chat). Unset: known by the model's name " +
+        '(claude-*, gpt-4o*, gpt-4.1*, gpt-5*, o3, o4, gemini-* and other vision models do); other models are taken for text-only.',
+    },
     oauth: {
       type: 'object',
       description: 'How `auth login` signs in to this provider.',

@@ -51,6 +51,8 @@ export interface ProviderSettings {
   base_url?: string
   api_key?: string
   api?: 'chat_completions' | 'responses' | 'anthropic_messages'
+  /** Whether its models take images; unset: by the model's name (model-images.ts). */
+  images?: boolean
   oauth?: ProviderOAuthSettings
 }
 

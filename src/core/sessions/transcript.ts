@@ -1,4 +1,4 @@
-import type {TodoItem} from '@hanzo-dev/sdk'
+import type {ImagePart, TodoItem} from '@hanzo-dev/sdk'
 
 import type {Message, ReasoningBlock} from '../agent/types.js'
 
@@ -46,12 +46,25 @@ export interface SavedToolCall {
   arguments: string
 }
 
-/** A message of the conversation (the agent's system prompt is not one: each run builds its own). */
+/**
+ * A message of the conversation (the agent's system prompt is not one: each run builds its own).
+ * Images are kept inline, base64, as the model got them: a resumed run must send the same
+ * conversation though the file changed or is gone (up to 5 MB a picture, a third more as base64;
+ * a compaction's `history` line leaves them out).
+ */
 export type MessageLine =
   | {type: 'system'; at?: string; content: string}
-  | {type: 'user'; at?: string; content: string}
+  | {type: 'user'; at?: string; content: string; images?: ImagePart[]}
   | {type: 'assistant'; at?: string; content: string; tool_calls: SavedToolCall[]; reasoning?: ReasoningBlock[]}
-  | {type: 'tool_result'; at?: string; tool_call_id: string; tool_name: string; content: string; is_error: boolean}
+  | {
+      type: 'tool_result'
+      at?: string
+      tool_call_id: string
+      tool_name: string
+      content: string
+      is_error: boolean
+      images?: ImagePart[]
+    }
 
 /** One model request: `turn` is the loop's turn it belongs to (1-based, per run; 0 outside a run, as for `/compact`). */
 export interface UsageLine {
@@ -109,9 +122,12 @@ export type TranscriptLine =
 
 export function toLine(message: Message, at?: string): MessageLine {
   switch (message.role) {
-    case 'system':
-    case 'user': {
+    case 'system': {
       return {at, content: message.content, type: message.role}
+    }
+
+    case 'user': {
+      return {at, content: message.content, type: 'user', ...(message.images && {images: message.images})}
     }
 
     case 'assistant': {
@@ -134,6 +150,7 @@ export function toLine(message: Message, at?: string): MessageLine {
         tool_call_id: message.toolCallId,
         tool_name: message.toolName,
         type: 'tool_result',
+        ...(message.images && {images: message.images}),
       }
     }
   }

@@ -80,6 +80,7 @@ export class ToolPipeline implements ToolExecutor {
       is_error: result.is_error,
       output: truncateOutput(result.output, max),
       ...(result.details ? {details: result.details} : {}),
+      ...(result.images ? {images: result.images} : {}),
     }
   }
 
