@@ -3,6 +3,7 @@ import type {ChalkInstance} from 'chalk'
 
 import type {ReplyPrinter} from '../cli/reply-printer.js'
 import {todoLines} from '../cli/todo-lines.js'
+import {todoProgress} from '../core/agent/todo-line.js'
 import {callLine, compactionLine, isCallItem, toolResultLines} from '../cli/tool-result-lines.js'
 import type {BusyLine} from './busy-line.js'
 
@@ -45,6 +46,17 @@ export class TurnView {
   async begin(): Promise<void> {
     this.reply = await this.printer
     this.running = true
+  }
+
+  /**
+   * The plan a continued session left, printed under its conversation so far: the next turn
+   * shows it live, as if the model had just written it, until the model writes another.
+   */
+  resumePlan(todos: readonly TodoItem[]): void {
+    this.todos = todos
+    if (todos.length === 0) return
+    const {style} = this.host
+    this.host.print([style.bold(`The plan so far: ${todoProgress(todos)}`), ...todoLines(todos, style)].join('\n'))
   }
 
   /** The plan's lines for the live region: while a turn runs, and the model keeps one. */

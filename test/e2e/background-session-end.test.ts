@@ -114,7 +114,7 @@ describe('background commands end with the session', () => {
     expect(JSON.stringify(completed.params)).not.toContain('"error"')
     const results = client
       .all('item/completed', (p) => p.turnId === turnId && p.item.type === 'tool_call')
-      .map((m) => JSON.stringify(m.params.item.result))
+      .map((m) => JSON.stringify(m.params.item))
     expect(results[0]).toContain('started in the background as bg1')
     const {group, server} = pids(results.join('\n').replaceAll('\\n', '\n'))
     // Between turns the session, and what it runs in the background, lives on.
