@@ -2,8 +2,7 @@ import type {AgentEvent, TodoItem, Usage} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 
 import type {ReplyPrinter} from '../cli/reply-printer.js'
-import {todoLines} from '../cli/todo-lines.js'
-import {todoProgress} from '../core/agent/todo-line.js'
+import {planSoFar, todoLines} from '../cli/todo-lines.js'
 import {callLine, compactionLine, isCallItem, toolResultLines} from '../cli/tool-result-lines.js'
 import type {BusyLine} from './busy-line.js'
 
@@ -55,8 +54,7 @@ export class TurnView {
   resumePlan(todos: readonly TodoItem[]): void {
     this.todos = todos
     if (todos.length === 0) return
-    const {style} = this.host
-    this.host.print([style.bold(`The plan so far: ${todoProgress(todos)}`), ...todoLines(todos, style)].join('\n'))
+    this.host.print(planSoFar(todos, this.host.style))
   }
 
   /** The plan's lines for the live region: while a turn runs, and the model keeps one. */
