@@ -27,7 +27,7 @@ describe('nested instructions: AGENTS.md below cwd, with the first result under 
     return (name: string, path: string, answer: ToolResult = toolOk('text')) =>
       middleware
         .wrap(async () => answer)(
-          {id: 'c1', input: {path}, name},
+          {input: {path}, name},
           {cwd: root, sessionId: 's', signal: new AbortController().signal},
         )
         .then((result) => result.output)
