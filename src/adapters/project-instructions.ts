@@ -30,31 +30,24 @@ export async function readProjectInstructions(
   cwd: string,
   warn: (message: string) => void = () => {},
 ): Promise<InstructionFile[]> {
-  const realRoot = await realpath(root).catch(() => resolve(root))
-  const reader = new InstructionReader(realRoot, warn)
-  for (const dir of directoriesDown(resolve(root), resolve(cwd))) {
-    const found: string[] = []
-    for (const name of INSTRUCTION_FILES) if (await reader.isFile(join(dir, name))) found.push(name)
-    if (found.length === 0) {
-      const fallback = await firstFile(reader, dir)
-      if (fallback) found.push(fallback)
-    }
-
-    for (const name of found) await reader.read(join(dir, name), [])
-  }
-
+  const reader = new InstructionReader(await realRoot(root), MAX_INSTRUCTION_BYTES, warn)
+  for (const dir of directoriesDown(resolve(root), resolve(cwd))) await reader.readDirectory(dir)
   return reader.files
+}
+
+export async function realRoot(root: string): Promise<string> {
+  return realpath(root).catch(() => resolve(root))
 }
 
 /** The user's own memory (`#` in the chat adds to it), read into every session's system prompt. */
 export const USER_MEMORY_FILE = 'AGENTS.md'
 
 export async function readUserMemory(configDir: string): Promise<string | undefined> {
-  return (await readCapped(join(configDir, USER_MEMORY_FILE), MAX_INSTRUCTION_BYTES))?.text
+  return (await readCapped(join(configDir, USER_MEMORY_FILE), MAX_INSTRUCTION_BYTES, MAX_INSTRUCTION_BYTES))?.text
 }
 
 /** `root`, then each directory down to `cwd`; only `root` when `cwd` is not inside it. */
-function directoriesDown(root: string, cwd: string): string[] {
+export function directoriesDown(root: string, cwd: string): string[] {
   if (!isInside(root, cwd)) return [root]
   const dirs = [root]
   for (const part of relative(root, cwd).split(sep).filter(Boolean)) dirs.push(join(dirs.at(-1)!, part))
@@ -66,15 +59,31 @@ async function firstFile(reader: InstructionReader, dir: string): Promise<string
   return undefined
 }
 
-class InstructionReader {
+/** Reads instruction files and their imports within one budget, each file once. */
+export class InstructionReader {
   readonly files: InstructionFile[] = []
   private readonly seen = new Set<string>()
-  private left = MAX_INSTRUCTION_BYTES
+  private left: number
 
   constructor(
     private readonly root: string,
+    private readonly maxBytes: number,
     private readonly warn: (message: string) => void,
-  ) {}
+  ) {
+    this.left = maxBytes
+  }
+
+  /** The instruction files of `dir` ({@link INSTRUCTION_FILES}, else the first fallback) and their imports. */
+  async readDirectory(dir: string): Promise<void> {
+    const found: string[] = []
+    for (const name of INSTRUCTION_FILES) if (await this.isFile(join(dir, name))) found.push(name)
+    if (found.length === 0) {
+      const fallback = await firstFile(this, dir)
+      if (fallback) found.push(fallback)
+    }
+
+    for (const name of found) await this.read(join(dir, name), [])
+  }
 
   async isFile(path: string): Promise<boolean> {
     const handle = await open(path, 'r').catch(() => undefined)
@@ -91,7 +100,7 @@ class InstructionReader {
     const real = await realpath(path).catch(() => undefined)
     if (!real || this.seen.has(real) || this.left <= 0) return
     this.seen.add(real)
-    const read = await readCapped(real, this.left)
+    const read = await readCapped(real, this.left, this.maxBytes)
     if (!read) return
     this.left -= read.bytes
     const name = this.name(real)
@@ -120,7 +129,12 @@ class InstructionReader {
   }
 }
 
-async function readCapped(path: string, maxBytes: number): Promise<{text: string; bytes: number} | undefined> {
+/** `maxBytes` of `path`; `budget` is the limit in all the cut's note names. */
+async function readCapped(
+  path: string,
+  maxBytes: number,
+  budget: number,
+): Promise<{text: string; bytes: number} | undefined> {
   const handle = await open(path, 'r').catch(() => undefined)
   if (!handle) return undefined
   try {
@@ -131,9 +145,7 @@ async function readCapped(path: string, maxBytes: number): Promise<{text: string
     const cut = bytesRead === maxBytes && (await handle.read(Buffer.alloc(1), 0, 1, maxBytes)).bytesRead > 0
     return {
       bytes: bytesRead,
-      text: cut
-        ? `${text}\n[... cut: instructions are limited to ${MAX_INSTRUCTION_BYTES / 1024} KB in all ...]`
-        : text,
+      text: cut ? `${text}\n[... cut: instructions are limited to ${budget / 1024} KB in all ...]` : text,
     }
   } finally {
     await handle.close()

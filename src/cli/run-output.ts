@@ -1,12 +1,15 @@
 import {PrintableStream} from '@hanzo-dev/sdk/terminal-text'
 import type {ChalkInstance} from 'chalk'
 
+import type {TodoItem} from '@hanzo-dev/sdk'
+
 import type {AgentEvent} from '../core/agent/loop.js'
 import type {RunResult} from '../core/agent/runner.js'
 import type {Usage} from '../core/agent/types.js'
 import {type Prices, requestCost, type TurnUsage, type UsageTotals} from '../core/sessions/usage.js'
 import type {ReplyPrinter} from './reply-printer.js'
 import type {LiveOutput} from './run-live.js'
+import {planSoFar} from './todo-lines.js'
 import {callLine, compactionLine, isCallItem, toolResultLines} from './tool-result-lines.js'
 
 export type OutputFormat = 'text' | 'json' | 'stream-json'
@@ -71,7 +74,8 @@ export class RunOutput {
     if (!streams.markdown && (streams.stdout as {isTTY?: boolean}).isTTY) this.defused = new PrintableStream()
   }
 
-  start(tools: readonly string[], cwd: string): void {
+  /** `plan`: what a continued session's last todo_write left, told before the run goes on from it. */
+  start(tools: readonly string[], cwd: string, plan: readonly TodoItem[] = []): void {
     this.line({
       cwd,
       model: this.summary.model,
@@ -80,6 +84,9 @@ export class RunOutput {
       tools,
       type: 'system',
     })
+    if (plan.length === 0) return
+    if (this.format === 'stream-json') this.line({todos: plan, type: 'todo_list'})
+    if (this.format === 'text') this.streams.stderr.write(`${planSoFar(plan, this.streams.style)}\n`)
   }
 
   event(event: AgentEvent): void {

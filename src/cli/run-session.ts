@@ -1,4 +1,4 @@
-import type {AgentSession} from '@hanzo-dev/sdk'
+import type {AgentSession, TodoItem} from '@hanzo-dev/sdk'
 
 import {AgentRunError} from '../core/errors.js'
 import type {RunOutput} from './run-output.js'
@@ -14,9 +14,9 @@ export async function runTask(
   session: AgentSession,
   prompt: string,
   output: RunOutput,
-  options: {maxOutputTokens?: number; warn(message: string): void},
+  options: {maxOutputTokens?: number; plan?: readonly TodoItem[]; warn(message: string): void},
 ): Promise<number> {
-  output.start(session.tools, session.cwd)
+  output.start(session.tools, session.cwd, options.plan)
   const result = await session.run(prompt, {onEvent: (event) => output.event(event)}).catch((error: unknown) => {
     if (error instanceof AgentRunError) output.fail(error.reason)
     // Any other error too: the spinner stops before the CLI prints it.

@@ -1,7 +1,7 @@
 import type {TodoItem} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 
-import {todoLine} from '../core/agent/todo-line.js'
+import {todoLine, todoProgress} from '../core/agent/todo-line.js'
 
 /** The plan as printed on a terminal, a line per step: the one in progress in bold, the done ones dimmed. */
 export function todoLines(todos: readonly TodoItem[], style: ChalkInstance, indent = '  '): string[] {
@@ -10,4 +10,9 @@ export function todoLines(todos: readonly TodoItem[], style: ChalkInstance, inde
     const line = `${indent}${todoLine(todo)}`
     return todo.status === 'completed' ? style.dim(line) : todo.status === 'in_progress' ? style.bold(line) : line
   })
+}
+
+/** The plan a continued session left, as it is shown before the session goes on (`--continue`). */
+export function planSoFar(todos: readonly TodoItem[], style: ChalkInstance): string {
+  return [style.bold(`The plan so far: ${todoProgress(todos)}`), ...todoLines(todos, style)].join('\n')
 }

@@ -1,8 +1,11 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
+import type {TodoItem} from '@hanzo-dev/sdk'
+
 import {openAgentSession} from '../adapters/agent-session/index.js'
 import {loadPrices} from '../adapters/prices.js'
+import {SessionStore} from '../adapters/session-store.js'
 import {HanzoCommand} from '../cli/base-command.js'
 import {type OutputFormat, RunOutput} from '../cli/run-output.js'
 import {runTask} from '../cli/run-session.js'
@@ -10,6 +13,7 @@ import {readTask} from '../cli/run-task.js'
 import {makeStyle} from '../adapters/style.js'
 import {SESSION_PERMISSION_MODES, type SessionPermissionMode} from '../core/permissions/policy.js'
 import {UserError} from '../core/errors.js'
+import {lastPlan} from '../core/sessions/transcript.js'
 
 export default class Run extends HanzoCommand {
   static description = `Run the agent on one task, headless, and print its answer.
@@ -120,10 +124,22 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
         summary,
         {verbose: flags.verbose},
       )
-      const exitCode = await runTask(session, prompt, output, {maxOutputTokens: loaded.config.max_output_tokens, warn})
+      const plan = flags.continue || flags.resume ? await this.savedPlan(session.id) : []
+      const exitCode = await runTask(session, prompt, output, {
+        maxOutputTokens: loaded.config.max_output_tokens,
+        plan,
+        warn,
+      })
       if (exitCode !== 0) this.exit(exitCode)
     } finally {
       await session.close()
     }
+  }
+
+  /** The plan (todo_write) the continued session left, for the run to show before it goes on. */
+  private async savedPlan(id: string): Promise<TodoItem[]> {
+    const store = SessionStore.at(this.paths.dataDir)
+    const stored = await store.find(id).catch(() => undefined)
+    return stored ? lastPlan((await store.read(stored.path)).lines) : []
   }
 }

@@ -1,4 +1,4 @@
-import type {AgentSession, ImagePart, Prompter, ToolScope} from '@hanzo-dev/sdk'
+import type {AgentSession, ImagePart, Prompter, TodoItem, ToolScope} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 
@@ -34,10 +34,15 @@ export interface BannerLine {
   paint(row: string): string
 }
 
-/** The agent session once it is open, and what to show of its past (`--continue`). */
-export interface OpenedChat {
-  session: AgentSession
+/** What a continued session shows of its past: the conversation, and the plan (todo_write) it left. */
+export interface Earlier {
   earlier: readonly string[]
+  plan: readonly TodoItem[]
+}
+
+/** The agent session once it is open, and what to show of its past (`--continue`). */
+export interface OpenedChat extends Earlier {
+  session: AgentSession
 }
 
 export interface ChatOptions {
@@ -177,9 +182,9 @@ export class ChatSession {
       this.finished = resolve
     })
     this.opening = opening.then(
-      ({earlier, session}) => {
+      ({session, ...past}) => {
         this.session = session
-        if (earlier.length > 0) this.print(earlier.join('\n'))
+        this.showPast(past)
         this.updateStatus()
         this.draw()
       },
@@ -241,14 +246,22 @@ export class ChatSession {
     )
   }
 
-  /** Goes on with another session (`/resume ID`): its earlier conversation is shown, and the next prompt carries it on. */
-  switchTo(session: AgentSession, earlier: readonly string[]): void {
+  /**
+   * Goes on with another session (`/resume ID`): its earlier conversation is shown, and the next
+   * prompt carries it on. Without `past`, the same conversation goes on (another model).
+   */
+  switchTo(session: AgentSession, past?: Earlier): void {
     this.session = session
     this.fresh = false
     this.context.splice(0)
     this.meter.reset()
-    if (earlier.length > 0) this.print(earlier.join('\n'))
+    if (past) this.showPast(past)
     void this.settleUsage()
+  }
+
+  private showPast({earlier, plan}: Earlier): void {
+    if (earlier.length > 0) this.print(earlier.join('\n'))
+    this.view.resumePlan(plan)
   }
 
   /** Starts the conversation over: the next prompt is sent without the earlier ones. What it cost stays counted. */

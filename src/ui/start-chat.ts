@@ -18,8 +18,9 @@ import {resolvePaths} from '../core/paths.js'
 import type {SessionPermissionMode} from '../core/permissions/policy.js'
 import {renderSession} from '../core/sessions/render.js'
 import {summarize} from '../core/sessions/summary.js'
+import {lastPlan} from '../core/sessions/transcript.js'
 import {builtinCommands, type ChatFacts} from './builtin-commands.js'
-import {ChatSession} from './chat-session.js'
+import {ChatSession, type Earlier} from './chat-session.js'
 import {PromptHistory} from './prompt-history.js'
 
 export interface StartChatOptions {
@@ -118,7 +119,7 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     // After the built-ins and command files: the registry refuses a name one of them (or an earlier plugin) has.
     for (const warning of commands.registerContributed(opened.slashCommands())) note(warning)
     return {
-      earlier: options.session.continue || options.session.resume ? await earlier(opened, options) : [],
+      ...(options.session.continue || options.session.resume ? await earlier(opened, options) : NOTHING_EARLIER),
       session: opened,
     }
   })
@@ -141,7 +142,7 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     session = next
     facts.session = next
     for (const warning of commands.replaceContributed(next.slashCommands())) note(warning)
-    chat.switchTo(next, target.resume ? await earlier(next, options) : [])
+    chat.switchTo(next, target.resume ? await earlier(next, options) : undefined)
   }
 
   facts.login = async () => {
@@ -183,14 +184,16 @@ export async function startChat(options: StartChatOptions): Promise<void> {
   await opening
 }
 
-/** The conversation so far of a continued session, as `sessions show` prints it. */
-async function earlier(session: AgentSession, options: StartChatOptions): Promise<string[]> {
+const NOTHING_EARLIER: Earlier = {earlier: [], plan: []}
+
+/** The conversation so far of a continued session, as `sessions show` prints it, and the plan it left. */
+async function earlier(session: AgentSession, options: StartChatOptions): Promise<Earlier> {
   const store = SessionStore.at(options.dataDir)
   const stored = await store.find(session.id).catch(() => undefined)
-  if (!stored) return []
+  if (!stored) return NOTHING_EARLIER
   const transcript = await store.read(stored.path)
   const prices = await loadPrices(options.loaded.config.pricing)
-  return [...renderSession(summarize(transcript, prices), transcript), '']
+  return {earlier: [...renderSession(summarize(transcript, prices), transcript), ''], plan: lastPlan(transcript.lines)}
 }
 
 function tildePath(path: string): string {

@@ -2,7 +2,7 @@ import type {AgentEvent, TodoItem, Usage} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 
 import type {ReplyPrinter} from '../cli/reply-printer.js'
-import {todoLines} from '../cli/todo-lines.js'
+import {planSoFar, todoLines} from '../cli/todo-lines.js'
 import {callLine, compactionLine, isCallItem, toolResultLines} from '../cli/tool-result-lines.js'
 import type {BusyLine} from './busy-line.js'
 
@@ -45,6 +45,16 @@ export class TurnView {
   async begin(): Promise<void> {
     this.reply = await this.printer
     this.running = true
+  }
+
+  /**
+   * The plan a continued session left, printed under its conversation so far: the next turn
+   * shows it live, as if the model had just written it, until the model writes another.
+   */
+  resumePlan(todos: readonly TodoItem[]): void {
+    this.todos = todos
+    if (todos.length === 0) return
+    this.host.print(planSoFar(todos, this.host.style))
   }
 
   /** The plan's lines for the live region: while a turn runs, and the model keeps one. */

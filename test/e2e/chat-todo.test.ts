@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {CLI} from '../helpers/cli.js'
+import {CLI, runCli} from '../helpers/cli.js'
 import {waitUntil} from '../helpers/processes.js'
 import {useChatTerminals} from '../helpers/terminal.js'
 
@@ -41,5 +41,44 @@ describe('the plan in the chat', () => {
     )
     await chat.terminals.keys('plan', 'C-d')
     expect(await chat.terminals.exitStatus('plan')).toBe(0)
+  })
+
+  it('--continue shows the plan the session left under its conversation, and under the next turn while it runs', async () => {
+    const plan = [
+      {content: 'Read the code', status: 'completed'},
+      {activeForm: 'Fixing the bug', content: 'Fix the bug', status: 'in_progress'},
+    ]
+    const first = chat.script('first', [
+      {tool_calls: [{arguments: {todos: plan}, name: 'todo_write'}]},
+      {expect: {has_tool_result_for: 'todo_write'}, text: 'Half way.'},
+    ])
+    const ran = await runCli(['run', 'fix the bug', '--fake-model', first], {cwd: chat.project, env: chat.box.env})
+    expect(ran.exitCode, ran.stderr).toBe(0)
+
+    const next = chat.script('next', [
+      {expect: {last_user_contains: 'go on'}, tool_calls: [{arguments: {command: 'ls'}, name: 'exec'}]},
+      {expect: {has_tool_result_for: 'exec'}, text: 'Stopped.'},
+    ])
+    await chat.terminals.open('resumed', `node ${CLI} chat --continue --fake-model ${next}`, {
+      cwd: chat.project,
+      height: 50,
+    })
+    const resumed = (await chat.terminals.waitFor('resumed', 'The plan so far: 1 of 2 done')).join('\n')
+    expect(resumed).toContain('Half way.')
+    // After the conversation so far, the plan as it was left, right above the prompt.
+    const shown = resumed.slice(resumed.indexOf('The plan so far'))
+    expect(shown).toMatch(/^The plan so far: 1 of 2 done\n {2}☑ Read the code\n {2}◐ Fixing the bug\n/)
+    expect(resumed.indexOf('Half way.')).toBeLessThan(resumed.indexOf('The plan so far'))
+
+    await chat.terminals.keys('resumed', 'go on', 'Enter')
+    const screen = await chat.terminals.waitFor('resumed', 'Allow exec: ls?')
+    const live = screen.slice(screen.findIndex((line) => line.startsWith('⏺ exec')))
+    expect(live.join('\n')).toContain('  ☑ Read the code\n  ◐ Fixing the bug')
+    await chat.terminals.keys('resumed', 'n')
+    await chat.terminals.waitFor('resumed', 'Reason (optional')
+    await chat.terminals.keys('resumed', 'Enter')
+    await chat.terminals.waitFor('resumed', 'Stopped.')
+    await chat.terminals.keys('resumed', 'C-d')
+    expect(await chat.terminals.exitStatus('resumed')).toBe(0)
   })
 })

@@ -69,7 +69,34 @@ describe('todo_write in run and the saved session', () => {
     const saved = shown.transcript.filter((line: {type: string}) => line.type === 'todos')
     expect(saved.map((line: {todos: unknown}) => line.todos)).toEqual([FIRST, SECOND])
     const text = (await cli(['sessions', 'show', id])).stdout
-    expect(text).toContain('── the plan: 1 of 2 done\n  ☑ Read the code\n  ◐ Fixing the bug\n')
+    expect(text).toContain('── the plan: 1 of 2 done\n  ☑ Read the code\n  ◐ Fixing the bug')
+  })
+
+  it('run --continue tells the plan the session left before it goes on: on stderr, and as a todo_list after init', async () => {
+    model = await startFakeModel(PLAN_TASK)
+    expect((await cli(['run', 'fix the bug', '--base-url', model.url])).exitCode).toBe(0)
+    await model.close()
+    model = await startFakeModel({turns: [{text: 'Going on.'}, {text: 'Still going.'}]})
+
+    const text = await cli(['run', '--continue', 'go on', '--base-url', model.url])
+    expect(text.exitCode, text.stderr).toBe(0)
+    expect(text.stderr).toContain('The plan so far: 1 of 2 done\n  ☑ Read the code\n  ◐ Fixing the bug')
+    const streamed = await cli([
+      'run',
+      '--continue',
+      'go on',
+      '--base-url',
+      model.url,
+      '--output-format',
+      'stream-json',
+    ])
+    expect(streamed.exitCode, streamed.stderr).toBe(0)
+    const [init, plan] = streamed.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    expect(init).toMatchObject({subtype: 'init', type: 'system'})
+    expect(plan).toEqual({todos: SECOND, type: 'todo_list'})
   })
 
   it('refuses a plan with two steps in progress: the model reads why, nothing is printed as a plan', async () => {

@@ -21,6 +21,7 @@ import {AuditLog, auditLogPath} from '../audit-log.js'
 import {resolveRunEndpoint} from '../auth/auth-context.js'
 import {hostInput, loadSettings, unsaid} from '../host-context.js'
 import {collectContributions, hookTimeoutMs, isTool} from '../plugin-host.js'
+import {nestedInstructions} from '../nested-instructions.js'
 import {readProjectInstructions, readUserMemory} from '../project-instructions.js'
 import {createPrompter} from '../prompt/index.js'
 import {readSessionEnvironment} from '../session-environment.js'
@@ -181,12 +182,15 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       }),
   })
   const environment = await readSessionEnvironment(cwd, env)
+  const instructionsRoot = environment.git?.root ?? projectRoot
+  // Outermost: what the model reads is the result after the hooks and the sandbox.
+  middleware.unshift(await nestedInstructions(instructionsRoot, cwd, warn))
   // Each session builds its prompt from these and the tools it is offered (a child may have fewer).
   const prompt = {
     customInstructions: config.custom_instructions,
     environment,
     pluginContext,
-    projectFiles: await readProjectInstructions(environment.git?.root ?? projectRoot, cwd, warn),
+    projectFiles: await readProjectInstructions(instructionsRoot, cwd, warn),
     skills,
     userMemory: await readUserMemory(configDir),
   }

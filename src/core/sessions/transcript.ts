@@ -105,6 +105,11 @@ export interface TodosLine {
   todos: TodoItem[]
 }
 
+/** The plan as the session's last todo_write call left it; empty when it never wrote one. */
+export function lastPlan(lines: readonly TranscriptLine[]): TodoItem[] {
+  return lines.findLast((line): line is TodosLine => line.type === 'todos')?.todos ?? []
+}
+
 export type RunStop = 'completed' | 'max_turns' | 'max_tokens' | 'cancelled' | 'error'
 
 export interface EndLine {
