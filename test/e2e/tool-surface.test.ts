@@ -88,7 +88,7 @@ describe('the tool surface: its order, hanzo-dev tools, --tools and tools.enable
   })
 
   it('tools.enabled offers a subset, --tools beats it, and an entry that matches nothing is a warning listing the tools', async () => {
-    userSettings({tools: {enabled: ['git', 'todo_write', 'mcp__github__*']}})
+    userSettings({tools: {enabled: ['git', 'todo_write', 'mcp__github__*', 'nope_*']}})
     const fromSetting = await cli(['tools', '--json'])
     expect(fromSetting.exitCode, fromSetting.stderr).toBe(0)
     expect((JSON.parse(fromSetting.stdout) as Surface).tools.map((tool) => tool.name)).toEqual([
@@ -98,8 +98,10 @@ describe('the tool surface: its order, hanzo-dev tools, --tools and tools.enable
       'git_status',
     ])
     expect(unwrapped(fromSetting.stderr)).toMatch(
-      /Warning: tools "mcp__github__\*" offer nothing: no tool matches it \(the tools are: fs_read, fs_write, .*git_status/,
+      /Warning: tools "nope_\*" offer nothing: no tool matches it \(the tools are: fs_read, fs_write, .*git_status/,
     )
+    // MCP servers' tools come once the servers are up: not a name no tool has.
+    expect(fromSetting.stderr).not.toContain('mcp__github__')
 
     model = await startFakeModel({turns: [{text: 'done'}]})
     const flag = await cli(['run', 'hi', '--base-url', model.url, '--tools', 'web_fetch'])

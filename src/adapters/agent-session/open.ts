@@ -16,7 +16,7 @@ import {
   type SessionApprovals,
 } from '../../core/permissions/index.js'
 import {ToolRegistry, type ToolSource} from '../../core/tools/registry.js'
-import {parseToolScope, scopedToolNames, unknownToolEntry} from '../../core/tools/scope.js'
+import {arrivesLate, parseToolScope, scopedToolNames, unknownToolEntry} from '../../core/tools/scope.js'
 import {AuditLog, auditLogPath} from '../audit-log.js'
 import {hostInput, loadSettings, unsaid} from '../host-context.js'
 import {collectContributions, hookTimeoutMs, isTool} from '../plugin-host.js'
@@ -139,7 +139,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
 
   // Notices are about what tools may do (the sandbox is off): nothing to say to a session without any.
   if (scope.names.length > 0) for (const notice of notices) warn(notice)
-  for (const entry of scope.unknown)
+  for (const entry of scope.unknown.filter((name) => !arrivesLate(name)))
     warn(
       `${unknownToolEntry(entry)} (the tools are: ${registry
         .list()

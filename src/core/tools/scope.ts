@@ -47,6 +47,9 @@ export function parseToolScope(value: string | readonly string[]): ToolScope {
   return entries
 }
 
+/** An entry for MCP servers' tools: they are listed once the servers are up, after the session opens. */
+export const arrivesLate = (entry: string) => entry === 'mcp' || entry.startsWith('mcp__')
+
 /** Why a list entry offers nothing: a name no tool has, or a group or glob no tool here is in. */
 export function unknownToolEntry(entry: string): string {
   if (TOOL_GROUPS[entry]) return `tools "${entry}" offer nothing: no tool of that group is here`
