@@ -2,8 +2,10 @@ import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
 import {HanzoCommand} from '../cli/base-command.js'
+import {toolsFlag} from '../cli/tools-flag.js'
 import {SESSION_PERMISSION_MODES, type SessionPermissionMode} from '../core/permissions/policy.js'
 import {UserError} from '../core/errors.js'
+import {parseToolScope} from '../core/tools/scope.js'
 
 export default class Chat extends HanzoCommand {
   static description = `The interactive session: a prompt at the bottom, the conversation above it.
@@ -45,6 +47,7 @@ Every conversation is saved as a session, like hanzo-dev run's: --continue carri
         'prompt: ask; allow-reads: read-only tools run without asking; deny: never ask; allow-all: run everything not denied.',
       options: SESSION_PERMISSION_MODES,
     })(),
+    tools: toolsFlag,
     'fake-model': Flags.string({description: 'Replay a scripted model (tests, demos).', hidden: true}),
   }
 
@@ -70,6 +73,7 @@ Every conversation is saved as a session, like hanzo-dev run's: --continue carri
       model: flags.model,
       permissionMode: flags['permission-mode'] as SessionPermissionMode,
       session: {continue: flags.continue, resume: flags.resume},
+      ...(flags.tools === undefined ? {} : {tools: parseToolScope(flags.tools)}),
     })
   }
 }

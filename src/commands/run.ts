@@ -7,6 +7,7 @@ import {openAgentSession} from '../adapters/agent-session/index.js'
 import {loadPrices} from '../adapters/prices.js'
 import {SessionStore} from '../adapters/session-store.js'
 import {HanzoCommand} from '../cli/base-command.js'
+import {toolsFlag} from '../cli/tools-flag.js'
 import {type OutputFormat, RunOutput} from '../cli/run-output.js'
 import {runTask} from '../cli/run-session.js'
 import {readTask} from '../cli/run-task.js'
@@ -14,6 +15,7 @@ import {makeStyle} from '../adapters/style.js'
 import {SESSION_PERMISSION_MODES, type SessionPermissionMode} from '../core/permissions/policy.js'
 import {UserError} from '../core/errors.js'
 import {lastPlan} from '../core/sessions/transcript.js'
+import {parseToolScope} from '../core/tools/scope.js'
 
 export default class Run extends HanzoCommand {
   static description = `Run the agent on one task, headless, and print its answer.
@@ -31,6 +33,7 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
     '<%= config.bin %> run "run the tests and fix what fails" --permission-mode allow-all --max-turns 40',
     '<%= config.bin %> run --continue "now add a test for it"',
     '<%= config.bin %> run --resume 2b6c1f3a "why did you change the parser?"',
+    '<%= config.bin %> run "find where the config is parsed" --tools fs,exec',
   ]
 
   static enableJsonFlag = false
@@ -71,6 +74,7 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
     verbose: Flags.boolean({
       description: 'Show more of each tool result on stderr: output lines, the diff of an edit (text output).',
     }),
+    tools: toolsFlag,
     'fake-model': Flags.string({description: 'Replay a scripted model (tests, demos).', hidden: true}),
   }
 
@@ -95,6 +99,7 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
       permissionMode: flags['permission-mode'] as SessionPermissionMode,
       session: {continue: flags.continue, resume: flags.resume},
       settings: loaded,
+      ...(flags.tools === undefined ? {} : {tools: parseToolScope(flags.tools)}),
       warn,
     })
     try {

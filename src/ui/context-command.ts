@@ -2,7 +2,7 @@ import type {AgentSession} from '@hanzo-dev/sdk'
 import {oneLine} from '@hanzo-dev/sdk/terminal-text'
 
 import {joinSections} from '../core/agent/system-prompt.js'
-import {BYTES_PER_TOKEN, textTokens} from '../core/agent/token-count.js'
+import {BYTES_PER_TOKEN, textTokens, toolSchemaTokens} from '../core/agent/token-count.js'
 
 const TITLE_WIDTH = 60
 
@@ -16,10 +16,7 @@ export function contextReport(session: AgentSession): string {
   const sections = prompt.map(({text, title}) => ({title: oneLine(title, TITLE_WIDTH), tokens: textTokens(text)}))
   const promptTokens = textTokens(joinSections(prompt))
   const tools = session.toolSpecs()
-  const toolTokens = tools.reduce(
-    (sum, {description, inputSchema, name}) => sum + textTokens(JSON.stringify({description, inputSchema, name})),
-    0,
-  )
+  const toolTokens = tools.reduce((sum, tool) => sum + toolSchemaTokens(tool), 0)
   const rows = [
     ...sections.map(({title, tokens}) => [tokens, `  ${title}`] as const),
     [promptTokens, 'system prompt'] as const,

@@ -33,6 +33,8 @@ export interface StartChatOptions {
   model?: string
   permissionMode: SessionPermissionMode
   session: {continue?: boolean; resume?: string}
+  /** `--tools`: left out, the `tools.enabled` setting decides. */
+  tools?: OpenAgentSessionOptions['tools']
 }
 
 /**
@@ -97,6 +99,7 @@ export async function startChat(options: StartChatOptions): Promise<void> {
       prompter: chat.prompter,
       session: saved,
       settings: loaded,
+      tools: options.tools,
       warn: note,
     })
   }

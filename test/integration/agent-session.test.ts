@@ -131,7 +131,8 @@ describe('openAgentSession', () => {
     it('a child is never offered more than its parent', async () => {
       const session = await open({turns: [{text: 'ok'}]}, {tools: 'read-only'})
       expect(session.child({tools: 'all'}).tools).toEqual(session.tools)
-      expect(session.child({tools: ['fs_read', 'exec']}).tools).toEqual(['fs_read'])
+      // `exec` is the group (exec, exec_output, exec_kill): of it, only the read-only exec_output is the parent's.
+      expect(session.child({tools: ['fs_read', 'exec']}).tools).toEqual(['fs_read', 'exec_output'])
     })
   })
 

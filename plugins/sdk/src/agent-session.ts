@@ -343,6 +343,8 @@ export interface OfferedTool {
   inputSchema: JsonSchema
   /** As the permission step treats it: a plugin's tool counts as mutating whatever it declares. */
   mutating: boolean
+  /** Who provides it: `builtin`, `library` (the caller's own), or the plugin's name. */
+  source?: string
 }
 
 /**

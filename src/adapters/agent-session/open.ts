@@ -16,7 +16,7 @@ import {
   type SessionApprovals,
 } from '../../core/permissions/index.js'
 import {ToolRegistry, type ToolSource} from '../../core/tools/registry.js'
-import {scopedToolNames} from '../../core/tools/scope.js'
+import {arrivesLate, parseToolScope, scopedToolNames, unknownToolEntry} from '../../core/tools/scope.js'
 import {AuditLog, auditLogPath} from '../audit-log.js'
 import {resolveRunEndpoint} from '../auth/auth-context.js'
 import {hostInput, loadSettings, unsaid} from '../host-context.js'
@@ -102,12 +102,14 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     hanzoEndpoint: () => resolveRunEndpoint({...config, provider: 'hanzo'}, env, {}, warn),
     settings: config.web_search,
   }
+  // The caller's scope (`--tools`) beats the setting.
+  const toolScope = options.tools ?? (config.tools?.enabled ? parseToolScope(config.tools.enabled) : 'all')
   const contributed = options.cliConfig
     ? await collectContributions(
         options.cliConfig,
         {
           ...hostInput(loaded, cwd, env),
-          tools: options.tools ?? 'all',
+          tools: toolScope,
           ...(options.mcpServers === false ? {mcpServers: false} : {}),
         },
         hookTimeoutMs(env),
@@ -142,7 +144,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     notices.push(...(value.notices ?? []))
   }
 
-  const scope = scopedToolNames(registry, options.tools ?? 'all')
+  const scope = scopedToolNames(registry, toolScope)
   for (const {plugin, pluginType, value} of contributed.answers) {
     // The session's offered list is this array: what arrives late is offered from the next model request.
     value.watchTools?.((tools) => {
@@ -152,15 +154,15 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
         Array.isArray(tools) ? tools.filter((t) => isTool(t)) : [],
       ))
         warn(warning)
-      scope.names.splice(0, scope.names.length, ...scopedToolNames(registry, options.tools ?? 'all').names)
+      scope.names.splice(0, scope.names.length, ...scopedToolNames(registry, toolScope).names)
     })
   }
 
   // Notices are about what tools may do (the sandbox is off): nothing to say to a session without any.
   if (scope.names.length > 0) for (const notice of notices) warn(notice)
-  for (const name of scope.unknown)
+  for (const entry of scope.unknown.filter((name) => !arrivesLate(name)))
     warn(
-      `tool "${name}" is not offered: no tool has that name (the tools are: ${registry
+      `${unknownToolEntry(entry)} (the tools are: ${registry
         .list()
         .map((t) => t.definition.name)
         .join(', ')})`,

@@ -33,7 +33,7 @@ import type {PermissionGate, PermissionPolicy} from '../../core/permissions/inde
 import {describeCall} from '../../core/tools/call-description.js'
 import {ToolPipeline} from '../../core/tools/pipeline.js'
 import {type ToolRegistry, trusted} from '../../core/tools/registry.js'
-import {scopedToolNames} from '../../core/tools/scope.js'
+import {scopedToolNames, unknownToolEntry} from '../../core/tools/scope.js'
 import type {PluginAnswer} from '../plugin-host.js'
 import {loadPrices} from '../prices.js'
 import type {BackgroundProcesses} from '../tools/background-processes.js'
@@ -315,7 +315,7 @@ export class AgentSessionNode implements AgentSession {
   /** The session's tools within `scope`: never one the session itself is not offered. */
   private scoped(scope: ToolScope): string[] {
     const names = scopedToolNames(this.parts.registry, scope)
-    for (const name of names.unknown) this.parts.warn(`tool "${name}" is not offered: no tool has that name`)
+    for (const entry of names.unknown) this.parts.warn(unknownToolEntry(entry))
     return names.names.filter((name) => this.settings.tools.includes(name))
   }
 
@@ -324,7 +324,9 @@ export class AgentSessionNode implements AgentSession {
       const tool = this.parts.registry.get(name)
       if (!tool) return []
       const {description, inputSchema, mutating} = tool.definition
-      return [{description, inputSchema, mutating: mutating || !trusted(tool), name}]
+      return [
+        {description, inputSchema, mutating: mutating || !trusted(tool), name, source: tool.origin ?? tool.source},
+      ]
     })
   }
 

@@ -39,6 +39,10 @@ const bytesToTokens = (bytes: number) => Math.ceil(bytes / BYTES_PER_TOKEN)
 /** The estimate for a text outside any message (a section of the system prompt, a tool's schema). */
 export const textTokens = (text: string) => bytesToTokens(Buffer.byteLength(text, 'utf8'))
 
+/** The estimate for one tool as it is offered: its name, description and input schema. */
+export const toolSchemaTokens = (tool: {description: string; inputSchema: unknown; name: string}) =>
+  textTokens(JSON.stringify({description: tool.description, inputSchema: tool.inputSchema, name: tool.name}))
+
 function estimate(message: Message): number {
   let tokens = MESSAGE_OVERHEAD_TOKENS + bytesToTokens(Buffer.byteLength(message.content, 'utf8'))
   if ((message.role === 'user' || message.role === 'tool') && message.images)

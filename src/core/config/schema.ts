@@ -319,6 +319,20 @@ export const SETTINGS_SCHEMA = {
         },
       },
     },
+    tools: {
+      type: 'object',
+      description: 'Which tools the agent is offered (the --tools flag of run and chat beats it).',
+      additionalProperties: false,
+      properties: {
+        enabled: {
+          type: 'array',
+          items: {type: 'string', pattern: '^[\\w*?.-]+$'},
+          description:
+            'Groups (fs, exec, web, git, lsp, mcp), tool names and globs (mcp__github__*), or one of all, none, read-only. ' +
+            'Unset: every tool. hanzo-dev tools lists what a session would offer.',
+        },
+      },
+    },
     max_tokens: {
       type: 'integer',
       minimum: 1,

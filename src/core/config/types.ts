@@ -94,6 +94,8 @@ export interface HanzoConfig {
   sandbox?: SandboxSettings
   /** User tier only: which secret-looking variables commands still get. */
   exec?: {env_passthrough?: string[]}
+  /** The tools a session offers: groups, names and globs (`--tools` beats it). */
+  tools?: {enabled?: string[]}
   providers?: Record<string, ProviderSettings>
   api?: 'chat_completions' | 'responses' | 'anthropic_messages'
   max_retries?: number

@@ -79,7 +79,8 @@ export function describeSchema(node: SchemaNode): string {
   switch (node.type) {
     case 'string': {
       if (node.pattern === '\\S') return 'a non-empty string'
-      return node.pattern?.startsWith('^https?://') ? 'an http(s) URL' : 'a string'
+      if (node.pattern?.startsWith('^https?://')) return 'an http(s) URL'
+      return node.pattern ? `a string matching /${node.pattern}/` : 'a string'
     }
 
     case 'integer': {

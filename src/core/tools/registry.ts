@@ -58,14 +58,26 @@ export class ToolRegistry {
     return this.tools.get(canonicalToolName(name))
   }
 
+  /**
+   * In one fixed order on every start, whatever order plugins answered or MCP servers came up
+   * in (a different order defeats the provider's prompt cache): the host's own tools as
+   * registered (built-ins in `builtinTools` order), then contributed ones by plugin, then name.
+   */
   list(): RegisteredTool[] {
-    return [...this.tools.values()]
+    const tools = [...this.tools.values()]
+    const contributed = tools
+      .filter((tool) => tool.origin !== undefined)
+      .sort((a, b) => byCodePoint(a.origin!, b.origin!) || byCodePoint(a.definition.name, b.definition.name))
+    return [...tools.filter((tool) => tool.origin === undefined), ...contributed]
   }
 
   specs(): ModelToolSpec[] {
     return this.list().map(({definition: {description, inputSchema, name}}) => ({description, inputSchema, name}))
   }
 }
+
+// Not localeCompare: the order must not depend on the machine's locale.
+const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 /**
  * Whether a tool's own `mutating: false` may be believed. A plugin the user installed could

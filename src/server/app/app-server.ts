@@ -116,7 +116,10 @@ export class AppServer {
       },
       'session/start': async (connection, params) => this.open(connection, params),
       'tools/list': async (connection, {sessionId}) => ({
-        tools: this.running(connection, sessionId).session.toolSpecs(),
+        // The protocol's tool has no source (its schema allows no other field).
+        tools: this.running(connection, sessionId)
+          .session.toolSpecs()
+          .map(({source: _source, ...tool}) => tool),
       }),
       'turn/interrupt': async (connection, {sessionId}) => ({
         interrupted: this.running(connection, sessionId).interrupt(),
