@@ -2,6 +2,7 @@ import type {AgentSession, Prompter, ToolScope} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 
+import {subagentsOf} from '../adapters/agent-session/index.js'
 import {addMemoryNote, type MemoryFile} from '../adapters/memory-notes.js'
 import {AgentRunError} from '../core/errors.js'
 import {wrapPlain} from '../core/markdown/wrap.js'
@@ -177,6 +178,7 @@ export class ChatSession {
     this.opening = opening.then(
       ({earlier, session}) => {
         this.session = session
+        subagentsOf(session)?.watch((progress) => this.view.subagent(progress))
         if (earlier.length > 0) this.print(earlier.join('\n'))
         this.updateStatus()
         this.draw()
@@ -487,6 +489,7 @@ export class ChatSession {
         held: this.view.held,
         partial: this.view.partial,
         todos: this.view.liveTodos,
+        subagents: this.view.liveSubagents,
         menu: this.keys.menuLines(style, this.region.width),
         mode: modeLabel(this.mode),
         question: [...this.questions.lines, ...this.choice.lines(style)],

@@ -24,7 +24,7 @@ import {readProjectInstructions, readUserMemory} from '../project-instructions.j
 import {createPrompter} from '../prompt/index.js'
 import {readSessionEnvironment} from '../session-environment.js'
 import {makeStyle} from '../style.js'
-import {BackgroundProcesses, builtinTools} from '../tools/index.js'
+import {BackgroundProcesses, builtinTools, customSubagents, Subagents, subagentTypes} from '../tools/index.js'
 import {RunInterrupts} from './interrupts.js'
 import {modelClient, type SessionModel} from './model-client.js'
 import {protectedRules} from './protected-rules.js'
@@ -93,7 +93,15 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     judge: (url: string) =>
       verdictPolicy.evaluate('web_fetch', {kind: 'fetch', mutating: false, subject: {kind: 'url', url}}),
   }
-  for (const tool of builtinTools({exec: {background, envPassthrough: config.exec?.env_passthrough}, webFetch}))
+  const subagents = new Subagents()
+  // The task tool starts children of the session made below, once it is.
+  const opened: {session?: AgentSessionNode} = {}
+  // Project agent files count once the project is trusted (its digest covers them), as its hooks do.
+  const projectTrusted = loaded.trust.inert.agents.length === 0
+  const types = subagentTypes(await customSubagents({configDir, projectRoot, projectTrusted}, warn))
+  for (const warning of types.warnings) warn(warning)
+  const task = {parent: () => opened.session!, subagents, types: types.types}
+  for (const tool of builtinTools({exec: {background, envPassthrough: config.exec?.env_passthrough}, task, webFetch}))
     registry.register(tool, 'builtin')
   const contributed = options.cliConfig
     ? await collectContributions(
@@ -173,7 +181,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   const hiddenPaths = await Promise.all(
     [configDir, dataDir, ...(options.hiddenPaths ?? [])].map((path) => canonicalize(path)),
   )
-  return new AgentSessionNode(
+  opened.session = new AgentSessionNode(
     {
       background,
       prompt,
@@ -188,6 +196,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       permissions,
       recording,
       registry,
+      subagents,
       verdictPolicy,
       warn,
     },
@@ -199,4 +208,5 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       tools: scope.names,
     },
   )
+  return opened.session
 }

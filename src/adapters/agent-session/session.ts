@@ -36,6 +36,7 @@ import {scopedToolNames} from '../../core/tools/scope.js'
 import type {PluginAnswer} from '../plugin-host.js'
 import {loadPrices} from '../prices.js'
 import type {BackgroundProcesses} from '../tools/background-processes.js'
+import type {Subagents} from '../tools/subagents.js'
 import {resolveToolPath} from '../tools/workspace-path.js'
 import {type CliTracing, configureCliTracing} from '../tracing-exporter.js'
 import type {RunInterrupts} from './interrupts.js'
@@ -69,6 +70,8 @@ export interface SessionParts {
   verdictPolicy: PermissionPolicy
   recording: SessionRecording
   registry: ToolRegistry
+  /** The children its `task` calls start, the children's own included. */
+  subagents: Subagents
   warn(message: string): void
 }
 
@@ -139,6 +142,11 @@ export class AgentSessionNode implements AgentSession {
   /** The commands its exec calls run in the background (the chat's `/bashes`). */
   get background(): BackgroundProcesses {
     return this.parts.background
+  }
+
+  /** The children its `task` calls run (the chat folds each into a line). */
+  get subagents(): Subagents {
+    return this.parts.subagents
   }
 
   async run(prompt: string, options: AgentRunOptions = {}): Promise<AgentRunResult> {
@@ -383,6 +391,11 @@ export class AgentSessionNode implements AgentSession {
 /** A session's background commands; undefined for one not opened here (a library caller's own). */
 export function backgroundOf(session: AgentSession): BackgroundProcesses | undefined {
   return session instanceof AgentSessionNode ? session.background : undefined
+}
+
+/** A session's `task` children; undefined for one not opened here. */
+export function subagentsOf(session: AgentSession): Subagents | undefined {
+  return session instanceof AgentSessionNode ? session.subagents : undefined
 }
 
 function attempt(status: () => string | undefined): string | undefined {

@@ -10,6 +10,7 @@ import {fsList} from './fs-list.js'
 import {fsMultiEdit} from './fs-multi-edit.js'
 import {fsRead} from './fs-read.js'
 import {fsWrite} from './fs-write.js'
+import {type TaskOptions, taskTool} from './task.js'
 import {todoWrite} from './todo-write.js'
 import {type WebFetchOptions, webFetchTool} from './web-fetch.js'
 
@@ -22,6 +23,9 @@ export {fsList, type FsListInput} from './fs-list.js'
 export {fsMultiEdit, type FsMultiEditInput} from './fs-multi-edit.js'
 export {fsRead, type FsReadInput} from './fs-read.js'
 export {fsWrite, type FsWriteInput} from './fs-write.js'
+export {BUILTIN_SUBAGENTS, customSubagents, type SubagentType, subagentTypes} from './subagent-types.js'
+export {type SubagentProgress, Subagents} from './subagents.js'
+export {TASK_TOOL, type TaskInput, type TaskOptions, taskTool} from './task.js'
 export {todoWrite, type TodoWriteInput} from './todo-write.js'
 export {type WebFetchInput, type WebFetchOptions, webFetchTool} from './web-fetch.js'
 
@@ -29,7 +33,9 @@ export {type WebFetchInput, type WebFetchOptions, webFetchTool} from './web-fetc
  * The built-in tools, in the order the model is told about them. Each is typed by its own input:
  * the executor validates a call against `inputSchema` before `execute` sees it.
  */
-export function builtinTools(options: {exec?: ExecOptions; webFetch?: WebFetchOptions} = {}): ToolDefinition[] {
+export function builtinTools(
+  options: {exec?: ExecOptions; webFetch?: WebFetchOptions; task?: TaskOptions} = {},
+): ToolDefinition[] {
   // The session passes its own, to end them when it closes.
   const background = options.exec?.background ?? new BackgroundProcesses()
   return [
@@ -45,5 +51,7 @@ export function builtinTools(options: {exec?: ExecOptions; webFetch?: WebFetchOp
     execKillTool(background),
     webFetchTool(options.webFetch),
     todoWrite,
+    // Only a session can start children of itself.
+    ...(options.task ? [taskTool(options.task)] : []),
   ]
 }

@@ -55,6 +55,8 @@ export const DEFAULT_PERMISSION_RULES: ReadonlyArray<Omit<DefaultPermissionRule,
   ...['fs_read', 'fs_list', 'fs_glob', 'fs_grep'],
   // The plan the user sees: it changes nothing outside the conversation.
   'todo_write',
+  // A subagent changes nothing itself: each call its child makes is judged by these same rules.
+  'task',
   ...['git_status', 'git_diff', 'git_log'],
   ...['lsp_diagnostics', 'lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols'],
 ].map((pattern) => ({mode: 'allow', pattern}))
