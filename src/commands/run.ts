@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
-import {openAgentSession} from '../adapters/agent-session/index.js'
+import {openAgentSession, subagentsOf} from '../adapters/agent-session/index.js'
 import {loadPrices} from '../adapters/prices.js'
 import {HanzoCommand} from '../cli/base-command.js'
 import {type OutputFormat, RunOutput} from '../cli/run-output.js'
@@ -120,6 +120,7 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
         summary,
         {verbose: flags.verbose},
       )
+      subagentsOf(session)?.watch((progress) => output.subagent(progress))
       const exitCode = await runTask(session, prompt, output, {maxOutputTokens: loaded.config.max_output_tokens, warn})
       if (exitCode !== 0) this.exit(exitCode)
     } finally {

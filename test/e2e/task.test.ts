@@ -53,7 +53,9 @@ describe('the task tool: subagents the model calls', () => {
     })
     expect(result.exitCode, result.stderr).toBe(0)
     expect(result.stdout).toBe('It is in config.ts.')
-    expect(result.stderr).toContain('task explore: look into where the loader is')
+    // Its call's line when it starts, its own line when it ends.
+    expect(result.stderr).toContain('⏺ task explore: look into where the loader is')
+    expect(result.stderr).toContain('⎿ task explore: look into where the loader is · 1 tool use · done')
   })
 
   it('runs two children of one turn side by side: both first requests arrive before either answers', async () => {
@@ -82,6 +84,8 @@ describe('the task tool: subagents the model calls', () => {
     const parent = JSON.stringify(messages(requests[5]))
     expect(parent).toContain('first answer')
     expect(parent).toContain('second answer')
+    expect(result.stderr).toContain('⎿ task general: look into part one · 1 tool use · done')
+    expect(result.stderr).toContain('⎿ task general: look into part two · 1 tool use · done')
   })
 
   it("refuses a child the tool its parent's rules deny, and never offers a child the task tool", async () => {
