@@ -4,6 +4,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 
 import type {Script} from '../../src/testing/fake-model/script.js'
 import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
+import {StdioClient} from '../helpers/app-server-client.js'
 import {runCli, useSandboxDirs} from '../helpers/cli.js'
 
 const task = (prompt: string, extra: Record<string, unknown> = {}) => ({
@@ -113,6 +114,30 @@ describe('the task tool: subagents the model calls', () => {
     const child = JSON.stringify(messages(requests[2]))
     expect(child).toContain("task is not one of this session's tools")
     expect(result.stdout).toBe('The tests cannot run.')
+  })
+
+  it("shows the app server each child's start and end as its task call's item, the answer in its result", async () => {
+    const script = join(dirs.box.home, 'task.json')
+    const turns = [
+      {tool_calls: [task('the loader', {subagent_type: 'explore'})]},
+      {expect: {system_contains: 'You are a subagent'}, text: 'In config.ts.'},
+      {expect: {tool_result_contains: 'In config.ts.'}, text: 'Found it.'},
+    ]
+    writeFileSync(script, JSON.stringify({model: 'fake-model', turns}))
+    const client = new StdioClient(['--fake-model', script], {cwd: dirs.project, env: dirs.box.env})
+    await client.request('initialize', {clientInfo: {name: 'test'}})
+    const {sessionId} = (await client.request('session/start', {cwd: dirs.project, model: 'fake-model'})).result
+    const {turnId} = (await client.request('turn/start', {input: 'find the loader', sessionId})).result
+    await client.next('turn/completed', (p) => p.turnId === turnId)
+    const item = (method: string) =>
+      client.all(method, (p) => p.turnId === turnId && p.item.type === 'tool_call').map((m) => m.params.item)
+    expect(item('item/started')).toEqual([
+      expect.objectContaining({name: 'task', title: 'explore: look into the loader'}),
+    ])
+    const [completed] = item('item/completed')
+    expect(completed).toMatchObject({name: 'task', title: 'explore: look into the loader'})
+    expect(JSON.stringify(completed)).toContain('In config.ts.')
+    await client.close()
   })
 
   it("offers the project's agents from .hanzo/agents only once the project is trusted", async () => {
