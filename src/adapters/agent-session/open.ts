@@ -100,7 +100,8 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   const projectTrusted = loaded.trust.inert.agents.length === 0
   const types = subagentTypes(await customSubagents({configDir, projectRoot, projectTrusted}, warn))
   for (const warning of types.warnings) warn(warning)
-  const task = {parent: () => opened.session!, subagents, types: types.types}
+  // A session of tools only (`mcp serve`) has no model for a child to ask.
+  const task = options.model === false ? undefined : {parent: () => opened.session!, subagents, types: types.types}
   for (const tool of builtinTools({exec: {background, envPassthrough: config.exec?.env_passthrough}, task, webFetch}))
     registry.register(tool, 'builtin')
   const contributed = options.cliConfig
