@@ -129,7 +129,7 @@ describe('the task tool: subagents the model calls', () => {
     const {sessionId} = (await client.request('session/start', {cwd: dirs.project, model: 'fake-model'})).result
     const {turnId} = (await client.request('turn/start', {input: 'find the loader', sessionId})).result
     await client.next('turn/completed', (p) => p.turnId === turnId)
-    const item = (method: string) =>
+    const item = (method: 'item/started' | 'item/completed') =>
       client.all(method, (p) => p.turnId === turnId && p.item.type === 'tool_call').map((m) => m.params.item)
     expect(item('item/started')).toEqual([
       expect.objectContaining({name: 'task', title: 'explore: look into the loader'}),
