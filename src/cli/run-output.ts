@@ -3,6 +3,7 @@ import type {ChalkInstance} from 'chalk'
 
 import type {TodoItem} from '@hanzo-dev/sdk'
 
+import type {SubagentProgress} from '../adapters/tools/subagents.js'
 import type {AgentEvent} from '../core/agent/loop.js'
 import type {RunResult} from '../core/agent/runner.js'
 import type {Usage} from '../core/agent/types.js'
@@ -10,6 +11,7 @@ import {type Prices, requestCost, type TurnUsage, type UsageTotals} from '../cor
 import type {ReplyPrinter} from './reply-printer.js'
 import type {LiveOutput} from './run-live.js'
 import {planSoFar} from './todo-lines.js'
+import {subagentLine} from './subagent-line.js'
 import {callLine, compactionLine, isCallItem, toolResultLines} from './tool-result-lines.js'
 
 export type OutputFormat = 'text' | 'json' | 'stream-json'
@@ -194,6 +196,13 @@ export class RunOutput {
   }
 
   /** `text` on `stream`, above what is live on a terminal. */
+  /** Text output: a `task` child's line when it ends (its call's line said it started), children in parallel each their own. */
+  subagent(progress: SubagentProgress): void {
+    if (this.format !== 'text' || progress.status === 'running') return
+    this.endTextLine()
+    this.write(this.streams.stderr, `${subagentLine(progress, this.streams.style)}\n`)
+  }
+
   private write(stream: NodeJS.WritableStream, text: string): void {
     if (this.streams.live) this.streams.live.write(stream, text)
     else stream.write(text)

@@ -3,7 +3,7 @@ import * as Flags from '@oclif/core/flags'
 
 import type {TodoItem} from '@hanzo-dev/sdk'
 
-import {openAgentSession} from '../adapters/agent-session/index.js'
+import {openAgentSession, subagentsOf} from '../adapters/agent-session/index.js'
 import {loadPrices} from '../adapters/prices.js'
 import {SessionStore} from '../adapters/session-store.js'
 import {HanzoCommand} from '../cli/base-command.js'
@@ -129,6 +129,7 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
         summary,
         {verbose: flags.verbose},
       )
+      subagentsOf(session)?.watch((progress) => output.subagent(progress))
       const plan = flags.continue || flags.resume ? await this.savedPlan(session.id) : []
       const exitCode = await runTask(session, prompt, output, {
         maxOutputTokens: loaded.config.max_output_tokens,

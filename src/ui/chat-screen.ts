@@ -15,6 +15,8 @@ export interface ScreenState {
   question: string[]
   /** The plan's lines (todo_write), while a turn runs. */
   todos?: readonly string[]
+  /** A line per `task` child running. */
+  subagents?: readonly string[]
   /** A spinner line while the model thinks or a tool runs. */
   busy?: string
   /** Prompts waiting for the running one to end. */
@@ -47,6 +49,7 @@ export function drawScreen(
   if (state.held) lines.push(style.dim(state.held))
   if (state.partial) lines.push(state.partial)
   lines.push(...(state.todos ?? []))
+  lines.push(...(state.subagents ?? []))
   if (state.busy) lines.push(style.cyan(state.busy))
   for (const text of state.queued ?? []) lines.push(style.dim(`Queued: ${oneLine(text, 80)}`))
   lines.push(...state.question)

@@ -2,6 +2,7 @@ import type {AgentSession, ImagePart, Prompter, TodoItem, ToolScope} from '@hanz
 import type {ChalkInstance} from 'chalk'
 import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 
+import {subagentsOf} from '../adapters/agent-session/index.js'
 import {addMemoryNote, type MemoryFile} from '../adapters/memory-notes.js'
 import {AgentRunError} from '../core/errors.js'
 import {wrapPlain} from '../core/markdown/wrap.js'
@@ -184,6 +185,7 @@ export class ChatSession {
     this.opening = opening.then(
       ({session, ...past}) => {
         this.session = session
+        subagentsOf(session)?.watch((progress) => this.view.subagent(progress))
         this.showPast(past)
         this.updateStatus()
         this.draw()
@@ -252,6 +254,7 @@ export class ChatSession {
    */
   switchTo(session: AgentSession, past?: Earlier): void {
     this.session = session
+    subagentsOf(session)?.watch((progress) => this.view.subagent(progress))
     this.fresh = false
     this.context.splice(0)
     this.meter.reset()
@@ -507,6 +510,7 @@ export class ChatSession {
         held: this.view.held,
         partial: this.view.partial,
         todos: this.view.liveTodos,
+        subagents: this.view.liveSubagents,
         menu: this.keys.menuLines(style, this.region.width),
         mode: modeLabel(this.mode),
         question: [...this.questions.lines, ...this.choice.lines(style)],

@@ -1,7 +1,9 @@
 import type {AgentEvent, TodoItem, Usage} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 
+import type {SubagentProgress} from '../adapters/tools/subagents.js'
 import type {ReplyPrinter} from '../cli/reply-printer.js'
+import {subagentLine} from '../cli/subagent-line.js'
 import {planSoFar, todoLines} from '../cli/todo-lines.js'
 import {callLine, compactionLine, isCallItem, toolResultLines} from '../cli/tool-result-lines.js'
 import type {BusyLine} from './busy-line.js'
@@ -21,7 +23,8 @@ export interface TurnViewHost {
  * How a turn shows in the chat: the reply's finished lines above the prompt (markdown rendered),
  * its unfinished line and held-back block in the live region, a line per tool call and its result,
  * and the spinner between them. The plan (todo_write) is printed with its call each time it
- * changes, and shown in the live region while a turn runs.
+ * changes, and shown in the live region while a turn runs; so is each `task` child, folded
+ * into one line that counts its tool uses.
  */
 export class TurnView {
   /** The line the reply is still writing, and what it holds back until a block is complete. */
@@ -29,6 +32,8 @@ export class TurnView {
   held?: string
   /** The session's plan as the model last left it: it lasts from turn to turn. */
   private todos: readonly TodoItem[] = []
+  /** The `task` children running, by id: a line each in the live region until it ends. */
+  private readonly subagents = new Map<number, SubagentProgress>()
   private running = false
   private reply?: ReplyPrinter
   /** Loaded after the prompt is drawn: the markdown renderer's highlighter is not worth a slower start. */
@@ -60,6 +65,23 @@ export class TurnView {
   /** The plan's lines for the live region: while a turn runs, and the model keeps one. */
   get liveTodos(): string[] {
     return this.running && this.todos.length > 0 ? todoLines(this.todos, this.host.style) : []
+  }
+
+  /** The running children's lines for the live region. */
+  get liveSubagents(): string[] {
+    return [...this.subagents.values()].map((progress) => subagentLine(progress, this.host.style))
+  }
+
+  /** A child started, used a tool or ended: an ended one's line is printed for good. */
+  subagent(progress: SubagentProgress): void {
+    if (progress.status === 'running') this.subagents.set(progress.id, progress)
+    else {
+      this.subagents.delete(progress.id)
+      this.end()
+      this.host.print(subagentLine(progress, this.host.style))
+    }
+
+    this.host.draw()
   }
 
   onEvent(event: AgentEvent): void {

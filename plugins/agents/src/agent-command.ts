@@ -2,7 +2,7 @@ import type {Host, OutputFormat} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 
-import {PERMISSION_MODES, type PermissionMode, type ToolScope} from './agent-file.js'
+import {PERMISSION_MODES, type PermissionMode, type ToolScope} from '@hanzo-dev/sdk/agent-files'
 import type {AgentSessionLike} from './agent-session.js'
 import {agentHost} from './host.js'
 import {StageOutput} from './stage-output.js'

@@ -1,5 +1,5 @@
 import type {AgentSessionLike, StageEvent, StageRunResult} from './agent-session.js'
-import type {AgentDefinition, ToolScope} from './agent-file.js'
+import type {AgentDefinition, ToolScope} from '@hanzo-dev/sdk/agent-files'
 import {type ChangeSet, workspaceChanges} from './changes.js'
 import {parseReview, type Review} from './review.js'
 import {AUTO_PROMPT, REVIEW_PROMPT, type Stage, STAGE_PROMPTS} from './stage-prompts.js'
@@ -40,7 +40,7 @@ export function runStage(
   )
 }
 
-/** A custom agent (agent-file.ts) on `session`: its system prompt, tools and model. */
+/** A custom agent (@hanzo-dev/sdk/agent-files) on `session`: its system prompt, tools and model. */
 export function runAgent(
   session: AgentSessionLike,
   agent: AgentDefinition,

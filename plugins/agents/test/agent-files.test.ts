@@ -3,8 +3,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import {useSandboxDirs} from '../../../test/helpers/cli.js'
-import {AgentFileError, parseAgentFile} from '../src/agent-file.js'
-import {agentDirs, loadAgents} from '../src/agent-loader.js'
+import {agentDirs, AgentFileError, loadAgents, parseAgentFile} from '@hanzo-dev/sdk/agent-files'
 import {parseFrontMatter} from '@hanzo-dev/sdk/front-matter'
 
 const thrown = (f: () => unknown): Error => {

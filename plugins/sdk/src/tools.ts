@@ -75,6 +75,12 @@ export interface ToolDefinition<I = Record<string, unknown>> {
   description: string
   inputSchema: JsonSchema
   mutating: boolean
+  /**
+   * Its calls may run side by side with the turn's other calls though it is mutating, because
+   * what it changes it changes through calls of its own, each checked in turn (a subagent's).
+   * Honoured for hanzo-dev's own tools only.
+   */
+  concurrent?: boolean
   /** `other` when absent. An `edit` tool whose subject is a path is held to the protected files, as `fs_write` is. */
   kind?: ToolKind
   /**

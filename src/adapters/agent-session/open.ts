@@ -27,7 +27,7 @@ import {createPrompter} from '../prompt/index.js'
 import {readSessionEnvironment} from '../session-environment.js'
 import {discoverSkills} from '../skills.js'
 import {makeStyle} from '../style.js'
-import {BackgroundProcesses, builtinTools} from '../tools/index.js'
+import {BackgroundProcesses, builtinTools, customSubagents, Subagents, subagentTypes} from '../tools/index.js'
 import {RunInterrupts} from './interrupts.js'
 import {modelClient, type SessionModel} from './model-client.js'
 import {protectedRules} from './protected-rules.js'
@@ -96,6 +96,15 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     judge: (url: string) =>
       verdictPolicy.evaluate('web_fetch', {kind: 'fetch', mutating: false, subject: {kind: 'url', url}}),
   }
+  const subagents = new Subagents()
+  // The task tool starts children of the session made below, once it is.
+  const opened: {session?: AgentSessionNode} = {}
+  // Project agent files count once the project is trusted (its digest covers them), as its hooks do.
+  const projectTrusted = loaded.trust.inert.agents.length === 0
+  const types = subagentTypes(await customSubagents({configDir, projectRoot, projectTrusted}, warn))
+  for (const warning of types.warnings) warn(warning)
+  // A session of tools only (`mcp serve`) has no model for a child to ask.
+  const task = options.model === false ? undefined : {parent: () => opened.session!, subagents, types: types.types}
   const webSearch = config.web_search && {
     env,
     // The credential a run against Hanzo would carry, looked up when the model first searches.
@@ -126,6 +135,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   const tools = builtinTools({
     exec: {background, envPassthrough: config.exec?.env_passthrough},
     skills,
+    task,
     webFetch,
     ...(webSearch ? {webSearch} : {}),
   })
@@ -200,7 +210,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   const hiddenPaths = await Promise.all(
     [configDir, dataDir, ...(options.hiddenPaths ?? [])].map((path) => canonicalize(path)),
   )
-  return new AgentSessionNode(
+  opened.session = new AgentSessionNode(
     {
       background,
       prompt,
@@ -216,6 +226,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       recording,
       registry,
       skills,
+      subagents,
       verdictPolicy,
       warn,
     },
@@ -227,4 +238,5 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       tools: scope.names,
     },
   )
+  return opened.session
 }

@@ -37,6 +37,7 @@ import {scopedToolNames, unknownToolEntry} from '../../core/tools/scope.js'
 import type {PluginAnswer} from '../plugin-host.js'
 import {loadPrices} from '../prices.js'
 import type {BackgroundProcesses} from '../tools/background-processes.js'
+import type {Subagents} from '../tools/subagents.js'
 import {resolveToolPath} from '../tools/workspace-path.js'
 import type {Skill} from '../skills.js'
 import {type CliTracing, configureCliTracing} from '../tracing-exporter.js'
@@ -73,6 +74,8 @@ export interface SessionParts {
   verdictPolicy: PermissionPolicy
   recording: SessionRecording
   registry: ToolRegistry
+  /** The children its `task` calls start, the children's own included. */
+  subagents: Subagents
   warn(message: string): void
 }
 
@@ -151,6 +154,11 @@ export class AgentSessionNode implements AgentSession {
 
   get skills(): readonly Skill[] {
     return this.parts.skills
+  }
+
+  /** The children its `task` calls run (the chat folds each into a line). */
+  get subagents(): Subagents {
+    return this.parts.subagents
   }
 
   async run(prompt: string, options: AgentRunOptions = {}): Promise<AgentRunResult> {
@@ -404,6 +412,11 @@ export function backgroundOf(session: AgentSession): BackgroundProcesses | undef
 /** The skills a session's `skill` tool loads (the chat's `/skills`); none for one not opened here. */
 export function skillsOf(session: AgentSession): readonly Skill[] {
   return session instanceof AgentSessionNode ? session.skills : []
+}
+
+/** A session's `task` children; undefined for one not opened here. */
+export function subagentsOf(session: AgentSession): Subagents | undefined {
+  return session instanceof AgentSessionNode ? session.subagents : undefined
 }
 
 function attempt(status: () => string | undefined): string | undefined {

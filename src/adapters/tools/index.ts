@@ -12,6 +12,7 @@ import {fsRead} from './fs-read.js'
 import {fsWrite} from './fs-write.js'
 import type {Skill} from '../skills.js'
 import {skillTool} from './skill.js'
+import {type TaskOptions, taskTool} from './task.js'
 import {todoWrite} from './todo-write.js'
 import {type WebFetchOptions, webFetchTool} from './web-fetch.js'
 import {type WebSearchOptions, webSearchTool} from './web-search.js'
@@ -26,6 +27,9 @@ export {fsMultiEdit, type FsMultiEditInput} from './fs-multi-edit.js'
 export {fsRead, type FsReadInput} from './fs-read.js'
 export {fsWrite, type FsWriteInput} from './fs-write.js'
 export {type SkillInput, skillTool} from './skill.js'
+export {BUILTIN_SUBAGENTS, customSubagents, type SubagentType, subagentTypes} from './subagent-types.js'
+export {type SubagentProgress, Subagents} from './subagents.js'
+export {TASK_TOOL, type TaskInput, type TaskOptions, taskTool} from './task.js'
 export {todoWrite, type TodoWriteInput} from './todo-write.js'
 export {type WebFetchInput, type WebFetchOptions, webFetchTool} from './web-fetch.js'
 export {type WebSearchInput, type WebSearchOptions, webSearchTool} from './web-search.js'
@@ -41,6 +45,7 @@ export function builtinTools(
     webFetch?: WebFetchOptions
     webSearch?: WebSearchOptions
     skills?: readonly Skill[]
+    task?: TaskOptions
   } = {},
 ): ToolDefinition[] {
   // The session passes its own, to end them when it closes.
@@ -61,5 +66,7 @@ export function builtinTools(
     todoWrite,
     // Absent without skills: a tool with nothing to load would cost its schema on every request.
     ...(options.skills?.length ? [skillTool(options.skills)] : []),
+    // Only a session can start children of itself.
+    ...(options.task ? [taskTool(options.task)] : []),
   ]
 }

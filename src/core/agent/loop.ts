@@ -24,8 +24,8 @@ export type {AgentEvent, LoopStop} from '@hanzo-dev/sdk'
 
 export interface LoopOptions {
   client: ApiClient
-  /** Runs the calls; `isMutating` (the ToolPipeline has it) lets read-only calls run side by side. */
-  executor: ToolExecutor & {isMutating?(name: string): boolean}
+  /** Runs the calls; `runsAlone` (the ToolPipeline has it) lets read-only and concurrent calls run side by side. */
+  executor: ToolExecutor & {runsAlone?(name: string): boolean}
   /** A function when the tools may change between model requests (an MCP server that arrives late). */
   tools: readonly ModelToolSpec[] | (() => readonly ModelToolSpec[])
   model: string
@@ -241,8 +241,8 @@ async function streamReply(history: readonly Message[], options: LoopOptions, us
 }
 
 /**
- * Read-only calls next to each other run side by side; a mutating call runs alone, after the
- * ones before it. Results come back in call order.
+ * Read-only (and concurrent) calls next to each other run side by side; a mutating call runs
+ * alone, after the ones before it. Results come back in call order.
  */
 async function runToolCalls(
   calls: readonly ToolCallRequest[],
@@ -256,8 +256,7 @@ async function runToolCalls(
   }
 
   for (const call of calls) {
-    const mutating = options.executor.isMutating?.(call.name) ?? true
-    if (mutating) {
+    if (options.executor.runsAlone?.(call.name) ?? true) {
       await flush()
       results.push(await runToolCall(call, options))
     } else {

@@ -57,6 +57,8 @@ export const DEFAULT_PERMISSION_RULES: ReadonlyArray<Omit<DefaultPermissionRule,
   'todo_write',
   // Reads only the skill folders the user installed or trusted, never the workspace.
   'skill',
+  // A subagent changes nothing itself: each call its child makes is judged by these same rules.
+  'task',
   ...['git_status', 'git_diff', 'git_log'],
   ...['lsp_diagnostics', 'lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols'],
 ].map((pattern) => ({mode: 'allow', pattern}))

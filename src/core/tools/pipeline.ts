@@ -56,10 +56,16 @@ export class ToolPipeline implements ToolExecutor {
     this.run = (options.middleware ?? []).reduceRight<ToolExecutorFn>((next, m) => m.wrap(next), execute)
   }
 
-  /** Whether a call must wait for the calls before it (unknown tools count as mutating). */
+  /** Whether a call counts as a change to the permission policy (unknown and untrusted tools do). */
   isMutating(name: string): boolean {
     const tool = this.options.registry.get(name)
     return !tool || !trusted(tool) || tool.definition.mutating
+  }
+
+  /** Whether a call must wait for the calls before it and hold back the ones after it. */
+  runsAlone(name: string): boolean {
+    const tool = this.options.registry.get(name)
+    return this.isMutating(name) && !(tool?.definition.concurrent && trusted(tool))
   }
 
   describe(name: string, input: Record<string, unknown>): CallDescription | undefined {

@@ -7,7 +7,7 @@ import type {AgentSpanData, FunctionSpanData, GenerationSpanData, SpanError} fro
 /** The loop's two ports, which the spans are taken from: every model request and every tool call goes through them. */
 export interface TracedPorts {
   client: ApiClient
-  executor: ToolExecutor & {isMutating?(name: string): boolean}
+  executor: ToolExecutor & {runsAlone?(name: string): boolean}
 }
 
 export interface AgentRunTracer {
@@ -107,7 +107,7 @@ function tracedExecutor(executor: TracedPorts['executor'], agentSpan: Span): Tra
 
 /**
  * `target` with some members replaced and every other one still reaching it (methods bound to
- * it), so a port keeps whatever else its owner gave it (the ToolPipeline's `isMutating`, and
+ * it), so a port keeps whatever else its owner gave it (the ToolPipeline's `runsAlone`, and
  * members added later) exactly as the untraced run sees them.
  */
 function overriding<T extends object>(target: T, overrides: Partial<T>): T {

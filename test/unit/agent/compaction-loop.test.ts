@@ -38,7 +38,7 @@ function model(turns: StreamEvent[][], summaries: StreamEvent[][] = []) {
 function options(client: ApiClient, extra: Partial<LoopOptions> = {}): LoopOptions {
   return {
     client,
-    executor: {execute: async () => toolOk('r'.repeat(400)), isMutating: () => false},
+    executor: {execute: async () => toolOk('r'.repeat(400)), runsAlone: () => false},
     maxTurns: 10,
     model: 'm',
     sessionId: 's',

@@ -79,9 +79,9 @@ describe('PermissionPolicy', () => {
     tier,
   })
 
-  it('ships allow rules for the read-only built-ins (and the plan) and uses them when no defaults are given', () => {
+  it('ships allow rules for the read-only built-ins (and the plan, and task) and uses them when no defaults are given', () => {
     expect(DEFAULT_PERMISSION_RULES.map((r) => `${r.pattern}:${r.mode}`)).toEqual([
-      ...['fs_read', 'fs_list', 'fs_glob', 'fs_grep', 'todo_write', 'skill'].map((tool) => `${tool}:allow`),
+      ...['fs_read', 'fs_list', 'fs_glob', 'fs_grep', 'todo_write', 'skill', 'task'].map((tool) => `${tool}:allow`),
       ...['git_status', 'git_diff', 'git_log'].map((tool) => `${tool}:allow`),
       ...['lsp_diagnostics', 'lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols'].map(
         (tool) => `${tool}:allow`,

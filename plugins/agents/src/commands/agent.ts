@@ -4,8 +4,13 @@ import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 
 import {agentFlags} from '../agent-command.js'
-import {AgentFileError, type AgentDefinition} from '../agent-file.js'
-import {agentDirs, loadAgents, type LoadedAgents} from '../agent-loader.js'
+import {
+  type AgentDefinition,
+  agentDirs,
+  AgentFileError,
+  loadAgents,
+  type LoadedAgents,
+} from '@hanzo-dev/sdk/agent-files'
 import {agentHost} from '../host.js'
 import {runOneStage} from '../run-stage-command.js'
 import {runAgent} from '../stages.js'

@@ -1,9 +1,13 @@
-import type {SessionPermissionMode as PermissionMode, ToolScope} from '@hanzo-dev/sdk'
-import {basename} from 'node:path'
+import type {SessionPermissionMode as PermissionMode, ToolScope} from './agent-session.js'
+import {readdir, readFile, stat} from 'node:fs/promises'
+import {basename, join} from 'node:path'
 
-import {FrontMatterError, parseFrontMatter} from '@hanzo-dev/sdk/front-matter'
+import {FrontMatterError, parseFrontMatter} from './front-matter.js'
 
-export type {SessionPermissionMode as PermissionMode, ToolScope} from '@hanzo-dev/sdk'
+// Agent files (`<project>/.hanzo/agents/*.md`, the user's `agents` directory), one agent each: read
+// by the agents plugin's commands and by the `task` tool's custom subagents alike.
+
+export type {SessionPermissionMode as PermissionMode, ToolScope} from './agent-session.js'
 
 /** The permission modes of `--permission-mode`, for validating a file (the core's SESSION_PERMISSION_MODES; plugins cannot import it). */
 export const PERMISSION_MODES: readonly PermissionMode[] = ['prompt', 'allow-reads', 'deny', 'allow-all']
@@ -103,4 +107,68 @@ function toolScope(value: string | string[] | undefined, fail: (field: string, p
   if (bad !== undefined)
     fail('tools', `${JSON.stringify(bad)} is not a tool name (use all, read-only, none, or a list of tool names)`)
   return names
+}
+
+export interface AgentDirs {
+  /** `<project>/.hanzo/agents`: read only when the user trusts the project. */
+  project: string
+  /** `$XDG_CONFIG_HOME/hanzo/agents`: the user's own, always read. */
+  user: string
+  projectTrusted: boolean
+}
+
+export interface LoadedAgents {
+  /** By name; a project agent replaces a user agent of the same name, as project settings do. */
+  agents: AgentDefinition[]
+  /** The project's agent files left out because the project is not trusted. */
+  untrusted: string[]
+}
+
+export function agentDirs(projectRoot: string, configDir: string, projectTrusted: boolean): AgentDirs {
+  return {project: join(projectRoot, '.hanzo', 'agents'), projectTrusted, user: join(configDir, 'agents')}
+}
+
+/** Every agent file; the first malformed one is an {@link AgentFileError} naming it. */
+export async function loadAgents(dirs: AgentDirs): Promise<LoadedAgents> {
+  const user = await readDir(dirs.user, 'user')
+  const projectFiles = await agentFiles(dirs.project)
+  if (!dirs.projectTrusted) return {agents: user, untrusted: projectFiles}
+  const project = await readDir(dirs.project, 'project')
+  const byName = new Map(user.map((agent) => [agent.name, agent]))
+  for (const agent of project) byName.set(agent.name, agent)
+  return {agents: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), untrusted: []}
+}
+
+async function readDir(dir: string, source: AgentDefinition['source']): Promise<AgentDefinition[]> {
+  const seen = new Map<string, string>()
+  const agents: AgentDefinition[] = []
+  for (const file of await agentFiles(dir)) {
+    const agent = parseAgentFile(await readFile(file, 'utf8'), file, source)
+    const other = seen.get(agent.name)
+    if (other) throw new AgentFileError(file, `the name ${JSON.stringify(agent.name)} is taken by ${other}`, 'name')
+    seen.set(agent.name, file)
+    agents.push(agent)
+  }
+
+  return agents
+}
+
+/** The directory's `*.md` regular files (symlinks followed), sorted; none when it does not exist. */
+async function agentFiles(dir: string): Promise<string[]> {
+  let names: string[]
+  try {
+    names = await readdir(dir)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR')
+      return []
+    throw error
+  }
+
+  const files: string[] = []
+  for (const name of names.filter((n) => n.toLowerCase().endsWith('.md')).sort()) {
+    const path = join(dir, name)
+    if ((await stat(path).catch(() => undefined))?.isFile()) files.push(path)
+  }
+
+  return files
 }
