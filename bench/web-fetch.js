@@ -1,16 +1,15 @@
 #!/usr/bin/env node
 // web_fetch (from the built dist/) of an HTML page (1 MB by default, the issue's figure) served on
-// 127.0.0.1, against node-html-markdown (what web_fetch loads) converting the same HTML directly.
-// web_fetch converts only the first WEB_FETCH_HTML_CHARS of a page (the library's time grows faster
-// than the page), so the like-for-like case is the library on that prefix: the difference is the
-// request, the checks (address, rules) and the decoding. --whole adds the library on the whole
-// page, once (minutes at 1 MB). A report, not a test: read the ratio.
-// Usage: node bench/web-fetch.js [--kb N] [--runs N] [--whole]
+// 127.0.0.1, against turndown (what web_fetch loads, with GitHub tables) converting the same HTML
+// directly: the difference is the request, the checks (address, rules) and the decoding. A
+// report, not a test: read the ratio.
+// Usage: node bench/web-fetch.js [--kb N] [--runs N]
 import {existsSync} from 'node:fs'
 import {createServer} from 'node:http'
 import {join} from 'node:path'
 import {parseArgs} from 'node:util'
-import {NodeHtmlMarkdown} from 'node-html-markdown'
+import {tables} from '@joplin/turndown-plugin-gfm'
+import Turndown from 'turndown'
 
 import {quantile} from './measure.js'
 
@@ -20,9 +19,9 @@ if (!existsSync(tools)) {
   process.exit(1)
 }
 
-const {WEB_FETCH_HTML_CHARS, webFetchTool} = await import(tools)
+const {webFetchTool} = await import(tools)
 const {values} = parseArgs({
-  options: {kb: {default: '1024', type: 'string'}, runs: {default: '3', type: 'string'}, whole: {type: 'boolean'}},
+  options: {kb: {default: '1024', type: 'string'}, runs: {default: '3', type: 'string'}},
 })
 const kb = Number(values.kb)
 const runs = Number(values.runs)
@@ -62,9 +61,11 @@ const fetched = await time(async () => {
   if (result.is_error) throw new Error(result.error)
   return result.output
 })
-const prefix = page.slice(0, WEB_FETCH_HTML_CHARS)
-const direct = await time(async () => NodeHtmlMarkdown.translate(prefix))
-const whole = values.whole ? await time(async () => NodeHtmlMarkdown.translate(page), 1, false) : undefined
+// Set up as web_fetch sets it up (src/adapters/tools/web-fetch.ts).
+const turndown = new Turndown({bulletListMarker: '*', codeBlockStyle: 'fenced', headingStyle: 'atx'})
+turndown.use(tables)
+turndown.remove(['script', 'style', 'noscript', 'template'])
+const direct = await time(async () => turndown.turndown(page))
 server.close()
 
 console.log(
@@ -72,10 +73,8 @@ console.log(
 )
 console.log('| case | median ms | output chars | vs direct |')
 console.log('|---|---:|---:|---:|')
-const prefixKb = (prefix.length / 1024).toFixed(0)
 for (const [name, {median, size}] of [
-  [`node-html-markdown directly on the first ${prefixKb} KB (what web_fetch converts)`, direct],
-  ['web_fetch of the whole page (request, checks, conversion)', fetched],
-  ...(whole ? [['node-html-markdown directly on the whole page (one run)', whole]] : []),
+  ['turndown directly on the page (no request)', direct],
+  ['web_fetch of the page (request, checks, conversion)', fetched],
 ])
   console.log(`| ${name} | ${median.toFixed(1)} | ${size} | ${(median / direct.median).toFixed(2)}x |`)

@@ -33,6 +33,7 @@ In the order the model sees them, the same on every start: the built-in tools, t
       permissionMode: 'deny',
       session: {record: false},
       settings: loaded,
+      surfaceOnly: true,
       ...(flags.tools === undefined ? {} : {tools: parseToolScope(flags.tools)}),
       warn: (message) => void this.warn(message),
     })

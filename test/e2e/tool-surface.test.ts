@@ -45,6 +45,8 @@ describe('the tool surface: its order, hanzo-dev tools, --tools and tools.enable
     const surface = JSON.parse(result.stdout) as Surface
     const names = surface.tools.map((tool) => tool.name)
     expect(names.slice(0, BUILTINS.length)).toEqual(BUILTINS)
+    // A session with a model offers task too, though this one lists its tools without a model.
+    expect(names[BUILTINS.length]).toBe('task')
     expect(names.slice(BUILTINS.length).filter((name) => name.startsWith('git_'))).toEqual([
       'git_diff',
       'git_log',

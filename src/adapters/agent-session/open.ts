@@ -54,6 +54,11 @@ export interface OpenAgentSessionOptions extends AgentSessionOptions {
   settings?: LoadedConfig
   /** Where "allow for this session" is kept, when the caller lists it (the chat's `/permissions`): the session's own when left out. */
   approvals?: SessionApprovals
+  /**
+   * Opened only to list its surface (`hanzo-dev tools`) with `model: false`: the tools are those a
+   * session with a model would offer (`task` included), though nothing here can call them.
+   */
+  surfaceOnly?: boolean
 }
 
 /**
@@ -104,7 +109,10 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   const types = subagentTypes(await customSubagents({configDir, projectRoot, projectTrusted}, warn))
   for (const warning of types.warnings) warn(warning)
   // A session of tools only (`mcp serve`) has no model for a child to ask.
-  const task = options.model === false ? undefined : {parent: () => opened.session!, subagents, types: types.types}
+  const task =
+    options.model === false && !options.surfaceOnly
+      ? undefined
+      : {parent: () => opened.session!, subagents, types: types.types}
   const webSearch = config.web_search && {
     env,
     // The credential a run against Hanzo would carry, looked up when the model first searches.
