@@ -11,18 +11,6 @@ import {nodeConfigIO} from './config-io.js'
 /** Where the user's own command files are, below their config directory. */
 export const USER_COMMANDS_DIR = 'commands'
 
-/** Tool names of command files written for Claude Code, as this session names its tools. */
-const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = {
-  Bash: 'exec',
-  Edit: 'fs_edit',
-  Glob: 'fs_glob',
-  Grep: 'fs_grep',
-  LS: 'fs_list',
-  MultiEdit: 'fs_multi_edit',
-  Read: 'fs_read',
-  Write: 'fs_write',
-}
-
 export interface CommandFileDirs {
   projectRoot: string
   configDir: string
@@ -109,12 +97,12 @@ export function withArguments(body: string, args: string, argv: readonly string[
     .replaceAll(/\$([1-9])/g, (_, index: string) => argv[Number(index) - 1] ?? '')
 }
 
-/** `Read, Bash(git diff:*)` or a list: this session's tool names (a rule's parentheses name no tool). */
+/** `Read, Bash(git diff:*)` or a list: tool names or their aliases (a rule's parentheses name no tool). */
 function toolNames(value: string | string[]): string[] {
   const names = (Array.isArray(value) ? value : value.split(','))
     .map((entry) => entry.trim().replace(/\(.*\)$/, ''))
     .filter(Boolean)
-  return [...new Set(names.map((name) => CLAUDE_TOOL_NAMES[name] ?? name))]
+  return [...new Set(names)]
 }
 
 function firstLine(body: string): string {

@@ -76,6 +76,12 @@ export interface ToolDefinition<I = Record<string, unknown>> {
   inputSchema: JsonSchema
   mutating: boolean
   /**
+   * Other names a user may give it in a list of tools (`--tools`, a command file's
+   * `allowed-tools`, an agent file's `tools`): Claude Code's (`Read`), so files written for it
+   * work here. Never offered to the model, never matched by permission rules.
+   */
+  aliases?: readonly string[]
+  /**
    * Its calls may run side by side with the turn's other calls though it is mutating, because
    * what it changes it changes through calls of its own, each checked in turn (a subagent's).
    * Honoured for hanzo-dev's own tools only.

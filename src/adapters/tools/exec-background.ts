@@ -44,6 +44,7 @@ export async function startInBackground(
 export function execOutputTool(processes: BackgroundProcesses): ToolDefinition<{id: string; wait_ms?: number}> {
   return {
     name: 'exec_output',
+    aliases: ['BashOutput'],
     description: `A background command's output (stdout and stderr) since the last read, the first and last ${BACKGROUND_MAX_UNREAD_BYTES / 2 / 1024} KB of it, and whether it runs or its exit code.`,
     inputSchema: objectSchema(
       {
@@ -74,6 +75,7 @@ export function execOutputTool(processes: BackgroundProcesses): ToolDefinition<{
 export function execKillTool(processes: BackgroundProcesses): ToolDefinition<{id: string}> {
   return {
     name: 'exec_kill',
+    aliases: ['KillShell', 'KillBash'],
     description: 'End a background command and every process it started.',
     inputSchema: objectSchema({id: {type: 'string', minLength: 1, description: 'The id exec gave.'}}, ['id']),
     mutating: true,

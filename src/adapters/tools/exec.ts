@@ -52,6 +52,7 @@ export function execTool(options: ExecOptions = {}): ToolDefinition<ExecInput> {
 
 export const exec: ToolDefinition<ExecInput> = {
   name: 'exec',
+  aliases: ['Bash'],
   description: [
     'Run a shell command (bash -c, or sh -c where bash is missing) in the workspace root, with no input (stdin is closed) and no terminal.',
     'The result gives the exit code (or the signal that ended it), then stdout and stderr, each labelled; a non-zero exit code is reported, not treated as a failure of the tool.',

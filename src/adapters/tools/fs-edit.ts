@@ -19,6 +19,7 @@ export type FsEditInput = StringEdit & {path: string}
 
 export const fsEdit: ToolDefinition<FsEditInput> = {
   name: 'fs_edit',
+  aliases: ['Edit'],
   description: [
     'Edit a text file in the workspace by exact string replacement: old_string is replaced by new_string, and the result is a unified diff of the change.',
     'old_string must match the file exactly, whitespace and indentation included (copy it from fs_read output without the line-number prefix), and must occur exactly once unless replace_all is true:',

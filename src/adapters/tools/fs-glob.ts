@@ -28,6 +28,7 @@ export const GLOB_MAX_RESULTS = 1000
 
 export const fsGlob: ToolDefinition<FsGlobInput> = {
   name: 'fs_glob',
+  aliases: ['Glob'],
   description: [
     'Find files in the workspace by name with a glob pattern, matched against paths relative to the search directory: `**/*.ts` (any depth), `src/**/*.{ts,tsx}`, `*.md` (top level only), `test/**/fixtures/*`.',
     'Returns the matching file paths relative to the workspace root, sorted.',

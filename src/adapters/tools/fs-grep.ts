@@ -57,6 +57,7 @@ export function fsGrepTool(options: FsGrepOptions = {}): ToolDefinition<FsGrepIn
   const regexLimitMs = options.regexLimitMs ?? GREP_REGEX_LIMIT_MS
   return {
     name: 'fs_grep',
+    aliases: ['Grep'],
     description: [
       'Search the contents of files in the workspace with a JavaScript regular expression, line by line.',
       'output_mode `content` (the default) prints `path:line:text` for each matching line; `files_with_matches` lists the files that match; `count` prints `path:count` for each file.',

@@ -16,6 +16,7 @@ export const LIST_MAX_ENTRIES = 1000
 
 export const fsList: ToolDefinition<FsListInput> = {
   name: 'fs_list',
+  aliases: ['LS'],
   description: [
     'List one directory of the workspace (not recursive): its entries sorted by name, directories with a trailing `/`, symbolic links with a trailing `@`.',
     `The .git directory is left out. At most ${LIST_MAX_ENTRIES} entries are shown, with a count of the rest.`,

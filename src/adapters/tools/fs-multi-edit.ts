@@ -20,6 +20,7 @@ const MAX_EDITS = 100
  */
 export const fsMultiEdit: ToolDefinition<FsMultiEditInput> = {
   name: 'fs_multi_edit',
+  aliases: ['MultiEdit'],
   description: [
     'Several exact replacements in one text file, applied in order (each on the text the previous left, with the rules of fs_edit), all or nothing: if one cannot be made nothing is written and the error names it.',
     'Returns the unified diff. Prefer it to several fs_edit calls on one file.',

@@ -26,6 +26,7 @@ const CHUNK_BYTES = 64 * 1024
 
 export const fsRead: ToolDefinition<FsReadInput> = {
   name: 'fs_read',
+  aliases: ['Read'],
   description: [
     'Read a text file in the workspace. Lines come back numbered like `cat -n` (the number, a tab, the line), starting at line 1.',
     `One call returns at most ${READ_MAX_LINES} lines and ${READ_MAX_BYTES / 1024} KB; lines longer than ${READ_MAX_LINE_BYTES} bytes are cut. When a file continues, the result says which offset to read next.`,

@@ -17,6 +17,7 @@ export type FsWriteInput = {
 
 export const fsWrite: ToolDefinition<FsWriteInput> = {
   name: 'fs_write',
+  aliases: ['Write'],
   description: [
     'Write a whole file in the workspace: creates it (and any missing parent directories) or replaces all of its content.',
     'The write is atomic: a reader sees the old file or the new one, never a part.',

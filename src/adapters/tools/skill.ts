@@ -17,6 +17,7 @@ export function skillTool(skills: readonly Skill[]): ToolDefinition<SkillInput> 
   const names = () => skills.map((skill) => skill.name).join(', ')
   return {
     name: 'skill',
+    aliases: ['Skill'],
     description: [
       'Load a skill listed under "Skills" in the system prompt: returns its instructions and the files that come with it.',
       'Call it when a task matches a skill\'s description, before doing the task; with "file", returns one of those files.',

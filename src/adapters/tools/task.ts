@@ -33,6 +33,7 @@ export function taskTool(options: TaskOptions): ToolDefinition<TaskInput> {
   const names = options.types.map((type) => type.name)
   return {
     name: TASK_TOOL,
+    aliases: ['Task'],
     description: [
       'Start a subagent on a self-contained task: it works on its own with fresh context and returns its final answer and a summary of what it did.',
       'Use it for wide searches and for independent pieces of work; call it several times in one turn to run subagents in parallel.',

@@ -20,6 +20,7 @@ const text = (description: string) => ({description, maxLength: TODO_MAX_CONTENT
  */
 export const todoWrite: ToolDefinition<TodoWriteInput> = {
   name: 'todo_write',
+  aliases: ['TodoWrite'],
   description: [
     'Keep the plan of the current task as a list of steps the user sees: send the whole list each time (it replaces the last one).',
     'Use it for work of three steps or more: write the steps before starting, mark a step in_progress when you start it (one at a time) and completed as soon as it is done, add steps you discover.',

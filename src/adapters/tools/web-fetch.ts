@@ -30,6 +30,7 @@ export function webFetchTool(options: WebFetchOptions = {}): ToolDefinition<WebF
   const maxBytes = options.maxBytes ?? WEB_FETCH_MAX_BYTES
   return {
     name: 'web_fetch',
+    aliases: ['WebFetch'],
     description: [
       'Fetch a web page or text document over http(s) with a GET: HTML comes back as Markdown, other text as it is; images and other binary content are refused.',
       `Responses over ${WEB_FETCH_MAX_BYTES / 1024 / 1024} MB or slower than ${WEB_FETCH_TIMEOUT_MS / 1000} s are refused.`,

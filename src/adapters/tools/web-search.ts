@@ -34,6 +34,7 @@ export function webSearchTool(options: WebSearchOptions): ToolDefinition<WebSear
   const domains = (description: string) => ({description, items: {pattern: '\\S', type: 'string'}, type: 'array'})
   return {
     name: 'web_search',
+    aliases: ['WebSearch'],
     description: [
       `Search the web (through the ${provider} search provider the user configured) and get up to ${WEB_SEARCH_MAX_RESULTS} results: title, URL and snippet.`,
       'Read a result with web_fetch.',

@@ -1,4 +1,4 @@
-import type {ToolScope} from '@hanzo-dev/sdk'
+import type {ToolDefinition, ToolScope} from '@hanzo-dev/sdk'
 
 import {globMatches} from '../permissions/glob.js'
 import {canonicalToolName} from '../permissions/tool-subject.js'
@@ -18,10 +18,10 @@ export const TOOL_GROUPS: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * The names of the registry's tools a scope takes in, in the registry's order, and the entries
- * of a list that take in no tool. A list entry is a group (TOOL_GROUPS), a glob (`mcp__github__*`)
- * or a name. `read-only` believes what a tool declares (`mutating: false`), a plugin's too: what
- * the permission rules allow is still decided as for a write when the plugin is not trusted
- * (registry.ts), so offering it asks before it runs.
+ * of a list that take in no tool. A list entry is a group (TOOL_GROUPS), a glob (`mcp__github__*`),
+ * a name or a tool's alias (`Read`). `read-only` believes what a tool declares (`mutating:
+ * false`), a plugin's too: what the permission rules allow is still decided as for a write when
+ * the plugin is not trusted (registry.ts), so offering it asks before it runs.
  */
 export function scopedToolNames(registry: ToolRegistry, scope: ToolScope): {names: string[]; unknown: string[]} {
   const tools = registry.list().map((tool) => tool.definition)
@@ -32,10 +32,12 @@ export function scopedToolNames(registry: ToolRegistry, scope: ToolScope): {name
     entry,
     globs: TOOL_GROUPS[entry] ?? [canonicalToolName(entry)],
   }))
-  const taken = (name: string, globs: readonly string[]) => globs.some((glob) => globMatches(glob, name))
+  // An alias is a name, never a glob: `Read` is fs_read, `Re*` nothing.
+  const taken = (tool: ToolDefinition, {entry, globs}: {entry: string; globs: readonly string[]}) =>
+    globs.some((glob) => globMatches(glob, tool.name)) || Boolean(tool.aliases?.includes(entry))
   return {
-    names: tools.filter((t) => entries.some(({globs}) => taken(t.name, globs))).map((t) => t.name),
-    unknown: entries.filter(({globs}) => !tools.some((t) => taken(t.name, globs))).map(({entry}) => entry),
+    names: tools.filter((t) => entries.some((entry) => taken(t, entry))).map((t) => t.name),
+    unknown: entries.filter((entry) => !tools.some((t) => taken(t, entry))).map(({entry}) => entry),
   }
 }
 

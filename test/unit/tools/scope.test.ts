@@ -94,6 +94,11 @@ describe('a list of tools', () => {
     ])
   })
 
+  it("takes Claude Code's names as aliases of the built-ins, as names only, never as globs", () => {
+    expect(names('Read,Grep,Bash,TodoWrite').names).toEqual(['fs_read', 'fs_grep', 'exec', 'todo_write'])
+    expect(names('Re*').unknown).toEqual(['Re*'])
+  })
+
   it('names the entries that take in no tool, each once', () => {
     expect(names('fs_read,nope,mcp__slack__*,nope').unknown).toEqual(['nope', 'mcp__slack__*'])
     expect(unknownToolEntry('nope')).toBe('tool "nope" is not offered: no tool has that name')
