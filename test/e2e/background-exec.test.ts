@@ -1,11 +1,11 @@
-import {existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, rmSync, writeFileSync} from 'node:fs'
 import {createServer} from 'node:net'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import type {Turn} from '../../src/testing/fake-model/script.js'
 import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
-import {runCli} from '../helpers/cli.js'
+import {makeSandbox, runCli} from '../helpers/cli.js'
 import {bwrapWorks, processesWith} from '../helpers/processes.js'
 
 function freePort(): Promise<number> {
@@ -36,14 +36,7 @@ describe('hanzo-dev run: background commands', () => {
   let model: FakeModel | undefined
   let marker: string
   beforeEach(() => {
-    home = realpathSync(mkdtempSync('/var/tmp/hanzo-e2e-background-'))
-    env = {
-      HOME: home,
-      NO_COLOR: '1',
-      XDG_CACHE_HOME: join(home, '.cache'),
-      XDG_CONFIG_HOME: join(home, '.config'),
-      XDG_DATA_HOME: join(home, '.local', 'share'),
-    }
+    ;({env, home} = makeSandbox('hanzo-e2e-background-', '/var/tmp'))
     project = join(home, 'proj')
     mkdirSync(project)
     mkdirSync(join(home, '.config', 'hanzo'), {recursive: true})

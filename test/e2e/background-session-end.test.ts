@@ -1,11 +1,11 @@
-import {mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import type {Script} from '../../src/testing/fake-model/script.js'
 import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
 import {StdioClient} from '../helpers/app-server-client.js'
-import {runCli} from '../helpers/cli.js'
+import {makeSandbox, runCli} from '../helpers/cli.js'
 import {isAlive, processesWith} from '../helpers/processes.js'
 
 /** Whether a live process is left in process group `pgid` (a zombie runs nothing). */
@@ -35,14 +35,7 @@ describe('background commands end with the session', () => {
   let model: FakeModel | undefined
   let marker: string
   beforeEach(() => {
-    home = realpathSync(mkdtempSync('/var/tmp/hanzo-e2e-bg-end-'))
-    env = {
-      HOME: home,
-      NO_COLOR: '1',
-      XDG_CACHE_HOME: join(home, '.cache'),
-      XDG_CONFIG_HOME: join(home, '.config'),
-      XDG_DATA_HOME: join(home, '.local', 'share'),
-    }
+    ;({env, home} = makeSandbox('hanzo-e2e-bg-end-', '/var/tmp'))
     project = join(home, 'proj')
     mkdirSync(project)
     mkdirSync(join(home, '.config', 'hanzo'), {recursive: true})

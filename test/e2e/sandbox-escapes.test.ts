@@ -1,21 +1,12 @@
 import {execFileSync} from 'node:child_process'
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import {detectContainer, nodeContainerProbe} from '../../plugins/sandbox/src/container.js'
 import type {Turn} from '../../src/testing/fake-model/script.js'
 import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
-import {runCli, unwrapped} from '../helpers/cli.js'
+import {makeSandbox, runCli, unwrapped} from '../helpers/cli.js'
 
 function works(args: string[]): boolean {
   try {
@@ -62,14 +53,7 @@ describe('hanzo-dev run: what a hostile model cannot reach through commands and 
   let outside: string
   let model: FakeModel | undefined
   beforeEach(() => {
-    home = realpathSync(mkdtempSync('/var/tmp/hanzo-e2e-escapes-'))
-    env = {
-      HOME: home,
-      NO_COLOR: '1',
-      XDG_CACHE_HOME: join(home, '.cache'),
-      XDG_CONFIG_HOME: join(home, '.config'),
-      XDG_DATA_HOME: join(home, '.local', 'share'),
-    }
+    ;({env, home} = makeSandbox('hanzo-e2e-escapes-', '/var/tmp'))
     project = join(home, 'proj')
     outside = join(home, 'outside')
     mkdirSync(project)

@@ -15,9 +15,12 @@ export interface Sandbox {
   cleanup(): void
 }
 
-/** Tests never touch the real home: HOME and the XDG dirs point into a fresh temp dir. */
-export function makeSandbox(prefix = 'hanzo-test-'): Sandbox {
-  const home = realpathSync(mkdtempSync(join(tmpdir(), prefix)))
+/**
+ * Tests never touch the real home: HOME and the XDG dirs point into a fresh temp dir, under
+ * `parent` (/var/tmp where the sandbox gives commands a private /tmp).
+ */
+export function makeSandbox(prefix = 'hanzo-test-', parent = tmpdir()): Sandbox {
+  const home = realpathSync(mkdtempSync(join(parent, prefix)))
   const env: Record<string, string> = {
     HOME: home,
     NO_COLOR: '1',
