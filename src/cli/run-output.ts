@@ -4,6 +4,7 @@ import type {ChalkInstance} from 'chalk'
 import type {TodoItem} from '@hanzo-dev/sdk'
 
 import type {SubagentProgress} from '../adapters/tools/subagents.js'
+import {summarizeImages} from '../core/agent/image-summary.js'
 import type {AgentEvent} from '../core/agent/loop.js'
 import type {RunResult} from '../core/agent/runner.js'
 import type {Usage} from '../core/agent/types.js'
@@ -220,8 +221,15 @@ function streamEvent(event: AgentEvent): object {
     }
 
     case 'tool_result': {
-      const {error, is_error: isError, output} = event.result
-      return {error, id: event.call.id, is_error: isError, name: event.call.name, output, type: 'tool_result'}
+      const {error, images, is_error: isError, output} = event.result
+      // The images' bytes stay out of the stream (megabytes a line): what they are is enough.
+      const seen = summarizeImages(images).images?.map((image) => ({
+        bytes: image.bytes,
+        media_type: image.mediaType,
+        name: image.name,
+      }))
+      const {id, name} = event.call
+      return {error, id, ...(seen && {images: seen}), is_error: isError, name, output, type: 'tool_result'}
     }
 
     default: {

@@ -1,11 +1,10 @@
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {Ajv2020} from 'ajv/dist/2020.js'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import type {Script} from '../../src/testing/fake-model/script.js'
 import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
-import {HttpClient, raw, type RpcTestClient, StdioClient} from '../helpers/app-server-client.js'
+import {HttpClient, offSchema, raw, type RpcTestClient, StdioClient} from '../helpers/app-server-client.js'
 import {makeSandbox, REPO_ROOT, runCli, type Sandbox, spawnCli} from '../helpers/cli.js'
 import {waitUntil} from '../helpers/processes.js'
 
@@ -61,29 +60,6 @@ function audit(sessionId: string): Array<{tool_name: string; decision: string; r
     .trim()
     .split('\n')
   return lines.map((line) => JSON.parse(line)).filter((record) => record.session_id === sessionId)
-}
-
-/** Every message the server sent that the committed JSON Schema does not describe. */
-function offSchema(client: RpcTestClient): string[] {
-  const ajv = new Ajv2020({strict: false})
-  ajv.addSchema(JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'app-server.schema.json'), 'utf8')), 'protocol')
-  const at = (table: string, method: string, part: string) =>
-    `protocol#/properties/${table}/properties/${method.replaceAll('/', '~1')}/properties/${part}`
-  const checks = [
-    ...client.results.map(({method, result}) => ({
-      ref: at('clientRequests', method, 'result'),
-      value: result,
-      what: `${method} result`,
-    })),
-    ...client.received.map((m) => ({
-      ref: at(m.id === undefined ? 'serverNotifications' : 'serverRequests', m.method!, 'params'),
-      value: m.params,
-      what: m.method!,
-    })),
-  ]
-  return checks.flatMap(({ref, value, what}) =>
-    ajv.validate({$ref: ref}, value) ? [] : [`${what}: ${ajv.errorsText()}`],
-  )
 }
 
 /** The scripted conversation, the same over either transport; returns the session's id. */

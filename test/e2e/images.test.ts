@@ -4,6 +4,7 @@ import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 
 import type {Script} from '../../src/testing/fake-model/script.js'
 import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
+import {offSchema, StdioClient} from '../helpers/app-server-client.js'
 import {CLI, makeSandbox, runCli, type Sandbox, useSandboxDirs} from '../helpers/cli.js'
 import {Terminals} from '../helpers/terminal.js'
 
@@ -125,6 +126,52 @@ describe('images: fs_read of a picture, to the model that takes it', () => {
     const run = await setUp(READ_SHOT, 'chat_completions', 'my-local-vlm', true)
     expect((await run('what is in shot.dat?')).exitCode).toBe(0)
     expect(JSON.stringify(model!.requests[1].body)).toContain(`data:image/png;base64,${PNG_BASE64}`)
+  })
+
+  it('says what the picture is in stream-json, without its bytes', async () => {
+    const run = await setUp(READ_SHOT, 'chat_completions', 'gpt-4o')
+    const result = await run('what is in shot.dat?', '--output-format', 'stream-json')
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(result.stdout).not.toContain(PNG_BASE64)
+    const events = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Body)
+    expect(events.find((event) => event.type === 'tool_result')).toEqual({
+      error: null,
+      id: 'call_img',
+      images: [{bytes: 70, media_type: 'image/png', name: 'shot.dat'}],
+      is_error: false,
+      name: 'fs_read',
+      output: expect.stringContaining('shot.dat: image/png image, 70 bytes'),
+      type: 'tool_result',
+    })
+  })
+
+  it('says what the picture is to an app server client, in the call item and in session/read, without its bytes', async () => {
+    await setUp(READ_SHOT, 'chat_completions', 'gpt-4o')
+    const client = new StdioClient([], {cwd: dirs.project, env: dirs.box.env})
+    await client.request('initialize', {clientInfo: {name: 'test'}})
+    const {sessionId} = (await client.request('session/start', {cwd: dirs.project})).result
+    const {turnId} = (await client.request('turn/start', {input: 'what is in shot.dat?', sessionId})).result
+    const call = await client.next('item/completed', (p) => p.turnId === turnId && p.item.type === 'tool_call')
+    const image = {bytes: 70, mediaType: 'image/png', name: 'shot.dat'}
+    expect(call.params.item).toMatchObject({
+      name: 'fs_read',
+      result: {
+        error: null,
+        images: [image],
+        isError: false,
+        output: expect.stringContaining('shot.dat: image/png image, 70 bytes'),
+      },
+    })
+    expect((await client.next('turn/completed', (p) => p.turnId === turnId)).params.stopReason).toBe('completed')
+    const read = (await client.request('session/read', {sessionId})).result
+    expect(read.messages.find((message) => message.role === 'tool')).toMatchObject({images: [image], isError: false})
+    await client.close()
+    expect(JSON.stringify(client.received)).not.toContain(PNG_BASE64)
+    expect(JSON.stringify(client.results)).not.toContain(PNG_BASE64)
+    expect(offSchema(client)).toEqual([])
   })
 
   it('refuses a picture over 5 MB with a hint to downscale it', async () => {

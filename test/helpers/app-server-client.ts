@@ -1,5 +1,8 @@
+import {readFileSync} from 'node:fs'
 import {request as httpRequest} from 'node:http'
+import {join} from 'node:path'
 import {createInterface} from 'node:readline'
+import {Ajv2020} from 'ajv/dist/2020.js'
 
 import type {
   ClientMethod,
@@ -8,7 +11,7 @@ import type {
   ResultOf,
   ServerNotification,
 } from '../../src/server/app/protocol.js'
-import {spawnCli} from './cli.js'
+import {REPO_ROOT, spawnCli} from './cli.js'
 
 /** A JSON-RPC message as it arrives, before the tests look at it. */
 export type Message = {
@@ -215,4 +218,27 @@ export class HttpClient extends RpcTestClient {
     if (response.status !== 200) throw new Error(`POST /rpc: ${response.status} ${response.body}`)
     return JSON.parse(response.body) as Message
   }
+}
+
+/** Every message the server sent that the committed JSON Schema does not describe. */
+export function offSchema(client: RpcTestClient): string[] {
+  const ajv = new Ajv2020({strict: false})
+  ajv.addSchema(JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'app-server.schema.json'), 'utf8')), 'protocol')
+  const at = (table: string, method: string, part: string) =>
+    `protocol#/properties/${table}/properties/${method.replaceAll('/', '~1')}/properties/${part}`
+  const checks = [
+    ...client.results.map(({method, result}) => ({
+      ref: at('clientRequests', method, 'result'),
+      value: result,
+      what: `${method} result`,
+    })),
+    ...client.received.map((m) => ({
+      ref: at(m.id === undefined ? 'serverNotifications' : 'serverRequests', m.method!, 'params'),
+      value: m.params,
+      what: m.method!,
+    })),
+  ]
+  return checks.flatMap(({ref, value, what}) =>
+    ajv.validate({$ref: ref}, value) ? [] : [`${what}: ${ajv.errorsText()}`],
+  )
 }

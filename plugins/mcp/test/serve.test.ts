@@ -84,6 +84,21 @@ describe('hanzo-dev mcp serve', () => {
     expect(exec._meta?.[VERDICT_META_KEY]).toEqual({decision: 'ask'})
   })
 
+  it('answers fs_read of a picture with its text line and the image as MCP image content', async () => {
+    // A real 1x1 PNG, named .dat: fs_read knows a picture by its bytes.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    )
+    writeFileSync(join(project, 'shot.dat'), png)
+    const read = await client.callTool({arguments: {path: 'shot.dat'}, name: 'fs_read'})
+    expect(read.isError).toBe(false)
+    expect(read.content).toEqual([
+      {text: expect.stringContaining('shot.dat: image/png image, 70 bytes'), type: 'text'},
+      {data: png.toString('base64'), mimeType: 'image/png', type: 'image'},
+    ])
+  })
+
   it('refuses a denied exec before a process exists', async () => {
     const denied = await client.callTool({arguments: {command: `touch ${join(project, 'made')}`}, name: 'exec'})
     expect(denied.isError).toBe(true)

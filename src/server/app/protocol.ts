@@ -98,6 +98,15 @@ export const SessionListResult = z
   .meta({id: 'SessionListResult'})
 
 export const SessionReadParams = z.strictObject({sessionId}).meta({id: 'SessionReadParams'})
+const imageSummary = z
+  .object({
+    mediaType: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp']),
+    bytes: z.number().int().describe('Its size decoded.'),
+    name: z.string().describe('Where it came from (a path).'),
+  })
+  .describe('An image the model saw, described: its bytes are not sent.')
+  .meta({id: 'ImageSummary'})
+const images = z.array(imageSummary).optional()
 const toolCall = z.object({
   id: z.string(),
   name: z.string(),
@@ -107,7 +116,7 @@ const toolCall = z.object({
 export const ConversationMessage = z
   .discriminatedUnion('role', [
     z.object({role: z.literal('system'), content: z.string()}),
-    z.object({role: z.literal('user'), content: z.string()}),
+    z.object({role: z.literal('user'), content: z.string(), images: images.describe('Attached to the prompt.')}),
     z.object({role: z.literal('assistant'), content: z.string(), toolCalls: z.array(toolCall)}),
     z.object({
       role: z.literal('tool'),
@@ -115,6 +124,7 @@ export const ConversationMessage = z
       toolName: z.string(),
       content: z.string(),
       isError: z.boolean(),
+      images: images.describe('Returned by the tool, for the model to see (fs_read of a picture).'),
     }),
   ])
   .meta({id: 'ConversationMessage'})
@@ -162,7 +172,12 @@ export const ConfigReadResult = z
 
 // ---- server -> client notifications
 
-const toolResult = z.object({output: z.string(), error: z.string().nullable(), isError: z.boolean()})
+const toolResult = z.object({
+  output: z.string(),
+  error: z.string().nullable(),
+  isError: z.boolean(),
+  images: images.describe('Returned by the tool, for the model to see (fs_read of a picture).'),
+})
 export const TurnItem = z
   .discriminatedUnion('type', [
     z.object({

@@ -1,6 +1,7 @@
 import {listSessions} from '../../adapters/session-listing.js'
 import type {SessionStore, StoredSession} from '../../adapters/session-store.js'
 import {isUserError} from '../../core/errors.js'
+import {summarizeImages} from '../../core/agent/image-summary.js'
 import {RPC_ERRORS, RpcError} from '../../core/protocol/json-rpc.js'
 import type {ListedSession} from '../../core/sessions/render.js'
 import {summarize} from '../../core/sessions/summary.js'
@@ -44,12 +45,15 @@ export class SavedSessions {
       {...summarize(loaded.transcript, prices), updated_at: stored.modified.toISOString()},
       live,
     )
-    // Reasoning blocks are the provider's, signed for it: not part of what a client shows.
-    const messages = loaded.history.map((message) =>
-      message.role === 'assistant'
-        ? {content: message.content, role: message.role, toolCalls: message.toolCalls}
-        : message,
-    )
+    // Reasoning blocks are the provider's, signed for it: not part of what a client shows; nor
+    // an image's bytes, which the saved session keeps for the model.
+    const messages = loaded.history.map((message) => {
+      if (message.role === 'assistant')
+        return {content: message.content, role: message.role, toolCalls: message.toolCalls}
+      if (message.role === 'system') return message
+      const {images, ...rest} = message
+      return {...rest, ...summarizeImages(images)}
+    })
     return {messages, session: summary}
   }
 

@@ -1,5 +1,6 @@
 import type {AgentEvent, CallItemBase, TurnItem as CoreItem} from '@hanzo-dev/sdk'
 
+import {summarizeImages} from '../../core/agent/image-summary.js'
 import type {NotificationParams, ServerNotification, TurnItem, Usage} from './protocol.js'
 
 export type Notify = <N extends ServerNotification>(method: N, params: NotificationParams<N>) => void
@@ -84,7 +85,17 @@ export class TurnItems {
 function callItem(item: Extract<CoreItem, CallItemBase>): TurnItem {
   const {id, input, kind, name, result, title} = item
   const call = {id, input, kind, name, title, type: 'tool_call' as const}
-  const done = result ? {...call, result: {error: result.error, isError: result.is_error, output: result.output}} : call
+  const done = result
+    ? {
+        ...call,
+        result: {
+          error: result.error,
+          isError: result.is_error,
+          output: result.output,
+          ...summarizeImages(result.images),
+        },
+      }
+    : call
   if (item.type === 'command_execution')
     return {...done, command: item.command, ...(item.exitCode === undefined ? {} : {exitCode: item.exitCode})}
   if (item.type === 'file_change' && item.files)

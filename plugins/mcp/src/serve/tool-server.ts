@@ -1,4 +1,5 @@
 import type {AgentSession, OfferedTool, ToolVerdict} from '@hanzo-dev/sdk'
+import type {ImagePart} from '@hanzo-dev/sdk/tools'
 import type {Server} from '@modelcontextprotocol/sdk/server/index.js'
 import type {CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 
@@ -46,11 +47,14 @@ export async function createToolServer(session: AgentSession, tools: readonly Of
       result.is_error ? [result.error, result.output].filter(Boolean).join('\n') : result.output,
       result.is_error,
       verdict,
+      result.images,
     )
   })
   return server
 }
 
-function answer(text: string, isError: boolean, verdict: ToolVerdict): CallToolResult {
-  return {_meta: {[VERDICT_META_KEY]: verdict}, content: [{text, type: 'text'}], isError}
+/** The text, then any images (fs_read of a picture) as MCP image content, for the client's model to see. */
+function answer(text: string, isError: boolean, verdict: ToolVerdict, images: ImagePart[] = []): CallToolResult {
+  const pictures = images.map(({data, mediaType}) => ({data, mimeType: mediaType, type: 'image' as const}))
+  return {_meta: {[VERDICT_META_KEY]: verdict}, content: [{text, type: 'text'}, ...pictures], isError}
 }
