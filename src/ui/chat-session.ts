@@ -1,24 +1,15 @@
-import type {AgentSession, ImagePart, Prompter, TodoItem, ToolScope} from '@hanzo-dev/sdk'
+import type {AgentSession, Prompter, TodoItem} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
-import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
+import {printable} from '@hanzo-dev/sdk/terminal-text'
 
 import {subagentsOf} from '../adapters/agent-session/index.js'
-import {addMemoryNote, type MemoryFile} from '../adapters/memory-notes.js'
-import {AgentRunError} from '../core/errors.js'
+import type {MemoryFile} from '../adapters/memory-notes.js'
 import {wrapPlain} from '../core/markdown/wrap.js'
 import type {SlashCommandRegistry} from '../core/slash/index.js'
 import {type ChatCommandContext} from './builtin-commands.js'
 import {drawScreen, type ScreenState, statusLine} from './chat-screen.js'
 import {BusyLine} from './busy-line.js'
-import {
-  type ChatMode,
-  modeLabel,
-  modePrompter,
-  nextMode,
-  PLAN_ANSWERS,
-  PLAN_APPROVED,
-  PLAN_INSTRUCTIONS,
-} from './chat-modes.js'
+import {type ChatMode, modeLabel, modePrompter, nextMode} from './chat-modes.js'
 import {ChatKeys} from './chat-keys.js'
 import {KeyChoice, type KeyOption} from './key-choice.js'
 import {type ChatTerminal, TerminalHold} from './terminal-hold.js'
@@ -27,6 +18,7 @@ import {LiveRegion} from './live-region.js'
 import type {PromptHistory} from './prompt-history.js'
 import {PermissionQuestions} from './permission-question.js'
 import {type InputMode, PromptWidget} from './prompt-widget.js'
+import {PromptPipeline} from './prompt-pipeline.js'
 import {UsageMeter} from './usage-meter.js'
 
 /** A line of the banner above the first prompt, and how its rows are painted. */
@@ -61,9 +53,6 @@ export interface ChatOptions {
   memory: {project: MemoryFile; user: MemoryFile}
 }
 
-/** A prompt that is a note for memory: `#` then the note, on one line (`##` or `#!` is text). */
-const MEMORY_NOTE = /^#[^#!\n][^\n]*$/
-
 /**
  * The interactive session (`hanzo-dev` on a terminal): the prompt at the bottom, the
  * conversation above it in the terminal's scrollback, on one agent session. Esc or Ctrl-C
@@ -88,18 +77,10 @@ export class ChatSession {
   private readonly widget: PromptWidget
   private readonly screen: Pick<ScreenState, 'notice' | 'status'> = {status: ''}
   private running?: AbortController
-  /** Set while a prompt is handled, from Enter to the end of its turn: another Enter then queues. */
-  private sending = false
-  /** Prompts sent while another was handled: each goes in turn; Esc brings them back to the prompt. */
-  private readonly queued: string[] = []
+  private readonly prompts: PromptPipeline
   private readonly questions: PermissionQuestions
   private readonly busy = new BusyLine(() => this.draw())
   private readonly meter = new UsageMeter()
-  private fresh = false
-  /** What slash commands added (`/diff`): sent ahead of the next prompt. */
-  private readonly context: string[] = []
-  /** The images attached to the next prompt (`@shot.png`, a pasted image path). */
-  private readonly images: ImagePart[] = []
   private closed = false
   private finished?: () => void
   /** Settles when the session is open (or failed to open). */
@@ -161,11 +142,38 @@ export class ChatSession {
         },
         questions: this.questions,
         running: () => this.running !== undefined,
-        submit: (text) => this.submit(text),
+        submit: (text) => this.prompts.submit(text),
         widget: this.widget,
       },
       options.cwd,
     )
+    this.prompts = new PromptPipeline({
+      ask: (title, answers) => this.ask(title, answers),
+      chat: this,
+      closed: () => this.closed,
+      commands: options.commands,
+      draw: () => this.draw(),
+      history: options.history,
+      memory: options.memory,
+      meter: this.meter,
+      mode: () => this.mode,
+      notice: (text) => {
+        this.screen.notice = text
+      },
+      pastes: this.keys.pastes,
+      print: (text) => this.print(text),
+      say: (text, paint) => this.say(text, paint),
+      session: () => this.session,
+      sessionOpened: () => this.sessionOpened(),
+      setMode: (mode) => {
+        this.mode = mode
+      },
+      settleUsage: () => this.settleUsage(),
+      style: options.style,
+      updateStatus: () => this.updateStatus(),
+      view: this.view,
+      whileBusy: (label, work) => this.whileBusy(label, work),
+    })
   }
 
   /**
@@ -196,7 +204,7 @@ export class ChatSession {
         this.exit()
       },
     )
-    if (firstPrompt?.trim()) void this.submit(firstPrompt)
+    if (firstPrompt?.trim()) void this.prompts.submit(firstPrompt)
     await done
     this.busy.stop()
     this.keys.dispose()
@@ -255,8 +263,7 @@ export class ChatSession {
   switchTo(session: AgentSession, past?: Earlier): void {
     this.session = session
     subagentsOf(session)?.watch((progress) => this.view.subagent(progress))
-    this.fresh = false
-    this.context.splice(0)
+    this.prompts.switched()
     this.meter.reset()
     if (past) this.showPast(past)
     void this.settleUsage()
@@ -269,7 +276,7 @@ export class ChatSession {
 
   /** Starts the conversation over: the next prompt is sent without the earlier ones. What it cost stays counted. */
   clearConversation(): void {
-    this.fresh = true
+    this.prompts.startOver()
     this.meter.contextTokens = 0
     this.updateStatus()
   }
@@ -292,78 +299,9 @@ export class ChatSession {
     this.running?.abort()
     this.screen.notice = 'Interrupted'
     // What was queued behind the turn is not sent: it goes back to the prompt, to edit or send again.
-    const queued = this.queued.splice(0)
+    const queued = this.prompts.takeQueued()
     if (queued.length > 0) this.widget.replace(0, 0, [...queued, ...(this.widget.text ? [''] : [])].join('\n'))
     this.draw()
-  }
-
-  /** Handles a prompt now, or queues it behind the one being handled. */
-  private async submit(typed: string): Promise<void> {
-    if (typed.trim() === '') return this.draw()
-    // What was pasted goes in whole; the prompt echoed above keeps the placeholder.
-    const text = this.keys.pastes.expand(typed)
-    if (this.sending) {
-      this.queued.push(typed)
-      this.screen.notice = 'Sent when the running one ends; Esc interrupts and brings it back to edit'
-      return this.draw()
-    }
-
-    this.sending = true
-    try {
-      await this.send(text, typed)
-      for (let next = this.queued.shift(); next !== undefined && !this.closed; next = this.queued.shift())
-        await this.send(this.keys.pastes.expand(next), next)
-    } finally {
-      this.sending = false
-    }
-  }
-
-  private async send(text: string, shown?: string): Promise<void> {
-    const {style} = this.options
-    if (!this.session && !(await this.sessionOpened())) return
-
-    await this.options.history.add(text).catch(() => undefined)
-    this.print(
-      printable(shown ?? text)
-        .split('\n')
-        .map((line, index) => style.bold(`${index === 0 ? '›' : ' '} ${line}`))
-        .join('\n'),
-    )
-    const resolved = this.options.commands.resolve(text)
-    if (resolved.kind === 'unknown') return this.fail(resolved.message)
-    let prompt = resolved.kind === 'text' ? resolved.text : undefined
-    let tools: ToolScope | undefined
-    if (resolved.kind === 'command') {
-      // A command may take a while (/commit asks the model): Esc aborts it as it does a turn.
-      const {args, argv, command} = resolved
-      const result = await this.whileBusy(`/${command.definition.name}`, async (signal) =>
-        command.definition.run({args, argv, chat: this, cwd: this.session!.cwd, session: this.session, signal}),
-      ).catch((error: unknown) => this.fail(error))
-      // A command may have asked the model (/commit, /plan, /compact): the status line counts it too.
-      await this.settleUsage()
-      if (result?.message) this.say(result.message)
-      if (result?.context) this.context.push(result.context)
-      prompt = result?.prompt
-      tools = result?.tools
-      if (this.closed) return
-    }
-
-    if (prompt === undefined) return this.draw()
-    if (resolved.kind === 'text' && prompt.startsWith('!')) return this.shell(prompt.slice(1).trim())
-    if (resolved.kind === 'text' && MEMORY_NOTE.test(prompt)) return this.remember(prompt.slice(1).trim())
-    const attached = await (
-      await attachments()
-    ).attachMentions(this.session!, prompt, new AbortController().signal, this.keys.pastes.imagesIn(prompt))
-    for (const note of attached.notes) this.say(note.text, note.ok ? style.dim : style.yellow)
-    this.context.push(...attached.context)
-    this.images.push(...attached.images)
-    if (this.mode !== 'plan' || resolved.kind !== 'text') return void (await this.turn(prompt, tools))
-    // Plan mode: the model may only look; what it proposes is carried out once approved.
-    if ((await this.turn(`${PLAN_INSTRUCTIONS}\n\n${prompt}`, 'read-only')) !== 'completed') return
-    const approved = await this.ask('Carry out this plan?', PLAN_ANSWERS)
-    if (approved === undefined) return this.draw()
-    this.mode = approved
-    await this.turn(PLAN_APPROVED)
   }
 
   /** A one-key question above the prompt, drawn at once. */
@@ -371,21 +309,6 @@ export class ChatSession {
     const answer = this.choice.ask(title, options)
     this.draw()
     return answer
-  }
-
-  /** `# note`: one line for a memory file the agent reads at every start, the user picks which. */
-  private async remember(note: string): Promise<void> {
-    const {project, user} = this.options.memory
-    const file = await this.ask('Save this note to', [
-      {key: '1', label: project.label, value: project},
-      {key: '2', label: user.label, value: user},
-    ])
-    if (!file) return this.draw()
-    await addMemoryNote(file, note).then(
-      () => this.say(`Saved to ${file.label}; sessions read it from their start.`, this.options.style.dim),
-      (error: unknown) => this.fail(error),
-    )
-    this.draw()
   }
 
   /** Waits, with a spinner Esc stops, for the session still opening; false when it did not open or the wait was interrupted. */
@@ -397,19 +320,6 @@ export class ChatSession {
       ]),
     )
     return opened && this.session !== undefined
-  }
-
-  /** `!command`: run now under the session's policy; its output goes with the next prompt. */
-  private async shell(command: string): Promise<void> {
-    if (command === '') return this.fail('Give a command after !, as in !git status')
-    const ran = await this.whileBusy(`Running ${oneLine(command, 60)}`, async (signal) =>
-      (await attachments()).runShellLine(this.session!, command, signal),
-    ).catch((error: unknown) => this.fail(error))
-    if (!ran) return
-    if (ran.output) this.print(this.options.style.dim(printable(ran.output)))
-    if (ran.failed) this.say('The command failed; its output goes with your next prompt.', this.options.style.yellow)
-    this.context.push(ran.context)
-    this.draw()
   }
 
   /** Runs `work` as what Esc and Ctrl-C interrupt (its signal aborts), with a spinner saying `label`. */
@@ -424,56 +334,6 @@ export class ChatSession {
       this.busy.stop()
       this.draw()
     }
-  }
-
-  /** Runs one turn; resolves to how it stopped, undefined when it failed. */
-  private async turn(prompt: string, tools?: ToolScope): Promise<string | undefined> {
-    const session = this.session!
-    return this.whileBusy('Thinking', async (signal) => {
-      try {
-        await this.view.begin()
-        const history = this.fresh ? [] : undefined
-        this.fresh = false
-        const context = this.context.splice(0)
-        const images = this.images.splice(0)
-        const result = await session.run(context.length > 0 ? `${context.join('\n\n')}\n\n${prompt}` : prompt, {
-          history,
-          ...(images.length > 0 && {images}),
-          onEvent: (event) => this.view.onEvent(event),
-          signal,
-          ...(tools === undefined ? {} : {tools}),
-        })
-        this.view.over()
-        this.meter.settle(result.usageReport.session)
-        const {yellow} = this.options.style
-        if (result.stop === 'cancelled')
-          this.say('Interrupted: the turn was stopped. The conversation goes on from here.', yellow)
-        else if (result.stop === 'max_turns')
-          this.say(`Stopped after ${result.turns} model requests (max_turns).`, yellow)
-        else if (result.stop === 'max_tokens')
-          this.say("The reply was cut at the model's output limit (max_output_tokens).", yellow)
-        return result.stop
-      } catch (error) {
-        this.view.over()
-        this.fail(error)
-        return undefined
-      } finally {
-        this.screen.notice = undefined
-        this.updateStatus()
-      }
-    })
-  }
-
-  /** An error line; a model error says the server's own message. */
-  private fail(problem: unknown): void {
-    const message =
-      problem instanceof AgentRunError
-        ? (problem.reason ?? problem.message)
-        : problem instanceof Error
-          ? problem.message
-          : String(problem)
-    this.say(`✗ ${message}`, this.options.style.red)
-    this.draw()
   }
 
   private async settleUsage(): Promise<void> {
@@ -514,15 +374,10 @@ export class ChatSession {
         menu: this.keys.menuLines(style, this.region.width),
         mode: modeLabel(this.mode),
         question: [...this.questions.lines, ...this.choice.lines(style)],
-        queued: this.queued,
+        queued: this.prompts.queued,
       },
       style,
       this.questions.reasonWidget,
     )
   }
-}
-
-/** `@file` and `!command` support, loaded when first used (the file walker is not worth a slower start). */
-function attachments(): Promise<typeof import('./prompt-attachments.js')> {
-  return import('./prompt-attachments.js')
 }

@@ -1,2 +1,3 @@
 export {openAgentSession, type OpenAgentSessionOptions} from './open.js'
-export {backgroundOf, DEFAULT_RUN_MAX_TURNS, skillsOf, subagentsOf} from './session.js'
+export {DEFAULT_RUN_MAX_TURNS} from './session.js'
+export {backgroundOf, skillsOf, subagentsOf} from './session-accessors.js'

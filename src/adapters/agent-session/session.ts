@@ -5,9 +5,7 @@ import type {
   ChildSessionOptions,
   CompactResult,
   ContributedSlashCommand,
-  Contribution,
   ListedModel,
-  Middleware,
   OfferedTool,
   SessionEventInput,
   SessionUsage,
@@ -20,84 +18,24 @@ import {SessionCompactor} from '../../core/agent/compaction.js'
 import {modelSummarizer} from '../../core/agent/compaction-summary.js'
 import {modelTakesImages} from '../../core/agent/model-images.js'
 import {Agent, Runner} from '../../core/agent/runner.js'
-import {
-  joinSections,
-  type PromptSection,
-  type SystemPromptParts,
-  systemPromptSections,
-} from '../../core/agent/system-prompt.js'
-import {type Message, ModelError} from '../../core/agent/types.js'
-import type {HanzoConfig} from '../../core/config/types.js'
+import {joinSections, type PromptSection, systemPromptSections} from '../../core/agent/system-prompt.js'
+import {ModelError} from '../../core/agent/types.js'
 import {AgentRunError, ToolFatalError} from '../../core/errors.js'
-import type {PermissionGate, PermissionPolicy} from '../../core/permissions/index.js'
 import {describeCall} from '../../core/tools/call-description.js'
 import {ToolPipeline} from '../../core/tools/pipeline.js'
-import {type ToolRegistry, trusted} from '../../core/tools/registry.js'
+import {trusted} from '../../core/tools/registry.js'
 import {scopedToolNames, unknownToolEntry} from '../../core/tools/scope.js'
-import type {PluginAnswer} from '../plugin-host.js'
 import {loadPrices} from '../prices.js'
 import type {BackgroundProcesses} from '../tools/background-processes.js'
 import type {Subagents} from '../tools/subagents.js'
 import {resolveToolPath} from '../tools/workspace-path.js'
 import type {Skill} from '../skills.js'
-import {type CliTracing, configureCliTracing} from '../tracing-exporter.js'
-import type {RunInterrupts} from './interrupts.js'
-import type {SessionModel} from './model-client.js'
-import type {RecordedRun, SessionRecording} from './recording.js'
+import {configureCliTracing} from '../tracing-exporter.js'
+import type {RecordedRun} from './recording.js'
 import {fireSessionEvent} from './session-events.js'
+import type {Lifetime, NodeSettings, SessionParts} from './session-parts.js'
 
 export const DEFAULT_RUN_MAX_TURNS = 25
-
-/** What a session and all its children share, put together once by openAgentSession. */
-export interface SessionParts {
-  /** Everything of the system prompt but the tools, which are each session's own. */
-  prompt: Omit<SystemPromptParts, 'tools'>
-  /** What the `skill` tool loads, where each came from. */
-  skills: readonly Skill[]
-  /** The commands its exec calls run in the background, the children's included: ended on close. */
-  background: BackgroundProcesses
-  config: HanzoConfig
-  contributions: ReadonlyArray<PluginAnswer<Contribution>>
-  cwd: string
-  env: Readonly<Record<string, string | undefined>>
-  /** Canonical: what no tool reads or writes (ToolContext.hiddenPaths). */
-  hiddenPaths: readonly string[]
-  interrupts: RunInterrupts
-  middleware: readonly Middleware[]
-  /**
-   * The client is used only through the recording (a run's recorder, or `recording.metered`):
-   * every request the session or a child makes counts in its usage, whoever asked for it.
-   */
-  model: SessionModel
-  permissions: PermissionGate
-  /** The session's rules in the `prompt` mode: what `verdict` reports. */
-  verdictPolicy: PermissionPolicy
-  recording: SessionRecording
-  registry: ToolRegistry
-  /** The children its `task` calls start, the children's own included. */
-  subagents: Subagents
-  warn(message: string): void
-}
-
-/** What one session (the root, or a child) has of its own. */
-interface NodeSettings {
-  history: Message[]
-  maxTurns: number
-  model: string
-  systemPrompt?: string
-  tools: string[]
-  label?: string
-  /** `false`: runs are not written to the saved session (ChildSessionOptions.record). */
-  record?: boolean
-}
-
-/** The root's lifetime, which its children share: once closed, none of them runs. */
-interface Lifetime {
-  started: boolean
-  closed: boolean
-  /** Configured on the first run (null: tracing is off), shut down on close. */
-  tracing?: CliTracing | null
-}
 
 /**
  * An agent session (`AgentSession` in the sdk). Each run fires `user_prompt_submit` (the first
@@ -402,21 +340,6 @@ export class AgentSessionNode implements AgentSession {
       this.parts.warn,
     )
   }
-}
-
-/** A session's background commands; undefined for one not opened here (a library caller's own). */
-export function backgroundOf(session: AgentSession): BackgroundProcesses | undefined {
-  return session instanceof AgentSessionNode ? session.background : undefined
-}
-
-/** The skills a session's `skill` tool loads (the chat's `/skills`); none for one not opened here. */
-export function skillsOf(session: AgentSession): readonly Skill[] {
-  return session instanceof AgentSessionNode ? session.skills : []
-}
-
-/** A session's `task` children; undefined for one not opened here. */
-export function subagentsOf(session: AgentSession): Subagents | undefined {
-  return session instanceof AgentSessionNode ? session.subagents : undefined
 }
 
 function attempt(status: () => string | undefined): string | undefined {
