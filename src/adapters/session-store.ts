@@ -79,6 +79,14 @@ export class SessionStore {
     return matches[0]
   }
 
+  /** A session with this id (or start of one) is saved: a session is once its first prompt is sent. */
+  async has(id: string): Promise<boolean> {
+    return this.find(id).then(
+      () => true,
+      () => false,
+    )
+  }
+
   async read(path: string): Promise<ParsedTranscript> {
     try {
       return parseTranscript(await readFile(path, 'utf8'))

@@ -1,7 +1,9 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
 
+import {checkFork} from '../adapters/agent-session/recording.js'
 import {HanzoCommand} from '../cli/base-command.js'
+import {forkSessionFlag} from '../cli/fork-flag.js'
 import {toolsFlag} from '../cli/tools-flag.js'
 import {SESSION_PERMISSION_MODES, type SessionPermissionMode} from '../core/permissions/policy.js'
 import {UserError} from '../core/errors.js'
@@ -41,6 +43,7 @@ Every conversation is saved as a session, like hanzo-dev run's: --continue carri
       exclusive: ['continue'],
       helpValue: 'ID',
     }),
+    'fork-session': forkSessionFlag,
     'permission-mode': Flags.option({
       default: 'prompt',
       description:
@@ -53,6 +56,8 @@ Every conversation is saved as a session, like hanzo-dev run's: --continue carri
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Chat)
+    const session = {continue: flags.continue, fork: flags['fork-session'], resume: flags.resume}
+    checkFork(session)
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       throw new UserError('The interactive session needs a terminal (stdin and stdout)', {
         exitCode: 2,
@@ -72,7 +77,7 @@ Every conversation is saved as a session, like hanzo-dev run's: --continue carri
       loaded,
       model: flags.model,
       permissionMode: flags['permission-mode'] as SessionPermissionMode,
-      session: {continue: flags.continue, resume: flags.resume},
+      session,
       ...(flags.tools === undefined ? {} : {tools: parseToolScope(flags.tools)}),
     })
   }

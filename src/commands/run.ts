@@ -7,6 +7,7 @@ import {openAgentSession, subagentsOf} from '../adapters/agent-session/index.js'
 import {loadPrices} from '../adapters/prices.js'
 import {SessionStore} from '../adapters/session-store.js'
 import {HanzoCommand} from '../cli/base-command.js'
+import {forkSessionFlag} from '../cli/fork-flag.js'
 import {toolsFlag} from '../cli/tools-flag.js'
 import {type OutputFormat, RunOutput} from '../cli/run-output.js'
 import {runTask} from '../cli/run-session.js'
@@ -56,6 +57,7 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
       exclusive: ['continue'],
       helpValue: 'ID',
     }),
+    'fork-session': forkSessionFlag,
     'max-turns': Flags.integer({
       description: 'The most model requests this run may make (default: max_turns, else 25).',
       min: 1,
@@ -97,7 +99,7 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
       maxTurns: flags['max-turns'],
       model: flags.model,
       permissionMode: flags['permission-mode'] as SessionPermissionMode,
-      session: {continue: flags.continue, resume: flags.resume},
+      session: {continue: flags.continue, fork: flags['fork-session'], resume: flags.resume},
       settings: loaded,
       ...(flags.tools === undefined ? {} : {tools: parseToolScope(flags.tools)}),
       warn,

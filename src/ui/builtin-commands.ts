@@ -27,9 +27,10 @@ export interface ChatFacts {
   approvals: SessionApprovals
   /**
    * Goes on in another session in this UI: `resume`, that saved session's conversation; `model`,
-   * this conversation with another model (from the next prompt).
+   * this conversation with another model (from the next prompt); `fork`, this conversation in a
+   * new session, the saved one left as it is.
    */
-  reopen(target: {resume?: string; model?: string}): Promise<void>
+  reopen(target: {resume?: string; model?: string; fork?: boolean}): Promise<void>
   /** The setup screen (log in, paste a key, a local server), then this conversation on what it set up; what was set up, or undefined if nothing was. */
   login(): Promise<string | undefined>
   /** `auth logout`, asked on the terminal. */
@@ -224,6 +225,13 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
     },
     '[ID]',
   )
+  add('fork', 'Go on in a new session from a copy of this conversation; this one stays as it is', async () => {
+    const from = facts.session.id
+    if (!(await SessionStore.at(facts.dataDir).has(from)))
+      return {message: 'Nothing to fork yet: a session is saved once its first prompt is sent.'}
+    await facts.reopen({fork: true})
+    return {message: `Forked session ${facts.session.id} from ${from}: the conversation goes on in the new one.`}
+  })
   add(
     'init',
     'Have the agent study this repository and write (or improve) its AGENTS.md',

@@ -32,7 +32,7 @@ export interface StartChatOptions {
   loaded: LoadedConfig
   model?: string
   permissionMode: SessionPermissionMode
-  session: {continue?: boolean; resume?: string}
+  session: {continue?: boolean; resume?: string; fork?: boolean}
   /** `--tools`: left out, the `tools.enabled` setting decides. */
   tools?: OpenAgentSessionOptions['tools']
 }
@@ -122,22 +122,20 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     // After the built-ins and command files: the registry refuses a name one of them (or an earlier plugin) has.
     for (const warning of commands.registerContributed(opened.slashCommands())) note(warning)
     return {
-      ...(options.session.continue || options.session.resume ? await earlier(opened, options) : NOTHING_EARLIER),
+      ...(options.session.continue || options.session.resume
+        ? await earlier(await carriedOn(opened, options), options)
+        : NOTHING_EARLIER),
       session: opened,
     }
   })
-  // `/resume ID`, `/model ID`: the next session is opened before this one closes, so a failure leaves the chat as it was.
+  // `/resume ID`, `/model ID`, `/fork`: the next session is opened before this one closes, so a failure leaves the chat as it was.
   facts.reopen = async (target) => {
     const current = session!
-    const saved = await SessionStore.at(options.dataDir)
-      .find(current.id)
-      .then(
-        () => true,
-        () => false,
-      )
+    const saved = await SessionStore.at(options.dataDir).has(current.id)
     const previous = model
     if (target.model) model = target.model
-    const next = await open({resume: target.resume ?? (saved ? current.id : undefined)}).catch((error: unknown) => {
+    const resume = target.resume ?? (saved ? current.id : undefined)
+    const next = await open({fork: target.fork && resume !== undefined, resume}).catch((error: unknown) => {
       model = previous
       throw error
     })
@@ -145,7 +143,7 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     session = next
     facts.session = next
     for (const warning of commands.replaceContributed(next.slashCommands())) note(warning)
-    chat.switchTo(next, target.resume ? await earlier(next, options) : undefined)
+    chat.switchTo(next, target.resume ? await earlier(next.id, options) : undefined)
   }
 
   facts.login = async () => {
@@ -189,10 +187,17 @@ export async function startChat(options: StartChatOptions): Promise<void> {
 
 const NOTHING_EARLIER: Earlier = {earlier: [], plan: []}
 
+/** The saved session whose conversation the chat starts with: a fork's is the one it copied, not saved yet itself. */
+async function carriedOn(session: AgentSession, options: StartChatOptions): Promise<string | undefined> {
+  if (!options.session.fork) return session.id
+  return options.session.resume ?? (await SessionStore.at(options.dataDir).latest(options.loaded.projectRoot))?.id
+}
+
 /** The conversation so far of a continued session, as `sessions show` prints it, and the plan it left. */
-async function earlier(session: AgentSession, options: StartChatOptions): Promise<Earlier> {
+async function earlier(id: string | undefined, options: StartChatOptions): Promise<Earlier> {
+  if (id === undefined) return NOTHING_EARLIER
   const store = SessionStore.at(options.dataDir)
-  const stored = await store.find(session.id).catch(() => undefined)
+  const stored = await store.find(id).catch(() => undefined)
   if (!stored) return NOTHING_EARLIER
   const transcript = await store.read(stored.path)
   const prices = await loadPrices(options.loaded.config.pricing)

@@ -264,9 +264,11 @@ export interface AgentSessionOptions {
   maxTurns?: number
   /**
    * `resume` (an id, or a unique start of one) or `continue` (this project's latest) carry on a
-   * saved session: its last run's conversation. `record: false` saves nothing (default: saved).
+   * saved session: its last run's conversation. `fork` starts a new session (a new id) from a copy
+   * of that conversation instead, leaving the saved one as it is. `record: false` saves nothing
+   * (default: saved).
    */
-  session?: {resume?: string; continue?: boolean; record?: boolean}
+  session?: {resume?: string; continue?: boolean; fork?: boolean; record?: boolean}
   /** Aborting it cancels the run in progress, as Ctrl-C does. */
   signal?: AbortSignal
   /** A model script to replay instead of a server (tests, demos; the hidden `--fake-model`). */

@@ -4,7 +4,7 @@ import type {RunUsage, SessionUsage} from '@hanzo-dev/sdk'
 import type {ApiClient, Message} from '../../core/agent/types.js'
 import {UserError} from '../../core/errors.js'
 import {meteredClient, SessionRecorder} from '../../core/sessions/recorder.js'
-import {TRANSCRIPT_VERSION, type TranscriptLine, type UsageLine} from '../../core/sessions/transcript.js'
+import {toLine, TRANSCRIPT_VERSION, type TranscriptLine, type UsageLine} from '../../core/sessions/transcript.js'
 import {type Prices, sessionUsage, totalUsage, turnUsage, usageLines} from '../../core/sessions/usage.js'
 import {type LoadedSession, SessionStore, TranscriptFile} from '../session-store.js'
 
@@ -12,7 +12,7 @@ export interface RecordingOptions {
   dataDir: string
   projectRoot: string
   cwd: string
-  session?: {resume?: string; continue?: boolean; record?: boolean}
+  session?: {resume?: string; continue?: boolean; fork?: boolean; record?: boolean}
   warn(message: string): void
 }
 
@@ -46,6 +46,8 @@ export interface RecordedRun {
  * always its last run's. Nothing is written before a run's prompt is on its way: a prompt a hook
  * stopped saves nothing. A run that starts while another is being recorded (a child run inside a
  * parent's tool call) is not recorded: interleaved, the two would make one broken conversation.
+ * A fork is a new session whose header names the saved one it copies: its conversation is written
+ * as a `history` line under that header, and the saved file is never opened for writing.
  */
 export class SessionRecording {
   private transcript?: TranscriptFile
@@ -60,19 +62,28 @@ export class SessionRecording {
     private readonly path: string | undefined,
     private readonly saved: LoadedSession | undefined,
     private readonly options: RecordingOptions,
+    /** The id of the saved session this one forks; its requests were that session's, not this one's. */
+    private readonly forkedFrom?: string,
   ) {
-    this.conversation = saved?.history
-    this.requests = saved ? usageLines(saved.transcript.lines) : []
+    this.conversation = forkedFrom === undefined ? saved?.history : undefined
+    this.requests = saved && forkedFrom === undefined ? usageLines(saved.transcript.lines) : []
   }
 
-  /** Finds the saved session `resume` or `continue` names (a wrong id is a UserError), or makes a new one. */
+  /**
+   * Finds the saved session `resume` or `continue` names (a wrong id is a UserError), or makes a
+   * new one: with `fork`, a new one that starts from the saved one's conversation.
+   */
   static async open(options: RecordingOptions): Promise<SessionRecording> {
+    checkFork(options.session)
+    const {fork, record} = options.session ?? {}
     const sessions = SessionStore.at(options.dataDir)
     const saved = await savedSession(sessions, options)
-    const id = saved?.transcript.header.id ?? randomUUID()
-    const path =
-      options.session?.record === false ? undefined : (saved?.path ?? sessions.pathFor(options.projectRoot, id))
-    return new SessionRecording(id, path, saved, options)
+    const forkedFrom = fork ? saved?.transcript.header.id : undefined
+    // The session whose file this one goes on writing: none for a fork.
+    const carried = forkedFrom === undefined ? saved : undefined
+    const id = carried?.transcript.header.id ?? randomUUID()
+    const path = record === false ? undefined : (carried?.path ?? sessions.pathFor(options.projectRoot, id))
+    return new SessionRecording(id, path, saved, options, forkedFrom)
   }
 
   /** The conversation of the saved session carried on (its last run's); empty for a new one. */
@@ -159,7 +170,7 @@ export class SessionRecording {
     return this.transcript
   }
 
-  /** The new session's first line: from here on it is saved, with an empty conversation. */
+  /** The new session's first line: from here on it is saved, with an empty conversation (a fork's: the copied one). */
   private header(run: Pick<RunFacts, 'label' | 'model' | 'provider'>): void {
     const {cwd, projectRoot} = this.options
     this.file().append({
@@ -172,9 +183,23 @@ export class SessionRecording {
       type: 'session',
       version: TRANSCRIPT_VERSION,
       ...(run.label === undefined ? {} : {label: run.label}),
+      ...(this.forkedFrom === undefined ? {} : {forked_from: this.forkedFrom}),
     })
     this.conversation = []
+    if (this.forkedFrom === undefined || !this.saved) return
+    const at = new Date().toISOString()
+    this.file().append({at, messages: this.saved.history.map((message) => toLine(message)), type: 'history'})
+    this.conversation = this.saved.history
   }
+}
+
+/** A fork names the saved session it copies; a UserError otherwise (also for a command to say before it starts). */
+export function checkFork(session: RecordingOptions['session']): void {
+  if (session?.fork && session.resume === undefined && !session.continue)
+    throw new UserError('A fork needs the session to fork: --fork-session goes with --resume ID or --continue', {
+      exitCode: 2,
+      hint: 'hanzo-dev sessions list shows the sessions of this project',
+    })
 }
 
 /** The same conversation: the session's own messages are the recorded ones, or equal copies. */

@@ -41,6 +41,7 @@ export function renderSession(summary: SessionSummary, {header, lines, skipped}:
     `Started   ${localTime(summary.created_at)} · ${plural(summary.runs, 'run')} · ${plural(summary.turns, 'model request')}`,
     `Model     ${summary.model} (${summary.provider})`,
     `Usage     ${usage(summary.usage)}`,
+    ...(header.forked_from === undefined ? [] : [`Forked    from ${header.forked_from}`]),
   ]
   if (skipped.length > 0)
     out.push(
@@ -50,7 +51,17 @@ export function renderSession(summary: SessionSummary, {header, lines, skipped}:
   // The first run has no line of its own: a stage's name (its label) heads it.
   if (header.label !== undefined) out.push(`── ${runName(1, header.label)}`)
   let run = 1
-  for (const line of lines) out.push(...renderLine(line, () => ++run))
+  const nextRun = () => ++run
+  for (const [index, line] of lines.entries()) {
+    // A fork's copy of the conversation it started from: shown as that conversation, not as a compaction.
+    if (index === 0 && header.forked_from !== undefined && line.type === 'history')
+      out.push(
+        `── the conversation of session ${header.forked_from}, copied`,
+        ...line.messages.flatMap((message) => renderLine(message, nextRun)),
+        `── forked`,
+      )
+    else out.push(...renderLine(line, nextRun))
+  }
   // Every line holds text from the model, a tool or the file: shown, never obeyed by the terminal.
   return out.map((line) => printable(line))
 }

@@ -17,6 +17,8 @@ export interface SessionSummary {
   first_prompt?: string
   /** How the latest run ended; absent while it runs, or when it was killed. */
   last_stop?: RunStop
+  /** The session this one was forked from. */
+  forked_from?: string
   usage: UsageTotals
 }
 
@@ -41,6 +43,7 @@ export function summarize({header, lines}: ParsedTranscript, prices: Prices): Se
   return {
     created_at: header.created_at,
     first_prompt: firstPrompt,
+    ...(header.forked_from === undefined ? {} : {forked_from: header.forked_from}),
     id: header.id,
     last_stop: lastStop,
     model,

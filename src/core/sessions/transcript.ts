@@ -21,6 +21,8 @@ export interface SessionHeader {
   provider: string
   /** The first run's stage, when a command with stages made it (`plan`). */
   label?: string
+  /** The session this one is a fork of (`--fork-session`, `/fork`): its conversation starts as a copy of that one's. */
+  forked_from?: string
 }
 
 /** A later run of the same session (`run --continue` / `--resume`): where and with what it ran. */

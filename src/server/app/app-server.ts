@@ -36,6 +36,8 @@ export interface OpenSessionRequest {
   prompter: Prompter
   /** A saved session's full id. */
   resume?: string
+  /** A new session from a copy of `resume`'s conversation. */
+  fork?: boolean
 }
 
 export interface AppServerOptions {
@@ -103,7 +105,8 @@ export class AppServer {
       },
       'session/resume': async (connection, params) => {
         const live = this.liveSession(params.sessionId)
-        if (live) {
+        // A fork copies the saved conversation, live or not: a live session's is saved after each turn.
+        if (live && !params.fork) {
           this.checkOwner(connection, live.session.id, params.sessionId)
           this.use(connection, live)
           return live.info()
@@ -112,7 +115,8 @@ export class AppServer {
         const stored = await this.options.saved.find(params.sessionId)
         this.checkOwner(connection, stored.id, params.sessionId)
         const cwd = params.cwd ?? (await this.existingDir(await this.options.saved.projectRoot(stored)))
-        return this.open(connection, {...params, cwd}, stored.id)
+        const {fork, ...options} = params
+        return this.open(connection, {...options, cwd}, stored.id, fork)
       },
       'session/start': async (connection, params) => this.open(connection, params),
       'tools/list': async (connection, {sessionId}) => ({
@@ -186,7 +190,7 @@ export class AppServer {
     await Promise.all([...sessions.map((live) => live.close()), ...this.closing])
   }
 
-  private async open(connection: RpcConnection, params: ParamsOf<'session/start'>, resume?: string) {
+  private async open(connection: RpcConnection, params: ParamsOf<'session/start'>, resume?: string, fork?: boolean) {
     const permissionMode = params.permissionMode ?? 'prompt'
     const live = new LiveSession(permissionMode, this.options.permissionTimeoutMs)
     const session = await this.options.openSession({
@@ -195,6 +199,7 @@ export class AppServer {
       permissionMode,
       prompter: live.prompter,
       resume,
+      fork,
     })
     live.attach(session)
     this.live.set(session.id, live)

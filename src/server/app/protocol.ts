@@ -64,7 +64,18 @@ const sessionOptions = {
 }
 
 export const SessionStartParams = z.strictObject(sessionOptions).meta({id: 'SessionStartParams'})
-export const SessionResumeParams = z.strictObject({sessionId, ...sessionOptions}).meta({id: 'SessionResumeParams'})
+export const SessionResumeParams = z
+  .strictObject({
+    sessionId,
+    ...sessionOptions,
+    fork: z
+      .boolean()
+      .optional()
+      .describe(
+        'Open a new session (a new sessionId) from a copy of the saved conversation, which is left as it is. Default: false.',
+      ),
+  })
+  .meta({id: 'SessionResumeParams'})
 export const SessionInfo = z
   .object({
     sessionId: z.string(),

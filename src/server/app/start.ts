@@ -53,7 +53,7 @@ export async function createAppServer(setup: AppServerSetup): Promise<AppServer>
         model: request.model,
         permissionMode: request.permissionMode,
         prompter: request.prompter,
-        session: request.resume === undefined ? undefined : {resume: request.resume},
+        session: request.resume === undefined ? undefined : {fork: request.fork, resume: request.resume},
         warn,
       }),
     owners: await SessionOwners.load(join(dataDir, 'app-server', 'owners.json'), warn),
