@@ -53,6 +53,7 @@ describe("the chat's registry with the plugins' commands", () => {
       'model',
       'compact',
       'resume',
+      'fork',
       'init',
     ])
     expect(
