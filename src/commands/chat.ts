@@ -14,7 +14,7 @@ export default class Chat extends HanzoCommand {
 
 Running hanzo-dev with no command on a terminal starts it too. Type a task and press Enter; \\ then Enter (or Alt+Enter, Ctrl-J) adds a line, Up and Down recall earlier prompts of this project. The agent reads and edits files and runs commands under the permission rules; a call the rules leave open is asked about in place, with the diff of an edit: y allows it once, a for the session, n denies it (with a reason the model is told). Esc interrupts a running turn; Ctrl-C twice or Ctrl-D on an empty prompt exits. /help lists the slash commands; the input_mode setting (or /vim) turns on vim key bindings.
 
-Every conversation is saved as a session, like hanzo-dev run's: --continue carries on this project's latest, --resume ID any other.`
+Every conversation is saved as a session, like hanzo-dev run's: --continue carries on this project's latest, --resume ID any other; with --fork-session, in a new session from a copy of its conversation (/fork does the same in the chat).`
 
   static examples = [
     '<%= config.bin %>',

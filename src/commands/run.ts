@@ -23,7 +23,7 @@ export default class Run extends HanzoCommand {
 
 The agent reads and edits files in the current directory and runs commands, asking before anything the permission rules do not allow (off a terminal it denies instead and says how to allow it). The answer streams to stdout; tool activity goes to stderr.
 
-Every run is saved as a session in your data dir ($XDG_DATA_HOME/hanzo-dev/sessions). --continue carries on the latest session of this project, --resume ID any session (hanzo-dev sessions list shows them): the model gets the conversation so far, and the run is added to the same session. The model and settings are today's, not the session's.
+Every run is saved as a session in your data dir ($XDG_DATA_HOME/hanzo-dev/sessions). --continue carries on the latest session of this project, --resume ID any session (hanzo-dev sessions list shows them): the model gets the conversation so far, and the run is added to the same session. With --fork-session the run starts a new session from a copy of that conversation instead, and the saved one is left as it is. The model and settings are today's, not the session's.
 
 Output formats: text (default), json (one object at the end, with tokens and, when the model has a price, cost), stream-json (one JSON event per line as the run goes; see docs/run-output.md). Exit codes: 0 done, 1 error or stopped at --max-turns, 2 usage, 130 interrupted.`
 
@@ -34,6 +34,7 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
     '<%= config.bin %> run "run the tests and fix what fails" --permission-mode allow-all --max-turns 40',
     '<%= config.bin %> run --continue "now add a test for it"',
     '<%= config.bin %> run --resume 2b6c1f3a "why did you change the parser?"',
+    '<%= config.bin %> run --continue --fork-session "try it without the cache"',
     '<%= config.bin %> run "find where the config is parsed" --tools fs,exec',
   ]
 

@@ -18,6 +18,8 @@ const FIRST_RUN: Script = {
   ],
 }
 
+const PLAN = [{content: 'Read the greeting', status: 'in_progress', activeForm: 'Reading the greeting'}]
+
 /** A fork's request carries the forked conversation: its tool call and result, then the new prompt. */
 const forkedTurn = (prompt: string, text: string): Script => ({
   turns: [
@@ -69,9 +71,9 @@ describe('forked sessions', () => {
       .split('\n')
       .map((line) => JSON.parse(line))
 
-  async function original(): Promise<{id: string; path: string; hash: string}> {
+  async function original(script = FIRST_RUN): Promise<{id: string; path: string; hash: string}> {
     writeFileSync(join(dirs.project, 'greeting.txt'), 'hello world\n')
-    const first = await run(FIRST_RUN, ['what does greeting.txt say?', '--output-format', 'json'])
+    const first = await run(script, ['what does greeting.txt say?', '--output-format', 'json'])
     const id = JSON.parse(first.stdout).session_id as string
     const path = join(sessionsDir(), `${id}.jsonl`)
     return {hash: digest(path), id, path}
@@ -130,8 +132,10 @@ describe('forked sessions', () => {
     expect(digest(from.path)).toBe(from.hash)
   })
 
-  it('--resume ID --fork-session forks that session, by the start of its id', async () => {
-    const from = await original()
+  it('--resume ID --fork-session forks that session, by the start of its id, with its plan', async () => {
+    const from = await original({
+      turns: [{tool_calls: [{arguments: {todos: PLAN}, name: 'todo_write'}]}, ...FIRST_RUN.turns],
+    })
     const forked = await run(forkedTurn('in French', 'Bonjour.'), [
       '--resume',
       from.id.slice(0, 8),
@@ -140,9 +144,14 @@ describe('forked sessions', () => {
       '--output-format',
       'json',
     ])
-    expect(JSON.parse(forked.stdout).session_id).not.toBe(from.id)
+    const fork = JSON.parse(forked.stdout).session_id as string
+    expect(fork).not.toBe(from.id)
     expect(digest(from.path)).toBe(from.hash)
     expect((await json(['sessions', 'list'])).sessions).toHaveLength(2)
+    // The plan the original left goes with the copy.
+    expect(lines(join(sessionsDir(), `${fork}.jsonl`)).find((line) => line.type === 'todos')).toMatchObject({
+      todos: PLAN,
+    })
   })
 
   it('--fork-session without --resume or --continue is a usage error, before anything runs', async () => {

@@ -4,7 +4,13 @@ import type {RunUsage, SessionUsage} from '@hanzo-dev/sdk'
 import type {ApiClient, Message} from '../../core/agent/types.js'
 import {UserError} from '../../core/errors.js'
 import {meteredClient, SessionRecorder} from '../../core/sessions/recorder.js'
-import {toLine, TRANSCRIPT_VERSION, type TranscriptLine, type UsageLine} from '../../core/sessions/transcript.js'
+import {
+  lastPlan,
+  toLine,
+  TRANSCRIPT_VERSION,
+  type TranscriptLine,
+  type UsageLine,
+} from '../../core/sessions/transcript.js'
 import {type Prices, sessionUsage, totalUsage, turnUsage, usageLines} from '../../core/sessions/usage.js'
 import {type LoadedSession, SessionStore, TranscriptFile} from '../session-store.js'
 
@@ -189,6 +195,9 @@ export class SessionRecording {
     if (this.forkedFrom === undefined || !this.saved) return
     const at = new Date().toISOString()
     this.file().append({at, messages: this.saved.history.map((message) => toLine(message)), type: 'history'})
+    // The plan goes with the conversation: a later --continue of the fork shows it as the original's would.
+    const todos = lastPlan(this.saved.transcript.lines)
+    if (todos.length > 0) this.file().append({at, todos, type: 'todos'})
     this.conversation = this.saved.history
   }
 }
