@@ -5,6 +5,7 @@ import {basename, dirname, join} from 'node:path'
 
 import type {Message} from '../core/agent/types.js'
 import {UserError} from '../core/errors.js'
+import {repairHistory} from '../core/agent/history-repair.js'
 import {conversationLines} from '../core/sessions/history.js'
 import {type ParsedTranscript, parseTranscript, TranscriptError} from '../core/sessions/parse.js'
 import type {MessageLine, TranscriptLine} from '../core/sessions/transcript.js'
@@ -99,7 +100,8 @@ export class SessionStore {
   /** The transcript, and the conversation to carry it on with. */
   async load(path: string): Promise<LoadedSession> {
     const transcript = await this.read(path)
-    return {history: conversationLines(transcript.lines).map((line) => toMessage(line)), path, transcript}
+    const history = repairHistory(conversationLines(transcript.lines).map((line) => toMessage(line)))
+    return {history, path, transcript}
   }
 
   /** Removes the file, and the project's directory once it holds no session. */

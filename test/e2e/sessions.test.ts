@@ -102,8 +102,9 @@ describe('saved sessions', () => {
     expect(lines.map((line) => line.type)).toEqual([
       'session',
       'user',
-      'usage',
+      // A reply with calls is saved before they run, so before its request's usage.
       'assistant',
+      'usage',
       'tool_result',
       'usage',
       'assistant',

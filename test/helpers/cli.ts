@@ -44,6 +44,8 @@ interface CliOptions {
   /** Leaves stdin open as a pipe (`child.stdin`) instead of closing it at once. */
   openStdin?: boolean
   bin?: string
+  /** In a process group of its own (`process.kill(-child.pid, ...)` reaches it and what it started). */
+  detached?: boolean
 }
 
 /** Starts the built CLI (`bin/run.js`) as a user would, without inheriting HANZO_* from the caller. */
@@ -57,6 +59,7 @@ export function spawnCli(args: string[], options: CliOptions = {}) {
     cwd: options.cwd ?? REPO_ROOT,
     env: {...inherited, ...options.env},
     extendEnv: false,
+    ...(options.detached && {detached: true}),
     ...(options.openStdin ? {} : {input: options.input ?? ''}),
     reject: false,
   })

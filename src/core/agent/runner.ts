@@ -8,6 +8,7 @@ import {traceAgentRun, type TracedPorts} from '../tracing/agent-run.js'
 import {type CompactionResult, SessionCompactor} from './compaction.js'
 import {modelSummarizer} from './compaction-summary.js'
 import {getDefaultOpenAIClient, MissingModelClientError} from './default-client.js'
+import {repairHistory} from './history-repair.js'
 import {type AgentEvent, runAgentLoop} from './loop.js'
 import type {ApiClient, Message} from './types.js'
 
@@ -120,7 +121,8 @@ export class Runner {
     const executor = new ToolPipeline({canonicalPath, cwd, hiddenPaths, middleware, offered, permissions, registry})
     const history: Message[] = [
       ...(agent.instructions ? [{content: agent.instructions, role: 'system'} as const] : []),
-      ...(options.history ?? []),
+      // A history an interrupt or a crash left without some results would be refused by the model.
+      ...repairHistory(options.history ?? []),
       {content: input, role: 'user', ...(options.images?.length ? {images: options.images} : {})},
     ]
     const sessionId = options.sessionId ?? randomUUID()

@@ -1,5 +1,6 @@
 import type {AgentEvent} from '../agent/loop.js'
-import type {ApiClient, Message} from '../agent/types.js'
+import {stripThinkBlock} from '../agent/think.js'
+import type {ApiClient, Message, ReasoningBlock, ToolCallRequest} from '../agent/types.js'
 import {type CompactionLine, type RunStop, toLine, type TranscriptLine, type UsageLine} from './transcript.js'
 import {priceBook, totalUsage} from './usage.js'
 
@@ -81,8 +82,8 @@ export class SessionRecorder {
   wrap(client: ApiClient): ApiClient {
     const recorded: ApiClient = {
       sendMessage: (messages, tools, options) => {
-        this.record(messages)
-        return client.sendMessage(messages, tools, options)
+        const stream = client.sendMessage(messages, tools, options)
+        return this.record(messages) ? this.savingReply(stream, options.signal) : stream
       },
     }
     return meteredClient(recorded, (request) => {
@@ -136,15 +137,53 @@ export class SessionRecorder {
   }
 
   /**
+   * Passes the reply on and saves it as soon as it ends, before its calls run: a kill during a
+   * call then leaves the call in the transcript (a resumed run answers it as interrupted), not a
+   * conversation that forgot it. A reply a model error cut keeps its text, without its calls,
+   * which may be cut too; one the user stopped is the loop's to keep (it drops its calls).
+   */
+  private async *savingReply(stream: ReturnType<ApiClient['sendMessage']>, signal?: AbortSignal) {
+    const reply: {text: string; calls: ToolCallRequest[]; reasoning?: ReasoningBlock[]} = {calls: [], text: ''}
+    // Stays false when the stream fails: its error event ends the loop's reading of it.
+    let whole = false
+    try {
+      for await (const event of stream) {
+        if (event.type === 'content_delta') reply.text += event.text
+        if (event.type === 'tool_use') reply.calls.push(event.call)
+        if (event.type === 'message_stop') reply.reasoning = event.reasoning
+        yield event
+      }
+
+      whole = true
+    } finally {
+      if (!signal?.aborted) this.saveReply(reply, whole)
+    }
+  }
+
+  private saveReply(reply: {text: string; calls: ToolCallRequest[]; reasoning?: ReasoningBlock[]}, whole: boolean) {
+    const content = stripThinkBlock(reply.text)
+    // A whole reply without calls ends the run, which saves it (finish).
+    if (whole ? reply.calls.length === 0 : content === '') return
+    const message: Message = {
+      content,
+      role: 'assistant',
+      toolCalls: whole ? reply.calls : [],
+      ...(whole && reply.reasoning && {reasoning: reply.reasoning}),
+    }
+    this.options.write(toLine(message, this.at()))
+    this.recorded = [...this.recorded, message]
+  }
+
+  /**
    * Saves what `messages` adds to the recorded conversation, or the whole conversation when
    * it no longer starts with what was recorded. A request that does not start with the agent's
    * system prompt is not the conversation (a summary request of a compaction, say): only its
    * usage is kept.
    */
-  private record(messages: readonly Message[]): void {
+  private record(messages: readonly Message[]): boolean {
     const {instructions} = this.options
     const [first] = messages
-    if (instructions && !(first?.role === 'system' && first.content === instructions)) return
+    if (instructions && !(first?.role === 'system' && first.content === instructions)) return false
     const conversation = instructions ? messages.slice(1) : [...messages]
     const at = this.at()
     const grows =
@@ -157,6 +196,7 @@ export class SessionRecorder {
     }
 
     this.recorded = conversation
+    return true
   }
 
   private at(): string {
@@ -164,7 +204,7 @@ export class SessionRecorder {
   }
 }
 
-/** The loop keeps message objects as they are; a copy with the same content is the same message. */
+/** The loop keeps message objects as they are; a copy with the same content (in any key order) is the same message. */
 function same(a: Message, b: Message): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b)
+  return a === b || JSON.stringify(toLine(a)) === JSON.stringify(toLine(b))
 }

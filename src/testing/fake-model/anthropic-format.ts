@@ -120,6 +120,7 @@ function readMessage(entry: Record<string, unknown>, view: RequestView, names: M
     if (part.type === 'text' && typeof part.text === 'string') texts.push(part.text)
     if (part.type === 'tool_use' && typeof part.id === 'string' && typeof part.name === 'string') {
       names.set(part.id, part.name)
+      view.toolCalls.push(part.id)
       view.textLength += JSON.stringify(part.input ?? {}).length
     }
 

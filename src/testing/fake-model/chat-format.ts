@@ -99,7 +99,11 @@ export const chatFormat: FakeWireFormat = {
       if (message.role === 'user') view.users.push(text)
       for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
         const fn = isRecord(call) && isRecord(call.function) ? call.function : {}
-        if (isRecord(call) && typeof call.id === 'string' && typeof fn.name === 'string') names.set(call.id, fn.name)
+        if (isRecord(call) && typeof call.id === 'string' && typeof fn.name === 'string') {
+          names.set(call.id, fn.name)
+          view.toolCalls.push(call.id)
+        }
+
         if (typeof fn.arguments === 'string') view.textLength += fn.arguments.length
       }
 

@@ -42,6 +42,8 @@ export function unmetExpectations(expect: Expectations, view: RequestView): stri
     )
   }
 
+  if (expect.tool_calls_answered) failures.push(...unansweredCalls(view))
+
   if (resultText !== undefined && !view.toolResults.some((result) => result.content.includes(resultText))) {
     const contents = view.toolResults.map((result) => show(result.content))
     failures.push(
@@ -70,6 +72,18 @@ export function unmetExpectations(expect: Expectations, view: RequestView): stri
   }
 
   return failures
+}
+
+/** `tool_calls_answered`: the calls without a result and the results without a call. */
+function unansweredCalls(view: RequestView): string[] {
+  const answered = new Set(view.toolResults.map((result) => result.callId))
+  const called = new Set(view.toolCalls)
+  const unanswered = view.toolCalls.filter((id) => !answered.has(id))
+  const orphans = view.toolResults.filter((result) => !called.has(result.callId)).map((result) => result.callId)
+  return [
+    ...(unanswered.length > 0 ? [`tool_calls_answered: no result for call ${unanswered.join(', ')}`] : []),
+    ...(orphans.length > 0 ? [`tool_calls_answered: result for no call: ${orphans.join(', ')}`] : []),
+  ]
 }
 
 function show(text: string): string {

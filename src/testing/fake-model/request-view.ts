@@ -7,6 +7,8 @@ export interface RequestView {
   users: string[]
   /** `name` is the tool of the call the result answers, when the history shows that call. */
   toolResults: Array<{callId: string; name?: string; content: string}>
+  /** The ids of the tool calls the history's assistant messages make, in order. */
+  toolCalls: string[]
   tools: string[]
   /** The Authorization header, only to check `authorization_sha256`; never recorded or shown. */
   authorization?: string
@@ -15,7 +17,7 @@ export interface RequestView {
 }
 
 export function emptyView(): RequestView {
-  return {system: [], textLength: 0, toolResults: [], tools: [], users: []}
+  return {system: [], textLength: 0, toolCalls: [], toolResults: [], tools: [], users: []}
 }
 
 /** The text of a message's content: a string, or the `text` of each part (`text`, `input_text`, `output_text`). */

@@ -117,7 +117,11 @@ export const responsesFormat: FakeWireFormat = {
     for (const item of input) {
       if (!isRecord(item)) continue
       if (item.type === 'function_call') {
-        if (typeof item.call_id === 'string' && typeof item.name === 'string') names.set(item.call_id, item.name)
+        if (typeof item.call_id === 'string' && typeof item.name === 'string') {
+          names.set(item.call_id, item.name)
+          view.toolCalls.push(item.call_id)
+        }
+
         if (typeof item.arguments === 'string') view.textLength += item.arguments.length
       } else if (item.type === 'function_call_output') {
         const callId = typeof item.call_id === 'string' ? item.call_id : ''

@@ -19,6 +19,8 @@ export interface Expectations {
   system_contains?: string
   /** The history holds a tool result for this call id, or for a call of this tool name. */
   has_tool_result_for?: string
+  /** `true`: every tool call in the history has a result and every result answers a call (what each API requires). */
+  tool_calls_answered?: boolean
   /** Some tool result in the history contains this text. */
   tool_result_contains?: string
   /** The request offers tools with all of these names. */
@@ -95,6 +97,7 @@ const EXPECT_KEYS = [
   'last_user_contains',
   'system_contains',
   'has_tool_result_for',
+  'tool_calls_answered',
   'tool_result_contains',
   'tools_include',
   'tools_exclude',
@@ -221,6 +224,11 @@ function checkExpect(expect: unknown, where: string, fail: Fail): void {
   if (!isRecord(expect)) fail(where, 'must be an object')
   for (const [key, value] of Object.entries(expect as Record<string, unknown>)) {
     if (!EXPECT_KEYS.includes(key)) fail(where, `unknown check "${key}"; known: ${EXPECT_KEYS.join(', ')}`)
+    if (key === 'tool_calls_answered') {
+      if (value !== true) fail(`${where}.${key}`, 'must be true')
+      continue
+    }
+
     const list = key === 'tools_include' || key === 'tools_exclude'
     const ok = list
       ? Array.isArray(value) && value.every((name) => typeof name === 'string')

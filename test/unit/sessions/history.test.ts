@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {conversationLines, MISSING_RESULT} from '../../../src/core/sessions/history.js'
+import {conversationLines} from '../../../src/core/sessions/history.js'
 import type {MessageLine, TranscriptLine} from '../../../src/core/sessions/transcript.js'
 
 const user = (content: string): MessageLine => ({content, type: 'user'})
@@ -57,26 +57,6 @@ describe('conversationLines', () => {
     }
     expect(conversationLines([user('plan it'), calls('c1'), result('c1'), stage, user('review it')])).toEqual([
       user('review it'),
-    ])
-  })
-
-  it('answers a call whose result was lost (a kill mid-turn), and drops a result whose call was lost', () => {
-    const conversation = conversationLines([
-      user('a'),
-      calls('c1', 'c2'),
-      result('c2'),
-      user('b'),
-      result('orphan'),
-      calls('c3'),
-    ])
-    expect(conversation).toEqual([
-      user('a'),
-      calls('c1', 'c2'),
-      result('c2'),
-      {content: MISSING_RESULT, is_error: true, tool_call_id: 'c1', tool_name: 'fs_read', type: 'tool_result'},
-      user('b'),
-      calls('c3'),
-      {content: MISSING_RESULT, is_error: true, tool_call_id: 'c3', tool_name: 'fs_read', type: 'tool_result'},
     ])
   })
 })

@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 
 import {Agent, type ApiClient, type Message, Runner, type StreamEvent, tool} from '../../../src/core/agent/index.js'
+import {ModelError} from '../../../src/core/agent/types.js'
 import {SessionRecorder} from '../../../src/core/sessions/recorder.js'
 import type {TranscriptLine} from '../../../src/core/sessions/transcript.js'
 import {scripted} from '../../helpers/scripted-model.js'
@@ -57,14 +58,55 @@ describe('SessionRecorder', () => {
     const at = new Date(0).toISOString()
     expect(lines).toEqual([
       {at, content: 'go', type: 'user'},
-      {at, input_tokens: 10, model: 'm', output_tokens: 2, provider: 'p', turn: 1, type: 'usage'},
       {at, content: '', tool_calls: [{arguments: '{"text":"x"}', id: 'c1', name: 'echo'}], type: 'assistant'},
+      {at, input_tokens: 10, model: 'm', output_tokens: 2, provider: 'p', turn: 1, type: 'usage'},
       {at, content: 'echo: x', is_error: false, tool_call_id: 'c1', tool_name: 'echo', type: 'tool_result'},
       {at, input_tokens: 20, model: 'm', output_tokens: 1, provider: 'p', turn: 2, type: 'usage'},
       {at, content: 'done', tool_calls: [], type: 'assistant'},
       {at, stop: 'completed', turns: 2, type: 'end', usage: {input_tokens: 30, output_tokens: 3}},
     ])
     expect(rec.requests.map((r) => r.turn)).toEqual([1, 2])
+  })
+
+  it('saves a reply before its calls run: a kill during a call leaves the call saved', async () => {
+    const {lines, recorder: rec} = recorder()
+    const seen: TranscriptLine[][] = []
+    const watch = tool<{text: string}>({
+      description: 'Sees the transcript while it runs',
+      execute: () => (seen.push([...lines]), 'ok'),
+      mutating: false,
+      name: 'watch',
+      parameters: {type: 'object'},
+    })
+    const call = {arguments: '{}', id: 'c1', input: {}, name: 'watch'}
+    const client = scripted([{text: 'Looking.', type: 'content_delta'}, {call, type: 'tool_use'}, stop], [stop])
+    await Runner.run(new Agent({...agent, tools: [watch]}), 'go', {client: rec.wrap(client)})
+    expect(seen[0].filter((line) => line.type !== 'usage')).toEqual([
+      {at: new Date(0).toISOString(), content: 'go', type: 'user'},
+      {
+        at: new Date(0).toISOString(),
+        content: 'Looking.',
+        tool_calls: [{arguments: '{}', id: 'c1', name: 'watch'}],
+        type: 'assistant',
+      },
+    ])
+    expect(lines.filter((line) => line.type === 'history')).toEqual([])
+  })
+
+  it('keeps the text of a reply a model error cut short, without its calls', async () => {
+    const call = {arguments: '{}', id: 'c1', input: {}, name: 'echo'}
+    const failed = new ModelError('stream broke', {status: 500})
+    const client = scripted([
+      {text: 'Half a ', type: 'content_delta'},
+      {call, type: 'tool_use'},
+      {error: failed, type: 'error'},
+    ])
+    const {lines, recorder: rec} = recorder()
+    await expect(Runner.run(agent, 'go', {client: rec.wrap(client)})).rejects.toThrow('stream broke')
+    expect(lines.filter((line) => line.type !== 'usage')).toMatchObject([
+      {content: 'go', type: 'user'},
+      {content: 'Half a ', tool_calls: [], type: 'assistant'},
+    ])
   })
 
   it('saves only what a resumed run adds to the conversation', async () => {

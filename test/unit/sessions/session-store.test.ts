@@ -5,7 +5,7 @@ import {describe, expect, it} from 'vitest'
 import {SessionStore, TranscriptFile} from '../../../src/adapters/session-store.js'
 import {Agent, type ApiClient, type StreamEvent, tool} from '../../../src/core/agent/index.js'
 import {Runner} from '../../../src/core/agent/runner.js'
-import {MISSING_RESULT} from '../../../src/core/sessions/history.js'
+import {INTERRUPTED_RESULT} from '../../../src/core/agent/history-repair.js'
 import {SessionRecorder} from '../../../src/core/sessions/recorder.js'
 import type {SessionHeader} from '../../../src/core/sessions/transcript.js'
 import {useSandboxDirs} from '../../helpers/cli.js'
@@ -140,7 +140,7 @@ describe('SessionStore and TranscriptFile', () => {
     writeFileSync(join(dirs.data, 'cut', 'x.jsonl'), `${cut}\n`)
     const {history} = await store().load(join(dirs.data, 'cut', 'x.jsonl'))
     expect(history.at(-1)).toEqual({
-      content: MISSING_RESULT,
+      content: INTERRUPTED_RESULT,
       isError: true,
       role: 'tool',
       toolCallId: 'c1',
