@@ -4,6 +4,7 @@ import type {RunUsage, SessionUsage} from '@hanzo-dev/sdk'
 import type {ApiClient, Message} from '../../core/agent/types.js'
 import {UserError} from '../../core/errors.js'
 import {meteredClient, SessionRecorder} from '../../core/sessions/recorder.js'
+import {promptCount} from '../../core/sessions/prompts.js'
 import {TRANSCRIPT_VERSION, type TranscriptLine, type UsageLine} from '../../core/sessions/transcript.js'
 import {type Prices, sessionUsage, totalUsage, turnUsage, usageLines} from '../../core/sessions/usage.js'
 import {type LoadedSession, SessionStore, TranscriptFile} from '../session-store.js'
@@ -54,6 +55,8 @@ export class SessionRecording {
   /** Every model request of the session so far: earlier processes', then each as it ends. */
   private readonly requests: UsageLine[]
   private busy = false
+  /** The session's runs recorded so far, earlier processes' too: the prompt a checkpoint is of. */
+  private runs: number
 
   private constructor(
     readonly id: string,
@@ -63,6 +66,7 @@ export class SessionRecording {
   ) {
     this.conversation = saved?.history
     this.requests = saved ? usageLines(saved.transcript.lines) : []
+    this.runs = saved ? promptCount(saved.transcript.lines) : 0
   }
 
   /** Finds the saved session `resume` or `continue` names (a wrong id is a UserError), or makes a new one. */
@@ -73,6 +77,16 @@ export class SessionRecording {
     const path =
       options.session?.record === false ? undefined : (saved?.path ?? sessions.pathFor(options.projectRoot, id))
     return new SessionRecording(id, path, saved, options)
+  }
+
+  /** Whether the session is saved (not `record: false`). */
+  get persisted(): boolean {
+    return this.path !== undefined
+  }
+
+  /** The prompt (1-based recorded run) going on or last taken; children's runs are part of their parent's. */
+  get prompt(): number {
+    return this.runs
   }
 
   /** The conversation of the saved session carried on (its last run's); empty for a new one. */
@@ -139,6 +153,7 @@ export class SessionRecording {
 
   /** Writes the run's first line (the header for a new session) and returns the writer of its others. */
   private start(run: RunFacts): (line: TranscriptLine) => void {
+    this.runs++
     if (this.conversation === undefined) {
       this.header(run)
     } else {
