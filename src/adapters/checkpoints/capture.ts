@@ -50,6 +50,8 @@ export class CheckpointRecorder {
   private recorded = {paths: new Set<string>(), prompt: 0}
   /** The scan before the prompt's first command. */
   private before?: {prompt: number; scan: Scan}
+  /** The last scan's sizes and times, so the next one hashes only what changed since. */
+  private known?: Scan
 
   constructor(private readonly options: RecorderOptions) {
     this.blobs = new BlobStore(join(options.dir, 'objects'))
@@ -123,20 +125,22 @@ export class CheckpointRecorder {
     }
   }
 
-  /** The scan before a prompt's first command, from the last one's sizes and times. */
+  /**
+   * The scan before a prompt's first command, from the last one's sizes and times (this
+   * process's, else the project's scan.json, which is rewritten only when a file was stored).
+   */
   private async scan(): Promise<Scan> {
     const cachePath = join(this.options.dir, 'scan.json')
     const started = Date.now()
-    let known: Scan
-    try {
-      known = new Map(Object.entries(JSON.parse(readFileSync(cachePath, 'utf8')) as Record<string, ScannedFile>))
-    } catch {
-      known = new Map()
+    this.known ??= readScanCache(cachePath)
+    const known = this.known
+    const scan = await scanWorkspace(this.workspace(), known, this.blobs)
+    this.known = scan
+    if ([...scan].some(([path, file]) => file.blob !== undefined && known.get(path) !== file)) {
+      const cached = [...scan].filter(([, file]) => file.blob !== undefined && file.mtimeMs < started - RACY_MS)
+      writeFileSync(cachePath, JSON.stringify(Object.fromEntries(cached)), {mode: 0o600})
     }
 
-    const scan = await scanWorkspace(this.workspace(), known, this.blobs)
-    const cached = [...scan].filter(([, file]) => file.blob !== undefined && file.mtimeMs < started - RACY_MS)
-    writeFileSync(cachePath, JSON.stringify(Object.fromEntries(cached)), {mode: 0o600})
     return scan
   }
 
@@ -171,6 +175,14 @@ export class CheckpointRecorder {
 
   private workspace() {
     return {hidden: this.options.hidden, maxFileBytes: this.options.maxFileBytes, root: this.options.root}
+  }
+}
+
+function readScanCache(path: string): Scan {
+  try {
+    return new Map(Object.entries(JSON.parse(readFileSync(path, 'utf8')) as Record<string, ScannedFile>))
+  } catch {
+    return new Map()
   }
 }
 
