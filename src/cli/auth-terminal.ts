@@ -97,3 +97,9 @@ export function interruptSignal(what: string): {signal: AbortSignal; release(): 
   process.on('SIGINT', onInterrupt)
   return {release: () => process.off('SIGINT', onInterrupt), signal: controller.signal}
 }
+
+/** A yes/no question on the terminal; Ctrl-C cancels the command (see userFacingError). */
+export async function confirm(message: string): Promise<boolean> {
+  const prompts = await import('@inquirer/prompts')
+  return prompts.confirm({default: false, message}, {output: process.stderr})
+}

@@ -7,7 +7,7 @@ import {printable} from '@hanzo-dev/sdk/terminal-text'
 
 import {nodeConfigIO} from '../adapters/config-io.js'
 import {FileTrustStore, loadIfValid, type TrustedProject} from '../adapters/trust-store.js'
-import {isInteractive} from '../cli/auth-terminal.js'
+import {confirm, isInteractive} from '../cli/auth-terminal.js'
 import {HanzoCommand} from '../cli/base-command.js'
 import {loadConfig} from '../core/config/load.js'
 import {locateConfigFiles, PROJECT_DIR} from '../core/config/locate.js'
@@ -181,10 +181,4 @@ What you trust is recorded with a SHA-256 of those settings and agent files in y
   private loadOptions(cwd: string) {
     return {cwd, env: process.env, homedir: homedir(), io: nodeConfigIO}
   }
-}
-
-/** A yes/no question on the terminal; Ctrl-C cancels the command (see userFacingError). */
-async function confirm(message: string): Promise<boolean> {
-  const prompts = await import('@inquirer/prompts')
-  return prompts.confirm({default: false, message}, {output: process.stderr})
 }

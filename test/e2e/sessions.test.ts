@@ -250,6 +250,8 @@ describe('saved sessions', () => {
     const output = await firstRun()
     const [file] = sessionFiles()
     expect(await json(['sessions', 'delete', output.session_id])).toEqual({
+      // It only read a file: nothing to checkpoint.
+      checkpoints: false,
       deleted: true,
       id: output.session_id,
       path: file,

@@ -28,6 +28,7 @@ import {readSessionEnvironment} from '../session-environment.js'
 import {discoverSkills} from '../skills.js'
 import {makeStyle} from '../style.js'
 import {BackgroundProcesses, builtinTools, customSubagents, Subagents, subagentTypes} from '../tools/index.js'
+import {openCheckpoints} from '../checkpoints/open.js'
 import {RunInterrupts} from './interrupts.js'
 import {modelClient, type SessionModel} from './model-client.js'
 import {protectedRules} from './protected-rules.js'
@@ -218,9 +219,24 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   const hiddenPaths = await Promise.all(
     [configDir, dataDir, ...(options.hiddenPaths ?? [])].map((path) => canonicalize(path)),
   )
+  // Innermost: what a tool is about to change is recorded once the hooks and the sandbox let it run.
+  const checkpoints =
+    options.model === false || !recording.persisted
+      ? undefined
+      : await openCheckpoints({
+          config,
+          cwd,
+          dataDir,
+          hidden: hiddenPaths,
+          prompt: () => recording.prompt,
+          session: recording.id,
+          warn,
+        })
+  if (checkpoints) middleware.push(checkpoints.middleware())
   opened.session = new AgentSessionNode(
     {
       background,
+      checkpoints,
       prompt,
       config,
       contributions: contributed.answers,

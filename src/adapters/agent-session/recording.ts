@@ -11,6 +11,7 @@ import {
   type TranscriptLine,
   type UsageLine,
 } from '../../core/sessions/transcript.js'
+import {promptCount} from '../../core/sessions/prompts.js'
 import {type Prices, sessionUsage, totalUsage, turnUsage, usageLines} from '../../core/sessions/usage.js'
 import {type LoadedSession, SessionStore, TranscriptFile} from '../session-store.js'
 
@@ -62,6 +63,8 @@ export class SessionRecording {
   /** Every model request of the session so far: earlier processes', then each as it ends. */
   private readonly requests: UsageLine[]
   private busy = false
+  /** The session's runs recorded so far, earlier processes' too: the prompt a checkpoint is of. */
+  private runs: number
 
   private constructor(
     readonly id: string,
@@ -73,6 +76,8 @@ export class SessionRecording {
   ) {
     this.conversation = forkedFrom === undefined ? saved?.history : undefined
     this.requests = saved && forkedFrom === undefined ? usageLines(saved.transcript.lines) : []
+    // A fork's prompts are its own: the checkpoints of the session it came from are not its.
+    this.runs = saved && forkedFrom === undefined ? promptCount(saved.transcript.lines) : 0
   }
 
   /**
@@ -90,6 +95,16 @@ export class SessionRecording {
     const id = carried?.transcript.header.id ?? randomUUID()
     const path = record === false ? undefined : (carried?.path ?? sessions.pathFor(options.projectRoot, id))
     return new SessionRecording(id, path, saved, options, forkedFrom)
+  }
+
+  /** Whether the session is saved (not `record: false`). */
+  get persisted(): boolean {
+    return this.path !== undefined
+  }
+
+  /** The prompt (1-based recorded run) going on or last taken; children's runs are part of their parent's. */
+  get prompt(): number {
+    return this.runs
   }
 
   /** The conversation of the saved session carried on (its last run's); empty for a new one. */
@@ -156,6 +171,7 @@ export class SessionRecording {
 
   /** Writes the run's first line (the header for a new session) and returns the writer of its others. */
   private start(run: RunFacts): (line: TranscriptLine) => void {
+    this.runs++
     if (this.conversation === undefined) {
       this.header(run)
     } else {

@@ -5,6 +5,7 @@ import type {Message} from '../../core/agent/types.js'
 import type {HanzoConfig} from '../../core/config/types.js'
 import type {PermissionGate, PermissionPolicy} from '../../core/permissions/index.js'
 import type {ToolRegistry} from '../../core/tools/registry.js'
+import type {CheckpointRecorder} from '../checkpoints/capture.js'
 import type {PluginAnswer} from '../plugin-host.js'
 import type {BackgroundProcesses} from '../tools/background-processes.js'
 import type {Subagents} from '../tools/subagents.js'
@@ -22,6 +23,8 @@ export interface SessionParts {
   skills: readonly Skill[]
   /** The commands its exec calls run in the background, the children's included: ended on close. */
   background: BackgroundProcesses
+  /** Records what the session's tools change, for `sessions rewind`; released on close. */
+  checkpoints?: CheckpointRecorder
   config: HanzoConfig
   contributions: ReadonlyArray<PluginAnswer<Contribution>>
   cwd: string

@@ -322,6 +322,7 @@ export class AgentSessionNode implements AgentSession {
     // Bounded (2 s): a collector that is down never holds the exit.
     await this.shared.tracing?.shutdown()
     this.parts.recording.close()
+    this.parts.checkpoints?.release()
     if (this.shared.started) await this.event('stop')
     for (const {value} of this.parts.contributions) await value.dispose?.()
   }

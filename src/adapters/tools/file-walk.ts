@@ -139,7 +139,8 @@ export function ancestorRules(root: string, start: string): string[] {
     : rules
 }
 
-function gitignoreRules(root: string, dir: string): string[] {
+/** The rules of the `.gitignore` in `dir`, rebased to the workspace root. */
+export function gitignoreRules(root: string, dir: string): string[] {
   const text = readGitignore(join(dir, '.gitignore'))
   if (text === undefined) return []
   const base = workspaceRelative(root, dir)

@@ -1,10 +1,11 @@
 import * as Args from '@oclif/core/args'
 
+import {CheckpointStore} from '../../adapters/checkpoints/store.js'
 import {SessionStore} from '../../adapters/session-store.js'
 import {HanzoCommand} from '../../cli/base-command.js'
 
 export default class SessionsDelete extends HanzoCommand {
-  static description = `Delete a saved session: its transcript is removed from your data dir.
+  static description = `Delete a saved session: its transcript and its checkpoints are removed from your data dir.
 
 Asks nothing: the id names one session (a prefix must match only one), and the files are your own records, not the project's.`
 
@@ -17,12 +18,13 @@ Asks nothing: the id names one session (a prefix must match only one), and the f
     id: Args.string({description: 'The session id, or the start of it (sessions list shows them).', required: true}),
   }
 
-  async run(): Promise<{id: string; path: string; deleted: true}> {
+  async run(): Promise<{id: string; path: string; deleted: true; checkpoints: boolean}> {
     const {args} = await this.parse(SessionsDelete)
     const store = SessionStore.at(this.paths.dataDir)
     const session = await store.find(args.id)
     await store.delete(session)
-    this.log(`Deleted session ${session.id}.`)
-    return {deleted: true, id: session.id, path: session.path}
+    const checkpoints = await CheckpointStore.at(this.paths.dataDir).deleteSession(session.id)
+    this.log(`Deleted session ${session.id}${checkpoints ? ' and its checkpoints' : ''}.`)
+    return {checkpoints, deleted: true, id: session.id, path: session.path}
   }
 }

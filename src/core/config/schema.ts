@@ -319,6 +319,33 @@ export const SETTINGS_SCHEMA = {
         },
       },
     },
+    checkpoints: {
+      type: 'object',
+      description:
+        'What each file the agent changed held before each prompt, kept in your data dir so hanzo-dev sessions rewind can put it back (files .gitignore ignores are not kept).',
+      additionalProperties: false,
+      properties: {
+        enabled: {type: 'boolean', default: true, description: 'false: no checkpoints are kept.'},
+        max_file_bytes: {
+          type: 'integer',
+          minimum: 0,
+          default: 1048576,
+          description: 'Larger files are not kept (and cannot be rewound).',
+        },
+        max_total_mb: {
+          type: 'integer',
+          minimum: 1,
+          default: 1024,
+          description: "Past it, the oldest sessions' checkpoints are pruned when a session starts.",
+        },
+        keep_days: {
+          type: 'integer',
+          minimum: 1,
+          default: 30,
+          description: 'Checkpoints of sessions not used for longer are pruned when a session starts.',
+        },
+      },
+    },
     tools: {
       type: 'object',
       description: 'Which tools the agent is offered (the --tools flag of run and chat beats it).',

@@ -96,6 +96,8 @@ export interface HanzoConfig {
   exec?: {env_passthrough?: string[]}
   /** The tools a session offers: groups, names and globs (`--tools` beats it). */
   tools?: {enabled?: string[]}
+  /** What `sessions rewind` can put back (defaults in checkpoints/capture.ts). */
+  checkpoints?: {enabled?: boolean; max_file_bytes?: number; max_total_mb?: number; keep_days?: number}
   providers?: Record<string, ProviderSettings>
   api?: 'chat_completions' | 'responses' | 'anthropic_messages'
   max_retries?: number

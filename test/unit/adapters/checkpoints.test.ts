@@ -1,0 +1,153 @@
+import {execFileSync} from 'node:child_process'
+import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterEach, beforeEach, describe, expect, it} from 'vitest'
+
+import type {ToolCall} from '@hanzo-dev/sdk'
+
+import {CheckpointRecorder} from '../../../src/adapters/checkpoints/capture.js'
+import {pruneCheckpoints} from '../../../src/adapters/checkpoints/retention.js'
+import {CheckpointStore} from '../../../src/adapters/checkpoints/store.js'
+import {makeSandbox, type Sandbox} from '../../helpers/cli.js'
+import {treeHashes} from '../../helpers/tree-hashes.js'
+
+const edit = (path: string): ToolCall => ({input: {path}, kind: 'edit', locations: [{path}], name: 'fs_write'})
+
+describe.each(['git repository', 'plain directory'])('checkpoints in a %s', (kind) => {
+  let box: Sandbox
+  let root: string
+  let store: CheckpointStore
+  let prompt: number
+  let recorder: CheckpointRecorder
+  const git = (...args: string[]) => execFileSync('git', args, {cwd: root, stdio: 'pipe'})
+
+  beforeEach(() => {
+    box = makeSandbox('hanzo-ckpt-')
+    root = join(box.home, 'project')
+    mkdirSync(join(root, 'src'), {recursive: true})
+    writeFileSync(join(root, '.gitignore'), 'build/\n*.log\n')
+    writeFileSync(join(root, 'a.txt'), 'a1\n')
+    writeFileSync(join(root, 'src', 'b.txt'), 'b1\n')
+    writeFileSync(join(root, 'gone.txt'), 'gone\n')
+    if (kind === 'git repository') {
+      git('init', '-q')
+      git('-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '.')
+      git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'init')
+      writeFileSync(join(root, 'a.txt'), 'a stashed\n')
+      git('-c', 'user.name=t', '-c', 'user.email=t@t', 'stash', '-q')
+    }
+
+    store = CheckpointStore.at(join(box.home, 'data'))
+    prompt = 1
+    recorder = new CheckpointRecorder({
+      dir: store.projectDir(root),
+      hidden: [],
+      maxFileBytes: 1000,
+      prompt: () => prompt,
+      root,
+      session: 'sess-1',
+    })
+    recorder.hold()
+  })
+
+  afterEach(() => box.cleanup())
+
+  const shell = (command: () => void) =>
+    recorder.aroundCommand(async () => {
+      command()
+    })
+
+  it('puts back what each prompt changed, removes what it created, brings back what it deleted', async () => {
+    const gitBefore = existsSync(join(root, '.git')) ? treeHashes(join(root, '.git')) : {}
+    const original = treeHashes(root)
+
+    // Prompt 1: an edit, a new file, and a command that deletes one file and creates another.
+    await recorder.beforeEdit(edit('a.txt'))
+    writeFileSync(join(root, 'a.txt'), 'a2\n')
+    await recorder.beforeEdit(edit('new.txt'))
+    writeFileSync(join(root, 'new.txt'), 'new\n')
+    await shell(() => {
+      unlinkSync(join(root, 'gone.txt'))
+      writeFileSync(join(root, 'src', 'made.txt'), 'made\n')
+      writeFileSync(join(root, 'out.log'), 'ignored\n')
+    })
+    const afterOne = treeHashes(root)
+
+    // Prompt 2: edits a.txt again (its first change in this prompt) and src/b.txt by a command.
+    prompt = 2
+    await recorder.beforeEdit(edit('a.txt'))
+    writeFileSync(join(root, 'a.txt'), 'a3\n')
+    await shell(() => writeFileSync(join(root, 'src', 'b.txt'), 'b2, longer\n'))
+
+    const session = (await store.session('sess-1'))!
+    expect(session.changedByPrompt()).toEqual(
+      new Map([
+        [1, 4],
+        [2, 2],
+      ]),
+    )
+    expect(await session.diff(2)).toEqual({created: [], deleted: [], modified: ['a.txt', 'src/b.txt']})
+    expect(await session.diff(1)).toEqual({
+      created: ['new.txt', 'src/made.txt'],
+      deleted: ['gone.txt'],
+      modified: ['a.txt', 'src/b.txt'],
+    })
+
+    await session.restore(2)
+    expect(treeHashes(root)).toEqual(afterOne)
+    await (await store.session('sess-1'))!.restore(1)
+    // What .gitignore ignores is left alone: the log file the command wrote stays.
+    const {'out.log': ignoredLog, ...restored} = treeHashes(root)
+    expect(ignoredLog).toBeDefined()
+    expect(restored).toEqual(original)
+    if (kind === 'git repository') {
+      expect(treeHashes(join(root, '.git'))).toEqual(gitBefore)
+      expect(git('stash', 'list').toString()).toMatch(/stash@\{0\}/)
+    }
+  })
+
+  it('keeps no file over the size cap, and no file .gitignore ignores', async () => {
+    writeFileSync(join(root, 'big.txt'), 'x'.repeat(2000))
+    mkdirSync(join(root, 'build'))
+    writeFileSync(join(root, 'build', 'out.js'), 'built\n')
+    await recorder.beforeEdit(edit('big.txt'))
+    await recorder.beforeEdit(edit('build/out.js'))
+    await shell(() => {
+      writeFileSync(join(root, 'big.txt'), 'y'.repeat(2001))
+      writeFileSync(join(root, 'build', 'out.js'), 'rebuilt\n')
+    })
+    expect(await store.session('sess-1')).toBeUndefined()
+  })
+
+  it('records a 200-file change, each file once, within the size cap', async () => {
+    for (let i = 0; i < 200; i++) writeFileSync(join(root, 'src', `f${i}.txt`), `old ${i}\n`)
+    prompt = 3
+    await shell(() => {
+      for (let i = 0; i < 200; i++) writeFileSync(join(root, 'src', `f${i}.txt`), `new ${i}\n`)
+    })
+    await shell(() => {
+      for (let i = 0; i < 200; i++) writeFileSync(join(root, 'src', `f${i}.txt`), `newer ${i}\n`)
+    })
+    const session = (await store.session('sess-1'))!
+    expect(session.files).toHaveLength(200)
+    await session.restore(3)
+    expect(readFileSync(join(root, 'src', 'f7.txt'), 'utf8')).toBe('old 7\n')
+  })
+
+  it('is pruned with its session, and by age, never while in use', async () => {
+    await recorder.beforeEdit(edit('a.txt'))
+    writeFileSync(join(root, 'a.txt'), 'a2\n')
+    const later = Date.now() + 100 * 24 * 60 * 60 * 1000
+    expect((await pruneCheckpoints(store, {keepDays: 30, maxTotalMb: 1024}, later)).sessions).toEqual([])
+    recorder.release()
+    expect((await pruneCheckpoints(store, {keepDays: 30, maxTotalMb: 1024}, later)).sessions).toEqual(['sess-1'])
+    expect(await store.session('sess-1')).toBeUndefined()
+    const objects = join(store.projectDir(root), 'objects')
+    const blobs = readdirSync(objects).flatMap((prefix) => readdirSync(join(objects, prefix)))
+    // The blob of a.txt's old content is gone; scan.json's (none here) would stay.
+    expect(blobs).toEqual([])
+    expect(statSync(store.projectDir(root)).isDirectory()).toBe(true)
+    rmSync(store.projectDir(root), {force: true, recursive: true})
+    expect(await store.deleteSession('sess-1')).toBe(false)
+  })
+})
