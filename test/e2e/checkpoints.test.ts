@@ -96,6 +96,7 @@ describe.each(['git repository', 'plain directory'])('sessions rewind in a %s', 
     expect(shown.stdout).toContain('  A gone.txt  (deleted since)')
     expect(shown.stdout).toContain('  M a.txt')
     expect(unwrapped(shown.stderr)).toContain('confirming needs a terminal')
+    expect(unwrapped(shown.stderr)).toContain(`sessions rewind ${id} --to 1 --code --yes`)
     expect(withoutGit(treeHashes(dirs.project))).toEqual(after)
 
     const result = await cli('sessions', 'rewind', id, '--to', '1', '--code', '--yes', '--json')

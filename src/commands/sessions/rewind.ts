@@ -60,7 +60,10 @@ Shows what would change first (files modified, created since (removed), deleted 
       if (!isInteractive() || flags.json)
         throw new UserError('Not rewound: confirming needs a terminal', {
           exitCode: 2,
-          hint: `review the changes above, then run hanzo-dev sessions rewind ${plan.session.id} --to ${plan.to} --yes`,
+          // The same rewind as asked for: only the files, or only the conversation, stays so.
+          hint: `review the changes above, then run hanzo-dev sessions rewind ${plan.session.id} --to ${plan.to}${
+            flags.code ? ' --code' : flags.conversation ? ' --conversation' : ''
+          } --yes`,
         })
       if (!(await confirm(`Rewind session ${plan.session.id} to before prompt ${plan.to}?`))) {
         this.log('Nothing rewound.')
