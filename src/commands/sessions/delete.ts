@@ -5,9 +5,9 @@ import {SessionStore} from '../../adapters/session-store.js'
 import {HanzoCommand} from '../../cli/base-command.js'
 
 export default class SessionsDelete extends HanzoCommand {
-  static description = `Delete a saved session: its transcript and its checkpoints are removed from your data dir.
+  static description = `Delete a saved session: its transcript and its checkpoints.
 
-Asks nothing: the id names one session (a prefix must match only one), and the files are your own records, not the project's.`
+Both are removed from your data dir. Asks nothing: the id names one session (a prefix must match only one), and the files are your own records, not the project's.`
 
   static examples = [
     '<%= config.bin %> sessions delete 2b6c1f3a',

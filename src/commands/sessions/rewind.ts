@@ -18,9 +18,9 @@ interface RewindResult {
 }
 
 export default class SessionsRewind extends HanzoCommand {
-  static description = `Take a session back to just before one of its prompts: the files the agent changed since, the conversation, or both.
+  static description = `Take a session back to just before one of its prompts.
 
-Shows what would change first (files modified, created since (removed), deleted since (brought back)) and asks, unless --yes. Without a terminal it needs --yes. Only what the agent's tools changed is put back, as kept by checkpoints (the checkpoints setting): files .gitignore ignores or larger than checkpoints.max_file_bytes are not. The conversation is cut back by a line added to the transcript, so the session's cost stays counted; hanzo-dev run --resume ID carries on from there.`
+The files the agent changed since, the conversation, or both. Shows what would change first (files modified, created since (removed), deleted since (brought back)) and asks, unless --yes. Without a terminal it needs --yes. Only what the agent's tools changed is put back, as kept by checkpoints (the checkpoints setting): files .gitignore ignores or larger than checkpoints.max_file_bytes are not. The conversation is cut back by a line added to the transcript, so the session's cost stays counted; hanzo-dev run --resume ID carries on from there.`
 
   static examples = [
     '<%= config.bin %> sessions rewind 2b6c1f3a',
