@@ -1,16 +1,12 @@
-import {realpath} from 'node:fs/promises'
+import {realpath, stat} from 'node:fs/promises'
 import {dirname, resolve} from 'node:path'
 import {isInside} from '@hanzo-dev/sdk'
 import type {Middleware, ToolResult} from '@hanzo-dev/sdk/tools'
 
 import {directoriesDown, InstructionReader, realRoot} from './project-instructions.js'
 
-/**
- * The tools whose path says the model is now working under a directory: a file's, or for fs_list
- * the directory itself. A search (fs_grep, fs_glob) touches many directories at once and is left out.
- */
-const FILE_TOOLS = new Set(['fs_read', 'fs_edit', 'fs_multi_edit', 'fs_write'])
-const DIRECTORY_TOOLS = new Set(['fs_list'])
+/** The kinds of call whose locations say where the model works: a file's directory, or a directory itself. */
+const WORKING_KINDS = new Set(['read', 'edit'])
 
 /** All the nested files of a session together: a deep tree of AGENTS.md cannot fill the context. */
 export const MAX_NESTED_INSTRUCTION_BYTES = 16 * 1024
@@ -49,14 +45,24 @@ export async function nestedInstructions(
     name: 'nested-instructions',
     wrap: (next) => async (call, context) => {
       const result = await next(call, context)
-      const path = call.input.path
-      const directory = DIRECTORY_TOOLS.has(call.name)
-      if (result.is_error || typeof path !== 'string' || !(directory || FILE_TOOLS.has(call.name))) return result
-      const target = await realpath(resolve(context.cwd, path)).catch(() => undefined)
-      if (!target) return result
-      return withText(result, await instructionsFor(directory ? target : dirname(target)))
+      if (result.is_error || !WORKING_KINDS.has(call.kind ?? 'other')) return result
+      let text = ''
+      for (const {path} of call.locations ?? []) {
+        const directory = await workingDirectory(resolve(context.cwd, path))
+        if (directory) text += await instructionsFor(directory)
+      }
+
+      return withText(result, text)
     },
   }
+}
+
+/** The directory a location puts the model in: itself, or a file's; undefined when it does not exist. */
+async function workingDirectory(path: string): Promise<string | undefined> {
+  const target = await realpath(path).catch(() => undefined)
+  if (!target) return undefined
+  const info = await stat(target).catch(() => undefined)
+  return info?.isDirectory() ? target : dirname(target)
 }
 
 function withText(result: ToolResult, text: string): ToolResult {

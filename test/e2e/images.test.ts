@@ -1,4 +1,4 @@
-import {mkdirSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest'
 
@@ -7,12 +7,10 @@ import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/serve
 import {offSchema, StdioClient} from '../helpers/app-server-client.js'
 import {CLI, makeSandbox, runCli, type Sandbox, useSandboxDirs} from '../helpers/cli.js'
 import {Terminals} from '../helpers/terminal.js'
+import {writeFakeProviderSettings} from '../helpers/wire-formats.js'
 
 /** A real 1x1 PNG (one red pixel), as a screenshot tool writes it. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-)
+const PNG = readFileSync(new URL('../fixtures/images/red-pixel.png', import.meta.url))
 const PNG_BASE64 = PNG.toString('base64')
 
 const READ_SHOT: Script = {
@@ -35,13 +33,7 @@ describe('images: fs_read of a picture, to the model that takes it', () => {
     model = await startFakeModel(script)
     // Named .dat: fs_read knows a picture by its bytes, not its name.
     writeFileSync(join(dirs.project, 'shot.dat'), PNG)
-    mkdirSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
-    const settings = {
-      model: modelName,
-      provider: 'fake',
-      providers: {fake: {api, api_key: 'sk-test-key', base_url: model.url, images}},
-    }
-    writeFileSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify(settings))
+    writeFakeProviderSettings(dirs.box.env.XDG_CONFIG_HOME, {api, images, model: modelName, url: model.url})
     return (...args: string[]) => runCli(['run', ...args], {cwd: dirs.project, env: dirs.box.env})
   }
 
@@ -206,13 +198,11 @@ describe('images in the chat: @shot.png and a pasted image path', () => {
     writeFileSync(join(project, 'shot.png'), PNG)
     writeFileSync(join(project, 'my shot.png'), PNG)
     model = await startFakeModel({turns: [{text: 'A red dot.'}, {text: 'Another red dot.'}]})
-    mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
-    const settings = {
+    writeFakeProviderSettings(box.env.XDG_CONFIG_HOME, {
+      api: 'anthropic_messages',
       model: 'claude-sonnet-4-5',
-      provider: 'fake',
-      providers: {fake: {api: 'anthropic_messages', api_key: 'sk-test-key', base_url: model.url}},
-    }
-    writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify(settings))
+      url: model.url,
+    })
     terminals = Terminals.create(box.env)
   })
   afterAll(async () => {

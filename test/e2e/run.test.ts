@@ -6,6 +6,7 @@ import type {Script} from '../../src/testing/fake-model/script.js'
 import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
 import {REPO_ROOT, runCli, spawnCli, unwrapped, useSandboxDirs} from '../helpers/cli.js'
 import {isAlive, waitUntil} from '../helpers/processes.js'
+import {writeFakeProviderSettings} from '../helpers/wire-formats.js'
 
 /** A task that reads a file, edits it, runs a command and answers, as a model would script it. */
 const EDIT_TASK: Script = {
@@ -268,13 +269,7 @@ describe('hanzo-dev run', () => {
     ['anthropic_messages', 'max_tokens'],
   ])('sends the max_output_tokens setting as the output limit of %s requests (%s)', async (api, field) => {
     model = await startFakeModel({turns: [{text: 'ok'}]})
-    mkdirSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
-    const settings = {
-      max_output_tokens: 321,
-      provider: 'fake',
-      providers: {fake: {api, api_key: 'sk-test-key', base_url: model.url}},
-    }
-    writeFileSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify(settings))
+    writeFakeProviderSettings(dirs.box.env.XDG_CONFIG_HOME, {api, url: model.url}, {max_output_tokens: 321})
     const result = await runCli(['run', 'hi'], {cwd: dirs.project, env: dirs.box.env})
     expect(result.exitCode, result.stderr).toBe(0)
     expect(model.requests[0].body).toMatchObject({[field]: 321})

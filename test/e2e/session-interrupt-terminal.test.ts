@@ -1,4 +1,4 @@
-import {existsSync, writeFileSync} from 'node:fs'
+import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 
@@ -6,6 +6,7 @@ import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/serve
 import {CLI} from '../helpers/cli.js'
 import {waitUntil} from '../helpers/processes.js'
 import {useChatTerminals} from '../helpers/terminal.js'
+import {WIRE_FORMATS, writeFakeProviderSettings} from '../helpers/wire-formats.js'
 
 /** A command that runs until the turn is stopped; the file `started` names says it runs. */
 const slowCall = (started: string) => ({
@@ -27,44 +28,41 @@ describe('the chat after a turn stopped during a tool call', () => {
     model = undefined
   })
 
-  it.each([
-    ['chat_completions', 'gpt-4o'],
-    ['responses', 'gpt-5'],
-    ['anthropic_messages', 'claude-sonnet-4-5'],
-  ])('Esc, then Ctrl-C, each then a new prompt: the model gets a valid history (%s)', async (api, name) => {
-    const started = (n: number) => `started-${api}-${n}`
-    model = await startFakeModel({
-      turns: [slowCall(started(1)), carriedOn('go on'), slowCall(started(2)), carriedOn('and more')],
-    })
-    const settings = {
-      model: name,
-      provider: 'fake',
-      providers: {fake: {api, api_key: 'sk-test-key', base_url: model.url}},
-      sandbox: {mode: 'workspace'},
-    }
-    writeFileSync(join(chat.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify(settings))
-    const pane = `chat-${api}`
-    const {terminals} = chat
-    await terminals.open(pane, `node ${CLI} chat --permission-mode allow-all`, {cwd: chat.project, height: 40})
-    await terminals.waitFor(pane, '/help for commands')
-
-    for (const [n, key, prompt] of [
-      [1, 'Escape', 'go on'],
-      [2, 'C-c', 'and more'],
-    ] as const) {
-      await terminals.keys(pane, `start ${n}`, 'Enter')
-      await waitUntil(() => existsSync(join(chat.project, started(n))), `command ${n} runs`)
-      await terminals.keys(pane, key)
-      await waitUntil(
-        async () => (await terminals.screen(pane)).filter((line) => line.startsWith('Interrupted:')).length === n,
-        `turn ${n} was stopped`,
+  it.each(WIRE_FORMATS)(
+    'Esc, then Ctrl-C, each then a new prompt: the model gets a valid history (%s)',
+    async (api, name) => {
+      const started = (n: number) => `started-${api}-${n}`
+      model = await startFakeModel({
+        turns: [slowCall(started(1)), carriedOn('go on'), slowCall(started(2)), carriedOn('and more')],
+      })
+      writeFakeProviderSettings(
+        chat.box.env.XDG_CONFIG_HOME,
+        {api, model: name, url: model.url},
+        {sandbox: {mode: 'workspace'}},
       )
-      await terminals.keys(pane, prompt, 'Enter')
-      await terminals.waitFor(pane, `On with ${prompt}.`)
-    }
+      const pane = `chat-${api}`
+      const {terminals} = chat
+      await terminals.open(pane, `node ${CLI} chat --permission-mode allow-all`, {cwd: chat.project, height: 40})
+      await terminals.waitFor(pane, '/help for commands')
 
-    expect(model.requests).toHaveLength(4)
-    await terminals.keys(pane, 'C-d')
-    expect(await terminals.exitStatus(pane)).toBe(0)
-  })
+      for (const [n, key, prompt] of [
+        [1, 'Escape', 'go on'],
+        [2, 'C-c', 'and more'],
+      ] as const) {
+        await terminals.keys(pane, `start ${n}`, 'Enter')
+        await waitUntil(() => existsSync(join(chat.project, started(n))), `command ${n} runs`)
+        await terminals.keys(pane, key)
+        await waitUntil(
+          async () => (await terminals.screen(pane)).filter((line) => line.startsWith('Interrupted:')).length === n,
+          `turn ${n} was stopped`,
+        )
+        await terminals.keys(pane, prompt, 'Enter')
+        await terminals.waitFor(pane, `On with ${prompt}.`)
+      }
+
+      expect(model.requests).toHaveLength(4)
+      await terminals.keys(pane, 'C-d')
+      expect(await terminals.exitStatus(pane)).toBe(0)
+    },
+  )
 })

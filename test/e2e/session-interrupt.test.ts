@@ -1,4 +1,4 @@
-import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 
@@ -6,13 +6,7 @@ import type {Script} from '../../src/testing/fake-model/script.js'
 import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
 import {runCli, spawnCli, useSandboxDirs} from '../helpers/cli.js'
 import {isAlive, waitUntil} from '../helpers/processes.js'
-
-/** The wire formats a provider can speak, with a model of each. */
-const FORMATS = [
-  ['chat_completions', 'gpt-4o'],
-  ['responses', 'gpt-5'],
-  ['anthropic_messages', 'claude-sonnet-4-5'],
-] as const
+import {WIRE_FORMATS, writeFakeProviderSettings} from '../helpers/wire-formats.js'
 
 /** The request after the interrupt: every call answered, the interrupted one as such, then the new prompt. */
 const CARRIED_ON = {
@@ -32,21 +26,18 @@ describe('a session survives a crash', () => {
 
   async function setUp(script: Script, api: string, name: string) {
     model = await startFakeModel(script)
-    mkdirSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
     // The test reads the command's pid, which only means something outside a sandbox's pid namespace.
-    const settings = {
-      model: name,
-      provider: 'fake',
-      providers: {fake: {api, api_key: 'sk-test-key', base_url: model.url}},
-      sandbox: {mode: 'off'},
-    }
-    writeFileSync(join(dirs.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify(settings))
+    writeFakeProviderSettings(
+      dirs.box.env.XDG_CONFIG_HOME,
+      {api, model: name, url: model.url},
+      {sandbox: {mode: 'off'}},
+    )
   }
 
   const run = (args: string[], detached = false) =>
     spawnCli(['run', ...args, '--permission-mode', 'allow-all'], {cwd: dirs.project, detached, env: dirs.box.env})
 
-  it.each(FORMATS)(
+  it.each(WIRE_FORMATS)(
     'kill -9 during a tool call, then run --continue sends every call with its result (%s)',
     async (api, name) => {
       await setUp(

@@ -1,5 +1,5 @@
 import {type ChildProcess, spawn} from 'node:child_process'
-import {mkdirSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -86,10 +86,7 @@ describe('hanzo-dev mcp serve', () => {
 
   it('answers fs_read of a picture with its text line and the image as MCP image content', async () => {
     // A real 1x1 PNG, named .dat: fs_read knows a picture by its bytes.
-    const png = Buffer.from(
-      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-      'base64',
-    )
+    const png = readFileSync(new URL('../../../test/fixtures/images/red-pixel.png', import.meta.url))
     writeFileSync(join(project, 'shot.dat'), png)
     const read = await client.callTool({arguments: {path: 'shot.dat'}, name: 'fs_read'})
     expect(read.isError).toBe(false)

@@ -1,6 +1,7 @@
 import {mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
+import type {ToolKind} from '@hanzo-dev/sdk'
 import {type ToolResult, toolError, toolOk} from '@hanzo-dev/sdk/tools'
 import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
@@ -21,13 +22,14 @@ describe('nested instructions: AGENTS.md below cwd, with the first result under 
   })
   afterEach(() => rmSync(base, {force: true, recursive: true}))
 
-  /** A call of `name` on `path` whose tool answered `answer`, through the middleware. */
+  /** A call of `name` (a read, an edit or a command, as its descriptor says) on `path` whose tool answered `answer`, through the middleware. */
   async function caller(cwd = root) {
     const middleware = await nestedInstructions(root, cwd, () => {})
+    const kinds: Record<string, ToolKind> = {exec: 'execute', fs_edit: 'edit'}
     return (name: string, path: string, answer: ToolResult = toolOk('text')) =>
       middleware
         .wrap(async () => answer)(
-          {input: {path}, name},
+          {input: {path}, kind: kinds[name] ?? 'read', locations: [{path}], name},
           {cwd: root, sessionId: 's', signal: new AbortController().signal},
         )
         .then((result) => result.output)
@@ -47,12 +49,12 @@ describe('nested instructions: AGENTS.md below cwd, with the first result under 
     expect(await call('fs_read', '../other/f.ts')).toBe('text')
   })
 
-  it('waits for a call that succeeds, and ignores the tools without a path under a directory', async () => {
+  it('waits for a read or an edit that succeeds; a directory location is itself, a command none', async () => {
     write('repo/a/AGENTS.md', 'A rules.\n')
     write('repo/a/f.ts', '')
     const call = await caller()
     expect(await call('fs_read', 'a/f.ts', toolError('denied'))).toBe('')
-    expect(await call('fs_grep', 'a/f.ts')).toBe('text')
+    expect(await call('exec', 'a/f.ts')).toBe('text')
     expect(await call('fs_list', 'a')).toBe('text\n\nInstructions from a/AGENTS.md:\nA rules.\n')
     expect(await call('fs_read', 'a/f.ts')).toBe('text')
   })
