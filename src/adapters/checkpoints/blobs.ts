@@ -41,9 +41,16 @@ export class BlobStore {
       return hash
     }
 
-    mkdirSync(dirname(path), {mode: 0o700, recursive: true})
     const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`
-    writeFileSync(temp, content, {mode: 0o600})
+    try {
+      writeFileSync(temp, content, {mode: 0o600})
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      // Made when its first blob comes, not tried before each one: a scan may store hundreds.
+      mkdirSync(dirname(path), {mode: 0o700, recursive: true})
+      writeFileSync(temp, content, {mode: 0o600})
+    }
+
     renameSync(temp, path)
     return hash
   }
