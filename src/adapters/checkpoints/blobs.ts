@@ -2,10 +2,11 @@ import {createHash, randomBytes} from 'node:crypto'
 import {existsSync, lstatSync, mkdirSync, readFileSync, renameSync, utimesSync, writeFileSync} from 'node:fs'
 import {readFile} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
+import {setImmediate as nextTurn} from 'node:timers/promises'
 
 import ignore from 'ignore'
 
-import {FileWalk, gitignoreRules} from '../tools/file-walk.js'
+import {FileWalk, gitignoreRules, WALK_TURN} from '../tools/file-walk.js'
 
 /** What a file was when a scan looked at it: `blob` is undefined for a file over the size cap (never stored). */
 export interface ScannedFile {
@@ -40,9 +41,16 @@ export class BlobStore {
       return hash
     }
 
-    mkdirSync(dirname(path), {mode: 0o700, recursive: true})
     const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`
-    writeFileSync(temp, content, {mode: 0o600})
+    try {
+      writeFileSync(temp, content, {mode: 0o600})
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      // Made when its first blob comes, not tried before each one: a scan may store hundreds.
+      mkdirSync(dirname(path), {mode: 0o700, recursive: true})
+      writeFileSync(temp, content, {mode: 0o600})
+    }
+
     renameSync(temp, path)
     return hash
   }
@@ -73,8 +81,14 @@ export async function scanWorkspace(files: WorkspaceFiles, known: Scan, blobs?: 
     signal: new AbortController().signal,
     start: files.root,
   })
-  for await (const file of walk.files()) {
-    const info = lstatOrUndefined(file.absolute)
+  // Its synchronous steps, not files(): before and after every command, a promise per file cost more than the lstat.
+  for (const file of walk.steps()) {
+    if (file === WALK_TURN) {
+      await nextTurn()
+      continue
+    }
+
+    const info = lstatSync(file.absolute, {throwIfNoEntry: false})
     if (!info) continue
     const before = known.get(file.relative)
     const {mtimeMs, size} = info
@@ -99,14 +113,6 @@ export function ignoredPath(root: string, relative: string): boolean {
   for (let depth = 0; depth < parts.length; depth++)
     rules.push(...gitignoreRules(root, join(root, ...parts.slice(0, depth))))
   return rules.length > 0 && ignore().add(rules).ignores(relative)
-}
-
-function lstatOrUndefined(path: string) {
-  try {
-    return lstatSync(path)
-  } catch {
-    return undefined
-  }
 }
 
 function readOrUndefined(path: string): Buffer | undefined {

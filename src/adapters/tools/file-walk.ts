@@ -1,5 +1,5 @@
 import {closeSync, type Dirent, readdirSync} from 'node:fs'
-import {dirname, join} from 'node:path'
+import {dirname, join, sep} from 'node:path'
 import {setImmediate as nextTurn} from 'node:timers/promises'
 
 import {isInside} from '@hanzo-dev/sdk'
@@ -42,6 +42,8 @@ const GITIGNORE_MAX_BYTES = 1024 * 1024
  * turn now and then: an abort, a timer or a key press is not held up for the whole walk.
  */
 const WALK_ENTRIES_PER_TURN = 1024
+/** What {@link FileWalk.steps} yields where the walk should give the event loop a turn. */
+export const WALK_TURN = Symbol('walk turn')
 
 /**
  * The regular files under a directory of the workspace, in path order, as fs_glob and fs_grep
@@ -58,18 +60,32 @@ export class FileWalk {
   truncated = false
   private visited = 0
   private readonly rules: Ignore = ignore()
+  /** The hidden places the walk could meet: one per entry would cost more than the reading. */
+  private hidden: readonly string[] = []
   /** Whether any rule was added: testing against none costs as much as against a few. */
   private ruled = false
 
   constructor(private readonly options: WalkOptions) {}
 
   async *files(): AsyncGenerator<WalkedFile> {
+    for (const step of this.steps()) {
+      if (step === WALK_TURN) await nextTurn()
+      else yield step
+    }
+  }
+
+  /**
+   * The same walk, synchronous, for a caller that walks the whole tree in one go (a promise per
+   * file costs more than the reading): {@link WALK_TURN} comes where it should give the loop a turn.
+   */
+  *steps(): Generator<WalkedFile | typeof WALK_TURN> {
     const {root, start} = this.options
+    this.hidden = (this.options.hidden ?? []).filter((place) => isInside(start, place) || isInside(place, start))
     this.addRules(ancestorRules(root, start))
     yield* this.directory(start)
   }
 
-  private async *directory(dir: string): AsyncGenerator<WalkedFile> {
+  private *directory(dir: string): Generator<WalkedFile | typeof WALK_TURN> {
     let entries: Dirent[]
     try {
       entries = readdirSync(dir, {withFileTypes: true})
@@ -87,6 +103,8 @@ export class FileWalk {
       .map((entry) => ({entry, key: entry.isDirectory() ? `${entry.name}/` : entry.name}))
       .sort((a, b) => comparePaths(a.key, b.key))
     const base = workspaceRelative(this.options.root, dir)
+    // `dir` is canonical and a name has no separator: what join() would give, without its normalizing.
+    const prefix = dir.endsWith(sep) ? dir : dir + sep
     for (const {entry} of sorted) {
       if (this.options.signal.aborted) throw new ToolFailure('cancelled')
       if (entry.name === '.git') continue
@@ -95,11 +113,11 @@ export class FileWalk {
         return
       }
 
-      if (this.visited % WALK_ENTRIES_PER_TURN === 0) await nextTurn()
+      if (this.visited % WALK_ENTRIES_PER_TURN === 0) yield WALK_TURN
 
-      const absolute = join(dir, entry.name)
+      const absolute = prefix + entry.name
       const relative = base === '.' ? entry.name : `${base}/${entry.name}`
-      if (hiddenPlace(absolute, this.options.hidden) !== undefined) continue
+      if (this.hidden.length > 0 && hiddenPlace(absolute, this.hidden) !== undefined) continue
       if (entry.isDirectory()) {
         if (this.ruled && this.rules.ignores(`${relative}/`)) continue
         yield* this.directory(absolute)
