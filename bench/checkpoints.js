@@ -27,6 +27,8 @@ const {values: opts} = parseArgs({
 })
 const FILES = Number(opts.files)
 const RUNS = Number(opts.runs)
+/** How long the model takes before its first tool call, in the bench: a fast model's first answer. */
+const MODEL_THINKS_MS = 500
 const {CheckpointRecorder} = await import(capture)
 
 const home = mkdtempSync(join(tmpdir(), 'hanzo-bench-checkpoints-'))
@@ -82,9 +84,15 @@ async function editTurn(count) {
   return spent
 }
 
-/** A turn of one command that changes `count` files: the scan before and the look after, without the command. */
+/**
+ * A turn of one command that changes `count` files: what the turn waits for, the command left out.
+ * The scan before it starts with the prompt, while the model thinks (a model answers in seconds,
+ * the scan takes tens of milliseconds): its time is the turn's only where it is not done yet.
+ */
 async function commandTurn(count) {
   prompt++
+  recorder.promptStarted()
+  await new Promise((resolve) => setTimeout(resolve, MODEL_THINKS_MS))
   let command = 0
   const start = process.hrtime.bigint()
   await recorder.aroundCommand(async () => {

@@ -130,6 +130,7 @@ export class AgentSessionNode implements AgentSession {
         unrecorded: this.settings.record === false,
       })
       const {recorder} = recorded
+      this.parts.checkpoints?.promptStarted()
       this.shared.tracing ??= configureCliTracing(config, env) ?? null
       const result = await Runner.run(new Agent({instructions, model: this.model, name: 'hanzo-dev'}), prompt, {
         canonicalPath: (path) => this.canonicalPath(path),

@@ -1,4 +1,4 @@
-import {lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import type {Middleware, ToolCall, ToolContext, ToolExecutorFn} from '@hanzo-dev/sdk'
 
@@ -48,8 +48,8 @@ export class CheckpointRecorder {
   private readonly header: CheckpointHeader
   /** Paths recorded for the prompt: only the first change of each counts. */
   private recorded = {paths: new Set<string>(), prompt: 0}
-  /** The scan before the prompt's first command. */
-  private before?: {prompt: number; scan: Scan}
+  /** The scan before the prompt's first command, begun when the prompt was (see {@link promptStarted}). */
+  private before?: {prompt: number; scan: Promise<Scan>}
   /** The last scan's sizes and times, so the next one hashes only what changed since. */
   private known?: Scan
 
@@ -98,11 +98,20 @@ export class CheckpointRecorder {
     this.write(lines)
   }
 
+  /**
+   * A prompt was sent: the scan a command would need before it runs starts now, while the model
+   * thinks, so a command turn waits only for the look after it. Only once a scan of the project
+   * is known: the first one stores every file, which a session that runs no command need not pay.
+   * What an edit tool changes meanwhile it records itself, before its change (beforeEdit).
+   */
+  promptStarted(): void {
+    if (this.known === undefined && !existsSync(this.scanCachePath)) return
+    void this.scanBefore()
+  }
+
   /** Runs a command between a scan before it (the prompt's first) and a look at what it changed. */
   async aroundCommand<T>(run: () => Promise<T>): Promise<T> {
-    const prompt = this.options.prompt()
-    if (this.before?.prompt !== prompt) this.before = {prompt, scan: await this.scan()}
-    const {scan: before} = this.before
+    const before = await this.scanBefore()
     try {
       return await run()
     } finally {
@@ -125,12 +134,29 @@ export class CheckpointRecorder {
     }
   }
 
+  /** The prompt's scan before its first command: begun now unless it was already. */
+  private scanBefore(): Promise<Scan> {
+    const prompt = this.options.prompt()
+    if (this.before?.prompt !== prompt) {
+      const scan = this.scan()
+      // A scan begun at the prompt that fails fails the command that awaits it, not the process.
+      scan.catch(() => {})
+      this.before = {prompt, scan}
+    }
+
+    return this.before.scan
+  }
+
+  private get scanCachePath(): string {
+    return join(this.options.dir, 'scan.json')
+  }
+
   /**
    * The scan before a prompt's first command, from the last one's sizes and times (this
    * process's, else the project's scan.json, which is rewritten only when a file was stored).
    */
   private async scan(): Promise<Scan> {
-    const cachePath = join(this.options.dir, 'scan.json')
+    const cachePath = this.scanCachePath
     const started = Date.now()
     this.known ??= readScanCache(cachePath)
     const known = this.known

@@ -150,4 +150,22 @@ describe.each(['git repository', 'plain directory'])('checkpoints in a %s', (kin
     rmSync(store.projectDir(root), {force: true, recursive: true})
     expect(await store.deleteSession('sess-1')).toBe(false)
   })
+
+  it('scans at the prompt once a scan is known; an edit meanwhile and the command are both taken back', async () => {
+    recorder.promptStarted()
+    // No scan known yet: the first, which stores every file, waits for a command.
+    expect(existsSync(join(store.projectDir(root), 'objects'))).toBe(false)
+    await shell(() => writeFileSync(join(root, 'a.txt'), 'a2\n'))
+    prompt = 2
+    const before = treeHashes(root)
+    recorder.promptStarted()
+    await recorder.beforeEdit(edit('src/b.txt'))
+    writeFileSync(join(root, 'src', 'b.txt'), 'b2\n')
+    await shell(() => {
+      writeFileSync(join(root, 'src', 'b.txt'), 'b3\n')
+      writeFileSync(join(root, 'made.txt'), 'made\n')
+    })
+    await (await store.session('sess-1'))!.restore(2)
+    expect(treeHashes(root)).toEqual(before)
+  })
 })
