@@ -4,7 +4,14 @@ import type {Middleware, ToolCall, ToolContext, ToolExecutorFn} from '@hanzo-dev
 
 import {resolveInWorkspace} from '../tools/workspace-path.js'
 import {BlobStore, ignoredPath, type Scan, type ScannedFile, scanWorkspace} from './blobs.js'
-import {appendToLog, CHECKPOINTS_VERSION, type CheckpointHeader, type FileCheckpoint, lockPath} from './store.js'
+import {
+  appendToLog,
+  CHECKPOINTS_VERSION,
+  type CheckpointHeader,
+  type FileCheckpoint,
+  lockPath,
+  type SkippedFile,
+} from './store.js'
 
 export interface CheckpointSettings {
   enabled: boolean
@@ -31,6 +38,11 @@ export interface RecorderOptions {
   /** The prompt (the session's run) being taken now. */
   prompt(): number
 }
+
+type Line = FileCheckpoint | SkippedFile
+const TOO_LARGE = Symbol('too large')
+/** What a file held before a change: a blob, null (it did not exist), or too large to keep. */
+type Before = string | null | typeof TOO_LARGE
 
 /** A file changed less than this long before a scan may change again within its mtime's granularity: not cached. */
 const RACY_MS = 2000
@@ -83,7 +95,7 @@ export class CheckpointRecorder {
   async beforeEdit(call: ToolCall): Promise<void> {
     const paths = (call.locations ?? []).map((location) => location.path)
     if (call.subject?.kind === 'path') paths.push(call.subject.path)
-    const lines: FileCheckpoint[] = []
+    const lines: Line[] = []
     for (const given of new Set(paths)) {
       const relative = await resolveInWorkspace(this.options.root, given, this.options.hidden).then(
         (resolved) => resolved.relative,
@@ -107,12 +119,12 @@ export class CheckpointRecorder {
       return await run()
     } finally {
       const after = await scanWorkspace(this.workspace(), before)
-      const lines: FileCheckpoint[] = []
+      const lines: Line[] = []
       for (const [path, was] of before) {
         const now = after.get(path)
         if (now && same(now, was)) continue
-        // Over the size cap: never stored, so not restorable either.
-        const line = was.blob === undefined ? undefined : this.fileLine(path, () => was.blob)
+        // Over the size cap: never stored, so not restorable either; the log says so.
+        const line = this.fileLine(path, () => was.blob ?? TOO_LARGE)
         if (line) lines.push(line)
       }
 
@@ -145,18 +157,20 @@ export class CheckpointRecorder {
   }
 
   /** A line for the prompt's first change of `path`, unless it has one or git would ignore the file. */
-  private fileLine(path: string, blob: () => string | null | undefined): FileCheckpoint | undefined {
+  private fileLine(path: string, blob: () => Before | undefined): Line | undefined {
     const prompt = this.options.prompt()
     if (this.recorded.prompt !== prompt) this.recorded = {paths: new Set(), prompt}
     if (this.recorded.paths.has(path) || ignoredPath(this.options.root, path)) return undefined
     const content = blob()
     if (content === undefined) return undefined
     this.recorded.paths.add(path)
-    return {at: new Date().toISOString(), blob: content, path, prompt, type: 'file'}
+    const at = new Date().toISOString()
+    if (content === TOO_LARGE) return {at, path, prompt, reason: 'too large', type: 'skipped'}
+    return {at, blob: content, path, prompt, type: 'file'}
   }
 
-  /** The file's blob now, null when it does not exist, undefined when it cannot be kept (too large, not a file). */
-  private currentBlob(relative: string): string | null | undefined {
+  /** The file's blob now, null when it does not exist, undefined when it is not a file. */
+  private currentBlob(relative: string): Before | undefined {
     const absolute = join(this.options.root, relative)
     let info
     try {
@@ -165,11 +179,12 @@ export class CheckpointRecorder {
       return null
     }
 
-    if (!info.isFile() || info.size > this.options.maxFileBytes) return undefined
+    if (!info.isFile()) return undefined
+    if (info.size > this.options.maxFileBytes) return TOO_LARGE
     return this.blobs.put(readFileSync(absolute))
   }
 
-  private write(lines: FileCheckpoint[]): void {
+  private write(lines: Line[]): void {
     if (lines.length > 0) appendToLog(this.options.dir, this.header, lines)
   }
 
