@@ -62,6 +62,8 @@ export class CheckpointRecorder {
   private recorded = {paths: new Set<string>(), prompt: 0}
   /** The scan before the prompt's first command. */
   private before?: {prompt: number; scan: Scan}
+  /** The prompt in which a background command last started. */
+  private backgroundIn?: number
   /** The last scan's sizes and times, so the next one hashes only what changed since. */
   private known?: Scan
 
@@ -84,7 +86,8 @@ export class CheckpointRecorder {
     return {
       name: 'checkpoints',
       wrap: (next: ToolExecutorFn) => async (call: ToolCall, context: ToolContext) => {
-        if (call.kind === 'execute') return this.aroundCommand(() => next(call, context))
+        if (call.kind === 'execute')
+          return this.aroundCommand(() => next(call, context), {background: call.input.background === true})
         if (call.kind === 'edit') await this.beforeEdit(call)
         return next(call, context)
       },
@@ -110,31 +113,51 @@ export class CheckpointRecorder {
     this.write(lines)
   }
 
-  /** Runs a command between a scan before it (the prompt's first) and a look at what it changed. */
-  async aroundCommand<T>(run: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a command between a scan before it (the prompt's first) and a look at what it changed.
+   * A background command goes on changing files after its call returns: {@link settle} looks again.
+   */
+  async aroundCommand<T>(run: () => Promise<T>, {background = false} = {}): Promise<T> {
     const prompt = this.options.prompt()
     if (this.before?.prompt !== prompt) this.before = {prompt, scan: await this.scan()}
+    if (background) this.backgroundIn = prompt
     const {scan: before} = this.before
     try {
       return await run()
     } finally {
-      const after = await scanWorkspace(this.workspace(), before)
-      const lines: Line[] = []
-      for (const [path, was] of before) {
-        const now = after.get(path)
-        if (now && same(now, was)) continue
-        // Over the size cap: never stored, so not restorable either; the log says so.
-        const line = this.fileLine(path, () => was.blob ?? TOO_LARGE)
-        if (line) lines.push(line)
-      }
-
-      for (const path of after.keys()) {
-        const line = before.has(path) ? undefined : this.fileLine(path, () => null)
-        if (line) lines.push(line)
-      }
-
-      this.write(lines)
+      await this.recordChanges(before)
     }
+  }
+
+  /**
+   * At the end of a turn in which a background command started: records what changed since the
+   * prompt's first scan that no call's look saw (what the command did after its call returned).
+   * What it changes after the turn is not the prompt's to take back, and is not recorded.
+   */
+  async settle(): Promise<void> {
+    const prompt = this.options.prompt()
+    if (this.backgroundIn !== prompt || this.before?.prompt !== prompt) return
+    await this.recordChanges(this.before.scan)
+  }
+
+  /** Records each file changed, created or deleted since `before` (once a prompt: fileLine keeps the first). */
+  private async recordChanges(before: Scan): Promise<void> {
+    const after = await scanWorkspace(this.workspace(), before)
+    const lines: Line[] = []
+    for (const [path, was] of before) {
+      const now = after.get(path)
+      if (now && same(now, was)) continue
+      // Over the size cap: never stored, so not restorable either; the log says so.
+      const line = this.fileLine(path, () => was.blob ?? TOO_LARGE)
+      if (line) lines.push(line)
+    }
+
+    for (const path of after.keys()) {
+      const line = before.has(path) ? undefined : this.fileLine(path, () => null)
+      if (line) lines.push(line)
+    }
+
+    this.write(lines)
   }
 
   /**

@@ -124,6 +124,24 @@ describe.each(['git repository', 'plain directory'])('checkpoints in a %s', (kin
     expect(readFileSync(join(root, 'big.txt'), 'utf8')).toBe('y'.repeat(2001))
   })
 
+  it('records at the end of the turn what a background command changed after its call returned', async () => {
+    const original = treeHashes(root)
+    await recorder.aroundCommand(async () => {}, {background: true})
+    // The command goes on after its call returned.
+    writeFileSync(join(root, 'a.txt'), 'changed in the background\n')
+    writeFileSync(join(root, 'late.txt'), 'late\n')
+    await recorder.settle()
+    // After the turn, during the next prompt (which started no background command): not recorded.
+    prompt = 2
+    writeFileSync(join(root, 'src', 'b.txt'), 'after the turn\n')
+    await recorder.settle()
+
+    const session = (await store.session('sess-1'))!
+    expect(await session.diff(1)).toEqual({created: ['late.txt'], deleted: [], modified: ['a.txt'], notKept: []})
+    await session.restore(1)
+    expect(treeHashes(root)).toEqual({...original, 'src/b.txt': treeHashes(root)['src/b.txt']})
+  })
+
   it('removes the directories a removed file was created in once they are empty, not the root nor others', async () => {
     for (const path of ['new/deeper/x.txt', 'src/more/y.txt', 'top.txt']) await recorder.beforeEdit(edit(path))
     mkdirSync(join(root, 'new', 'deeper'), {recursive: true})
