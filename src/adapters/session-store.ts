@@ -36,6 +36,12 @@ export interface LoadedSession {
  * hash of its path), so the latest session of a project is found from file times alone. The
  * directories are 0700 and the files 0600: transcripts hold prompts and tool output.
  */
+/** What `--resume ID` and `--continue` ask for. */
+export interface SessionChoice {
+  resume?: string
+  continue?: boolean
+}
+
 export class SessionStore {
   constructor(private readonly dir: string) {}
 
@@ -56,6 +62,16 @@ export class SessionStore {
 
   async latest(projectRoot: string): Promise<StoredSession | undefined> {
     return (await this.list(projectRoot))[0]
+  }
+
+  /**
+   * The saved session `--resume ID` or `--continue` (the project's latest) names: the one every
+   * command carries on, so they all mean the same. A wrong id is a UserError; undefined when
+   * neither is given, or the project has no session to continue.
+   */
+  async chosen(choice: SessionChoice, projectRoot: string): Promise<StoredSession | undefined> {
+    if (choice.resume !== undefined) return this.find(choice.resume)
+    return choice.continue ? this.latest(projectRoot) : undefined
   }
 
   /** The session with this id, or the only one whose id starts with it. */

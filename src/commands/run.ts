@@ -5,7 +5,7 @@ import type {TodoItem} from '@hanzo-dev/sdk'
 
 import {openAgentSession, subagentsOf} from '../adapters/agent-session/index.js'
 import {loadPrices} from '../adapters/prices.js'
-import {SessionStore} from '../adapters/session-store.js'
+import {type SessionChoice, SessionStore} from '../adapters/session-store.js'
 import {HanzoCommand} from '../cli/base-command.js'
 import {forkSessionFlag} from '../cli/fork-flag.js'
 import {toolsFlag} from '../cli/tools-flag.js'
@@ -133,7 +133,7 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
         {verbose: flags.verbose},
       )
       subagentsOf(session)?.watch((progress) => output.subagent(progress))
-      const plan = flags.continue || flags.resume ? await this.savedPlan(session.id) : []
+      const plan = await this.savedPlan({continue: flags.continue, resume: flags.resume}, loaded.projectRoot)
       const exitCode = await runTask(session, prompt, output, {
         maxOutputTokens: loaded.config.max_output_tokens,
         plan,
@@ -145,10 +145,10 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
     }
   }
 
-  /** The plan (todo_write) the continued session left, for the run to show before it goes on. */
-  private async savedPlan(id: string): Promise<TodoItem[]> {
+  /** The plan (todo_write) the continued (or forked) session left, for the run to show before it goes on. */
+  private async savedPlan(choice: SessionChoice, projectRoot: string): Promise<TodoItem[]> {
     const store = SessionStore.at(this.paths.dataDir)
-    const stored = await store.find(id).catch(() => undefined)
+    const stored = await store.chosen(choice, projectRoot).catch(() => undefined)
     return stored ? lastPlan((await store.read(stored.path)).lines) : []
   }
 }

@@ -7,7 +7,7 @@ import type {OpenAgentSessionOptions} from '../adapters/agent-session/index.js'
 import {registerCommandFiles} from '../adapters/custom-commands.js'
 import {memoryFiles} from '../adapters/memory-notes.js'
 import {loadPrices} from '../adapters/prices.js'
-import {SessionStore} from '../adapters/session-store.js'
+import {type SessionChoice, SessionStore} from '../adapters/session-store.js'
 import {makeStyle} from '../adapters/style.js'
 import {type Diverted, divertWrites} from '../cli/divert-writes.js'
 import type {LoadedConfig} from '../core/config/types.js'
@@ -123,7 +123,7 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     for (const warning of commands.registerContributed(opened.slashCommands())) note(warning)
     return {
       ...(options.session.continue || options.session.resume
-        ? await earlier(await carriedOn(opened, options), options)
+        ? await earlier(options.session, options)
         : NOTHING_EARLIER),
       session: opened,
     }
@@ -143,7 +143,7 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     session = next
     facts.session = next
     for (const warning of commands.replaceContributed(next.slashCommands())) note(warning)
-    chat.switchTo(next, target.resume ? await earlier(next.id, options) : undefined)
+    chat.switchTo(next, target.resume ? await earlier({resume: next.id}, options) : undefined)
   }
 
   facts.login = async () => {
@@ -187,17 +187,11 @@ export async function startChat(options: StartChatOptions): Promise<void> {
 
 const NOTHING_EARLIER: Earlier = {earlier: [], plan: []}
 
-/** The saved session whose conversation the chat starts with: a fork's is the one it copied, not saved yet itself. */
-async function carriedOn(session: AgentSession, options: StartChatOptions): Promise<string | undefined> {
-  if (!options.session.fork) return session.id
-  return options.session.resume ?? (await SessionStore.at(options.dataDir).latest(options.loaded.projectRoot))?.id
-}
-
 /** The conversation so far of a continued session, as `sessions show` prints it, and the plan it left. */
-async function earlier(id: string | undefined, options: StartChatOptions): Promise<Earlier> {
-  if (id === undefined) return NOTHING_EARLIER
+async function earlier(choice: SessionChoice, options: StartChatOptions): Promise<Earlier> {
   const store = SessionStore.at(options.dataDir)
-  const stored = await store.find(id).catch(() => undefined)
+  // A fork's conversation is the one it copied: the fork itself is not saved yet.
+  const stored = await store.chosen(choice, options.loaded.projectRoot).catch(() => undefined)
   if (!stored) return NOTHING_EARLIER
   const transcript = await store.read(stored.path)
   const prices = await loadPrices(options.loaded.config.pricing)

@@ -164,3 +164,63 @@ describe.each(['git repository', 'plain directory'])('sessions rewind in a %s', 
 function withoutGit(tree: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(tree).filter(([path]) => !(path === '.git' || path.startsWith('.git/'))))
 }
+
+describe('sessions rewind of a file over the size cap', () => {
+  let box: Sandbox
+  let model: FakeModel | undefined
+  beforeEach(() => {
+    box = makeSandbox('hanzo-rewind-big-', '/var/tmp')
+  })
+  afterEach(async () => {
+    await model?.close()
+    box.cleanup()
+  })
+
+  it('says the file changed but was not kept, in text and --json, and restores the rest', async () => {
+    const project = join(box.home, 'project')
+    mkdirSync(project)
+    writeFileSync(join(project, 'a.txt'), 'a1\n')
+    writeFileSync(join(project, 'big.bin'), Buffer.alloc(1024 * 1024 + 1, 1))
+    writeFileSync(join(project, 'big2.bin'), Buffer.alloc(1024 * 1024 + 1, 2))
+    model = await startFakeModel(
+      turn([
+        {arguments: {content: 'a2\n', path: 'a.txt'}, name: 'fs_write'},
+        {arguments: {content: 'small now\n', path: 'big2.bin'}, name: 'fs_write'},
+        {arguments: {command: 'echo more >> big.bin'}, name: 'exec'},
+      ]),
+    )
+    const cli = (...args: string[]) => runCli(args, {cwd: project, env: box.env})
+    const original = treeHashes(project)
+    const ran = await cli(
+      'run',
+      'grow',
+      '--base-url',
+      model.url,
+      '--model',
+      'm1',
+      '--permission-mode',
+      'allow-all',
+      '--output-format',
+      'json',
+    )
+    expect(ran.exitCode, ran.stderr).toBe(0)
+    const id = JSON.parse(ran.stdout).session_id as string
+    const big = treeHashes(project)
+
+    const shown = await cli('sessions', 'rewind', id, '--code')
+    expect(shown.stdout).toContain('  M a.txt')
+    expect(shown.stdout).toContain('big.bin changed but was over the size cap (1 MiB): not restored')
+    expect(shown.stdout).toContain('big2.bin changed but was over the size cap (1 MiB): not restored')
+
+    const result = await cli('sessions', 'rewind', id, '--code', '--yes', '--json')
+    expect(result.exitCode, result.stderr).toBe(0)
+    expect(JSON.parse(result.stdout).code).toEqual({
+      created: [],
+      deleted: [],
+      modified: ['a.txt'],
+      notKept: ['big.bin', 'big2.bin'],
+    })
+    // The big files stay as the command and the edit left them.
+    expect(treeHashes(project)).toEqual({...big, 'a.txt': original['a.txt']})
+  })
+})

@@ -237,15 +237,10 @@ function same(a: readonly Message[], b: readonly Message[]): boolean {
 
 /** The saved session `resume` or `continue` names, loaded; none for a new session. */
 async function savedSession(sessions: SessionStore, options: RecordingOptions): Promise<LoadedSession | undefined> {
-  const {continue: latest, resume} = options.session ?? {}
-  const found =
-    resume === undefined
-      ? latest
-        ? await sessions.latest(options.projectRoot)
-        : undefined
-      : await sessions.find(resume)
+  const choice = options.session ?? {}
+  const found = await sessions.chosen(choice, options.projectRoot)
   if (!found) {
-    if (!latest) return undefined
+    if (!choice.continue) return undefined
     throw new UserError(`No saved session in ${options.projectRoot} to continue`, {
       hint: 'hanzo-dev sessions list --all shows the sessions of every project; hanzo-dev run --resume ID carries on one of them',
     })

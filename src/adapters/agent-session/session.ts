@@ -174,6 +174,8 @@ export class AgentSessionNode implements AgentSession {
       if (!(error instanceof ModelError)) throw error
       throw new AgentRunError(error.message, {cause: error, hint: model.errorHint(error), reason: error.message})
     } finally {
+      // What a background command changed after its call returned is this prompt's to take back too.
+      await this.parts.checkpoints?.settle()
       this.running = false
       recorded?.done()
       interrupt.end()

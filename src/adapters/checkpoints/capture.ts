@@ -4,7 +4,14 @@ import type {Middleware, ToolCall, ToolContext, ToolExecutorFn} from '@hanzo-dev
 
 import {resolveInWorkspace} from '../tools/workspace-path.js'
 import {BlobStore, ignoredPath, type Scan, type ScannedFile, scanWorkspace} from './blobs.js'
-import {appendToLog, CHECKPOINTS_VERSION, type CheckpointHeader, type FileCheckpoint, lockPath} from './store.js'
+import {
+  appendToLog,
+  CHECKPOINTS_VERSION,
+  type CheckpointHeader,
+  type FileCheckpoint,
+  lockPath,
+  type SkippedFile,
+} from './store.js'
 
 export interface CheckpointSettings {
   enabled: boolean
@@ -32,6 +39,18 @@ export interface RecorderOptions {
   prompt(): number
 }
 
+type Line = FileCheckpoint | SkippedFile
+const TOO_LARGE = Symbol('too large')
+/** What a file held before a change: a blob, null (it did not exist), or too large to keep. */
+type Before = string | null | typeof TOO_LARGE
+
+/**
+ * The recorders of this process holding each lock: a chat that reopens its session (a rewind,
+ * `/model`) opens the new one before it closes the old, and the old one's release must not
+ * unlock the session the new one goes on in.
+ */
+const holds = new Map<string, number>()
+
 /** A file changed less than this long before a scan may change again within its mtime's granularity: not cached. */
 const RACY_MS = 2000
 
@@ -50,6 +69,8 @@ export class CheckpointRecorder {
   private recorded = {paths: new Set<string>(), prompt: 0}
   /** The scan before the prompt's first command, begun when the prompt was (see {@link promptStarted}). */
   private before?: {prompt: number; scan: Promise<Scan>}
+  /** The prompt in which a background command last started. */
+  private backgroundIn?: number
   /** The last scan's sizes and times, so the next one hashes only what changed since. */
   private known?: Scan
 
@@ -60,19 +81,26 @@ export class CheckpointRecorder {
 
   /** Marks the session as in use (pruning never takes its checkpoints) until {@link release}. */
   hold(): void {
+    const path = lockPath(this.options.dir, this.options.session)
     mkdirSync(join(this.options.dir, 'sessions'), {mode: 0o700, recursive: true})
-    writeFileSync(lockPath(this.options.dir, this.options.session), String(process.pid), {mode: 0o600})
+    writeFileSync(path, String(process.pid), {mode: 0o600})
+    holds.set(path, (holds.get(path) ?? 0) + 1)
   }
 
   release(): void {
-    rmSync(lockPath(this.options.dir, this.options.session), {force: true})
+    const path = lockPath(this.options.dir, this.options.session)
+    const left = (holds.get(path) ?? 1) - 1
+    if (left > 0) return void holds.set(path, left)
+    holds.delete(path)
+    rmSync(path, {force: true})
   }
 
   middleware(): Middleware {
     return {
       name: 'checkpoints',
       wrap: (next: ToolExecutorFn) => async (call: ToolCall, context: ToolContext) => {
-        if (call.kind === 'execute') return this.aroundCommand(() => next(call, context))
+        if (call.kind === 'execute')
+          return this.aroundCommand(() => next(call, context), {background: call.input.background === true})
         if (call.kind === 'edit') await this.beforeEdit(call)
         return next(call, context)
       },
@@ -83,7 +111,7 @@ export class CheckpointRecorder {
   async beforeEdit(call: ToolCall): Promise<void> {
     const paths = (call.locations ?? []).map((location) => location.path)
     if (call.subject?.kind === 'path') paths.push(call.subject.path)
-    const lines: FileCheckpoint[] = []
+    const lines: Line[] = []
     for (const given of new Set(paths)) {
       const relative = await resolveInWorkspace(this.options.root, given, this.options.hidden).then(
         (resolved) => resolved.relative,
@@ -109,28 +137,17 @@ export class CheckpointRecorder {
     void this.scanBefore()
   }
 
-  /** Runs a command between a scan before it (the prompt's first) and a look at what it changed. */
-  async aroundCommand<T>(run: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a command between a scan before it (the prompt's first) and a look at what it changed.
+   * A background command goes on changing files after its call returns: {@link settle} looks again.
+   */
+  async aroundCommand<T>(run: () => Promise<T>, {background = false} = {}): Promise<T> {
     const before = await this.scanBefore()
+    if (background) this.backgroundIn = this.options.prompt()
     try {
       return await run()
     } finally {
-      const after = await scanWorkspace(this.workspace(), before)
-      const lines: FileCheckpoint[] = []
-      for (const [path, was] of before) {
-        const now = after.get(path)
-        if (now && same(now, was)) continue
-        // Over the size cap: never stored, so not restorable either.
-        const line = was.blob === undefined ? undefined : this.fileLine(path, () => was.blob)
-        if (line) lines.push(line)
-      }
-
-      for (const path of after.keys()) {
-        const line = before.has(path) ? undefined : this.fileLine(path, () => null)
-        if (line) lines.push(line)
-      }
-
-      this.write(lines)
+      await this.recordChanges(before)
     }
   }
 
@@ -149,6 +166,37 @@ export class CheckpointRecorder {
 
   private get scanCachePath(): string {
     return join(this.options.dir, 'scan.json')
+  }
+
+  /**
+   * At the end of a turn in which a background command started: records what changed since the
+   * prompt's first scan that no call's look saw (what the command did after its call returned).
+   * What it changes after the turn is not the prompt's to take back, and is not recorded.
+   */
+  async settle(): Promise<void> {
+    const prompt = this.options.prompt()
+    if (this.backgroundIn !== prompt || this.before?.prompt !== prompt) return
+    await this.recordChanges(await this.before.scan)
+  }
+
+  /** Records each file changed, created or deleted since `before` (once a prompt: fileLine keeps the first). */
+  private async recordChanges(before: Scan): Promise<void> {
+    const after = await scanWorkspace(this.workspace(), before)
+    const lines: Line[] = []
+    for (const [path, was] of before) {
+      const now = after.get(path)
+      if (now && same(now, was)) continue
+      // Over the size cap: never stored, so not restorable either; the log says so.
+      const line = this.fileLine(path, () => was.blob ?? TOO_LARGE)
+      if (line) lines.push(line)
+    }
+
+    for (const path of after.keys()) {
+      const line = before.has(path) ? undefined : this.fileLine(path, () => null)
+      if (line) lines.push(line)
+    }
+
+    this.write(lines)
   }
 
   /**
@@ -171,18 +219,20 @@ export class CheckpointRecorder {
   }
 
   /** A line for the prompt's first change of `path`, unless it has one or git would ignore the file. */
-  private fileLine(path: string, blob: () => string | null | undefined): FileCheckpoint | undefined {
+  private fileLine(path: string, blob: () => Before | undefined): Line | undefined {
     const prompt = this.options.prompt()
     if (this.recorded.prompt !== prompt) this.recorded = {paths: new Set(), prompt}
     if (this.recorded.paths.has(path) || ignoredPath(this.options.root, path)) return undefined
     const content = blob()
     if (content === undefined) return undefined
     this.recorded.paths.add(path)
-    return {at: new Date().toISOString(), blob: content, path, prompt, type: 'file'}
+    const at = new Date().toISOString()
+    if (content === TOO_LARGE) return {at, path, prompt, reason: 'too large', type: 'skipped'}
+    return {at, blob: content, path, prompt, type: 'file'}
   }
 
-  /** The file's blob now, null when it does not exist, undefined when it cannot be kept (too large, not a file). */
-  private currentBlob(relative: string): string | null | undefined {
+  /** The file's blob now, null when it does not exist, undefined when it is not a file. */
+  private currentBlob(relative: string): Before | undefined {
     const absolute = join(this.options.root, relative)
     let info
     try {
@@ -191,11 +241,12 @@ export class CheckpointRecorder {
       return null
     }
 
-    if (!info.isFile() || info.size > this.options.maxFileBytes) return undefined
+    if (!info.isFile()) return undefined
+    if (info.size > this.options.maxFileBytes) return TOO_LARGE
     return this.blobs.put(readFileSync(absolute))
   }
 
-  private write(lines: FileCheckpoint[]): void {
+  private write(lines: Line[]): void {
     if (lines.length > 0) appendToLog(this.options.dir, this.header, lines)
   }
 

@@ -73,7 +73,8 @@ async function collectBlobs(store: CheckpointStore, now: number): Promise<{count
     for (const name of await names(join(dir, 'sessions'))) {
       if (!name.endsWith('.jsonl')) continue
       const text = await readFile(join(dir, 'sessions', name), 'utf8').catch(() => '')
-      for (const file of SessionCheckpoints.parse(dir, name, text).files) if (file.blob) used.add(file.blob)
+      for (const file of SessionCheckpoints.parse(dir, name, text).files)
+        if (file.type === 'file' && file.blob) used.add(file.blob)
     }
 
     const cache = await readFile(join(dir, 'scan.json'), 'utf8').catch(() => '{}')

@@ -15,7 +15,7 @@ export interface RewindPlan {
   messages: {now: number; before: number}
 }
 
-const NO_CHANGE: CodeDiff = {created: [], deleted: [], modified: []}
+const NO_CHANGE: CodeDiff = {created: [], deleted: [], modified: [], notKept: []}
 
 /**
  * The plan of a rewind to before prompt `to` (the session's last prompt when absent). A session

@@ -1,5 +1,5 @@
 import {appendFileSync, mkdirSync, readFileSync} from 'node:fs'
-import {mkdir, readdir, readFile, rm, unlink, writeFile} from 'node:fs/promises'
+import {mkdir, readdir, readFile, rm, rmdir, unlink, writeFile} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
 
 import {projectKey} from '../session-store.js'
@@ -19,7 +19,9 @@ import {BlobStore} from './blobs.js'
  * `objects/` the blobs, `scan.json` the sizes and times of the last scan (only files that changed
  * since are hashed again), `sessions/<id>.jsonl` one log per session, `sessions/<id>.lock` while
  * a process has the session open. A log is a header line, then one line per file: its content
- * (a blob, or null: it did not exist) before the first change of the prompt that changed it.
+ * (a blob, or null: it did not exist) before the first change of the prompt that changed it; a
+ * file over the size cap gets a `skipped` line instead (a type of its own, so a reader that knows
+ * only `file` lines passes over it rather than take it for a file that did not exist).
  */
 export const CHECKPOINTS_VERSION = 1
 
@@ -41,6 +43,15 @@ export interface FileCheckpoint {
   blob: string | null
 }
 
+/** A file a prompt changed whose content before was not kept: it was over the size cap. */
+export interface SkippedFile {
+  type: 'skipped'
+  prompt: number
+  at: string
+  path: string
+  reason: 'too large'
+}
+
 /** What restoring the code to before a prompt would do (each list workspace-relative, sorted). */
 export interface CodeDiff {
   /** Changed since: their content comes back. */
@@ -49,6 +60,8 @@ export interface CodeDiff {
   created: string[]
   /** Deleted since: brought back. */
   deleted: string[]
+  /** Changed since but over the size cap then: left as they are. */
+  notKept: string[]
 }
 
 export class CheckpointStore {
@@ -93,7 +106,7 @@ export class SessionCheckpoints {
   private constructor(
     readonly dir: string,
     readonly header: CheckpointHeader,
-    readonly files: FileCheckpoint[],
+    readonly files: Array<FileCheckpoint | SkippedFile>,
   ) {}
 
   static parse(dir: string, id: string, text: string): SessionCheckpoints {
@@ -106,7 +119,9 @@ export class SessionCheckpoints {
       }
     })
     const header = lines.find((line): line is CheckpointHeader => line.type === 'checkpoints')
-    const files = lines.filter((line): line is FileCheckpoint => line.type === 'file')
+    const files = lines.filter(
+      (line): line is FileCheckpoint | SkippedFile => line.type === 'file' || line.type === 'skipped',
+    )
     return new SessionCheckpoints(dir, header ?? {root: '', session: id, type: 'checkpoints', version: 1}, files)
   }
 
@@ -124,18 +139,23 @@ export class SessionCheckpoints {
   /**
    * What each file the agent changed from prompt `prompt` on held before it: the earliest record
    * wins (a file is recorded before a prompt's first change to it, so that is its state then).
+   * Undefined: it was over the size cap, so what it held is not known.
    */
-  target(prompt: number): Map<string, string | null> {
-    const state = new Map<string, string | null>()
-    for (const file of this.files) if (file.prompt >= prompt && !state.has(file.path)) state.set(file.path, file.blob)
+  target(prompt: number): Map<string, string | null | undefined> {
+    const state = new Map<string, string | null | undefined>()
+    for (const file of this.files)
+      if (file.prompt >= prompt && !state.has(file.path))
+        state.set(file.path, file.type === 'file' ? file.blob : undefined)
     return state
   }
 
   async diff(prompt: number): Promise<CodeDiff> {
-    const diff: CodeDiff = {created: [], deleted: [], modified: []}
+    const diff: CodeDiff = {created: [], deleted: [], modified: [], notKept: []}
     for (const [path, blob] of this.target(prompt)) {
       const now = await readFile(join(this.root, path)).catch(() => null)
-      if (blob === null) {
+      if (blob === undefined) {
+        diff.notKept.push(path)
+      } else if (blob === null) {
         if (now !== null) diff.created.push(path)
       } else if (now === null) {
         diff.deleted.push(path)
@@ -155,7 +175,11 @@ export class SessionCheckpoints {
   async restore(prompt: number): Promise<CodeDiff> {
     const diff = await this.diff(prompt)
     const target = this.target(prompt)
-    for (const path of diff.created) await unlink(join(this.root, path)).catch(() => {})
+    for (const path of diff.created) {
+      await unlink(join(this.root, path)).catch(() => {})
+      await removeEmptyParents(this.root, path)
+    }
+
     for (const path of [...diff.modified, ...diff.deleted]) {
       const absolute = join(this.root, path)
       await mkdir(dirname(absolute), {recursive: true})
@@ -174,8 +198,28 @@ export class SessionCheckpoints {
   }
 }
 
+/**
+ * Removes the directories above a removed file that are empty now, up to the workspace root: a
+ * file created in a new directory takes its directory with it. The log does not say which
+ * directories existed before, so an empty one that did goes too; it held nothing to lose.
+ */
+async function removeEmptyParents(root: string, path: string): Promise<void> {
+  for (let dir = dirname(path); dir !== '.' && dir !== '/'; dir = dirname(dir)) {
+    // rmdir refuses a directory that is not empty: that one, and those above it, stay.
+    const removed = await rmdir(join(root, dir)).then(
+      () => true,
+      () => false,
+    )
+    if (!removed) return
+  }
+}
+
 /** Appends lines to a session's log, the header first when the log is new. */
-export function appendToLog(dir: string, header: CheckpointHeader, lines: readonly FileCheckpoint[]): void {
+export function appendToLog(
+  dir: string,
+  header: CheckpointHeader,
+  lines: ReadonlyArray<FileCheckpoint | SkippedFile>,
+): void {
   const path = logPath(dir, header.session)
   mkdirSync(dirname(path), {mode: 0o700, recursive: true})
   const fresh = readFileOrUndefined(path) === undefined

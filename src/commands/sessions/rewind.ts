@@ -3,6 +3,7 @@ import * as Flags from '@oclif/core/flags'
 import {oneLine} from '@hanzo-dev/sdk/terminal-text'
 
 import {applyRewind, planRewind, type RewindPlan} from '../../adapters/checkpoints/rewind.js'
+import {checkpointSettings} from '../../adapters/checkpoints/open.js'
 import {CheckpointStore, type CodeDiff} from '../../adapters/checkpoints/store.js'
 import {SessionStore} from '../../adapters/session-store.js'
 import {HanzoCommand} from '../../cli/base-command.js'
@@ -47,7 +48,8 @@ The files the agent changed since, the conversation, or both. Shows what would c
     const what = {code: !flags.conversation, conversation: !flags.code}
     const stores = {checkpoints: CheckpointStore.at(this.paths.dataDir), sessions: SessionStore.at(this.paths.dataDir)}
     const plan = await planRewind(stores, args.id, flags.to)
-    const shown = describePlan(plan, what)
+    const {maxFileBytes} = checkpointSettings((await this.settings()).config)
+    const shown = describePlan(plan, what, maxFileBytes)
     const result = (status: RewindResult['status'], code: CodeDiff | null): RewindResult => ({
       code,
       conversation: what.conversation ? {messages_before: plan.messages.before, messages_now: plan.messages.now} : null,
@@ -79,7 +81,7 @@ The files the agent changed since, the conversation, or both. Shows what would c
 }
 
 /** The plan as lines: the prompt, then a stat of the files, then the conversation. */
-function describePlan(plan: RewindPlan, what: {code: boolean; conversation: boolean}): string[] {
+function describePlan(plan: RewindPlan, what: {code: boolean; conversation: boolean}, maxFileBytes: number): string[] {
   const prompt = plan.prompts[plan.to - 1]
   const lines = [`Before prompt ${plan.to} of ${plan.prompts.length}: ${oneLine(prompt.text).slice(0, 100)}`]
   if (what.code) {
@@ -92,9 +94,18 @@ function describePlan(plan: RewindPlan, what: {code: boolean; conversation: bool
       for (const path of created) lines.push(`  D ${oneLine(path)}  (created since)`)
       for (const path of deleted) lines.push(`  A ${oneLine(path)}  (deleted since)`)
     }
+
+    for (const path of plan.code.notKept)
+      lines.push(`${oneLine(path)} changed but was over the size cap (${sizeCap(maxFileBytes)}): not restored`)
   }
 
   if (what.conversation)
     lines.push(`Conversation: ${plan.messages.now} messages now, ${plan.messages.before} after the rewind.`)
   return lines
+}
+
+/** The size cap as the setting's documentation gives it: whole MiB or KiB when it is one. */
+function sizeCap(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`
+  return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`
 }

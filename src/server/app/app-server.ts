@@ -2,7 +2,10 @@ import {stat} from 'node:fs/promises'
 import {isAbsolute} from 'node:path'
 import {type AgentSession, canonicalize, isInside, type Prompter, type SessionPermissionMode} from '@hanzo-dev/sdk'
 
+import {applyRewind, planRewind} from '../../adapters/checkpoints/rewind.js'
+import type {CheckpointStore} from '../../adapters/checkpoints/store.js'
 import {loadPrices} from '../../adapters/prices.js'
+import type {SessionStore} from '../../adapters/session-store.js'
 import {redactConfig} from '../../core/config/redact.js'
 import type {LoadedConfig} from '../../core/config/types.js'
 import {isUserError} from '../../core/errors.js'
@@ -27,6 +30,7 @@ import {
 } from './protocol.js'
 import {RpcConnection} from './rpc-connection.js'
 import type {SavedSessions} from './saved-sessions.js'
+import {rewindResult} from './session-rewind.js'
 import type {SessionOwners} from './session-owners.js'
 
 export interface OpenSessionRequest {
@@ -55,6 +59,8 @@ export interface AppServerOptions {
   openSession(request: OpenSessionRequest): Promise<AgentSession>
   settings(cwd: string): Promise<LoadedConfig>
   saved: SavedSessions
+  /** The stores `sessions rewind` uses, for session/rewind. */
+  stores: {sessions: SessionStore; checkpoints: CheckpointStore}
   owners: SessionOwners
   /** A bug's details (stack), for stderr: the client gets only its message. */
   log(message: string): void
@@ -74,6 +80,8 @@ const DEFAULT_LIST_LIMIT = 50
  */
 export class AppServer {
   private readonly live = new Map<string, LiveSession>()
+  /** Sessions closed for a rewind, by id, until they are open again. */
+  private readonly rewinding = new Set<string>()
   /** Sessions closing after their last connection went: the server's close waits for them. */
   private readonly closing = new Set<Promise<void>>()
   private readonly handlers: {[M in ClientMethod]: Handler<M>}
@@ -118,6 +126,7 @@ export class AppServer {
         const {fork, ...options} = params
         return this.open(connection, {...options, cwd}, stored.id, fork)
       },
+      'session/rewind': async (connection, params) => this.rewind(connection, params),
       'session/start': async (connection, params) => this.open(connection, params),
       'tools/list': async (connection, {sessionId}) => ({
         // The protocol's tool has no source (its schema allows no other field).
@@ -192,7 +201,7 @@ export class AppServer {
 
   private async open(connection: RpcConnection, params: ParamsOf<'session/start'>, resume?: string, fork?: boolean) {
     const permissionMode = params.permissionMode ?? 'prompt'
-    const live = new LiveSession(permissionMode, this.options.permissionTimeoutMs)
+    const live = new LiveSession(permissionMode, this.options.permissionTimeoutMs, params.model)
     const session = await this.options.openSession({
       cwd: await this.workspace(params.cwd),
       model: params.model,
@@ -208,6 +217,61 @@ export class AppServer {
     if (connection.owner !== undefined && this.options.owners.get(session.id) === undefined)
       await this.options.owners.set(session.id, connection.owner)
     return live.info()
+  }
+
+  /**
+   * Rewinds a saved session as `sessions rewind` does. One open here is closed first and opened
+   * again after (as session/resume would), so its next turn carries on from the cut history and
+   * its recorder does not write over what came back; its connections keep using it.
+   */
+  private async rewind(connection: RpcConnection, params: ParamsOf<'session/rewind'>) {
+    const id = this.liveSession(params.sessionId)?.session.id ?? (await this.options.saved.find(params.sessionId)).id
+    this.checkOwner(connection, id, params.sessionId)
+    const what = {code: params.code ?? true, conversation: params.conversation ?? true}
+    if (!what.code && !what.conversation)
+      throw new RpcError(
+        RPC_ERRORS.invalidParams,
+        'Invalid params for session/rewind: code and conversation are both false, so there is nothing to rewind',
+      )
+    const plan = await planRewind(this.options.stores, id, params.to)
+    if (params.dryRun) return rewindResult(plan, what)
+    const open = this.live.get(id)
+    if (open?.busy)
+      throw new RpcError(
+        RPC_ERRORS.sessionBusy,
+        `Session ${id} is running a turn: wait for turn/completed, or turn/interrupt it, then rewind`,
+      )
+    if (open) {
+      this.live.delete(id)
+      this.rewinding.add(id)
+    }
+
+    try {
+      await open?.close()
+      const done = await applyRewind(this.options.stores, plan, what, (message) =>
+        this.options.log(`Warning: ${message}`),
+      )
+      return rewindResult(plan, what, done)
+    } finally {
+      if (open) await this.reopen(open).finally(() => this.rewinding.delete(id))
+    }
+  }
+
+  /** Opens a closed live session again from its saved session, for the connections that used it. */
+  private async reopen(closed: LiveSession): Promise<void> {
+    const {cwd, id} = closed.session
+    const live = new LiveSession(closed.permissionMode, this.options.permissionTimeoutMs, closed.model)
+    live.attach(
+      await this.options.openSession({
+        cwd,
+        model: closed.model,
+        permissionMode: closed.permissionMode,
+        prompter: live.prompter,
+        resume: id,
+      }),
+    )
+    this.live.set(id, live)
+    for (const connection of closed.connections) this.use(connection, live)
   }
 
   /** The connection uses the session: it stays open at least as long as the connection does. */
@@ -257,6 +321,11 @@ export class AppServer {
   /** A session open in this server, which the connection may use. */
   private running(connection: RpcConnection, id: string): LiveSession {
     const live = this.liveSession(id)
+    if (!live && [...this.rewinding].some((rewound) => rewound.startsWith(id.toLowerCase())))
+      throw new RpcError(
+        RPC_ERRORS.sessionBusy,
+        `Session ${id} is being rewound: try again once session/rewind answers`,
+      )
     if (!live)
       throw new RpcError(
         RPC_ERRORS.unknownSession,

@@ -29,6 +29,8 @@ export class LiveSession {
   constructor(
     readonly permissionMode: SessionPermissionMode,
     private readonly permissionTimeoutMs: number,
+    /** The model the client asked for (undefined: the setting's), for opening it again. */
+    readonly model?: string,
   ) {}
 
   /** Set once openAgentSession returns (the prompter exists before the session does). */

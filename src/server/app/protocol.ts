@@ -146,6 +146,53 @@ export const SessionReadResult = z
   })
   .meta({id: 'SessionReadResult'})
 
+export const SessionRewindParams = z
+  .strictObject({
+    sessionId,
+    to: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('Rewind to just before this prompt (1 is the first). Default: the last prompt.'),
+    code: z.boolean().optional().describe('Put back the files the agent changed since. Default: true.'),
+    conversation: z.boolean().optional().describe('Cut the conversation back. Default: true.'),
+    dryRun: z.boolean().optional().describe('Only say what the rewind would do. Default: false.'),
+  })
+  .meta({id: 'SessionRewindParams'})
+const codeDiff = z
+  .object({
+    modified: z.array(z.string()).describe('Changed since: their content comes back.'),
+    created: z.array(z.string()).describe('Created since: removed.'),
+    deleted: z.array(z.string()).describe('Deleted since: brought back.'),
+    notKept: z
+      .array(z.string())
+      .describe('Changed since, but over the size cap (checkpoints.max_file_bytes) then: left as they are.'),
+  })
+  .describe('Workspace-relative paths, sorted.')
+  .meta({id: 'CodeDiff'})
+export const SessionRewindResult = z
+  .object({
+    sessionId: z.string(),
+    to: z.number().int().describe('The prompt the session goes back to just before.'),
+    prompts: z
+      .array(z.object({number: z.number().int(), text: z.string()}))
+      .describe("The session's prompts, 1-based: what `to` can be."),
+    code: codeDiff.nullable().describe('What restoring the files would change; null when code is false.'),
+    conversation: z
+      .object({messagesNow: z.number().int(), messagesBefore: z.number().int()})
+      .nullable()
+      .describe('The messages now and after the rewind; null when conversation is false.'),
+    rewound: z
+      .object({
+        code: codeDiff.nullable().describe('The files changed.'),
+        conversation: z.boolean().describe('The conversation was cut back.'),
+      })
+      .nullable()
+      .describe('What was done; null for a dryRun.'),
+  })
+  .meta({id: 'SessionRewindResult'})
+
 export const TurnStartParams = z
   .strictObject({sessionId, input: z.string().min(1).describe("The user's message.")})
   .meta({id: 'TurnStartParams'})
@@ -290,6 +337,7 @@ export const CLIENT_METHODS = {
   'session/resume': {params: SessionResumeParams, result: SessionInfo},
   'session/list': {params: SessionListParams, result: SessionListResult},
   'session/read': {params: SessionReadParams, result: SessionReadResult},
+  'session/rewind': {params: SessionRewindParams, result: SessionRewindResult},
   'turn/start': {params: TurnStartParams, result: TurnStartResult},
   'turn/interrupt': {params: TurnInterruptParams, result: TurnInterruptResult},
   'tools/list': {params: ToolsListParams, result: ToolsListResult},

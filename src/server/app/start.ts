@@ -6,6 +6,7 @@ import {printable} from '@hanzo-dev/sdk/terminal-text'
 import type {Config} from '@oclif/core'
 
 import {openAgentSession} from '../../adapters/agent-session/index.js'
+import {CheckpointStore} from '../../adapters/checkpoints/store.js'
 import {loadSettings} from '../../adapters/host-context.js'
 import {SessionStore} from '../../adapters/session-store.js'
 import {UserError} from '../../core/errors.js'
@@ -60,6 +61,7 @@ export async function createAppServer(setup: AppServerSetup): Promise<AppServer>
     permissionTimeoutMs: setup.permissionTimeoutMs,
     roots,
     saved: new SavedSessions(SessionStore.at(dataDir), warn),
+    stores: {checkpoints: CheckpointStore.at(dataDir), sessions: SessionStore.at(dataDir)},
     settings: (cwd) => loadSettings({cwd, env}),
     version: cliConfig.version,
   })

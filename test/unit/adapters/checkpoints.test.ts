@@ -86,11 +86,12 @@ describe.each(['git repository', 'plain directory'])('checkpoints in a %s', (kin
         [2, 2],
       ]),
     )
-    expect(await session.diff(2)).toEqual({created: [], deleted: [], modified: ['a.txt', 'src/b.txt']})
+    expect(await session.diff(2)).toEqual({created: [], deleted: [], modified: ['a.txt', 'src/b.txt'], notKept: []})
     expect(await session.diff(1)).toEqual({
       created: ['new.txt', 'src/made.txt'],
       deleted: ['gone.txt'],
       modified: ['a.txt', 'src/b.txt'],
+      notKept: [],
     })
 
     await session.restore(2)
@@ -106,7 +107,7 @@ describe.each(['git repository', 'plain directory'])('checkpoints in a %s', (kin
     }
   })
 
-  it('keeps no file over the size cap, and no file .gitignore ignores', async () => {
+  it('keeps no file over the size cap (a rewind says it is not restored), and no file .gitignore ignores', async () => {
     writeFileSync(join(root, 'big.txt'), 'x'.repeat(2000))
     mkdirSync(join(root, 'build'))
     writeFileSync(join(root, 'build', 'out.js'), 'built\n')
@@ -116,7 +117,44 @@ describe.each(['git repository', 'plain directory'])('checkpoints in a %s', (kin
       writeFileSync(join(root, 'big.txt'), 'y'.repeat(2001))
       writeFileSync(join(root, 'build', 'out.js'), 'rebuilt\n')
     })
-    expect(await store.session('sess-1')).toBeUndefined()
+    const session = (await store.session('sess-1'))!
+    expect(session.files.map((file) => [file.type, file.path])).toEqual([['skipped', 'big.txt']])
+    expect(await session.diff(1)).toEqual({created: [], deleted: [], modified: [], notKept: ['big.txt']})
+    await session.restore(1)
+    expect(readFileSync(join(root, 'big.txt'), 'utf8')).toBe('y'.repeat(2001))
+  })
+
+  it('records at the end of the turn what a background command changed after its call returned', async () => {
+    const original = treeHashes(root)
+    await recorder.aroundCommand(async () => {}, {background: true})
+    // The command goes on after its call returned.
+    writeFileSync(join(root, 'a.txt'), 'changed in the background\n')
+    writeFileSync(join(root, 'late.txt'), 'late\n')
+    await recorder.settle()
+    // After the turn, during the next prompt (which started no background command): not recorded.
+    prompt = 2
+    writeFileSync(join(root, 'src', 'b.txt'), 'after the turn\n')
+    await recorder.settle()
+
+    const session = (await store.session('sess-1'))!
+    expect(await session.diff(1)).toEqual({created: ['late.txt'], deleted: [], modified: ['a.txt'], notKept: []})
+    await session.restore(1)
+    expect(treeHashes(root)).toEqual({...original, 'src/b.txt': treeHashes(root)['src/b.txt']})
+  })
+
+  it('removes the directories a removed file was created in once they are empty, not the root nor others', async () => {
+    for (const path of ['new/deeper/x.txt', 'src/more/y.txt', 'top.txt']) await recorder.beforeEdit(edit(path))
+    mkdirSync(join(root, 'new', 'deeper'), {recursive: true})
+    mkdirSync(join(root, 'src', 'more'))
+    for (const path of ['new/deeper/x.txt', 'src/more/y.txt', 'top.txt']) writeFileSync(join(root, path), 'made\n')
+    // Not the agent's: keeps its directory.
+    writeFileSync(join(root, 'src', 'more', 'mine.txt'), 'mine\n')
+
+    await (await store.session('sess-1'))!.restore(1)
+    expect(existsSync(join(root, 'new'))).toBe(false)
+    expect(readdirSync(join(root, 'src', 'more'))).toEqual(['mine.txt'])
+    expect(existsSync(join(root, 'top.txt'))).toBe(false)
+    expect(statSync(root).isDirectory()).toBe(true)
   })
 
   it('records a 200-file change, each file once, within the size cap', async () => {
