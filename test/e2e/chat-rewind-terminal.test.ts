@@ -167,6 +167,10 @@ describe('hanzo-dev chat: /rewind, /undo, /redo', () => {
     await send('prompt 7', 'done seven')
     expect(sentUsers()).toHaveLength(1)
 
+    // /help names the commands and the key.
+    const help = await command('/help', 'Esc Esc on an empty prompt')
+    for (const shown of ['/rewind [N]', '/undo ', '/redo ']) expect(help).toContain(shown)
+
     await terminals.keys('chat', 'C-d')
     expect(await terminals.exitStatus('chat')).toBe(0)
   })
