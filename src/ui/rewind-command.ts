@@ -67,9 +67,7 @@ export class ChatRewind {
     chat.print((await this.preview(plan, chat)).join('\n'))
     const options = plan.checkpoints ? [BOTH, CODE, CONVERSATION] : [CONVERSATION]
     if (!plan.checkpoints)
-      chat.say(
-        'No checkpoints for this session (it changed no file, or they were pruned): only the conversation goes back.',
-      )
+      chat.say('No checkpoints (this session changed no file, or they were pruned): only the conversation goes back.')
     const what = await chat.ask(`Rewind to before prompt ${plan.to}?`, options)
     if (!what) return {message: 'Nothing rewound.'}
     const done = await applyRewind(this.stores, plan, what, (message) => chat.say(`Warning: ${message}`))
@@ -111,7 +109,6 @@ export class ChatRewind {
     const redone = await this.undos.redo(this.facts.session.id)
     if (typeof redone === 'string') return {message: redone}
     await this.facts.reopen({})
-    chat.fillPrompt('')
     return {
       message: `Redid prompt ${redone.prompt}: ${redone.files} file${redone.files === 1 ? '' : 's'} and the conversation put back.`,
     }

@@ -63,11 +63,13 @@ describe('hanzo-dev chat: /rewind, /undo, /redo', () => {
     box.cleanup()
   })
 
+  /** The terminal the helpers below act on: one per test. */
+  let pane = 'chat'
   const files = () => treeHashes(project)
   /** Waits for `text` on the screen; a failure shows the screen. */
   const shows = (text: string) =>
-    terminals.waitFor('chat', text).catch(async (error: Error) => {
-      throw new Error(`${error.message}; the screen:\n${(await terminals.screen('chat')).join('\n')}`)
+    terminals.waitFor(pane, text).catch(async (error: Error) => {
+      throw new Error(`${error.message}; the screen:\n${(await terminals.screen(pane)).join('\n')}`)
     })
   /** The user messages of the model's last request. */
   const sentUsers = () => {
@@ -76,14 +78,14 @@ describe('hanzo-dev chat: /rewind, /undo, /redo', () => {
   }
 
   const send = async (text: string, answer: string) => {
-    await terminals.keys('chat', text, 'Enter')
+    await terminals.keys(pane, text, 'Enter')
     await shows(answer)
     // The turn is over once the prompt is back (its checkpoints and transcript written).
-    await waitUntil(async () => !(await terminals.screen('chat')).join('\n').includes('Thinking'), 'the turn ended')
+    await waitUntil(async () => !(await terminals.screen(pane)).join('\n').includes('Thinking'), 'the turn ended')
   }
 
   const command = async (text: string, expected: string) => {
-    await terminals.keys('chat', text, 'Enter')
+    await terminals.keys(pane, text, 'Enter')
     return (await shows(expected)).join('\n')
   }
 
@@ -107,12 +109,12 @@ describe('hanzo-dev chat: /rewind, /undo, /redo', () => {
     expect(states[3]['gone.txt']).toBeUndefined()
 
     // Esc Esc on the empty prompt opens the list, newest first; Esc cancels, nothing done.
-    await terminals.keys('chat', 'Escape')
-    await terminals.keys('chat', 'Escape')
+    await terminals.keys(pane, 'Escape')
+    await terminals.keys(pane, 'Escape')
     const list = (await shows('Rewind to before which prompt?')).join('\n')
     expect(list).toMatch(/1 +#3 {2}prompt 3 {2}· 2 files changed/)
     expect(list).toMatch(/3 +#1 {2}prompt 1 {2}· 2 files changed/)
-    await terminals.keys('chat', 'Escape')
+    await terminals.keys(pane, 'Escape')
     await shows('Nothing rewound.')
     expect(files()).toEqual(states[3])
 
@@ -120,12 +122,12 @@ describe('hanzo-dev chat: /rewind, /undo, /redo', () => {
     const undo = await command('/undo', 'Undo prompt 3')
     expect(undo).toContain('-a3')
     expect(undo).toContain('+a2')
-    await terminals.keys('chat', 'y')
+    await terminals.keys(pane, 'y')
     await shows('Undid prompt 3: 2 files put back')
     expect(files()).toEqual(states[2])
     // The prompt taken back is in the input, above the status line.
-    expect((await terminals.screen('chat')).at(-2)).toBe('› prompt 3')
-    await terminals.keys('chat', 'C-c')
+    expect((await terminals.screen(pane)).at(-2)).toBe('› prompt 3')
+    await terminals.keys(pane, 'C-c')
 
     await command('/redo', 'Redid prompt 3: 2 files and the conversation put back.')
     expect(files()).toEqual(states[3])
@@ -134,7 +136,7 @@ describe('hanzo-dev chat: /rewind, /undo, /redo', () => {
 
     // /rewind, pick prompt 1 (the fourth newest): the preview, then the conversation only.
     await command('/rewind', 'Rewind to before which prompt?')
-    await terminals.keys('chat', '4')
+    await terminals.keys(pane, '4')
     const preview = (await shows('b  both')).join('\n')
     expect(preview).toContain('Before prompt 1 of 4: prompt 1')
     expect(preview).toContain('D made.txt  (created since)')
@@ -142,17 +144,17 @@ describe('hanzo-dev chat: /rewind, /undo, /redo', () => {
     expect(preview).toMatch(/-a3\n.*\+a1/)
     expect(preview).toContain('-b2')
     expect(preview).toMatch(/Conversation: \d+ messages now, 0 after the rewind./)
-    await terminals.keys('chat', 'v')
+    await terminals.keys(pane, 'v')
     await shows('Rewound the conversation (0 messages) to before prompt 1.')
     expect(files()).toEqual(states[3])
-    await terminals.keys('chat', 'C-c')
+    await terminals.keys(pane, 'C-c')
     await send('prompt 5', 'done five')
     expect(sentUsers()).toHaveLength(1)
     expect(sentUsers()[0]).toContain('prompt 5')
 
     // The code only, to before prompt 2: the conversation stays.
     await command('/rewind 2', 'b  both')
-    await terminals.keys('chat', 'c')
+    await terminals.keys(pane, 'c')
     await shows('Rewound the code (5 files put back) to before prompt 2.')
     expect(files()).toEqual(states[1])
     await send('prompt 6', 'done six')
@@ -160,10 +162,10 @@ describe('hanzo-dev chat: /rewind, /undo, /redo', () => {
 
     // Both, to before prompt 1: the files as they were at the start, and a conversation from nothing.
     await command('/rewind 1', 'b  both')
-    await terminals.keys('chat', 'b')
+    await terminals.keys(pane, 'b')
     await shows('Rewound the code (2 files put back) and the conversation (0 messages)')
     expect(files()).toEqual(states[0])
-    await terminals.keys('chat', 'C-c')
+    await terminals.keys(pane, 'C-c')
     await send('prompt 7', 'done seven')
     expect(sentUsers()).toHaveLength(1)
 
@@ -171,7 +173,34 @@ describe('hanzo-dev chat: /rewind, /undo, /redo', () => {
     const help = await command('/help', 'Esc Esc on an empty prompt')
     for (const shown of ['/rewind [N]', '/undo ', '/redo ']) expect(help).toContain(shown)
 
-    await terminals.keys('chat', 'C-d')
-    expect(await terminals.exitStatus('chat')).toBe(0)
+    await terminals.keys(pane, 'C-d')
+    expect(await terminals.exitStatus(pane)).toBe(0)
+  })
+
+  it('without checkpoints offers the conversation only; refuses a redo after a new prompt and a prompt it does not have', async () => {
+    await model.close()
+    model = await startFakeModel({turns: [{text: 'said one'}, {text: 'said two'}, {text: 'said three'}]})
+    pane = 'plain'
+    await terminals.open(pane, `node ${CLI} chat --base-url ${model.url} --model m1`, {cwd: project, height: 60})
+    await shows('/help for commands')
+    await send('first words', 'said one')
+    await send('second words', 'said two')
+
+    await command('/rewind 9', 'has prompts 1 to 2, not 9')
+    const offered = await command('/rewind 2', 'Rewind to before prompt 2?')
+    expect(offered).toContain('only the conversation goes back')
+    expect(offered).not.toContain('b  both')
+    await terminals.keys(pane, 'b')
+    await terminals.keys(pane, 'v')
+    await shows('Rewound the conversation (2 messages) to before prompt 2.')
+    await terminals.keys(pane, 'C-c')
+
+    // The conversation no longer holds prompt 2: /undo takes back prompt 1.
+    await command('/undo', 'Undid prompt 1: 0 files put back, the conversation back to 0 messages.')
+    await terminals.keys(pane, 'C-c')
+    await send('third words', 'said three')
+    await command('/redo', 'Nothing to redo: a prompt was sent since the undo.')
+    await terminals.keys(pane, 'C-d')
+    expect(await terminals.exitStatus(pane)).toBe(0)
   })
 })

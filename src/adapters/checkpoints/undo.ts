@@ -2,7 +2,7 @@ import {mkdir, readFile, unlink, writeFile} from 'node:fs/promises'
 import {dirname, join} from 'node:path'
 
 import {conversationLines} from '../../core/sessions/history.js'
-import {promptCount} from '../../core/sessions/prompts.js'
+import {conversationBefore, promptCount} from '../../core/sessions/prompts.js'
 import type {MessageLine} from '../../core/sessions/transcript.js'
 import {type SessionStore, TranscriptFile} from '../session-store.js'
 import {applyRewind, planRewind, type RewindPlan} from './rewind.js'
@@ -50,13 +50,22 @@ export class UndoStack {
     this.undone.splice(0)
   }
 
-  /** The plan of the next undo; undefined when every prompt is undone already. */
+  /**
+   * The plan of the next undo; undefined when every prompt is undone already. A prompt whose
+   * conversation a `/rewind` already took back is passed over: the undo is of the last prompt
+   * the conversation still holds (when none is found, of the last prompt).
+   */
   async plan(id: string): Promise<RewindPlan | undefined> {
     await this.dropIfMovedOn(id)
+    const session = await this.stores.sessions.find(id)
+    const {lines} = await this.stores.sessions.read(session.path)
     const last = this.undone.at(-1)
-    const to = last ? last.prompt - 1 : undefined
-    if (to === 0) return undefined
-    return planRewind(this.stores, id, to)
+    const newest = last ? last.prompt - 1 : promptCount(lines)
+    if (newest === 0) return undefined
+    const now = conversationLines(lines).length
+    let to = newest
+    while (to > 0 && conversationBefore(lines, to).length >= now) to--
+    return planRewind(this.stores, id, to === 0 ? newest : to)
   }
 
   /** Carries out an undo's plan, keeping what it overwrites. */

@@ -5,6 +5,7 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 import type {ToolCall} from '@hanzo-dev/sdk'
 
 import {CheckpointRecorder} from '../../../src/adapters/checkpoints/capture.js'
+import {applyRewind, planRewind} from '../../../src/adapters/checkpoints/rewind.js'
 import {CheckpointStore} from '../../../src/adapters/checkpoints/store.js'
 import {UndoStack} from '../../../src/adapters/checkpoints/undo.js'
 import {SessionStore} from '../../../src/adapters/session-store.js'
@@ -146,6 +147,18 @@ describe('UndoStack: /undo and /redo without a terminal', () => {
     await send('prompt 3, after the undo', () => write('a.txt', 'a4\n'))
     expect(await undos.redo(ID)).toBe('Nothing to redo: a prompt was sent since the undo.')
     expect((await undos.plan(ID))!.to).toBe(3)
+  })
+
+  it('passes over a prompt whose conversation a rewind took back', async () => {
+    await send('prompt 1', () => write('a.txt', 'a2\n'))
+    await send('prompt 2', () => write('a.txt', 'a3\n'))
+    await applyRewind(stores, await planRewind(stores, ID, 2), {code: false, conversation: true}, () => {})
+    const undos = new UndoStack(stores, (message) => warnings.push(message))
+    const plan = (await undos.plan(ID))!
+    expect(plan.to).toBe(1)
+    await undos.undo(plan)
+    expect(await conversation()).toEqual([])
+    expect(await undos.plan(ID)).toBeUndefined()
   })
 
   it('has nothing left to undo once every prompt is undone', async () => {
