@@ -7,7 +7,7 @@ import type {ChalkInstance} from 'chalk'
 
 import {describePlan} from '../adapters/checkpoints/describe.js'
 import {applyRewind, planRewind, type RewindPlan} from '../adapters/checkpoints/rewind.js'
-import {CheckpointStore} from '../adapters/checkpoints/store.js'
+import {CheckpointStore, type CodeDiff} from '../adapters/checkpoints/store.js'
 import {UndoStack} from '../adapters/checkpoints/undo.js'
 import {changePreview} from '../adapters/prompt/change-preview.js'
 import {capped} from '../adapters/prompt/diff-view.js'
@@ -72,9 +72,8 @@ export class ChatRewind {
     if (!what) return {message: 'Nothing rewound.'}
     const done = await applyRewind(this.stores, plan, what, (message) => chat.say(`Warning: ${message}`))
     this.undos.clear()
-    const files = done.created.length + done.deleted.length + done.modified.length
     const parts = [
-      ...(what.code ? [`the code (${files} file${files === 1 ? '' : 's'} put back)`] : []),
+      ...(what.code ? [`the code (${files(changed(done))} put back)`] : []),
       ...(what.conversation ? [`the conversation (${plan.messages.before} messages)`] : []),
     ]
     if (what.conversation) await this.carryOn(plan, chat)
@@ -87,8 +86,7 @@ export class ChatRewind {
     if (!(await this.stores.sessions.has(id))) return {message: `Nothing to undo yet: ${NOT_SAVED}`}
     const plan = await this.undos.plan(id)
     if (!plan) return {message: 'Nothing to undo: every prompt of this session is undone.'}
-    const {created, deleted, modified} = plan.code
-    if (created.length + deleted.length + modified.length > 0) {
+    if (changed(plan.code) > 0) {
       chat.print((await this.preview(plan, chat)).join('\n'))
       const yes = await chat.ask(`Undo prompt ${plan.to}: its changes and the conversation?`, [
         {key: 'y', label: 'yes, undo it', value: true},
@@ -98,9 +96,8 @@ export class ChatRewind {
 
     const done = await this.undos.undo(plan)
     await this.carryOn(plan, chat)
-    const files = done.created.length + done.deleted.length + done.modified.length
     return {
-      message: `Undid prompt ${plan.to}: ${files} file${files === 1 ? '' : 's'} put back, the conversation back to ${plan.messages.before} messages. /redo redoes it.`,
+      message: `Undid prompt ${plan.to}: ${files(changed(done))} put back, the conversation back to ${plan.messages.before} messages. /redo redoes it.`,
     }
   }
 
@@ -110,24 +107,23 @@ export class ChatRewind {
     if (typeof redone === 'string') return {message: redone}
     await this.facts.reopen({})
     return {
-      message: `Redid prompt ${redone.prompt}: ${redone.files} file${redone.files === 1 ? '' : 's'} and the conversation put back.`,
+      message: `Redid prompt ${redone.prompt}: ${files(redone.files)} and the conversation put back.`,
     }
   }
 
   /** The newest prompts on keys 1-9; the number of the one picked. */
   private async pick(id: string, chat: ChatSession): Promise<number | undefined> {
     const {checkpoints, prompts} = await planRewind(this.stores, id)
-    const changed = checkpoints?.changedByPrompt() ?? new Map<number, number>()
+    const counts = checkpoints?.changedByPrompt() ?? new Map<number, number>()
     const newest = prompts.slice(-PICKABLE).reverse()
     const older = prompts.length > PICKABLE ? ` (older ones: /rewind N, 1 to ${prompts.length - PICKABLE})` : ''
     return chat.ask(
       `Rewind to before which prompt?${older}`,
       newest.map((prompt, index) => {
-        const files = changed.get(prompt.index) ?? 0
         const text = prompt.text === '' ? '(no prompt text)' : oneLine(prompt.text.split('\n')[0], 60)
         return {
           key: String(index + 1),
-          label: `#${prompt.index}  ${text}  · ${files} file${files === 1 ? '' : 's'} changed`,
+          label: `#${prompt.index}  ${text}  · ${files(counts.get(prompt.index) ?? 0)} changed`,
           value: prompt.index,
         }
       }),
@@ -162,6 +158,14 @@ export class ChatRewind {
     await this.facts.reopen({})
     chat.fillPrompt(plan.prompts[plan.to - 1].text)
   }
+}
+
+function changed({created, deleted, modified}: CodeDiff): number {
+  return created.length + deleted.length + modified.length
+}
+
+function files(count: number): string {
+  return `${count} file${count === 1 ? '' : 's'}`
 }
 
 function cappedDiff(lines: string[], style: ChalkInstance): string[] {
