@@ -46,7 +46,8 @@ const PROMPT_KEYS = [
   '  # note   saves the note to memory: the project AGENTS.md or your own (asked)',
   '  Shift+Tab   cycles the mode: default -> accept edits (file edits in the workspace run unasked)',
   '              -> plan (read-only tools; the model ends with a plan for you to approve)',
-  '  Esc interrupts a running turn; Ctrl-C twice or Ctrl-D on an empty prompt exits',
+  '  Esc interrupts a running turn; Esc Esc on an empty prompt: /rewind, to go back to an earlier prompt',
+  '  Ctrl-C twice or Ctrl-D on an empty prompt exits',
 ]
 
 /** `/init`: the model studies the repository and writes its AGENTS.md through fs_write/fs_edit, so the diff is asked about. */
@@ -232,6 +233,21 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
     await facts.reopen({fork: true})
     return {message: `Forked session ${facts.session.id} from ${from}: the conversation goes on in the new one.`}
   })
+  /** One for the chat: `/redo` puts back what this chat's `/undo` took back. */
+  let rewinds: import('./rewind-command.js').ChatRewind | undefined
+  const rewinder = async () => (rewinds ??= new (await import('./rewind-command.js')).ChatRewind(facts))
+  add(
+    'rewind',
+    'Go back to before an earlier prompt: the code, the conversation or both, with a preview first',
+    async ({argv, chat}) => (await rewinder()).rewind(argv, chat),
+    '[N]',
+  )
+  add('undo', "Take back the last prompt's changes and conversation; the prompt comes back to edit", async ({chat}) =>
+    (await rewinder()).undo(chat),
+  )
+  add('redo', 'Put back what the last /undo took back, if nothing was sent since', async ({chat}) =>
+    (await rewinder()).redo(chat),
+  )
   add(
     'init',
     'Have the agent study this repository and write (or improve) its AGENTS.md',

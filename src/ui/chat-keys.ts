@@ -28,6 +28,8 @@ export interface ChatKeysHost {
 
 /** Ctrl-C pressed twice within this long exits. */
 const EXIT_WINDOW_MS = 2000
+/** Esc pressed twice within this long on an empty prompt opens `/rewind`. */
+const REWIND_WINDOW_MS = 1000
 
 /**
  * The chat's keys: what a keypress does, given what is on screen. A question takes its answer
@@ -40,6 +42,7 @@ export class ChatKeys {
   readonly menu: SlashMenu
   private readonly mentions: MentionCompleter
   private lastCtrlC = 0
+  private lastEsc = 0
   private vimTimer?: NodeJS.Timeout
 
   constructor(
@@ -95,6 +98,14 @@ export class ChatKeys {
     )
     if (host.running() && notation === '<Esc>' && (widget.inputMode !== 'vim' || widget.vimMode === 'normal'))
       return host.interrupt()
+    // Not in vim mode: there Esc is vim's (back to Normal mode), pressed twice as often as not.
+    if (notation === '<Esc>' && widget.text === '' && widget.inputMode !== 'vim' && !host.running()) {
+      const now = Date.now()
+      this.lastEsc = now - this.lastEsc < REWIND_WINDOW_MS ? 0 : now
+      if (this.lastEsc === 0) return host.submit('/rewind')
+      return host.draw()
+    }
+
     if (notation === '<C-d>') {
       if (widget.text === '') host.exit()
       return

@@ -281,6 +281,21 @@ export class ChatSession {
     this.updateStatus()
   }
 
+  /** Puts `text` into the prompt for the user to edit and send (`/rewind` gives the picked prompt back). */
+  fillPrompt(text: string): void {
+    this.widget.replace(0, this.widget.text.length, text)
+    this.draw()
+  }
+
+  get style(): ChalkInstance {
+    return this.options.style
+  }
+
+  /** The terminal's width, for what is fitted to it (a diff). */
+  get width(): number {
+    return this.region.width
+  }
+
   setInputMode(mode: InputMode): void {
     this.widget.setMode(mode)
   }
@@ -305,7 +320,7 @@ export class ChatSession {
   }
 
   /** A one-key question above the prompt, drawn at once. */
-  private ask<T>(title: string, options: ReadonlyArray<KeyOption<T>>): Promise<T | undefined> {
+  ask<T>(title: string, options: ReadonlyArray<KeyOption<T>>): Promise<T | undefined> {
     const answer = this.choice.ask(title, options)
     this.draw()
     return answer

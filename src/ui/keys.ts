@@ -32,6 +32,8 @@ export function keyNotations(text: string | undefined, key: Keypress | undefined
   const enter = key?.name === 'return' || key?.name === 'enter'
   // In vim mode Esc then Enter (leave Insert mode, submit) comes as Alt+Enter just as fast.
   if (key?.meta && enter && options.vim) return ['<Esc>', '<CR>']
+  // Esc Esc typed fast comes as one Alt+Esc: it is the two (`/rewind` opens on them).
+  if (key?.meta && key.name === 'escape') return ['<Esc>', '<Esc>']
   if (key?.meta && !enter && key.name !== 'escape') {
     const rest = keyNotation(key.sequence?.startsWith('\u001B') ? key.sequence.slice(1) : text, {...key, meta: false})
     return rest === undefined ? ['<Esc>'] : ['<Esc>', rest]

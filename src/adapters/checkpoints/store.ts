@@ -193,7 +193,8 @@ export class SessionCheckpoints {
     return diff
   }
 
-  private get blobs(): BlobStore {
+  /** The blob store of the session's workspace (`/undo` keeps what it overwrites there). */
+  get blobs(): BlobStore {
     return new BlobStore(join(this.dir, 'objects'))
   }
 }

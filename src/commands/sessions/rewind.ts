@@ -1,9 +1,8 @@
 import * as Args from '@oclif/core/args'
 import * as Flags from '@oclif/core/flags'
-import {oneLine} from '@hanzo-dev/sdk/terminal-text'
-
-import {applyRewind, planRewind, type RewindPlan} from '../../adapters/checkpoints/rewind.js'
 import {checkpointSettings} from '../../adapters/checkpoints/open.js'
+import {describePlan} from '../../adapters/checkpoints/describe.js'
+import {applyRewind, planRewind} from '../../adapters/checkpoints/rewind.js'
 import {CheckpointStore, type CodeDiff} from '../../adapters/checkpoints/store.js'
 import {SessionStore} from '../../adapters/session-store.js'
 import {HanzoCommand} from '../../cli/base-command.js'
@@ -78,34 +77,4 @@ The files the agent changed since, the conversation, or both. Shows what would c
     this.log(`Rewound session ${plan.session.id} to before prompt ${plan.to}.`)
     return result('rewound', what.code ? done : null)
   }
-}
-
-/** The plan as lines: the prompt, then a stat of the files, then the conversation. */
-function describePlan(plan: RewindPlan, what: {code: boolean; conversation: boolean}, maxFileBytes: number): string[] {
-  const prompt = plan.prompts[plan.to - 1]
-  const lines = [`Before prompt ${plan.to} of ${plan.prompts.length}: ${oneLine(prompt.text).slice(0, 100)}`]
-  if (what.code) {
-    const {created, deleted, modified} = plan.code
-    const total = created.length + deleted.length + modified.length
-    if (total === 0) lines.push('Files: nothing to change.')
-    else {
-      lines.push(`Files (${modified.length} restored, ${created.length} removed, ${deleted.length} brought back):`)
-      for (const path of modified) lines.push(`  M ${oneLine(path)}`)
-      for (const path of created) lines.push(`  D ${oneLine(path)}  (created since)`)
-      for (const path of deleted) lines.push(`  A ${oneLine(path)}  (deleted since)`)
-    }
-
-    for (const path of plan.code.notKept)
-      lines.push(`${oneLine(path)} changed but was over the size cap (${sizeCap(maxFileBytes)}): not restored`)
-  }
-
-  if (what.conversation)
-    lines.push(`Conversation: ${plan.messages.now} messages now, ${plan.messages.before} after the rewind.`)
-  return lines
-}
-
-/** The size cap as the setting's documentation gives it: whole MiB or KiB when it is one. */
-function sizeCap(bytes: number): string {
-  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`
-  return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`
 }

@@ -54,6 +54,9 @@ describe("the chat's registry with the plugins' commands", () => {
       'compact',
       'resume',
       'fork',
+      'rewind',
+      'undo',
+      'redo',
       'init',
     ])
     expect(

@@ -57,7 +57,9 @@ describe('keys in vim notation', () => {
     expect(keyNotations(undefined, {meta: true, name: 'b', sequence: '\u001Bb'}, {vim: false})).toEqual(['<Esc>', 'b'])
     // Esc alone: readline holds it until the next key or its timeout, then names it.
     expect(keyNotations('\u001B', {name: 'escape', sequence: '\u001B'}, {vim: true})).toEqual(['<Esc>'])
+    // Esc Esc typed fast comes as one Alt+Esc: both count (Esc Esc opens /rewind).
     expect(keyNotations(undefined, {meta: true, name: 'escape', sequence: '\u001B\u001B'}, {vim: false})).toEqual([
+      '<Esc>',
       '<Esc>',
     ])
   })
