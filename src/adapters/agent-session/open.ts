@@ -91,6 +91,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
           fakeModel: options.fakeModel,
           model: options.model,
           rank,
+          sessionId: recording.id,
           settingsModel: settingsModel(config, rank),
           warn,
         })
