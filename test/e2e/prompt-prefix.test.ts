@@ -1,8 +1,11 @@
 import {execFileSync} from 'node:child_process'
+import {mkdirSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 
 import type {Script} from '../../src/testing/fake-model/script.js'
 import {type FakeModel, startFakeModel} from '../../src/testing/fake-model/server.js'
+import {breakpoints, unmarked} from '../helpers/cache-breakpoints.js'
 import {runCli, useSandboxDirs} from '../helpers/cli.js'
 import {WIRE_FORMATS, writeFakeProviderSettings} from '../helpers/wire-formats.js'
 
@@ -30,26 +33,6 @@ const CONVERSATION: Record<string, string> = {
   anthropic_messages: 'messages',
   chat_completions: 'messages',
   responses: 'input',
-}
-
-/** The value without its `cache_control` markers, which move to the newest messages each request. */
-function unmarked(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((item) => unmarked(item))
-  if (!value || typeof value !== 'object') return value
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key]) => key !== 'cache_control')
-      .map(([key, field]) => [key, unmarked(field)]),
-  )
-}
-
-/** Paths of the `cache_control` markers in a body. */
-function breakpoints(value: unknown, path = ''): string[] {
-  if (Array.isArray(value)) return value.flatMap((item, index) => breakpoints(item, `${path}[${index}]`))
-  if (!value || typeof value !== 'object') return []
-  return Object.entries(value).flatMap(([key, field]) =>
-    key === 'cache_control' ? [path] : breakpoints(field, `${path}.${key}`),
-  )
 }
 
 describe('the prompt prefix stays put over a 20-turn session with tool calls', () => {
@@ -107,4 +90,21 @@ describe('the prompt prefix stays put over a 20-turn session with tool calls', (
       }
     },
   )
+
+  it('a session carried on from another directory tells of the repository as it is now', async () => {
+    execFileSync('git', ['init', '-q'], {cwd: dirs.project})
+    model = await startFakeModel({turns: [{text: 'One.'}, {text: 'Two.'}]})
+    writeFakeProviderSettings(dirs.box.env.XDG_CONFIG_HOME, {api: 'chat_completions', url: model.url})
+    const first = await runCli(['run', 'one'], {cwd: dirs.project, env: dirs.box.env})
+    expect(first.exitCode, first.stderr).toBe(0)
+    mkdirSync(join(dirs.project, 'sub'))
+    writeFileSync(join(dirs.project, 'sub', 'new.txt'), 'new\n')
+    const second = await runCli(['run', '--continue', 'two'], {cwd: join(dirs.project, 'sub'), env: dirs.box.env})
+    expect(second.exitCode, second.stderr).toBe(0)
+    const system = (index: number) =>
+      (model!.requests[index]!.body as {messages: Array<{content: string}>}).messages[0]!.content
+    expect(system(0)).toContain('(clean)')
+    expect(system(1)).toContain(`Working directory: ${join(dirs.project, 'sub')}`)
+    expect(system(1)).toContain('?? sub/')
+  })
 })

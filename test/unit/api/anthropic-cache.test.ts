@@ -2,26 +2,11 @@ import {describe, expect, it} from 'vitest'
 
 import {anthropicRequest} from '../../../src/adapters/api/anthropic-request.js'
 import type {Message, ModelToolSpec} from '../../../src/core/agent/types.js'
+import {breakpoints} from '../../helpers/cache-breakpoints.js'
 
 const tool = (name: string): ModelToolSpec => ({description: name, inputSchema: {type: 'object'}, name})
 const EPHEMERAL = {type: 'ephemeral'}
 const build = anthropicRequest()
-
-/** Where the request's breakpoints are, as paths into it. */
-function breakpoints(body: object): string[] {
-  const found: string[] = []
-  const walk = (value: unknown, path: string): void => {
-    if (Array.isArray(value)) value.forEach((item, index) => walk(item, `${path}[${index}]`))
-    else if (value && typeof value === 'object')
-      for (const [key, field] of Object.entries(value)) {
-        if (key === 'cache_control') found.push(path)
-        else walk(field, `${path}.${key}`)
-      }
-  }
-
-  walk(body, '')
-  return found
-}
 
 const LONG: Message[] = [
   {content: 'You help.', role: 'system'},
