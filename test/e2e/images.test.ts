@@ -93,6 +93,8 @@ describe('images: fs_read of a picture, to the model that takes it', () => {
         is_error: false,
         tool_use_id: 'call_img',
         type: 'tool_result',
+        // The request's last block: a prompt-cache breakpoint (test/unit/api/anthropic-cache.test.ts).
+        cache_control: {type: 'ephemeral'},
       },
     ])
   })
@@ -218,9 +220,11 @@ describe('images in the chat: @shot.png and a pasted image path', () => {
     const screen = await terminals.waitFor('img', 'A red dot.')
     expect(screen).toContain('Attached shot.png as an image')
     const first = (model.requests[0].body as {messages: Body[]}).messages.at(-1)!
+    // The last block carries the request's prompt-cache breakpoint (test/unit/api/anthropic-cache.test.ts).
+    const cached = {cache_control: {type: 'ephemeral'}}
     expect(first.content).toEqual([
       {text: 'what is in @shot.png', type: 'text'},
-      {source: {data: PNG_BASE64, media_type: 'image/png', type: 'base64'}, type: 'image'},
+      {source: {data: PNG_BASE64, media_type: 'image/png', type: 'base64'}, type: 'image', ...cached},
     ])
 
     // A terminal pastes a dropped file's path with its spaces escaped.
@@ -232,7 +236,7 @@ describe('images in the chat: @shot.png and a pasted image path', () => {
     const second = (model.requests[1].body as {messages: Body[]}).messages.at(-1)!
     expect(second.content).toEqual([
       {text: '[Image #1] and this?', type: 'text'},
-      {source: {data: PNG_BASE64, media_type: 'image/png', type: 'base64'}, type: 'image'},
+      {source: {data: PNG_BASE64, media_type: 'image/png', type: 'base64'}, type: 'image', ...cached},
     ])
     await terminals.keys('img', 'C-d')
     expect(await terminals.exitStatus('img')).toBe(0)

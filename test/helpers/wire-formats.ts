@@ -14,19 +14,29 @@ export interface FakeProvider {
   url: string
   model?: string
   images?: boolean
+  /** `providers.fake.prompt_cache`. */
+  promptCache?: boolean
 }
 
 /** Writes the user's settings: provider `fake` (the scripted model) as the default, with `extra` settings. */
 export function writeFakeProviderSettings(
   configHome: string,
-  {api, images, model, url}: FakeProvider,
+  {api, images, model, promptCache, url}: FakeProvider,
   extra: Record<string, unknown> = {},
 ): void {
   mkdirSync(join(configHome, 'hanzo'), {recursive: true})
   const settings = {
     ...(model ? {model} : {}),
     provider: 'fake',
-    providers: {fake: {api, api_key: 'sk-test-key', base_url: url, ...(images === undefined ? {} : {images})}},
+    providers: {
+      fake: {
+        api,
+        api_key: 'sk-test-key',
+        base_url: url,
+        ...(images === undefined ? {} : {images}),
+        ...(promptCache === undefined ? {} : {prompt_cache: promptCache}),
+      },
+    },
     ...extra,
   }
   writeFileSync(join(configHome, 'hanzo', 'settings.json'), JSON.stringify(settings))

@@ -1,5 +1,5 @@
 import {createAnthropicClient} from '../api/anthropic-client.js'
-import {createOpenAIClient} from '../api/openai-client.js'
+import {createOpenAIClient, promptCacheKey} from '../api/openai-client.js'
 import type {ModelEndpoint} from '../../core/agent/endpoint.js'
 import type {ListedModel} from '@hanzo-dev/sdk'
 
@@ -24,6 +24,8 @@ export interface ModelClientOptions {
   rank?: SettingRank
   /** A model script to replay instead of a server (hidden `--fake-model`). */
   fakeModel?: string
+  /** The session's id: OpenAI's prompt cache key for its requests. */
+  sessionId: string
   warn(message: string): void
 }
 
@@ -61,11 +63,17 @@ export async function modelClient(options: ModelClientOptions): Promise<SessionM
     {baseURL: options.baseURL, model: options.model ?? options.settingsModel, rank: options.rank},
     options.warn,
   )
-  const {api, apiKey, authScheme, baseURL, maxRetries} = endpoint
+  const {api, apiKey, authScheme, baseURL, maxRetries, promptCache} = endpoint
   const client =
     api === 'anthropic_messages'
-      ? createAnthropicClient({apiKey, authScheme, baseURL, maxRetries})
-      : createOpenAIClient({api, apiKey, baseURL, maxRetries})
+      ? createAnthropicClient({apiKey, authScheme, baseURL, maxRetries, promptCache})
+      : createOpenAIClient({
+          api,
+          apiKey,
+          baseURL,
+          maxRetries,
+          promptCacheKey: promptCacheKey(endpoint, options.sessionId),
+        })
   return {
     client,
     errorHint: (error) => modelErrorHint(error, endpoint),

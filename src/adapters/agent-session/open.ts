@@ -91,6 +91,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
           fakeModel: options.fakeModel,
           model: options.model,
           rank,
+          sessionId: recording.id,
           settingsModel: settingsModel(config, rank),
           warn,
         })
@@ -202,7 +203,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
         style: makeStyle(process.stderr, env),
       }),
   })
-  const environment = await readSessionEnvironment(cwd, env)
+  const environment = recording.environment(await readSessionEnvironment(cwd, env))
   const instructionsRoot = environment.git?.root ?? projectRoot
   // Outermost: what the model reads is the result after the hooks and the sandbox.
   middleware.unshift(await nestedInstructions(instructionsRoot, cwd, warn))

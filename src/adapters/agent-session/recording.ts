@@ -1,6 +1,8 @@
 import {randomUUID} from 'node:crypto'
 import type {RunUsage, SessionUsage} from '@hanzo-dev/sdk'
+import {isRecord} from '@hanzo-dev/sdk/settings'
 
+import type {SessionEnvironment} from '../../core/agent/system-prompt.js'
 import type {ApiClient, Message} from '../../core/agent/types.js'
 import {UserError} from '../../core/errors.js'
 import {meteredClient, SessionRecorder} from '../../core/sessions/recorder.js'
@@ -65,6 +67,8 @@ export class SessionRecording {
   private busy = false
   /** The session's runs recorded so far, earlier processes' too: the prompt a checkpoint is of. */
   private runs: number
+  /** What the system prompt says of the machine and repository, for a new session's header. */
+  private started?: SessionEnvironment
 
   private constructor(
     readonly id: string,
@@ -95,6 +99,17 @@ export class SessionRecording {
     const id = carried?.transcript.header.id ?? randomUUID()
     const path = record === false ? undefined : (carried?.path ?? sessions.pathFor(options.projectRoot, id))
     return new SessionRecording(id, path, saved, options, forkedFrom)
+  }
+
+  /**
+   * The environment for the system prompt: a saved session's own from its start (its git snapshot
+   * says it is one) with today's date, so a run that carries it on sends the same prompt and hits
+   * the prompt cache; read anew (`current`) for a new session or one carried on elsewhere.
+   */
+  environment(current: SessionEnvironment): SessionEnvironment {
+    const saved = this.saved?.transcript.header.environment
+    this.started = isEnvironment(saved) && saved.cwd === current.cwd ? {...saved, date: current.date} : current
+    return this.started
   }
 
   /** Whether the session is saved (not `record: false`). */
@@ -206,6 +221,7 @@ export class SessionRecording {
       version: TRANSCRIPT_VERSION,
       ...(run.label === undefined ? {} : {label: run.label}),
       ...(this.forkedFrom === undefined ? {} : {forked_from: this.forkedFrom}),
+      ...(this.started === undefined ? {} : {environment: this.started}),
     })
     this.conversation = []
     if (this.forkedFrom === undefined || !this.saved) return
@@ -225,6 +241,21 @@ export function checkFork(session: RecordingOptions['session']): void {
       exitCode: 2,
       hint: 'hanzo-dev sessions list shows the sessions of this project',
     })
+}
+
+/** A header's environment as written (a file edited by hand may hold anything). */
+function isEnvironment(value: unknown): value is SessionEnvironment {
+  if (!isRecord(value) || !['cwd', 'date', 'os', 'shell'].every((key) => typeof value[key] === 'string')) return false
+  const {git} = value
+  return (
+    git === undefined ||
+    (isRecord(git) &&
+      typeof git.root === 'string' &&
+      typeof git.branch === 'string' &&
+      typeof git.more === 'number' &&
+      Array.isArray(git.status) &&
+      git.status.every((line) => typeof line === 'string'))
+  )
 }
 
 /** The same conversation: the session's own messages are the recorded ones, or equal copies. */

@@ -24,6 +24,8 @@ export interface AnthropicClientOptions {
   timeoutMs?: number
   /** Turns on extended thinking with this budget (at least 1024); off by default. */
   thinkingBudgetTokens?: number
+  /** `cache_control` breakpoints on tools, system prompt and the latest messages; default on. */
+  promptCache?: boolean
 }
 
 /** The base URL requests add `/v1/...` to: our other providers' base URLs end in /v1, and users carry that habit over. */
@@ -65,6 +67,9 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Api
       maxRetries: options.maxRetries,
       timeoutMs: options.timeoutMs,
     }),
-    wire: anthropicMessages({thinkingBudgetTokens: options.thinkingBudgetTokens}),
+    wire: anthropicMessages({
+      promptCache: options.promptCache,
+      thinkingBudgetTokens: options.thinkingBudgetTokens,
+    }),
   })
 }

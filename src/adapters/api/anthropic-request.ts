@@ -1,6 +1,7 @@
 import type {Message} from '../../core/agent/types.js'
 import type {ImagePart} from '@hanzo-dev/sdk'
 
+import {withCacheBreakpoints} from './anthropic-cache.js'
 import type {ContentBlock, ImageBlock, MessageParam, MessagesRequest, ToolResultBlock} from './anthropic-types.js'
 import type {RequestBuilder} from './wire-api.js'
 
@@ -13,6 +14,8 @@ export const DEFAULT_MAX_TOKENS = 8192
 export interface AnthropicRequestOptions {
   /** Extended thinking with this many tokens of budget; off when absent. */
   thinkingBudgetTokens?: number
+  /** Prompt-cache breakpoints (`cache_control`); default on. Off for a compatible server that refuses them. */
+  promptCache?: boolean
 }
 
 /**
@@ -20,16 +23,17 @@ export interface AnthropicRequestOptions {
  * are: compaction may add one) become the `system` prompt; the rest alternate user and
  * assistant, so consecutive tool results, and a user message after them, share one user
  * message as the API requires. The thinking budget is spent from `max_tokens`, so the default
- * limit grows by it.
+ * limit grows by it. Prompt-cache breakpoints are placed by `withCacheBreakpoints`.
  */
 export function anthropicRequest(config: AnthropicRequestOptions = {}): RequestBuilder<MessagesRequest> {
   const budget = config.thinkingBudgetTokens
+  const cached = config.promptCache === false ? (request: MessagesRequest) => request : withCacheBreakpoints
   return (messages, tools, options) => {
     const system = messages
       .filter((message) => message.role === 'system')
       .map((message) => message.content)
       .join('\n\n')
-    return {
+    return cached({
       max_tokens: options.maxTokens ?? DEFAULT_MAX_TOKENS + (budget ?? 0),
       messages: alternating(messages),
       model: options.model,
@@ -39,7 +43,7 @@ export function anthropicRequest(config: AnthropicRequestOptions = {}): RequestB
       }),
       ...(budget !== undefined && {thinking: {budget_tokens: budget, type: 'enabled' as const}}),
       stream: true,
-    }
+    })
   }
 }
 

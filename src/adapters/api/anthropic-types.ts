@@ -13,6 +13,11 @@ export interface TextBlock {
   text: string
 }
 
+/** A prompt-cache breakpoint: the request up to and including the block it marks is cached. */
+export interface CacheControl {
+  cache_control?: {type: 'ephemeral'}
+}
+
 /** An image inline (base64), in a user message or a tool result. */
 export interface ImageBlock {
   type: 'image'
@@ -39,15 +44,16 @@ export type ContentBlock = TextBlock | ToolUseBlock | ReasoningBlock
 
 export interface MessageParam {
   role: 'user' | 'assistant'
-  content: Array<ContentBlock | ToolResultBlock | ImageBlock>
+  content: Array<(ContentBlock | ToolResultBlock | ImageBlock) & CacheControl>
 }
 
 export interface MessagesRequest {
   model: string
   max_tokens: number
-  system?: string
+  /** Blocks when it carries a cache breakpoint. */
+  system?: string | Array<TextBlock & CacheControl>
   messages: MessageParam[]
-  tools?: Array<{name: string; description: string; input_schema: JsonSchema}>
+  tools?: Array<{name: string; description: string; input_schema: JsonSchema} & CacheControl>
   thinking?: {type: 'enabled'; budget_tokens: number}
   stream: true
 }

@@ -24,7 +24,10 @@ type ChatMessage = OpenAI.Chat.ChatCompletionMessageParam
 /** The request's output limit: `max_tokens` for compatible servers, `max_completion_tokens` for OpenAI's own API. */
 type OutputLimitField = 'max_tokens' | 'max_completion_tokens'
 
-function chatRequest(limitField: OutputLimitField): RequestBuilder<OpenAI.Chat.ChatCompletionCreateParamsStreaming> {
+function chatRequest(
+  limitField: OutputLimitField,
+  promptCacheKey: string | undefined,
+): RequestBuilder<OpenAI.Chat.ChatCompletionCreateParamsStreaming> {
   return (messages, tools, options) => ({
     messages: withToolImages(
       messages,
@@ -39,16 +42,17 @@ function chatRequest(limitField: OutputLimitField): RequestBuilder<OpenAI.Chat.C
       })),
     }),
     ...(options.maxTokens !== undefined && {[limitField]: options.maxTokens}),
+    ...(promptCacheKey !== undefined && {prompt_cache_key: promptCacheKey}),
     stream: true,
     stream_options: {include_usage: true},
   })
 }
 
-function chatWire(limitField: OutputLimitField): WireApi {
+function chatWire(limitField: OutputLimitField, promptCacheKey?: string): WireApi {
   return {
     replyEvents: completionEvents,
     path: '/chat/completions',
-    request: chatRequest(limitField),
+    request: chatRequest(limitField, promptCacheKey),
     streamDecoder: (context) => new ChatStreamDecoder(context),
   }
 }
@@ -63,12 +67,16 @@ export const chatCompletions: WireApi = chatWire('max_tokens')
 
 /**
  * The chat completions API as `baseURL` reads it: api.openai.com has replaced `max_tokens` by
- * `max_completion_tokens`, and its reasoning models refuse the old field.
+ * `max_completion_tokens`, and its reasoning models refuse the old field. `promptCacheKey`, when
+ * given, goes as `prompt_cache_key` (see `promptCacheKey` in openai-client.ts for where).
  */
-export function chatCompletionsFor(baseURL: string): WireApi {
+export function chatCompletionsFor(baseURL: string, promptCacheKey?: string): WireApi {
+  return chatWire(isOpenAIHost(baseURL) ? 'max_completion_tokens' : 'max_tokens', promptCacheKey)
+}
+
+/** Whether `baseURL` is OpenAI's own API. */
+export function isOpenAIHost(baseURL: string): boolean {
   return URL.canParse(baseURL) && new URL(baseURL).hostname === 'api.openai.com'
-    ? chatWire('max_completion_tokens')
-    : chatCompletions
 }
 
 function chatMessage(message: Message): ChatMessage {

@@ -1,9 +1,9 @@
 import {getDefaultOpenAIApi, type OpenAIApi} from '../../core/agent/default-client.js'
 import type {ApiClient} from '../../core/agent/types.js'
 import {redactBaseUrl} from '../../core/config/redact.js'
-import {chatCompletionsFor} from './chat-completions.js'
+import {chatCompletionsFor, isOpenAIHost} from './chat-completions.js'
 import {createHttpTransport, type HttpTransportOptions} from './http-transport.js'
-import {responses} from './responses.js'
+import {responsesWire} from './responses.js'
 import type {WireApi} from './wire-api.js'
 import {createWireClient} from './wire-client.js'
 
@@ -19,6 +19,24 @@ export interface OpenAIClientOptions extends Pick<HttpTransportOptions, 'now' | 
   defaultHeaders?: Record<string, string>
   /** How long each attempt may wait for the server to start answering; a stream that has started runs on. Default 10 minutes. */
   timeoutMs?: number
+  /**
+   * Sent as `prompt_cache_key` (a session's id: its requests share a prefix, so the server routes
+   * them to the same cache). Only for servers that take it: see `promptCacheKey`.
+   */
+  promptCacheKey?: string
+}
+
+/**
+ * The `prompt_cache_key` a provider's requests carry: `key` for OpenAI (the `openai` provider or
+ * api.openai.com), or wherever `providers.<name>.prompt_cache` says true; nothing elsewhere,
+ * since compatible servers may refuse a field they do not know.
+ */
+export function promptCacheKey(
+  endpoint: {provider: string; baseURL: string; promptCache?: boolean},
+  key: string,
+): string | undefined {
+  const takesKey = endpoint.promptCache ?? (endpoint.provider === 'openai' || isOpenAIHost(endpoint.baseURL))
+  return takesKey ? key : undefined
 }
 
 /**
@@ -38,8 +56,8 @@ export function createOpenAIClient(options: OpenAIClientOptions): ApiClient {
       transport,
       wire,
     })
-  const chat = over(chatCompletionsFor(options.baseURL))
-  const responsesApi = over(responses)
+  const chat = over(chatCompletionsFor(options.baseURL, options.promptCacheKey))
+  const responsesApi = over(responsesWire(options.promptCacheKey))
   if (options.api) return options.api === 'responses' ? responsesApi : chat
   return {
     sendMessage: (...request) => (getDefaultOpenAIApi() === 'responses' ? responsesApi : chat).sendMessage(...request),

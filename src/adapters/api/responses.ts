@@ -19,42 +19,50 @@ import {
   type WireApi,
 } from './wire-api.js'
 
-const responsesRequest: RequestBuilder<OpenAI.Responses.ResponseCreateParamsStreaming> = (messages, tools, options) => {
-  const [first] = messages
-  const instructions = first?.role === 'system' ? first.content : undefined
-  const conversation = instructions === undefined ? messages : messages.slice(1)
-  return {
-    input: withToolImages(conversation, inputItems, (images) => imageInput('', images)),
-    model: options.model,
-    ...(instructions !== undefined && {instructions}),
-    ...(tools.length > 0 && {
-      tools: tools.map((tool) => ({
-        description: tool.description,
-        name: tool.name,
-        parameters: tool.inputSchema,
-        strict: false,
-        type: 'function' as const,
-      })),
-    }),
-    ...(options.maxTokens !== undefined && {max_output_tokens: options.maxTokens}),
-    store: false,
-    stream: true,
+const responsesRequest =
+  (promptCacheKey: string | undefined): RequestBuilder<OpenAI.Responses.ResponseCreateParamsStreaming> =>
+  (messages, tools, options) => {
+    const [first] = messages
+    const instructions = first?.role === 'system' ? first.content : undefined
+    const conversation = instructions === undefined ? messages : messages.slice(1)
+    return {
+      input: withToolImages(conversation, inputItems, (images) => imageInput('', images)),
+      model: options.model,
+      ...(instructions !== undefined && {instructions}),
+      ...(tools.length > 0 && {
+        tools: tools.map((tool) => ({
+          description: tool.description,
+          name: tool.name,
+          parameters: tool.inputSchema,
+          strict: false,
+          type: 'function' as const,
+        })),
+      }),
+      ...(options.maxTokens !== undefined && {max_output_tokens: options.maxTokens}),
+      ...(promptCacheKey !== undefined && {prompt_cache_key: promptCacheKey}),
+      store: false,
+      stream: true,
+    }
   }
-}
 
 /**
  * `POST /responses`. The conversation goes whole with every request (`store: false`: nothing
  * is kept on the server, and no `previous_response_id`), a leading system message as
- * `instructions`. The `raw` of `message_stop` is the final `response` object.
+ * `instructions`; `promptCacheKey`, when given, as `prompt_cache_key`. The `raw` of
+ * `message_stop` is the final `response` object.
  */
-export const responses: WireApi = {
-  replyEvents(body, context) {
-    return new ResponsesStreamDecoder(context).finish(body)
-  },
-  path: '/responses',
-  request: responsesRequest,
-  streamDecoder: (context) => new ResponsesStreamDecoder(context),
+export function responsesWire(promptCacheKey?: string): WireApi {
+  return {
+    replyEvents(body, context) {
+      return new ResponsesStreamDecoder(context).finish(body)
+    },
+    path: '/responses',
+    request: responsesRequest(promptCacheKey),
+    streamDecoder: (context) => new ResponsesStreamDecoder(context),
+  }
 }
+
+export const responses: WireApi = responsesWire()
 
 function inputItems(message: Message): OpenAI.Responses.ResponseInputItem[] {
   switch (message.role) {

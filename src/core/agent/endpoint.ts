@@ -22,6 +22,8 @@ export interface ModelEndpoint {
   maxRetries: number
   /** How Anthropic's API gets the key: an OAuth access token goes as a bearer token. */
   authScheme?: 'x-api-key' | 'bearer'
+  /** `providers.<name>.prompt_cache`; unset: each wire API's default (openai-client.ts, anthropic-request.ts). */
+  promptCache?: boolean
 }
 
 interface BuiltinProvider {
@@ -84,6 +86,7 @@ export function resolveEndpoint(
     // A model named by a flag or the settings, else the provider's own, else the built-in default.
     model: flags.model ?? builtin?.defaultModel ?? config.model,
     provider,
+    ...(custom?.prompt_cache !== undefined && {promptCache: custom.prompt_cache}),
   }
 }
 

@@ -134,6 +134,13 @@ const provider = {
         "Whether the provider's models take images (fs_read of a picture, @shot.png in the chat). Unset: known by the model's name " +
         '(claude-*, gpt-4o*, gpt-4.1*, gpt-5*, o3, o4, gemini-* and other vision models do); other models are taken for text-only.',
     },
+    prompt_cache: {
+      type: 'boolean',
+      description:
+        'Whether requests ask the server to cache their prompt prefix: cache_control breakpoints with api anthropic_messages, ' +
+        'prompt_cache_key (the session id) with the OpenAI APIs. Unset: on for anthropic_messages, and for OpenAI ' +
+        '(provider openai or api.openai.com) but off for other OpenAI-compatible servers. false for a server that refuses them.',
+    },
     oauth: {
       type: 'object',
       description: 'How `auth login` signs in to this provider.',

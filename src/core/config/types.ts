@@ -53,6 +53,8 @@ export interface ProviderSettings {
   api?: 'chat_completions' | 'responses' | 'anthropic_messages'
   /** Whether its models take images; unset: by the model's name (model-images.ts). */
   images?: boolean
+  /** Prompt caching asked for on the wire; unset: on for Anthropic's API and OpenAI's own (openai-client.ts). */
+  prompt_cache?: boolean
   oauth?: ProviderOAuthSettings
 }
 

@@ -1,5 +1,6 @@
 import type {ImagePart, TodoItem} from '@hanzo-dev/sdk'
 
+import type {SessionEnvironment} from '../agent/system-prompt.js'
 import type {Message, ReasoningBlock} from '../agent/types.js'
 
 /**
@@ -23,6 +24,11 @@ export interface SessionHeader {
   label?: string
   /** The session this one is a fork of (`--fork-session`, `/fork`): its conversation starts as a copy of that one's. */
   forked_from?: string
+  /**
+   * The machine and repository as the system prompt told of them when the session started: later
+   * runs tell the same (but the date), so the prompt's bytes, and the model's prompt cache, stay.
+   */
+  environment?: SessionEnvironment
 }
 
 /** A later run of the same session (`run --continue` / `--resume`): where and with what it ran. */

@@ -179,11 +179,11 @@ function message(reply: Reply, content: unknown[], stop: string | null, usage: R
     stop_reason: stop,
     stop_sequence: null,
     type: 'message',
-    // Anthropic's input_tokens leaves out what the cache served.
+    // Anthropic's input_tokens leaves out what the cache served and what it stored.
     usage: {
-      cache_creation_input_tokens: 0,
+      cache_creation_input_tokens: usage.cache_write_tokens,
       cache_read_input_tokens: usage.cache_read_tokens,
-      input_tokens: usage.input_tokens - usage.cache_read_tokens,
+      input_tokens: usage.input_tokens - usage.cache_read_tokens - usage.cache_write_tokens,
       output_tokens: usage.output_tokens,
     },
   }

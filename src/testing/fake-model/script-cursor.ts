@@ -9,7 +9,7 @@ export interface Reply {
   model: string
   text: string
   toolCalls: Array<{id: string; name: string; arguments: string}>
-  usage: {input_tokens: number; output_tokens: number; cache_read_tokens: number}
+  usage: {input_tokens: number; output_tokens: number; cache_read_tokens: number; cache_write_tokens: number}
   chunkSize?: number
   delayMs: number
   truncated: boolean
@@ -121,6 +121,7 @@ function resolveReply(turn: ReplyTurn, number: number, model: string, view: Requ
       input_tokens: turn.usage?.input_tokens ?? Math.ceil(view.textLength / 4),
       output_tokens: turn.usage?.output_tokens ?? Math.ceil(outputLength / 4),
       cache_read_tokens: turn.usage?.cache_read_tokens ?? 0,
+      cache_write_tokens: turn.usage?.cache_write_tokens ?? 0,
     },
   }
 }

@@ -44,8 +44,11 @@ export interface ReplyTurn {
   text?: string
   tool_calls?: ScriptToolCall[]
   /** Default: about one token per four characters of the request's and the reply's text. */
-  /** `cache_read_tokens`: of the input, what the prompt cache served (reported as each API does). */
-  usage?: {input_tokens?: number; output_tokens?: number; cache_read_tokens?: number}
+  /**
+   * `cache_read_tokens`: of the input, what the prompt cache served (reported as each API does);
+   * `cache_write_tokens`: what it stored (Anthropic's `cache_creation_input_tokens`; OpenAI reports none).
+   */
+  usage?: {input_tokens?: number; output_tokens?: number; cache_read_tokens?: number; cache_write_tokens?: number}
   /** Text and arguments go in deltas of this many characters; default one delta each. */
   chunk_size?: number
   /** A pause before each streamed event, for demos and for aborting mid-stream. */
@@ -172,9 +175,10 @@ function checkTurn(turn: unknown, where: string, fail: Fail): void {
     (v) =>
       isRecord(v) &&
       Object.entries(v).every(
-        ([k, n]) => ['input_tokens', 'output_tokens', 'cache_read_tokens'].includes(k) && isCount(n),
+        ([k, n]) =>
+          ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens'].includes(k) && isCount(n),
       ),
-    '{"input_tokens"?, "output_tokens"?, "cache_read_tokens"?} with counts',
+    '{"input_tokens"?, "output_tokens"?, "cache_read_tokens"?, "cache_write_tokens"?} with counts',
   )
   check('chunk_size', (v) => isCount(v) && v > 0, 'a positive integer')
   check('delay_ms', isCount, 'a non-negative integer')

@@ -50,10 +50,12 @@ describe('Runner.run over the Anthropic Messages API', () => {
     expect(result).toMatchObject({finalOutput: 'It says hello.', stop: 'completed', turns: 2})
     expect(result.usage.inputTokens).toBeGreaterThan(40)
     expect(result.usage.outputTokens).toBeGreaterThan(4)
-    const second = model.requests[1]?.body as {system: string; messages: unknown[]}
-    expect(second.system).toBe('You are a coding agent.')
+    const second = model.requests[1]?.body as {system: unknown; messages: unknown[]}
+    // Cache breakpoints on the system prompt and on both user messages (anthropic-cache.test.ts).
+    const cached = {cache_control: {type: 'ephemeral'}}
+    expect(second.system).toEqual([{text: 'You are a coding agent.', type: 'text', ...cached}])
     expect(second.messages).toEqual([
-      {content: [{text: 'What does a.txt say?', type: 'text'}], role: 'user'},
+      {content: [{text: 'What does a.txt say?', type: 'text', ...cached}], role: 'user'},
       {
         content: [
           {text: 'Let me read it.', type: 'text'},
@@ -68,6 +70,7 @@ describe('Runner.run over the Anthropic Messages API', () => {
             is_error: false,
             tool_use_id: 'toolu_read',
             type: 'tool_result',
+            ...cached,
           },
         ],
         role: 'user',

@@ -11,7 +11,8 @@ const READ: ModelToolSpec = {
 const THINKING = {signature: 'c2lnbmVk', thinking: 'List first.', type: 'thinking'} as const
 const REDACTED = {data: 'ZW5jcnlwdGVk', type: 'redacted_thinking'} as const
 
-const build = anthropicRequest()
+// The request's shape; where cache breakpoints go is anthropic-cache.test.ts's.
+const build = anthropicRequest({promptCache: false})
 
 describe('the Anthropic request', () => {
   it('sends the model, the default max_tokens, the system prompt, the tools, and asks for a stream', () => {
