@@ -107,7 +107,7 @@ describe('UndoStack: /undo and /redo without a terminal', () => {
 
     const third = (await undos.plan(ID))!
     expect(third.to).toBe(3)
-    expect(third.code).toEqual({created: [], deleted: ['new.txt'], modified: ['a.txt']})
+    expect(third.code).toEqual({created: [], deleted: ['new.txt'], modified: ['a.txt'], notKept: []})
     await undos.undo(third)
     expect(treeHashes(root)).toEqual(states[2])
     expect(await conversation()).toEqual(['prompt 1', 'assistant', 'prompt 2', 'assistant'])

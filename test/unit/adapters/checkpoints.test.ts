@@ -189,6 +189,23 @@ describe.each(['git repository', 'plain directory'])('checkpoints in a %s', (kin
     expect(await store.deleteSession('sess-1')).toBe(false)
   })
 
+  it('keeps the session locked while another recorder of this process holds it (a chat reopening it)', async () => {
+    const lock = join(store.projectDir(root), 'sessions', 'sess-1.lock')
+    const reopened = new CheckpointRecorder({
+      dir: store.projectDir(root),
+      hidden: [],
+      maxFileBytes: 1000,
+      prompt: () => prompt,
+      root,
+      session: 'sess-1',
+    })
+    reopened.hold()
+    recorder.release()
+    expect(readFileSync(lock, 'utf8')).toBe(String(process.pid))
+    reopened.release()
+    expect(existsSync(lock)).toBe(false)
+  })
+
   it('scans at the prompt once a scan is known; an edit meanwhile and the command are both taken back', async () => {
     recorder.promptStarted()
     // No scan known yet: the first, which stores every file, waits for a command.
