@@ -381,7 +381,8 @@ export class ChatSession {
       this.widget,
       {
         ...this.screen,
-        busy: this.busy.text,
+        // A command waiting on the user's answer is not busy: the question is what is on.
+        busy: this.choice.active ? undefined : this.busy.text,
         held: this.view.held,
         partial: this.view.partial,
         todos: this.view.liveTodos,

@@ -84,9 +84,18 @@ export async function startChat(options: StartChatOptions): Promise<void> {
   }
 
   let model = options.model
+  // A reopen (a rewind, `/model`) would say again what opening the session said: each once.
+  const openWarnings = new Set<string>()
+  let inOpen = false
+  const warn = (message: string) => {
+    if (inOpen && openWarnings.has(message)) return
+    if (inOpen) openWarnings.add(message)
+    note(message)
+  }
   const open = async (saved: StartChatOptions['session']) => {
     // Imported here, not at the top: the prompt is drawn before the agent loop's modules load.
     const {openAgentSession} = await import('../adapters/agent-session/index.js')
+    inOpen = true
     return openAgentSession({
       approvals: facts.approvals,
       baseURL: options.baseURL,
@@ -100,7 +109,9 @@ export async function startChat(options: StartChatOptions): Promise<void> {
       session: saved,
       settings: loaded,
       tools: options.tools,
-      warn: note,
+      warn,
+    }).finally(() => {
+      inOpen = false
     })
   }
 

@@ -123,6 +123,8 @@ describe.each(['git repository', 'plain directory'])('sessions rewind in a %s', 
     expect(result.exitCode, result.stderr).toBe(0)
     expect(JSON.parse(result.stdout)).toMatchObject({code: null, status: 'rewound', to: 2})
     expect(treeHashes(dirs.project)).toEqual(files)
+    const shown = await cli('sessions', 'show', id)
+    expect(shown.stdout).toContain('── the conversation continues from here as 5 messages (rewound)')
 
     // The next prompt carries on from the conversation before prompt 2: prompt 1 and its answer.
     model = await startFakeModel({

@@ -226,7 +226,8 @@ export class SessionRecording {
     this.conversation = []
     if (this.forkedFrom === undefined || !this.saved) return
     const at = new Date().toISOString()
-    this.file().append({at, messages: this.saved.history.map((message) => toLine(message)), type: 'history'})
+    const messages = this.saved.history.map((message) => toLine(message))
+    this.file().append({at, cause: 'forked', messages, type: 'history'})
     // The plan goes with the conversation: a later --continue of the fork shows it as the original's would.
     const todos = lastPlan(this.saved.transcript.lines)
     if (todos.length > 0) this.file().append({at, todos, type: 'todos'})

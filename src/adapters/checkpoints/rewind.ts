@@ -63,7 +63,12 @@ export async function applyRewind(
   if (what.conversation) {
     const {lines} = await stores.sessions.read(plan.session.path)
     const file = new TranscriptFile(plan.session.path, warn)
-    file.append({at: new Date().toISOString(), messages: conversationBefore(lines, plan.to), type: 'history'})
+    file.append({
+      at: new Date().toISOString(),
+      cause: 'rewound',
+      messages: conversationBefore(lines, plan.to),
+      type: 'history',
+    })
     file.close()
   }
 

@@ -117,7 +117,7 @@ export class UndoStack {
 
     const session = await this.stores.sessions.find(id)
     const file = new TranscriptFile(session.path, this.warn)
-    file.append({at: new Date().toISOString(), messages: entry.messages, type: 'history'})
+    file.append({at: new Date().toISOString(), cause: 'rewound', messages: entry.messages, type: 'history'})
     file.close()
     return {files: checkpoints ? entry.files.size : 0, prompt: entry.prompt}
   }

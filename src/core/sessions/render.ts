@@ -93,7 +93,7 @@ function renderLine(line: TranscriptLine, nextRun: () => number): string[] {
     }
 
     case 'history': {
-      return [`── the conversation continues from here as ${plural(line.messages.length, 'message')} (compacted)`]
+      return [`── the conversation continues from here as ${plural(line.messages.length, 'message')} (${line.cause ?? 'compacted'})`]
     }
 
     case 'end': {

@@ -94,6 +94,8 @@ export interface HistoryLine {
   type: 'history'
   at: string
   messages: MessageLine[]
+  /** Why the conversation was replaced; absent: a compaction (or a line written before causes were). */
+  cause?: 'rewound' | 'forked'
 }
 
 /** A compaction, as the compactor reported it; the conversation it left follows as a `history` line. */
