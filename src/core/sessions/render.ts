@@ -93,7 +93,9 @@ function renderLine(line: TranscriptLine, nextRun: () => number): string[] {
     }
 
     case 'history': {
-      return [`── the conversation continues from here as ${plural(line.messages.length, 'message')} (${line.cause ?? 'compacted'})`]
+      return [
+        `── the conversation continues from here as ${plural(line.messages.length, 'message')} (${line.cause ?? 'compacted'})`,
+      ]
     }
 
     case 'end': {
