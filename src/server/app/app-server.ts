@@ -122,6 +122,7 @@ export class AppServer {
 
         const stored = await this.options.saved.find(params.sessionId)
         this.checkOwner(connection, stored.id, params.sessionId)
+        if (!params.fork) this.notRewinding(stored.id)
         const cwd = params.cwd ?? (await this.existingDir(await this.options.saved.projectRoot(stored)))
         const {fork, ...options} = params
         return this.open(connection, {...options, cwd}, stored.id, fork)
@@ -318,14 +319,19 @@ export class AppServer {
     return matches.length === 1 ? matches[0] : undefined
   }
 
-  /** A session open in this server, which the connection may use. */
-  private running(connection: RpcConnection, id: string): LiveSession {
-    const live = this.liveSession(id)
-    if (!live && [...this.rewinding].some((rewound) => rewound.startsWith(id.toLowerCase())))
+  /** Refuses a session closed for a rewind: opened meanwhile, it would be a second copy of it. */
+  private notRewinding(id: string): void {
+    if ([...this.rewinding].some((rewound) => rewound.startsWith(id.toLowerCase())))
       throw new RpcError(
         RPC_ERRORS.sessionBusy,
         `Session ${id} is being rewound: try again once session/rewind answers`,
       )
+  }
+
+  /** A session open in this server, which the connection may use. */
+  private running(connection: RpcConnection, id: string): LiveSession {
+    const live = this.liveSession(id)
+    if (!live) this.notRewinding(id)
     if (!live)
       throw new RpcError(
         RPC_ERRORS.unknownSession,
