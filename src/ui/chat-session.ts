@@ -1,4 +1,4 @@
-import type {AgentSession, Prompter, TodoItem} from '@hanzo-dev/sdk'
+import type {AgentSession, ContextBudget, Prompter, TodoItem} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 import {printable} from '@hanzo-dev/sdk/terminal-text'
 
@@ -47,8 +47,6 @@ export interface ChatOptions {
   inputMode: InputMode
   commands: SlashCommandRegistry<ChatCommandContext>
   permissionMode: string
-  /** The `max_tokens` setting: the status line shows how much of it the conversation fills. */
-  contextBudget?: number
   /** Where a `#` note can go. */
   memory: {project: MemoryFile; user: MemoryFile}
 }
@@ -73,6 +71,8 @@ export class ChatSession {
   private readonly deferred: string[] = []
   private readonly view: TurnView
   private session?: AgentSession
+  /** The session's token budget (the status line shows how much of it the conversation fills), once known. */
+  private budget?: ContextBudget
   private readonly region: LiveRegion
   private readonly widget: PromptWidget
   private readonly screen: Pick<ScreenState, 'notice' | 'status'> = {status: ''}
@@ -194,6 +194,7 @@ export class ChatSession {
       ({session, ...past}) => {
         this.session = session
         subagentsOf(session)?.watch((progress) => this.view.subagent(progress))
+        this.learnBudget(session)
         this.showPast(past)
         this.updateStatus()
         this.draw()
@@ -263,10 +264,26 @@ export class ChatSession {
   switchTo(session: AgentSession, past?: Earlier): void {
     this.session = session
     subagentsOf(session)?.watch((progress) => this.view.subagent(progress))
+    this.learnBudget(session)
     this.prompts.switched()
     this.meter.reset()
     if (past) this.showPast(past)
     void this.settleUsage()
+  }
+
+  /** The budget depends on the model: asked anew for each session the chat goes on with. */
+  private learnBudget(session: AgentSession): void {
+    this.budget = undefined
+    session.contextBudget().then(
+      (budget) => {
+        if (this.session !== session) return
+        this.budget = budget
+        this.updateStatus()
+        this.draw()
+      },
+      // Without it the status line shows the context in tokens, as before a budget is known.
+      () => {},
+    )
   }
 
   private showPast({earlier, plan}: Earlier): void {
@@ -361,7 +378,7 @@ export class ChatSession {
   private updateStatus(): void {
     const session = this.session
     this.screen.status = statusLine({
-      contextBudget: this.options.contextBudget,
+      contextBudget: this.budget,
       contextTokens: this.meter.contextTokens,
       items: session?.statusItems() ?? [],
       model: session?.model ?? 'starting…',
