@@ -99,7 +99,7 @@ export function statusLine(facts: StatusFacts): string {
     ? `context ${Math.min(100, Math.round((100 * used) / budget.tokens))}%`
     : `context ${compactCount(used)}`
   // Said while it holds: a long conversation on an unknown model will overflow it, not compact.
-  const unbudgeted = budget?.source === 'unknown' ? ['no auto-compaction (set max_tokens)'] : []
+  const unbudgeted = budget?.source === 'unknown' ? ['no auto-compaction'] : []
   const cost = usage.cost_usd === undefined ? [] : [`$${usage.cost_usd.toFixed(4)}`]
   // A plugin wrote these words, a project's settings may have named the model: shown defused, each item on one short line.
   const items = facts.items.map((item) => oneLine(item, 40))

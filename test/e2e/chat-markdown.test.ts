@@ -76,7 +76,7 @@ describe('hanzo-dev chat: markdown answers and /resume', () => {
     await chat.terminals.keys('second', '/model bigger-model', 'Enter')
     const switched = await chat.terminals.waitFor('second', 'Model: bigger-model.')
     expect(switched.findLast((line) => line.trim() !== '')).toMatch(
-      /^bigger-model · context \d+ · \d+ in \/ \d+ out · prompt · sandbox: workspace · \/help$/,
+      /^bigger-model · context \d+ · no auto-compaction · \d+ in \/ \d+ out · prompt · sandbox: workspace · \/help$/,
     )
     await chat.terminals.keys('second', 'C-d')
     expect(await chat.terminals.exitStatus('second')).toBe(0)
