@@ -1,4 +1,4 @@
-import type {AgentSession, ContextBudget, Prompter, TodoItem} from '@hanzo-dev/sdk'
+import type {AgentSession, Prompter, TodoItem} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 import {printable} from '@hanzo-dev/sdk/terminal-text'
 
@@ -71,8 +71,6 @@ export class ChatSession {
   private readonly deferred: string[] = []
   private readonly view: TurnView
   private session?: AgentSession
-  /** The session's token budget (the status line shows how much of it the conversation fills), once known. */
-  private budget?: ContextBudget
   private readonly region: LiveRegion
   private readonly widget: PromptWidget
   private readonly screen: Pick<ScreenState, 'notice' | 'status'> = {status: ''}
@@ -194,10 +192,10 @@ export class ChatSession {
       ({session, ...past}) => {
         this.session = session
         subagentsOf(session)?.watch((progress) => this.view.subagent(progress))
-        this.learnBudget(session)
         this.showPast(past)
         this.updateStatus()
         this.draw()
+        void this.meter.learnBudget(session).then(() => this.settleStatus())
       },
       () => {
         // The error is reported under the banner, without a prompt that no longer takes anything.
@@ -264,26 +262,10 @@ export class ChatSession {
   switchTo(session: AgentSession, past?: Earlier): void {
     this.session = session
     subagentsOf(session)?.watch((progress) => this.view.subagent(progress))
-    this.learnBudget(session)
     this.prompts.switched()
     this.meter.reset()
     if (past) this.showPast(past)
-    void this.settleUsage()
-  }
-
-  /** The budget depends on the model: asked anew for each session the chat goes on with. */
-  private learnBudget(session: AgentSession): void {
-    this.budget = undefined
-    session.contextBudget().then(
-      (budget) => {
-        if (this.session !== session) return
-        this.budget = budget
-        this.updateStatus()
-        this.draw()
-      },
-      // Without it the status line shows the context in tokens, as before a budget is known.
-      () => {},
-    )
+    void this.meter.learnBudget(session).then(() => this.settleUsage())
   }
 
   private showPast({earlier, plan}: Earlier): void {
@@ -371,6 +353,10 @@ export class ChatSession {
   private async settleUsage(): Promise<void> {
     const usage = await this.session?.usage().catch(() => undefined)
     if (usage) this.meter.settle(usage)
+    this.settleStatus()
+  }
+
+  private settleStatus(): void {
     this.updateStatus()
     this.draw()
   }
@@ -378,7 +364,7 @@ export class ChatSession {
   private updateStatus(): void {
     const session = this.session
     this.screen.status = statusLine({
-      contextBudget: this.budget,
+      contextBudget: this.meter.budget,
       contextTokens: this.meter.contextTokens,
       items: session?.statusItems() ?? [],
       model: session?.model ?? 'starting…',

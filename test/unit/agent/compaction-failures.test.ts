@@ -104,15 +104,20 @@ describe('what a compaction keeps verbatim', () => {
       role: 'assistant',
       toolCalls: [{arguments: JSON.stringify({todos: list}), id, input: {}, name: 'todo_write'}],
     })
-    const ok = (id: string): Message => ({content: 'updated', role: 'tool', toolCallId: id, toolName: 'todo_write'})
-    const failed = (id: string): Message => ({...ok(id), isError: true})
+    const planResult = (id: string, isError: boolean): Message => ({
+      content: isError ? 'refused' : 'updated',
+      isError,
+      role: 'tool',
+      toolCallId: id,
+      toolName: 'todo_write',
+    })
     const messages: Message[] = [
       {content: 'sys', role: 'system'},
       user('Fix the parser, then update the changelog.'),
       plan('t1', todos),
-      ok('t1'),
+      planResult('t1', false),
       plan('t2', [{content: 'refused', status: 'pending'}]),
-      failed('t2'),
+      planResult('t2', true),
       answer('Done with the parser.'),
       user('Go on.'),
       answer('Working.'),
