@@ -3,6 +3,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 
 import type {Script} from '../../src/testing/fake-model/script.js'
+import {offSchema, StdioClient} from '../helpers/app-server-client.js'
 import {runCli, unwrapped, useSandboxDirs} from '../helpers/cli.js'
 
 const REQUEST = 'read big.txt until you are told to stop'
@@ -100,6 +101,39 @@ describe('automatic compaction in run', () => {
     expect(result.stderr.match(/the summary call failed: summary refused/g)).toHaveLength(3)
     expect(result.stderr.match(/3 failures in a row, so the next compactions make no summary call/g)).toHaveLength(1)
     expect(result.stderr).toContain('no summary call: the last 3 failed in a row')
+  })
+
+  it('app server: item/started and item/completed of a compaction item, as the schema says', async () => {
+    const script = setUp({max_tokens: 3300, reserve_recent: 1}, [
+      read,
+      read,
+      {expect: summaryRequest, text: 'SUMMARY-OK'},
+      {expect: {last_user_contains: REQUEST}, text: 'Done.'},
+    ])
+    const client = new StdioClient(['--fake-model', script], {cwd: dirs.project, env: dirs.box.env})
+    try {
+      await client.request('initialize', {clientInfo: {name: 'test'}})
+      const {sessionId} = (await client.request('session/start', {cwd: dirs.project, model: 'fake-model'})).result
+      const {turnId} = (await client.request('turn/start', {input: REQUEST, sessionId})).result
+      await client.next('turn/completed', (p) => p.turnId === turnId)
+      const items = (method: 'item/started' | 'item/completed') =>
+        client.all(method, (p) => p.item.type === 'compaction').map((m) => m.params.item)
+      expect(items('item/started')).toEqual([
+        {budget: 3300, id: expect.any(String), status: 'running', tokensBefore: expect.any(Number), type: 'compaction'},
+      ])
+      expect(items('item/completed')).toEqual([
+        expect.objectContaining({
+          compactedCount: 2,
+          id: items('item/started')[0].id,
+          kept: {latestRequest: true, recentTurns: 1, systemPrompt: true, todos: 0},
+          status: 'completed',
+          strategy: 'summary',
+        }),
+      ])
+      expect(offSchema(client)).toEqual([])
+    } finally {
+      await client.close()
+    }
   })
 
   it("warns once that a model of unknown context window gets no automatic compaction; auto_compact: false doesn't", async () => {
