@@ -105,6 +105,8 @@ export class RunOutput {
       // The stream keeps its documented events; the items are for the printers, but for the plan, which no other event carries.
       if (event.type === 'item_completed' && event.item.type === 'todo_list')
         this.line({todos: event.item.todos, type: 'todo_list'})
+      else if ((event.type === 'item_started' || event.type === 'item_completed') && event.item.type === 'compaction')
+        this.line(event.item)
       else if (event.type !== 'item_started' && event.type !== 'item_completed')
         this.line(event.type === 'usage' ? this.usageEvent(event.usage) : streamEvent(event))
       return
@@ -125,7 +127,7 @@ export class RunOutput {
       const {columns} = this.streams
       const lines = toolResultLines(event.item.result, {columns, style, verbose: this.options.verbose ?? false})
       this.write(stderr, `${lines.join('\n')}\n`)
-    } else if (event.type === 'item_completed' && event.item.type === 'compaction') {
+    } else if ((event.type === 'item_started' || event.type === 'item_completed') && event.item.type === 'compaction') {
       this.endTextLine()
       this.streams.live?.stop()
       this.write(stderr, `${compactionLine(event.item, style)}\n`)

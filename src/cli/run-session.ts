@@ -1,5 +1,6 @@
 import type {AgentSession, TodoItem} from '@hanzo-dev/sdk'
 
+import {noBudgetWarning} from '../adapters/agent-session/compaction-budget.js'
 import {AgentRunError} from '../core/errors.js'
 import type {RunOutput} from './run-output.js'
 
@@ -17,6 +18,8 @@ export async function runTask(
   options: {maxOutputTokens?: number; plan?: readonly TodoItem[]; warn(message: string): void},
 ): Promise<number> {
   output.start(session.tools, session.cwd, options.plan)
+  if ((await session.contextBudget()).source === 'unknown')
+    options.warn(noBudgetWarning(session.provider, session.model))
   const result = await session.run(prompt, {onEvent: (event) => output.event(event)}).catch((error: unknown) => {
     if (error instanceof AgentRunError) output.fail(error.reason)
     // Any other error too: the spinner stops before the CLI prints it.

@@ -38,13 +38,35 @@ export function callLine(item: CallItem, style: ChalkInstance): string {
   return style.dim(`⏺ ${fileLine(item.title === '' ? item.name : `${item.name} ${item.title}`)}`)
 }
 
-/** The line printed when the conversation was compacted to make room. */
-export function compactionLine({compactedCount, strategy, tokensSaved}: CompactionItem, style: ChalkInstance): string {
-  const how = strategy === 'summary' ? 'summarized' : 'cut short (the summary failed)'
-  return style.dim(
-    `⏺ compacted the conversation: ${plural(compactedCount, 'earlier message')} ${how}, about ${plural(Math.max(0, tokensSaved), 'token')} freed`,
+/**
+ * The line printed when a compaction starts (`running`), and the record of it when it is done:
+ * what it summarized, what it freed, what it kept verbatim, and why there is no summary when
+ * there is none (the reason may quote a server's error: shown on one line, defused).
+ */
+export function compactionLine(item: CompactionItem, style: ChalkInstance): string {
+  const {budget, tokensBefore} = item
+  if (item.status === 'running') {
+    const share = Math.round((100 * tokensBefore) / budget)
+    return style.dim(`⏺ Compacting the conversation: ${count(tokensBefore)} tokens of ${count(budget)} (${share}%)…`)
+  }
+
+  const {compactedCount, compactedTokens, fallbackReason, kept, strategy, tokensSaved} = item
+  const how = strategy === 'summary' ? 'summarized' : 'cut short without a summary'
+  const verbatim = [
+    ...(kept.systemPrompt ? ['the system prompt with the project instructions (AGENTS.md)'] : []),
+    ...(kept.todos > 0 ? [`the todo list (${plural(kept.todos, 'step')})`] : []),
+    ...(kept.latestRequest ? ['the latest request'] : []),
+    kept.recentTurns === 1 ? 'the last turn' : `the last ${kept.recentTurns} turns`,
+  ]
+  const record = style.dim(
+    `⏺ compacted the conversation: ${plural(compactedCount, 'earlier message')} (about ${count(compactedTokens)} tokens) ${how}, about ${count(Math.max(0, tokensSaved))} tokens freed; kept verbatim: ${verbatim.join(', ')}`,
   )
+  return fallbackReason === undefined
+    ? record
+    : `${record}\n${style.yellow(`  ${oneLine(fallbackReason, MAX_REASON_LENGTH)}`)}`
 }
+
+const count = (tokens: number) => tokens.toLocaleString('en-US')
 
 /**
  * What `run` prints on stderr (text output) under a finished tool call: one dimmed line saying how
@@ -151,6 +173,6 @@ function textLines(text: string): string[] {
   return trimmed === '' ? [] : trimmed.split('\n')
 }
 
-function plural(count: number, noun: string, nouns = `${noun}s`): string {
+export function plural(count: number, noun: string, nouns = `${noun}s`): string {
   return `${count} ${count === 1 ? noun : nouns}`
 }

@@ -126,10 +126,14 @@ export function builtinCommands(facts: ChatFacts): SlashCommandRegistry<ChatComm
       `  tools        ${facts.session.tools.length}: ${facts.session.tools.join(', ')}`,
     ].join('\n'),
   }))
-  add('context', 'The size of the system prompt, section by section, and of the tool schemas, in tokens', async () => {
-    const {contextReport} = await import('./context-command.js')
-    return {message: contextReport(facts.session)}
-  })
+  add(
+    'context',
+    'The size of the system prompt, section by section, the tool schemas and the conversation, in tokens',
+    async () => {
+      const {contextReport} = await import('./context-command.js')
+      return {message: contextReport(facts.session, await facts.session.contextBudget())}
+    },
+  )
   add(
     'permissions',
     "The session's approvals and the saved rules, numbered; remove N takes one out",

@@ -1,4 +1,4 @@
-import type {UsageTotals} from '@hanzo-dev/sdk'
+import type {ContextBudget, UsageTotals} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 
@@ -84,8 +84,8 @@ export interface StatusFacts {
   model: string
   /** The last request's tokens: how big the conversation is as the model sees it. */
   contextTokens: number
-  /** The `max_tokens` setting (compaction starts at 90% of it): the context is shown as a share of it. */
-  contextBudget?: number
+  /** Compaction starts at 90% of it: the context is shown as a share of it, or said to have no compaction. */
+  contextBudget?: ContextBudget
   usage: UsageTotals
   permissionMode: string
   /** What plugins said for the status line (`sandbox: workspace`). */
@@ -95,15 +95,18 @@ export interface StatusFacts {
 /** `model · context 12% · 1200 in / 80 out · $0.0100 · prompt · sandbox: workspace · /help` */
 export function statusLine(facts: StatusFacts): string {
   const {contextBudget: budget, contextTokens: used, usage} = facts
-  const context = budget
-    ? `context ${Math.min(100, Math.round((100 * used) / budget))}%`
+  const context = budget?.tokens
+    ? `context ${Math.min(100, Math.round((100 * used) / budget.tokens))}%`
     : `context ${compactCount(used)}`
+  // Said while it holds: a long conversation on an unknown model will overflow it, not compact.
+  const unbudgeted = budget?.source === 'unknown' ? ['no auto-compaction'] : []
   const cost = usage.cost_usd === undefined ? [] : [`$${usage.cost_usd.toFixed(4)}`]
   // A plugin wrote these words, a project's settings may have named the model: shown defused, each item on one short line.
   const items = facts.items.map((item) => oneLine(item, 40))
   return [
     oneLine(facts.model, Number.POSITIVE_INFINITY),
     context,
+    ...unbudgeted,
     `${usage.input_tokens} in / ${usage.output_tokens} out`,
     ...cost,
     facts.permissionMode,

@@ -47,8 +47,6 @@ export interface ChatOptions {
   inputMode: InputMode
   commands: SlashCommandRegistry<ChatCommandContext>
   permissionMode: string
-  /** The `max_tokens` setting: the status line shows how much of it the conversation fills. */
-  contextBudget?: number
   /** Where a `#` note can go. */
   memory: {project: MemoryFile; user: MemoryFile}
 }
@@ -197,6 +195,7 @@ export class ChatSession {
         this.showPast(past)
         this.updateStatus()
         this.draw()
+        void this.meter.learnBudget(session).then(() => this.settleStatus())
       },
       () => {
         // The error is reported under the banner, without a prompt that no longer takes anything.
@@ -266,7 +265,7 @@ export class ChatSession {
     this.prompts.switched()
     this.meter.reset()
     if (past) this.showPast(past)
-    void this.settleUsage()
+    void this.meter.learnBudget(session).then(() => this.settleUsage())
   }
 
   private showPast({earlier, plan}: Earlier): void {
@@ -354,6 +353,10 @@ export class ChatSession {
   private async settleUsage(): Promise<void> {
     const usage = await this.session?.usage().catch(() => undefined)
     if (usage) this.meter.settle(usage)
+    this.settleStatus()
+  }
+
+  private settleStatus(): void {
     this.updateStatus()
     this.draw()
   }
@@ -361,7 +364,7 @@ export class ChatSession {
   private updateStatus(): void {
     const session = this.session
     this.screen.status = statusLine({
-      contextBudget: this.options.contextBudget,
+      contextBudget: this.meter.budget,
       contextTokens: this.meter.contextTokens,
       items: session?.statusItems() ?? [],
       model: session?.model ?? 'starting…',

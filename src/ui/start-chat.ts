@@ -64,7 +64,6 @@ export async function startChat(options: StartChatOptions): Promise<void> {
   const cwd = process.cwd()
   const chat = new ChatSession({
     commands,
-    contextBudget: loaded.config.max_tokens,
     cwd,
     history,
     inputMode: loaded.config.input_mode ?? 'default',

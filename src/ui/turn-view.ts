@@ -96,6 +96,12 @@ export class TurnView {
       }
 
       case 'item_started': {
+        if (event.item.type === 'compaction') {
+          this.end()
+          this.host.print(compactionLine(event.item, style))
+          busy.start('Compacting the conversation')
+        }
+
         if (!isCallItem(event.item)) break
         this.end()
         this.host.print(callLine(event.item, style))
@@ -105,7 +111,11 @@ export class TurnView {
 
       case 'item_completed': {
         const {item} = event
-        if (item.type === 'compaction') this.host.print(compactionLine(item, style))
+        if (item.type === 'compaction') {
+          this.host.print(compactionLine(item, style))
+          busy.start('Thinking')
+        }
+
         if (item.type === 'todo_list') this.todos = item.todos
         if (!isCallItem(item) || !item.result) break
         busy.stop()

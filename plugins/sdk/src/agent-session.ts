@@ -109,13 +109,48 @@ export interface ToolCallItem extends CallItemBase {
   type: 'tool_call'
 }
 
-/** The conversation was compacted before a model request (HIP-301 §5). */
-export interface CompactionItem {
+/**
+ * The conversation is compacted before a model request (HIP-301 §5): reported by
+ * `item_started` when it starts (`running`, what crossed the budget) and `item_completed`
+ * when the history was rewritten.
+ */
+export type CompactionItem = CompactionStart & ({status: 'running'} | CompactionDone)
+
+interface CompactionStart {
   type: 'compaction'
   id: string
+  /** The history's estimated tokens when it started, past 90% of `budget`. */
+  tokensBefore: number
+  /** The conversation's token budget: `max_tokens`, or the model's context window. */
+  budget: number
+}
+
+interface CompactionDone {
+  status: 'completed'
   strategy: 'summary' | 'truncation'
+  /** Messages the summary replaced, and their estimated tokens. */
   compactedCount: number
+  compactedTokens: number
   tokensSaved: number
+  kept: CompactionKept
+  /** Why there is no model summary (`truncation`). */
+  fallbackReason?: string
+}
+
+/** See AgentSession.contextBudget. */
+export type ContextBudget =
+  {tokens: number; source: 'max_tokens' | 'catalog'} | {tokens?: undefined; source: 'off' | 'unknown'}
+
+/** What a compaction kept verbatim, around the summary. */
+export interface CompactionKept {
+  /** The system prompt, AGENTS.md and the other instructions in it. */
+  systemPrompt: boolean
+  /** The latest user request, moved after the summary when it was in the compacted range. */
+  latestRequest: boolean
+  /** The last turns (`reserve_recent`), whole. */
+  recentTurns: number
+  /** The plan (todo_write) as it stood, carried into the summary. */
+  todos: number
 }
 
 /** The plan changed (a `todo_write` call succeeded): the whole list as it is now; reported when over, by `item_completed` alone. */
@@ -391,6 +426,8 @@ export interface AgentSession {
   toolSpecs(): OfferedTool[]
   /** The system prompt, section by section, joined by blank lines: the same on every turn of the session. */
   systemPrompt(): readonly PromptSection[]
+  /** The conversation the next run carries on, without the system prompt (compacted, when it was). */
+  conversation(): readonly Message[]
   /**
    * Runs one call outside a model turn through the session's own pipeline, exactly as the loop
    * runs the model's: offered tools only, input validation, permission (and audit), hooks,
@@ -416,6 +453,12 @@ export interface AgentSession {
    * counts, so a plugin's model calls are in it without the plugin reporting them.
    */
   usage(): Promise<SessionUsage>
+  /**
+   * The conversation's token budget, which automatic compaction keeps it under (it starts at
+   * 90%): `max_tokens`, else the model's context window from the catalog; none when
+   * `auto_compact` is false or the model is unknown.
+   */
+  contextBudget(): Promise<ContextBudget>
   /** What the plugins said for a status line (`sandbox: workspace`), in the order they answered. */
   statusItems(): readonly string[]
   /** The slash commands the plugins contributed to this session, in the order plugins answered (the interactive prompt's). */

@@ -4,8 +4,10 @@ import type {
   AgentSession,
   ChildSessionOptions,
   CompactResult,
+  ContextBudget,
   ContributedSlashCommand,
   ListedModel,
+  Message,
   OfferedTool,
   SessionEventInput,
   SessionUsage,
@@ -14,7 +16,7 @@ import type {
   ToolVerdict,
 } from '@hanzo-dev/sdk'
 
-import {SessionCompactor} from '../../core/agent/compaction.js'
+import {SessionCompactor, SummaryFailures} from '../../core/agent/compaction.js'
 import {modelSummarizer} from '../../core/agent/compaction-summary.js'
 import {modelTakesImages} from '../../core/agent/model-images.js'
 import {Agent, Runner} from '../../core/agent/runner.js'
@@ -31,6 +33,7 @@ import type {Subagents} from '../tools/subagents.js'
 import {resolveToolPath} from '../tools/workspace-path.js'
 import type {Skill} from '../skills.js'
 import {configureCliTracing} from '../tracing-exporter.js'
+import {compactionBudget} from './compaction-budget.js'
 import type {RecordedRun} from './recording.js'
 import {fireSessionEvent} from './session-events.js'
 import type {Lifetime, NodeSettings, SessionParts} from './session-parts.js'
@@ -51,6 +54,8 @@ export class AgentSessionNode implements AgentSession {
   private prompt?: readonly PromptSection[]
   private readonly shared: Lifetime
   private readonly root: boolean
+  /** Its summary calls that failed in a row: after three, compaction stops making them (no thrash). */
+  private readonly summaryFailures = new SummaryFailures()
 
   constructor(
     private readonly parts: SessionParts,
@@ -130,16 +135,18 @@ export class AgentSessionNode implements AgentSession {
         unrecorded: this.settings.record === false,
       })
       const {recorder} = recorded
+      const budget = await this.contextBudget()
       this.parts.checkpoints?.promptStarted()
       this.shared.tracing ??= configureCliTracing(config, env) ?? null
       const result = await Runner.run(new Agent({instructions, model: this.model, name: 'hanzo-dev'}), prompt, {
         canonicalPath: (path) => this.canonicalPath(path),
         client: recorder.wrap(model.client),
         compaction:
-          config.max_tokens === undefined
+          budget.tokens === undefined
             ? undefined
             : {
-                maxTokens: config.max_tokens,
+                failures: this.summaryFailures,
+                maxTokens: budget.tokens,
                 onCompacted: (compacted) => recorder.compacted(compacted),
                 onPreCompact: async () => void (await this.event('pre_compact')),
                 reserveRecent: config.reserve_recent,
@@ -192,6 +199,7 @@ export class AgentSessionNode implements AgentSession {
     const {config, model} = this.parts
     // On demand the budget does not matter: only which turns stay (reserve_recent) does.
     const compactor = new SessionCompactor({
+      failures: this.summaryFailures,
       maxTokens: config.max_tokens ?? Number.MAX_SAFE_INTEGER,
       reserveRecent: config.reserve_recent,
       summarize: modelSummarizer(
@@ -202,7 +210,7 @@ export class AgentSessionNode implements AgentSession {
     })
     if (!compactor.canCompact(this.settings.history)) return {compactedCount: 0, strategy: 'none', tokensSaved: 0}
     await this.event('pre_compact')
-    const result = await compactor.compact(this.settings.history, {signal: options.signal})
+    const result = await compactor.compact(this.settings.history, {retrySummary: true, signal: options.signal})
     // The next run carries on the compacted conversation; the recording sees a new one then.
     this.settings.history = result.messages
     return {
@@ -215,6 +223,14 @@ export class AgentSessionNode implements AgentSession {
 
   async usage(): Promise<SessionUsage> {
     return this.parts.recording.usage(await loadPrices(this.parts.config.pricing))
+  }
+
+  conversation(): readonly Message[] {
+    return this.settings.history
+  }
+
+  contextBudget(): Promise<ContextBudget> {
+    return compactionBudget(this.parts.config, this.provider, this.model)
   }
 
   statusItems(): readonly string[] {

@@ -1,3 +1,6 @@
+import type {TodoItem} from '@hanzo-dev/sdk'
+
+import {parseJsonText} from '../config/json-text.js'
 import {stripThinkBlock} from './think.js'
 import type {ApiClient, Message, Usage} from './types.js'
 
@@ -16,8 +19,36 @@ export const SUMMARY_MARKER = '[Summary of earlier conversation]'
 /** What a compacted tool result is replaced with (HIP-301 §5 step 4). */
 export const COMPACTED = '[compacted]'
 
-export function summaryMessage(body: string): Message {
-  return {content: `${SUMMARY_MARKER}\n${body}`, role: 'user'}
+/** The summary message; `plan`, the todo list as the compacted range left it, follows the summary verbatim. */
+export function summaryMessage(body: string, plan?: readonly TodoItem[]): Message {
+  const todos = plan?.length
+    ? `\n\n${PLAN_HEADING}\n${plan.map(({content, status}) => `- [${status}] ${content}`).join('\n')}`
+    : ''
+  return {content: `${SUMMARY_MARKER}\n${body}${todos}`, role: 'user'}
+}
+
+const PLAN_HEADING = '## The plan (todo_write), as it stood'
+
+/**
+ * The todo list of the last successful todo_write call among `messages`, when there is one: a
+ * compaction carries it verbatim, as a summary might drop a step the model has yet to do.
+ */
+export function latestPlan(messages: readonly Message[]): TodoItem[] | undefined {
+  const failed = new Set<string>()
+  for (const message of messages) if (message.role === 'tool' && message.isError) failed.add(message.toolCallId)
+  for (const message of messages.toReversed()) {
+    if (message.role !== 'assistant') continue
+    const call = message.toolCalls.findLast((c) => c.name === 'todo_write' && !failed.has(c.id))
+    if (!call) continue
+    try {
+      const {todos} = parseJsonText(call.arguments) as {todos?: TodoItem[]}
+      if (Array.isArray(todos)) return todos
+    } catch {
+      // Arguments that were not JSON ran no plan: an earlier call's is the one that stands.
+    }
+  }
+
+  return undefined
 }
 
 export function isSummary(message: Message): boolean {
@@ -36,6 +67,8 @@ export const SUMMARY_SYSTEM_PROMPT = `You compact the conversation of a coding a
 
 ## User goals and constraints
 Every request and constraint the user stated, quoted verbatim.
+## Pending instructions
+Every instruction of the user not yet carried out (do X next, always Y, never Z), quoted verbatim, and what each waits for.
 ## Decisions
 What was decided or agreed, and why.
 ## Files touched

@@ -1,4 +1,13 @@
-import {isSummary, renderTranscript, type Summarizer, summaryMessage, truncationDigest} from './compaction-summary.js'
+import type {CompactionKept} from '@hanzo-dev/sdk'
+
+import {
+  isSummary,
+  latestPlan,
+  renderTranscript,
+  type Summarizer,
+  summaryMessage,
+  truncationDigest,
+} from './compaction-summary.js'
 import {historyTokens} from './token-count.js'
 import type {Message, Usage} from './types.js'
 
@@ -26,11 +35,27 @@ import type {Message, Usage} from './types.js'
  * it from the range as a transcript, tool results cut short; when it throws or answers nothing
  * (or there is no summarizer) the truncation digest takes its place: the user's messages
  * verbatim and the tool calls made, their results `[compacted]` (`strategy: 'truncation'`).
+ * After MAX_SUMMARY_FAILURES failed summary calls in a row (`SummaryFailures`, which a session
+ * keeps across its runs) no more are made: each compaction is the digest until a summary the
+ * user asks for (`/compact`, `retrySummary`) succeeds, or the session restarts. Whatever wrote
+ * it, the plan the compacted range left (the last todo_write) follows the summary verbatim.
  *
  * `compact` always compacts what it can; when to call it is the caller's: the agent loop does
  * when `shouldCompact` says the history is past 90% of `max_tokens`.
  */
 export const DEFAULT_RESERVE_RECENT = 4
+
+/** Summary calls after which, all failed in a row, compaction stops asking the model (no thrash). */
+export const MAX_SUMMARY_FAILURES = 3
+
+/** The summary calls that failed in a row, shared by the compactions of a session. */
+export class SummaryFailures {
+  count = 0
+
+  get stopped(): boolean {
+    return this.count >= MAX_SUMMARY_FAILURES
+  }
+}
 
 export interface SessionCompactorOptions {
   /** The conversation's token budget (`max_tokens` in settings). */
@@ -39,12 +64,23 @@ export interface SessionCompactorOptions {
   reserveRecent?: number
   /** Writes the summary; absent, every compaction is the truncation digest. */
   summarize?: Summarizer
+  /** Shared across compactions; absent, each compaction tries the summary call. */
+  failures?: SummaryFailures
+}
+
+/** A compaction starting: the history's estimated tokens, past 90% of the budget. */
+export interface CompactionStart {
+  tokensBefore: number
+  budget: number
 }
 
 export interface CompactionResult {
   messages: Message[]
   /** How many of the given messages the summary replaced. */
   compacted_count: number
+  /** Their estimated tokens. */
+  compacted_tokens: number
+  kept: CompactionKept
   /** Estimated tokens before minus after (see token-count.ts); negative when a summary outgrew a small range. */
   tokens_saved: number
   /** `summary`: the model wrote it; `truncation`: the digest; `none`: nothing to compact. */
@@ -60,12 +96,14 @@ interface Plan {
   compacted: Message[]
   latestRequest?: Message
   recent: Message[]
+  recentTurns: number
 }
 
 export class SessionCompactor {
   readonly maxTokens: number
   readonly reserveRecent: number
   private readonly summarize?: Summarizer
+  private readonly failures?: SummaryFailures
 
   constructor(options: SessionCompactorOptions) {
     const {maxTokens, reserveRecent = DEFAULT_RESERVE_RECENT} = options
@@ -76,6 +114,7 @@ export class SessionCompactor {
     this.maxTokens = maxTokens
     this.reserveRecent = reserveRecent
     this.summarize = options.summarize
+    this.failures = options.failures
   }
 
   /** HIP-301: compaction starts when the history's tokens exceed 0.9 × max_tokens. */
@@ -89,18 +128,35 @@ export class SessionCompactor {
     return this.plan(messages) !== undefined
   }
 
-  async compact(messages: readonly Message[], options: {signal?: AbortSignal} = {}): Promise<CompactionResult> {
+  /** `retrySummary`: make the summary call even after MAX_SUMMARY_FAILURES (the user asked for this one). */
+  async compact(
+    messages: readonly Message[],
+    options: {signal?: AbortSignal; retrySummary?: boolean} = {},
+  ): Promise<CompactionResult> {
     const plan = this.plan(messages)
-    if (!plan) return {compacted_count: 0, messages: [...messages], strategy: 'none', tokens_saved: 0}
-    const summary = await this.writeSummary(plan.compacted, options.signal)
+    const kept = {
+      latestRequest: plan?.latestRequest !== undefined,
+      recentTurns: plan?.recentTurns ?? 0,
+      systemPrompt: messages[0]?.role === 'system',
+      todos: 0,
+    }
+    if (!plan)
+      return {compacted_count: 0, compacted_tokens: 0, kept, messages: [...messages], strategy: 'none', tokens_saved: 0}
+    const summary = await this.writeSummary(plan.compacted, options)
+    const todos = latestPlan(plan.compacted)
+    const recentPlan = latestPlan(plan.recent)
+    // A plan the recent turns set again is already there verbatim.
+    const carried = recentPlan ? undefined : todos
     const compacted = [
       ...plan.head,
-      summaryMessage(summary.text),
+      summaryMessage(summary.text, carried),
       ...(plan.latestRequest ? [plan.latestRequest] : []),
       ...plan.recent,
     ].map((message) => withoutImages(message))
     return {
       compacted_count: plan.compacted.length,
+      compacted_tokens: historyTokens(plan.compacted),
+      kept: {...kept, todos: carried?.length ?? 0},
       messages: compacted,
       strategy: summary.strategy,
       tokens_saved: historyTokens(messages) - historyTokens(compacted),
@@ -120,28 +176,48 @@ export class SessionCompactor {
     const latestRequest = latest >= headLength && latest < recentStart ? messages[latest] : undefined
     const compacted = messages.slice(headLength, recentStart).filter((m) => m !== latestRequest)
     if (compacted.every((m) => isSummary(m))) return undefined
-    return {compacted, head: messages.slice(0, headLength), latestRequest, recent: messages.slice(recentStart)}
+    return {
+      compacted,
+      head: messages.slice(0, headLength),
+      latestRequest,
+      recent: messages.slice(recentStart),
+      recentTurns: this.reserveRecent,
+    }
   }
 
   private async writeSummary(
     compacted: Message[],
-    signal?: AbortSignal,
+    options: {signal?: AbortSignal; retrySummary?: boolean},
   ): Promise<{text: string; strategy: 'summary' | 'truncation'; reason?: string; usage?: Usage}> {
-    if (!this.summarize) return {strategy: 'truncation', text: truncationDigest(compacted, 'no summarizer')}
+    const digest = (reason: string) => ({
+      reason,
+      strategy: 'truncation' as const,
+      text: truncationDigest(compacted, reason),
+    })
+    if (!this.summarize) return digest('no summarizer')
+    const {failures} = this
+    if (failures?.stopped && !options.retrySummary)
+      return digest(`no summary call: the last ${failures.count} failed in a row`)
     let reason: string
     let usage: Usage | undefined
     try {
-      const reply = await this.summarize(renderTranscript(compacted), signal)
+      const reply = await this.summarize(renderTranscript(compacted), options.signal)
       usage = reply.usage
       const text = reply.text.trim()
-      if (text) return {strategy: 'summary', text, usage}
+      if (text) {
+        if (failures) failures.count = 0
+        return {strategy: 'summary', text, usage}
+      }
+
       reason = 'the summary was empty'
     } catch (error) {
       // Any failure, not only a ModelError: compaction must not end the run it is making room for.
       reason = `the summary call failed: ${error instanceof Error ? error.message : String(error)}`
     }
 
-    return {reason, strategy: 'truncation', text: truncationDigest(compacted, reason), usage}
+    if (failures && ++failures.count === MAX_SUMMARY_FAILURES)
+      reason += `; ${MAX_SUMMARY_FAILURES} failures in a row, so the next compactions make no summary call until /compact makes one or the session restarts`
+    return {...digest(reason), usage}
   }
 }
 

@@ -4,7 +4,7 @@ import {ToolFatalError} from '@hanzo-dev/sdk/errors'
 
 import {JsonNestingError, type JsonSyntaxError, parseJsonText} from '../config/json-text.js'
 import {CANCELLED} from '../tools/pipeline.js'
-import type {CompactionResult, SessionCompactor} from './compaction.js'
+import type {CompactionResult, CompactionStart, SessionCompactor} from './compaction.js'
 import {imagesRefused, modelTakesImages} from './model-images.js'
 import {stripThinkBlock, ThinkBlockFilter} from './think.js'
 import {TokenLedger} from './token-count.js'
@@ -45,6 +45,8 @@ export interface LoopOptions {
 export interface LoopCompaction {
   /** Holds the conversation's budget (`max_tokens`) and `reserve_recent`. */
   compactor: SessionCompactor
+  /** When a compaction starts (before `onPreCompact`): the history's estimated tokens and the budget they crossed 90% of. */
+  onStart?: (start: CompactionStart) => void
   /** The `pre_compact` session event: awaited before each compaction, which goes on after it. */
   onPreCompact?: () => Promise<void>
   /** After the history was compacted (not when there was nothing to compact). */
@@ -84,6 +86,10 @@ export async function runAgentLoop(history: Message[], plain: LoopOptions): Prom
 
   const compaction = plain.compaction && {
     ...plain.compaction,
+    onStart(start: CompactionStart) {
+      plain.compaction?.onStart?.(start)
+      items.compacting(start)
+    },
     onCompacted(result: CompactionResult) {
       plain.compaction?.onCompacted?.(result)
       items.compacted(result)
@@ -160,9 +166,10 @@ async function compactIfOverBudget(
   options: LoopOptions,
 ): Promise<void> {
   const {compactor} = compaction
+  const tokensBefore = ledger.sync(history)
   // After Ctrl-C the next request ends at once: there is nothing to make room for.
-  if (options.signal?.aborted || !compactor.shouldCompact(ledger.sync(history)) || !compactor.canCompact(history))
-    return
+  if (options.signal?.aborted || !compactor.shouldCompact(tokensBefore) || !compactor.canCompact(history)) return
+  compaction.onStart?.({budget: compactor.maxTokens, tokensBefore})
   await compaction.onPreCompact?.()
   const result = await compactor.compact(history, {signal: options.signal})
   if (result.usage) {

@@ -5,7 +5,7 @@ import type {ImagePart, Middleware, RunResult, ToolDefinition} from '@hanzo-dev/
 import {type PermissionStep, ToolPipeline} from '../tools/pipeline.js'
 import {ToolRegistry} from '../tools/registry.js'
 import {traceAgentRun, type TracedPorts} from '../tracing/agent-run.js'
-import {type CompactionResult, SessionCompactor} from './compaction.js'
+import {type CompactionResult, SessionCompactor, type SummaryFailures} from './compaction.js'
 import {modelSummarizer} from './compaction-summary.js'
 import {getDefaultOpenAIClient, MissingModelClientError} from './default-client.js'
 import {repairHistory} from './history-repair.js'
@@ -86,6 +86,8 @@ export interface RunOptions {
   compaction?: {
     maxTokens: number
     reserveRecent?: number
+    /** The session's count of failed summary calls in a row (it outlives a run). */
+    failures?: SummaryFailures
     onPreCompact?: () => Promise<void>
     onCompacted?: (result: CompactionResult) => void
   }

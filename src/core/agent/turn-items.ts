@@ -1,7 +1,7 @@
 import type {AgentEvent, CallItemBase, ToolCallRequest, TurnItem} from '@hanzo-dev/sdk'
 import type {ToolKind, ToolLocation, ToolResult, ToolSubject} from '@hanzo-dev/sdk/tools'
 
-import type {CompactionResult} from './compaction.js'
+import type {CompactionResult, CompactionStart} from './compaction.js'
 
 /** What the executor says of a call (the core's CallDescription): undefined for a tool it does not know. */
 export type CallDescriber = (
@@ -22,6 +22,8 @@ export class TurnItemEmitter {
   private message?: {id: string; text: string}
   private readonly calls = new Map<string, CallItem>()
   private count = 0
+  /** The compaction under way, from its start to its result. */
+  private compaction?: {id: string} & CompactionStart
 
   constructor(
     private readonly emit: (event: AgentEvent) => void,
@@ -66,14 +68,26 @@ export class TurnItemEmitter {
     }
   }
 
+  compacting(start: CompactionStart): void {
+    this.finish()
+    this.compaction = {...start, id: this.nextId('compaction')}
+    this.emit({item: {...this.compaction, status: 'running', type: 'compaction'}, type: 'item_started'})
+  }
+
   compacted(result: CompactionResult): void {
-    if (result.strategy === 'none') return
+    const started = this.compaction
+    this.compaction = undefined
+    if (result.strategy === 'none' || !started) return
     const item = {
+      ...started,
       compactedCount: result.compacted_count,
-      id: this.nextId('compaction'),
+      compactedTokens: result.compacted_tokens,
+      kept: result.kept,
+      status: 'completed',
       strategy: result.strategy,
       tokensSaved: result.tokens_saved,
       type: 'compaction',
+      ...(result.fallback_reason === undefined ? {} : {fallbackReason: result.fallback_reason}),
     } as const
     this.emit({item, type: 'item_completed'})
   }

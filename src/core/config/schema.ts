@@ -370,7 +370,13 @@ export const SETTINGS_SCHEMA = {
     max_tokens: {
       type: 'integer',
       minimum: 1,
-      description: 'Token budget of a conversation: compaction starts at 90% of it. Unset: no compaction.',
+      description:
+        "Token budget of a conversation: compaction starts at 90% of it. Unset: the model's context window from the bundled catalog; a model it does not know gets no automatic compaction.",
+    },
+    auto_compact: {
+      type: 'boolean',
+      default: true,
+      description: 'Compact the conversation automatically past 90% of its budget (max_tokens or the context window).',
     },
     max_output_tokens: {
       type: 'integer',

@@ -105,6 +105,8 @@ export interface HanzoConfig {
   max_retries?: number
   max_turns?: number
   max_tokens?: number
+  /** `false`: no automatic compaction (on by default at 90% of the context window). */
+  auto_compact?: boolean
   /** The output limit of each model request (a reply that reaches it ends the run as `max_tokens`). */
   max_output_tokens?: number
   reserve_recent?: number

@@ -265,9 +265,25 @@ export const TurnItem = z
     z.object({
       type: z.literal('compaction'),
       id: z.string(),
-      strategy: z.enum(['summary', 'truncation']),
-      compactedCount: z.number().describe('Messages the summary replaced.'),
-      tokensSaved: z.number().describe('Estimated.'),
+      status: z.enum(['running', 'completed']).describe('item/started: running; item/completed: completed.'),
+      tokensBefore: z.number().describe("The history's estimated tokens when it started."),
+      budget: z
+        .number()
+        .describe("The conversation's token budget (max_tokens or the context window); it starts past 90%."),
+      strategy: z.enum(['summary', 'truncation']).optional().describe('Completed only, as are the fields below.'),
+      compactedCount: z.number().optional().describe('Messages the summary replaced.'),
+      compactedTokens: z.number().optional().describe('Their estimated tokens.'),
+      tokensSaved: z.number().optional().describe('Estimated.'),
+      kept: z
+        .object({
+          systemPrompt: z.boolean(),
+          latestRequest: z.boolean(),
+          recentTurns: z.number(),
+          todos: z.number().describe('Steps of the plan carried verbatim.'),
+        })
+        .optional()
+        .describe('What stayed verbatim around the summary.'),
+      fallbackReason: z.string().optional().describe('Why there is no model summary (truncation).'),
     }),
     z.object({
       type: z.literal('todo_list'),

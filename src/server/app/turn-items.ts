@@ -63,8 +63,7 @@ export class TurnItems {
       }
 
       case 'compaction': {
-        const {compactedCount, strategy, tokensSaved} = item
-        return {compactedCount, id: `${this.turn.turnId}-${item.id}`, strategy, tokensSaved, type: 'compaction'}
+        return {...item, id: `${this.turn.turnId}-${item.id}`}
       }
 
       case 'todo_list': {

@@ -90,22 +90,29 @@ describe('the agent loop with compaction (HIP-301 §5)', () => {
       history,
       options(client, {
         compaction: settings,
-        onEvent: (event) => event.type === 'item_completed' && items.push(event.item),
+        onEvent: (event) =>
+          (event.type === 'item_started' || event.type === 'item_completed') && items.push(event.item),
       }),
     )
 
     expect(log).toEqual(['pre_compact', 'summary request', 'agent request'])
-    // Reported as an item of the run, before the reply's message.
+    // Reported as an item of the run, started before the hook and completed before the reply's message.
+    const start = {budget: 1000, id: 'compaction-1', tokensBefore: expect.any(Number), type: 'compaction'}
     expect(items).toEqual([
+      {...start, status: 'running'},
       {
+        ...start,
         compactedCount: 1,
-        id: 'compaction-1',
+        compactedTokens: expect.any(Number),
+        kept: {latestRequest: false, recentTurns: 2, systemPrompt: true, todos: 0},
+        status: 'completed',
         strategy: 'summary',
         tokensSaved: compacted[0].tokens_saved,
-        type: 'compaction',
       },
+      {id: 'msg-2', text: '', type: 'message'},
       {id: 'msg-2', text: 'Fixed.', type: 'message'},
     ])
+    expect((items[0] as {tokensBefore: number}).tokensBefore).toBeGreaterThan(900)
     expect(requests[0]).toHaveLength(4)
     expect(requests[0][0]).toBe(original[0])
     expect(isSummary(requests[0][1])).toBe(true)

@@ -1,0 +1,31 @@
+import type {ContextBudget} from '@hanzo-dev/sdk'
+import {oneLine} from '@hanzo-dev/sdk/terminal-text'
+
+import type {HanzoConfig} from '../../core/config/types.js'
+
+/**
+ * `max_tokens` when set (it also budgets a model the catalog does not know), else the model's
+ * context window from the catalog; `auto_compact: false` turns automatic compaction off. An
+ * unknown model with no `max_tokens` has no budget: a guess too high overflows the model, one
+ * too low throws away what it could have kept.
+ */
+export async function compactionBudget(
+  config: Pick<HanzoConfig, 'auto_compact' | 'max_tokens'>,
+  provider: string,
+  model: string,
+): Promise<ContextBudget> {
+  if (config.auto_compact === false) return {source: 'off'}
+  if (config.max_tokens !== undefined) return {source: 'max_tokens', tokens: config.max_tokens}
+  // The catalog is a large module: loaded here, on a session's first run, not at start-up.
+  const {modelInfo} = await import('../model-catalog.js')
+  const window = modelInfo(provider, model)?.contextWindow
+  return window ? {source: 'catalog', tokens: window} : {source: 'unknown'}
+}
+
+/** Said once when a model has no budget, so a long session's overflow is no surprise. */
+export function noBudgetWarning(provider: string, model: string): string {
+  return (
+    `no automatic compaction: the context window of ${oneLine(`${provider}/${model}`, 80)} is unknown. ` +
+    'Set max_tokens (the conversation budget, in tokens; compaction starts at 90% of it), or auto_compact: false to silence this.'
+  )
+}
