@@ -6,6 +6,9 @@ import type {RunOutput} from './run-output.js'
 
 export {DEFAULT_RUN_MAX_TURNS} from '../adapters/agent-session/index.js'
 
+/** A conversation this long, on a model of unknown context window, is told it gets no automatic compaction. */
+export const UNBUDGETED_NOTICE_TOKENS = 32_000
+
 /**
  * `hanzo-dev run`'s task on its agent session, reported as the output format says; resolves to
  * the exit code (0 done, 1 stopped early, 130 cancelled). A run that could not go on (a model
@@ -18,8 +21,6 @@ export async function runTask(
   options: {maxOutputTokens?: number; plan?: readonly TodoItem[]; warn(message: string): void},
 ): Promise<number> {
   output.start(session.tools, session.cwd, options.plan)
-  if ((await session.contextBudget()).source === 'unknown')
-    options.warn(noBudgetWarning(session.provider, session.model))
   const result = await session.run(prompt, {onEvent: (event) => output.event(event)}).catch((error: unknown) => {
     if (error instanceof AgentRunError) output.fail(error.reason)
     // Any other error too: the spinner stops before the CLI prints it.
@@ -27,6 +28,10 @@ export async function runTask(
     throw error
   })
   output.finish(result, result.usageReport)
+  const context = result.usageReport.turns.at(-1)?.input_tokens ?? 0
+  // Only once a conversation is long enough for it to matter: a short run on a local model is no place for it.
+  if (context >= UNBUDGETED_NOTICE_TOKENS && (await session.contextBudget()).source === 'unknown')
+    options.warn(noBudgetWarning(session.provider, session.model, context))
   if (result.stop === 'cancelled') return 130
   if (result.stop === 'max_turns') {
     options.warn(`stopped after ${result.turns} model requests (--max-turns) before the task was done`)

@@ -136,17 +136,21 @@ describe('automatic compaction in run', () => {
     }
   })
 
-  it("warns once that a model of unknown context window gets no automatic compaction; auto_compact: false doesn't", async () => {
-    const script = setUp({}, [{text: 'Hi.'}])
-    const result = await run(script)
+  it("warns once that a long conversation on a model of unknown context window gets no automatic compaction; a short one or auto_compact: false doesn't", async () => {
+    const short = await run(setUp({}, [{text: 'Hi.'}]))
+    expect(short.exitCode, short.stderr).toBe(0)
+    expect(short.stderr).not.toContain('no automatic compaction')
+
+    const long = {text: 'Hi.', usage: {input_tokens: 40_000}}
+    const result = await run(setUp({}, [long]))
     expect(result.exitCode, result.stderr).toBe(0)
     const warning = unwrapped(result.stderr)
     expect(warning).toMatch(
-      /Warning: no automatic compaction: the context window of \w+\/fake-model is unknown\. Set max_tokens/,
+      /Warning: the conversation is 40,000 tokens and gets no automatic compaction: the context window of \w+\/fake-model is unknown\. Set max_tokens/,
     )
     expect(warning.match(/no automatic compaction/g)).toHaveLength(1)
 
-    const off = await run(setUp({auto_compact: false}, [{text: 'Hi.'}]))
+    const off = await run(setUp({auto_compact: false}, [long]))
     expect(off.exitCode, off.stderr).toBe(0)
     expect(off.stderr).not.toContain('no automatic compaction')
   })

@@ -22,10 +22,11 @@ export async function compactionBudget(
   return window ? {source: 'catalog', tokens: window} : {source: 'unknown'}
 }
 
-/** Said once when a model has no budget, so a long session's overflow is no surprise. */
-export function noBudgetWarning(provider: string, model: string): string {
+/** Said when a long conversation's model has no budget, so its overflow is no surprise. */
+export function noBudgetWarning(provider: string, model: string, tokens: number): string {
   return (
-    `no automatic compaction: the context window of ${oneLine(`${provider}/${model}`, 80)} is unknown. ` +
+    `the conversation is ${tokens.toLocaleString('en-US')} tokens and gets no automatic compaction: ` +
+    `the context window of ${oneLine(`${provider}/${model}`, 80)} is unknown. ` +
     'Set max_tokens (the conversation budget, in tokens; compaction starts at 90% of it), or auto_compact: false to silence this.'
   )
 }

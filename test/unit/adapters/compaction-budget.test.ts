@@ -25,8 +25,8 @@ describe('compactionBudget', () => {
 
   it('is none for a model the catalog does not know: no guess', async () => {
     expect(await compactionBudget({}, 'ollama', 'qwen3:8b')).toEqual({source: 'unknown'})
-    expect(noBudgetWarning('ollama', 'qwen3:8b')).toContain('no automatic compaction')
-    expect(noBudgetWarning('ollama', 'qwen3:8b')).toContain('Set max_tokens')
+    expect(noBudgetWarning('ollama', 'qwen3:8b', 40_000)).toContain('no automatic compaction')
+    expect(noBudgetWarning('ollama', 'qwen3:8b', 40_000)).toContain('Set max_tokens')
   })
 
   it('is none with auto_compact: false, whatever else is set', async () => {
@@ -37,6 +37,6 @@ describe('compactionBudget', () => {
   })
 
   it('defuses a model name that carries terminal escapes', () => {
-    expect(noBudgetWarning('x', 'evil\u001B]0;owned\u0007')).not.toContain('\u001B')
+    expect(noBudgetWarning('x', 'evil\u001B]0;owned\u0007', 1)).not.toContain('\u001B')
   })
 })
