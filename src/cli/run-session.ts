@@ -1,13 +1,10 @@
 import type {AgentSession, TodoItem} from '@hanzo-dev/sdk'
 
-import {noBudgetWarning} from '../adapters/agent-session/compaction-budget.js'
+import {noBudgetWarning, UNBUDGETED_NOTICE_TOKENS} from '../adapters/agent-session/compaction-budget.js'
 import {AgentRunError} from '../core/errors.js'
 import type {RunOutput} from './run-output.js'
 
 export {DEFAULT_RUN_MAX_TURNS} from '../adapters/agent-session/index.js'
-
-/** A conversation this long, on a model of unknown context window, is told it gets no automatic compaction. */
-export const UNBUDGETED_NOTICE_TOKENS = 32_000
 
 /**
  * `hanzo-dev run`'s task on its agent session, reported as the output format says; resolves to

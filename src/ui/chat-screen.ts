@@ -2,6 +2,7 @@ import type {ContextBudget, UsageTotals} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
 import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
 
+import {UNBUDGETED_NOTICE_TOKENS} from '../adapters/agent-session/compaction-budget.js'
 import type {PromptWidget} from './prompt-widget.js'
 import {fitRow, type LiveRegion, type RegionCursor} from './live-region.js'
 
@@ -98,8 +99,8 @@ export function statusLine(facts: StatusFacts): string {
   const context = budget?.tokens
     ? `context ${Math.min(100, Math.round((100 * used) / budget.tokens))}%`
     : `context ${compactCount(used)}`
-  // Said while it holds: a long conversation on an unknown model will overflow it, not compact.
-  const unbudgeted = budget?.source === 'unknown' ? ['no auto-compaction'] : []
+  // Said once it matters: a long conversation on an unknown model will overflow it, not compact.
+  const unbudgeted = budget?.source === 'unknown' && used >= UNBUDGETED_NOTICE_TOKENS ? ['no auto-compaction'] : []
   const cost = usage.cost_usd === undefined ? [] : [`$${usage.cost_usd.toFixed(4)}`]
   // A plugin wrote these words, a project's settings may have named the model: shown defused, each item on one short line.
   const items = facts.items.map((item) => oneLine(item, 40))

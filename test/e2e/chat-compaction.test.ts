@@ -53,15 +53,20 @@ describe('automatic compaction in the chat', () => {
     expect(await chat.terminals.exitStatus('chat')).toBe(0)
   })
 
-  it('says in the status line that a model of unknown context window gets no automatic compaction', async () => {
+  it('says in the status line that a long conversation on a model of unknown context window gets no automatic compaction', async () => {
     writeFileSync(
       join(chat.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'),
       JSON.stringify({sandbox: {mode: 'workspace'}}),
     )
-    const model = chat.script('unknown', [{text: 'unused'}])
+    const model = chat.script('unknown', [{text: 'Short.'}, {text: 'Long.', usage: {input_tokens: 40_000}}])
     await chat.terminals.open('unknown', `node ${CLI} chat --fake-model ${model}`, {cwd: chat.project, width: 120})
+    await chat.terminals.waitFor('unknown', '/help for commands')
+    await chat.terminals.keys('unknown', 'hello', 'Enter')
+    const short = await chat.terminals.waitFor('unknown', 'Short.')
+    expect(short.join('\n')).not.toContain('no auto-compaction')
+    await chat.terminals.keys('unknown', 'and more', 'Enter')
     const screen = await chat.terminals.waitFor('unknown', 'no auto-compaction')
-    expect(screen.findLast((line) => line.trim() !== '')).toMatch(/^fake-model · context 0 · no auto-compaction · /)
+    expect(screen.findLast((line) => line.trim() !== '')).toMatch(/^fake-model · context 40k · no auto-compaction · /)
     await chat.terminals.keys('unknown', 'C-c', 'C-c')
     expect(await chat.terminals.exitStatus('unknown')).toBe(0)
   })

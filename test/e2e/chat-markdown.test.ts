@@ -61,8 +61,7 @@ describe('hanzo-dev chat: markdown answers and /resume', () => {
     await chat.terminals.open(
       'second',
       `node ${CLI} chat --fake-model ${chat.script('second', [{text: 'Hello.'}, {expect: {last_user_contains: 'what fruit'}, text: 'It was apple.'}])}`,
-      // Wide enough for the whole status line: a scripted model's says it gets no auto-compaction.
-      {cwd: chat.project, width: 120},
+      {cwd: chat.project},
     )
     await chat.terminals.waitFor('second', '/help for commands')
     await chat.terminals.keys('second', '/resume nosuch', 'Enter')
@@ -77,7 +76,7 @@ describe('hanzo-dev chat: markdown answers and /resume', () => {
     await chat.terminals.keys('second', '/model bigger-model', 'Enter')
     const switched = await chat.terminals.waitFor('second', 'Model: bigger-model.')
     expect(switched.findLast((line) => line.trim() !== '')).toMatch(
-      /^bigger-model · context \d+ · no auto-compaction · \d+ in \/ \d+ out · prompt · sandbox: workspace · \/help$/,
+      /^bigger-model · context \d+ · \d+ in \/ \d+ out · prompt · sandbox: workspace · \/help$/,
     )
     await chat.terminals.keys('second', 'C-d')
     expect(await chat.terminals.exitStatus('second')).toBe(0)

@@ -22,6 +22,9 @@ export async function compactionBudget(
   return window ? {source: 'catalog', tokens: window} : {source: 'unknown'}
 }
 
+/** A conversation this long, on a model of unknown context window, is told it gets no automatic compaction. */
+export const UNBUDGETED_NOTICE_TOKENS = 32_000
+
 /** Said when a long conversation's model has no budget, so its overflow is no surprise. */
 export function noBudgetWarning(provider: string, model: string, tokens: number): string {
   return (
