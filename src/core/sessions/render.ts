@@ -15,7 +15,7 @@ export function renderSessionList(sessions: readonly ListedSession[], options: {
     localTime(s.updated_at),
     String(s.turns),
     `${compact(s.usage.input_tokens)}/${compact(s.usage.output_tokens)}`,
-    s.usage.cost_usd === undefined ? '-' : usd(s.usage.cost_usd),
+    s.usage.cost_usd === undefined ? '-' : formatUsd(s.usage.cost_usd),
     s.model,
     ...(options.allProjects ? [s.project_root] : []),
     excerpt(s.first_prompt ?? '', 60),
@@ -126,7 +126,7 @@ export function firstLine(text: string): string {
 }
 
 /** Cents from a dollar up; below, two significant digits (a short run costs fractions of a cent). */
-function usd(cost: number): string {
+export function formatUsd(cost: number): string {
   return `$${cost >= 1 || cost === 0 ? cost.toFixed(2) : cost.toPrecision(2)}`
 }
 
@@ -138,7 +138,7 @@ function usage(totals: UsageTotals): string {
   ]
   const input = `${totals.input_tokens.toLocaleString('en-US')} in${cache.length > 0 ? ` (${cache.join(', ')})` : ''}`
   const tokens = `${input} · ${totals.output_tokens.toLocaleString('en-US')} out`
-  return totals.cost_usd === undefined ? tokens : `${tokens} · ${usd(totals.cost_usd)}`
+  return totals.cost_usd === undefined ? tokens : `${tokens} · ${formatUsd(totals.cost_usd)}`
 }
 
 /**
@@ -152,7 +152,7 @@ export function renderCost(session: SessionUsage): string[] {
   const priced = session.models.filter((model) => model.cost_usd !== undefined)
   const partial =
     session.cost_usd === undefined && priced.length > 0
-      ? ` · ${usd(priced.reduce((total, model) => total + model.cost_usd!, 0))} for the priced models`
+      ? ` · ${formatUsd(priced.reduce((total, model) => total + model.cost_usd!, 0))} for the priced models`
       : ''
   return [
     `${plural(session.requests, 'model request')} · ${usage(session)}${partial}`,

@@ -118,7 +118,7 @@ export function lastPlan(lines: readonly TranscriptLine[]): TodoItem[] {
   return lines.findLast((line): line is TodosLine => line.type === 'todos')?.todos ?? []
 }
 
-export type RunStop = 'completed' | 'max_turns' | 'max_tokens' | 'cancelled' | 'error'
+export type RunStop = 'completed' | 'max_turns' | 'max_tokens' | 'cancelled' | 'budget' | 'error'
 
 export interface EndLine {
   type: 'end'

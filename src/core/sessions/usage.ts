@@ -2,8 +2,13 @@ import type {ModelUsage, PriceSource, SessionUsage, TurnUsage, UsageTotals} from
 
 import type {TranscriptLine, UsageLine} from './transcript.js'
 
-/** USD per million tokens, by model id (the `pricing` setting). */
-export type Pricing = Readonly<Record<string, {input: number; output: number}>>
+/**
+ * USD per million tokens, by model id (the `pricing` setting). Cache prices left out are the
+ * input price: a private model's cache discount is not guessed.
+ */
+export type Pricing = Readonly<
+  Record<string, {input: number; output: number; cache_read?: number; cache_write?: number; context_window?: number}>
+>
 
 export type {ModelUsage, PriceSource, SessionUsage, TurnUsage, UsageTotals} from '@hanzo-dev/sdk'
 
@@ -30,15 +35,25 @@ export function priceBook(pricing: Pricing | undefined, catalog?: CatalogCost): 
   return {
     cost(request) {
       const price = pricing?.[request.model]
-      if (price)
-        return {
-          source: 'setting',
-          usd: (request.input_tokens * price.input + request.output_tokens * price.output) / 1e6,
-        }
+      if (price) return {source: 'setting', usd: settingCost(request, price)}
       const usd = catalog?.(request)
       return usd === undefined ? undefined : {source: 'catalog', usd}
     },
   }
+}
+
+/** Cached input at the cache's prices, the rest of the input at the input price. */
+function settingCost(request: PricedRequest, price: Pricing[string]): number {
+  const read = request.cache_read_tokens ?? 0
+  const write = request.cache_write_tokens ?? 0
+  const fresh = Math.max(0, request.input_tokens - read - write)
+  return (
+    (fresh * price.input +
+      read * (price.cache_read ?? price.input) +
+      write * (price.cache_write ?? price.input) +
+      request.output_tokens * price.output) /
+    1e6
+  )
 }
 
 export function requestCost(request: PricedRequest, prices: Prices): number | undefined {
@@ -110,6 +125,11 @@ export function sessionUsage(requests: readonly UsageLine[], prices: Prices): Se
     models: byModel,
     requests: requests.length,
   }
+}
+
+/** Dollars spent so far: the priced models' costs (a model without a price adds nothing it could say). */
+export function spentUsd(session: SessionUsage): number {
+  return round(sum(session.models, (model) => model.cost_usd ?? 0))
 }
 
 export function usageLines(lines: readonly TranscriptLine[]): UsageLine[] {
