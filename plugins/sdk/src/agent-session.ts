@@ -229,6 +229,20 @@ export interface SessionUsage extends UsageTotals {
   requests: number
   /** By model, in the order first used. */
   models: ModelUsage[]
+  /** By what made the requests, when some were not a run's turns (a subagent, a compaction, a command's side request). */
+  kinds?: KindUsage[]
+}
+
+/**
+ * What asks the model: a run's turns; a subagent (a `task` call's child run); a compaction's
+ * summary; a command's request on the side (a commit message).
+ */
+export type RequestKind = 'turn' | 'subagent' | 'compaction' | 'command'
+
+/** One kind's share of a session's usage; no cost when a request of it has no price. */
+export interface KindUsage extends UsageTotals {
+  kind: RequestKind
+  requests: number
 }
 
 /** A run's model requests, the run's total, and the saved session's (earlier runs too). */
