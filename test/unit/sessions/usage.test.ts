@@ -1,6 +1,13 @@
 import {describe, expect, it} from 'vitest'
 
-import {priceBook, requestCost, sessionUsage, spentUsd, totalUsage, turnUsage} from '../../../src/core/sessions/usage.js'
+import {
+  priceBook,
+  requestCost,
+  sessionUsage,
+  spentUsd,
+  totalUsage,
+  turnUsage,
+} from '../../../src/core/sessions/usage.js'
 import type {UsageLine} from '../../../src/core/sessions/transcript.js'
 
 const request = (model: string, input: number, output: number, turn = 1): UsageLine => ({
