@@ -169,17 +169,16 @@ export class RunOutput {
     this.streams.live?.close()
   }
 
-  private usageEvent({inputTokens, outputTokens}: Usage): object {
+  /** Cached input is priced at the cache's prices, as the session's usage is. */
+  private usageEvent({cacheReadTokens, cacheWriteTokens, inputTokens, outputTokens}: Usage): object {
     const {model, prices, provider} = this.summary
-    const cost =
-      prices && requestCost({input_tokens: inputTokens, model, output_tokens: outputTokens, provider}, prices)
-    return {
-      input_tokens: inputTokens,
-      output_tokens: outputTokens,
-      turn: this.turn,
-      type: 'usage',
-      ...(cost === undefined ? {} : {cost_usd: cost}),
+    const cached = {
+      ...(cacheReadTokens ? {cache_read_tokens: cacheReadTokens} : {}),
+      ...(cacheWriteTokens ? {cache_write_tokens: cacheWriteTokens} : {}),
     }
+    const tokens = {input_tokens: inputTokens, output_tokens: outputTokens, ...cached}
+    const cost = prices && requestCost({...tokens, model, provider}, prices)
+    return {...tokens, turn: this.turn, type: 'usage', ...(cost === undefined ? {} : {cost_usd: cost})}
   }
 
   private endTextLine(): void {

@@ -2,20 +2,21 @@ import type {AgentSession, TodoItem} from '@hanzo-dev/sdk'
 
 import {noBudgetWarning, UNBUDGETED_NOTICE_TOKENS} from '../adapters/agent-session/compaction-budget.js'
 import {AgentRunError} from '../core/errors.js'
+import {formatUsd} from '../core/sessions/render.js'
 import type {RunOutput} from './run-output.js'
 
 export {DEFAULT_RUN_MAX_TURNS} from '../adapters/agent-session/index.js'
 
 /**
  * `hanzo-dev run`'s task on its agent session, reported as the output format says; resolves to
- * the exit code (0 done, 1 stopped early, 130 cancelled). A run that could not go on (a model
+ * the exit code (0 done, 1 stopped early, 3 out of budget, 130 cancelled). A run that could not go on (a model
  * error, a hook that stopped the prompt) is reported, then rethrown for the CLI to print.
  */
 export async function runTask(
   session: AgentSession,
   prompt: string,
   output: RunOutput,
-  options: {maxOutputTokens?: number; plan?: readonly TodoItem[]; warn(message: string): void},
+  options: {maxBudgetUsd?: number; maxOutputTokens?: number; plan?: readonly TodoItem[]; warn(message: string): void},
 ): Promise<number> {
   output.start(session.tools, session.cwd, options.plan)
   const result = await session.run(prompt, {onEvent: (event) => output.event(event)}).catch((error: unknown) => {
@@ -33,6 +34,14 @@ export async function runTask(
   if (result.stop === 'max_turns') {
     options.warn(`stopped after ${result.turns} model requests (--max-turns) before the task was done`)
     return 1
+  }
+
+  if (result.stop === 'budget') {
+    const spent = result.usageReport.session.cost_usd
+    options.warn(
+      `stopped before model request ${result.turns + 1}: the session has spent ${spent === undefined ? 'its budget' : formatUsd(spent)} (--max-budget-usd ${formatUsd(options.maxBudgetUsd ?? 0)}). It is saved: hanzo-dev run --resume ${session.id} --max-budget-usd <more> "..." carries it on`,
+    )
+    return 3
   }
 
   if (result.stop === 'max_tokens') {

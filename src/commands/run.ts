@@ -25,7 +25,9 @@ The agent reads and edits files in the current directory and runs commands, aski
 
 Every run is saved as a session in your data dir ($XDG_DATA_HOME/hanzo-dev/sessions). --continue carries on the latest session of this project, --resume ID any session (hanzo-dev sessions list shows them): the model gets the conversation so far, and the run is added to the same session. With --fork-session the run starts a new session from a copy of that conversation instead, and the saved one is left as it is. The model and settings are today's, not the session's.
 
-Output formats: text (default), json (one object at the end, with tokens and, when the model has a price, cost), stream-json (one JSON event per line as the run goes; see docs/run-output.md). Exit codes: 0 done, 1 error or stopped at --max-turns, 2 usage, 130 interrupted.`
+Output formats: text (default), json (one object at the end, with tokens and, when the model has a price, cost), stream-json (one JSON event per line as the run goes; see docs/run-output.md). --max-budget-usd stops the run before a model request once the session (earlier runs, subagents and side requests included) has cost that much, priced as the cost is shown (the model catalog, or your pricing setting); the session is saved and --continue carries it on.
+
+Exit codes: 0 done, 1 error or stopped at --max-turns, 2 usage, 3 stopped at --max-budget-usd, 130 interrupted.`
 
   static examples = [
     '<%= config.bin %> run "fix the failing test in src/parser.ts"',
@@ -36,6 +38,7 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
     '<%= config.bin %> run --resume 2b6c1f3a "why did you change the parser?"',
     '<%= config.bin %> run --continue --fork-session "try it without the cache"',
     '<%= config.bin %> run "find where the config is parsed" --tools fs,exec',
+    '<%= config.bin %> run "migrate the tests to vitest" --max-budget-usd 2.50',
   ]
 
   static enableJsonFlag = false
@@ -59,6 +62,10 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
       helpValue: 'ID',
     }),
     'fork-session': forkSessionFlag,
+    'max-budget-usd': Flags.string({
+      description: 'Stop before a model request once the session has cost this many US dollars (exit code 3).',
+      helpValue: '<usd>',
+    }),
     'max-turns': Flags.integer({
       description: 'The most model requests this run may make (default: max_turns, else 25).',
       min: 1,
@@ -86,6 +93,7 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
     const prompt = await readTask(args.prompt, process.stdin)
     if (!prompt.trim())
       throw new UserError('The task is empty', {exitCode: 2, hint: 'pass it as an argument, or with - on stdin'})
+    const maxBudgetUsd = flags['max-budget-usd'] === undefined ? undefined : budgetUsd(flags['max-budget-usd'])
     const loaded = await this.settings()
     const format = flags['output-format'] as OutputFormat
     const warn = (message: string) => void this.warn(message)
@@ -98,6 +106,7 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
       env: process.env,
       fakeModel: flags['fake-model'],
       maxTurns: flags['max-turns'],
+      ...(maxBudgetUsd === undefined ? {} : {maxBudgetUsd}),
       model: flags.model,
       permissionMode: flags['permission-mode'] as SessionPermissionMode,
       session: {continue: flags.continue, fork: flags['fork-session'], resume: flags.resume},
@@ -135,6 +144,7 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
       subagentsOf(session)?.watch((progress) => output.subagent(progress))
       const plan = await this.savedPlan({continue: flags.continue, resume: flags.resume}, loaded.projectRoot)
       const exitCode = await runTask(session, prompt, output, {
+        maxBudgetUsd,
         maxOutputTokens: loaded.config.max_output_tokens,
         plan,
         warn,
@@ -151,4 +161,15 @@ Output formats: text (default), json (one object at the end, with tokens and, wh
     const stored = await store.chosen(choice, projectRoot).catch(() => undefined)
     return stored ? lastPlan((await store.read(stored.path)).lines) : []
   }
+}
+
+/** An amount in US dollars above 0 (oclif's own parse errors would exit 1, not as a usage error). */
+function budgetUsd(input: string): number {
+  const usd = Number(input)
+  if (input.trim() === '' || !Number.isFinite(usd) || usd <= 0)
+    throw new UserError(`--max-budget-usd takes an amount in US dollars above 0 (got ${JSON.stringify(input)})`, {
+      exitCode: 2,
+      hint: 'such as --max-budget-usd 2.50',
+    })
+  return usd
 }

@@ -22,7 +22,11 @@ const SESSION: Script = {
       text: 'Creating it.',
       tool_calls: [{arguments: {command: 'touch approved.txt'}, name: 'exec'}],
     },
-    {expect: {has_tool_result_for: 'exec'}, text: 'Created approved.txt.'},
+    {
+      expect: {has_tool_result_for: 'exec'},
+      text: 'Created approved.txt.',
+      usage: {cache_read_tokens: 800, input_tokens: 1000, output_tokens: 5},
+    },
     {expect: {last_user_contains: 'remove build'}, tool_calls: [{arguments: {command: 'rm -rf build'}, name: 'exec'}]},
     {expect: {tool_result_contains: 'not today'}, text: 'I left build alone.'},
     {chunk_size: 4, delay_ms: 40, text: 'Once upon a time '.repeat(20)},
@@ -102,7 +106,8 @@ async function converse(client: RpcTestClient): Promise<string> {
   expect((await client.next('turn/completed', (p) => p.turnId === first)).params).toMatchObject({
     finalOutput: 'Created approved.txt.',
     stopReason: 'completed',
-    usage: {outputTokens: expect.any(Number)},
+    // What the prompt cache served is part of the turn's usage.
+    usage: {cacheReadTokens: 800, outputTokens: expect.any(Number)},
   })
   expect(existsSync(join(project, 'approved.txt'))).toBe(true)
   const texts = client

@@ -60,9 +60,12 @@ describe('/cost in the chat', () => {
     await chat.terminals.waitFor('cost', '] docs(readme): add a second line')
     await chat.terminals.keys('cost', '/cost', 'Enter')
     let screen = await chat.terminals.waitFor('cost', 'fake-model: 3 requests')
-    expect(below(screen, '› /cost').slice(0, 4)).toEqual([
+    expect(below(screen, '› /cost').slice(0, 7)).toEqual([
       '› /cost',
-      'fake-model: 3 requests · 420 in · 38 out · not priced',
+      'fake-model: 3 requests · 420 in · 38 out · price unknown',
+      'By kind:',
+      '  turns: 2 requests · 300 in · 30 out · price unknown',
+      '  commands: 1 request · 120 in · 8 out · price unknown',
       'No price is known for fake-model: give one in USD per million tokens, as in',
       `  hanzo-dev config set pricing.fake-model '{"input": 3, "output": 15}'`,
     ])
@@ -85,9 +88,14 @@ describe('/cost in the chat', () => {
     await chat.terminals.waitFor('again', '/help for commands')
     await chat.terminals.keys('again', '/cost', 'Enter')
     screen = await chat.terminals.waitFor('again', 'fake-model: 4 requests')
-    expect(below(screen, '› /cost')[1]).toBe(
+    expect(below(screen, '› /cost').slice(1, 6)).toEqual([
       'fake-model: 4 requests · 720 in · 68 out · $0.0032 (your pricing setting)',
-    )
+      'By kind:',
+      // 300 × $3 + 30 × $15 per million, and so on.
+      '  turns: 2 requests · 300 in · 30 out · $0.0014',
+      '  compaction: 1 request · 300 in · 30 out · $0.0014',
+      '  commands: 1 request · 120 in · 8 out · $0.00048',
+    ])
     await chat.terminals.keys('again', 'C-d')
     expect(await chat.terminals.exitStatus('again')).toBe(0)
 

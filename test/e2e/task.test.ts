@@ -57,6 +57,20 @@ describe('the task tool: subagents the model calls', () => {
     // Its call's line when it starts, its own line when it ends.
     expect(result.stderr).toContain('⏺ task explore: look into where the loader is')
     expect(result.stderr).toContain('⎿ task explore: look into where the loader is · 1 tool use · done')
+
+    // The child's requests are the session's, each counted as a subagent's.
+    const cli = (...args: string[]) => runCli(args, {cwd: dirs.project, env: dirs.box.env})
+    const [session] = (JSON.parse((await cli('sessions', 'list', '--json')).stdout) as {sessions: Array<{id: string}>})
+      .sessions
+    const shown = JSON.parse((await cli('sessions', 'show', session.id, '--json')).stdout) as {
+      usage: {by_turn: Array<{kind?: string}>}
+    }
+    expect(shown.usage.by_turn.map((request) => request.kind ?? 'turn')).toEqual([
+      'turn',
+      'subagent',
+      'subagent',
+      'turn',
+    ])
   })
 
   it('runs two children of one turn side by side: both first requests arrive before either answers', async () => {

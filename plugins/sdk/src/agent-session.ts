@@ -167,8 +167,11 @@ export interface ErrorItem {
   message: string
 }
 
-/** `max_tokens`: the last reply was cut at the model's output limit, so the answer is incomplete. */
-export type LoopStop = 'completed' | 'max_turns' | 'max_tokens' | 'cancelled'
+/**
+ * `max_tokens`: the last reply was cut at the model's output limit, so the answer is incomplete;
+ * `budget`: the session had spent its dollar budget before a request, which was not made.
+ */
+export type LoopStop = 'completed' | 'max_turns' | 'max_tokens' | 'cancelled' | 'budget'
 
 export interface RunResult {
   finalOutput: string
@@ -261,6 +264,20 @@ export interface SessionUsage extends UsageTotals {
   requests: number
   /** By model, in the order first used. */
   models: ModelUsage[]
+  /** By what made the requests, when some were not a run's turns (a subagent, a compaction, a command's side request). */
+  kinds?: KindUsage[]
+}
+
+/**
+ * What asks the model: a run's turns; a subagent (a `task` call's child run); a compaction's
+ * summary; a command's request on the side (a commit message).
+ */
+export type RequestKind = 'turn' | 'subagent' | 'compaction' | 'command'
+
+/** One kind's share of a session's usage; no cost when a request of it has no price. */
+export interface KindUsage extends UsageTotals {
+  kind: RequestKind
+  requests: number
 }
 
 /** A run's model requests, the run's total, and the saved session's (earlier runs too). */
@@ -297,6 +314,11 @@ export interface AgentSessionOptions {
   systemPrompt?: string
   /** The most model requests one run makes (default: the `max_turns` setting, else 25). */
   maxTurns?: number
+  /**
+   * USD: no model request (a child's too) is made once the session's requests cost this much;
+   * the run ends as `budget`. Opening fails when the model has no price (nothing to count).
+   */
+  maxBudgetUsd?: number
   /**
    * `resume` (an id, or a unique start of one) or `continue` (this project's latest) carry on a
    * saved session: its last run's conversation. `fork` starts a new session (a new id) from a copy

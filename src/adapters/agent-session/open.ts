@@ -29,6 +29,7 @@ import {discoverSkills} from '../skills.js'
 import {makeStyle} from '../style.js'
 import {BackgroundProcesses, builtinTools, customSubagents, Subagents, subagentTypes} from '../tools/index.js'
 import {openCheckpoints} from '../checkpoints/open.js'
+import {sessionBudget} from './budget.js'
 import {RunInterrupts} from './interrupts.js'
 import {modelClient, type SessionModel} from './model-client.js'
 import {protectedRules} from './protected-rules.js'
@@ -95,6 +96,8 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
           settingsModel: settingsModel(config, rank),
           warn,
         })
+  const overBudget =
+    options.maxBudgetUsd === undefined ? undefined : await sessionBudget(options.maxBudgetUsd, config, recording, model)
   const policyOptions = {defaults: DEFAULT_PERMISSION_RULES, protected: await protectedRules(cwd, projectRoot, env)}
   const verdictPolicy = new PermissionPolicy(permissionRules, {...policyOptions, mode: 'prompt'})
   const registry = new ToolRegistry()
@@ -247,6 +250,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       interrupts,
       middleware,
       model,
+      ...(overBudget && {overBudget}),
       permissions,
       recording,
       registry,

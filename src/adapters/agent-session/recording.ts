@@ -65,6 +65,8 @@ export class SessionRecording {
   /** Every model request of the session so far: earlier processes', then each as it ends. */
   private readonly requests: UsageLine[]
   private busy = false
+  /** Runs going on now, recorded or not: one that starts inside another is a subagent's. */
+  private active = 0
   /** The session's runs recorded so far, earlier processes' too: the prompt a checkpoint is of. */
   private runs: number
   /** What the system prompt says of the machine and repository, for a new session's header. */
@@ -130,16 +132,20 @@ export class SessionRecording {
   begin(run: RunFacts): RecordedRun {
     const write = this.busy || !this.path || run.unrecorded ? undefined : this.start(run)
     this.busy ||= write !== undefined
+    const kind = this.active > 0 ? 'subagent' : run.unrecorded ? 'command' : undefined
+    this.active++
     const recorder = new SessionRecorder({
       count: (line) => this.count(line, run),
       history: write && this.conversation && same(this.conversation, run.history) ? this.conversation : [],
       instructions: run.instructions,
+      ...(kind === undefined ? {} : {kind}),
       now: () => new Date(),
       provider: run.provider,
       write: write ?? (() => {}),
     })
     return {
       done: () => {
+        this.active--
         if (!write) return
         this.conversation = recorder.conversation
         this.busy = false
@@ -154,12 +160,15 @@ export class SessionRecording {
   }
 
   /**
-   * `client` for a request outside any run (`compact`'s summary): counted and saved as a run's
-   * are, with turn 0.
+   * `client` for a compaction's summary outside any run (`compact`): counted and saved as a run's
+   * requests are, with turn 0.
    */
   metered(client: ApiClient, run: Pick<RunFacts, 'model' | 'provider'>): ApiClient {
     return meteredClient(client, (request) =>
-      this.count({at: new Date().toISOString(), ...request, provider: run.provider, turn: 0, type: 'usage'}, run),
+      this.count(
+        {at: new Date().toISOString(), ...request, kind: 'compaction', provider: run.provider, turn: 0, type: 'usage'},
+        run,
+      ),
     )
   }
 

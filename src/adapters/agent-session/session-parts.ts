@@ -42,6 +42,8 @@ export interface SessionParts {
   /** The session's rules in the `prompt` mode: what `verdict` reports. */
   verdictPolicy: PermissionPolicy
   recording: SessionRecording
+  /** With `maxBudgetUsd`: whether the session has spent it (asked before each model request). */
+  overBudget?: () => boolean
   registry: ToolRegistry
   /** The children its `task` calls start, the children's own included. */
   subagents: Subagents

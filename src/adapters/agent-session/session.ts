@@ -164,6 +164,7 @@ export class AgentSessionNode implements AgentSession {
           recorder.onEvent(event)
           options.onEvent?.(event)
         },
+        ...(this.parts.overBudget && {overBudget: this.parts.overBudget}),
         permissions: this.parts.permissions,
         registry: this.parts.registry,
         sessionId: this.id,

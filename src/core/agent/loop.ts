@@ -32,6 +32,8 @@ export interface LoopOptions {
   sessionId: string
   /** The most model requests one run makes. */
   maxTurns: number
+  /** Asked before each model request (a compaction's summary too): true ends the run as `budget`. */
+  overBudget?: () => boolean
   /** Whether the model sees images (a tool's images go to it); absent, judged by its name (model-images.ts). */
   images?: boolean
   /** The most tokens one reply may have (sent with each request). */
@@ -112,6 +114,7 @@ async function loop(history: Message[], options: LoopOptions): Promise<LoopResul
   const ledger = new TokenLedger()
   let finalOutput = ''
   for (let turn = 1; turn <= options.maxTurns; turn++) {
+    if (options.overBudget?.()) return {finalOutput, rawResponses, stop: 'budget', turns: turn - 1, usage}
     emit({turn, type: 'turn_start'})
     if (options.compaction) await compactIfOverBudget(history, options.compaction, ledger, usage, options)
     const reply = await streamReply(history, options, usage)

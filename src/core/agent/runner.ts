@@ -79,6 +79,8 @@ export interface RunOptions {
    */
   offered?: readonly string[]
   onEvent?: (event: AgentEvent) => void
+  /** Asked before each model request: true ends the run as `budget` (a session's --max-budget-usd). */
+  overBudget?: () => boolean
   /**
    * Opt-in compaction (HIP-301 §5): past 90% of `maxTokens` (the conversation's budget, not
    * the per-reply cap above) the middle of the history becomes a summary the model writes.
@@ -138,6 +140,7 @@ export class Runner {
         model: agent.model,
         ...(options.takesImages === undefined ? {} : {images: options.takesImages}),
         onEvent: options.onEvent,
+        ...(options.overBudget && {overBudget: options.overBudget}),
         sessionId,
         signal: options.signal,
         tools: offeredTools,

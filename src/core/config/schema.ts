@@ -392,7 +392,8 @@ export const SETTINGS_SCHEMA = {
     },
     pricing: {
       type: 'object',
-      description: 'Prices by model id, in USD per million tokens, to show a cost next to usage.',
+      description:
+        "Prices by model id, in USD per million tokens, to show a cost next to usage and enforce --max-budget-usd; over the model catalog's.",
       additionalProperties: {
         type: 'object',
         description: "The model's prices.",
@@ -401,6 +402,21 @@ export const SETTINGS_SCHEMA = {
         properties: {
           input: {type: 'number', minimum: 0, description: 'USD per million input tokens.'},
           output: {type: 'number', minimum: 0, description: 'USD per million output tokens.'},
+          cache_read: {
+            type: 'number',
+            minimum: 0,
+            description: 'USD per million input tokens read from the prompt cache (unset: the input price).',
+          },
+          cache_write: {
+            type: 'number',
+            minimum: 0,
+            description: 'USD per million input tokens written to the prompt cache (unset: the input price).',
+          },
+          context_window: {
+            type: 'integer',
+            minimum: 1,
+            description: "The model's context window in tokens, for a model the catalog does not know.",
+          },
         },
       },
     },

@@ -110,7 +110,11 @@ export interface HanzoConfig {
   /** The output limit of each model request (a reply that reaches it ends the run as `max_tokens`). */
   max_output_tokens?: number
   reserve_recent?: number
-  pricing?: Record<string, {input: number; output: number}>
+  /** USD per million tokens by model id; `context_window` in tokens, for a model the catalog does not know. */
+  pricing?: Record<
+    string,
+    {input: number; output: number; cache_read?: number; cache_write?: number; context_window?: number}
+  >
   tracing?: {endpoint?: string; api_key?: string}
   credentials?: {store?: 'file' | 'keychain'}
   /** User tier only: the search API behind the `web_search` tool, which is offered only when this is set. */

@@ -15,6 +15,8 @@ export interface RecorderOptions {
   history: readonly Message[]
   /** Where the run's requests go: with the model, what prices them. */
   provider: string
+  /** What the run's requests are, when not a run's turns (a subagent's, a command's side request). */
+  kind?: 'subagent' | 'command'
   now(): Date
 }
 
@@ -80,23 +82,33 @@ export class SessionRecorder {
   }
 
   wrap(client: ApiClient): ApiClient {
-    const recorded: ApiClient = {
+    return {
       sendMessage: (messages, tools, options) => {
-        const stream = client.sendMessage(messages, tools, options)
-        return this.record(messages) ? this.savingReply(stream, options.signal) : stream
+        // A request that is not the conversation is a compaction's summary: counted as one.
+        let summary = false
+        const recorded: ApiClient = {
+          sendMessage: (sent, sentTools, sentOptions) => {
+            const stream = client.sendMessage(sent, sentTools, sentOptions)
+            if (this.record(sent)) return this.savingReply(stream, sentOptions.signal)
+            summary = true
+            return stream
+          },
+        }
+        return meteredClient(recorded, (request) => {
+          const kind = summary ? 'compaction' : this.options.kind
+          const line: UsageLine = {
+            at: this.at(),
+            ...request,
+            provider: this.options.provider,
+            turn: this.turn,
+            type: 'usage',
+            ...(kind === undefined ? {} : {kind}),
+          }
+          this.requests.push(line)
+          this.options.count(line)
+        }).sendMessage(messages, tools, options)
       },
     }
-    return meteredClient(recorded, (request) => {
-      const line: UsageLine = {
-        at: this.at(),
-        ...request,
-        provider: this.options.provider,
-        turn: this.turn,
-        type: 'usage',
-      }
-      this.requests.push(line)
-      this.options.count(line)
-    })
   }
 
   onEvent(event: AgentEvent): void {

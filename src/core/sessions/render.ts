@@ -1,10 +1,11 @@
 import {oneLine, printable} from '@hanzo-dev/sdk/terminal-text'
+import type {RequestKind} from '@hanzo-dev/sdk'
 
 import {todoLine, todoProgress} from '../agent/todo-line.js'
 import type {ParsedTranscript} from './parse.js'
 import type {SessionSummary} from './summary.js'
 import type {SavedToolCall, TranscriptLine} from './transcript.js'
-import type {ModelUsage, SessionUsage, UsageTotals} from './usage.js'
+import type {KindUsage, ModelUsage, SessionUsage, UsageTotals} from './usage.js'
 
 export type ListedSession = SessionSummary & {updated_at: string}
 
@@ -15,7 +16,7 @@ export function renderSessionList(sessions: readonly ListedSession[], options: {
     localTime(s.updated_at),
     String(s.turns),
     `${compact(s.usage.input_tokens)}/${compact(s.usage.output_tokens)}`,
-    s.usage.cost_usd === undefined ? '-' : usd(s.usage.cost_usd),
+    s.usage.cost_usd === undefined ? '-' : formatUsd(s.usage.cost_usd),
     s.model,
     ...(options.allProjects ? [s.project_root] : []),
     excerpt(s.first_prompt ?? '', 60),
@@ -128,7 +129,7 @@ export function firstLine(text: string): string {
 }
 
 /** Cents from a dollar up; below, two significant digits (a short run costs fractions of a cent). */
-function usd(cost: number): string {
+export function formatUsd(cost: number): string {
   return `$${cost >= 1 || cost === 0 ? cost.toFixed(2) : cost.toPrecision(2)}`
 }
 
@@ -140,7 +141,7 @@ function usage(totals: UsageTotals): string {
   ]
   const input = `${totals.input_tokens.toLocaleString('en-US')} in${cache.length > 0 ? ` (${cache.join(', ')})` : ''}`
   const tokens = `${input} · ${totals.output_tokens.toLocaleString('en-US')} out`
-  return totals.cost_usd === undefined ? tokens : `${tokens} · ${usd(totals.cost_usd)}`
+  return totals.cost_usd === undefined ? tokens : `${tokens} · ${formatUsd(totals.cost_usd)}`
 }
 
 /**
@@ -150,22 +151,43 @@ function usage(totals: UsageTotals): string {
 export function renderCost(session: SessionUsage): string[] {
   if (session.requests === 0) return ['No model requests in this session yet.']
   const [only] = session.models
-  if (session.models.length === 1) return [`${only.model}: ${modelCost(only)}`, ...unpricedHint(session.models)]
+  if (session.models.length === 1)
+    return [`${only.model}: ${modelCost(only)}`, ...kindLines(session.kinds), ...unpricedHint(session.models)]
   const priced = session.models.filter((model) => model.cost_usd !== undefined)
   const partial =
     session.cost_usd === undefined && priced.length > 0
-      ? ` · ${usd(priced.reduce((total, model) => total + model.cost_usd!, 0))} for the priced models`
+      ? ` · ${formatUsd(priced.reduce((total, model) => total + model.cost_usd!, 0))} for the priced models`
       : ''
   return [
     `${plural(session.requests, 'model request')} · ${usage(session)}${partial}`,
     ...session.models.map((model) => `  ${model.model}: ${modelCost(model)}`),
+    ...kindLines(session.kinds),
     ...unpricedHint(session.models),
+  ]
+}
+
+const KIND_NAMES: Record<RequestKind, string> = {
+  command: 'commands',
+  compaction: 'compaction',
+  subagent: 'subagents',
+  turn: 'turns',
+}
+
+/** What asked the model, when it was not only the runs' turns: the side requests are part of the cost. */
+function kindLines(kinds: readonly KindUsage[] = []): string[] {
+  if (kinds.length === 0) return []
+  return [
+    'By kind:',
+    ...kinds.map(
+      (kind) =>
+        `  ${KIND_NAMES[kind.kind]}: ${plural(kind.requests, 'request')} · ${usage(kind)}${kind.cost_usd === undefined ? ' · price unknown' : ''}`,
+    ),
   ]
 }
 
 function modelCost(model: ModelUsage): string {
   const tokens = `${plural(model.requests, 'request')} · ${usage(model)}`
-  if (model.cost_usd === undefined) return `${tokens} · not priced`
+  if (model.cost_usd === undefined) return `${tokens} · price unknown`
   return `${tokens} (${model.price === 'setting' ? 'your pricing setting' : 'catalog price'})`
 }
 

@@ -1,4 +1,4 @@
-import type {ImagePart, TodoItem} from '@hanzo-dev/sdk'
+import type {ImagePart, RequestKind, TodoItem} from '@hanzo-dev/sdk'
 
 import type {SessionEnvironment} from '../agent/system-prompt.js'
 import type {Message, ReasoningBlock} from '../agent/types.js'
@@ -87,6 +87,8 @@ export interface UsageLine {
   /** Of `input_tokens`, read from or written to the prompt cache, when the server said (and above zero). */
   cache_read_tokens?: number
   cache_write_tokens?: number
+  /** What made the request, when not a run's turn (absent in transcripts before it was kept). */
+  kind?: Exclude<RequestKind, 'turn'>
 }
 
 /** The conversation was rewritten (compaction replaced earlier messages): it is `messages` from here on. */
@@ -120,7 +122,7 @@ export function lastPlan(lines: readonly TranscriptLine[]): TodoItem[] {
   return lines.findLast((line): line is TodosLine => line.type === 'todos')?.todos ?? []
 }
 
-export type RunStop = 'completed' | 'max_turns' | 'max_tokens' | 'cancelled' | 'error'
+export type RunStop = 'completed' | 'max_turns' | 'max_tokens' | 'cancelled' | 'budget' | 'error'
 
 export interface EndLine {
   type: 'end'

@@ -1,11 +1,24 @@
-import type {ModelUsage, PriceSource, SessionUsage, TurnUsage, UsageTotals} from '@hanzo-dev/sdk'
+import type {
+  KindUsage,
+  ModelUsage,
+  PriceSource,
+  RequestKind,
+  SessionUsage,
+  TurnUsage,
+  UsageTotals,
+} from '@hanzo-dev/sdk'
 
 import type {TranscriptLine, UsageLine} from './transcript.js'
 
-/** USD per million tokens, by model id (the `pricing` setting). */
-export type Pricing = Readonly<Record<string, {input: number; output: number}>>
+/**
+ * USD per million tokens, by model id (the `pricing` setting). Cache prices left out are the
+ * input price: a private model's cache discount is not guessed.
+ */
+export type Pricing = Readonly<
+  Record<string, {input: number; output: number; cache_read?: number; cache_write?: number; context_window?: number}>
+>
 
-export type {ModelUsage, PriceSource, SessionUsage, TurnUsage, UsageTotals} from '@hanzo-dev/sdk'
+export type {KindUsage, ModelUsage, PriceSource, SessionUsage, TurnUsage, UsageTotals} from '@hanzo-dev/sdk'
 
 /** What a request is priced by. */
 export type PricedRequest = Pick<
@@ -30,15 +43,25 @@ export function priceBook(pricing: Pricing | undefined, catalog?: CatalogCost): 
   return {
     cost(request) {
       const price = pricing?.[request.model]
-      if (price)
-        return {
-          source: 'setting',
-          usd: (request.input_tokens * price.input + request.output_tokens * price.output) / 1e6,
-        }
+      if (price) return {source: 'setting', usd: settingCost(request, price)}
       const usd = catalog?.(request)
       return usd === undefined ? undefined : {source: 'catalog', usd}
     },
   }
+}
+
+/** Cached input at the cache's prices, the rest of the input at the input price. */
+function settingCost(request: PricedRequest, price: Pricing[string]): number {
+  const read = request.cache_read_tokens ?? 0
+  const write = request.cache_write_tokens ?? 0
+  const fresh = Math.max(0, request.input_tokens - read - write)
+  return (
+    (fresh * price.input +
+      read * (price.cache_read ?? price.input) +
+      write * (price.cache_write ?? price.input) +
+      request.output_tokens * price.output) /
+    1e6
+  )
 }
 
 export function requestCost(request: PricedRequest, prices: Prices): number | undefined {
@@ -58,7 +81,7 @@ export function turnUsage<R extends UsageLine>(
 }
 
 export function totalUsage(requests: readonly UsageLine[], prices: Prices): UsageTotals {
-  const {models: _models, requests: _requests, ...totals} = sessionUsage(requests, prices)
+  const {kinds: _kinds, models: _models, requests: _requests, ...totals} = sessionUsage(requests, prices)
   return totals
 }
 
@@ -100,6 +123,7 @@ export function sessionUsage(requests: readonly UsageLine[], prices: Prices): Se
 
     return {...model, cost_usd: round(model.cost_usd)}
   })
+  const kinds = KINDS.map((kind) => kindUsage(kind, requests, prices)).filter((usage) => usage.requests > 0)
   return {
     input_tokens: sum(byModel, (model) => model.input_tokens),
     output_tokens: sum(byModel, (model) => model.output_tokens),
@@ -107,9 +131,30 @@ export function sessionUsage(requests: readonly UsageLine[], prices: Prices): Se
     ...(byModel.length > 0 && byModel.every((model) => model.cost_usd !== undefined)
       ? {cost_usd: round(sum(byModel, (model) => model.cost_usd!))}
       : {}),
+    ...(kinds.some((usage) => usage.kind !== 'turn') ? {kinds} : {}),
     models: byModel,
     requests: requests.length,
   }
+}
+
+const KINDS: readonly RequestKind[] = ['turn', 'subagent', 'compaction', 'command']
+
+/** The requests of one kind, summed as the session's are. */
+function kindUsage(kind: RequestKind, requests: readonly UsageLine[], prices: Prices): KindUsage {
+  const own = requests.filter((request) => (request.kind ?? 'turn') === kind)
+  const costs = own.map((request) => prices.cost(request)?.usd)
+  const totals = {
+    input_tokens: sum(own, (request) => request.input_tokens),
+    output_tokens: sum(own, (request) => request.output_tokens),
+    ...cached(own),
+  }
+  const priced = costs.every((cost) => cost !== undefined)
+  return {kind, requests: own.length, ...totals, ...(priced ? {cost_usd: round(sum(costs, (cost) => cost!))} : {})}
+}
+
+/** Dollars spent so far: the priced models' costs (a model without a price adds nothing it could say). */
+export function spentUsd(session: SessionUsage): number {
+  return round(sum(session.models, (model) => model.cost_usd ?? 0))
 }
 
 export function usageLines(lines: readonly TranscriptLine[]): UsageLine[] {

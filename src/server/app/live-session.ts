@@ -1,7 +1,7 @@
 import {randomUUID} from 'node:crypto'
 import type {AgentSession, PermissionDecision, Prompter, SessionPermissionMode} from '@hanzo-dev/sdk'
 
-import {parsePermissionAnswer, type SessionInfo} from './protocol.js'
+import {parsePermissionAnswer, protocolUsage, type SessionInfo} from './protocol.js'
 import type {RpcConnection} from './rpc-connection.js'
 import {type Notify, TurnItems} from './turn-items.js'
 
@@ -119,13 +119,12 @@ export class LiveSession {
         onEvent: (event) => items.onEvent(event),
         signal: turn.controller.signal,
       })
-      const {cost_usd: costUsd, input_tokens: inputTokens, output_tokens: outputTokens} = result.usageReport.run
       this.endTurn(turn, stopOnClose)
       notify('turn/completed', {
         ...ids,
         finalOutput: result.finalOutput,
         stopReason: result.stop,
-        usage: {inputTokens, outputTokens, ...(costUsd === undefined ? {} : {costUsd})},
+        usage: protocolUsage(result.usageReport.run),
       })
     } catch (error) {
       this.endTurn(turn, stopOnClose)

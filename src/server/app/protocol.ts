@@ -1,3 +1,4 @@
+import type {UsageTotals} from '@hanzo-dev/sdk'
 import * as z from 'zod'
 
 /**
@@ -23,14 +24,32 @@ const permissionMode = z
 
 const usage = z
   .object({
-    inputTokens: z.number().int(),
+    inputTokens: z.number().int().describe('All the input, what the prompt cache read or wrote included.'),
     outputTokens: z.number().int(),
+    cacheReadTokens: z.number().int().optional().describe('Of the input, read from the prompt cache, when above zero.'),
+    cacheWriteTokens: z
+      .number()
+      .int()
+      .optional()
+      .describe('Of the input, written to the prompt cache, when above zero.'),
     costUsd: z
       .number()
       .optional()
       .describe('Absent when a model has no price (from the model catalog or the pricing setting).'),
   })
   .meta({id: 'Usage'})
+
+/** A usage total (cached counts and cost when there are some) as the protocol says it. */
+export function protocolUsage(totals: UsageTotals): z.infer<typeof usage> {
+  const {cache_read_tokens: read, cache_write_tokens: write, cost_usd: costUsd} = totals
+  return {
+    inputTokens: totals.input_tokens,
+    outputTokens: totals.output_tokens,
+    ...(read === undefined ? {} : {cacheReadTokens: read}),
+    ...(write === undefined ? {} : {cacheWriteTokens: write}),
+    ...(costUsd === undefined ? {} : {costUsd}),
+  }
+}
 
 // ---- client -> server requests
 
@@ -307,8 +326,10 @@ export const ItemStartedParams = z.object({...inTurn, item: TurnItem}).meta({id:
 export const ItemDeltaParams = z.object({...inTurn, itemId: z.string(), text: z.string()}).meta({id: 'ItemDeltaParams'})
 export const ItemCompletedParams = z.object({...inTurn, item: TurnItem}).meta({id: 'ItemCompletedParams'})
 export const StopReason = z
-  .enum(['completed', 'max_turns', 'max_tokens', 'cancelled', 'error'])
-  .describe('cancelled: turn/interrupt, or the connection closed; error: an error notification said why.')
+  .enum(['completed', 'max_turns', 'max_tokens', 'cancelled', 'budget', 'error'])
+  .describe(
+    "cancelled: turn/interrupt, or the connection closed; budget: the session's maxBudgetUsd was spent; error: an error notification said why.",
+  )
   .meta({id: 'StopReason'})
 export const TurnCompletedParams = z
   .object({...inTurn, stopReason: StopReason, usage, finalOutput: z.string().describe("The last reply's text.")})

@@ -6,7 +6,7 @@ import {RPC_ERRORS, RpcError} from '../../core/protocol/json-rpc.js'
 import type {ListedSession} from '../../core/sessions/render.js'
 import {summarize} from '../../core/sessions/summary.js'
 import type {Prices} from '../../core/sessions/usage.js'
-import type {SessionSummary} from './protocol.js'
+import {protocolUsage, type SessionSummary} from './protocol.js'
 
 /**
  * The saved sessions as the protocol shows them (session/list, session/read), read with the
@@ -64,7 +64,6 @@ export class SavedSessions {
 }
 
 function protocolSummary(session: ListedSession, live: boolean): SessionSummary {
-  const {cost_usd: costUsd, input_tokens: inputTokens, output_tokens: outputTokens} = session.usage
   return {
     createdAt: session.created_at,
     live,
@@ -74,7 +73,7 @@ function protocolSummary(session: ListedSession, live: boolean): SessionSummary 
     sessionId: session.id,
     turns: session.turns,
     updatedAt: session.updated_at,
-    usage: {inputTokens, outputTokens, ...(costUsd === undefined ? {} : {costUsd})},
+    usage: protocolUsage(session.usage),
     ...(session.first_prompt === undefined ? {} : {firstPrompt: session.first_prompt}),
     ...(session.last_stop === undefined ? {} : {lastStop: session.last_stop}),
   }

@@ -1,6 +1,13 @@
 import {describe, expect, it} from 'vitest'
 
-import {priceBook, requestCost, sessionUsage, totalUsage, turnUsage} from '../../../src/core/sessions/usage.js'
+import {
+  priceBook,
+  requestCost,
+  sessionUsage,
+  spentUsd,
+  totalUsage,
+  turnUsage,
+} from '../../../src/core/sessions/usage.js'
 import type {UsageLine} from '../../../src/core/sessions/transcript.js'
 
 const request = (model: string, input: number, output: number, turn = 1): UsageLine => ({
@@ -28,6 +35,18 @@ describe('usage and cost', () => {
     expect(book.cost(request('big', 1000, 100))).toEqual({source: 'setting', usd: 0.0045})
     expect(book.cost(request('other', 1000, 100))).toEqual({source: 'catalog', usd: 1})
     expect(book.cost(request('unknown', 1000, 100))).toBeUndefined()
+  })
+
+  it("prices a setting's cached input at its cache prices, else at its input price", () => {
+    const cached = {...request('private', 1000, 100), cache_read_tokens: 600, cache_write_tokens: 300}
+    const book = priceBook({private: {cache_read: 0.3, cache_write: 3.75, input: 3, output: 15}})
+    // 100 fresh at 3, 600 read at 0.3, 300 written at 3.75, 100 out at 15.
+    expect(requestCost(cached, book)).toBe(0.003105)
+    expect(requestCost(cached, priceBook({private: {input: 3, output: 15}}))).toBe(0.0045)
+  })
+
+  it('counts as spent what the priced models cost, also when another has no price', () => {
+    expect(spentUsd(sessionUsage([request('big', 1000, 100), request('other', 1, 1)], prices))).toBe(0.0045)
   })
 
   it('sums a session across models, without a cost when one model has no price', () => {
