@@ -62,7 +62,9 @@ function budgetLabel(total: number, budget?: ContextBudget): string {
     return budget?.source === 'off'
       ? 'in all (automatic compaction is off: auto_compact)'
       : 'in all (no automatic compaction: the context window is unknown; set max_tokens)'
-  const of = budget.source === 'catalog' ? "the model's context window" : 'max_tokens'
+  const of = {catalog: "the model's context window", max_tokens: 'max_tokens', pricing: `pricing's context_window`}[
+    budget.source
+  ]
   const share = Math.round((100 * total) / budget.tokens)
   return `in all: ${share}% of ${budget.tokens.toLocaleString('en-US')} (${of}); compaction starts at 90%`
 }

@@ -139,7 +139,7 @@ interface CompactionDone {
 
 /** See AgentSession.contextBudget. */
 export type ContextBudget =
-  {tokens: number; source: 'max_tokens' | 'catalog'} | {tokens?: undefined; source: 'off' | 'unknown'}
+  {tokens: number; source: 'max_tokens' | 'pricing' | 'catalog'} | {tokens?: undefined; source: 'off' | 'unknown'}
 
 /** What a compaction kept verbatim, around the summary. */
 export interface CompactionKept {

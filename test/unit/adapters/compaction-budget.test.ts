@@ -23,6 +23,15 @@ describe('compactionBudget', () => {
     })
   })
 
+  it("is the pricing setting's context_window for a private model, below max_tokens", async () => {
+    const pricing = {'my-model': {context_window: 32_000, input: 1, output: 2}}
+    expect(await compactionBudget({pricing}, 'ollama', 'my-model')).toEqual({source: 'pricing', tokens: 32_000})
+    expect(await compactionBudget({max_tokens: 5000, pricing}, 'ollama', 'my-model')).toEqual({
+      source: 'max_tokens',
+      tokens: 5000,
+    })
+  })
+
   it('is none for a model the catalog does not know: no guess', async () => {
     expect(await compactionBudget({}, 'ollama', 'qwen3:8b')).toEqual({source: 'unknown'})
     expect(noBudgetWarning('ollama', 'qwen3:8b', 40_000)).toContain('no automatic compaction')
