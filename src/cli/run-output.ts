@@ -8,12 +8,13 @@ import {summarizeImages} from '../core/agent/image-summary.js'
 import type {AgentEvent} from '../core/agent/loop.js'
 import type {RunResult} from '../core/agent/runner.js'
 import type {Usage} from '../core/agent/types.js'
+import {formatUsd, usageSummary} from '../core/sessions/render.js'
 import {type Prices, requestCost, type TurnUsage, type UsageTotals} from '../core/sessions/usage.js'
 import type {ReplyPrinter} from './reply-printer.js'
 import type {LiveOutput} from './run-live.js'
 import {planSoFar} from './todo-lines.js'
 import {subagentLine} from './subagent-line.js'
-import {callLine, compactionLine, isCallItem, toolResultLines} from './tool-result-lines.js'
+import {callLine, compactionLine, isCallItem, plural, toolResultLines} from './tool-result-lines.js'
 
 export type OutputFormat = 'text' | 'json' | 'stream-json'
 
@@ -150,6 +151,9 @@ export class RunOutput {
     this.close()
     // On stderr in every format: stdout stays the answer or the JSON.
     if (result.stop === 'cancelled') this.streams.stderr.write('Cancelled\n')
+    // For a person at a terminal: what the run cost; a script reads it from --output-format json.
+    if (this.format === 'text' && this.streams.live && usage.run.input_tokens > 0)
+      this.streams.stderr.write(`${this.endLine(result, usage)}\n`)
     if (this.format === 'json') this.streams.stdout.write(`${JSON.stringify(summary, null, 2)}\n`)
     else this.line(summary)
   }
@@ -167,6 +171,16 @@ export class RunOutput {
   /** The live display ends (the run is over): the screen is left as written, writes go straight again. */
   close(): void {
     this.streams.live?.close()
+  }
+
+  /** `── 3 model requests · 12,345 in (10,000 cached) · 456 out · $0.012`, and the session's cost when it had earlier runs. */
+  private endLine(result: RunResult, usage: RunUsage): string {
+    const session =
+      usage.session.input_tokens > usage.run.input_tokens && usage.session.cost_usd !== undefined
+        ? ` · session ${formatUsd(usage.session.cost_usd)}`
+        : ''
+    const line = `── ${plural(result.turns, 'model request')} · ${usageSummary(usage.run)}${session}`
+    return this.streams.style.dim(line)
   }
 
   /** Cached input is priced at the cache's prices, as the session's usage is. */

@@ -5,7 +5,7 @@ import {afterEach, beforeEach, describe, expect, it} from 'vitest'
 
 import type {Script} from '../../src/testing/fake-model/script.js'
 import {CLI, REPO_ROOT, useSandboxDirs} from '../helpers/cli.js'
-import {Terminals} from '../helpers/terminal.js'
+import {beforeRunEndLine, Terminals} from '../helpers/terminal.js'
 
 const README_COMMAND = './bin/run.js run "what is in this repository?" --fake-model examples/demo/model.json'
 const DEMO: Script = JSON.parse(readFileSync(join(REPO_ROOT, 'examples', 'demo', 'model.json'), 'utf8'))
@@ -35,7 +35,7 @@ describe('hanzo-dev run on a terminal', () => {
     await terminals.open('saved', `${README_COMMAND} > ${answerFile}`, {cwd: REPO_ROOT})
     expect(await terminals.exitStatus('shown')).toBe(0)
     expect(await terminals.exitStatus('saved')).toBe(0)
-    const screen = await terminals.screen('shown')
+    const screen = beforeRunEndLine(await terminals.screen('shown'))
     const activity = (line: string) => line.startsWith('⏺') || line.startsWith('  ↳')
     const answer = screen.filter((line) => !activity(line))
     expect(answer).toEqual([DEMO.turns[0], DEMO.turns[2]].map((turn) => (turn as {text: string}).text))
@@ -123,7 +123,7 @@ describe('hanzo-dev run on a terminal', () => {
     await terminals.open('md-saved', `${command} > ${answerFile}`, {cwd: dirs.project})
     expect(await terminals.exitStatus('md')).toBe(0)
     expect(await terminals.exitStatus('md-saved')).toBe(0)
-    const screen = await terminals.screen('md')
+    const screen = beforeRunEndLine(await terminals.screen('md'))
     expect(screen).toEqual(['Result', '', 'The fix is done now.', '', 'const answer: number = 42', 'Bye.'])
     expect(readFileSync(answerFile, 'utf8')).toBe(`${text}\n`)
   })

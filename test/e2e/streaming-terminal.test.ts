@@ -5,7 +5,7 @@ import {describe, expect, it} from 'vitest'
 
 import {CLI} from '../helpers/cli.js'
 import {waitUntil} from '../helpers/processes.js'
-import {useChatTerminals} from '../helpers/terminal.js'
+import {beforeRunEndLine, useChatTerminals} from '../helpers/terminal.js'
 
 /** What a user sees while the model streams or hangs, a warning arrives, the window is resized, at 40 and 120 columns (tmux). */
 describe('streaming you can see, on a terminal', () => {
@@ -38,7 +38,7 @@ describe('streaming you can see, on a terminal', () => {
       )
       expect(await chat.terminals.exitStatus(name)).toBe(0)
       // Then the whole line, once, as the terminal wraps it, and the next one rendered.
-      expect(await chat.terminals.screen(name)).toEqual([LONG, 'Second line.'])
+      expect(beforeRunEndLine(await chat.terminals.screen(name))).toEqual([LONG, 'Second line.'])
     })
   }
 
@@ -145,7 +145,7 @@ describe('streaming you can see, on a terminal', () => {
     await chat.terminals.open('table', run(model), {cwd: chat.project, width: 40})
     expect(await chat.terminals.exitStatus('table')).toBe(0)
     // Joined as the terminal wrapped them: a line over 40 columns is one the terminal had to wrap.
-    const screen = await chat.terminals.screen('table')
+    const screen = beforeRunEndLine(await chat.terminals.screen('table'))
     for (const line of screen) expect(stringWidth(line), screen.join('\n')).toBeLessThanOrEqual(40)
     expect(screen.filter((line) => /^─+┼─+┼─+$/.test(line))).toHaveLength(1)
     expect(screen.join('\n')).toContain('headless,')

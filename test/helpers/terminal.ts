@@ -205,3 +205,13 @@ export function useChatTerminals(prefix: string) {
 
   return state
 }
+
+/** The line `run` ends with on a terminal: what it cost (src/cli/run-output.ts). */
+export const RUN_END_LINE = /^── \d+ model requests? · [\d,]+ in/
+
+/** A `run`'s screen without the cost line it must end with: the answer and the activity. */
+export function beforeRunEndLine(screen: readonly string[]): string[] {
+  if (!RUN_END_LINE.test(screen.at(-1) ?? ''))
+    throw new Error(`the run did not end with its cost line:\n${screen.join('\n')}`)
+  return screen.slice(0, -1)
+}

@@ -41,7 +41,7 @@ export function renderSession(summary: SessionSummary, {header, lines, skipped}:
     `Project   ${summary.project_root}`,
     `Started   ${localTime(summary.created_at)} · ${plural(summary.runs, 'run')} · ${plural(summary.turns, 'model request')}`,
     `Model     ${summary.model} (${summary.provider})`,
-    `Usage     ${usage(summary.usage)}`,
+    `Usage     ${usageSummary(summary.usage)}`,
     ...(header.forked_from === undefined ? [] : [`Forked    from ${header.forked_from}`]),
   ]
   if (skipped.length > 0)
@@ -101,7 +101,7 @@ function renderLine(line: TranscriptLine, nextRun: () => number): string[] {
 
     case 'end': {
       return [
-        `── ${line.stop}${line.error ? `: ${line.error}` : ''} · ${plural(line.turns, 'turn')} · ${usage(line.usage)}`,
+        `── ${line.stop}${line.error ? `: ${line.error}` : ''} · ${plural(line.turns, 'turn')} · ${usageSummary(line.usage)}`,
       ]
     }
 
@@ -133,7 +133,8 @@ export function formatUsd(cost: number): string {
   return `$${cost >= 1 || cost === 0 ? cost.toFixed(2) : cost.toPrecision(2)}`
 }
 
-function usage(totals: UsageTotals): string {
+/** Tokens (in, of which cached, out) and dollars when priced, on one line: `sessions show`, `/cost`, run's end line. */
+export function usageSummary(totals: UsageTotals): string {
   const {cache_read_tokens: read, cache_write_tokens: write} = totals
   const cache = [
     ...(read ? [`${read.toLocaleString('en-US')} cached`] : []),
@@ -159,7 +160,7 @@ export function renderCost(session: SessionUsage): string[] {
       ? ` · ${formatUsd(priced.reduce((total, model) => total + model.cost_usd!, 0))} for the priced models`
       : ''
   return [
-    `${plural(session.requests, 'model request')} · ${usage(session)}${partial}`,
+    `${plural(session.requests, 'model request')} · ${usageSummary(session)}${partial}`,
     ...session.models.map((model) => `  ${model.model}: ${modelCost(model)}`),
     ...kindLines(session.kinds),
     ...unpricedHint(session.models),
@@ -180,13 +181,13 @@ function kindLines(kinds: readonly KindUsage[] = []): string[] {
     'By kind:',
     ...kinds.map(
       (kind) =>
-        `  ${KIND_NAMES[kind.kind]}: ${plural(kind.requests, 'request')} · ${usage(kind)}${kind.cost_usd === undefined ? ' · price unknown' : ''}`,
+        `  ${KIND_NAMES[kind.kind]}: ${plural(kind.requests, 'request')} · ${usageSummary(kind)}${kind.cost_usd === undefined ? ' · price unknown' : ''}`,
     ),
   ]
 }
 
 function modelCost(model: ModelUsage): string {
-  const tokens = `${plural(model.requests, 'request')} · ${usage(model)}`
+  const tokens = `${plural(model.requests, 'request')} · ${usageSummary(model)}`
   if (model.cost_usd === undefined) return `${tokens} · price unknown`
   return `${tokens} (${model.price === 'setting' ? 'your pricing setting' : 'catalog price'})`
 }
