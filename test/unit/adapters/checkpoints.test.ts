@@ -39,7 +39,14 @@ describe.each(['git repository', 'plain directory'])('checkpoints in a %s', (kin
 
     store = CheckpointStore.at(join(box.home, 'data'))
     prompt = 1
-    recorder = new CheckpointRecorder({
+    recorder = newRecorder()
+    recorder.hold()
+  })
+
+  afterEach(() => box.cleanup())
+
+  const newRecorder = () =>
+    new CheckpointRecorder({
       dir: store.projectDir(root),
       hidden: [],
       maxFileBytes: 1000,
@@ -47,10 +54,6 @@ describe.each(['git repository', 'plain directory'])('checkpoints in a %s', (kin
       root,
       session: 'sess-1',
     })
-    recorder.hold()
-  })
-
-  afterEach(() => box.cleanup())
 
   const shell = (command: () => void) =>
     recorder.aroundCommand(async () => {
@@ -191,14 +194,7 @@ describe.each(['git repository', 'plain directory'])('checkpoints in a %s', (kin
 
   it('keeps the session locked while another recorder of this process holds it (a chat reopening it)', async () => {
     const lock = join(store.projectDir(root), 'sessions', 'sess-1.lock')
-    const reopened = new CheckpointRecorder({
-      dir: store.projectDir(root),
-      hidden: [],
-      maxFileBytes: 1000,
-      prompt: () => prompt,
-      root,
-      session: 'sess-1',
-    })
+    const reopened = newRecorder()
     reopened.hold()
     recorder.release()
     expect(readFileSync(lock, 'utf8')).toBe(String(process.pid))
