@@ -30,9 +30,13 @@ const {values: opts} = parseArgs({options: {json: {type: 'boolean'}, turns: {typ
 const TURNS = Math.max(2, Number(opts.turns) || 50)
 const BYTES_PER_TOKEN = 4
 
-/** Each format with a model of its vendor, priced by the vendor's list. */
+/**
+ * Each format with a model of its vendor, priced by the vendor's list; OpenAI's chat API twice:
+ * gpt-4o, whose cache reads cost half its input, and gpt-5, as on the Responses API.
+ */
 const FORMATS = [
   {api: 'chat_completions', model: 'gpt-4o', vendor: 'openai'},
+  {api: 'chat_completions', model: 'gpt-5', vendor: 'openai'},
   {api: 'responses', model: 'gpt-5', vendor: 'openai'},
   {api: 'anthropic_messages', model: 'claude-sonnet-4-5', vendor: 'anthropic'},
 ]
@@ -198,8 +202,10 @@ if (opts.json) {
   console.log(`| format | ${at.map((turn) => `turn ${turn}`).join(' | ')} |`)
   console.log(`|---|${at.map(() => '---:').join('|')}|`)
   for (const r of results)
-    console.log(`| ${r.api} | ${at.map((turn) => `${(r.bytesPerTurn[turn - 1] / 1024).toFixed(1)} KB`).join(' | ')} |`)
+    console.log(
+      `| ${r.api} (${r.model}) | ${at.map((turn) => `${(r.bytesPerTurn[turn - 1] / 1024).toFixed(1)} KB`).join(' | ')} |`,
+    )
   console.log(
-    `\nprices (USD/M input, cache read, cache write): ${results.map((r) => `${r.model} ${r.prices.inputPerMTok}/${r.prices.cacheReadPerMTok ?? '-'}/${r.prices.cacheWritePerMTok ?? '-'}`).join('; ')}`,
+    `\nprices (USD/M input, cache read, cache write): ${[...new Set(results.map((r) => `${r.model} ${r.prices.inputPerMTok}/${r.prices.cacheReadPerMTok ?? '-'}/${r.prices.cacheWritePerMTok ?? '-'}`))].join('; ')}`,
   )
 }
