@@ -29,6 +29,10 @@ const {modelInfo} = await import(join(dist, 'adapters', 'model-catalog.js'))
 const {values: opts} = parseArgs({options: {json: {type: 'boolean'}, turns: {type: 'string', default: '50'}}})
 const TURNS = Math.max(2, Number(opts.turns) || 50)
 const BYTES_PER_TOKEN = 4
+/** The conversation budget (`max_tokens`): compaction starts at 90% of it, about two thirds of the way through. */
+const COMPACT_AT_TOKENS = 20_000
+/** Words of the compaction's system prompt (SUMMARY_SYSTEM_PROMPT): its request is told apart by them. */
+const SUMMARY_MARK = 'You compact the conversation'
 
 /**
  * Each format with a model of its vendor, priced by the vendor's list; OpenAI's chat API twice:
@@ -142,13 +146,22 @@ async function replay({api, model, vendor}) {
   for (let i = 1; i < TURNS; i++) writeFileSync(join(project, 'src', `part${i}.ts`), sourceFile(i))
   const server = await startFakeModel(script())
   try {
-    const settings = {model, provider: 'fake', providers: {fake: {api, api_key: 'sk-bench', base_url: server.url}}}
+    const settings = {
+      max_tokens: COMPACT_AT_TOKENS,
+      model,
+      provider: 'fake',
+      providers: {fake: {api, api_key: 'sk-bench', base_url: server.url}},
+    }
     writeFileSync(join(home.home, '.config', 'hanzo', 'settings.json'), JSON.stringify(settings))
     const args = ['run', 'Read src/part1.ts to the last part, one a turn, then say how they relate.']
     const flags = ['--permission-mode', 'allow-reads', '--max-turns', String(TURNS + 5), '--output-format', 'json']
     const result = await runCli([...args, ...flags], {cwd: project, env: home.env})
     if (result.code !== 0) throw new Error(`${api}: the run failed (${result.code}): ${result.stderr.slice(0, 400)}`)
     const bodies = server.requests.filter((request) => request.method === 'POST').map((request) => request.body)
+    // The compaction's summary request: it takes whichever scripted turn comes next, its text the summary.
+    const compactions = bodies.flatMap((body, index) =>
+      JSON.stringify(body).includes(SUMMARY_MARK) ? [index + 1] : [],
+    )
     const sizes = bodies.map((body) => JSON.stringify(body).length)
     const requests = cacheByRequest(api, bodies)
     const later = requests.slice(1)
@@ -168,6 +181,7 @@ async function replay({api, model, vendor}) {
       api,
       bytesPerTurn: sizes,
       cachedShare: sum(later, 'read') / sum(later, 'total'),
+      compactions,
       costRatio: cached / uncached,
       model,
       prices: price,
@@ -189,14 +203,16 @@ if (opts.json) {
 } else {
   const percent = (share) => `${(share * 100).toFixed(1)}%`
   const at = [1, 10, 20, 30, 40, TURNS].filter((turn, index, all) => turn <= TURNS && all.indexOf(turn) === index)
-  console.log(`${TURNS}-turn session (${TURNS - 1} file reads), bytes ~ ${BYTES_PER_TOKEN} per token\n`)
   console.log(
-    '| format | model | requests | prefix shared with the last request, turns >= 2 | served from the cache (provider rules) | billed input with caching / without | input $ without -> with |',
+    `${TURNS}-turn session (file reads, a compaction at 90% of max_tokens ${COMPACT_AT_TOKENS}), bytes ~ ${BYTES_PER_TOKEN} per token\n`,
   )
-  console.log('|---|---|---:|---:|---:|---:|---:|')
+  console.log(
+    '| format | model | requests | compaction at request | prefix shared with the last request, turns >= 2 | served from the cache (provider rules) | billed input with caching / without | input $ without -> with |',
+  )
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|')
   for (const r of results)
     console.log(
-      `| ${r.api} | ${r.model} | ${r.requests} | ${percent(r.sharedShare)} | ${percent(r.cachedShare)} | ${r.costRatio.toFixed(2)}x | $${r.usd.uncached.toFixed(3)} -> $${r.usd.cached.toFixed(3)} |`,
+      `| ${r.api} | ${r.model} | ${r.requests} | ${r.compactions.join(', ') || 'none'} | ${percent(r.sharedShare)} | ${percent(r.cachedShare)} | ${r.costRatio.toFixed(2)}x | $${r.usd.uncached.toFixed(3)} -> $${r.usd.cached.toFixed(3)} |`,
     )
   console.log(`\nbytes sent per request as the session grows\n`)
   console.log(`| format | ${at.map((turn) => `turn ${turn}`).join(' | ')} |`)
