@@ -96,7 +96,6 @@ interface Plan {
   compacted: Message[]
   latestRequest?: Message
   recent: Message[]
-  recentTurns: number
 }
 
 export class SessionCompactor {
@@ -136,7 +135,7 @@ export class SessionCompactor {
     const plan = this.plan(messages)
     const kept = {
       latestRequest: plan?.latestRequest !== undefined,
-      recentTurns: plan?.recentTurns ?? 0,
+      recentTurns: plan ? this.reserveRecent : 0,
       systemPrompt: messages[0]?.role === 'system',
       todos: 0,
     }
@@ -176,13 +175,7 @@ export class SessionCompactor {
     const latestRequest = latest >= headLength && latest < recentStart ? messages[latest] : undefined
     const compacted = messages.slice(headLength, recentStart).filter((m) => m !== latestRequest)
     if (compacted.every((m) => isSummary(m))) return undefined
-    return {
-      compacted,
-      head: messages.slice(0, headLength),
-      latestRequest,
-      recent: messages.slice(recentStart),
-      recentTurns: this.reserveRecent,
-    }
+    return {compacted, head: messages.slice(0, headLength), latestRequest, recent: messages.slice(recentStart)}
   }
 
   private async writeSummary(
