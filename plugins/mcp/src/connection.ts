@@ -3,6 +3,7 @@ import type {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js'
 import type {CallToolResult, Tool} from '@modelcontextprotocol/sdk/types.js'
 
+import type {ClientRequests} from './client-requests.js'
 import {DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpServerEntry} from './server-config.js'
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed'
@@ -21,6 +22,8 @@ export interface McpConnectionOptions {
   backoff?: {nextDelay(): number; reset(): void}
   /** Called when the server says its tools changed, after the cache is dropped. */
   onToolsChanged?: () => void
+  /** The server's requests to the client this one answers (elicitation, sampling): declared and installed before connecting. */
+  clientRequests?: ClientRequests
 }
 
 /** A server error the user can act on: the server named, what happened, what to try. */
@@ -141,8 +144,9 @@ export class McpConnection {
     try {
       const attempt = (async () => {
         for (const transport of await this.transports()) {
-          client = new Client(CLIENT_INFO, {capabilities: {}})
+          client = new Client(CLIENT_INFO, {capabilities: this.options.clientRequests?.capabilities ?? {}})
           this.opening = client
+          await this.options.clientRequests?.install(client, this.name)
           try {
             await client.connect(transport.transport, {timeout: timeoutMs})
             this.httpTransport = transport.kind

@@ -1,5 +1,6 @@
 import type {ToolDefinition} from '@hanzo-dev/sdk'
 
+import type {ClientRequests} from './client-requests.js'
 import {type ConnectionState, McpConnection, McpServerError} from './connection.js'
 import {mcpToolDefinitions, type ToolNaming} from './mcp-tools.js'
 import type {McpServerEntry} from './server-config.js'
@@ -28,6 +29,8 @@ export interface McpServersOptions {
   bearer?: (server: McpServerEntry) => (() => Promise<string | undefined>) | undefined
   /** Reported once per problem: a server that fails, a tool left out. */
   warn: (message: string) => void
+  /** What each connection answers of its server's requests (elicitation, sampling). */
+  clientRequests?: ClientRequests
 }
 
 /**
@@ -50,6 +53,7 @@ export class McpServers {
         new McpConnection({
           backoff: options.newBackoff?.(),
           bearer: options.bearer?.(server),
+          clientRequests: options.clientRequests,
           cwd: options.cwd,
           dataDir: options.dataDir,
           env: options.env,

@@ -1,5 +1,6 @@
 import type {Host} from '@hanzo-dev/sdk'
 
+import type {ClientRequests} from './client-requests.js'
 import {covers, loginKey} from './oauth-login.js'
 import type {McpServerEntry} from './server-config.js'
 import {McpServers} from './servers.js'
@@ -13,6 +14,7 @@ export interface SessionServersOptions {
   settings: Record<string, unknown>
   library: Pick<Host, 'createBackoff' | 'normalizeMcpToolName' | 'writeFileAtomic' | 'resourceAccessToken'>
   warn: (message: string) => void
+  clientRequests?: ClientRequests
 }
 
 /** Reconnects after a crash wait up to 0.5 s, 1 s, 2 s, ... at most 30 s. */
@@ -30,6 +32,7 @@ export async function openSessionServers(
   const pins = await ToolPins.open(options.dataDir, (path, data, mode) => library.writeFileAtomic(path, data, mode))
   return new McpServers(servers, {
     bearer: (server) => storedToken(server, options),
+    clientRequests: options.clientRequests,
     cwd: options.cwd,
     dataDir: options.dataDir,
     env: options.env,

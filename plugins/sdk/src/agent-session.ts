@@ -1,3 +1,4 @@
+import type {ElicitationAnswer, ElicitationRequest} from './contract.js'
 import type {ContributedSlashCommand} from './slash-commands.js'
 import type {FileChange, ImagePart, TodoItem, ToolKind, ToolLocation} from './tool-description.js'
 import type {JsonSchema, ToolResult} from './tools.js'
@@ -210,6 +211,8 @@ export interface Prompter {
       inWorkspace?: boolean
     },
   ): Promise<PermissionDecision>
+  /** Puts an MCP server's question to the user (the chat's form, an app server's client); absent: no one can answer. */
+  elicit?(request: ElicitationRequest): Promise<ElicitationAnswer>
 }
 
 /**
@@ -270,9 +273,9 @@ export interface SessionUsage extends UsageTotals {
 
 /**
  * What asks the model: a run's turns; a subagent (a `task` call's child run); a compaction's
- * summary; a command's request on the side (a commit message).
+ * summary; a command's request on the side (a commit message); an MCP server's (sampling).
  */
-export type RequestKind = 'turn' | 'subagent' | 'compaction' | 'command'
+export type RequestKind = 'turn' | 'subagent' | 'compaction' | 'command' | 'sampling'
 
 /** One kind's share of a session's usage; no cost when a request of it has no price. */
 export interface KindUsage extends UsageTotals {
@@ -374,6 +377,8 @@ export interface ChildSessionOptions {
    * usage still counts in the session's. Default: recorded.
    */
   record?: boolean
+  /** `sampling`: its requests count in the session's usage as an MCP server's, not as the run's it happens in. */
+  kind?: 'sampling'
 }
 
 /** A model the session's endpoint serves, as it lists it (`GET /v1/models`). */

@@ -49,6 +49,52 @@ export interface HostContext {
   mcpServers?: false
   /** Aborted when the host stops waiting; stop work and release resources. */
   signal: AbortSignal
+  /**
+   * For `hanzo:contribute`: puts a server's question to the session's user (MCP elicitation) and
+   * resolves with the answer. Absent where no one can answer (a headless run): a plugin then
+   * declines, saying so on stderr.
+   */
+  elicit?: (request: ElicitationRequest) => Promise<ElicitationAnswer>
+  /**
+   * For `hanzo:contribute`: asks the session's model on a server's behalf (MCP sampling), once the
+   * rule `mcp_sampling(<server>)` or the user allows it; its tokens count in the session's usage.
+   * Rejects with an error saying why when refused. Absent in a session without a model.
+   */
+  sample?: (request: SamplingRequest) => Promise<SamplingAnswer>
+}
+
+/** A server's question to the user: a form typed by `requestedSchema`, or a URL to open. */
+export type ElicitationRequest = {server: string; message: string} & (
+  {mode: 'form'; requestedSchema: ElicitationSchema} | {mode: 'url'; url: string}
+)
+
+/** MCP's restricted JSON Schema for a form: one level of string, number, integer, boolean and enum fields. */
+export interface ElicitationSchema {
+  type: 'object'
+  properties: Readonly<Record<string, Readonly<Record<string, unknown>>>>
+  required?: readonly string[]
+}
+
+export type ElicitationValue = string | number | boolean | string[]
+
+/** `accept` with the form's values (none for a URL), `decline` (the user said no), `cancel` (dismissed: Esc). */
+export interface ElicitationAnswer {
+  action: 'accept' | 'decline' | 'cancel'
+  content?: Record<string, ElicitationValue>
+}
+
+/** A server's conversation for the model: text turns, the last one the user's. */
+export interface SamplingRequest {
+  server: string
+  messages: readonly {role: 'user' | 'assistant'; text: string}[]
+  systemPrompt?: string
+  maxTokens: number
+}
+
+export interface SamplingAnswer {
+  text: string
+  model: string
+  stopReason: 'endTurn' | 'maxTokens'
 }
 
 /**

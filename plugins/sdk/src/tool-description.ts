@@ -22,9 +22,14 @@ export const TOOL_KINDS: readonly ToolKind[] = ['read', 'edit', 'execute', 'fetc
 /**
  * What one call acts on, as permission rules match it (`fs_write(src/**)`, `exec(git status*)`)
  * and approvals remember it: a path (as the call gives it; the host resolves it in the
- * workspace), a command line (the host reads it as a shell does), or a URL.
+ * workspace), a command line (the host reads it as a shell does), a URL, or a name matched as
+ * it is (the MCP server of `mcp_sampling(<server>)`).
  */
-export type ToolSubject = {kind: 'path'; path: string} | {kind: 'command'; command: string} | {kind: 'url'; url: string}
+export type ToolSubject =
+  | {kind: 'path'; path: string}
+  | {kind: 'command'; command: string}
+  | {kind: 'url'; url: string}
+  | {kind: 'name'; name: string}
 
 /** A file (or directory) a call touches: as the call names it, relative to the workspace or absolute. */
 export interface ToolLocation {

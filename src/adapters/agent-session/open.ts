@@ -31,6 +31,7 @@ import {BackgroundProcesses, builtinTools, customSubagents, Subagents, subagentT
 import {openCheckpoints} from '../checkpoints/open.js'
 import {sessionBudget} from './budget.js'
 import {RunInterrupts} from './interrupts.js'
+import {clientRequests} from './mcp-requests.js'
 import {modelClient, type SessionModel} from './model-client.js'
 import {protectedRules} from './protected-rules.js'
 import {SessionRecording} from './recording.js'
@@ -108,7 +109,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
   }
   const subagents = new Subagents()
   // The task tool starts children of the session made below, once it is.
-  const opened: {session?: AgentSessionNode} = {}
+  const opened: {session?: AgentSessionNode; permissions?: PermissionGate} = {}
   // Project agent files count once the project is trusted (its digest covers them), as its hooks do.
   const projectTrusted = loaded.trust.inert.agents.length === 0
   const types = subagentTypes(await customSubagents({configDir, projectRoot, projectTrusted}, warn))
@@ -133,6 +134,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
           ...hostInput(loaded, cwd, env),
           tools: toolScope,
           ...(options.mcpServers === false ? {mcpServers: false} : {}),
+          ...(options.model === false ? {} : clientRequests({opened: () => opened, prompter: options.prompter})),
         },
         hookTimeoutMs(env),
       )
@@ -192,7 +194,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     )
   const interrupts = new RunInterrupts(options.signal)
   const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY)
-  const permissions = new PermissionGate({
+  const permissions = (opened.permissions = new PermissionGate({
     ...(options.approvals ? {approvals: options.approvals} : {}),
     audit: new AuditLog(auditLogPath(dataDir)),
     policy: new PermissionPolicy(permissionRules, {...policyOptions, mode: options.permissionMode}),
@@ -205,7 +207,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
         output: process.stderr,
         style: makeStyle(process.stderr, env),
       }),
-  })
+  }))
   const environment = recording.environment(await readSessionEnvironment(cwd, env))
   const instructionsRoot = environment.git?.root ?? projectRoot
   // Outermost: what the model reads is the result after the hooks and the sandbox.

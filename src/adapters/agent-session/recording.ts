@@ -36,6 +36,8 @@ export interface RunFacts {
   history: readonly Message[]
   /** Its conversation is not written to the transcript (a side question); its requests still are, and count. */
   unrecorded?: boolean
+  /** What its requests count as, whatever run it happens in (ChildSessionOptions.kind). */
+  kind?: 'sampling'
 }
 
 /** One run being recorded. */
@@ -132,7 +134,7 @@ export class SessionRecording {
   begin(run: RunFacts): RecordedRun {
     const write = this.busy || !this.path || run.unrecorded ? undefined : this.start(run)
     this.busy ||= write !== undefined
-    const kind = this.active > 0 ? 'subagent' : run.unrecorded ? 'command' : undefined
+    const kind = run.kind ?? (this.active > 0 ? 'subagent' : run.unrecorded ? 'command' : undefined)
     this.active++
     const recorder = new SessionRecorder({
       count: (line) => this.count(line, run),

@@ -60,6 +60,8 @@ export interface NodeSettings {
   label?: string
   /** `false`: runs are not written to the saved session (ChildSessionOptions.record). */
   record?: boolean
+  /** What its requests count as (ChildSessionOptions.kind). */
+  kind?: 'sampling'
 }
 
 /** The root's lifetime, which its children share: once closed, none of them runs. */

@@ -133,6 +133,7 @@ export class AgentSessionNode implements AgentSession {
         model: this.model,
         provider: model.provider,
         unrecorded: this.settings.record === false,
+        ...(this.settings.kind ? {kind: this.settings.kind} : {}),
       })
       const {recorder} = recorded
       const budget = await this.contextBudget()
@@ -271,6 +272,7 @@ export class AgentSessionNode implements AgentSession {
         maxTurns: options.maxTurns ?? maxTurns,
         model: options.model ?? model,
         record: options.record ?? record,
+        ...(options.kind ? {kind: options.kind} : {}),
         systemPrompt: options.systemPrompt ?? systemPrompt,
         tools,
       },

@@ -80,6 +80,10 @@ export function allowRuleFor(
       return {pattern: `${tool}(${target.url})`}
     }
 
+    case 'name': {
+      return {pattern: `${tool}(${target.name})`}
+    }
+
     case 'command': {
       if (!target.vouched) return {why: hazardWhy(subject)}
       // The words after quote removal: the form rule-pattern.ts matches, without the shell's quoting.

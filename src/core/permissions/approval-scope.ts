@@ -12,7 +12,7 @@ import {canonicalToolName} from './tool-subject.js'
  * - a path: that file (its canonical path in the workspace), by that tool: the obvious unit of
  *   an edit, and never a directory the user did not look at; a path out of the workspace, or
  *   one no rule can spell, only as given;
- * - a URL: exactly that URL; a tool without subjects: every call of it.
+ * - a URL: exactly that URL; a name (an MCP server): that name; a tool without subjects: every call of it.
  * Its rules are allow rules as settings write them (rule-pattern.ts), matched as the policy
  * matches them: each part of a command line by its own rule, none when the line holds
  * something no rule can read.
@@ -52,6 +52,16 @@ export function sessionApproval(toolName: string, facts: ToolCallFacts): Session
 
     case 'url': {
       return exact('URL', subject.url)
+    }
+
+    case 'name': {
+      return {
+        covers: subject.name,
+        key,
+        question: `${tool} for \`${subject.name}\``,
+        rules: [`${tool}(${subject.name})`],
+        tool,
+      }
     }
 
     default: {

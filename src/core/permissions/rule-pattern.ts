@@ -81,6 +81,10 @@ export function matchRule(pattern: RulePattern, mode: PermissionMode, target: Ru
       return globMatches(argument, target.line) ? 'certain' : undefined
     }
 
+    case 'name': {
+      return globMatches(argument, target.name) ? 'certain' : undefined
+    }
+
     case 'url': {
       if (argument.startsWith(DOMAIN_PREFIX))
         return globMatches(lower(argument.slice(DOMAIN_PREFIX.length)), urlHost(target.url)) ? 'certain' : undefined

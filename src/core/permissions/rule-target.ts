@@ -9,7 +9,7 @@ import {hasLiteral, literalShape} from './word-shape.js'
  * A tool call as the rules see it: the targets each rule is matched against on its own
  * (policy.ts decides from all of them). A call has one, by its subject (ToolDefinition.subject):
  * - `call`: none, matched by the tool's name alone;
- * - `path`: a path, `url`: a URL, matched by the rule's argument;
+ * - `path`: a path, `url`: a URL, `name`: a name, matched by the rule's argument;
  * a command line has:
  * - `command`: each part (command-analysis.ts), which must be allowed for the call to be;
  * - `line`: the whole line, for deny patterns that span parts (`exec(curl * | sh)`);
@@ -21,12 +21,13 @@ import {hasLiteral, literalShape} from './word-shape.js'
  * A call that writes the path it names (writesSubject) is a `write` of that path too. `write`
  * targets are seen under the names of the writing rules (WRITE_RULE_TOOLS): the protected files
  * and a deny rule such as `fs_write(secret/**)` hold for every way of writing a file.
- * Only `call`, `path`, `url` and `command` targets need an allow rule; the others can only be denied.
+ * Only `call`, `path`, `url`, `name` and `command` targets need an allow rule; the others can only be denied.
  */
 export type RuleTarget =
   | {kind: 'call'; tools: readonly string[]}
   | {kind: 'path'; tools: readonly string[]; given: string; canonical?: string | null}
   | {kind: 'url'; tools: readonly string[]; url: string}
+  | {kind: 'name'; tools: readonly string[]; name: string}
   | {kind: 'command'; tools: readonly string[]; part: CommandPart; vouched: boolean}
   | {kind: 'line'; tools: readonly string[]; line: string}
   | {kind: 'write'; tools: readonly string[]; write: FileWrite; writer: string}
@@ -65,6 +66,10 @@ export function ruleTargets(toolName: string, facts: ToolCallFacts): RuleTarget[
       return commandTargets(subject.command, tools)
     }
 
+    case 'name': {
+      return [{kind: 'name', name: subject.name, tools}]
+    }
+
     default: {
       return [{kind: 'call', tools}]
     }
@@ -72,7 +77,7 @@ export function ruleTargets(toolName: string, facts: ToolCallFacts): RuleTarget[
 }
 
 export function needsAllow(target: RuleTarget): boolean {
-  return target.kind === 'call' || target.kind === 'path' || target.kind === 'url' || target.kind === 'command'
+  return ['call', 'path', 'url', 'name', 'command'].includes(target.kind)
 }
 
 /**

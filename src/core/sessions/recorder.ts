@@ -16,7 +16,7 @@ export interface RecorderOptions {
   /** Where the run's requests go: with the model, what prices them. */
   provider: string
   /** What the run's requests are, when not a run's turns (a subagent's, a command's side request). */
-  kind?: 'subagent' | 'command'
+  kind?: 'subagent' | 'command' | 'sampling'
   now(): Date
 }
 

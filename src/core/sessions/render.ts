@@ -170,6 +170,7 @@ export function renderCost(session: SessionUsage): string[] {
 const KIND_NAMES: Record<RequestKind, string> = {
   command: 'commands',
   compaction: 'compaction',
+  sampling: 'MCP sampling',
   subagent: 'subagents',
   turn: 'turns',
 }

@@ -137,7 +137,7 @@ export function sessionUsage(requests: readonly UsageLine[], prices: Prices): Se
   }
 }
 
-const KINDS: readonly RequestKind[] = ['turn', 'subagent', 'compaction', 'command']
+const KINDS: readonly RequestKind[] = ['turn', 'subagent', 'compaction', 'command', 'sampling']
 
 /** The requests of one kind, summed as the session's are. */
 function kindUsage(kind: RequestKind, requests: readonly UsageLine[], prices: Prices): KindUsage {

@@ -22,11 +22,13 @@ export default defineContributeHook(async (options) => {
     return {apiVersion: PLUGIN_API_VERSION, notices}
   if (servers.length === 0) return {apiVersion: PLUGIN_API_VERSION, notices, slashCommands: mcpSlashCommands()}
   const {openSessionServers} = await import('../session-servers.js')
+  const {clientRequests} = await import('../client-requests.js')
   let answered = false
   // A server's own words are in these (its error, its name): on stderr through the printer; notices the host shows through it.
   const warn = (message: string) =>
     answered ? process.stderr.write(`Warning: ${printable(message)}\n`) : notices.push(message)
   const mcp = await openSessionServers(servers, {
+    clientRequests: clientRequests(host, warn),
     cwd: host.projectRoot,
     dataDir: host.dataDir,
     env: host.env,
