@@ -30,7 +30,7 @@ describe('third-party MCP clients and the conformance suite', () => {
   })
   afterAll(() => box.cleanup())
 
-  it.each(['initialize', 'tools_call', 'sse-retry'])(
+  it.each(['initialize', 'tools_call', 'sse-retry', 'elicitation-sep1034-client-defaults'])(
     'our client passes the conformance scenario %s',
     async (scenario) => {
       const result = await execa(
