@@ -1,5 +1,6 @@
 import type {ChalkInstance} from 'chalk'
 
+import type {ElicitationForms} from './elicitation-form.js'
 import type {KeyChoice} from './key-choice.js'
 import {type Keypress, keyNotations} from './keys.js'
 import {MentionCompleter} from './mention-completer.js'
@@ -12,6 +13,8 @@ import {type MenuCommand, SlashMenu} from './slash-menu.js'
 export interface ChatKeysHost {
   widget: PromptWidget
   questions: PermissionQuestions
+  /** An MCP server's form: while a field is typed, every key is the form's. */
+  forms: ElicitationForms
   choice: KeyChoice
   /** Whether a turn (or a command) runs: Esc and Ctrl-C interrupt it. */
   running(): boolean
@@ -80,11 +83,12 @@ export class ChatKeys {
 
   private async onKey(notation: string): Promise<void> {
     const {host} = this
-    const {choice, questions, widget} = host
+    const {choice, forms, questions, widget} = host
     // A question that appears while a prompt is being typed must not take its letters (the `a` of
     // "also" would allow for the session): they go on into the prompt until it is sent (queued) or cleared.
     const answers = widget.text === '' || notation === '<C-c>' || (notation === '<Esc>' && widget.inputMode !== 'vim')
     if (questions.active && answers) return questions.answer(notation)
+    if (forms.active && (answers || forms.widget)) return forms.answer(notation)
     if (choice.active && answers) {
       if (choice.answer(notation)) host.draw()
       return

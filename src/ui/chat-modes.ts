@@ -42,6 +42,7 @@ export const PLAN_APPROVED = 'The plan is approved. Carry it out now, step by st
  */
 export function modePrompter(mode: () => ChatMode, ask: Prompter): Prompter {
   return {
+    ...(ask.elicit ? {elicit: ask.elicit} : {}),
     requestPermission(tool, input, context): Promise<PermissionDecision> {
       if (mode() === 'accept-edits' && context?.kind === 'edit' && context.inWorkspace)
         return Promise.resolve({scope: 'once', type: 'allow'})

@@ -11,6 +11,7 @@ import {drawScreen, type ScreenState, statusLine} from './chat-screen.js'
 import {BusyLine} from './busy-line.js'
 import {type ChatMode, modeLabel, modePrompter, nextMode} from './chat-modes.js'
 import {ChatKeys} from './chat-keys.js'
+import {ElicitationForms} from './elicitation-form.js'
 import {KeyChoice, type KeyOption} from './key-choice.js'
 import {type ChatTerminal, TerminalHold} from './terminal-hold.js'
 import {TurnView} from './turn-view.js'
@@ -59,6 +60,7 @@ export interface ChatOptions {
  */
 export class ChatSession {
   readonly prompter: Prompter = modePrompter(() => this.mode, {
+    elicit: (request) => this.forms.ask(request),
     requestPermission: (tool, input, context) => this.questions.ask(tool, input, context),
   })
   /** Shift+Tab's mode: over the session's permission mode, it only answers questions or narrows the tools. */
@@ -77,6 +79,7 @@ export class ChatSession {
   private running?: AbortController
   private readonly prompts: PromptPipeline
   private readonly questions: PermissionQuestions
+  private readonly forms: ElicitationForms
   private readonly busy = new BusyLine(() => this.draw())
   private readonly meter = new UsageMeter()
   private closed = false
@@ -123,9 +126,25 @@ export class ChatSession {
       style: options.style,
       width: () => this.region.width,
     })
+    this.forms = new ElicitationForms({
+      answered: () => {
+        this.busy.start('Running')
+        this.draw()
+      },
+      draw: () => this.draw(),
+      history: options.history,
+      opening: () => {
+        this.busy.stop()
+        this.view.end()
+      },
+      openBrowser: async (url) => (await import('../adapters/auth/open-browser.js')).openBrowser(url),
+      print: (text) => this.print(text),
+      style: options.style,
+    })
     this.keys = new ChatKeys(
       {
         choice: this.choice,
+        forms: this.forms,
         commands: () => options.commands.list().map(({definition}) => definition),
         cycleMode: () => {
           this.mode = nextMode(this.mode)
@@ -392,11 +411,11 @@ export class ChatSession {
         subagents: this.view.liveSubagents,
         menu: this.keys.menuLines(style, this.region.width),
         mode: modeLabel(this.mode),
-        question: [...this.questions.lines, ...this.choice.lines(style)],
+        question: [...this.questions.lines, ...this.forms.lines, ...this.choice.lines(style)],
         queued: this.prompts.queued,
       },
       style,
-      this.questions.reasonWidget,
+      this.questions.reasonWidget ?? this.forms.widget,
     )
   }
 }

@@ -1,0 +1,69 @@
+import {writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {httpEverything} from '../../plugins/mcp/test/mcp-fixtures.js'
+import {CLI} from '../helpers/cli.js'
+import {useChatTerminals} from '../helpers/terminal.js'
+
+const ELICIT = 'mcp__everything__trigger-elicitation-request'
+
+/** An MCP server's form in the chat (tmux pane): asked field by field, checked, sent to the server. */
+describe('elicitation in the chat', () => {
+  const chat = useChatTerminals('hanzo-elicit-')
+  let server: Awaited<ReturnType<typeof httpEverything>>
+
+  beforeAll(async () => {
+    server = await httpEverything('streamableHttp')
+  })
+  afterAll(() => server.close())
+
+  it("shows the server's form, checks each answer against its schema, takes defaults, and sends it", async () => {
+    writeFileSync(
+      join(chat.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'),
+      JSON.stringify({mcp_servers: {everything: {url: server.url}}, permissions: {[ELICIT]: 'allow'}}),
+    )
+    const model = chat.script('elicit', [
+      {expect: {tools_include: [ELICIT]}, tool_calls: [{name: ELICIT}]},
+      {expect: {tool_result_contains: '"integer": 7'}, text: 'Thanks for the answers.'},
+      {expect: {tools_include: [ELICIT]}, tool_calls: [{name: ELICIT}]},
+      {expect: {tool_result_contains: 'User declined'}, text: 'Declined, fine.'},
+    ])
+    await chat.terminals.open('chat', `node ${CLI} chat --fake-model ${model}`, {cwd: chat.project, height: 50})
+    await chat.terminals.waitFor('chat', '/help for commands')
+
+    await chat.terminals.keys('chat', 'ask me', 'Enter')
+    let screen = await chat.terminals.waitFor('chat', 'Enter fill in the form (13 field(s))')
+    expect(screen).toContain('MCP server everything asks: Please provide inputs for the following fields:')
+    await chat.terminals.keys('chat', 'Enter')
+    await chat.terminals.waitFor('chat', 'String* (string)')
+    // Required: empty is refused, and the field stays.
+    await chat.terminals.keys('chat', 'Enter')
+    await chat.terminals.waitFor('chat', 'String is required')
+    await chat.terminals.keys('chat', 'Ada', 'Enter')
+    await chat.terminals.waitFor('chat', 'Boolean (y/n)')
+    await chat.terminals.keys('chat', 'y', 'Enter', 'Enter', 'ada@example.com', 'Enter', 'Enter', 'Enter')
+    await chat.terminals.waitFor('chat', 'Integer (integer 1-100; empty: 42)')
+    await chat.terminals.keys('chat', '500', 'Enter')
+    await chat.terminals.waitFor('chat', 'at most 100')
+    await chat.terminals.keys('chat', 'BSpace', 'BSpace', 'BSpace', '7', 'Enter', 'Enter')
+    screen = await chat.terminals.waitFor('chat', '6) Phoebe')
+    await chat.terminals.keys('chat', '3', 'Enter', '1,2', 'Enter')
+    screen = await chat.terminals.waitFor('chat', '3) Wonder Woman')
+    await chat.terminals.keys('chat', '3', 'Enter', 'Enter', '2', 'Enter')
+    screen = await chat.terminals.waitFor('chat', 'Thanks for the answers.')
+    const text = screen.join('\n')
+    for (const line of ['  String: Ada', '  Boolean: true', '  String with default: It was a dark and stormy night.'])
+      expect(screen).toContain(line)
+    expect(text).toContain('  Integer: 7')
+    expect(text).toContain('  Titled Single Select Enum: hero-3')
+    expect(text).toContain('  sent')
+
+    // d declines: the server hears it.
+    await chat.terminals.keys('chat', 'again', 'Enter')
+    await chat.terminals.waitFor('chat', 'Enter fill in the form (13 field(s))')
+    await chat.terminals.keys('chat', 'd')
+    screen = await chat.terminals.waitFor('chat', 'Declined, fine.')
+    expect(screen).toContain('  declined')
+  })
+})
