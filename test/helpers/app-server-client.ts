@@ -24,7 +24,7 @@ export type Message = {
 type RpcErrorObject = {code: number; message: string; data?: unknown}
 
 /** What the server sends by itself: its notifications, and its requests to the client. */
-export type ServerMethod = ServerNotification | 'permission/request'
+export type ServerMethod = ServerNotification | 'permission/request' | 'elicitation/request'
 export type ServerParams<N extends ServerMethod> = N extends ServerNotification
   ? NotificationParams<N>
   : PermissionRequest

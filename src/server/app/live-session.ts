@@ -1,6 +1,7 @@
 import {randomUUID} from 'node:crypto'
 import type {AgentSession, PermissionDecision, Prompter, SessionPermissionMode} from '@hanzo-dev/sdk'
 
+import {forwardElicitation} from './elicitation-request.js'
 import {parsePermissionAnswer, protocolUsage, type SessionInfo} from './protocol.js'
 import type {RpcConnection} from './rpc-connection.js'
 import {type Notify, TurnItems} from './turn-items.js'
@@ -57,6 +58,8 @@ export class LiveSession {
    * is not a decision, an interrupted turn or a closed connection: deny, saying which.
    */
   readonly prompter: Prompter = {
+    // An MCP server's question, as long as a permission question may wait.
+    elicit: (request) => forwardElicitation(this.turn, this.session.id, request, this.permissionTimeoutMs),
     requestPermission: async (toolName, input, context) => {
       const {turn} = this
       if (!turn) return {reason: 'no client turn is running to ask', type: 'deny'}

@@ -1,6 +1,8 @@
 import type {UsageTotals} from '@hanzo-dev/sdk'
 import * as z from 'zod'
 
+import {ElicitationRequestParams, ElicitationRequestResult} from './elicitation-request.js'
+
 /**
  * The app server's protocol, defined once: these zod schemas validate what clients send, their
  * `z.infer` types are what the server's code uses, and `protocolJsonSchema()` turns them into the
@@ -392,6 +394,7 @@ export const SERVER_NOTIFICATIONS = {
 
 export const SERVER_REQUESTS = {
   'permission/request': {params: PermissionRequestParams, result: PermissionRequestResult},
+  'elicitation/request': {params: ElicitationRequestParams, result: ElicitationRequestResult},
 } as const
 
 export type ClientMethod = keyof typeof CLIENT_METHODS
