@@ -7,9 +7,10 @@ import {CLI} from '../helpers/cli.js'
 import {useChatTerminals} from '../helpers/terminal.js'
 
 const ELICIT = 'mcp__everything__trigger-elicitation-request'
+const SAMPLE = 'mcp__everything__trigger-sampling-request'
 
-/** An MCP server's form in the chat (tmux pane): asked field by field, checked, sent to the server. */
-describe('elicitation in the chat', () => {
+/** An MCP server's requests in the chat (tmux panes): its form, asked field by field; its sampling, approved. */
+describe('elicitation and sampling in the chat', () => {
   const chat = useChatTerminals('hanzo-elicit-')
   let server: Awaited<ReturnType<typeof httpEverything>>
 
@@ -65,5 +66,28 @@ describe('elicitation in the chat', () => {
     await chat.terminals.keys('chat', 'd')
     screen = await chat.terminals.waitFor('chat', 'Declined, fine.')
     expect(screen).toContain('  declined')
+  })
+
+  it('a sampling request is asked about as mcp_sampling for that server, and the model answers it', async () => {
+    writeFileSync(
+      join(chat.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'),
+      JSON.stringify({mcp_servers: {everything: {url: server.url}}, permissions: {[SAMPLE]: 'allow'}}),
+    )
+    const model = chat.script('sample', [
+      {expect: {tools_include: [SAMPLE]}, tool_calls: [{arguments: {prompt: 'a haiku'}, name: SAMPLE}]},
+      {expect: {last_user_contains: 'a haiku'}, text: 'Autumn moonlight'},
+      {expect: {tool_result_contains: 'Autumn moonlight'}, text: 'The server has its haiku.'},
+    ])
+    await chat.terminals.open('sample', `node ${CLI} chat --fake-model ${model}`, {cwd: chat.project, height: 50})
+    await chat.terminals.waitFor('sample', '/help for commands')
+    await chat.terminals.keys('sample', 'sample it', 'Enter')
+    const screen = await chat.terminals.waitFor('sample', 'Allow mcp_sampling')
+    const text = screen.join('\n')
+    expect(text).toContain(
+      'Allow mcp_sampling: MCP server everything asks the model: Resource trigger-sampling-request',
+    )
+    expect(text).toContain('a allow mcp_sampling for `everything` for this session')
+    await chat.terminals.keys('sample', 'y')
+    await chat.terminals.waitFor('sample', 'The server has its haiku.')
   })
 })
