@@ -8,6 +8,7 @@ import {useChatTerminals} from '../helpers/terminal.js'
 
 const ELICIT = 'mcp__everything__trigger-elicitation-request'
 const SAMPLE = 'mcp__everything__trigger-sampling-request'
+const URL_ELICIT = 'mcp__everything__trigger-url-elicitation'
 
 /** An MCP server's requests in the chat (tmux panes): its form, asked field by field; its sampling, approved. */
 describe('elicitation and sampling in the chat', () => {
@@ -89,5 +90,26 @@ describe('elicitation and sampling in the chat', () => {
     expect(text).toContain('a allow mcp_sampling for `everything` for this session')
     await chat.terminals.keys('sample', 'y')
     await chat.terminals.waitFor('sample', 'The server has its haiku.')
+  })
+
+  it('a URL request shows the page it would open, and opens nothing when declined', async () => {
+    writeFileSync(
+      join(chat.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'),
+      JSON.stringify({mcp_servers: {everything: {url: server.url}}, permissions: {[URL_ELICIT]: 'allow'}}),
+    )
+    const model = chat.script('url', [
+      {
+        expect: {tools_include: [URL_ELICIT]},
+        tool_calls: [{arguments: {url: 'https://example.com/login'}, name: URL_ELICIT}],
+      },
+      {expect: {tool_result_contains: '"action": "decline"'}, text: 'You declined the login.'},
+    ])
+    await chat.terminals.open('url', `node ${CLI} chat --fake-model ${model}`, {cwd: chat.project, height: 50})
+    await chat.terminals.waitFor('url', '/help for commands')
+    await chat.terminals.keys('url', 'log me in', 'Enter')
+    const screen = await chat.terminals.waitFor('url', 'o open https://example.com/login in your browser')
+    expect(screen).toContain('MCP server everything asks: Please open the link to complete this action.')
+    await chat.terminals.keys('url', 'd')
+    await chat.terminals.waitFor('url', 'You declined the login.')
   })
 })
