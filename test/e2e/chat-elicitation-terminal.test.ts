@@ -3,6 +3,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {httpEverything} from '../../plugins/mcp/test/mcp-fixtures.js'
+import type {Script} from '../../src/testing/fake-model/script.js'
 import {CLI} from '../helpers/cli.js'
 import {useChatTerminals} from '../helpers/terminal.js'
 
@@ -20,19 +21,24 @@ describe('elicitation and sampling in the chat', () => {
   })
   afterAll(() => server.close())
 
-  it("shows the server's form, checks each answer against its schema, takes defaults, and sends it", async () => {
+  /** A chat on the scripted model, with the server configured and `tool` allowed; open once it shows its prompt. */
+  const open = async (name: string, tool: string, turns: Script['turns']) => {
     writeFileSync(
       join(chat.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'),
-      JSON.stringify({mcp_servers: {everything: {url: server.url}}, permissions: {[ELICIT]: 'allow'}}),
+      JSON.stringify({mcp_servers: {everything: {url: server.url}}, permissions: {[tool]: 'allow'}}),
     )
-    const model = chat.script('elicit', [
+    const model = chat.script(name, turns)
+    await chat.terminals.open(name, `node ${CLI} chat --fake-model ${model}`, {cwd: chat.project, height: 50})
+    await chat.terminals.waitFor(name, '/help for commands')
+  }
+
+  it("shows the server's form, checks each answer against its schema, takes defaults, and sends it", async () => {
+    await open('chat', ELICIT, [
       {expect: {tools_include: [ELICIT]}, tool_calls: [{name: ELICIT}]},
       {expect: {tool_result_contains: '"integer": 7'}, text: 'Thanks for the answers.'},
       {expect: {tools_include: [ELICIT]}, tool_calls: [{name: ELICIT}]},
       {expect: {tool_result_contains: 'User declined'}, text: 'Declined, fine.'},
     ])
-    await chat.terminals.open('chat', `node ${CLI} chat --fake-model ${model}`, {cwd: chat.project, height: 50})
-    await chat.terminals.waitFor('chat', '/help for commands')
 
     await chat.terminals.keys('chat', 'ask me', 'Enter')
     let screen = await chat.terminals.waitFor('chat', 'Enter fill in the form (13 field(s))')
@@ -70,17 +76,11 @@ describe('elicitation and sampling in the chat', () => {
   })
 
   it('a sampling request is asked about as mcp_sampling for that server, and the model answers it', async () => {
-    writeFileSync(
-      join(chat.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'),
-      JSON.stringify({mcp_servers: {everything: {url: server.url}}, permissions: {[SAMPLE]: 'allow'}}),
-    )
-    const model = chat.script('sample', [
+    await open('sample', SAMPLE, [
       {expect: {tools_include: [SAMPLE]}, tool_calls: [{arguments: {prompt: 'a haiku'}, name: SAMPLE}]},
       {expect: {last_user_contains: 'a haiku'}, text: 'Autumn moonlight'},
       {expect: {tool_result_contains: 'Autumn moonlight'}, text: 'The server has its haiku.'},
     ])
-    await chat.terminals.open('sample', `node ${CLI} chat --fake-model ${model}`, {cwd: chat.project, height: 50})
-    await chat.terminals.waitFor('sample', '/help for commands')
     await chat.terminals.keys('sample', 'sample it', 'Enter')
     const screen = await chat.terminals.waitFor('sample', 'Allow mcp_sampling')
     const text = screen.join('\n')
@@ -93,19 +93,13 @@ describe('elicitation and sampling in the chat', () => {
   })
 
   it('a URL request shows the page it would open, and opens nothing when declined', async () => {
-    writeFileSync(
-      join(chat.box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'),
-      JSON.stringify({mcp_servers: {everything: {url: server.url}}, permissions: {[URL_ELICIT]: 'allow'}}),
-    )
-    const model = chat.script('url', [
+    await open('url', URL_ELICIT, [
       {
         expect: {tools_include: [URL_ELICIT]},
         tool_calls: [{arguments: {url: 'https://example.com/login'}, name: URL_ELICIT}],
       },
       {expect: {tool_result_contains: '"action": "decline"'}, text: 'You declined the login.'},
     ])
-    await chat.terminals.open('url', `node ${CLI} chat --fake-model ${model}`, {cwd: chat.project, height: 50})
-    await chat.terminals.waitFor('url', '/help for commands')
     await chat.terminals.keys('url', 'log me in', 'Enter')
     const screen = await chat.terminals.waitFor('url', 'o open https://example.com/login in your browser')
     expect(screen).toContain('MCP server everything asks: Please open the link to complete this action.')
