@@ -106,6 +106,13 @@ export class McpServers {
     })
   }
 
+  /** Pins the tools server `name` lists now, as running each would: the ones it changed run unasked again. */
+  async approve(name: string): Promise<string[]> {
+    const listed = await this.connection(name)!.tools()
+    for (const tool of listed) await this.options.pins.pin(name, tool)
+    return listed.map((tool) => tool.name)
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.connections.map((c) => c.close()))
   }

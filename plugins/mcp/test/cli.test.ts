@@ -70,7 +70,8 @@ describe('hanzo-dev mcp, end to end', () => {
 
   it('mcp list starts the servers and shows which connected, with their tool count, and why one failed', async () => {
     const {exitCode, stdout} = await cli(['mcp', 'list', '--json'])
-    expect(exitCode).toBe(0)
+    // A server failed: the list is printed all the same, and the exit code says so.
+    expect(exitCode).toBe(1)
     const {servers} = JSON.parse(stdout)
     expect(servers.find((s: {name: string}) => s.name === 'everything')).toMatchObject({
       status: 'connected',
@@ -86,6 +87,7 @@ describe('hanzo-dev mcp, end to end', () => {
     })
     expect(stdout).not.toContain('SECRET')
     const text = await cli(['mcp', 'list'])
+    expect(text.exitCode).toBe(1)
     expect(text.stdout).toMatch(/^everything +enabled +stdio .*connected, \d+ tools$/m)
     expect(text.stdout).toMatch(/^ +failed: MCP server "web" failed starting/m)
   })
@@ -145,8 +147,23 @@ describe('hanzo-dev mcp, end to end', () => {
       {tool_calls: [{arguments: {message: 'x'}, name: 'mcp__everything__echo'}]},
       {text: 'ok'},
     ])
-    const {stderr} = await cli(['run', 'echo it', '--fake-model', model, '--permission-mode', 'allow-all', '--verbose'])
+    const run = () => cli(['run', 'echo it', '--fake-model', model, '--permission-mode', 'allow-all', '--verbose'])
+    const {stderr} = await run()
     expect(stderr).toContain('changed the description or input schema of echo since you last let it run')
+    // The denial names what to run, never an empty command.
+    expect(stderr).toContain('approve it with hanzo-dev mcp tools everything --approve')
+    expect(stderr).not.toMatch(/with: *$/m)
+    const approved = await cli(['mcp', 'tools', 'everything', '--approve'])
+    expect([approved.exitCode, approved.stdout]).toEqual([
+      0,
+      expect.stringMatching(/^Approved \d+ tools of everything\.$/m),
+    ])
+    expect(JSON.parse(readFileSync(pins, 'utf8')).everything.echo).toBe(pinned.everything.echo)
+    const again = await run()
+    expect(again.stderr).not.toContain('changed the description')
+    expect(again.exitCode).toBe(0)
+    const unnamed = await cli(['mcp', 'tools', '--approve'])
+    expect([unnamed.exitCode, unnamed.stderr]).toEqual([2, expect.stringContaining('--approve needs the SERVER')])
   })
 
   it('mcp import reads a .mcp.json, skipping names already configured and entries it cannot read', async () => {
@@ -212,7 +229,7 @@ describe('hanzo-dev mcp list: a server that never stops paging (issue 36)', () =
     mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
     writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify(settings))
     const {exitCode, stdout} = await runCli(['mcp', 'list', '--json'], {cwd: box.home, env: box.env})
-    expect(exitCode).toBe(0)
+    expect(exitCode).toBe(1)
     const {servers} = JSON.parse(stdout)
     expect(servers.find((s: {name: string}) => s.name === 'endless')).toMatchObject({
       error: 'MCP server "endless" lists more than 100 pages of tools (it may never stop)',

@@ -38,7 +38,7 @@ export default class McpList extends Command {
 
   static description = `List the configured MCP servers and whether each one works.
 
-Starts the enabled servers (in parallel, as a session does) to show whether each connects and how many tools it offers, or why it failed; --offline only reads the settings. Shows each server's transport: the program of a stdio server, the scheme and host of an http server's URL (its path and query may hold a token). Arguments, environment and headers are never shown, since they are where tokens go. A server with "disabled": true (in any tier) is listed as disabled.`
+Starts the enabled servers (in parallel, as a session does) to show whether each connects and how many tools it offers, or why it failed; --offline only reads the settings. Shows each server's transport: the program of a stdio server, the scheme and host of an http server's URL (its path and query may hold a token). Arguments, environment and headers are never shown, since they are where tokens go. A server with "disabled": true (in any tier) is listed as disabled. Exit 1 when a server failed to start (the list is still printed).`
 
   static examples = [
     '<%= config.bin %> mcp list',
@@ -78,6 +78,8 @@ Starts the enabled servers (in parallel, as a session does) to show whether each
     }))
     const servers = [...parsed.servers.map((entry) => withStatus(listed(entry), statuses)), ...untrusted]
     if (!flags.json) this.log(render(servers, untrusted.length > 0 ? host.untrusted?.status : undefined))
+    // A script (or CI) checking its servers with `mcp list` must not read a failed one as fine.
+    if (servers.some((s) => s.status === 'failed')) process.exitCode = 1
     return {servers}
   }
 }
