@@ -92,6 +92,39 @@ describe('hanzo-dev mcp, end to end', () => {
     expect(text.stdout).toMatch(/^ +failed: MCP server "web" failed starting/m)
   })
 
+  it('mcp get shows one server: its settings (secrets redacted), and whether it connects', async () => {
+    const everything = await cli(['mcp', 'get', 'everything', '--json'])
+    expect(everything.exitCode).toBe(0)
+    expect(JSON.parse(everything.stdout)).toEqual({
+      // A path is shown; a plain word may be a secret after a flag (-p pw), so it is not.
+      args: [EVERYTHING, '[redacted]'],
+      command: process.execPath,
+      enabled: true,
+      name: 'everything',
+      startup_timeout_ms: 30_000,
+      status: 'connected',
+      tier: 'user',
+      tool_timeout_ms: 120_000,
+      tools: expect.any(Number),
+      transport: 'stdio',
+      trust_read_only_hint: false,
+    })
+    const web = await cli(['mcp', 'get', 'web'])
+    expect(web.exitCode).toBe(1)
+    expect(web.stdout).toMatch(/^url +http:\/\/127\.0\.0\.1:\d+\/mcp$/m)
+    expect(web.stdout).toMatch(/^headers +Authorization=\[redacted\]$/m)
+    expect(web.stdout).toMatch(/^oauth +no client set/m)
+    expect(web.stdout).toMatch(/^status +failed: MCP server "web" failed starting: cannot reach/m)
+    expect(web.stdout + web.stderr).not.toContain('SECRET')
+    const offline = await cli(['mcp', 'get', 'web', '--no-connect', '--json'])
+    expect(offline.exitCode).toBe(0)
+    expect(JSON.parse(offline.stdout)).not.toHaveProperty('status')
+    const unknown = await cli(['mcp', 'get', 'every'])
+    expect([unknown.exitCode, unknown.stderr]).toEqual([1, expect.stringContaining('No MCP server named every')])
+    expect(unknown.stderr).toContain('did you mean everything?')
+    expect(unknown.stderr).not.toMatch(/\bat .*\.js:\d+/)
+  })
+
   it('mcp tools and mcp call use the names the model sees', async () => {
     const tools = await cli(['mcp', 'tools', 'everything', '--json'])
     expect(JSON.parse(tools.stdout).tools.map((t: {name: string}) => t.name)).toContain('mcp__everything__echo')
@@ -186,6 +219,32 @@ describe('hanzo-dev mcp, end to end', () => {
     expect([json.exitCode, JSON.parse(json.stdout)]).toEqual([1, expect.objectContaining({added: []})])
     const missing = await cli(['mcp', 'import', 'nope.json'])
     expect([missing.exitCode, missing.stderr]).toEqual([1, expect.stringContaining('nope.json does not exist')])
+  })
+
+  it('mcp import expands ${VAR} and ${VAR:-default}, warning by name (never by value) about one unset', async () => {
+    writeFileSync(
+      join(project, 'vars.json'),
+      JSON.stringify({
+        mcpServers: {
+          vars: {
+            args: ['${HANZO_TEST_DIR}/data', '${HANZO_UNSET_ONE}'],
+            command: '${HANZO_TEST_BIN:-node}',
+            env: {TOKEN: '${HANZO_TEST_TOKEN}'},
+          },
+        },
+      }),
+    )
+    const env = {...box.env, HANZO_TEST_DIR: '/srv', HANZO_TEST_TOKEN: 'tok-VALUE'}
+    const {exitCode, stderr} = await runCli(['mcp', 'import', 'vars.json'], {cwd: project, env})
+    expect(exitCode).toBe(0)
+    // oclif wraps a warning at the terminal's width.
+    expect(stderr.replaceAll(/\s*\n\s*›\s*/g, ' ')).toContain(
+      'vars.json uses ${HANZO_UNSET_ONE}, which is not set and has no default: left empty',
+    )
+    expect(stderr).not.toContain('tok-VALUE')
+    const settings = JSON.parse(readFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), 'utf8'))
+    expect(settings.mcp_servers.vars).toEqual({args: ['/srv/data', ''], command: 'node', env: {TOKEN: 'tok-VALUE'}})
+    expect((await cli(['mcp', 'remove', 'vars'])).exitCode).toBe(0)
   })
 
   it('mcp remove takes a server out of every file that sets it', async () => {
