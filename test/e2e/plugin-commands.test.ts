@@ -208,7 +208,7 @@ describe('hanzo-dev sandbox status', () => {
 })
 
 describe('hanzo-dev mcp list', () => {
-  const WEB_SHOWN = 'https://[redacted]@mcp.example.com/[redacted]/[redacted]?[redacted]#[redacted]'
+  const WEB_SHOWN = 'https://[redacted]@mcp.example.com/v1/mcp?access_token=[redacted]#[redacted]'
 
   it('lists servers with transport, state and tier, and never a secret', async () => {
     const stdio = markerProgram('fs-server')
@@ -232,7 +232,9 @@ describe('hanzo-dev mcp list', () => {
 
     const text = await run(['mcp', 'list', '--offline'])
     expect(text.exitCode).toBe(0)
-    expect(text.stdout).toMatch(new RegExp(`^fs +enabled +stdio ${stdio.path} +\\(user\\)$`, 'm'))
+    expect(text.stdout).toMatch(
+      new RegExp(`^fs +enabled +stdio ${stdio.path} --token \\[redacted\\] --api-key=\\[redacted\\] +\\(user\\)$`, 'm'),
+    )
     expect(text.stdout).toContain(`web     disabled  http  ${WEB_SHOWN}`)
     expect(text.stdout).toMatch(/^pasted +enabled +stdio \S+ … +\(project\)$/m)
 
@@ -240,7 +242,14 @@ describe('hanzo-dev mcp list', () => {
     expect(json.exitCode).toBe(0)
     expect(JSON.parse(json.stdout)).toEqual({
       servers: [
-        {enabled: true, name: 'fs', program: stdio.path, tier: 'user', transport: 'stdio'},
+        {
+          args: ['--token', '[redacted]', '--api-key=[redacted]'],
+          enabled: true,
+          name: 'fs',
+          program: stdio.path,
+          tier: 'user',
+          transport: 'stdio',
+        },
         {enabled: false, name: 'web', tier: 'user', transport: 'http', url: WEB_SHOWN},
         {enabled: true, name: 'pasted', program: `${stdio.path} …`, tier: 'project', transport: 'stdio'},
       ],

@@ -91,7 +91,7 @@ describe('settings shown by any command', () => {
         'mcp_servers.header.args=["--header","[redacted]","-p","[redacted]"]',
         'mcp_servers.pasted.command=srv [redacted]',
         'mcp_servers.plain.env.SLACK_WEBHOOK=[redacted]',
-        'mcp_servers.web.url=https://mcp.example.com/[redacted]/[redacted]?[redacted]',
+        'mcp_servers.web.url=https://mcp.example.com/sse/[redacted]?x=[redacted]',
       ]),
     )
     // The merge's tier tags are not settings: no file sets them.
@@ -104,8 +104,7 @@ describe('settings shown by any command', () => {
     const mcp = JSON.parse((await run(['mcp', 'list', '--offline', '--json'])).stdout) as {
       servers: Array<{name: string; url?: string}>
     }
-    expect(mcp.servers.find((s) => s.name === 'web')?.url).toBe(
-      'https://mcp.example.com/[redacted]/[redacted]?[redacted]',
-    )
+    // The path is shown (issue 42): only its key-like segment goes.
+    expect(mcp.servers.find((s) => s.name === 'web')?.url).toBe('https://mcp.example.com/sse/[redacted]?x=[redacted]')
   })
 })

@@ -59,7 +59,7 @@ export class McpConnection {
   private connecting?: Promise<Client>
   private toolCache?: Promise<Tool[]>
   private crashed = false
-  private stdio?: {pid?: number}
+  private stdio?: {pid?: number; exited?: string}
 
   constructor(private readonly options: McpConnectionOptions) {}
 
@@ -281,6 +281,7 @@ export class McpConnection {
   }
 
   private hint(): string {
+    if (this.stdio?.exited) return `its process exited (${this.stdio.exited}); its log is ${this.logFile}`
     return this.options.server.transport.type === 'stdio'
       ? `its log is ${this.logFile}; raise mcp_servers.${this.name}.startup_timeout_ms if it is only slow`
       : `check that ${this.options.server.transport.url.origin} is up; raise mcp_servers.${this.name}.startup_timeout_ms if it is only slow`

@@ -2,7 +2,7 @@ import {
   type DoctorCheck,
   findExecutable,
   type HostContext,
-  redactUrl,
+  redactServerUrl,
   untrustedNote,
   type UntrustedSettings,
 } from '@hanzo-dev/sdk'
@@ -82,6 +82,6 @@ async function serverCheck(entry: ParsedServer, host: McpHost): Promise<DoctorCh
 // Arguments and headers are left out: they are where tokens go.
 function describeTransport(server: McpServerEntry): string {
   return server.transport.type === 'http'
-    ? `http ${redactUrl(server.transport.url)}`
+    ? `http ${redactServerUrl(server.transport.url)}`
     : `stdio ${programOf(server.transport.command)}`
 }

@@ -7,4 +7,4 @@ export {
   type ParsedServers,
   parseMcpServers,
 } from './server-config.js'
-export {redactUrl as displayUrl} from '@hanzo-dev/sdk/settings'
+export {redactServerUrl as displayUrl} from '@hanzo-dev/sdk/settings'

@@ -25,6 +25,8 @@ export function mcpToolDefinitions(
   tools: readonly Tool[],
   naming: ToolNaming,
   pins: ToolPins,
+  /** What a call's result waits for: the tool list its server re-lists after saying it changed. */
+  settled: () => Promise<void> = () => Promise.resolve(),
 ): {tools: ToolDefinition[]; warnings: string[]} {
   const seen = new Map<string, string>()
   const warnings: string[] = []
@@ -47,7 +49,7 @@ export function mcpToolDefinitions(
     }
 
     seen.set(name, tool.name)
-    definitions.push(definition(connection, server, tool, name, pins))
+    definitions.push(definition(connection, server, tool, name, pins, settled))
   }
 
   return {tools: definitions, warnings}
@@ -59,6 +61,7 @@ function definition(
   tool: Tool,
   name: string,
   pins: ToolPins,
+  settled: () => Promise<void>,
 ): ToolDefinition {
   const described = visibleText(
     [tool.title, tool.description].filter(Boolean).join(': ') || `The ${tool.name} tool of MCP server ${server.name}.`,
@@ -72,6 +75,7 @@ function definition(
         const result = toToolResult(await connection.callTool(tool.name, input, context.signal))
         // The call got here through the permission step: this definition is what the user let run.
         await pins.pin(server.name, tool).catch(() => {})
+        await settled()
         return result
       } catch (error) {
         if (error instanceof McpServerError)

@@ -43,6 +43,8 @@ export class McpServers {
   private readonly toolsOf = new Map<string, ToolDefinition[]>()
   private readonly failures = new Map<string, McpServerError>()
   private readonly listeners: ((tools: ToolDefinition[]) => void)[] = []
+  /** The re-listing a server asked for (list_changed), while it is under way. */
+  private readonly refreshing = new Map<string, Promise<void>>()
 
   constructor(
     private readonly entries: readonly McpServerEntry[],
@@ -57,7 +59,7 @@ export class McpServers {
           cwd: options.cwd,
           dataDir: options.dataDir,
           env: options.env,
-          onToolsChanged: () => void this.load(server.name),
+          onToolsChanged: () => this.refresh(server.name),
           server,
         }),
     )
@@ -108,8 +110,31 @@ export class McpServers {
     })
   }
 
+  /** Pins the tools server `name` lists now, as running each would: the ones it changed run unasked again. */
+  async approve(name: string): Promise<string[]> {
+    const listed = await this.connection(name)!.tools()
+    for (const tool of listed) await this.options.pins.pin(name, tool)
+    return listed.map((tool) => tool.name)
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.connections.map((c) => c.close()))
+  }
+
+  /**
+   * A server that changes its tools while a call runs (an `add_tool` tool) says so before it
+   * answers: the call's result waits for the new list, so the very next model request has it.
+   */
+  private settled(name: string): Promise<void> {
+    return this.refreshing.get(name) ?? Promise.resolve()
+  }
+
+  private refresh(name: string): void {
+    const done = this.load(name)
+    this.refreshing.set(name, done)
+    void done.finally(() => {
+      if (this.refreshing.get(name) === done) this.refreshing.delete(name)
+    })
   }
 
   private async load(name: string): Promise<void> {
@@ -117,7 +142,14 @@ export class McpServers {
     const server = this.entries.find((s) => s.name === name)!
     try {
       const listed = await connection.tools()
-      const {tools, warnings} = mcpToolDefinitions(connection, server, listed, this.options.naming, this.options.pins)
+      const {tools, warnings} = mcpToolDefinitions(
+        connection,
+        server,
+        listed,
+        this.options.naming,
+        this.options.pins,
+        () => this.settled(name),
+      )
       for (const warning of warnings) this.options.warn(warning)
       this.failures.delete(name)
       this.toolsOf.set(name, tools)

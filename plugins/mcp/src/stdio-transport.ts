@@ -45,6 +45,8 @@ export class StdioMcpTransport implements Transport {
   onclose?: () => void
   onerror?: (error: Error) => void
   onmessage?: (message: JSONRPCMessage) => void
+  /** How the process ended (`code 1`, `signal SIGKILL`), once it has: a crash's hint says it, not a timeout's. */
+  exited?: string
   private child?: ChildProcess
   private log?: WriteStream
   private readonly lines = new StdioLineReader({
@@ -81,6 +83,7 @@ export class StdioMcpTransport implements Transport {
       child.once('spawn', () => resolve())
       child.once('close', (code, signal) => {
         this.log?.end(`--- exited ${signal ?? code}\n`)
+        this.exited = signal ? `signal ${signal}` : `code ${code}`
         this.child = undefined
         this.onclose?.()
       })

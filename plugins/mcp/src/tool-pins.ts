@@ -44,7 +44,7 @@ export class ToolPins {
   changed(server: string, tool: Tool): string | undefined {
     const pinned = this.pins[server]?.[tool.name]
     if (pinned === undefined || pinned === definitionHash(tool)) return undefined
-    return `MCP server "${server}" changed the description or input schema of ${tool.name} since you last let it run`
+    return `MCP server "${server}" changed the description or input schema of ${tool.name} since you last let it run; review it with hanzo-dev mcp tools ${server}, and approve it with hanzo-dev mcp tools ${server} --approve`
   }
 
   async pin(server: string, tool: Tool): Promise<void> {

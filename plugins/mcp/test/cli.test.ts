@@ -70,7 +70,8 @@ describe('hanzo-dev mcp, end to end', () => {
 
   it('mcp list starts the servers and shows which connected, with their tool count, and why one failed', async () => {
     const {exitCode, stdout} = await cli(['mcp', 'list', '--json'])
-    expect(exitCode).toBe(0)
+    // A server failed: the list is printed all the same, and the exit code says so.
+    expect(exitCode).toBe(1)
     const {servers} = JSON.parse(stdout)
     expect(servers.find((s: {name: string}) => s.name === 'everything')).toMatchObject({
       status: 'connected',
@@ -86,8 +87,42 @@ describe('hanzo-dev mcp, end to end', () => {
     })
     expect(stdout).not.toContain('SECRET')
     const text = await cli(['mcp', 'list'])
+    expect(text.exitCode).toBe(1)
     expect(text.stdout).toMatch(/^everything +enabled +stdio .*connected, \d+ tools$/m)
     expect(text.stdout).toMatch(/^ +failed: MCP server "web" failed starting/m)
+  })
+
+  it('mcp get shows one server: its settings (secrets redacted), and whether it connects', async () => {
+    const everything = await cli(['mcp', 'get', 'everything', '--json'])
+    expect(everything.exitCode).toBe(0)
+    expect(JSON.parse(everything.stdout)).toEqual({
+      // A path is shown; a plain word may be a secret after a flag (-p pw), so it is not.
+      args: [EVERYTHING, '[redacted]'],
+      command: process.execPath,
+      enabled: true,
+      name: 'everything',
+      startup_timeout_ms: 30_000,
+      status: 'connected',
+      tier: 'user',
+      tool_timeout_ms: 120_000,
+      tools: expect.any(Number),
+      transport: 'stdio',
+      trust_read_only_hint: false,
+    })
+    const web = await cli(['mcp', 'get', 'web'])
+    expect(web.exitCode).toBe(1)
+    expect(web.stdout).toMatch(/^url +http:\/\/127\.0\.0\.1:\d+\/mcp$/m)
+    expect(web.stdout).toMatch(/^headers +Authorization=\[redacted\]$/m)
+    expect(web.stdout).toMatch(/^oauth +no client set/m)
+    expect(web.stdout).toMatch(/^status +failed: MCP server "web" failed starting: cannot reach/m)
+    expect(web.stdout + web.stderr).not.toContain('SECRET')
+    const offline = await cli(['mcp', 'get', 'web', '--no-connect', '--json'])
+    expect(offline.exitCode).toBe(0)
+    expect(JSON.parse(offline.stdout)).not.toHaveProperty('status')
+    const unknown = await cli(['mcp', 'get', 'every'])
+    expect([unknown.exitCode, unknown.stderr]).toEqual([1, expect.stringContaining('No MCP server named every')])
+    expect(unknown.stderr).toContain('did you mean everything?')
+    expect(unknown.stderr).not.toMatch(/\bat .*\.js:\d+/)
   })
 
   it('mcp tools and mcp call use the names the model sees', async () => {
@@ -145,8 +180,23 @@ describe('hanzo-dev mcp, end to end', () => {
       {tool_calls: [{arguments: {message: 'x'}, name: 'mcp__everything__echo'}]},
       {text: 'ok'},
     ])
-    const {stderr} = await cli(['run', 'echo it', '--fake-model', model, '--permission-mode', 'allow-all', '--verbose'])
+    const run = () => cli(['run', 'echo it', '--fake-model', model, '--permission-mode', 'allow-all', '--verbose'])
+    const {stderr} = await run()
     expect(stderr).toContain('changed the description or input schema of echo since you last let it run')
+    // The denial names what to run, never an empty command.
+    expect(stderr).toContain('approve it with hanzo-dev mcp tools everything --approve')
+    expect(stderr).not.toMatch(/with: *$/m)
+    const approved = await cli(['mcp', 'tools', 'everything', '--approve'])
+    expect([approved.exitCode, approved.stdout]).toEqual([
+      0,
+      expect.stringMatching(/^Approved \d+ tools of everything\.$/m),
+    ])
+    expect(JSON.parse(readFileSync(pins, 'utf8')).everything.echo).toBe(pinned.everything.echo)
+    const again = await run()
+    expect(again.stderr).not.toContain('changed the description')
+    expect(again.exitCode).toBe(0)
+    const unnamed = await cli(['mcp', 'tools', '--approve'])
+    expect([unnamed.exitCode, unnamed.stderr]).toEqual([2, expect.stringContaining('--approve needs the SERVER')])
   })
 
   it('mcp import reads a .mcp.json, skipping names already configured and entries it cannot read', async () => {
@@ -169,6 +219,32 @@ describe('hanzo-dev mcp, end to end', () => {
     expect([json.exitCode, JSON.parse(json.stdout)]).toEqual([1, expect.objectContaining({added: []})])
     const missing = await cli(['mcp', 'import', 'nope.json'])
     expect([missing.exitCode, missing.stderr]).toEqual([1, expect.stringContaining('nope.json does not exist')])
+  })
+
+  it('mcp import expands ${VAR} and ${VAR:-default}, warning by name (never by value) about one unset', async () => {
+    writeFileSync(
+      join(project, 'vars.json'),
+      JSON.stringify({
+        mcpServers: {
+          vars: {
+            args: ['${HANZO_TEST_DIR}/data', '${HANZO_UNSET_ONE}'],
+            command: '${HANZO_TEST_BIN:-node}',
+            env: {TOKEN: '${HANZO_TEST_TOKEN}'},
+          },
+        },
+      }),
+    )
+    const env = {...box.env, HANZO_TEST_DIR: '/srv', HANZO_TEST_TOKEN: 'tok-VALUE'}
+    const {exitCode, stderr} = await runCli(['mcp', 'import', 'vars.json'], {cwd: project, env})
+    expect(exitCode).toBe(0)
+    // oclif wraps a warning at the terminal's width.
+    expect(stderr.replaceAll(/\s*\n\s*›\s*/g, ' ')).toContain(
+      'vars.json uses ${HANZO_UNSET_ONE}, which is not set and has no default: left empty',
+    )
+    expect(stderr).not.toContain('tok-VALUE')
+    const settings = JSON.parse(readFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), 'utf8'))
+    expect(settings.mcp_servers.vars).toEqual({args: ['/srv/data', ''], command: 'node', env: {TOKEN: 'tok-VALUE'}})
+    expect((await cli(['mcp', 'remove', 'vars'])).exitCode).toBe(0)
   })
 
   it('mcp remove takes a server out of every file that sets it', async () => {
@@ -212,7 +288,7 @@ describe('hanzo-dev mcp list: a server that never stops paging (issue 36)', () =
     mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
     writeFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), JSON.stringify(settings))
     const {exitCode, stdout} = await runCli(['mcp', 'list', '--json'], {cwd: box.home, env: box.env})
-    expect(exitCode).toBe(0)
+    expect(exitCode).toBe(1)
     const {servers} = JSON.parse(stdout)
     expect(servers.find((s: {name: string}) => s.name === 'endless')).toMatchObject({
       error: 'MCP server "endless" lists more than 100 pages of tools (it may never stop)',

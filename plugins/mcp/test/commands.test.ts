@@ -23,13 +23,14 @@ describe('mcp list', () => {
     expect(result).toEqual({
       servers: [
         {enabled: true, name: 'broken', problem: expect.stringContaining('"command"'), transport: null},
-        {enabled: true, name: 'fs', program: 'npx', tier: 'user', transport: 'stdio'},
-        {enabled: false, name: 'off', transport: 'http', url: 'http://[redacted]@localhost:9/[redacted]?[redacted]'},
+        {enabled: true, name: 'fs', program: 'npx', args: ['--token', '[redacted]'], tier: 'user', transport: 'stdio'},
+        // The path is no secret; the user info and a key-like query value are.
+        {enabled: false, name: 'off', transport: 'http', url: 'http://[redacted]@localhost:9/mcp?key=[redacted]'},
       ],
     })
     expect(stdout).toMatch(/^broken +enabled +invalid: /m)
-    expect(stdout).toMatch(/^fs +enabled +stdio npx +\(user\)$/m)
-    expect(stdout).toMatch(/^off +disabled +http +http:\/\/\[redacted\]@localhost:9\/\[redacted\]\?\[redacted\]$/m)
+    expect(stdout).toMatch(/^fs +enabled +stdio npx --token \[redacted\] +\(user\)$/m)
+    expect(stdout).toMatch(/^off +disabled +http +http:\/\/\[redacted\]@localhost:9\/mcp\?key=\[redacted\]$/m)
     expect(stdout + stderr).not.toContain('SECRET')
     expect(stderr).toContain('/p/.hanzo/settings.json: nope: unknown setting')
   })
@@ -45,9 +46,19 @@ describe('mcp list', () => {
     })
     const {result, stdout} = await run([])
     expect(result).toEqual({
-      servers: [{enabled: false, name: 'fs', program: 'npx', tier: 'project', transport: 'stdio', trusted: false}],
+      servers: [
+        {
+          args: ['[redacted]'],
+          enabled: false,
+          name: 'fs',
+          program: 'npx',
+          tier: 'project',
+          transport: 'stdio',
+          trusted: false,
+        },
+      ],
     })
-    expect(stdout).toMatch(/^fs {2}not trusted {2}stdio npx {2}\(project\)$/m)
+    expect(stdout).toMatch(/^fs {2}not trusted {2}stdio npx \[redacted\] {2}\(project\)$/m)
     expect(stdout).toContain(
       "not trusted: this project's settings are not trusted (run hanzo-dev trust to review and trust them)",
     )

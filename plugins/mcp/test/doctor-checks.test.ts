@@ -42,7 +42,7 @@ describe('mcpChecks', () => {
       {detail: `stdio ./server.sh (${local})`, id: 'mcp.server.local', status: 'ok', title: 'MCP server local'},
       {detail: 'disabled (stdio not-installed)', id: 'mcp.server.off', status: 'skip', title: 'MCP server off'},
       {
-        detail: 'http https://mcp.example.com/[redacted]?[redacted]',
+        detail: 'http https://mcp.example.com/mcp?key=[redacted]',
         id: 'mcp.server.remote',
         status: 'ok',
         title: 'MCP server remote',

@@ -73,12 +73,12 @@ describe('parseMcpServers', () => {
 })
 
 describe('displayUrl', () => {
-  it('keeps scheme, host and port; redacts user info, every path segment, the query and the fragment', () => {
+  it('keeps scheme, host, port, path and query names; redacts user info, key-like segments, query values and the fragment', () => {
     expect(displayUrl(new URL('https://me:s3cret@mcp.example.com:8443/v1/mcp?token=s3cret#x'))).toBe(
-      'https://[redacted]@mcp.example.com:8443/[redacted]/[redacted]?[redacted]#[redacted]',
+      'https://[redacted]@mcp.example.com:8443/v1/mcp?token=[redacted]#[redacted]',
     )
     expect(displayUrl('https://mcp.example.com/sse/ghp_SECRETPATH?x=1')).toBe(
-      'https://mcp.example.com/[redacted]/[redacted]?[redacted]',
+      'https://mcp.example.com/sse/[redacted]?x=[redacted]',
     )
     expect(displayUrl('https://mcp.example.com')).toBe('https://mcp.example.com/')
     expect(displayUrl('not a url ghp_SECRET')).toBe('[redacted]')

@@ -27,6 +27,89 @@ export function redactUrl(url: string | URL, showSegment: (segment: string) => b
   return `${parsed.protocol}//${userinfo}${parsed.host}${path}${parsed.search ? `?${REDACTED}` : ''}${parsed.hash ? `#${REDACTED}` : ''}`
 }
 
+/** Names of environment variables, flags, headers and query parameters that carry secrets (`auth`, not `author`: `--author=` names a person). */
+const SECRET_NAME =
+  /api[-_]?key|access[-_]?key|private[-_]?key|secret|token|passw(?:or)?d|pwd|credential|auth(?!ors?(?:$|[^a-z]))|cookie|session|^key$/i
+
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name)
+}
+
+/**
+ * Values that are secrets by their look, whatever their length: the prefixes of well-known API
+ * keys and tokens (OpenAI and Anthropic `sk-`, Stripe, GitHub, GitLab, Slack, Hugging Face, npm),
+ * AWS access key ids, Google API keys, and JWTs.
+ */
+const SECRET_SHAPE =
+  /^(?:(?:sk|rk|pk)[-_]|gh[opusr]_|github_pat_|glpat-|xox[abeoprs]-|hf_|npm_)[\w-]+$|^(?:AKIA|ASIA)[\dA-Z]{16}$|^AIza[\w-]{35}$|^eyJ[\w-]*\.[\w-]+\.[\w-]*$/
+
+export function hasSecretShape(value: string): boolean {
+  return SECRET_SHAPE.test(value)
+}
+
+/** A key's shape, or a long run of letters and digits mixed (a random token in a path: `/s/8f3kq…/mcp`). */
+function looksLikeKey(value: string): boolean {
+  return hasSecretShape(value) || (/^[\w-]{20,}$/.test(value) && /\d/.test(value) && /[a-z]/i.test(value))
+}
+
+/** `--api-key`, `-token`: a command-line flag whose value is a secret. */
+export function isSecretFlag(arg: string): boolean {
+  const flag = /^--?([a-z][\w.-]*)$/i.exec(arg)
+  return flag !== null && isSecretName(flag[1])
+}
+
+/**
+ * An MCP server's URL as `mcp list`, `mcp get` and `config list` show it: the path (`/mcp`,
+ * `/v1/sse`), which a user checks when it answers 404, and the query's names; the user info,
+ * the fragment, every query value and any path segment that looks like a key are {@link REDACTED}.
+ */
+export function redactServerUrl(url: string | URL): string {
+  let parsed: URL
+  try {
+    parsed = typeof url === 'string' ? new URL(url) : url
+  } catch {
+    return REDACTED
+  }
+
+  const bare = new URL(parsed)
+  bare.search = ''
+  bare.hash = ''
+  const shown = redactUrl(bare, (segment) => !looksLikeKey(decodeOr(segment)))
+  const query = [...parsed.searchParams.keys()].map((name) => `${encodeURIComponent(name)}=${REDACTED}`).join('&')
+  return `${shown}${query ? `?${query}` : ''}${parsed.hash ? `#${REDACTED}` : ''}`
+}
+
+/** A path (`/srv/data`, `./docs`, `~/notes`, `C:\\work`) or a scoped package (`@scope/name`). */
+const PATH_OR_PACKAGE = /^(?:\.{0,2}\/|~\/|[A-Za-z]:[/\\]|@[\w.-]+\/)\S*$/
+
+/**
+ * An MCP server's arguments as shown: flags, paths and scoped packages (a filesystem server's
+ * directories are worth seeing), unless a secret-named flag comes before one or a part of it
+ * looks like a key; a URL as {@link redactServerUrl}; any other word is {@link REDACTED}, since
+ * a secret hides as well after `-p` as after `--token`.
+ */
+export function redactServerArgs(args: readonly unknown[]): unknown[] {
+  const shown = (word: string) => PATH_OR_PACKAGE.test(word) && !word.split(/[/\\@]/).some((part) => looksLikeKey(part))
+  return args.map((arg, i) => {
+    if (typeof arg !== 'string') return REDACTED
+    if (/^--?[a-z][\w.-]*$/i.test(arg)) return arg
+    const previous = args[i - 1]
+    if (typeof previous === 'string' && isSecretFlag(previous)) return REDACTED
+    if (/^[a-z][\d+.a-z-]*:\/\//i.test(arg)) return redactServerUrl(arg)
+    const named = /^(--?[A-Za-z][\w.-]*)=(.*)$/s.exec(arg)
+    if (named) return `${named[1]}=${!isSecretName(named[1]) && shown(named[2]) ? named[2] : REDACTED}`
+    return shown(arg) ? arg : REDACTED
+  })
+}
+
+function decodeOr(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
 /** Something in a settings file that was ignored; `file` is a path or an environment variable name. */
 export interface SettingsWarning {
   file: string

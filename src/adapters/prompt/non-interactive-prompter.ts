@@ -30,6 +30,8 @@ export class NonInteractivePrompter implements PermissionPrompter {
  */
 function allowHint(advice: AllowAdvice): string {
   if (advice.kind === 'rules') {
+    // The rules allow it: it is asked about for a reason of its own, which the notice gives with what to run.
+    if (advice.rules.length === 0) return 'Approve it in a run on a terminal, or as the reason says.'
     const commands = advice.rules.map(
       (rule) => `hanzo-dev config set ${shellQuote(`permissions.${rule}`)} allow --tier local`,
     )

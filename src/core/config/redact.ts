@@ -1,5 +1,5 @@
 // The narrow entry: the sdk's index also loads its process helpers, which settings never need.
-import {REDACTED, redactUrl} from '@hanzo-dev/sdk/settings'
+import {REDACTED, redactServerArgs, redactServerUrl, redactUrl} from '@hanzo-dev/sdk/settings'
 
 import {isPlainObject, type JsonObject} from './key-path.js'
 import {hasSecretShape} from './sensitive.js'
@@ -9,9 +9,10 @@ import {hasSecretShape} from './sensitive.js'
  *
  * Redaction goes by where a value sits, not by what its name looks like: a secret hides as well
  * in `CREDS`, `-p pw` or `SLACK_WEBHOOK=https://hooks.slack.com/services/…/SECRET` as in `TOKEN`.
- * So every MCP server's `env` and `headers` value, every argument that is not a plain flag, all
- * of a command line but its program, and all of a URL but its scheme and host are redacted;
- * a model base URL keeps its path ({@link redactBaseUrl}).
+ * So every MCP server's `env` and `headers` value, all of a hook's command line but its program,
+ * and all of a URL but its scheme and host are redacted. An MCP server's arguments and URL keep
+ * what is no secret (paths, package names, flags: `redactServerArgs`, `redactServerUrl`), and a
+ * model base URL keeps its path ({@link redactBaseUrl}).
  * Other values (models, instructions, patterns) are shown as they are.
  *
  * Messages that may quote a secret (a server's error echoing the key) go through
@@ -71,9 +72,9 @@ function displayRedactorAt(segments: readonly string[]): Redactor | undefined {
   const [top, , field] = segments
   if (top === 'mcp_servers') {
     if (field === 'env' || field === 'headers') return redactMapValues
-    if (field === 'args') return (value) => (Array.isArray(value) ? redactArgs(value) : REDACTED)
+    if (field === 'args') return (value) => (Array.isArray(value) ? redactServerArgs(value) : REDACTED)
     if (field === 'command') return redactServerCommand
-    if (field === 'url') return redactUrlValue
+    if (field === 'url') return (value) => (typeof value === 'string' ? redactServerUrl(value) : REDACTED)
     if (field === 'oauth')
       return (value) => (isPlainObject(value) && 'client_secret' in value ? {...value, client_secret: REDACTED} : value)
   }
@@ -87,10 +88,6 @@ function redactWhole(): string {
   return REDACTED
 }
 
-function redactUrlValue(value: unknown): unknown {
-  return typeof value === 'string' ? redactUrl(value) : REDACTED
-}
-
 function redactBaseUrlValue(value: unknown): unknown {
   return typeof value === 'string' ? redactBaseUrl(value) : REDACTED
 }
@@ -101,19 +98,12 @@ function redactMapValues(value: unknown): unknown {
   return Object.fromEntries(Object.keys(value).map((k) => [k, REDACTED]))
 }
 
-/** `-p` and `--header` stay; whatever follows a flag, or is joined to one with `=`, may be its secret. */
-const PLAIN_FLAG = /^--?[a-z][\w.-]*$/i
-
-function redactArgs(args: readonly unknown[]): unknown[] {
-  return args.map((arg) => (typeof arg === 'string' && PLAIN_FLAG.test(arg) ? arg : REDACTED))
-}
-
 /** An argv keeps its program; a string is a command line (run by the shell). */
 function redactServerCommand(value: unknown): unknown {
   if (typeof value === 'string') return redactCommandLine(value)
   if (!Array.isArray(value)) return REDACTED
   const [program, ...args] = value
-  return [typeof program === 'string' ? program : REDACTED, ...redactArgs(args)]
+  return [typeof program === 'string' ? program : REDACTED, ...redactServerArgs(args)]
 }
 
 /** A shell word as written: quoted text (closed or not) stays within its word. */

@@ -1,4 +1,9 @@
+// Shared with the plugins, which show MCP servers' settings redacted the same way.
+import {hasSecretShape, isSecretFlag, isSecretName} from '@hanzo-dev/sdk/settings'
+
 import {isPlainObject, type JsonObject} from './key-path.js'
+
+export {hasSecretShape, isSecretFlag, isSecretName} from '@hanzo-dev/sdk/settings'
 
 /**
  * Which settings only the user tier may hold (what is shown redacted is redact.ts's concern).
@@ -7,26 +12,6 @@ import {isPlainObject, type JsonObject} from './key-path.js'
  * carry credentials (they would be committed, or be someone else's) nor widen where the user's
  * credentials may be sent. Such keys in the project or local tier are ignored with a warning.
  */
-
-/** Names of environment variables, flags and headers that carry secrets (`auth`, not `author`: `--author=` names a person). */
-const SECRET_NAME =
-  /api[-_]?key|access[-_]?key|private[-_]?key|secret|token|passw(?:or)?d|pwd|credential|auth(?!ors?(?:$|[^a-z]))|cookie|session|^key$/i
-
-export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name)
-}
-
-/**
- * Values that are secrets by their look, whatever their length: the prefixes of well-known API
- * keys and tokens (OpenAI and Anthropic `sk-`, Stripe, GitHub, GitLab, Slack, Hugging Face, npm),
- * AWS access key ids, Google API keys, and JWTs.
- */
-const SECRET_SHAPE =
-  /^(?:(?:sk|rk|pk)[-_]|gh[opusr]_|github_pat_|glpat-|xox[abeoprs]-|hf_|npm_)[\w-]+$|^(?:AKIA|ASIA)[\dA-Z]{16}$|^AIza[\w-]{35}$|^eyJ[\w-]*\.[\w-]+\.[\w-]*$/
-
-export function hasSecretShape(value: string): boolean {
-  return SECRET_SHAPE.test(value)
-}
 
 export type UserOnlyReason = 'credential' | 'trust'
 
@@ -48,12 +33,6 @@ export function userOnlyReason(segments: readonly string[]): UserOnlyReason | un
   }
 
   return undefined
-}
-
-/** `--api-key`, `-token`: a command-line flag whose value is a secret. */
-export function isSecretFlag(arg: string): boolean {
-  const flag = /^--?([a-z][\w.-]*)$/i.exec(arg)
-  return flag !== null && isSecretName(flag[1])
 }
 
 /**

@@ -35,7 +35,7 @@ describe('redaction and host allow-list', () => {
     expect(JSON.stringify(settingEntries(config, {}))).not.toMatch(/sk-|ghp-|Bearer|"tok"|"cs"/)
   })
 
-  it('keeps only plain flags of MCP arguments, the program of command lines, the scheme and host of URLs, and the path of a base URL', () => {
+  it("keeps an MCP server's non-secret arguments and URL parts, the program of command lines, and the path of a base URL", () => {
     const config = {
       base_url: 'https://u:pw-1@gw.example.com/v1?key=abc&region=eu#frag',
       hooks: [
@@ -48,7 +48,10 @@ describe('redaction and host allow-list', () => {
           command: ['api-mcp', '--secret', 'sk-3'],
         },
         line: {command: '  srv --token tok-4'},
+        fs: {args: ['-y', '@modelcontextprotocol/server-filesystem', '/home/me/src', './docs'], command: 'npx'},
         web: {url: 'https://u:pw@h/sse/ghp_x?token=abc'},
+        remote: {url: 'https://mcp.example.com/v1/mcp?region=eu&api_key=abc#frag'},
+        zap: {url: 'https://mcp.example.com/s/8f3kq9x2m4n7p1r5t6v0w/mcp'},
       },
       model: 'm',
       permissions: {},
@@ -63,17 +66,30 @@ describe('redaction and host allow-list', () => {
       ],
       mcp_servers: {
         api: {
-          args: ['--api-key', REDACTED, REDACTED, '--verbose', REDACTED, '-p', REDACTED, REDACTED],
+          args: [
+            '--api-key',
+            REDACTED,
+            `--token=${REDACTED}`,
+            '--verbose',
+            `https://${REDACTED}@h/p`,
+            '-p',
+            REDACTED,
+            REDACTED,
+          ],
           command: ['api-mcp', '--secret', REDACTED],
         },
+        // A filesystem server's directories are no secret (issue 42).
+        fs: {args: ['-y', '@modelcontextprotocol/server-filesystem', '/home/me/src', './docs'], command: 'npx'},
         line: {command: `srv ${REDACTED}`},
-        web: {url: `https://${REDACTED}@h/${REDACTED}/${REDACTED}?${REDACTED}`},
+        remote: {url: `https://mcp.example.com/v1/mcp?region=${REDACTED}&api_key=${REDACTED}#${REDACTED}`},
+        web: {url: `https://${REDACTED}@h/sse/${REDACTED}?token=${REDACTED}`},
+        zap: {url: `https://mcp.example.com/s/${REDACTED}/mcp`},
       },
       model: 'm',
       permissions: {},
       providers: {local: {base_url: `http://localhost:8080/v1/${REDACTED}`}},
     })
-    expect(JSON.stringify(settingEntries(config, {}))).not.toMatch(/sk-|tok-|pw|abc|x:y|s1|s2|two words|ghp_x/)
+    expect(JSON.stringify(settingEntries(config, {}))).not.toMatch(/sk-|tok-|pw|abc|x:y|s1|s2|two words|ghp_x|8f3kq/)
   })
 
   it("leaves the merge's tier tags out of what it shows", () => {

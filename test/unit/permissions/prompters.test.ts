@@ -24,6 +24,19 @@ describe('NonInteractivePrompter', () => {
     })
   })
 
+  it('allowed by the rules but asked for its own reason (a changed MCP tool): the reason says what to run, no empty command', async () => {
+    const decision = await new NonInteractivePrompter().requestPermission(
+      'mcp__s__t',
+      {},
+      {advice: {kind: 'rules', rules: []}, notice: 'it changed; approve it with hanzo-dev mcp tools s --approve'},
+    )
+    expect(decision).toEqual({
+      reason:
+        'mcp__s__t needs approval (it changed; approve it with hanzo-dev mcp tools s --approve) and no one can be asked in this run. Approve it in a run on a terminal, or as the reason says.',
+      type: 'deny',
+    })
+  })
+
   it('says why no rule can allow it, and whether --permission-mode allow-all would', async () => {
     const prompter = createPrompter({interactive: false})
     const noRule = await prompter.requestPermission(

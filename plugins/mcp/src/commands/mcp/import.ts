@@ -49,14 +49,19 @@ Each server is added as hanzo-dev mcp add would add it; a name that is already c
         exit: 1,
       }),
     )
+    const host = await loadCommandHost(this)
     let imported: ReturnType<typeof readMcpJson>
     try {
-      imported = readMcpJson(text, file)
+      imported = readMcpJson(text, file, host.env)
     } catch (error) {
       this.error((error as Error).message, {exit: 1})
     }
 
-    const host = await loadCommandHost(this)
+    // Names only: a value would be the very secret the variable keeps out of the file.
+    if (imported.unset.length > 0)
+      this.warn(
+        `${file} uses ${imported.unset.map((name) => `\${${oneLine(name)}}`).join(', ')}, which ${imported.unset.length === 1 ? 'is' : 'are'} not set and ${imported.unset.length === 1 ? 'has' : 'have'} no default: left empty`,
+      )
     const library = await mcpHost(this)
     const configured = new Set(Object.keys((host.settings.mcp_servers as Record<string, unknown> | undefined) ?? {}))
     const added: string[] = []

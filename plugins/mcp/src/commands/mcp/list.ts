@@ -1,4 +1,11 @@
-import {makePaint, oneLine, redactUrl, untrustedLine, type UntrustedSettings} from '@hanzo-dev/sdk'
+import {
+  makePaint,
+  oneLine,
+  redactServerArgs,
+  redactServerUrl,
+  untrustedLine,
+  type UntrustedSettings,
+} from '@hanzo-dev/sdk'
 import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 
@@ -12,9 +19,11 @@ export interface ListedServer {
   enabled: boolean
   /** null when the entry is invalid (see `problem`). */
   transport: 'stdio' | 'http' | null
-  /** stdio: the program started; its arguments and environment are never shown (tokens go there). */
+  /** stdio: the program started; its environment is never shown (tokens go there). */
   program?: string
-  /** http: the URL's scheme, host and port; its user info, path, query and fragment redacted. */
+  /** stdio: its arguments, a secret's (`--token X`, a key-like word) redacted. */
+  args?: unknown[]
+  /** http: the URL, its user info, fragment and key-like query values or path segments redacted. */
   url?: string
   /** The settings tier the server's command or url came from, when the settings say so. */
   tier?: string
@@ -38,7 +47,7 @@ export default class McpList extends Command {
 
   static description = `List the configured MCP servers and whether each one works.
 
-Starts the enabled servers (in parallel, as a session does) to show whether each connects and how many tools it offers, or why it failed; --offline only reads the settings. Shows each server's transport: the program of a stdio server, the scheme and host of an http server's URL (its path and query may hold a token). Arguments, environment and headers are never shown, since they are where tokens go. A server with "disabled": true (in any tier) is listed as disabled.`
+Starts the enabled servers (in parallel, as a session does) to show whether each connects and how many tools it offers, or why it failed; --offline only reads the settings. Shows each server's transport: the program and arguments of a stdio server, an http server's URL. Environment and header values are never shown, since they are where tokens go, nor the value of a token-like argument, query parameter or path segment. A server with "disabled": true (in any tier) is listed as disabled. Exit 1 when a server failed to start (the list is still printed).`
 
   static examples = [
     '<%= config.bin %> mcp list',
@@ -78,6 +87,8 @@ Starts the enabled servers (in parallel, as a session does) to show whether each
     }))
     const servers = [...parsed.servers.map((entry) => withStatus(listed(entry), statuses)), ...untrusted]
     if (!flags.json) this.log(render(servers, untrusted.length > 0 ? host.untrusted?.status : undefined))
+    // A script (or CI) checking its servers with `mcp list` must not read a failed one as fine.
+    if (servers.some((s) => s.status === 'failed')) process.exitCode = 1
     return {servers}
   }
 }
@@ -87,8 +98,13 @@ function listed(entry: ParsedServer): ListedServer {
   if ('problem' in entry) return {...base, problem: entry.problem, transport: null}
   const {transport} = entry.server
   return transport.type === 'http'
-    ? {...base, transport: 'http', url: redactUrl(transport.url)}
-    : {...base, program: programOf(transport.command), transport: 'stdio'}
+    ? {...base, transport: 'http', url: redactServerUrl(transport.url)}
+    : {
+        ...base,
+        program: programOf(transport.command),
+        transport: 'stdio',
+        ...(transport.args.length > 0 ? {args: redactServerArgs(transport.args)} : {}),
+      }
 }
 
 function withStatus(server: ListedServer, statuses: ServerStatus[]): ListedServer {
@@ -119,7 +135,7 @@ function render(servers: ListedServer[], untrusted: UntrustedSettings['status'] 
       ? paint.red(`invalid: ${text(s.problem)}`)
       : s.transport === 'http'
         ? `http  ${text(s.url)}`
-        : `stdio ${text(s.program)}`
+        : `stdio ${text([s.program, ...(s.args ?? [])].join(' '))}`
     const tier = s.tier ? paint.dim(`  (${s.tier})`) : ''
     const status =
       s.status === 'connected' ? `  ${paint.green('connected')}, ${s.tools} tool${s.tools === 1 ? '' : 's'}` : ''
