@@ -1,10 +1,32 @@
 // The MCP conformance suite's client under test: hanzo-dev's own McpConnection (the built
-// plugin), run as `node conformance-client.mjs <server-url>` by `conformance client`.
+// plugin), run as `node conformance-client.mjs <server-url>` by `conformance client`. The suite
+// passes a scenario's pre-registered client in MCP_CONFORMANCE_CONTEXT; authorization runs
+// headlessly (headless-auth.ts): the suite's authorization server approves at once.
+import {ClientCredentialsProvider, PrivateKeyJwtProvider} from '@modelcontextprotocol/sdk/client/auth-extensions.js'
+
 import {McpConnection} from '../dist/connection.js'
+import {HeadlessOAuthProvider} from '../dist/headless-auth.js'
 
 const ARGUMENTS = {add_numbers: {a: 2, b: 3}, test_reconnection: {}}
 const [url] = process.argv.slice(-1)
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}')
+
+function authProvider() {
+  if (context.private_key_pem)
+    return new PrivateKeyJwtProvider({
+      algorithm: context.signing_algorithm,
+      clientId: context.client_id,
+      privateKey: context.private_key_pem,
+    })
+  if (process.env.MCP_CONFORMANCE_SCENARIO?.startsWith('auth/client-credentials'))
+    return new ClientCredentialsProvider({clientId: context.client_id, clientSecret: context.client_secret})
+  return new HeadlessOAuthProvider(
+    context.client_id ? {clientId: context.client_id, clientSecret: context.client_secret} : undefined,
+  )
+}
+
 const connection = new McpConnection({
+  authProvider: authProvider(),
   cwd: process.cwd(),
   dataDir: process.env.TMPDIR ?? '/tmp',
   env: process.env,
@@ -16,9 +38,7 @@ const connection = new McpConnection({
   },
 })
 try {
-  for (const tool of await connection.tools()) {
-    if (tool.name in ARGUMENTS) await connection.callTool(tool.name, ARGUMENTS[tool.name])
-  }
+  for (const tool of await connection.tools()) await connection.callTool(tool.name, ARGUMENTS[tool.name] ?? {})
 } finally {
   await connection.close()
 }
