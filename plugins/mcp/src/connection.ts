@@ -61,6 +61,8 @@ export class McpConnection {
   private toolCache?: Promise<Tool[]>
   private crashed = false
   private stdio?: {pid?: number}
+  /** Kept across reconnects: it holds the tokens a machine-to-machine grant got. */
+  private authProvider?: OAuthClientProvider
 
   constructor(private readonly options: McpConnectionOptions) {}
 
@@ -241,8 +243,12 @@ export class McpConnection {
       return [{fallbackOn: () => false, transport: stdio}]
     }
 
-    const {httpTransports} = await import('./http-transport.js')
-    return httpTransports(transport.url, transport.headers, this.options.bearer, this.options.authProvider)
+    const [{httpTransports}, {machineAuthProvider}] = await Promise.all([
+      import('./http-transport.js'),
+      import('./headless-auth.js'),
+    ])
+    this.authProvider ??= this.options.authProvider ?? (await machineAuthProvider(server))
+    return httpTransports(transport.url, transport.headers, this.options.bearer, this.authProvider)
   }
 
   /**

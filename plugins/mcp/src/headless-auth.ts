@@ -7,6 +7,8 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js'
 import type {JSONRPCMessage} from '@modelcontextprotocol/sdk/types.js'
 
+import type {McpServerEntry} from './server-config.js'
+
 /** The redirect URI a registered hanzo-dev client names (the same as `mcp login`'s). */
 const REDIRECT_URL = 'http://127.0.0.1/callback'
 
@@ -109,4 +111,21 @@ export function finishingAuthorization(
   }
 
   return transport
+}
+
+/**
+ * The OAuth of a machine-to-machine server (`oauth.grant: client_credentials`): the SDK's
+ * client credentials grant with the configured client, tokens in memory, got again when they
+ * expire. Other servers have none: their tokens come from `mcp login`.
+ */
+export async function machineAuthProvider(server: McpServerEntry): Promise<OAuthClientProvider | undefined> {
+  const oauth = server.oauth
+  if (oauth?.grant !== 'client_credentials' || !oauth.clientId || !oauth.clientSecret) return undefined
+  const {ClientCredentialsProvider} = await import('@modelcontextprotocol/sdk/client/auth-extensions.js')
+  return new ClientCredentialsProvider({
+    clientId: oauth.clientId,
+    clientName: 'hanzo-dev',
+    clientSecret: oauth.clientSecret,
+    ...(oauth.scopes?.length ? {scope: oauth.scopes.join(' ')} : {}),
+  })
 }
