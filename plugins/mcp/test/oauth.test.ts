@@ -218,3 +218,84 @@ describe('hanzo-dev mcp login: a remote server behind the local oidc-provider', 
     }
   })
 })
+
+/**
+ * A server on MCP's 2025-03-26 authorization: a 401 without RFC 9728 metadata, no RFC 8414
+ * metadata either, and the spec's default endpoints on its own origin. Its registration issues
+ * a secret to be sent with HTTP Basic.
+ */
+async function legacyServer(): Promise<{
+  url: string
+  tokenRequests: {form: URLSearchParams; authorization?: string}[]
+  close(): Promise<void>
+}> {
+  const tokenRequests: {form: URLSearchParams; authorization?: string}[] = []
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+    req.on('end', () => {
+      const json = (status: number, value: unknown) => {
+        res.writeHead(status, {'content-type': 'application/json'})
+        res.end(JSON.stringify(value))
+      }
+      if (req.url === '/register' && req.method === 'POST')
+        return json(201, {
+          client_id: 'legacy-client',
+          client_secret: 'issued-secret',
+          token_endpoint_auth_method: 'client_secret_basic',
+        })
+      if (req.url === '/token' && req.method === 'POST') {
+        tokenRequests.push({authorization: req.headers.authorization, form: new URLSearchParams(body)})
+        return json(200, {access_token: 'legacy-token', token_type: 'Bearer'})
+      }
+      if (req.url === '/mcp') {
+        res.writeHead(401, {'www-authenticate': 'Bearer'})
+        return res.end()
+      }
+      res.writeHead(404)
+      res.end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    tokenRequests,
+    url: `${origin}/mcp`,
+  }
+}
+
+describe('hanzo-dev mcp login: a server on the 2025-03-26 authorization spec', () => {
+  it("registers and logs in at the server origin's default endpoints, with the secret the registration issued", async () => {
+    const box = makeSandbox('hanzo-mcp-legacy-')
+    const legacy = await legacyServer()
+    try {
+      writeUserSettings(box, {mcp_servers: {old: {url: legacy.url}}})
+      const login = startLogin(['old', '--no-browser'], box, {}, ['mcp', 'login'])
+      const origin = new URL(legacy.url).origin
+      const authorize = new URL((await login.read(/\n {2}(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)\n/))[1])
+      expect(authorize.origin).toBe(origin)
+      expect(authorize.searchParams.get('client_id')).toBe('legacy-client')
+      const back = new URL(authorize.searchParams.get('redirect_uri')!)
+      back.searchParams.set('code', 'legacy-code')
+      back.searchParams.set('state', authorize.searchParams.get('state')!)
+      login.paste(back.href)
+      const end = await login.result
+      expect(end.exitCode).toBe(0)
+      expect(`${end.stdout}${end.stderr}`).not.toContain('issued-secret')
+      const [exchange] = legacy.tokenRequests
+      expect(exchange.form.get('code')).toBe('legacy-code')
+      expect(exchange.form.has('client_secret')).toBe(false)
+      expect(exchange.authorization).toBe(`Basic ${Buffer.from('legacy-client:issued-secret').toString('base64')}`)
+      expect(storedCredentials(box)['mcp:old']).toMatchObject({
+        accessToken: 'legacy-token',
+        clientSecret: 'issued-secret',
+        resource: legacy.url,
+        tokenAuthMethod: 'client_secret_basic',
+      })
+    } finally {
+      await legacy.close()
+      box.cleanup()
+    }
+  }, 60_000)
+})
