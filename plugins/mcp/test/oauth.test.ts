@@ -175,6 +175,11 @@ describe('hanzo-dev mcp login: a remote server behind the local oidc-provider', 
       2,
       expect.stringContaining('logins are for HTTP servers'),
     ])
+    writeUserSettings(box, {
+      mcp_servers: {m2m: {oauth: {client_id: 'c', client_secret: 's', grant: 'client_credentials'}, url: gate.url}},
+    })
+    const machine = await cli(['mcp', 'login', 'm2m'])
+    expect([machine.exitCode, unwrapped(machine.stderr)]).toEqual([2, expect.stringContaining('needs no login')])
     const unknown = await cli(['mcp', 'login', 'nope'])
     expect([unknown.exitCode, unwrapped(unknown.stderr)]).toEqual([
       2,

@@ -66,6 +66,14 @@ Asks the server what authorization server it trusts (its RFC 9728 metadata), reg
         suggestions: [`pass its credentials in mcp_servers.${args.name}.env`],
       })
 
+    if (server.oauth?.grant === 'client_credentials')
+      this.error(`MCP server ${args.name} needs no login: it gets its tokens with its client's secret`, {
+        exit: 2,
+        suggestions: [
+          `mcp_servers.${args.name}.oauth.grant is client_credentials; hanzo-dev mcp tools ${args.name} uses it`,
+        ],
+      })
+
     const found = await withSpinner(library, `Asking ${transport.url.origin} how to log in`, () =>
       discoverAuthorization({...server, transport}),
     ).catch((error: unknown) => {
