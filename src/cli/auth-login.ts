@@ -7,7 +7,14 @@ import type {Credential} from '../core/auth/credentials.js'
 import {type DevicePrompt, runDeviceFlow} from '../core/auth/device-flow.js'
 import type {AuthServerMetadata} from '../core/auth/discovery.js'
 import {OAuthFlow} from '../core/auth/oauth-flow.js'
-import {credentialFromToken, OAuthError, OAuthServerError, type TokenResponse} from '../core/auth/oauth-http.js'
+import {
+  credentialFromToken,
+  OAuthError,
+  OAuthServerError,
+  type TokenAuthMethod,
+  tokenAuthMethod,
+  type TokenResponse,
+} from '../core/auth/oauth-http.js'
 import {type AuthProvider, type LoginFlow, providerEndpoints} from '../core/auth/providers.js'
 import {UserError} from '../core/errors.js'
 import type {AuthContext} from '../adapters/auth/auth-context.js'
@@ -51,13 +58,26 @@ export async function loginWithOAuth(
     // Ctrl-C: the waits end with their own AbortError; the user is told what the signal says (Login cancelled).
     throw io.signal.aborted ? io.signal.reason : explained(error)
   })
-  const credential = credentialFromToken(token, context.now(), {
+  const issued = credentialFromToken(token, context.now(), {
     clientId: provider.clientId,
     issuer: endpoints.issuer || undefined,
     resource: provider.resource,
   })
+  const {clientSecret, registeredAuthMethod} = provider
+  const credential =
+    registeredAuthMethod === undefined
+      ? issued
+      : {...issued, tokenAuthMethod: registeredAuthMethod, ...(clientSecret ? {clientSecret} : {})}
   await context.store.store(provider.name, credential)
   return credential
+}
+
+function authMethodAt(provider: AuthProvider, endpoints: AuthServerMetadata): TokenAuthMethod {
+  return tokenAuthMethod(
+    provider.clientSecret,
+    endpoints.token_endpoint_auth_methods_supported,
+    provider.registeredAuthMethod,
+  )
 }
 
 async function browserLogin(
@@ -72,6 +92,7 @@ async function browserLogin(
   const signal = AbortSignal.any([io.signal, AbortSignal.timeout(LOGIN_TIMEOUT_MS)])
   try {
     const flow = new OAuthFlow({
+      authMethod: authMethodAt(provider, endpoints),
       clientId: provider.clientId!,
       clientSecret: provider.clientSecret,
       fetch: context.fetch,
@@ -116,6 +137,7 @@ async function deviceLogin(
   io: LoginIO,
 ): Promise<TokenResponse> {
   const login = runDeviceFlow({
+    authMethod: authMethodAt(provider, endpoints),
     clientId: provider.clientId!,
     clientSecret: provider.clientSecret,
     deviceAuthorizationUrl: endpoints.device_authorization_endpoint!,

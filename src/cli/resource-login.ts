@@ -2,9 +2,9 @@ import type {ResourceLogin} from '@hanzo-dev/sdk'
 import {printable} from '@hanzo-dev/sdk/terminal-text'
 
 import {type AuthContext, openAuthContext} from '../adapters/auth/auth-context.js'
-import {discoverAuthServer} from '../core/auth/discovery.js'
+import {type AuthServerMetadata, discoverAuthServer} from '../core/auth/discovery.js'
 import {providerRefresher, revokeCredential} from '../core/auth/grant.js'
-import type {FetchLike} from '../core/auth/oauth-http.js'
+import {type FetchLike, tokenAuthMethod} from '../core/auth/oauth-http.js'
 import type {AuthProvider} from '../core/auth/providers.js'
 import {validCredential} from '../core/auth/refresh.js'
 import type {HanzoConfig} from '../core/config/types.js'
@@ -32,14 +32,16 @@ export async function loginToResource(
   const context = await openAuthContext(login.settings as Partial<HanzoConfig>, login.env, warn)
   const {release, signal} = interruptSignal('Login')
   try {
-    const clientId =
-      login.clientId ??
-      (await withSpinner(`Registering hanzo-dev with ${login.issuer}`, registerClient(context.fetch, login, signal)))
-    const provider: AuthProvider = {
-      ...providerOf(login),
-      clientId,
-      redirectUri: login.clientId ? undefined : REGISTERED_REDIRECT,
-    }
+    const metadata = await serverMetadata(context.fetch, login, signal)
+    const registered = login.clientId
+      ? undefined
+      : await withSpinner(
+          `Registering hanzo-dev with ${login.issuer}`,
+          registerClient(context.fetch, login, metadata, signal),
+        )
+    const provider: AuthProvider = registered
+      ? {...providerOf(login, metadata), ...registered, redirectUri: REGISTERED_REDIRECT}
+      : {...providerOf(login, metadata), clientId: login.clientId}
     const credential = await loginWithOAuth(context, provider, options, {
       input: process.stdin,
       say: (message) => process.stderr.write(`${printable(message)}\n`),
@@ -99,7 +101,9 @@ export async function logoutResource(
   return {removed: true, ...(revocation ? {revocation: revocation.result} : {})}
 }
 
-function providerOf(login: ResourceLogin): AuthProvider {
+/** The login's provider; a 2025-03-26 server without metadata gets the spec's default endpoints. */
+function providerOf(login: ResourceLogin, metadata: AuthServerMetadata | undefined): AuthProvider {
+  const origin = new URL(login.issuer).origin
   return {
     clientSecret: login.clientSecret,
     flow: 'pkce',
@@ -107,19 +111,38 @@ function providerOf(login: ResourceLogin): AuthProvider {
     name: login.key,
     resource: login.resource,
     scopes: login.scopes,
+    ...(metadata ? {} : {authorizeUrl: `${origin}/authorize`, tokenUrl: `${origin}/token`}),
   }
+}
+
+/** The authorization server's metadata; none (undefined) only where the 2025-03-26 defaults apply. */
+async function serverMetadata(
+  fetch: FetchLike,
+  login: ResourceLogin,
+  signal: AbortSignal,
+): Promise<AuthServerMetadata | undefined> {
+  return discoverAuthServer(login.issuer, fetch, signal).catch((error: unknown) => {
+    if (login.defaultEndpoints && error instanceof UserError && /publishes no OAuth metadata/.test(error.message))
+      return undefined
+    throw error
+  })
 }
 
 function storedProvider(key: string, credential: {issuer?: string; clientId?: string}): AuthProvider {
   return {clientId: credential.clientId, flow: 'pkce', issuer: credential.issuer, name: key, scopes: []}
 }
 
-async function registerClient(fetch: FetchLike, login: ResourceLogin, signal: AbortSignal): Promise<string> {
-  const metadata = await discoverAuthServer(login.issuer, fetch, signal)
+/** RFC 7591: the client id, and the secret and authentication method when the server issues them. */
+async function registerClient(
+  fetch: FetchLike,
+  login: ResourceLogin,
+  metadata: AuthServerMetadata | undefined,
+  signal: AbortSignal,
+): Promise<Pick<AuthProvider, 'clientId' | 'clientSecret' | 'registeredAuthMethod'>> {
   const hint = `register a client at ${login.issuer} and set its id in the server's settings (oauth.client_id)`
-  if (!metadata.registration_endpoint)
-    throw new UserError(`${login.issuer} does not let clients register themselves`, {hint})
-  const response = await fetch(metadata.registration_endpoint, {
+  const endpoint = metadata ? metadata.registration_endpoint : `${new URL(login.issuer).origin}/register`
+  if (!endpoint) throw new UserError(`${login.issuer} does not let clients register themselves`, {hint})
+  const response = await fetch(endpoint, {
     body: JSON.stringify({
       application_type: 'native',
       client_name: 'hanzo-dev',
@@ -134,6 +157,8 @@ async function registerClient(fetch: FetchLike, login: ResourceLogin, signal: Ab
   })
   const body = (await response.json().catch(() => ({}))) as {
     client_id?: unknown
+    client_secret?: unknown
+    token_endpoint_auth_method?: unknown
     error?: unknown
     error_description?: unknown
   }
@@ -147,5 +172,17 @@ async function registerClient(fetch: FetchLike, login: ResourceLogin, signal: Ab
     throw new UserError(`${login.issuer} refused to register hanzo-dev as a client (${why})`, {hint})
   }
 
-  return body.client_id
+  const clientSecret =
+    typeof body.client_secret === 'string' && body.client_secret !== '' ? body.client_secret : undefined
+  // A server that issues a secret without naming a method means Basic (RFC 7591 §2's default).
+  const method = typeof body.token_endpoint_auth_method === 'string' ? body.token_endpoint_auth_method : undefined
+  return {
+    clientId: body.client_id,
+    registeredAuthMethod: tokenAuthMethod(
+      clientSecret,
+      undefined,
+      method ?? (clientSecret ? 'client_secret_basic' : 'none'),
+    ),
+    ...(clientSecret ? {clientSecret} : {}),
+  }
 }

@@ -1,9 +1,11 @@
 import {join} from 'node:path'
+import type {OAuthClientProvider} from '@modelcontextprotocol/sdk/client/auth.js'
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js'
 import type {CallToolResult, Tool} from '@modelcontextprotocol/sdk/types.js'
 
 import type {ClientRequests} from './client-requests.js'
+import {InsufficientScopeError} from './scope-step-up.js'
 import {DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpServerEntry} from './server-config.js'
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed'
@@ -18,6 +20,8 @@ export interface McpConnectionOptions {
   env: Readonly<Record<string, string | undefined>>
   /** The access token of the server's OAuth login (`mcp login`), asked for on each request: it may have been renewed. */
   bearer?: () => Promise<string | undefined>
+  /** The SDK's OAuth for runs without a person (headless-auth.ts; the conformance suite's client). */
+  authProvider?: OAuthClientProvider
   /** The delays between reconnects after a crash (the core's Backoff); none: reconnect at once. */
   backoff?: {nextDelay(): number; reset(): void}
   /** Called when the server says its tools changed, after the cache is dropped. */
@@ -60,6 +64,8 @@ export class McpConnection {
   private toolCache?: Promise<Tool[]>
   private crashed = false
   private stdio?: {pid?: number; exited?: string}
+  /** Kept across reconnects: it holds the tokens a machine-to-machine grant got. */
+  private authProvider?: OAuthClientProvider
 
   constructor(private readonly options: McpConnectionOptions) {}
 
@@ -241,8 +247,12 @@ export class McpConnection {
       return [{fallbackOn: () => false, transport: stdio}]
     }
 
-    const {httpTransports} = await import('./http-transport.js')
-    return httpTransports(transport.url, transport.headers, this.options.bearer)
+    const [{httpTransports}, {machineAuthProvider}] = await Promise.all([
+      import('./http-transport.js'),
+      import('./headless-auth.js'),
+    ])
+    this.authProvider ??= this.options.authProvider ?? (await machineAuthProvider(server))
+    return httpTransports(transport.url, transport.headers, this.options.bearer, this.authProvider)
   }
 
   /**
@@ -295,6 +305,14 @@ export class McpConnection {
         this.name,
         `MCP server "${this.name}" needs you to log in`,
         `run hanzo-dev mcp login ${this.name}`,
+      )
+    }
+
+    if (error instanceof InsufficientScopeError) {
+      return new McpServerError(
+        this.name,
+        `MCP server "${this.name}" needs a login with more access (scopes: ${error.scopes.join(' ')})`,
+        `run hanzo-dev mcp login ${this.name} --scope "${error.scopes.join(' ')}"`,
       )
     }
 

@@ -13,6 +13,8 @@ export interface ServerAuthorization {
   issuer: string
   /** The scopes to ask for: the settings', else the 401's challenge, else what the metadata lists. */
   scopes: string[]
+  /** A server on MCP's 2025-03-26 authorization: its origin is the authorization server (ResourceLogin's field). */
+  defaultEndpoints?: boolean
 }
 
 export class LoginDiscoveryError extends Error {
@@ -62,16 +64,15 @@ export async function discoverAuthorization(server: HttpServer, signal?: AbortSi
   const metadata = await discoverOAuthProtectedResourceMetadata(url, {
     resourceMetadataUrl: challenge.resourceMetadataUrl,
   }).catch(() => undefined)
+  const scopes = (supported?: string[]) =>
+    server.oauth?.scopes ?? challenge.scope?.split(' ').filter(Boolean) ?? supported ?? []
+  // MCP's 2025-03-26 authorization had no RFC 9728 metadata: the server's origin authorizes.
+  if (!metadata?.authorization_servers?.length && probe.status === 401)
+    return {defaultEndpoints: true, issuer: url.origin, resource: url.href, scopes: scopes()}
   if (!metadata?.authorization_servers?.length) {
-    const why =
-      probe.status === 401
-        ? 'asks for authorization but publishes no OAuth metadata (RFC 9728)'
-        : `did not ask for a login (it answered HTTP ${probe.status})`
     throw new LoginDiscoveryError(
-      `MCP server "${server.name}" ${why}`,
-      probe.status === 401
-        ? `give it a token instead: mcp_servers.${server.name}.headers.Authorization`
-        : 'its tools work without one: hanzo-dev mcp tools ' + server.name,
+      `MCP server "${server.name}" did not ask for a login (it answered HTTP ${probe.status})`,
+      'its tools work without one: hanzo-dev mcp tools ' + server.name,
     )
   }
 
@@ -83,8 +84,7 @@ export async function discoverAuthorization(server: HttpServer, signal?: AbortSi
     )
   }
 
-  const scopes = server.oauth?.scopes ?? challenge.scope?.split(' ').filter(Boolean) ?? metadata.scopes_supported ?? []
-  return {issuer: metadata.authorization_servers[0], resource, scopes}
+  return {issuer: metadata.authorization_servers[0], resource, scopes: scopes(metadata.scopes_supported)}
 }
 
 /** RFC 8707 / MCP: a resource covers the URLs on its origin under its path. */

@@ -23,6 +23,8 @@ export interface McpOAuthClient {
   clientId?: string
   clientSecret?: string
   scopes?: string[]
+  /** `client_credentials`: a machine-to-machine server, its tokens got with the client's secret, no login. */
+  grant?: 'authorization_code' | 'client_credentials'
 }
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000
@@ -139,7 +141,7 @@ function parseOptions(entry: Record<string, unknown>): ServerOptions | string {
 
 function parseOAuth(value: unknown): McpOAuthClient | undefined | string {
   if (value === undefined) return undefined
-  if (!isRecord(value)) return '"oauth" must be an object: {client_id, client_secret, scopes}'
+  if (!isRecord(value)) return '"oauth" must be an object: {client_id, client_secret, scopes, grant}'
   const client: McpOAuthClient = {}
   for (const [key, field] of [
     ['client_id', 'clientId'],
@@ -154,6 +156,14 @@ function parseOAuth(value: unknown): McpOAuthClient | undefined | string {
     if (!Array.isArray(value.scopes) || !value.scopes.every((s) => typeof s === 'string'))
       return '"oauth.scopes" must be a list of strings'
     client.scopes = value.scopes as string[]
+  }
+
+  if (value.grant !== undefined) {
+    if (value.grant !== 'authorization_code' && value.grant !== 'client_credentials')
+      return '"oauth.grant" must be "authorization_code" or "client_credentials"'
+    if (value.grant === 'client_credentials' && (!client.clientId || !client.clientSecret))
+      return '"oauth.grant": "client_credentials" needs "oauth.client_id" and "oauth.client_secret"'
+    client.grant = value.grant
   }
 
   return client

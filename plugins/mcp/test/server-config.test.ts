@@ -47,10 +47,25 @@ describe('parseMcpServers', () => {
     [{url: 'file:///etc/passwd'}, /"url" must be an http/],
     [{command: 'x', disabled: 'yes'}, /"disabled" must be true or false/],
     ['npx server', /must be an object/],
+    [
+      {url: 'https://a', oauth: {grant: 'password'}},
+      /"oauth.grant" must be "authorization_code" or "client_credentials"/,
+    ],
+    [
+      {url: 'https://a', oauth: {client_id: 'c', grant: 'client_credentials'}},
+      /needs "oauth.client_id" and "oauth.client_secret"/,
+    ],
   ])('reports %j', (entry, problem) => {
     expect(parseMcpServers({bad: entry}).servers).toEqual([
       {disabled: false, name: 'bad', problem: expect.stringMatching(problem)},
     ])
+  })
+
+  it('reads a machine-to-machine server: the client credentials grant with its client', () => {
+    const oauth = {client_id: 'c', client_secret: 's', grant: 'client_credentials'}
+    expect(parseMcpServers({m2m: {oauth, url: 'https://h/mcp'}}).servers[0]).toMatchObject({
+      server: {oauth: {clientId: 'c', clientSecret: 's', grant: 'client_credentials'}},
+    })
   })
 
   it('keeps the tier the settings loader tags a server with, on invalid entries too', () => {

@@ -8,14 +8,13 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {makeSandbox, type Sandbox} from '../../../test/helpers/cli.js'
 import {CLI} from './mcp-fixtures.js'
 
-// Clients and suites that are not ours, from plugins/mcp/test/serve-clients (its own package:
+// Clients that are not ours, from plugins/mcp/test/serve-clients (its own package:
 // `npm ci --prefix plugins/mcp/test/serve-clients`, which .ci/run does).
 const HERE = fileURLToPath(new URL('.', import.meta.url))
 const BIN = join(HERE, 'serve-clients', 'node_modules', '.bin')
 const INSPECTOR = join(BIN, 'mcp-inspector')
-const CONFORMANCE = join(BIN, 'conformance')
 
-describe('third-party MCP clients and the conformance suite', () => {
+describe('third-party MCP clients', () => {
   let box: Sandbox
   let project: string
   const env = () => ({...box.env, PATH: process.env.PATH!})
@@ -29,20 +28,6 @@ describe('third-party MCP clients and the conformance suite', () => {
     writeFileSync(join(project, 'notes.txt'), 'seen by the inspector\n')
   })
   afterAll(() => box.cleanup())
-
-  it.each(['initialize', 'tools_call', 'sse-retry', 'elicitation-sep1034-client-defaults'])(
-    'our client passes the conformance scenario %s',
-    async (scenario) => {
-      const result = await execa(
-        CONFORMANCE,
-        ['client', '--command', `${process.execPath} ${join(HERE, 'conformance-client.mjs')}`, '--scenario', scenario],
-        {cwd: box.home, reject: false},
-      )
-      // The suite reports on stderr.
-      expect(result.stderr).toMatch(/OVERALL: PASSED/)
-      expect(result.stderr).toMatch(/0 failed, 0 warnings/)
-    },
-  )
 
   it('the MCP Inspector (CLI mode) lists and calls the tools of mcp serve over stdio', async () => {
     const inspect = (args: string[]) =>

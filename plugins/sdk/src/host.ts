@@ -114,6 +114,12 @@ export interface ResourceLogin {
   clientId?: string
   clientSecret?: string
   scopes: string[]
+  /**
+   * The server follows MCP's 2025-03-26 authorization (no RFC 9728 metadata): `issuer` is its
+   * origin, and an origin without RFC 8414 metadata has the spec's default endpoints
+   * `/authorize`, `/token` and `/register`.
+   */
+  defaultEndpoints?: boolean
   /** The merged settings (`credentials.store` picks the store). */
   settings: Record<string, unknown>
   env: Readonly<Record<string, string | undefined>>

@@ -1,3 +1,5 @@
+import type {TokenAuthMethod} from './oauth-http.js'
+
 /**
  * The token model (HIP-301 §12): what a provider login leaves behind, and the port every
  * credential backend (the 0600 file, the OS keychain) implements.
@@ -20,6 +22,10 @@ export interface OAuthCredential {
   account?: string
   /** The client the grant belongs to: a refresh must come from the same client. Not a secret. */
   clientId?: string
+  /** The secret a dynamic registration (RFC 7591) issued to `clientId`: renewals need it. Never shown. */
+  clientSecret?: string
+  /** How the registered client authenticates at the token endpoint, as its registration said. */
+  tokenAuthMethod?: TokenAuthMethod
   /** The resource server the token was issued for (RFC 8707): it is sent nowhere else. */
   resource?: string
 }
@@ -78,7 +84,17 @@ export function summarizeCredential(provider: string, credential: Credential): C
   })
 }
 
-const OAUTH_STRINGS = ['refreshToken', 'tokenType', 'scope', 'issuer', 'account', 'clientId', 'resource'] as const
+const OAUTH_STRINGS = [
+  'refreshToken',
+  'tokenType',
+  'scope',
+  'issuer',
+  'account',
+  'clientId',
+  'clientSecret',
+  'resource',
+] as const
+const TOKEN_AUTH_METHODS: readonly string[] = ['client_secret_basic', 'client_secret_post', 'none']
 
 /**
  * A stored value checked to be a credential, or the reason it is not. The reason names fields,
@@ -99,6 +115,12 @@ export function parseCredential(value: unknown): Credential | string {
     if (fieldValue === undefined) continue
     if (typeof fieldValue !== 'string') return `"${field}" must be a string`
     credential[field] = fieldValue
+  }
+
+  if (record.tokenAuthMethod !== undefined) {
+    if (typeof record.tokenAuthMethod !== 'string' || !TOKEN_AUTH_METHODS.includes(record.tokenAuthMethod))
+      return `"tokenAuthMethod" must be one of ${TOKEN_AUTH_METHODS.join(', ')}`
+    credential.tokenAuthMethod = record.tokenAuthMethod as TokenAuthMethod
   }
 
   if (record.expiresAt !== undefined) {

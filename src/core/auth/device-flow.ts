@@ -3,7 +3,6 @@ import {Backoff} from '../protocol/backoff.js'
 import {isHttpUrl} from './discovery.js'
 import {
   type ClientAuth,
-  clientFields,
   type FetchLike,
   OAuthError,
   OAuthServerError,
@@ -52,21 +51,22 @@ const DEFAULT_MAX_SERVER_ERRORS = 5
  */
 export async function runDeviceFlow(options: DeviceFlowOptions): Promise<TokenResponse> {
   const {signal} = options
-  const client = clientFields(options)
   const scope: Record<string, string> = options.scopes.length > 0 ? {scope: options.scopes.join(' ')} : {}
   const start = await withServerRetries(options, () =>
-    postForm(options.fetch, options.deviceAuthorizationUrl, {...client, ...scope}, signal),
+    postForm(options.fetch, options.deviceAuthorizationUrl, scope, signal, options),
   )
   const grant = readDeviceAuthorization(start, options.deviceAuthorizationUrl)
   warnOnForeignHost(grant.prompt.verificationUri, options)
   await options.onPrompt(grant.prompt)
 
   let interval = grant.interval
-  const form = {...client, device_code: grant.deviceCode, grant_type: DEVICE_CODE_GRANT}
+  const form = {device_code: grant.deviceCode, grant_type: DEVICE_CODE_GRANT}
   for (;;) {
     await options.sleep(interval * 1000, signal)
     try {
-      const body = await withServerRetries(options, () => postForm(options.fetch, options.tokenUrl, form, signal))
+      const body = await withServerRetries(options, () =>
+        postForm(options.fetch, options.tokenUrl, form, signal, options),
+      )
       return parseTokenResponse(body, options.tokenUrl)
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error

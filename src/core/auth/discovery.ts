@@ -11,6 +11,8 @@ export interface AuthServerMetadata {
   /** RFC 7591 dynamic client registration, for servers (MCP's) that expect clients to register themselves. */
   registration_endpoint?: string
   code_challenge_methods_supported?: string[]
+  /** How clients may authenticate at the token endpoint; absent: the server did not say. */
+  token_endpoint_auth_methods_supported?: string[]
   authorization_response_iss_parameter_supported?: boolean
 }
 
@@ -26,7 +28,8 @@ const URL_FIELDS = [
  * Reads the server's metadata: RFC 8414's `/.well-known/oauth-authorization-server` (inserted
  * before the issuer's path), then OpenID Connect's `<issuer>/.well-known/openid-configuration`.
  * The document must name the same issuer (RFC 8414 §3.3): otherwise one server could hand out
- * another's endpoints.
+ * another's endpoints. A 200 that is not JSON is a catch-all web app's page, not metadata: the
+ * next place is tried.
  */
 export async function discoverAuthServer(
   issuer: string,
@@ -54,7 +57,15 @@ export async function discoverAuthServer(
       continue
     }
 
-    return checkMetadata(await response.text(), issuer, url)
+    let document: unknown
+    try {
+      document = JSON.parse(await response.text())
+    } catch {
+      statuses.push(`HTTP ${response.status} that is not JSON`)
+      continue
+    }
+
+    return checkMetadata(document, issuer, url)
   }
 
   throw new UserError(
@@ -77,16 +88,9 @@ export function requireS256(metadata: AuthServerMetadata): void {
   }
 }
 
-function checkMetadata(text: string, issuer: string, url: string): AuthServerMetadata {
+function checkMetadata(value: unknown, issuer: string, url: string): AuthServerMetadata {
   const bad = (why: string) =>
     new UserError(`The OAuth metadata at ${originOf(url)} ${why}`, {hint: 'check the issuer URL'})
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    throw bad('is not JSON')
-  }
-
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw bad('is not a JSON object')
   const record = value as Record<string, unknown>
   if (typeof record.issuer !== 'string' || !sameIssuer(record.issuer, issuer)) {
@@ -104,9 +108,11 @@ function checkMetadata(text: string, issuer: string, url: string): AuthServerMet
     metadata[field] = endpoint
   }
 
-  const methods = record.code_challenge_methods_supported
-  if (Array.isArray(methods))
-    metadata.code_challenge_methods_supported = methods.filter((m): m is string => typeof m === 'string')
+  for (const field of ['code_challenge_methods_supported', 'token_endpoint_auth_methods_supported'] as const) {
+    const methods = record[field]
+    if (Array.isArray(methods)) metadata[field] = methods.filter((m): m is string => typeof m === 'string')
+  }
+
   if (record.authorization_response_iss_parameter_supported === true)
     metadata.authorization_response_iss_parameter_supported = true
   return metadata

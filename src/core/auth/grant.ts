@@ -1,12 +1,14 @@
 import type {OAuthCredential} from './credentials.js'
 import {type AuthProvider, providerEndpoints} from './providers.js'
+import type {AuthServerMetadata} from './discovery.js'
 import {
-  clientFields,
+  type ClientAuth,
   credentialFromToken,
   type FetchLike,
   OAuthError,
   parseTokenResponse,
   postForm,
+  tokenAuthMethod,
 } from './oauth-http.js'
 import type {Refresher} from './refresh.js'
 
@@ -17,20 +19,49 @@ import type {Refresher} from './refresh.js'
 export function providerRefresher(provider: AuthProvider, fetch: FetchLike, now: () => number): Refresher {
   return async (credential) => {
     const endpoints = await providerEndpoints(provider, undefined, fetch)
-    const client = clientFields({
-      clientId: provider.clientId!,
-      clientSecret: provider.clientSecret,
-      resource: credential.resource,
-    })
-    const form = {...client, grant_type: 'refresh_token', refresh_token: credential.refreshToken!}
-    const answer = parseTokenResponse(await postForm(fetch, endpoints.token_endpoint, form), endpoints.token_endpoint)
+    const client = providerClient(provider, endpoints, credential)
+    const form = {grant_type: 'refresh_token', refresh_token: credential.refreshToken!}
+    const answer = parseTokenResponse(
+      await postForm(fetch, endpoints.token_endpoint, form, undefined, {...client, resource: credential.resource}),
+      endpoints.token_endpoint,
+    )
     const renewed = credentialFromToken(answer, now(), {
-      clientId: credential.clientId,
+      ...registrationOf(credential),
       issuer: credential.issuer,
       resource: credential.resource,
     })
     // A refresh answer rarely has an ID token: the account shown stays the one that logged in.
     return credential.account && !renewed.account ? {...renewed, account: credential.account} : renewed
+  }
+}
+
+/**
+ * The client a grant's later requests come from: the configured secret, else the one a
+ * registration issued (kept with the credential), sent as the registration or the server says.
+ */
+function providerClient(
+  provider: AuthProvider,
+  endpoints: AuthServerMetadata,
+  credential: OAuthCredential,
+): ClientAuth {
+  const clientSecret = provider.clientSecret ?? credential.clientSecret
+  const authMethod = tokenAuthMethod(
+    clientSecret,
+    endpoints.token_endpoint_auth_methods_supported,
+    credential.tokenAuthMethod,
+  )
+  return {authMethod, clientId: provider.clientId!, ...(clientSecret ? {clientSecret} : {})}
+}
+
+/** What of a registered client a renewed credential keeps. */
+function registrationOf(
+  credential: OAuthCredential,
+): Pick<OAuthCredential, 'clientId' | 'clientSecret' | 'tokenAuthMethod'> {
+  const {clientId, clientSecret, tokenAuthMethod: method} = credential
+  return {
+    ...(clientId ? {clientId} : {}),
+    ...(clientSecret ? {clientSecret} : {}),
+    ...(method ? {tokenAuthMethod: method} : {}),
   }
 }
 
@@ -55,9 +86,9 @@ export async function revokeCredential(
     const [token, hint] = credential.refreshToken
       ? [credential.refreshToken, 'refresh_token']
       : [credential.accessToken, 'access_token']
-    const form: Record<string, string> = {client_id: provider.clientId!, token, token_type_hint: hint}
-    if (provider.clientSecret) form.client_secret = provider.clientSecret
-    await postForm(fetch, endpoints.revocation_endpoint, form, signal).catch((error: unknown) => {
+    const form = {token, token_type_hint: hint}
+    const client = providerClient(provider, endpoints, credential)
+    await postForm(fetch, endpoints.revocation_endpoint, form, signal, client).catch((error: unknown) => {
       // RFC 7009 §2.2: an unknown or already invalid token is revoked as far as the client cares.
       if (!(error instanceof OAuthError && error.error === 'invalid_token')) throw error
     })

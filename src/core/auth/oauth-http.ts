@@ -49,10 +49,15 @@ export class OAuthServerError extends Error {
   }
 }
 
+/** How a client proves itself at the token endpoint (RFC 8414 `token_endpoint_auth_methods_supported`). */
+export type TokenAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none'
+
 export interface ClientAuth {
   clientId: string
-  /** Confidential clients only; sent in the body (client_secret_post). */
+  /** Confidential clients only; sent as `authMethod` says. */
   clientSecret?: string
+  /** Where the secret goes: the body (the default) or HTTP Basic; {@link tokenAuthMethod} picks it. */
+  authMethod?: TokenAuthMethod
   /**
    * RFC 8707: the resource server the tokens are for (an MCP server's URL), sent with every
    * request of the grant, so a token issued for one server is refused by every other.
@@ -60,32 +65,67 @@ export interface ClientAuth {
   resource?: string
 }
 
-/** The fields that name the client (and its resource) in every form it posts. */
+/**
+ * The method a client with `secret` uses: the one its registration named (RFC 7591's answer
+ * wins), else what the server lists, Basic first (RFC 6749 §2.3.1: servers MUST take it). A
+ * server that lists nothing gets the body, as before methods were read.
+ */
+export function tokenAuthMethod(
+  secret: string | undefined,
+  supported: string[] | undefined,
+  registered?: string,
+): TokenAuthMethod {
+  if (!secret) return 'none'
+  if (registered === 'client_secret_basic' || registered === 'client_secret_post' || registered === 'none')
+    return registered
+  if (!supported?.length) return 'client_secret_post'
+  for (const method of ['client_secret_basic', 'client_secret_post', 'none'] as const)
+    if (supported.includes(method)) return method
+  return 'client_secret_post'
+}
+
+/** The fields that name the client (and its resource) in every form it posts; the secret only for `client_secret_post`. */
 export function clientFields(client: ClientAuth): Record<string, string> {
   const fields: Record<string, string> = {client_id: client.clientId}
-  if (client.clientSecret) fields.client_secret = client.clientSecret
+  if (client.clientSecret && (client.authMethod ?? 'client_secret_post') === 'client_secret_post')
+    fields.client_secret = client.clientSecret
   if (client.resource) fields.resource = client.resource
   return fields
+}
+
+/** RFC 6749 §2.3.1: id and secret form-encoded, then Base64 in the Authorization header. */
+function basicAuthorization(client: ClientAuth): Record<string, string> {
+  if (client.authMethod !== 'client_secret_basic' || !client.clientSecret) return {}
+  const encode = (value: string) => new URLSearchParams({v: value}).toString().slice(2)
+  const pair = `${encode(client.clientId)}:${encode(client.clientSecret)}`
+  return {authorization: `Basic ${Buffer.from(pair).toString('base64')}`}
 }
 
 /** The form fields that carry secrets: a server quoting them back must not show them. */
 const SECRET_FIELDS = new Set(['client_secret', 'code', 'code_verifier', 'device_code', 'refresh_token', 'token'])
 
 /**
- * POSTs a form to an OAuth endpoint and reads the JSON answer. The form's secrets (codes,
- * verifiers, refresh tokens) never reach an error, even when the server quotes them back.
+ * POSTs a form to an OAuth endpoint and reads the JSON answer, as `client` when given (its
+ * fields, and its secret where its method puts it). The form's secrets (codes, verifiers,
+ * refresh tokens, the client's secret) never reach an error, even when the server quotes them back.
  */
 export async function postForm(
   fetch: FetchLike,
   url: string,
-  form: Record<string, string>,
+  fields: Record<string, string>,
   signal?: AbortSignal,
+  client?: ClientAuth,
 ): Promise<Record<string, unknown>> {
+  const form = client ? {...fields, ...clientFields(client)} : fields
   let response: Response
   try {
     response = await fetch(url, {
       body: new URLSearchParams(form).toString(),
-      headers: {accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded'},
+      headers: {
+        accept: 'application/json',
+        'content-type': 'application/x-www-form-urlencoded',
+        ...(client ? basicAuthorization(client) : {}),
+      },
       method: 'POST',
       signal,
     })
@@ -98,6 +138,7 @@ export async function postForm(
   if (response.ok && text.trim() === '') return {}
   const body = parseJsonObject(text)
   const secrets = Object.entries(form).flatMap(([field, value]) => (SECRET_FIELDS.has(field) ? [value] : []))
+  if (client?.clientSecret) secrets.push(client.clientSecret)
   const scrub = (value: string) => withoutSecrets(value, secrets)
   // A 5xx is the server failing, whatever its body says: worth a retry where one is safe.
   if (body && typeof body.error === 'string' && response.status < 500) {
@@ -142,7 +183,7 @@ export async function requestToken(
   grant: Record<string, string>,
   signal?: AbortSignal,
 ): Promise<TokenResponse> {
-  return parseTokenResponse(await postForm(fetch, tokenUrl, {...grant, ...clientFields(client)}, signal), tokenUrl)
+  return parseTokenResponse(await postForm(fetch, tokenUrl, grant, signal, client), tokenUrl)
 }
 
 /** What a login keeps of a token answer. The account is read, unverified, from the ID token: for display only. */

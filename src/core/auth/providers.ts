@@ -1,7 +1,7 @@
 import type {HanzoConfig, ProviderOAuthSettings} from '../config/types.js'
 import {UserError} from '../errors.js'
 import {type AuthServerMetadata, discoverAuthServer, isHttpUrl, requireS256, sameIssuer} from './discovery.js'
-import type {FetchLike} from './oauth-http.js'
+import type {FetchLike, TokenAuthMethod} from './oauth-http.js'
 
 export type LoginFlow = 'pkce' | 'device'
 
@@ -22,6 +22,11 @@ export interface AuthProvider {
   flow: LoginFlow
   /** RFC 8707: the one resource server (an MCP server's URL) the tokens are for. */
   resource?: string
+  /**
+   * Set when this login registered the client (RFC 7591): how the registration says it
+   * authenticates. Its `clientSecret` is then kept with the credential, as no setting holds it.
+   */
+  registeredAuthMethod?: TokenAuthMethod
 }
 
 /**

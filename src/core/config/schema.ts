@@ -58,6 +58,13 @@ const mcpServer = {
       properties: {
         client_id: {type: 'string', description: 'The client id registered at the authorization server.'},
         client_secret: {type: 'string', description: 'The client secret, for a confidential client.'},
+        grant: {
+          type: 'string',
+          enum: ['authorization_code', 'client_credentials'],
+          default: 'authorization_code',
+          description:
+            'How tokens are got: a person logs in (hanzo-dev mcp login NAME), or client_credentials for a machine-to-machine server (needs client_id and client_secret; no login).',
+        },
         scopes: {
           type: 'array',
           items: {type: 'string'},

@@ -158,6 +158,11 @@ describe('discovery against a scripted server', () => {
     )
   })
 
+  it("takes an HTML page at RFC 8414's address for a catch-all web app, and reads openid-configuration", async () => {
+    server.script['/.well-known/oauth-authorization-server'] = [{body: '<!doctype html><title>App</title>'}]
+    expect((await discoverAuthServer(server.issuer, globalThis.fetch)).token_endpoint).toBe(`${server.issuer}/token`)
+  })
+
   it('names the issuer when it publishes no metadata, and when it cannot be reached', async () => {
     server.script['/.well-known/openid-configuration'] = []
     expect((await thrown(discoverAuthServer(server.issuer, globalThis.fetch))).message).toMatch(

@@ -24,6 +24,11 @@ export interface OidcServerOptions {
   resourceServers?: Record<string, string>
   /** Open dynamic client registration (RFC 7591) at /reg. */
   registration?: boolean
+  /**
+   * A confidential native client besides the public one, that authenticates at the token
+   * endpoint with HTTP Basic only (`client_secret_basic`); a secret in the body is refused.
+   */
+  basicClient?: {clientId: string; clientSecret: string}
 }
 
 export interface OidcServer {
@@ -84,7 +89,22 @@ export async function startOidcServer(options: OidcServerOptions = {}): Promise<
         response_types: ['code'],
         token_endpoint_auth_method: 'none',
       },
+      ...(options.basicClient
+        ? [
+            {
+              application_type: 'native',
+              client_id: options.basicClient.clientId,
+              client_secret: options.basicClient.clientSecret,
+              grant_types: ['authorization_code', 'refresh_token'],
+              redirect_uris: [redirectUri],
+              response_types: ['code'],
+              token_endpoint_auth_method: 'client_secret_basic',
+            },
+          ]
+        : []),
     ],
+    // What discovery lists: the public client's method and Basic, not client_secret_post.
+    ...(options.basicClient ? {clientAuthMethods: ['none', 'client_secret_basic']} : {}),
     // Any account id signs in; the claims are just enough for an ID token and a display name.
     async findAccount(_ctx: unknown, sub: string) {
       return {accountId: sub, claims: async () => ({email: `${sub}@example.test`, name: sub, sub})}

@@ -27,6 +27,7 @@ Asks the server what authorization server it trusts (its RFC 9728 metadata), reg
     '<%= config.bin %> mcp login linear',
     '<%= config.bin %> mcp login linear --device',
     '<%= config.bin %> mcp login linear --no-browser',
+    '<%= config.bin %> mcp login linear --scope "issues:write"',
   ]
 
   static args = {
@@ -40,6 +41,11 @@ Asks the server what authorization server it trusts (its RFC 9728 metadata), reg
     }),
     'no-browser': Flags.boolean({
       description: 'Print the login URL instead of opening a browser, and read the redirect URL or code from stdin.',
+    }),
+    scope: Flags.string({
+      description:
+        'More scopes to ask for, space-separated, besides the ones the server names (what a server that needs more access says to ask for).',
+      multiple: true,
     }),
   }
 
@@ -60,6 +66,14 @@ Asks the server what authorization server it trusts (its RFC 9728 metadata), reg
         suggestions: [`pass its credentials in mcp_servers.${args.name}.env`],
       })
 
+    if (server.oauth?.grant === 'client_credentials')
+      this.error(`MCP server ${args.name} needs no login: it gets its tokens with its client's secret`, {
+        exit: 2,
+        suggestions: [
+          `mcp_servers.${args.name}.oauth.grant is client_credentials; hanzo-dev mcp tools ${args.name} uses it`,
+        ],
+      })
+
     const found = await withSpinner(library, `Asking ${transport.url.origin} how to log in`, () =>
       discoverAuthorization({...server, transport}),
     ).catch((error: unknown) => {
@@ -69,11 +83,12 @@ Asks the server what authorization server it trusts (its RFC 9728 metadata), reg
     const login = {
       clientId: server.oauth?.clientId,
       clientSecret: server.oauth?.clientSecret,
+      ...(found.defaultEndpoints ? {defaultEndpoints: true} : {}),
       env: host.env,
       issuer: found.issuer,
       key: loginKey(args.name),
       resource: found.resource,
-      scopes: found.scopes,
+      scopes: [...new Set([...found.scopes, ...(flags.scope ?? []).flatMap((s) => s.split(' ').filter(Boolean))])],
       settings: host.settings,
     }
     const stored = await library
