@@ -2,6 +2,7 @@ import type {ToolDefinition} from '@hanzo-dev/sdk'
 
 import {type ConnectionState, McpConnection, McpServerError} from './connection.js'
 import {mcpToolDefinitions, type ToolNaming} from './mcp-tools.js'
+import {readResourceTool} from './resource-tool.js'
 import type {McpServerEntry} from './server-config.js'
 import type {ToolPins} from './tool-pins.js'
 
@@ -40,6 +41,7 @@ export class McpServers {
   private readonly toolsOf = new Map<string, ToolDefinition[]>()
   private readonly failures = new Map<string, McpServerError>()
   private readonly listeners: ((tools: ToolDefinition[]) => void)[] = []
+  private readonly readResource = readResourceTool(() => this.withResources())
 
   constructor(
     private readonly entries: readonly McpServerEntry[],
@@ -76,8 +78,15 @@ export class McpServers {
     }))
   }
 
+  /** The servers' tools in their order, then {@link readResourceTool} once a connected server has resources. */
   tools(): ToolDefinition[] {
-    return this.entries.flatMap((server) => this.toolsOf.get(server.name) ?? [])
+    const tools = this.entries.flatMap((server) => this.toolsOf.get(server.name) ?? [])
+    return this.withResources().length > 0 ? [...tools, this.readResource] : tools
+  }
+
+  /** The connected servers that offer resources. */
+  withResources(): McpConnection[] {
+    return this.connections.filter((c) => c.serverCapabilities?.resources)
   }
 
   onChange(listener: (tools: ToolDefinition[]) => void): void {

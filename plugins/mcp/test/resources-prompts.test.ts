@@ -1,0 +1,116 @@
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+
+import {promptCommands} from '../src/prompt-commands.js'
+import type {McpServers} from '../src/servers.js'
+import {servers, stdioEverything, tempDir} from './mcp-fixtures.js'
+
+// server-everything from npm, started once for the file: its resources, templates, prompts
+// (with arguments, completions and an embedded resource) and tools that link to resources.
+describe('MCP resources and prompts against server-everything', () => {
+  let temp: Awaited<ReturnType<typeof tempDir>>
+  let mcp: McpServers
+  const context = () => ({cwd: temp.dir, sessionId: 's', signal: new AbortController().signal})
+  const tool = (name: string) => mcp.tools().find((t) => t.name === name)!
+
+  beforeAll(async () => {
+    temp = await tempDir()
+    mcp = await servers([stdioEverything()], temp.dir)
+    await mcp.start()
+  })
+
+  afterAll(async () => {
+    await mcp?.close()
+    await temp?.remove()
+  })
+
+  it('lists resources and templates, and offers mcp_read_resource last, a read of the uri', async () => {
+    const everything = mcp.connection('everything')!
+    const resources = await everything.resources()
+    expect(resources.map((r) => r.uri)).toContain('demo://resource/static/document/architecture.md')
+    expect((await everything.resourceTemplates()).map((t) => t.uriTemplate)).toContain(
+      'demo://resource/dynamic/text/{resourceId}',
+    )
+    const names = mcp.tools().map((t) => t.name)
+    expect(names.at(-1)).toBe('mcp_read_resource')
+    const read = tool('mcp_read_resource')
+    expect(read.mutating).toBe(false)
+    expect(read.kind).toBe('read')
+    expect(read.subject?.({server: 'everything', uri: 'demo://x'})).toEqual({kind: 'url', url: 'demo://x'})
+  })
+
+  it('reads text, summarises binary, and tells the model about an unknown server', async () => {
+    const read = tool('mcp_read_resource')
+    const text = await read.execute({server: 'everything', uri: 'demo://resource/dynamic/text/3'}, context())
+    expect(text.is_error).toBe(false)
+    expect(text.output).toMatch(
+      /^\[resource demo:\/\/resource\/dynamic\/text\/3 text\/plain\]\nResource 3: This is a plaintext/,
+    )
+    const blob = await read.execute({server: 'everything', uri: 'demo://resource/dynamic/blob/2'}, context())
+    expect(blob.output).toMatch(/\[resource demo:\/\/resource\/dynamic\/blob\/2 text\/plain, \d+ bytes \(binary\)/)
+    const other = await read.execute({server: 'nope', uri: 'demo://x'}, context())
+    expect(other).toMatchObject({
+      error: expect.stringMatching(/no MCP server "nope".*servers with resources: everything/),
+      is_error: true,
+    })
+    const missing = await read.execute({server: 'everything', uri: 'demo://resource/dynamic/text/0'}, context())
+    expect(missing).toMatchObject({
+      error: expect.stringMatching(/failed reading demo:.*Unknown resource/),
+      is_error: true,
+    })
+  })
+
+  it('tells the model how to read a linked resource, and includes an embedded one as text', async () => {
+    const links = await tool('mcp__everything__get-resource-links').execute({count: 2}, context())
+    expect(links.output).toContain(
+      'read it with mcp_read_resource {"server":"everything","uri":"demo://resource/dynamic/text/2"}',
+    )
+    const embedded = await tool('mcp__everything__get-resource-reference').execute(
+      {resourceId: 4, resourceType: 'Text'},
+      context(),
+    )
+    expect(embedded.output).toMatch(
+      /\[resource demo:\/\/resource\/dynamic\/text\/4 text\/plain\]\nResource 4: This is a plaintext/,
+    )
+  })
+
+  it("makes the server's prompts slash commands: positional or name=value arguments, usage when one is missing", async () => {
+    const warnings: string[] = []
+    const commands = await promptCommands(mcp.connections, (w) => warnings.push(w))
+    expect(warnings).toEqual([])
+    const byName = new Map(commands.map((c) => [c.name, c]))
+    expect([...byName.keys()]).toEqual(
+      expect.arrayContaining([
+        'mcp__everything__simple-prompt',
+        'mcp__everything__args-prompt',
+        'mcp__everything__completable-prompt',
+        'mcp__everything__resource-prompt',
+      ]),
+    )
+    const args = byName.get('mcp__everything__args-prompt')!
+    expect(args.argsHint).toBe('<city> [state]')
+    const run = (typed: string) =>
+      args.run({args: typed, argv: typed.split(/\s+/), cwd: temp.dir, signal: new AbortController().signal})
+    expect(await run('Paris France')).toEqual({prompt: "What's weather in Paris, France?"})
+    expect(await run('state=Texas "El Paso"')).toEqual({prompt: "What's weather in El Paso, Texas?"})
+    expect(await run('')).toEqual({
+      message: 'missing argument: city\nusage: /mcp__everything__args-prompt <city> [state]',
+    })
+    expect(await run('a b c')).toMatchObject({message: expect.stringMatching(/^too many arguments/)})
+    const resource = await byName.get('mcp__everything__resource-prompt')!.run({
+      args: 'Text 5',
+      argv: ['Text', '5'],
+      cwd: temp.dir,
+      signal: new AbortController().signal,
+    })
+    expect(resource?.context).toMatch(/^\[resource demo:\/\/resource\/dynamic\/text\/5 text\/plain\]\nResource 5:/)
+    expect(resource?.prompt).toMatch(/text/i)
+  })
+
+  it('completes prompt arguments through completion/complete', async () => {
+    const completion = await mcp.connection('everything')!.complete({
+      argument: {name: 'department', value: 'E'},
+      ref: {name: 'completable-prompt', type: 'ref/prompt'},
+    })
+    expect(completion.values).toEqual(['Engineering'])
+  })
+})
