@@ -41,17 +41,19 @@ export default defineContributeHook(async (options) => {
   let timer: NodeJS.Timeout | undefined
   await Promise.race([mcp.start(), new Promise<void>((resolve) => (timer = setTimeout(resolve, MCP_STARTUP_WAIT_MS)))])
   clearTimeout(timer)
-  answered = true
   const {promptCommands} = await import('../prompt-commands.js')
-  // The prompts of the servers up by now: a server that starts later offers its tools, not its prompts.
-  const prompts = await promptCommands(mcp.connections, (message) => notices.push(message))
+  // The prompts of the servers up by now; a server that starts later adds its own through watchSlashCommands.
+  const commands = async () => [...mcpSlashCommands(mcp), ...(await promptCommands(mcp.connections, warn))]
+  const slashCommands = await commands()
+  answered = true
   return {
     apiVersion: PLUGIN_API_VERSION,
     dispose: () => mcp.close(),
     notices,
-    slashCommands: [...mcpSlashCommands(mcp), ...prompts],
+    slashCommands,
     status: () => statusItem(mcp.status()),
     tools: mcp.tools(),
+    watchSlashCommands: (update) => mcp.onChange(() => void commands().then(update)),
     watchTools: (update) => mcp.onChange(update),
   }
 })
