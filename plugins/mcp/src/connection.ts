@@ -17,9 +17,11 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js'
 
 import {callSignal} from './call-signal.js'
-import {listPages, type PageReader} from './paged-list.js'
+import {newMcpClient} from './client-setup.js'
+import {listPages, PAGES, type PageReader} from './paged-list.js'
 import {DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpServerEntry} from './server-config.js'
 import {McpServerError} from './server-error.js'
+import {ServerLog} from './server-log.js'
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed'
 
@@ -37,8 +39,10 @@ export interface McpConnectionOptions {
   backoff?: {nextDelay(): number; reset(): void}
   /** Called when the server says its tools changed, after the cache is dropped. */
   onToolsChanged?: () => void
-  /** What the client declares besides the server features it uses (none by default). */
+  /** What the client declares besides the server features it uses and roots (none by default). */
   capabilities?: ClientCapabilities
+  /** The session's workspace roots (absolute directories), answered to `roots/list`; none: no roots capability. */
+  roots?: () => readonly string[]
 }
 
 export {McpServerError} from './server-error.js'
@@ -66,8 +70,12 @@ export class McpConnection {
   private readonly lists = new Map<string, Promise<unknown[]>>()
   private crashed = false
   private stdio?: {pid?: number}
+  /** What the server logged through `notifications/message` (to its log file, and `/mcp`). */
+  readonly log: ServerLog
 
-  constructor(private readonly options: McpConnectionOptions) {}
+  constructor(private readonly options: McpConnectionOptions) {
+    this.log = new ServerLog(this.logFile)
+  }
 
   /** The process id of a running stdio server. */
   get pid(): number | undefined {
@@ -95,10 +103,7 @@ export class McpConnection {
 
   async tools(): Promise<Tool[]> {
     const client = await this.connect()
-    this.toolCache ??= this.listAll(client, 'tools', async (c, cursor, options) => {
-      const page = await c.listTools(cursor ? {cursor} : undefined, options)
-      return {items: page.tools, nextCursor: page.nextCursor}
-    }).catch(async (error: unknown) => {
+    this.toolCache ??= this.listAll(client, 'tools', PAGES.tools).catch(async (error: unknown) => {
       this.toolCache = undefined
       const failure = this.failure(error, 'listing its tools')
       if (error instanceof McpServerError) await this.giveUp(failure.message)
@@ -123,24 +128,15 @@ export class McpConnection {
 
   /** Its resources (every page, bounded as tools are); none when it has no resources. */
   async resources(): Promise<Resource[]> {
-    return this.listOnce('resources', 'resources', async (client, cursor, options) => {
-      const page = await client.listResources(cursor ? {cursor} : undefined, options)
-      return {items: page.resources, nextCursor: page.nextCursor}
-    })
+    return this.listOnce('resources', 'resources', PAGES.resources)
   }
 
   async resourceTemplates(): Promise<ResourceTemplate[]> {
-    return this.listOnce('resource templates', 'resources', async (client, cursor, options) => {
-      const page = await client.listResourceTemplates(cursor ? {cursor} : undefined, options)
-      return {items: page.resourceTemplates, nextCursor: page.nextCursor}
-    })
+    return this.listOnce('resource templates', 'resources', PAGES.resourceTemplates)
   }
 
   async prompts(): Promise<Prompt[]> {
-    return this.listOnce('prompts', 'prompts', async (client, cursor, options) => {
-      const page = await client.listPrompts(cursor ? {cursor} : undefined, options)
-      return {items: page.prompts, nextCursor: page.nextCursor}
-    })
+    return this.listOnce('prompts', 'prompts', PAGES.prompts)
   }
 
   async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
@@ -246,10 +242,13 @@ export class McpConnection {
     }
   }
 
-  /** The SDK client, before it connects: what we declare, and the handlers of what the server may ask. */
-  private async newClient(): Promise<Client> {
-    const {Client} = await import('@modelcontextprotocol/sdk/client/index.js')
-    return new Client(CLIENT_INFO, {capabilities: this.options.capabilities ?? {}})
+  /** The SDK client, before it connects: what we declare, and the handlers of what the server may ask or say. */
+  private newClient(): Promise<Client> {
+    return newMcpClient(CLIENT_INFO, {
+      capabilities: this.options.capabilities,
+      log: this.log,
+      roots: this.options.roots,
+    })
   }
 
   /**

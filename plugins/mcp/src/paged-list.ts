@@ -1,5 +1,6 @@
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import type {RequestOptions} from '@modelcontextprotocol/sdk/shared/protocol.js'
+import type {Prompt, Resource, ResourceTemplate, Tool} from '@modelcontextprotocol/sdk/types.js'
 
 import {McpServerError} from './server-error.js'
 
@@ -46,4 +47,29 @@ export async function listPages<T>(
     `MCP server "${server}" lists more than ${MAX_TOOL_PAGES} pages of ${what} (it may never stop)`,
     'ask its maintainers; hanzo-dev left it out',
   )
+}
+
+/** How each listing reads one page. */
+export const PAGES: {
+  tools: PageReader<Tool>
+  resources: PageReader<Resource>
+  resourceTemplates: PageReader<ResourceTemplate>
+  prompts: PageReader<Prompt>
+} = {
+  async prompts(client, cursor, options) {
+    const page = await client.listPrompts(cursor ? {cursor} : undefined, options)
+    return {items: page.prompts, nextCursor: page.nextCursor}
+  },
+  async resources(client, cursor, options) {
+    const page = await client.listResources(cursor ? {cursor} : undefined, options)
+    return {items: page.resources, nextCursor: page.nextCursor}
+  },
+  async resourceTemplates(client, cursor, options) {
+    const page = await client.listResourceTemplates(cursor ? {cursor} : undefined, options)
+    return {items: page.resourceTemplates, nextCursor: page.nextCursor}
+  },
+  async tools(client, cursor, options) {
+    const page = await client.listTools(cursor ? {cursor} : undefined, options)
+    return {items: page.tools, nextCursor: page.nextCursor}
+  },
 }

@@ -16,6 +16,8 @@ export interface ServerStatus {
   http?: 'streamable-http' | 'sse'
   error?: string
   hint?: string
+  /** What it logged (`notifications/message`): how many of each level, the last few. */
+  log?: {counts: Record<string, number>; last: string[]}
 }
 
 export interface McpServersOptions {
@@ -56,6 +58,7 @@ export class McpServers {
           dataDir: options.dataDir,
           env: options.env,
           onToolsChanged: () => void this.load(server.name),
+          roots: () => [options.cwd],
           server,
         }),
     )
@@ -108,6 +111,9 @@ export class McpServers {
         transport: server.transport.type,
         ...(connection.httpTransport ? {http: connection.httpTransport} : {}),
         ...(tools && connection.state === 'connected' ? {tools: tools.length} : {}),
+        ...(connection.log.last.length > 0
+          ? {log: {counts: Object.fromEntries(connection.log.counts), last: [...connection.log.last]}}
+          : {}),
         ...(failure ? {error: failure.message, ...(failure.hint ? {hint: failure.hint} : {})} : {}),
       }
     })

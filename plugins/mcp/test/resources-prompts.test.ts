@@ -1,7 +1,10 @@
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {readFile} from 'node:fs/promises'
+import {pathToFileURL} from 'node:url'
+import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 
 import {promptCommands} from '../src/prompt-commands.js'
 import type {McpServers} from '../src/servers.js'
+import {mcpSlashCommands} from '../src/slash.js'
 import {servers, stdioEverything, tempDir} from './mcp-fixtures.js'
 
 // server-everything from npm, started once for the file: its resources, templates, prompts
@@ -112,5 +115,22 @@ describe('MCP resources and prompts against server-everything', () => {
       ref: {name: 'completable-prompt', type: 'ref/prompt'},
     })
     expect(completion.values).toEqual(['Engineering'])
+  })
+
+  it("answers roots/list with the session's root, and logs what the server says to its log file and /mcp", async () => {
+    const roots = await tool('mcp__everything__get-roots-list').execute({}, context())
+    expect(roots.output).toContain(pathToFileURL(temp.dir).href)
+    // server-everything logs each roots/list answer it gets.
+    const everything = mcp.connection('everything')!
+    await vi.waitFor(() => expect(everything.log.last.join('\n')).toMatch(/Roots updated: 1 root\(s\)/))
+    await everything.log.flushed()
+    expect(await readFile(everything.logFile, 'utf8')).toMatch(/\[info\] everything-server: Roots updated: 1 root\(s\)/)
+    const shown = await mcpSlashCommands(mcp)[0].run({
+      args: '',
+      argv: [],
+      cwd: temp.dir,
+      signal: new AbortController().signal,
+    })
+    expect(shown?.message).toMatch(/\n {6}log: \d+ info\n {8}\[info\] everything-server: Roots updated: 1 root\(s\)/)
   })
 })
