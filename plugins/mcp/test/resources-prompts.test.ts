@@ -1,5 +1,6 @@
 import {readFile} from 'node:fs/promises'
-import {pathToFileURL} from 'node:url'
+import {join} from 'node:path'
+import {fileURLToPath, pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 
 import {promptCommands} from '../src/prompt-commands.js'
@@ -132,5 +133,28 @@ describe('MCP resources and prompts against server-everything', () => {
       signal: new AbortController().signal,
     })
     expect(shown?.message).toMatch(/\n {6}log: \d+ info\n {8}\[info\] everything-server: Roots updated: 1 root\(s\)/)
+  })
+
+  it('an interrupted call sends notifications/cancelled: the server stops its handler', async () => {
+    const marks = join(temp.dir, 'cancel-marks')
+    const fixture = fileURLToPath(new URL('fixtures/cancel-server.mjs', import.meta.url))
+    const cancel = await servers(
+      [
+        {
+          disabled: false,
+          name: 'cancel',
+          transport: {args: [fixture, marks], command: process.execPath, type: 'stdio'},
+        },
+      ],
+      temp.dir,
+    )
+    await cancel.start()
+    const turn = new AbortController()
+    const call = cancel.tools()[0].execute({}, {cwd: temp.dir, sessionId: 's', signal: turn.signal})
+    await vi.waitFor(async () => expect(await readFile(marks, 'utf8').catch(() => '')).toContain('started'))
+    turn.abort()
+    await call.catch(() => {})
+    await vi.waitFor(async () => expect(await readFile(marks, 'utf8')).toMatch(/^cancelled \d+$/m))
+    await cancel.close()
   })
 })
