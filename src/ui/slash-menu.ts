@@ -7,6 +7,7 @@ export interface MenuCommand {
   name: string
   description: string
   argsHint?: string
+  complete?(args: string, signal: AbortSignal): Promise<string[]>
 }
 
 /** Rows the menu takes at most: the prompt must stay on screen. */

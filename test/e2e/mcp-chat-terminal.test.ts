@@ -1,6 +1,6 @@
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 
 import type {Script} from '../../src/testing/fake-model/script.js'
 import {CLI, makeSandbox, REPO_ROOT, type Sandbox} from '../helpers/cli.js'
@@ -40,7 +40,14 @@ describe('hanzo-dev chat: MCP prompts and @server:uri mentions', () => {
     writeFileSync(file, JSON.stringify({model: 'fake-model', turns}))
     await terminals.open('mcp', `node ${CLI} chat --fake-model ${file}`, {cwd: project, height: 50})
     await terminals.waitFor('mcp', '/help for commands')
-
+    // A server up after the session opened still brings its prompts: ask /mcp until it is up.
+    await vi.waitFor(
+      async () => {
+        await terminals.keys('mcp', '/mcp', 'Enter')
+        expect((await terminals.screen('mcp')).join('\n')).toMatch(/everything +stdio +connected/)
+      },
+      {interval: 1000, timeout: 30_000},
+    )
     await terminals.keys('mcp', '/help', 'Enter')
     const help = await terminals.waitFor('mcp', '/mcp__everything__args-prompt')
     expect(help.join('\n')).toMatch(/\/mcp__everything__args-prompt.*<city> \[state\]/)
@@ -52,6 +59,11 @@ describe('hanzo-dev chat: MCP prompts and @server:uri mentions', () => {
 
     await terminals.keys('mcp', '/mcp__everything__args-prompt', 'Enter')
     await terminals.waitFor('mcp', 'missing argument: city')
+
+    // Tab completes a prompt's argument through the server's completion/complete.
+    await terminals.keys('mcp', '/mcp__everything__completable-prompt Eng', 'Tab')
+    await terminals.waitFor('mcp', '› /mcp__everything__completable-prompt Engineering')
+    await terminals.keys('mcp', 'C-u')
 
     await terminals.keys('mcp', 'summarise @everything:demo://resource/dynamic/text/7', 'Enter')
     // The mention reads through the model's tool, under the same permission rules.

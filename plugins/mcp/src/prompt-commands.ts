@@ -52,6 +52,9 @@ function promptCommand(connection: McpConnection, prompt: Prompt): SlashCommandD
     ...(usage ? {argsHint: usage} : {}),
     description: visibleText(`${about || prompt.name} (MCP prompt of ${connection.name})`),
     name,
+    ...(connection.serverCapabilities?.completions
+      ? {complete: async (typed: string, signal: AbortSignal) => completeArgument(connection, prompt, typed, signal)}
+      : {}),
     async run(context) {
       const given = promptArguments(prompt, context.args)
       if (typeof given === 'string') return {message: `${given}\nusage: /${name}${usage ? ` ${usage}` : ''}`}
@@ -63,6 +66,39 @@ function promptCommand(connection: McpConnection, prompt: Prompt): SlashCommandD
       }
     },
   }
+}
+
+/**
+ * What the last typed argument may become, as the server completes it (`completion/complete`
+ * with the arguments before it as context): a positional one by its place, `name=` by its name.
+ */
+async function completeArgument(
+  connection: McpConnection,
+  prompt: Prompt,
+  typed: string,
+  signal: AbortSignal,
+): Promise<string[]> {
+  const last = /\S*$/.exec(typed)![0]
+  const before = promptArguments(
+    {...prompt, arguments: prompt.arguments?.map((a) => ({...a, required: false}))},
+    typed.slice(0, typed.length - last.length),
+  )
+  if (typeof before === 'string') return []
+  const named = /^([^=\s]+)=(.*)$/.exec(last)
+  const argument = named
+    ? prompt.arguments?.find((a) => a.name === named[1])
+    : prompt.arguments?.find((a) => before[a.name] === undefined)
+  if (!argument) return []
+  const value = named ? named[2] : last
+  const {values} = await connection.complete(
+    {
+      argument: {name: argument.name, value},
+      context: {arguments: before},
+      ref: {name: prompt.name, type: 'ref/prompt'},
+    },
+    signal,
+  )
+  return values.map((v) => (named ? `${argument.name}=${v}` : v))
 }
 
 /** The typed arguments by name, or what is wrong with them. A value with spaces is quoted: `"New York"`. */

@@ -116,6 +116,13 @@ describe('MCP resources and prompts against server-everything', () => {
       ref: {name: 'completable-prompt', type: 'ref/prompt'},
     })
     expect(completion.values).toEqual(['Engineering'])
+    // The slash command completes its last argument, the ones before it as context.
+    const commands = await promptCommands(mcp.connections, () => {})
+    const team = commands.find((c) => c.name === 'mcp__everything__completable-prompt')!
+    const signal = new AbortController().signal
+    expect(await team.complete!('Sa', signal)).toEqual(['Sales'])
+    expect(await team.complete!('Sales ', signal)).toEqual(['David', 'Eve', 'Frank'])
+    expect(await team.complete!('Marketing name=I', signal)).toEqual(['name=Iris'])
   })
 
   it("answers roots/list with the session's root, and logs what the server says to its log file and /mcp", async () => {
