@@ -195,7 +195,7 @@ function isMiddleware(value: unknown): value is Middleware {
   return isRecord(value) && typeof value.name === 'string' && typeof value.wrap === 'function'
 }
 
-function isSlashCommand(value: unknown): value is SlashCommandDefinition {
+export function isSlashCommand(value: unknown): value is SlashCommandDefinition {
   return (
     isRecord(value) &&
     typeof value.name === 'string' &&
@@ -220,6 +220,7 @@ function isContribution(value: unknown): value is Contribution {
       (Array.isArray(value.notices) && value.notices.every((n) => typeof n === 'string'))) &&
     optional(value.onSessionEvent, 'function') &&
     optional(value.watchTools, 'function') &&
+    optional(value.watchSlashCommands, 'function') &&
     optional(value.dispose, 'function')
   )
 }

@@ -3,6 +3,7 @@ import type {ChalkInstance} from 'chalk'
 import type {ElicitationForms} from './elicitation-form.js'
 import type {KeyChoice} from './key-choice.js'
 import {type Keypress, keyNotations} from './keys.js'
+import {completeArgument} from './argument-completer.js'
 import {MentionCompleter} from './mention-completer.js'
 import {PastedTexts} from './pasted-text.js'
 import type {PermissionQuestions} from './permission-question.js'
@@ -116,7 +117,7 @@ export class ChatKeys {
     }
 
     if (notation === '\t' && widget.inserting) {
-      const completed = await this.mentions.complete(widget)
+      const completed = (await this.mentions.complete(widget)) ?? (await completeArgument(widget, this.host.commands()))
       if (completed) {
         host.notice(completed.notice)
         return host.draw()

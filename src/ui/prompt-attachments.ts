@@ -1,5 +1,5 @@
 import {homedir} from 'node:os'
-import {type AgentSession, canonicalize, type ImagePart} from '@hanzo-dev/sdk'
+import {type AgentSession, canonicalize, type ImagePart, type ToolResult} from '@hanzo-dev/sdk'
 
 import {FileWalk} from '../adapters/tools/file-walk.js'
 import {workspaceRoot} from '../adapters/tools/workspace-path.js'
@@ -32,8 +32,14 @@ export async function attachMentions(
   const attached: Attached = {context: [], images: [], notes: []}
   const mentioned = new Set(findMentions(text).map((mention) => mention.path))
   for (const {label, path} of [...[...mentioned].map((path) => ({label: `@${path}`, path})), ...pasted]) {
+    const resource = session.tools.includes(READ_RESOURCE) ? resourceMention(path) : undefined
+    if (resource) {
+      await attachResource(session, resource, signal, attached)
+      continue
+    }
+
     const result = await session.callTool('fs_read', {path}, {signal})
-    const refused = result.images && !session.takesImages && `this model does not take images (${session.model})`
+    const refused = imagesRefused(session, result)
     if (result.is_error || refused) {
       attached.notes.push({ok: false, text: `${label} not attached: ${refused || result.error || result.output}`})
       continue
@@ -48,6 +54,39 @@ export async function attachMentions(
   }
 
   return attached
+}
+
+/** The MCP plugin's tool for a server's resources: `@server:uri` mentions read through it, under the same rules as the model's reads. */
+const READ_RESOURCE = 'mcp_read_resource'
+
+/** Why a result's images cannot go to the session's model; false when they can, or there are none. */
+function imagesRefused(session: AgentSession, result: ToolResult): string | false {
+  return Boolean(result.images) && !session.takesImages && `this model does not take images (${session.model})`
+}
+
+/** `server:scheme:...` (`@everything:demo://resource/1`): a server's resource, not a file. */
+function resourceMention(path: string): {server: string; uri: string} | undefined {
+  const match = /^([\w-]+):([a-z][\d+.a-z-]*:\S+)$/i.exec(path)
+  return match ? {server: match[1], uri: match[2]} : undefined
+}
+
+async function attachResource(
+  session: AgentSession,
+  resource: {server: string; uri: string},
+  signal: AbortSignal,
+  attached: Attached,
+): Promise<void> {
+  const label = `${resource.server}:${resource.uri}`
+  const result = await session.callTool(READ_RESOURCE, resource, {signal})
+  const refused = imagesRefused(session, result)
+  if (result.is_error || refused) {
+    attached.notes.push({ok: false, text: `@${label} not attached: ${refused || result.error || result.output}`})
+    return
+  }
+
+  if (result.images) attached.images.push(...result.images)
+  attached.context.push(`<resource server="${resource.server}" uri="${resource.uri}">\n${result.output}\n</resource>`)
+  attached.notes.push({ok: true, text: `Attached ${label}`})
 }
 
 /** `!command`: its output for the screen, and the same as context for the next prompt. */

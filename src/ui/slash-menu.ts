@@ -7,12 +7,13 @@ export interface MenuCommand {
   name: string
   description: string
   argsHint?: string
+  complete?(args: string, signal: AbortSignal): Promise<string[]>
 }
 
 /** Rows the menu takes at most: the prompt must stay on screen. */
 const ROWS = 8
 /** A prompt still naming its command: `/`, `/co`, `/compact` (no space yet). */
-const TYPING = /^\/([a-z0-9-]*)$/
+const TYPING = /^\/([a-z0-9_-]*)$/
 
 /**
  * The command menu under the prompt while a slash command's name is typed: it filters as you

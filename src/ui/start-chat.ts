@@ -125,12 +125,18 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     chat.say(done, style.dim)
     return open(options.session)
   })
+  // A plugin's commands that arrive late (an MCP server's prompts) join while this session is the chat's.
+  const followCommands = (opened: AgentSession) =>
+    opened.onSlashCommandsChanged?.(() => {
+      if (session === opened) for (const warning of commands.replaceContributed(opened.slashCommands())) note(warning)
+    })
   const opening = firstOpen.then(async (opened) => {
     session = opened
     facts.session = opened
     for (const warning of fileWarnings) note(warning)
     // After the built-ins and command files: the registry refuses a name one of them (or an earlier plugin) has.
     for (const warning of commands.registerContributed(opened.slashCommands())) note(warning)
+    followCommands(opened)
     return {
       ...(options.session.continue || options.session.resume
         ? await earlier(options.session, options)
@@ -153,6 +159,7 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     session = next
     facts.session = next
     for (const warning of commands.replaceContributed(next.slashCommands())) note(warning)
+    followCommands(next)
     chat.switchTo(next, target.resume ? await earlier({resume: next.id}, options) : undefined)
   }
 

@@ -1,12 +1,29 @@
 import {join} from 'node:path'
 import type {OAuthClientProvider} from '@modelcontextprotocol/sdk/client/auth.js'
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js'
+import type {RequestOptions} from '@modelcontextprotocol/sdk/shared/protocol.js'
 import type {Transport} from '@modelcontextprotocol/sdk/shared/transport.js'
-import type {CallToolResult, Tool} from '@modelcontextprotocol/sdk/types.js'
+import type {
+  CallToolResult,
+  CompleteRequest,
+  CompleteResult,
+  GetPromptResult,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js'
 
+import {callSignal} from './call-signal.js'
 import type {ClientRequests} from './client-requests.js'
+import {newMcpClient} from './client-setup.js'
+import {listPages, PAGES, type PageReader} from './paged-list.js'
 import {InsufficientScopeError} from './scope-step-up.js'
 import {DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpServerEntry} from './server-config.js'
+import {McpServerError} from './server-error.js'
+import {ServerLog} from './server-log.js'
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed'
 
@@ -28,23 +45,14 @@ export interface McpConnectionOptions {
   onToolsChanged?: () => void
   /** The server's requests to the client this one answers (elicitation, sampling): declared and installed before connecting. */
   clientRequests?: ClientRequests
+  /** The session's workspace roots (absolute directories), answered to `roots/list`; none: no roots capability. */
+  roots?: () => readonly string[]
 }
 
-/** A server error the user can act on: the server named, what happened, what to try. */
-export class McpServerError extends Error {
-  override name = 'McpServerError'
-  constructor(
-    readonly server: string,
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message)
-  }
-}
+export {McpServerError} from './server-error.js'
+export {MAX_TOOL_PAGES} from './paged-list.js'
 
 const CLIENT_INFO = {name: 'hanzo-dev', version: '0.1.0'}
-/** The most pages of `tools/list` read from one server. */
-export const MAX_TOOL_PAGES = 100
 
 /**
  * HIP-301 McpConnection: one server, connected on first use, its tools cached until it says
@@ -62,12 +70,18 @@ export class McpConnection {
   private opening?: Client
   private connecting?: Promise<Client>
   private toolCache?: Promise<Tool[]>
+  /** Resources, templates and prompts as listed, dropped when the server says they changed. */
+  private readonly lists = new Map<string, Promise<unknown[]>>()
   private crashed = false
   private stdio?: {pid?: number; exited?: string}
   /** Kept across reconnects: it holds the tokens a machine-to-machine grant got. */
   private authProvider?: OAuthClientProvider
+  /** What the server logged through `notifications/message` (to its log file, and `/mcp`). */
+  readonly log: ServerLog
 
-  constructor(private readonly options: McpConnectionOptions) {}
+  constructor(private readonly options: McpConnectionOptions) {
+    this.log = new ServerLog(this.logFile)
+  }
 
   /** The process id of a running stdio server. */
   get pid(): number | undefined {
@@ -95,7 +109,7 @@ export class McpConnection {
 
   async tools(): Promise<Tool[]> {
     const client = await this.connect()
-    this.toolCache ??= this.listAll(client).catch(async (error: unknown) => {
+    this.toolCache ??= this.listAll(client, 'tools', PAGES.tools).catch(async (error: unknown) => {
       this.toolCache = undefined
       const failure = this.failure(error, 'listing its tools')
       if (error instanceof McpServerError) await this.giveUp(failure.message)
@@ -105,30 +119,49 @@ export class McpConnection {
   }
 
   async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
-    // Connected: no await, a call is one round trip and nothing more.
-    const client = this.client && this.state === 'connected' ? this.client : await this.connect()
-    const timeout = this.options.server.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS
-    const call = callSignal(signal)
-    try {
-      return (await client.callTool({arguments: args, name: tool}, undefined, {
-        signal: call.signal,
-        timeout,
-      })) as CallToolResult
-    } catch (error) {
-      if (isExpiredSession(error)) {
-        // The server dropped our session (a restart): initialize again and retry once.
-        await this.reset()
-        const again = await this.connect()
-        return (await again.callTool({arguments: args, name: tool}, undefined, {
-          signal: call.signal,
-          timeout,
-        })) as CallToolResult
-      }
+    return this.request(
+      `calling ${tool}`,
+      async (client, options) =>
+        (await client.callTool({arguments: args, name: tool}, undefined, options)) as CallToolResult,
+      signal,
+    )
+  }
 
-      throw this.failure(error, `calling ${tool}`)
-    } finally {
-      call.release()
-    }
+  /** What the server offers besides tools (resources, prompts, completions, logging); undefined until connected. */
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.state === 'connected' ? this.client?.getServerCapabilities() : undefined
+  }
+
+  /** Its resources (every page, bounded as tools are); none when it has no resources. */
+  async resources(): Promise<Resource[]> {
+    return this.listOnce('resources', 'resources', PAGES.resources)
+  }
+
+  async resourceTemplates(): Promise<ResourceTemplate[]> {
+    return this.listOnce('resource templates', 'resources', PAGES.resourceTemplates)
+  }
+
+  async prompts(): Promise<Prompt[]> {
+    return this.listOnce('prompts', 'prompts', PAGES.prompts)
+  }
+
+  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    return this.request(`reading ${uri}`, (client, options) => client.readResource({uri}, options), signal)
+  }
+
+  async getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<GetPromptResult> {
+    return this.request(
+      `getting prompt ${name}`,
+      (client, options) => client.getPrompt({arguments: args, name}, options),
+      signal,
+    )
+  }
+
+  /** `completion/complete`; no values when the server does not complete. */
+  async complete(params: CompleteRequest['params'], signal?: AbortSignal): Promise<CompleteResult['completion']> {
+    if (!(await this.connect()).getServerCapabilities()?.completions) return {values: []}
+    const answer = await this.request('completing', (client, options) => client.complete(params, options), signal)
+    return answer.completion
   }
 
   async close(): Promise<void> {
@@ -143,14 +176,17 @@ export class McpConnection {
     if (this.crashed && this.options.backoff) await delay(this.options.backoff.nextDelay())
     this.state = 'connecting'
     const timeoutMs = this.options.server.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS
-    const {Client} = await import('@modelcontextprotocol/sdk/client/index.js')
-    const {ToolListChangedNotificationSchema} = await import('@modelcontextprotocol/sdk/types.js')
+    const {
+      PromptListChangedNotificationSchema,
+      ResourceListChangedNotificationSchema,
+      ToolListChangedNotificationSchema,
+    } = await import('@modelcontextprotocol/sdk/types.js')
     let timer: NodeJS.Timeout | undefined
     let client: Client | undefined
     try {
       const attempt = (async () => {
         for (const transport of await this.transports()) {
-          client = new Client(CLIENT_INFO, {capabilities: this.options.clientRequests?.capabilities ?? {}})
+          client = await this.newClient()
           this.opening = client
           await this.options.clientRequests?.install(client, this.name)
           try {
@@ -185,6 +221,13 @@ export class McpConnection {
         this.toolCache = undefined
         this.options.onToolsChanged?.()
       })
+      connected.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+        this.lists.delete('resources')
+        this.lists.delete('resource templates')
+      })
+      connected.setNotificationHandler(PromptListChangedNotificationSchema, () => {
+        this.lists.delete('prompts')
+      })
       connected.onclose = () => this.closedUnderUs(connected)
       this.client = connected
       this.state = 'connected'
@@ -206,10 +249,63 @@ export class McpConnection {
     }
   }
 
+  /** The SDK client, before it connects: what we declare, and the handlers of what the server may ask or say. */
+  private newClient(): Promise<Client> {
+    return newMcpClient(CLIENT_INFO, {
+      capabilities: this.options.clientRequests?.capabilities,
+      log: this.log,
+      roots: this.options.roots,
+    })
+  }
+
+  /**
+   * One request on the connection, within the tool timeout, following `signal` (an abort sends
+   * `notifications/cancelled`); a server that dropped our session is initialized again and asked once more.
+   */
+  private async request<T>(
+    doing: string,
+    run: (client: Client, options: RequestOptions) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    // Connected: no await, a call is one round trip and nothing more.
+    const client = this.client && this.state === 'connected' ? this.client : await this.connect()
+    const timeout = this.options.server.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS
+    const call = callSignal(signal)
+    try {
+      return await run(client, {signal: call.signal, timeout})
+    } catch (error) {
+      if (isExpiredSession(error)) {
+        await this.reset()
+        return await run(await this.connect(), {signal: call.signal, timeout})
+      }
+
+      throw this.failure(error, doing)
+    } finally {
+      call.release()
+    }
+  }
+
+  /** A listing of a server feature, cached until the server says it changed; empty when the server lacks the feature. */
+  private async listOnce<T>(what: string, feature: 'resources' | 'prompts', page: PageReader<T>): Promise<T[]> {
+    const client = await this.connect()
+    if (!client.getServerCapabilities()?.[feature]) return []
+    let listed = this.lists.get(what) as Promise<T[]> | undefined
+    if (!listed) {
+      listed = this.listAll(client, what, page).catch((error: unknown) => {
+        this.lists.delete(what)
+        throw this.failure(error, `listing its ${what}`)
+      })
+      this.lists.set(what, listed)
+    }
+
+    return listed
+  }
+
   private closedUnderUs(client: Client): void {
     if (this.client !== client || this.state === 'closed') return
     this.client = undefined
     this.toolCache = undefined
+    this.lists.clear()
     this.crashed = true
     this.state = 'failed'
     this.error = `MCP server "${this.name}" closed the connection`
@@ -219,6 +315,7 @@ export class McpConnection {
     const client = this.client
     this.client = undefined
     this.toolCache = undefined
+    this.lists.clear()
     this.state = 'idle'
     await client?.close().catch(() => {})
   }
@@ -255,39 +352,9 @@ export class McpConnection {
     return httpTransports(transport.url, transport.headers, this.options.bearer, this.authProvider)
   }
 
-  /**
-   * Every page of the server's tools, bounded: a server that always answers with a `nextCursor`
-   * (or pages slowly forever) would keep `mcp list` and the session's start waiting. Past
-   * {@link MAX_TOOL_PAGES} pages, or the start-up timeout for the whole listing, the server fails.
-   */
-  private async listAll(client: Client): Promise<Tool[]> {
+  private listAll<T>(client: Client, what: string, page: PageReader<T>): Promise<T[]> {
     const timeoutMs = this.options.server.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS
-    const deadline = AbortSignal.timeout(timeoutMs)
-    const tools: Tool[] = []
-    let cursor: string | undefined
-    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      let answer
-      try {
-        answer = await client.listTools(cursor ? {cursor} : undefined, {signal: deadline, timeout: timeoutMs})
-      } catch (error) {
-        if (!deadline.aborted) throw error
-        throw new McpServerError(
-          this.name,
-          `MCP server "${this.name}" did not list its tools within ${timeoutMs} ms`,
-          this.hint(),
-        )
-      }
-
-      tools.push(...answer.tools)
-      cursor = answer.nextCursor
-      if (!cursor) return tools
-    }
-
-    throw new McpServerError(
-      this.name,
-      `MCP server "${this.name}" lists more than ${MAX_TOOL_PAGES} pages of tools (it may never stop)`,
-      'ask its maintainers; hanzo-dev left it out',
-    )
+    return listPages(client, page, {hint: this.hint(), server: this.name, timeoutMs, what})
   }
 
   private hint(): string {
@@ -343,18 +410,4 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => {
     setTimeout(resolve, ms).unref()
   })
-}
-
-/**
- * A signal for one call that follows the turn's. The SDK never removes the abort listener it adds
- * to the signal it is given: handed the turn's signal, every call of a turn would stay attached
- * to it, and an interrupt would send `notifications/cancelled` for calls long finished.
- */
-function callSignal(turn: AbortSignal | undefined): {signal: AbortSignal | undefined; release(): void} {
-  if (!turn) return {release() {}, signal: undefined}
-  const call = new AbortController()
-  const forward = () => call.abort(turn.reason)
-  if (turn.aborted) forward()
-  else turn.addEventListener('abort', forward, {once: true})
-  return {release: () => turn.removeEventListener('abort', forward), signal: call.signal}
 }

@@ -1,8 +1,9 @@
-import {type ToolDefinition, toolError} from '@hanzo-dev/sdk'
+import type {ToolDefinition} from '@hanzo-dev/sdk'
 import type {Tool} from '@modelcontextprotocol/sdk/types.js'
 
-import {type McpConnection, McpServerError} from './connection.js'
+import type {McpConnection} from './connection.js'
 import type {McpServerEntry} from './server-config.js'
+import {McpServerError, serverToolError} from './server-error.js'
 import type {ToolPins} from './tool-pins.js'
 import {toToolResult, visibleText} from './tool-result.js'
 
@@ -72,14 +73,13 @@ function definition(
     description,
     async execute(input, context) {
       try {
-        const result = toToolResult(await connection.callTool(tool.name, input, context.signal))
+        const result = toToolResult(await connection.callTool(tool.name, input, context.signal), server.name)
         // The call got here through the permission step: this definition is what the user let run.
         await pins.pin(server.name, tool).catch(() => {})
         await settled()
         return result
       } catch (error) {
-        if (error instanceof McpServerError)
-          return toolError(error.hint ? `${error.message} (${error.hint})` : error.message)
+        if (error instanceof McpServerError) return serverToolError(error)
         throw error
       }
     },

@@ -3,6 +3,7 @@ import type {ToolDefinition} from '@hanzo-dev/sdk'
 import type {ClientRequests} from './client-requests.js'
 import {type ConnectionState, McpConnection, McpServerError} from './connection.js'
 import {mcpToolDefinitions, type ToolNaming} from './mcp-tools.js'
+import {readResourceTool} from './resource-tool.js'
 import type {McpServerEntry} from './server-config.js'
 import type {ToolPins} from './tool-pins.js'
 
@@ -16,6 +17,8 @@ export interface ServerStatus {
   http?: 'streamable-http' | 'sse'
   error?: string
   hint?: string
+  /** What it logged (`notifications/message`): how many of each level, the last few. */
+  log?: {counts: Record<string, number>; last: string[]}
 }
 
 export interface McpServersOptions {
@@ -45,6 +48,7 @@ export class McpServers {
   private readonly listeners: ((tools: ToolDefinition[]) => void)[] = []
   /** The re-listing a server asked for (list_changed), while it is under way. */
   private readonly refreshing = new Map<string, Promise<void>>()
+  private readonly readResource = readResourceTool(() => this.withResources())
 
   constructor(
     private readonly entries: readonly McpServerEntry[],
@@ -60,6 +64,7 @@ export class McpServers {
           dataDir: options.dataDir,
           env: options.env,
           onToolsChanged: () => this.refresh(server.name),
+          roots: () => [options.cwd],
           server,
         }),
     )
@@ -82,8 +87,15 @@ export class McpServers {
     }))
   }
 
+  /** The servers' tools in their order, then {@link readResourceTool} once a connected server has resources. */
   tools(): ToolDefinition[] {
-    return this.entries.flatMap((server) => this.toolsOf.get(server.name) ?? [])
+    const tools = this.entries.flatMap((server) => this.toolsOf.get(server.name) ?? [])
+    return this.withResources().length > 0 ? [...tools, this.readResource] : tools
+  }
+
+  /** The connected servers that offer resources. */
+  withResources(): McpConnection[] {
+    return this.connections.filter((c) => c.serverCapabilities?.resources)
   }
 
   onChange(listener: (tools: ToolDefinition[]) => void): void {
@@ -105,6 +117,9 @@ export class McpServers {
         transport: server.transport.type,
         ...(connection.httpTransport ? {http: connection.httpTransport} : {}),
         ...(tools && connection.state === 'connected' ? {tools: tools.length} : {}),
+        ...(connection.log.last.length > 0
+          ? {log: {counts: Object.fromEntries(connection.log.counts), last: [...connection.log.last]}}
+          : {}),
         ...(failure ? {error: failure.message, ...(failure.hint ? {hint: failure.hint} : {})} : {}),
       }
     })

@@ -1,4 +1,5 @@
 import type {SlashCommandDefinition} from '@hanzo-dev/sdk'
+import {oneLine} from '@hanzo-dev/sdk/terminal-text'
 
 import type {McpServers, ServerStatus} from './servers.js'
 
@@ -10,7 +11,7 @@ import type {McpServers, ServerStatus} from './servers.js'
 export function mcpSlashCommands(servers?: McpServers): SlashCommandDefinition[] {
   return [
     {
-      description: 'The MCP servers of this session: state, tools, why one failed',
+      description: 'The MCP servers of this session: state, tools, why one failed, what they logged',
       name: 'mcp',
       run() {
         const status = servers?.status() ?? []
@@ -19,12 +20,20 @@ export function mcpSlashCommands(servers?: McpServers): SlashCommandDefinition[]
         const lines = status.map((s) => {
           const what = s.state === 'connected' ? `connected, ${s.tools ?? 0} tool(s)` : s.state
           const why = s.error ? `: ${s.error}${s.hint ? ` (${s.hint})` : ''}` : ''
-          return `  ${s.name.padEnd(width)}  ${s.transport}${s.http ? ` (${s.http})` : ''}  ${what}${why}`
+          const line = `  ${s.name.padEnd(width)}  ${s.transport}${s.http ? ` (${s.http})` : ''}  ${what}${why}`
+          return [line, ...logLines(s)].join('\n')
         })
         return {message: [`MCP servers (${status.length}):`, ...lines].join('\n')}
       },
     },
   ]
+}
+
+/** What a server logged: the counts by level, then its last messages, each on one line. */
+function logLines({log}: ServerStatus): string[] {
+  if (!log) return []
+  const counts = Object.entries(log.counts).map(([level, n]) => `${n} ${level}`)
+  return [`      log: ${counts.join(', ')}`, ...log.last.map((line) => `        ${oneLine(line)}`)]
 }
 
 /** `mcp: 2/3` (connected of all), and how many failed: the status line's item; /mcp says why. */

@@ -53,7 +53,9 @@ describe('the MCP client against real servers', () => {
       .tools()
       .find((t) => t.name === 'mcp__everything__get-tiny-image')!
       .execute({}, context)
-    expect(image.output).toMatch(/\[image image\/png, \d+ bytes\]/)
+    // A picture every provider takes goes to the model as an image, after a line saying what it is.
+    expect(image.output).toMatch(/\[image image\/png, \d+ bytes: follows\]/)
+    expect(image.images).toEqual([{data: expect.any(String), mediaType: 'image/png', name: 'image', type: 'image'}])
     const bad = await mcp
       .tools()
       .find((t) => t.name === 'mcp__everything__get-sum')!
@@ -115,7 +117,10 @@ describe('the MCP client against real servers', () => {
       expect.stringMatching(/^MCP server "missing" cannot start: hanzo-no-such-server not found/),
       expect.stringMatching(/^MCP server "mute" did not start within 800 ms/),
     ])
-    expect(mcp.tools().every((t) => t.name.startsWith('mcp__everything__'))).toBe(true)
+    // The resource reader comes with a server that has resources, after the servers' tools.
+    expect(mcp.tools().every((t) => t.name.startsWith('mcp__everything__') || t.name === 'mcp_read_resource')).toBe(
+      true,
+    )
     await mcp.close()
   })
 

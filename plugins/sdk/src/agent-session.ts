@@ -490,6 +490,8 @@ export interface AgentSession {
   statusItems(): readonly string[]
   /** The slash commands the plugins contributed to this session, in the order plugins answered (the interactive prompt's). */
   slashCommands(): readonly ContributedSlashCommand[]
+  /** Calls `listener` each time a plugin's commands change after the session opened (Contribution.watchSlashCommands). */
+  onSlashCommandsChanged?(listener: () => void): void
   /** Ends the session (the root's: plugin contributions disposed, `stop` fired, transcript closed). Idempotent. */
   close(): Promise<void>
 }

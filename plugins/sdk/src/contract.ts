@@ -174,6 +174,12 @@ export interface Contribution {
   /** Commands for the interactive prompt (`/commit`); a name a built-in or an earlier plugin has is refused with a warning. */
   slashCommands?: SlashCommandDefinition[]
   /**
+   * For commands that arrive or change after the answer (an MCP server's prompts, once it has
+   * started): the host calls it once with `update`, and the plugin calls `update` with its whole
+   * current list, which replaces `slashCommands`, each time it changes.
+   */
+  watchSlashCommands?: (update: (commands: SlashCommandDefinition[]) => void) => void
+  /**
    * A few words the interactive session's status line shows (`sandbox: workspace`); a function
    * when they change during the session (`mcp: 2/3`), called each time the line is drawn, so it
    * must be quick. Undefined or empty: nothing shown.

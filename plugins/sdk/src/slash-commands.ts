@@ -46,6 +46,11 @@ export interface SlashCommandDefinition<C extends SlashCommandContext = SlashCom
   description: string
   /** The arguments as `/help` shows them: `NAME`, `[focus]`. */
   argsHint?: string
+  /**
+   * Tab in the arguments: what the last one typed may become, given everything typed after the
+   * name (`args`, its last word possibly empty). Absent: Tab does nothing there.
+   */
+  complete?(args: string, signal: AbortSignal): Promise<string[]>
   run(context: C): Promise<SlashCommandResult | undefined> | SlashCommandResult | undefined
 }
 

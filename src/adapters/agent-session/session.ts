@@ -6,11 +6,13 @@ import type {
   CompactResult,
   ContextBudget,
   ContributedSlashCommand,
+  Contribution,
   ListedModel,
   Message,
   OfferedTool,
   SessionEventInput,
   SessionUsage,
+  SlashCommandDefinition,
   ToolResult,
   ToolScope,
   ToolVerdict,
@@ -27,6 +29,7 @@ import {describeCall} from '../../core/tools/call-description.js'
 import {ToolPipeline} from '../../core/tools/pipeline.js'
 import {trusted} from '../../core/tools/registry.js'
 import {scopedToolNames, unknownToolEntry} from '../../core/tools/scope.js'
+import {isSlashCommand} from '../plugin-host.js'
 import {loadPrices} from '../prices.js'
 import type {BackgroundProcesses} from '../tools/background-processes.js'
 import type {Subagents} from '../tools/subagents.js'
@@ -56,6 +59,9 @@ export class AgentSessionNode implements AgentSession {
   private readonly root: boolean
   /** Its summary calls that failed in a row: after three, compaction stops making them (no thrash). */
   private readonly summaryFailures = new SummaryFailures()
+  /** The commands a plugin sent after its answer (watchSlashCommands), in place of the answer's. */
+  private readonly watchedCommands = new Map<Contribution, SlashCommandDefinition[]>()
+  private readonly commandListeners: (() => void)[] = []
 
   constructor(
     private readonly parts: SessionParts,
@@ -64,6 +70,12 @@ export class AgentSessionNode implements AgentSession {
   ) {
     this.root = lifetime === undefined
     this.shared = lifetime ?? {closed: false, started: false}
+    if (this.root)
+      for (const {value} of parts.contributions)
+        value.watchSlashCommands?.((commands) => {
+          this.watchedCommands.set(value, Array.isArray(commands) ? commands.filter((c) => isSlashCommand(c)) : [])
+          for (const listener of this.commandListeners) listener()
+        })
   }
 
   get id(): string {
@@ -257,8 +269,16 @@ export class AgentSessionNode implements AgentSession {
 
   slashCommands(): readonly ContributedSlashCommand[] {
     return this.parts.contributions.flatMap(({plugin, pluginType, value}) =>
-      (value.slashCommands ?? []).map((definition) => ({definition, plugin, pluginType})),
+      (this.watchedCommands.get(value) ?? value.slashCommands ?? []).map((definition) => ({
+        definition,
+        plugin,
+        pluginType,
+      })),
     )
+  }
+
+  onSlashCommandsChanged(listener: () => void): void {
+    this.commandListeners.push(listener)
   }
 
   child(options: ChildSessionOptions = {}): AgentSession {

@@ -61,7 +61,8 @@ export function completePath(prefix: string, files: readonly string[], limit = 2
   return {candidates: sorted.slice(0, limit), completion: commonPrefix(sorted)}
 }
 
-function commonPrefix(values: readonly string[]): string {
+/** The longest start all `values` share. */
+export function commonPrefix(values: readonly string[]): string {
   let prefix = values[0]
   for (const value of values) {
     while (!value.startsWith(prefix)) prefix = prefix.slice(0, -1)

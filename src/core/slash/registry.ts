@@ -27,6 +27,8 @@ export type SlashResolution<C extends SlashCommandContext = SlashCommandContext>
 
 /** Longer names do not fit the command menu's column. */
 const MAX_NAME = 32
+/** An MCP prompt's name (`mcp__<server>__<prompt>`) has room for both parts, as an MCP tool's does. */
+const MAX_MCP_NAME = 64
 
 /**
  * The slash commands of one interactive session. As with tools, the first command registered
@@ -40,7 +42,11 @@ export class SlashCommandRegistry<C extends SlashCommandContext = SlashCommandCo
   register(definition: SlashCommandDefinition<C>, source: SlashCommandSource, origin?: string): string | undefined {
     const from = describe(source, origin)
     const shown = `/${String(definition.name)}`
-    if (typeof definition.name !== 'string' || !SLASH_NAME.test(definition.name) || definition.name.length > MAX_NAME) {
+    if (
+      typeof definition.name !== 'string' ||
+      !SLASH_NAME.test(definition.name) ||
+      definition.name.length > (definition.name.startsWith('mcp__') ? MAX_MCP_NAME : MAX_NAME)
+    ) {
       return `slash command ${shown} from ${from} ignored: a name is a lower-case letter, then up to ${MAX_NAME - 1} lower-case letters, digits or "-"`
     }
 

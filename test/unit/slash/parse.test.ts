@@ -17,6 +17,8 @@ describe('parseSlashLine', () => {
       ['focus', 'on', 'the', 'tests', 'and', 'the', 'docs'],
     ],
     ['/x2 "quoted words"', 'x2', '"quoted words"', ['"quoted', 'words"']],
+    // An MCP prompt: its server's and its own name may hold "_".
+    ['/mcp__my_server__args-prompt Paris', 'mcp__my_server__args-prompt', 'Paris', ['Paris']],
   ])('%j is the command', (input, name, args, argv) => {
     expect(parseSlashLine(input)).toEqual({args, argv, kind: 'command', name})
   })
@@ -35,6 +37,8 @@ describe('parseSlashLine', () => {
     ['a slash later in the line', 'see /etc/hosts'],
     ['an empty prompt', ''],
     ['a non-ASCII name', '/héllo'],
+    ['an "_" outside an MCP prompt\'s name', '/snake_case'],
+    ['an MCP prompt name in capitals', '/mcp__Server__x'],
   ])('%s is text, sent as typed', (_what, input) => {
     expect(parseSlashLine(input)).toEqual({kind: 'text', text: input})
   })

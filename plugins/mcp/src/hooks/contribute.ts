@@ -2,6 +2,7 @@ import {defineContributeHook, PLUGIN_API_VERSION, printable} from '@hanzo-dev/sd
 
 import {enabledServers} from '../server-config.js'
 import {mcpSlashCommands, statusItem} from '../slash.js'
+import {READ_RESOURCE_TOOL} from '../tool-result.js'
 
 /**
  * How long the answer waits for the servers: those up by then are in the first request's
@@ -18,7 +19,10 @@ export default defineContributeHook(async (options) => {
   const notices = [...problems]
   // A session that offers no MCP tool (a commit message's) would start the servers for nothing.
   const offered = host.tools ?? 'all'
-  if (offered === 'none' || (Array.isArray(offered) && !offered.some((name) => name.startsWith('mcp__'))))
+  if (
+    offered === 'none' ||
+    (Array.isArray(offered) && !offered.some((name) => name.startsWith('mcp__') || name === READ_RESOURCE_TOOL))
+  )
     return {apiVersion: PLUGIN_API_VERSION, notices}
   if (servers.length === 0) return {apiVersion: PLUGIN_API_VERSION, notices, slashCommands: mcpSlashCommands()}
   const {openSessionServers} = await import('../session-servers.js')
@@ -39,14 +43,19 @@ export default defineContributeHook(async (options) => {
   let timer: NodeJS.Timeout | undefined
   await Promise.race([mcp.start(), new Promise<void>((resolve) => (timer = setTimeout(resolve, MCP_STARTUP_WAIT_MS)))])
   clearTimeout(timer)
+  const {promptCommands} = await import('../prompt-commands.js')
+  // The prompts of the servers up by now; a server that starts later adds its own through watchSlashCommands.
+  const commands = async () => [...mcpSlashCommands(mcp), ...(await promptCommands(mcp.connections, warn))]
+  const slashCommands = await commands()
   answered = true
   return {
     apiVersion: PLUGIN_API_VERSION,
     dispose: () => mcp.close(),
     notices,
-    slashCommands: mcpSlashCommands(mcp),
+    slashCommands,
     status: () => statusItem(mcp.status()),
     tools: mcp.tools(),
+    watchSlashCommands: (update) => mcp.onChange(() => void commands().then(update)),
     watchTools: (update) => mcp.onChange(update),
   }
 })
