@@ -1,14 +1,16 @@
-import {type ChildProcess, spawn} from 'node:child_process'
+import type {ChildProcess} from 'node:child_process'
 import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import {LoggingMessageNotificationSchema} from '@modelcontextprotocol/sdk/types.js'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {makeSandbox, type Sandbox} from '../../../test/helpers/cli.js'
 import {VERDICT_META_KEY} from '../src/serve/tool-server.js'
 import {CLI} from './mcp-fixtures.js'
+import {startServeHttp} from './serve-process.js'
 
 /** The default tools/list a client pays for on every turn (ten tools since fs_multi_edit and the background exec tools): kept under this many bytes. */
 const DEFAULT_LIST_BUDGET_BYTES = 11_500
@@ -105,6 +107,21 @@ describe('hanzo-dev mcp serve', () => {
     expect(existsSync(join(project, 'made'))).toBe(false)
   })
 
+  it("logs each call's verdict to a client that set a level, as notifications/message", async () => {
+    const logged: unknown[] = []
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      logged.push(notification.params)
+    })
+    await client.setLoggingLevel('warning')
+    await client.callTool({arguments: {path: 'notes.txt'}, name: 'fs_read'})
+    await client.callTool({arguments: {command: `touch ${join(project, 'made')}`}, name: 'exec'})
+    // The SDK's client handles notifications in order with responses: both calls have answered.
+    expect(logged).toEqual([{data: expect.stringMatching(/^exec: deny/), level: 'warning', logger: 'hanzo-dev'}])
+    await client.setLoggingLevel('info')
+    await client.callTool({arguments: {path: 'notes.txt'}, name: 'fs_read'})
+    expect(logged.at(-1)).toEqual({data: 'fs_read: allow', level: 'info', logger: 'hanzo-dev'})
+  })
+
   it('answers a tool it does not serve as unknown', async () => {
     const unknown = await client.callTool({arguments: {}, name: 'git_status'})
     expect(unknown.isError).toBe(true)
@@ -137,22 +154,14 @@ describe('hanzo-dev mcp serve', () => {
     let token: string
 
     beforeAll(async () => {
-      server = spawn(process.execPath, [CLI, 'mcp', 'serve', '--http', '0', '--allow-origin', 'https://ok.example'], {
-        cwd: project,
-        env: {...box.env, PATH: process.env.PATH!},
-        stdio: ['ignore', 'ignore', 'pipe'],
-      })
-      await new Promise<void>((resolve) => {
-        let seen = ''
-        server.stderr!.on('data', (chunk: Buffer) => {
-          seen += chunk.toString()
-          const found = /MCP server: (\S+)\nAuthorization: Bearer (\S+)/.exec(seen)
-          if (found) {
-            ;[, url, token] = found
-            resolve()
-          }
-        })
-      })
+      ;({
+        process: server,
+        token,
+        url,
+      } = await startServeHttp(project, {...box.env, PATH: process.env.PATH!}, [
+        '--allow-origin',
+        'https://ok.example',
+      ]))
     })
 
     afterAll(() => {
@@ -170,7 +179,7 @@ describe('hanzo-dev mcp serve', () => {
       await remote.close()
     })
 
-    it('refuses a missing token (401), a foreign Origin and a foreign Host (403)', async () => {
+    it('refuses a missing token (401), a foreign Origin and a foreign Host (403); its own Origin is same-origin', async () => {
       const initialize = JSON.stringify({
         id: 1,
         jsonrpc: '2.0',
@@ -187,9 +196,16 @@ describe('hanzo-dev mcp serve', () => {
       expect(
         (await fetch(url, {body: initialize, headers: {...auth, origin: 'https://ok.example'}, method: 'POST'})).status,
       ).toBe(200)
+      const {port} = new URL(url)
+      for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`])
+        expect((await fetch(url, {body: initialize, headers: {...auth, origin}, method: 'POST'})).status).toBe(200)
+      // The same host on another port is another origin.
+      const elsewhere = `http://127.0.0.1:${Number(port) + 1}`
+      expect((await fetch(url, {body: initialize, headers: {...auth, origin: elsewhere}, method: 'POST'})).status).toBe(
+        403,
+      )
       const {request} = await import('node:http')
       const status = await new Promise<number>((resolve) => {
-        const port = new URL(url).port
         request(
           {headers: {...auth, host: `evil.example:${port}`}, host: '127.0.0.1', method: 'POST', path: '/mcp', port},
           (res) => resolve(res.statusCode!),
