@@ -17,7 +17,6 @@ const FIXTURE = "calls the suite's own fixture, which a coding agent's server do
 const NOT_BUILT = 'not built yet in mcp serve:'
 /** Server scenarios `mcp serve` is expected to fail, and why (the README's MCP section lists them too). */
 const EXPECTED_FAILURES: Record<string, string> = {
-  'completion-complete': `${NOT_BUILT} completion/complete (and it asks for the fixture prompt test_prompt_with_arguments)`,
   'elicitation-sep1034-defaults': `${FIXTURE} tool test_elicitation_sep1034_defaults`,
   'elicitation-sep1330-enums': `${FIXTURE} tool test_elicitation_sep1330_enums`,
   'json-schema-2020-12': `${FIXTURE} tool json_schema_2020_12_tool`,
@@ -26,7 +25,6 @@ const EXPECTED_FAILURES: Record<string, string> = {
   'prompts-get-with-args': `${FIXTURE} prompt test_prompt_with_arguments`,
   'prompts-get-with-image': `${FIXTURE} prompt test_prompt_with_image`,
   'prompts-list': `${NOT_BUILT} prompts (custom slash commands and agents)`,
-  'resources-list': `${NOT_BUILT} resources (the workspace's files)`,
   'resources-read-binary': `${FIXTURE} resource test://static-binary`,
   'resources-read-text': `${FIXTURE} resource test://static-text`,
   'resources-subscribe': `${FIXTURE} resource test://watched-resource`,

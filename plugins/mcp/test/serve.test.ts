@@ -1,6 +1,7 @@
 import type {ChildProcess} from 'node:child_process'
-import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {pathToFileURL} from 'node:url'
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -26,13 +27,22 @@ describe('hanzo-dev mcp serve', () => {
     project = join(box.home, 'project')
     mkdirSync(join(project, '.git'), {recursive: true})
     writeFileSync(join(project, 'notes.txt'), 'hello from the workspace\n')
+    // Resources: a denied file, an ignored one, a link out of the workspace, and enough files for two pages.
+    writeFileSync(join(project, 'secret.txt'), 'not for clients\n')
+    writeFileSync(join(project, '.gitignore'), 'build/\n')
+    mkdirSync(join(project, 'build'))
+    writeFileSync(join(project, 'build', 'out.js'), 'ignored\n')
+    writeFileSync(join(box.home, 'outside.txt'), 'outside the workspace\n')
+    symlinkSync(join(box.home, 'outside.txt'), join(project, 'link.txt'))
+    mkdirSync(join(project, 'many'))
+    for (let i = 0; i < 120; i++) writeFileSync(join(project, 'many', `f${String(i).padStart(3, '0')}.txt`), `${i}\n`)
     // The user's deny rule: a served exec of it must be refused before any process starts.
     mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
     // And an MCP server of theirs, which a served session must not start: it would leave its mark.
     const servers = {marker: {args: ['-c', `touch ${join(box.home, 'marker-started')}; sleep 30`], command: 'sh'}}
     writeFileSync(
       join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'),
-      JSON.stringify({mcp_servers: servers, permissions: {'exec(touch *)': 'deny'}}),
+      JSON.stringify({mcp_servers: servers, permissions: {'exec(touch *)': 'deny', 'fs_read(secret.txt)': 'deny'}}),
     )
     client = new Client({name: 'test-client', version: '1.0.0'})
     await client.connect(
@@ -120,6 +130,59 @@ describe('hanzo-dev mcp serve', () => {
     await client.setLoggingLevel('info')
     await client.callTool({arguments: {path: 'notes.txt'}, name: 'fs_read'})
     expect(logged.at(-1)).toEqual({data: 'fs_read: allow', level: 'info', logger: 'hanzo-dev'})
+  })
+
+  describe('the workspace as resources', () => {
+    const uri = (path: string) => pathToFileURL(join(project, path)).href
+
+    it('lists its files in pages, without what .gitignore keeps from the fs tools', async () => {
+      const first = await client.listResources()
+      expect(first.resources).toHaveLength(100)
+      expect(first.nextCursor).toBeDefined()
+      const second = await client.listResources({cursor: first.nextCursor})
+      const uris = [...first.resources, ...second.resources].map((r) => r.uri)
+      expect(uris).toContain(uri('notes.txt'))
+      expect(uris).toContain(uri('many/f119.txt'))
+      expect(uris).not.toContain(uri('build/out.js'))
+      expect(second.nextCursor).toBeUndefined()
+      await expect(client.listResources({cursor: 'nope'})).rejects.toThrow('Unknown cursor nope')
+    })
+
+    it('reads a text file whole, a picture as a blob', async () => {
+      expect((await client.readResource({uri: uri('notes.txt')})).contents).toEqual([
+        {mimeType: 'text/plain', text: 'hello from the workspace\n', uri: uri('notes.txt')},
+      ])
+      writeFileSync(
+        join(project, 'pixel.png'),
+        readFileSync(new URL('../../../test/fixtures/images/red-pixel.png', import.meta.url)),
+      )
+      const [picture] = (await client.readResource({uri: uri('pixel.png')})).contents
+      expect(picture).toMatchObject({mimeType: 'image/png', uri: uri('pixel.png')})
+      expect(picture.blob).toBeTypeOf('string')
+    })
+
+    it('refuses what fs_read would: a denied path (naming the rule), a link out of the workspace, another scheme', async () => {
+      await expect(client.readResource({uri: uri('secret.txt')})).rejects.toThrow(
+        /Refused by hanzo-dev's permission policy: .*fs_read\(secret\.txt\)/,
+      )
+      await expect(client.readResource({uri: uri('link.txt')})).rejects.toThrow(/outside|link/)
+      await expect(client.readResource({uri: pathToFileURL(join(box.home, 'outside.txt')).href})).rejects.toThrow(
+        /outside/,
+      )
+      await expect(client.readResource({uri: 'https://example.com/x'})).rejects.toThrow('not a file:// URI')
+    })
+
+    it('offers a file template whose path completes from the workspace', async () => {
+      const {resourceTemplates} = await client.listResourceTemplates()
+      expect(resourceTemplates).toEqual([
+        expect.objectContaining({name: 'workspace-file', uriTemplate: `${pathToFileURL(project).href}/{path}`}),
+      ])
+      const {completion} = await client.complete({
+        argument: {name: 'path', value: 'no'},
+        ref: {type: 'ref/resource', uri: resourceTemplates[0].uriTemplate},
+      })
+      expect(completion.values).toEqual(['notes.txt'])
+    })
   })
 
   it('answers a tool it does not serve as unknown', async () => {
