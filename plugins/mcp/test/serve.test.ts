@@ -152,13 +152,11 @@ describe('hanzo-dev mcp serve', () => {
       expect((await client.readResource({uri: uri('notes.txt')})).contents).toEqual([
         {mimeType: 'text/plain', text: 'hello from the workspace\n', uri: uri('notes.txt')},
       ])
-      writeFileSync(
-        join(project, 'pixel.png'),
-        readFileSync(new URL('../../../test/fixtures/images/red-pixel.png', import.meta.url)),
-      )
-      const [picture] = (await client.readResource({uri: uri('pixel.png')})).contents
-      expect(picture).toMatchObject({mimeType: 'image/png', uri: uri('pixel.png')})
-      expect(picture.blob).toBeTypeOf('string')
+      const png = readFileSync(new URL('../../../test/fixtures/images/red-pixel.png', import.meta.url))
+      writeFileSync(join(project, 'pixel.png'), png)
+      expect((await client.readResource({uri: uri('pixel.png')})).contents).toEqual([
+        {blob: png.toString('base64'), mimeType: 'image/png', uri: uri('pixel.png')},
+      ])
     })
 
     it('refuses what fs_read would: a denied path (naming the rule), a link out of the workspace, another scheme', async () => {
