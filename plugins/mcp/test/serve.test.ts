@@ -1,14 +1,17 @@
-import {type ChildProcess, spawn} from 'node:child_process'
-import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import type {ChildProcess} from 'node:child_process'
+import {mkdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {pathToFileURL} from 'node:url'
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
 import {StreamableHTTPClientTransport} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import {LoggingMessageNotificationSchema} from '@modelcontextprotocol/sdk/types.js'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {makeSandbox, type Sandbox} from '../../../test/helpers/cli.js'
 import {VERDICT_META_KEY} from '../src/serve/tool-server.js'
 import {CLI} from './mcp-fixtures.js'
+import {startServeHttp} from './serve-process.js'
 
 /** The default tools/list a client pays for on every turn (ten tools since fs_multi_edit and the background exec tools): kept under this many bytes. */
 const DEFAULT_LIST_BUDGET_BYTES = 11_500
@@ -24,13 +27,22 @@ describe('hanzo-dev mcp serve', () => {
     project = join(box.home, 'project')
     mkdirSync(join(project, '.git'), {recursive: true})
     writeFileSync(join(project, 'notes.txt'), 'hello from the workspace\n')
+    // Resources: a denied file, an ignored one, a link out of the workspace, and enough files for two pages.
+    writeFileSync(join(project, 'secret.txt'), 'not for clients\n')
+    writeFileSync(join(project, '.gitignore'), 'build/\n')
+    mkdirSync(join(project, 'build'))
+    writeFileSync(join(project, 'build', 'out.js'), 'ignored\n')
+    writeFileSync(join(box.home, 'outside.txt'), 'outside the workspace\n')
+    symlinkSync(join(box.home, 'outside.txt'), join(project, 'link.txt'))
+    mkdirSync(join(project, 'many'))
+    for (let i = 0; i < 120; i++) writeFileSync(join(project, 'many', `f${String(i).padStart(3, '0')}.txt`), `${i}\n`)
     // The user's deny rule: a served exec of it must be refused before any process starts.
     mkdirSync(join(box.env.XDG_CONFIG_HOME, 'hanzo'), {recursive: true})
     // And an MCP server of theirs, which a served session must not start: it would leave its mark.
     const servers = {marker: {args: ['-c', `touch ${join(box.home, 'marker-started')}; sleep 30`], command: 'sh'}}
     writeFileSync(
       join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'),
-      JSON.stringify({mcp_servers: servers, permissions: {'exec(touch *)': 'deny'}}),
+      JSON.stringify({mcp_servers: servers, permissions: {'exec(touch *)': 'deny', 'fs_read(secret.txt)': 'deny'}}),
     )
     client = new Client({name: 'test-client', version: '1.0.0'})
     await client.connect(
@@ -105,6 +117,72 @@ describe('hanzo-dev mcp serve', () => {
     expect(existsSync(join(project, 'made'))).toBe(false)
   })
 
+  it("logs each call's verdict to a client that set a level, as notifications/message", async () => {
+    const logged: unknown[] = []
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      logged.push(notification.params)
+    })
+    await client.setLoggingLevel('warning')
+    await client.callTool({arguments: {path: 'notes.txt'}, name: 'fs_read'})
+    await client.callTool({arguments: {command: `touch ${join(project, 'made')}`}, name: 'exec'})
+    // The SDK's client handles notifications in order with responses: both calls have answered.
+    expect(logged).toEqual([{data: expect.stringMatching(/^exec: deny/), level: 'warning', logger: 'hanzo-dev'}])
+    await client.setLoggingLevel('info')
+    await client.callTool({arguments: {path: 'notes.txt'}, name: 'fs_read'})
+    expect(logged.at(-1)).toEqual({data: 'fs_read: allow', level: 'info', logger: 'hanzo-dev'})
+  })
+
+  describe('the workspace as resources', () => {
+    const uri = (path: string) => pathToFileURL(join(project, path)).href
+
+    it('lists its files in pages, without what .gitignore keeps from the fs tools', async () => {
+      const first = await client.listResources()
+      expect(first.resources).toHaveLength(100)
+      expect(first.nextCursor).toBeDefined()
+      const second = await client.listResources({cursor: first.nextCursor})
+      const uris = [...first.resources, ...second.resources].map((r) => r.uri)
+      expect(uris).toContain(uri('notes.txt'))
+      expect(uris).toContain(uri('many/f119.txt'))
+      expect(uris).not.toContain(uri('build/out.js'))
+      expect(second.nextCursor).toBeUndefined()
+      await expect(client.listResources({cursor: 'nope'})).rejects.toThrow('Unknown cursor nope')
+    })
+
+    it('reads a text file whole, a picture as a blob', async () => {
+      expect((await client.readResource({uri: uri('notes.txt')})).contents).toEqual([
+        {mimeType: 'text/plain', text: 'hello from the workspace\n', uri: uri('notes.txt')},
+      ])
+      const png = readFileSync(new URL('../../../test/fixtures/images/red-pixel.png', import.meta.url))
+      writeFileSync(join(project, 'pixel.png'), png)
+      expect((await client.readResource({uri: uri('pixel.png')})).contents).toEqual([
+        {blob: png.toString('base64'), mimeType: 'image/png', uri: uri('pixel.png')},
+      ])
+    })
+
+    it('refuses what fs_read would: a denied path (naming the rule), a link out of the workspace, another scheme', async () => {
+      await expect(client.readResource({uri: uri('secret.txt')})).rejects.toThrow(
+        /Refused by hanzo-dev's permission policy: .*fs_read\(secret\.txt\)/,
+      )
+      await expect(client.readResource({uri: uri('link.txt')})).rejects.toThrow(/outside|link/)
+      await expect(client.readResource({uri: pathToFileURL(join(box.home, 'outside.txt')).href})).rejects.toThrow(
+        /outside/,
+      )
+      await expect(client.readResource({uri: 'https://example.com/x'})).rejects.toThrow('not a file:// URI')
+    })
+
+    it('offers a file template whose path completes from the workspace', async () => {
+      const {resourceTemplates} = await client.listResourceTemplates()
+      expect(resourceTemplates).toEqual([
+        expect.objectContaining({name: 'workspace-file', uriTemplate: `${pathToFileURL(project).href}/{path}`}),
+      ])
+      const {completion} = await client.complete({
+        argument: {name: 'path', value: 'no'},
+        ref: {type: 'ref/resource', uri: resourceTemplates[0].uriTemplate},
+      })
+      expect(completion.values).toEqual(['notes.txt'])
+    })
+  })
+
   it('answers a tool it does not serve as unknown', async () => {
     const unknown = await client.callTool({arguments: {}, name: 'git_status'})
     expect(unknown.isError).toBe(true)
@@ -137,22 +215,14 @@ describe('hanzo-dev mcp serve', () => {
     let token: string
 
     beforeAll(async () => {
-      server = spawn(process.execPath, [CLI, 'mcp', 'serve', '--http', '0', '--allow-origin', 'https://ok.example'], {
-        cwd: project,
-        env: {...box.env, PATH: process.env.PATH!},
-        stdio: ['ignore', 'ignore', 'pipe'],
-      })
-      await new Promise<void>((resolve) => {
-        let seen = ''
-        server.stderr!.on('data', (chunk: Buffer) => {
-          seen += chunk.toString()
-          const found = /MCP server: (\S+)\nAuthorization: Bearer (\S+)/.exec(seen)
-          if (found) {
-            ;[, url, token] = found
-            resolve()
-          }
-        })
-      })
+      ;({
+        process: server,
+        token,
+        url,
+      } = await startServeHttp(project, {...box.env, PATH: process.env.PATH!}, [
+        '--allow-origin',
+        'https://ok.example',
+      ]))
     })
 
     afterAll(() => {
@@ -170,7 +240,7 @@ describe('hanzo-dev mcp serve', () => {
       await remote.close()
     })
 
-    it('refuses a missing token (401), a foreign Origin and a foreign Host (403)', async () => {
+    it('refuses a missing token (401), a foreign Origin and a foreign Host (403); its own Origin is same-origin', async () => {
       const initialize = JSON.stringify({
         id: 1,
         jsonrpc: '2.0',
@@ -187,9 +257,16 @@ describe('hanzo-dev mcp serve', () => {
       expect(
         (await fetch(url, {body: initialize, headers: {...auth, origin: 'https://ok.example'}, method: 'POST'})).status,
       ).toBe(200)
+      const {port} = new URL(url)
+      for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`])
+        expect((await fetch(url, {body: initialize, headers: {...auth, origin}, method: 'POST'})).status).toBe(200)
+      // The same host on another port is another origin.
+      const elsewhere = `http://127.0.0.1:${Number(port) + 1}`
+      expect((await fetch(url, {body: initialize, headers: {...auth, origin: elsewhere}, method: 'POST'})).status).toBe(
+        403,
+      )
       const {request} = await import('node:http')
       const status = await new Promise<number>((resolve) => {
-        const port = new URL(url).port
         request(
           {headers: {...auth, host: `evil.example:${port}`}, host: '127.0.0.1', method: 'POST', path: '/mcp', port},
           (res) => resolve(res.statusCode!),

@@ -40,10 +40,12 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServe> {
   }
 
   const handle = async (req: IncomingMessage, res: ServerResponse, port: number) => {
-    const host = req.headers.host ?? ''
-    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return refuse(res, 403, 'Host not allowed')
+    const loopback = [`127.0.0.1:${port}`, `localhost:${port}`]
+    if (!loopback.includes(req.headers.host ?? '')) return refuse(res, 403, 'Host not allowed')
+    // This very address is same-origin; a rebinding page's Origin names its own host.
     const {origin} = req.headers
-    if (origin !== undefined && !options.allowOrigins.includes(origin))
+    const sameOrigin = loopback.some((address) => origin === `http://${address}`)
+    if (origin !== undefined && !sameOrigin && !options.allowOrigins.includes(origin))
       return refuse(res, 403, `Origin ${origin} not allowed`)
     const auth = Buffer.from(req.headers.authorization ?? '')
     if (auth.length !== expected.length || !timingSafeEqual(auth, expected))

@@ -16,11 +16,16 @@ const SERVER_INFO = {name: 'hanzo-dev', title: 'hanzo-dev tools', version: '0.1.
  * sandbox, audit, truncation), and every answer says what the policy said.
  */
 export async function createToolServer(session: AgentSession, tools: readonly OfferedTool[]): Promise<Server> {
-  const [{Server}, {CallToolRequestSchema, ListToolsRequestSchema}] = await Promise.all([
+  const [{Server}, {CallToolRequestSchema, ListToolsRequestSchema}, resources] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/types.js'),
+    import('./workspace-resources.js'),
   ])
-  const server = new Server(SERVER_INFO, {capabilities: {tools: {}}})
+  // The SDK answers logging/setLevel and drops messages below the client's level.
+  const server = new Server(SERVER_INFO, {
+    capabilities: {logging: {}, tools: {}, ...resources.RESOURCE_CAPABILITIES},
+  })
+  await resources.registerWorkspaceResources(server, session)
   const listed = tools.map((tool) => ({
     annotations: {destructiveHint: tool.mutating, readOnlyHint: !tool.mutating},
     description: tool.description,
@@ -40,6 +45,17 @@ export async function createToolServer(session: AgentSession, tools: readonly Of
     }
 
     const verdict = await session.verdict(name, input)
+    // What serve logs is each call's verdict: the client's log shows what the policy let through.
+    void server
+      .sendLoggingMessage(
+        {
+          data: `${name}: ${verdict.decision}${verdict.reason ? ` (${verdict.reason})` : ''}`,
+          level: verdict.decision === 'deny' ? 'warning' : 'info',
+          logger: 'hanzo-dev',
+        },
+        extra.sessionId,
+      )
+      .catch(() => {})
     if (verdict.decision === 'deny')
       return answer(`Refused by hanzo-dev's permission policy: ${verdict.reason ?? 'denied'}`, true, verdict)
     const result = await session.callTool(name, input, {signal: extra.signal})
