@@ -220,6 +220,7 @@ function isContribution(value: unknown): value is Contribution {
       (Array.isArray(value.notices) && value.notices.every((n) => typeof n === 'string'))) &&
     optional(value.onSessionEvent, 'function') &&
     optional(value.watchTools, 'function') &&
+    optional(value.ready, 'function') &&
     optional(value.watchSlashCommands, 'function') &&
     optional(value.dispose, 'function')
   )

@@ -112,6 +112,8 @@ Exit codes: 0 done, 1 error or stopped at --max-turns, 2 usage, 3 stopped at --m
       session: {continue: flags.continue, fork: flags['fork-session'], resume: flags.resume},
       settings: loaded,
       ...(flags.tools === undefined ? {} : {tools: parseToolScope(flags.tools)}),
+      // One task, one go: the MCP servers' tools are in its first request, however slowly they start.
+      waitForTools: true,
       warn,
     })
     try {

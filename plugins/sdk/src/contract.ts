@@ -163,6 +163,12 @@ export interface Contribution {
    * its whole current list each time it changes. The model sees the new list from its next request.
    */
   watchTools?: (update: (tools: ToolDefinition[]) => void) => void
+  /**
+   * Resolves once what `watchTools` is still waiting for has arrived or failed (MCP servers still
+   * starting), within the plugin's own time limits. A one-shot run waits for it before its first
+   * request, where a tool arriving late would miss the only request that mattered.
+   */
+  ready?: () => Promise<void>
   /** Text the loop adds to the system prompt. */
   context?: string
   /**

@@ -62,6 +62,8 @@ export interface OpenAgentSessionOptions extends AgentSessionOptions {
    * session with a model would offer (`task` included), though nothing here can call them.
    */
   surfaceOnly?: boolean
+  /** Wait for the tools plugins are still starting (Contribution.ready) before the session is handed over: a one-shot run's. */
+  waitForTools?: boolean
 }
 
 /**
@@ -183,6 +185,8 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
     })
   }
 
+  if (options.waitForTools)
+    await Promise.all(contributed.answers.map(({value}) => value.ready?.() ?? Promise.resolve()))
   // Notices are about what tools may do (the sandbox is off): nothing to say to a session without any.
   if (scope.names.length > 0) for (const notice of notices) warn(notice)
   for (const entry of scope.unknown.filter((name) => !arrivesLate(name)))

@@ -6,7 +6,8 @@ import {READ_RESOURCE_TOOL} from '../tool-result.js'
 
 /**
  * How long the answer waits for the servers: those up by then are in the first request's
- * tools; a slower one joins through `watchTools` when it arrives, so it never holds the session.
+ * tools; a slower one joins through `watchTools` when it arrives, so it never holds a chat (a
+ * one-shot run waits for every server through `ready`).
  */
 export const MCP_STARTUP_WAIT_MS = 3000
 
@@ -41,7 +42,8 @@ export default defineContributeHook(async (options) => {
     warn,
   })
   let timer: NodeJS.Timeout | undefined
-  await Promise.race([mcp.start(), new Promise<void>((resolve) => (timer = setTimeout(resolve, MCP_STARTUP_WAIT_MS)))])
+  const started = mcp.start()
+  await Promise.race([started, new Promise<void>((resolve) => (timer = setTimeout(resolve, MCP_STARTUP_WAIT_MS)))])
   clearTimeout(timer)
   const {promptCommands} = await import('../prompt-commands.js')
   // The prompts of the servers up by now; a server that starts later adds its own through watchSlashCommands.
@@ -56,6 +58,7 @@ export default defineContributeHook(async (options) => {
     status: () => statusItem(mcp.status()),
     tools: mcp.tools(),
     watchSlashCommands: (update) => mcp.onChange(() => void commands().then(update)),
+    ready: () => started,
     watchTools: (update) => mcp.onChange(update),
   }
 })
