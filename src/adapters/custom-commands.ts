@@ -1,11 +1,11 @@
 import {join} from 'node:path'
 
-import type {SlashCommandContext, SlashCommandDefinition} from '@hanzo-dev/sdk'
+import type {CustomCommand, SlashCommandContext, SlashCommandDefinition} from '@hanzo-dev/sdk'
 import {FrontMatterError, parseFrontMatter} from '@hanzo-dev/sdk/front-matter'
 
 import {PROJECT_DIR} from '../core/config/locate.js'
 import {commandFileKey, COMMANDS_DIR} from '../core/config/trust.js'
-import {SLASH_NAME, type SlashCommandRegistry, type SlashCommandSource} from '../core/slash/index.js'
+import {SLASH_NAME, SlashCommandRegistry, type SlashCommandSource} from '../core/slash/index.js'
 import {nodeConfigIO} from './config-io.js'
 
 /** Where the user's own command files are, below their config directory. */
@@ -30,7 +30,41 @@ export async function registerCommandFiles<C extends SlashCommandContext>(
   registry: SlashCommandRegistry<C>,
   dirs: CommandFileDirs,
 ): Promise<string[]> {
+  const {files, warnings} = await loadCommandFiles(dirs)
+  for (const {command, path, source} of files) {
+    const refused = registry.register(command, source, path)
+    if (refused) warnings.push(refused)
+  }
+
+  return warnings
+}
+
+/**
+ * The command files the chat would register, as `mcp serve` offers them (AgentSession.customPrompts):
+ * the same files behind the same trust gate, a name kept by the first that has it.
+ */
+export async function trustedCommandFiles(
+  dirs: CommandFileDirs,
+): Promise<{commands: CustomCommand[]; warnings: string[]}> {
+  const registry = new SlashCommandRegistry()
+  const commands: CustomCommand[] = []
+  const {files, warnings} = await loadCommandFiles(dirs)
+  for (const {command, path, source} of files) {
+    const refused = registry.register(command, source, path)
+    if (refused) warnings.push(refused)
+    else commands.push(command)
+  }
+
+  return {commands, warnings}
+}
+
+/** Each file's command, the project's first (left out for want of trust), and the warnings of the files that define none. */
+async function loadCommandFiles(dirs: CommandFileDirs): Promise<{
+  files: Array<{command: CommandFile; path: string; source: SlashCommandSource}>
+  warnings: string[]
+}> {
   const warnings: string[] = []
+  const loaded: Array<{command: CommandFile; path: string; source: SlashCommandSource}> = []
   const sources: Array<{dir: string; source: SlashCommandSource; trusted: (name: string) => boolean}> = [
     {
       dir: join(dirs.projectRoot, PROJECT_DIR, COMMANDS_DIR),
@@ -49,18 +83,18 @@ export async function registerCommandFiles<C extends SlashCommandContext>(
       const path = join(dir, name)
       const command = commandFromFile(name, text)
       if (typeof command === 'string') warnings.push(`${path}: ${command}`)
-      else {
-        const refused = registry.register(command, source, path)
-        if (refused) warnings.push(refused)
-      }
+      else loaded.push({command, path, source})
     }
   }
 
-  return warnings
+  return {files: loaded, warnings}
 }
 
+/** A command file's command: a slash command for the chat, and a prompt for `mcp serve`. */
+export type CommandFile = SlashCommandDefinition & CustomCommand
+
 /** The command a file defines, or why it defines none. */
-export function commandFromFile(file: string, text: string): SlashCommandDefinition | string {
+export function commandFromFile(file: string, text: string): CommandFile | string {
   const name = file.slice(0, -'.md'.length).toLowerCase()
   if (!SLASH_NAME.test(name))
     return 'ignored: a command file is named NAME.md, NAME a letter then letters, digits or "-"'
@@ -81,20 +115,30 @@ export function commandFromFile(file: string, text: string): SlashCommandDefinit
   const description = field('description') ?? firstLine(body)
   const allowed = fields['allowed-tools']
   const tools = allowed === undefined ? undefined : toolNames(allowed)
+  const expand = (args: string, argv: readonly string[]) => withArguments(body, args, argv)
   return {
     argsHint: field('argument-hint'),
     description,
+    expand,
     name,
-    run: ({args, argv}) => ({prompt: withArguments(body, args, argv), ...(tools ? {tools} : {})}),
+    placeholders: placeholders(body),
+    run: ({args, argv}) => ({prompt: expand(args, argv), ...(tools ? {tools} : {})}),
   }
 }
 
+const POSITION = /\$([1-9])/g
+
 /** `$ARGUMENTS` is everything after the name, `$1`...`$9` its words; a body that uses neither gets the arguments appended. */
 export function withArguments(body: string, args: string, argv: readonly string[]): string {
-  if (!/\$ARGUMENTS|\$[1-9]/.test(body)) return args === '' ? body : `${body}\n\n${args}`
-  return body
-    .replaceAll('$ARGUMENTS', args)
-    .replaceAll(/\$([1-9])/g, (_, index: string) => argv[Number(index) - 1] ?? '')
+  const used = placeholders(body)
+  if (!used.arguments && used.positions.length === 0) return args === '' ? body : `${body}\n\n${args}`
+  return body.replaceAll('$ARGUMENTS', args).replaceAll(POSITION, (_, index: string) => argv[Number(index) - 1] ?? '')
+}
+
+/** What a prompt's body takes: `$ARGUMENTS`, and which of `$1`...`$9`. */
+function placeholders(body: string): CustomCommand['placeholders'] {
+  const positions = [...new Set([...body.matchAll(POSITION)].map((match) => Number(match[1])))]
+  return {arguments: body.includes('$ARGUMENTS'), positions: positions.sort((a, b) => a - b)}
 }
 
 /** `Read, Bash(git diff:*)` or a list: tool names or their aliases (a rule's parentheses name no tool). */

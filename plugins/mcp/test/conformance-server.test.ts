@@ -24,7 +24,6 @@ const EXPECTED_FAILURES: Record<string, string> = {
   'prompts-get-simple': `${FIXTURE} prompt test_simple_prompt`,
   'prompts-get-with-args': `${FIXTURE} prompt test_prompt_with_arguments`,
   'prompts-get-with-image': `${FIXTURE} prompt test_prompt_with_image`,
-  'prompts-list': `${NOT_BUILT} prompts (custom slash commands and agents)`,
   'resources-read-binary': `${FIXTURE} resource test://static-binary`,
   'resources-read-text': `${FIXTURE} resource test://static-text`,
   'resources-subscribe': `${FIXTURE} resource test://watched-resource`,

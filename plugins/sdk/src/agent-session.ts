@@ -492,8 +492,40 @@ export interface AgentSession {
   slashCommands(): readonly ContributedSlashCommand[]
   /** Calls `listener` each time a plugin's commands change after the session opened (Contribution.watchSlashCommands). */
   onSlashCommandsChanged?(listener: () => void): void
+  /**
+   * The custom slash commands (command files) and agents (agent files) the chat of this session
+   * would offer, read now, behind the same trust gate: a project's only once the user trusts it.
+   * What `mcp serve` offers as MCP prompts. A bad file is left out with a warning.
+   */
+  customPrompts?(): Promise<CustomPrompts>
   /** Ends the session (the root's: plugin contributions disposed, `stop` fired, transcript closed). Idempotent. */
   close(): Promise<void>
+}
+
+/** See AgentSession.customPrompts. */
+export interface CustomPrompts {
+  /** Project files first, then the user's; a name already taken is left out, as in the chat. */
+  commands: CustomCommand[]
+  agents: CustomAgent[]
+}
+
+/** A command file (`.hanzo/commands/NAME.md`, the user's `commands/NAME.md`) as the chat runs it (`/NAME args`). */
+export interface CustomCommand {
+  name: string
+  description: string
+  /** The front matter's `argument-hint` (`[pr-number] [priority]`). */
+  argsHint?: string
+  /** Whether the prompt uses `$ARGUMENTS`, and the `$1`...`$9` it uses (ascending). */
+  placeholders: {arguments: boolean; positions: number[]}
+  /** The prompt the chat sends for `/NAME args` (`argv`: the arguments one by one). */
+  expand(args: string, argv: readonly string[]): string
+}
+
+/** An agent file's agent: its instructions are the file's body. */
+export interface CustomAgent {
+  name: string
+  description: string
+  instructions: string
 }
 
 export type OpenAgentSession = (options: AgentSessionOptions) => Promise<AgentSession>

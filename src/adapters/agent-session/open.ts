@@ -31,6 +31,7 @@ import {BackgroundProcesses, builtinTools, customSubagents, Subagents, subagentT
 import {openCheckpoints} from '../checkpoints/open.js'
 import {sessionBudget} from './budget.js'
 import {RunInterrupts} from './interrupts.js'
+import {loadCustomPrompts} from './custom-prompts.js'
 import {clientRequests} from './mcp-requests.js'
 import {modelClient, type SessionModel} from './model-client.js'
 import {protectedRules} from './protected-rules.js'
@@ -250,6 +251,7 @@ export async function openAgentSession(options: OpenAgentSessionOptions): Promis
       prompt,
       config,
       contributions: contributed.answers,
+      customPrompts: () => loadCustomPrompts({configDir, projectRoot, untrusted: loaded.trust.inert.agents}, warn),
       cwd,
       env,
       hiddenPaths,

@@ -1,4 +1,4 @@
-import type {Contribution, Middleware} from '@hanzo-dev/sdk'
+import type {Contribution, CustomPrompts, Middleware} from '@hanzo-dev/sdk'
 
 import type {SystemPromptParts} from '../../core/agent/system-prompt.js'
 import type {Message} from '../../core/agent/types.js'
@@ -48,6 +48,8 @@ export interface SessionParts {
   /** The children its `task` calls start, the children's own included. */
   subagents: Subagents
   warn(message: string): void
+  /** The command files and agent files it trusts, read when asked (AgentSession.customPrompts). */
+  customPrompts(): Promise<CustomPrompts>
 }
 
 /** What one session (the root, or a child) has of its own. */

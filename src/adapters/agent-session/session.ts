@@ -7,6 +7,7 @@ import type {
   ContextBudget,
   ContributedSlashCommand,
   Contribution,
+  CustomPrompts,
   ListedModel,
   Message,
   OfferedTool,
@@ -279,6 +280,10 @@ export class AgentSessionNode implements AgentSession {
 
   onSlashCommandsChanged(listener: () => void): void {
     this.commandListeners.push(listener)
+  }
+
+  async customPrompts(): Promise<CustomPrompts> {
+    return this.parts.customPrompts()
   }
 
   child(options: ChildSessionOptions = {}): AgentSession {

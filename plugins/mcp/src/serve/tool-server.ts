@@ -16,16 +16,22 @@ const SERVER_INFO = {name: 'hanzo-dev', title: 'hanzo-dev tools', version: '0.1.
  * sandbox, audit, truncation), and every answer says what the policy said.
  */
 export async function createToolServer(session: AgentSession, tools: readonly OfferedTool[]): Promise<Server> {
-  const [{Server}, {CallToolRequestSchema, ListToolsRequestSchema}, resources] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/index.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-    import('./workspace-resources.js'),
-  ])
+  const [{Server}, {CallToolRequestSchema, CompleteRequestSchema, ListToolsRequestSchema}, resources, prompts] =
+    await Promise.all([
+      import('@modelcontextprotocol/sdk/server/index.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
+      import('./workspace-resources.js'),
+      import('./custom-prompts.js'),
+    ])
   // The SDK answers logging/setLevel and drops messages below the client's level.
   const server = new Server(SERVER_INFO, {
-    capabilities: {logging: {}, tools: {}, ...resources.RESOURCE_CAPABILITIES},
+    capabilities: {logging: {}, tools: {}, ...resources.RESOURCE_CAPABILITIES, ...prompts.PROMPT_CAPABILITIES},
   })
-  await resources.registerWorkspaceResources(server, session)
+  const completeTemplate = await resources.registerWorkspaceResources(server, session)
+  const completePrompt = await prompts.registerCustomPrompts(server, session)
+  server.setRequestHandler(CompleteRequestSchema, ({params: {argument, ref}}) =>
+    (ref.type === 'ref/prompt' ? completePrompt(ref.name) : completeTemplate(ref.uri))(argument),
+  )
   const listed = tools.map((tool) => ({
     annotations: {destructiveHint: tool.mutating, readOnlyHint: !tool.mutating},
     description: tool.description,

@@ -5,12 +5,11 @@ import type {AgentSession} from '@hanzo-dev/sdk'
 import type {Server} from '@modelcontextprotocol/sdk/server/index.js'
 import type {ReadResourceResult, Resource} from '@modelcontextprotocol/sdk/types.js'
 
-/** Resources per resources/list page; the list itself is fs_glob's, capped as it is. */
-export const RESOURCE_PAGE = 100
+import {type Completer, completeFrom} from './completion.js'
+import {page} from './page.js'
+
 /** A file read whole as one resource: a bigger one is refused (fs_read pages through it instead). */
 export const RESOURCE_MAX_BYTES = 1024 * 1024
-/** Path completions returned at once (the protocol's own cap). */
-const COMPLETION_MAX = 100
 
 /** What the suite adds to the server's capabilities when it registers the workspace's files. */
 export const RESOURCE_CAPABILITIES = {completions: {}, resources: {}}
@@ -20,9 +19,13 @@ export const RESOURCE_CAPABILITIES = {completions: {}, resources: {}}
  * the hidden paths keep from the fs tools stays out of it), and a read is put to the policy and
  * then to fs_read itself, through the session, before a byte is sent: a denied path, a path
  * outside the workspace, a symbolic link out of it, a hidden or binary file come back as an MCP
- * error saying why, as the tool would have told a model.
+ * error saying why, as the tool would have told a model. Returns what completes the template's
+ * path (completion/complete has one handler for every reference: tool-server.ts).
  */
-export async function registerWorkspaceResources(server: Server, session: AgentSession): Promise<void> {
+export async function registerWorkspaceResources(
+  server: Server,
+  session: AgentSession,
+): Promise<(uri: string) => Completer> {
   const types = await import('@modelcontextprotocol/sdk/types.js')
   const {ErrorCode, McpError} = types
   const root = await realpath(session.cwd)
@@ -41,13 +44,10 @@ export async function registerWorkspaceResources(server: Server, session: AgentS
     uri: pathToFileURL(join(root, path)).href,
   })
 
+  // The list is fs_glob's, capped as it is.
   server.setRequestHandler(types.ListResourcesRequestSchema, async (request) => {
-    const start = Number(request.params?.cursor ?? 0)
-    if (!Number.isInteger(start) || start < 0)
-      throw new McpError(ErrorCode.InvalidParams, `Unknown cursor ${request.params?.cursor}: list from the start`)
-    const all = await files()
-    const end = start + RESOURCE_PAGE
-    return {resources: all.slice(start, end).map(resource), ...(end < all.length ? {nextCursor: String(end)} : {})}
+    const {items, nextCursor} = await page(await files(), request.params?.cursor)
+    return {resources: items.map(resource), ...(nextCursor ? {nextCursor} : {})}
   })
 
   server.setRequestHandler(types.ListResourceTemplatesRequestSchema, () => ({
@@ -88,19 +88,8 @@ export async function registerWorkspaceResources(server: Server, session: AgentS
     return {contents: [{mimeType: 'text/plain', text: bytes.toString('utf8'), uri}]}
   })
 
-  server.setRequestHandler(types.CompleteRequestSchema, async (request) => {
-    const {argument, ref} = request.params
-    if (ref.type !== 'ref/resource' || ref.uri !== template || argument.name !== 'path')
-      return {completion: {hasMore: false, values: []}}
-    const matching = (await files()).filter((path) => path.startsWith(argument.value))
-    return {
-      completion: {
-        hasMore: matching.length > COMPLETION_MAX,
-        total: matching.length,
-        values: matching.slice(0, COMPLETION_MAX),
-      },
-    }
-  })
+  return (uri) => async (argument) =>
+    completeFrom(uri === template && argument.name === 'path' ? await files() : [], argument.value)
 }
 
 /** The workspace-relative path a file:// URI names, or undefined when it is another scheme. */

@@ -10,7 +10,9 @@ export default class McpServe extends Command {
 
 Any MCP client works, an inspector too.
 
-Over stdio by default, or streamable HTTP on 127.0.0.1 with --http PORT (every request needs the bearer token printed at start; a browser Origin other than the server's own must be allowed with --allow-origin). --tools chooses the surface: tool names or groups (fs, exec, git, lsp), in one stable order. Each call goes through hanzo-dev's permission policy first: a denied call (exec of a denied command, a write to a protected path) is refused before anything runs; the rest run with the same hooks, sandbox and audit log as hanzo-dev run, and every answer carries the policy's verdict in _meta["hanzo-dev/verdict"]. The client's own permission prompt is the one the person sees.`
+Over stdio by default, or streamable HTTP on 127.0.0.1 with --http PORT (every request needs the bearer token printed at start; a browser Origin other than the server's own must be allowed with --allow-origin). --tools chooses the surface: tool names or groups (fs, exec, git, lsp), in one stable order. Each call goes through hanzo-dev's permission policy first: a denied call (exec of a denied command, a write to a protected path) is refused before anything runs; the rest run with the same hooks, sandbox and audit log as hanzo-dev run, and every answer carries the policy's verdict in _meta["hanzo-dev/verdict"]. The client's own permission prompt is the one the person sees.
+
+Besides the tools it offers the workspace's files as resources, and your custom slash commands (.hanzo/commands, your commands directory) and agents (as agent__NAME) as prompts: a project's only once you trust it (hanzo-dev trust).`
 
   static examples = [
     'claude mcp add hanzo-dev -- <%= config.bin %> mcp serve --tools fs,exec',
