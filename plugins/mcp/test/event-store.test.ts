@@ -60,15 +60,17 @@ describe('the served event store', () => {
     expect(await a.getStreamIdForEventId!(first)).toBeUndefined()
   })
 
-  it('forgets a session when it closes', async () => {
+  it('forgets a session when it closes, and keeps nothing it sends later', async () => {
     const events = new ServedEvents()
     const a = events.forSession('a')
     const kept = await events.forSession('b').storeEvent('s', note(0))
     const gone = await a.storeEvent('s', note(1))
     await a.storeEvent('_GET_stream', note(2))
-    events.drop('a')
+    a.close()
+    const late = await a.storeEvent('s', note(3))
     expect(events.size().events).toBe(1)
     expect(await a.getStreamIdForEventId!(gone)).toBeUndefined()
+    expect(await a.getStreamIdForEventId!(late)).toBeUndefined()
     expect(await events.forSession('b').getStreamIdForEventId!(kept)).toBe('s')
   })
 })

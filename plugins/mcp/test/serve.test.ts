@@ -9,6 +9,7 @@ import {LoggingMessageNotificationSchema} from '@modelcontextprotocol/sdk/types.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {makeSandbox, type Sandbox} from '../../../test/helpers/cli.js'
+import {RETRY_INTERVAL_MS} from '../src/serve/http-serve.js'
 import {VERDICT_META_KEY} from '../src/serve/tool-server.js'
 import {CLI} from './mcp-fixtures.js'
 import {startServeHttp} from './serve-process.js'
@@ -300,7 +301,7 @@ describe('hanzo-dev mcp serve', () => {
         const {remote} = await connect(flaky)
         const read = await remote.callTool({arguments: {path: 'notes.txt'}, name: 'fs_read'})
         expect(JSON.stringify(read.content)).toContain('hello from the workspace')
-        const cursor = /^id: (\S+)\nretry: 500\ndata: \n\n$/.exec(primed ?? '')?.[1]
+        const cursor = new RegExp(`^id: (\\S+)\nretry: ${RETRY_INTERVAL_MS}\ndata: \n\n$`).exec(primed ?? '')?.[1]
         expect(cursor, primed).toBeDefined()
         expect(sent).toContainEqual({lastEventId: cursor, method: 'GET'})
 

@@ -35,9 +35,18 @@ export class ServedEvents {
 
   constructor(private readonly limits: EventStoreLimits = DEFAULT_EVENT_LIMITS) {}
 
-  /** The store one session's transport uses: its cursors reach only its own streams. */
-  forSession(session: string): EventStore {
+  /**
+   * The store one session's transport uses: its cursors reach only its own streams. Closed with
+   * the session, it forgets the session's events and keeps none of what a late answer sends.
+   */
+  forSession(session: string): EventStore & {close(): void} {
+    let open = true
     return {
+      close: () => {
+        open = false
+        for (const stream of this.sessions.get(session)?.values() ?? [])
+          for (const event of stream.values()) this.forget(event)
+      },
       getStreamIdForEventId: async (eventId) => this.find(session, eventId)?.stream,
       replayEventsAfter: async (lastEventId, {send}) => {
         const last = this.find(session, lastEventId)
@@ -50,15 +59,8 @@ export class ServedEvents {
 
         return last.stream
       },
-      storeEvent: async (stream, message) => this.store(session, stream, message),
+      storeEvent: async (stream, message) => (open ? this.store(session, stream, message) : this.nextId(stream)),
     }
-  }
-
-  /** The session ended: nothing of it can be resumed any more. */
-  drop(session: string): void {
-    for (const stream of this.sessions.get(session)?.values() ?? [])
-      for (const event of stream.values()) this.forget(event)
-    this.sessions.delete(session)
   }
 
   /** How many events and bytes are kept (what the caps bound). */
@@ -67,8 +69,7 @@ export class ServedEvents {
   }
 
   private store(session: string, stream: string, message: JSONRPCMessage): string {
-    // The counter orders ids; the session in the key keeps two sessions' ids apart.
-    const id = `${stream}:${(this.next++).toString(36)}`
+    const id = this.nextId(stream)
     const event: Stored = {bytes: JSON.stringify(message).length, id, message, session, stream}
     const events = this.streamOf(session, stream)
     events.set(id, event)
@@ -81,6 +82,11 @@ export class ServedEvents {
     }
 
     return id
+  }
+
+  // Ids follow one counter: what a replay sends after a cursor is what was stored after it.
+  private nextId(stream: string): string {
+    return `${stream}:${(this.next++).toString(36)}`
   }
 
   private find(session: string, eventId: string): Stored | undefined {

@@ -72,15 +72,16 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServe> {
       if (req.method !== 'POST') return refuse(res, 400, 'Initialize first (POST)')
       // Known before the transport exists, so its event store is this session's from the start.
       const sessionId = randomUUID()
+      const eventStore = events.forSession(sessionId)
       const created = new StreamableHTTPServerTransport({
-        eventStore: events.forSession(sessionId),
+        eventStore,
         onsessioninitialized: () => void sessions.set(sessionId, created),
         retryInterval: RETRY_INTERVAL_MS,
         sessionIdGenerator: () => sessionId,
       })
       created.onclose = () => {
         sessions.delete(sessionId)
-        events.drop(sessionId)
+        eventStore.close()
       }
 
       await (await options.newServer()).connect(created)
