@@ -9,6 +9,7 @@ import {LoggingMessageNotificationSchema} from '@modelcontextprotocol/sdk/types.
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 
 import {makeSandbox, runCli, type Sandbox} from '../../../test/helpers/cli.js'
+import {RETRY_INTERVAL_MS} from '../src/serve/http-serve.js'
 import {VERDICT_META_KEY} from '../src/serve/tool-server.js'
 import {CLI} from './mcp-fixtures.js'
 import {startServeHttp} from './serve-process.js'
@@ -365,5 +366,57 @@ describe('hanzo-dev mcp serve', () => {
       })
       expect(status).toBe(403)
     })
+
+    describe('resumable streams (SEP-1699)', () => {
+      const connect = async (fetchFn?: typeof fetch) => {
+        const transport = new StreamableHTTPClientTransport(new URL(url), {
+          fetch: fetchFn,
+          requestInit: {headers: {Authorization: `Bearer ${token}`}},
+        })
+        const remote = new Client({name: 'resuming', version: '1.0.0'})
+        await remote.connect(transport)
+        return {remote, transport}
+      }
+
+      it("a call whose stream breaks after the priming event resumes with Last-Event-ID and gets its answer; another session's cursor is refused", async () => {
+        const sent: {method: string; lastEventId: string | null}[] = []
+        let primed: string | undefined
+        // The connection of the first tools/call drops right after its priming event.
+        const flaky: typeof fetch = async (input, init) => {
+          sent.push({lastEventId: new Headers(init?.headers).get('last-event-id'), method: init?.method ?? 'GET'})
+          const response = await fetch(input, init)
+          if (primed !== undefined || !String(init?.body).includes('"tools/call"') || !response.body) return response
+          primed = await firstEvent(response.body)
+          return new Response(primed, {headers: response.headers, status: response.status})
+        }
+        const {remote} = await connect(flaky)
+        const read = await remote.callTool({arguments: {path: 'notes.txt'}, name: 'fs_read'})
+        expect(JSON.stringify(read.content)).toContain('hello from the workspace')
+        const cursor = new RegExp(`^id: (\\S+)\nretry: ${RETRY_INTERVAL_MS}\ndata: \n\n$`).exec(primed ?? '')?.[1]
+        expect(cursor, primed).toBeDefined()
+        expect(sent).toContainEqual({lastEventId: cursor, method: 'GET'})
+
+        const {remote: other, transport: otherTransport} = await connect()
+        const headers = {accept: 'text/event-stream', authorization: `Bearer ${token}`, 'last-event-id': cursor!}
+        const foreign = await fetch(url, {headers: {...headers, 'mcp-session-id': otherTransport.sessionId!}})
+        expect(foreign.status).toBe(400)
+        await Promise.all([remote.close(), other.close()])
+      })
+    })
   })
 })
+
+/** The stream's first SSE event (up to its blank line); the rest of the stream is dropped. */
+async function firstEvent(body: ReadableStream<Uint8Array>): Promise<string> {
+  const reader = body.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  while (!text.includes('\n\n')) {
+    const {done, value} = await reader.read()
+    if (done) break
+    text += decoder.decode(value, {stream: true})
+  }
+
+  await reader.cancel()
+  return text.slice(0, text.indexOf('\n\n') + 2)
+}

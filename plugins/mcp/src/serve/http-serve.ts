@@ -3,7 +3,11 @@ import {createServer, type IncomingMessage, type Server as HttpServer, type Serv
 import type {Server} from '@modelcontextprotocol/sdk/server/index.js'
 import type {StreamableHTTPServerTransport} from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 
+import {ServedEvents} from './event-store.js'
+
 const MAX_BODY_BYTES = 4 * 1024 * 1024
+/** How long a client whose stream ended waits before it resumes (the priming event's `retry:`): a loopback server is quick to reach again. */
+export const RETRY_INTERVAL_MS = 500
 
 export interface HttpServeOptions {
   port: number
@@ -32,6 +36,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServe> {
   const token = options.token ?? randomBytes(24).toString('base64url')
   const sessions = new Map<string, StreamableHTTPServerTransport>()
   const expected = Buffer.from(`Bearer ${token}`)
+  // One bound for all sessions: many clients cannot together outgrow it.
+  const events = new ServedEvents()
 
   const refuse = (res: ServerResponse, status: number, message: string) => {
     res
@@ -64,12 +70,18 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpServe> {
     if (!transport) {
       if (id !== undefined) return refuse(res, 404, 'Unknown or expired session: initialize again')
       if (req.method !== 'POST') return refuse(res, 400, 'Initialize first (POST)')
+      // Known before the transport exists, so its event store is this session's from the start.
+      const sessionId = randomUUID()
+      const eventStore = events.forSession(sessionId)
       const created = new StreamableHTTPServerTransport({
-        onsessioninitialized: (sessionId) => void sessions.set(sessionId, created),
-        sessionIdGenerator: () => randomUUID(),
+        eventStore,
+        onsessioninitialized: () => void sessions.set(sessionId, created),
+        retryInterval: RETRY_INTERVAL_MS,
+        sessionIdGenerator: () => sessionId,
       })
       created.onclose = () => {
-        if (created.sessionId) sessions.delete(created.sessionId)
+        sessions.delete(sessionId)
+        eventStore.close()
       }
 
       await (await options.newServer()).connect(created)
