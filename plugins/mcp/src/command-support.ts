@@ -25,8 +25,9 @@ export async function commandServers(
 ): Promise<CommandServers> {
   const host = await loadCommandHost(command)
   const library = await mcpHost(command)
-  const {problems, servers: all} = enabledServers(host.settings.mcp_servers)
-  if (!options.quiet) for (const problem of problems) command.warn(problem)
+  const {problems, servers: all, warnings} = enabledServers(host.settings.mcp_servers, host.env)
+  // Quiet: the command shows the problems itself (a listing's rows); an unset variable is in no row.
+  for (const warning of [...(options.quiet ? [] : problems), ...warnings]) command.warn(warning)
   let entries = all
   if (only && only.length > 0) {
     const unknown = only.filter((name) => !all.some((s) => s.name === name))

@@ -1,4 +1,5 @@
 import {isRecord} from '@hanzo-dev/sdk'
+import {expandVariables} from '@hanzo-dev/sdk/mcp-json'
 
 /** `env` and `headers` only when set: they are where tokens go, so they are never shown. */
 export type McpTransport =
@@ -56,10 +57,19 @@ export function parseMcpServers(raw: unknown): ParsedServers {
   return {servers: Object.entries(raw).map(([name, entry]) => parseServer(name, entry))}
 }
 
-/** The servers a session starts, and a line for each entry it cannot (an invalid one, or none at all). */
-export function enabledServers(raw: unknown): {servers: McpServerEntry[]; problems: string[]} {
-  const parsed = parseMcpServers(raw)
-  if (parsed.problem) return {problems: [`mcp_servers: ${parsed.problem}`], servers: []}
+/**
+ * The servers a session starts, and a line for each entry it cannot (an invalid one, or none at
+ * all). With `env`, `${VAR}` and `${VAR:-default}` in an entry's command, args, env, url and
+ * headers take their values from it (as Claude Code expands `.mcp.json`); `warnings` name each
+ * variable unset without a default: the server starts with it empty.
+ */
+export function enabledServers(
+  raw: unknown,
+  env?: Readonly<Record<string, string | undefined>>,
+): {servers: McpServerEntry[]; problems: string[]; warnings: string[]} {
+  const unset = new Map<string, Set<string>>()
+  const parsed = parseMcpServers(env && isRecord(raw) ? expandServers(raw, env, unset) : raw)
+  if (parsed.problem) return {problems: [`mcp_servers: ${parsed.problem}`], servers: [], warnings: []}
   const servers: McpServerEntry[] = []
   const problems: string[] = []
   for (const entry of parsed.servers) {
@@ -69,7 +79,41 @@ export function enabledServers(raw: unknown): {servers: McpServerEntry[]; proble
     else servers.push(entry.server)
   }
 
-  return {problems, servers}
+  // Names only: a value would be the very secret the variable keeps out of the file.
+  const warnings = [...unset]
+    .filter(([name]) => servers.some((s) => s.name === name))
+    .map(
+      ([name, variables]) =>
+        `MCP server "${name}" uses ${[...variables].map((v) => `\${${v}}`).join(', ')}, not set and without a default: left empty`,
+    )
+  return {problems, servers, warnings}
+}
+
+const EXPANDED = ['command', 'args', 'env', 'url', 'headers']
+
+function expandServers(
+  raw: Record<string, unknown>,
+  env: Readonly<Record<string, string | undefined>>,
+  unset: Map<string, Set<string>>,
+): Record<string, unknown> {
+  const expand = (value: unknown, names: Set<string>): unknown => {
+    if (typeof value === 'string') return expandVariables(value, env, names)
+    if (Array.isArray(value)) return value.map((item) => expand(item, names))
+    if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expand(v, names)]))
+    return value
+  }
+
+  return Object.fromEntries(
+    Object.entries(raw).map(([name, entry]) => {
+      if (!isRecord(entry)) return [name, entry]
+      const names = new Set<string>()
+      const expanded = Object.fromEntries(
+        Object.entries(entry).map(([key, value]) => [key, EXPANDED.includes(key) ? expand(value, names) : value]),
+      )
+      if (names.size > 0) unset.set(name, names)
+      return [name, expanded]
+    }),
+  )
 }
 
 function parseServer(name: string, entry: unknown): ParsedServer {

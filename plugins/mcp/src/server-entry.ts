@@ -1,11 +1,4 @@
-/** A server entry as the settings file holds it: what `mcp add` and `mcp import` write. */
-export interface SettingsServer {
-  command?: string
-  args?: string[]
-  env?: Record<string, string>
-  url?: string
-  headers?: Record<string, string>
-}
+export type {SettingsServer} from '@hanzo-dev/sdk/mcp-json'
 
 /** `K:V` (headers) or `K=V` (env) pairs; a pair without the separator is an error naming it. */
 export function parsePairs(

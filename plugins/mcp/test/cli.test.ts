@@ -221,7 +221,7 @@ describe('hanzo-dev mcp, end to end', () => {
     expect([missing.exitCode, missing.stderr]).toEqual([1, expect.stringContaining('nope.json does not exist')])
   })
 
-  it('mcp import expands ${VAR} and ${VAR:-default}, warning by name (never by value) about one unset', async () => {
+  it('mcp import keeps ${VAR} and ${VAR:-default} as written (expanded at start-up), warning by name about one unset', async () => {
     writeFileSync(
       join(project, 'vars.json'),
       JSON.stringify({
@@ -239,11 +239,16 @@ describe('hanzo-dev mcp, end to end', () => {
     expect(exitCode).toBe(0)
     // oclif wraps a warning at the terminal's width.
     expect(stderr.replaceAll(/\s*\n\s*›\s*/g, ' ')).toContain(
-      'vars.json uses ${HANZO_UNSET_ONE}, which is not set and has no default: left empty',
+      'vars.json uses ${HANZO_UNSET_ONE}, which is not set and has no default: empty unless set when the server starts',
     )
     expect(stderr).not.toContain('tok-VALUE')
     const settings = JSON.parse(readFileSync(join(box.env.XDG_CONFIG_HOME, 'hanzo', 'settings.json'), 'utf8'))
-    expect(settings.mcp_servers.vars).toEqual({args: ['/srv/data', ''], command: 'node', env: {TOKEN: 'tok-VALUE'}})
+    // The token stays in the environment, out of the settings file.
+    expect(settings.mcp_servers.vars).toEqual({
+      args: ['${HANZO_TEST_DIR}/data', '${HANZO_UNSET_ONE}'],
+      command: '${HANZO_TEST_BIN:-node}',
+      env: {TOKEN: '${HANZO_TEST_TOKEN}'},
+    })
     expect((await cli(['mcp', 'remove', 'vars'])).exitCode).toBe(0)
   })
 
@@ -295,5 +300,54 @@ describe('hanzo-dev mcp list: a server that never stops paging (issue 36)', () =
       status: 'failed',
     })
     expect(servers.find((s: {name: string}) => s.name === 'everything')).toMatchObject({status: 'connected'})
+  })
+})
+
+describe("a project's .mcp.json (Claude Code's file)", () => {
+  let box: Sandbox
+  let project: string
+  beforeAll(() => {
+    box = makeSandbox('hanzo-mcp-json-')
+    project = join(box.home, 'project')
+    mkdirSync(join(project, '.git'), {recursive: true})
+    const mcpJson = {
+      mcpServers: {
+        everything: {
+          args: ['${EVERYTHING_JS}', '${EVERYTHING_MODE:-stdio}'],
+          command: process.execPath,
+          env: {GREETING: '${UNSET_GREETING}'},
+        },
+        odd: {command: 'x', cwd: '/tmp'},
+      },
+    }
+    writeFileSync(join(project, '.mcp.json'), JSON.stringify(mcpJson))
+  })
+  afterAll(() => box.cleanup())
+  const cli = (args: string[]) => runCli(args, {cwd: project, env: {...box.env, EVERYTHING_JS: EVERYTHING}})
+
+  it('is read as project settings once the project is trusted, its ${VAR} expanded when the server starts', async () => {
+    const before = await cli(['mcp', 'list', '--json'])
+    expect(JSON.parse(before.stdout).servers.find((s: {name: string}) => s.name === 'everything')).toMatchObject({
+      enabled: false,
+      trusted: false,
+    })
+    const text = await cli(['mcp', 'list', '--offline'])
+    expect(text.stdout).toMatch(/everything +not trusted +stdio \S+ \$\{EVERYTHING_JS\} \[redacted\]/)
+    expect(text.stderr.replaceAll(/\s+(?:›\s+)?/g, ' ')).toContain(
+      '.mcp.json: mcpServers.odd: left out: has settings hanzo-dev does not read: cwd',
+    )
+
+    expect(await cli(['trust', '--yes'])).toMatchObject({exitCode: 0})
+    const after = await cli(['mcp', 'list'])
+    expect(after.exitCode).toBe(0)
+    expect(after.stdout).toMatch(/^everything +enabled .*\(project\) +connected, \d+ tools/)
+    // The name of the unset variable, never a value.
+    const tools = await cli(['mcp', 'tools', 'everything'])
+    expect(tools.exitCode).toBe(0)
+    expect(tools.stderr.replaceAll(/\s+(?:›\s+)?/g, ' ')).toContain(
+      'MCP server "everything" uses ${UNSET_GREETING}, not set and without a default',
+    )
+    const get = await cli(['mcp', 'get', 'everything', '--json', '--no-connect'])
+    expect(get.stdout).toContain('${EVERYTHING_JS}')
   })
 })

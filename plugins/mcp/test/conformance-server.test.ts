@@ -14,7 +14,6 @@ const BEARER = pathToFileURL(join(HERE, 'fixtures', 'conformance-bearer.mjs')).h
 const POOL = 4
 
 const FIXTURE = "calls the suite's own fixture, which a coding agent's server does not have:"
-const NOT_BUILT = 'not built yet in mcp serve:'
 /** Server scenarios `mcp serve` is expected to fail, and why (the README's MCP section lists them too). */
 const EXPECTED_FAILURES: Record<string, string> = {
   'elicitation-sep1034-defaults': `${FIXTURE} tool test_elicitation_sep1034_defaults`,

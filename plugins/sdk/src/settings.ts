@@ -85,14 +85,15 @@ const PATH_OR_PACKAGE = /^(?:\.{0,2}\/|~\/|[A-Za-z]:[/\\]|@[\w.-]+\/)\S*$/
 /**
  * An MCP server's arguments as shown: flags, paths and scoped packages (a filesystem server's
  * directories are worth seeing), unless a secret-named flag comes before one or a part of it
- * looks like a key; a URL as {@link redactServerUrl}; any other word is {@link REDACTED}, since
+ * looks like a key, and `${NAME}` references; a URL as {@link redactServerUrl}; any other word is {@link REDACTED}, since
  * a secret hides as well after `-p` as after `--token`.
  */
 export function redactServerArgs(args: readonly unknown[]): unknown[] {
   const shown = (word: string) => PATH_OR_PACKAGE.test(word) && !word.split(/[/\\@]/).some((part) => looksLikeKey(part))
   return args.map((arg, i) => {
     if (typeof arg !== 'string') return REDACTED
-    if (/^--?[a-z][\w.-]*$/i.test(arg)) return arg
+    // A flag, or a reference to a variable (`${NAME}`, expanded at start-up): the name is no secret.
+    if (/^--?[a-z][\w.-]*$/i.test(arg) || /^(?:\$\{[A-Za-z_]\w*\})+$/.test(arg)) return arg
     const previous = args[i - 1]
     if (typeof previous === 'string' && isSecretFlag(previous)) return REDACTED
     if (/^[a-z][\d+.a-z-]*:\/\//i.test(arg)) return redactServerUrl(arg)

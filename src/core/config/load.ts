@@ -9,6 +9,7 @@ import {JsonSyntaxError} from './json-text.js'
 import {isPlainObject, type JsonObject} from './key-path.js'
 import {locateConfigFiles, PROJECT_DIR} from './locate.js'
 import {mergeTiers} from './merge.js'
+import {addProjectMcpJson} from './mcp-json.js'
 import {guardRedirects} from './redirect-guard.js'
 import {type CheckedTier, checkTier} from './tier-check.js'
 import {
@@ -24,7 +25,7 @@ import type {ConfigFile, ConfigIO, LoadConfigOptions, LoadedConfig} from './type
 
 /**
  * Loads the merged settings: user (`$XDG_CONFIG_HOME/hanzo/settings.json`) < project
- * (`.hanzo/settings.json`) < local (`.hanzo/settings.local.json`) < environment (see env.ts).
+ * (`.hanzo/settings.json`, and the servers of `.mcp.json`: mcp-json.ts) < local (`.hanzo/settings.local.json`) < environment (see env.ts).
  * A malformed file or a value of the wrong type is a {@link ConfigError}; everything ignored
  * (unknown keys, credentials outside the user tier, redirects, weakened denies) is a warning.
  * With `options.trust`, an untrusted project's hooks, MCP servers and allow rules are left out (trust.ts).
@@ -40,6 +41,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     if (document === null) continue
     tiers.push(await checkTier(document.value, {file: file.path, tier: file.tier}, userFile))
   }
+  await addProjectMcpJson(tiers, projectRoot, io)
 
   const user = tiers.find((t) => t.tier === 'user')?.data
   const redirectWarnings = tiers.some((t) => t.tier !== 'user')

@@ -16,8 +16,8 @@ export default defineContributeHook(async (options) => {
   const {host} = options
   // `mcp serve` opens its session without them: what it serves must not start (or be) the servers it would proxy.
   if (host.mcpServers === false) return undefined
-  const {problems, servers} = enabledServers(host.settings.mcp_servers)
-  const notices = [...problems]
+  const {problems, servers, warnings} = enabledServers(host.settings.mcp_servers, host.env)
+  const notices = [...problems, ...warnings]
   // A session that offers no MCP tool (a commit message's) would start the servers for nothing.
   const offered = host.tools ?? 'all'
   if (

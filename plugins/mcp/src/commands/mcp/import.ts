@@ -19,7 +19,7 @@ export default class McpImport extends Command {
 
   static description = `Import MCP servers from a Claude Code or Cursor style .mcp.json.
 
-The file's "mcpServers" block is read.
+The file's "mcpServers" block is read. A project's own .mcp.json needs no import: it is read as project settings once you trust the project. \${VAR} and \${VAR:-default} are copied as written and expanded when the server starts, so secrets kept in the environment stay out of the settings file.
 
 Each server is added as hanzo-dev mcp add would add it; a name that is already configured, or an entry hanzo-dev cannot read, is skipped and said why. Exit 1 when nothing could be imported.`
 
@@ -60,7 +60,7 @@ Each server is added as hanzo-dev mcp add would add it; a name that is already c
     // Names only: a value would be the very secret the variable keeps out of the file.
     if (imported.unset.length > 0)
       this.warn(
-        `${file} uses ${imported.unset.map((name) => `\${${oneLine(name)}}`).join(', ')}, which ${imported.unset.length === 1 ? 'is' : 'are'} not set and ${imported.unset.length === 1 ? 'has' : 'have'} no default: left empty`,
+        `${file} uses ${imported.unset.map((name) => `\${${oneLine(name)}}`).join(', ')}, which ${imported.unset.length === 1 ? 'is' : 'are'} not set and ${imported.unset.length === 1 ? 'has' : 'have'} no default: empty unless set when the server starts`,
       )
     const library = await mcpHost(this)
     const configured = new Set(Object.keys((host.settings.mcp_servers as Record<string, unknown> | undefined) ?? {}))

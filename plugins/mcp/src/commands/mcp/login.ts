@@ -53,7 +53,7 @@ Asks the server what authorization server it trusts (its RFC 9728 metadata), reg
     const {args, flags} = await this.parse(McpLogin)
     const host = await loadCommandHost(this)
     const library = await mcpHost(this)
-    const server = enabledServers(host.settings.mcp_servers).servers.find((s) => s.name === args.name)
+    const server = enabledServers(host.settings.mcp_servers, host.env).servers.find((s) => s.name === args.name)
     if (!server)
       this.error(`No enabled MCP server named ${args.name}`, {
         exit: 2,
