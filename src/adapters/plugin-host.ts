@@ -221,6 +221,9 @@ function isContribution(value: unknown): value is Contribution {
     optional(value.onSessionEvent, 'function') &&
     optional(value.watchTools, 'function') &&
     optional(value.watchSlashCommands, 'function') &&
+    optional(value.completeMention, 'function') &&
+    optional(value.pendingContext, 'function') &&
+    optional(value.watchNotices, 'function') &&
     optional(value.dispose, 'function')
   )
 }

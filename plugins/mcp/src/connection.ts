@@ -18,7 +18,7 @@ import type {
 
 import {callSignal} from './call-signal.js'
 import type {ClientRequests} from './client-requests.js'
-import {newMcpClient} from './client-setup.js'
+import {followServer, newMcpClient} from './client-setup.js'
 import {listPages, PAGES, type PageReader} from './paged-list.js'
 import {InsufficientScopeError} from './scope-step-up.js'
 import {DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpServerEntry} from './server-config.js'
@@ -43,6 +43,8 @@ export interface McpConnectionOptions {
   backoff?: {nextDelay(): number; reset(): void}
   /** Called when the server says its tools changed, after the cache is dropped. */
   onToolsChanged?: () => void
+  /** Called when a resource we subscribed to changed (`notifications/resources/updated`). */
+  onResourceUpdated?: (uri: string) => void
   /** The server's requests to the client this one answers (elicitation, sampling): declared and installed before connecting. */
   clientRequests?: ClientRequests
   /** The session's workspace roots (absolute directories), answered to `roots/list`; none: no roots capability. */
@@ -164,6 +166,24 @@ export class McpConnection {
     return answer.completion
   }
 
+  /** Asks the server to say when `uri` changes; false when it cannot (no `resources.subscribe`). */
+  async subscribe(uri: string): Promise<boolean> {
+    if (!(await this.connect()).getServerCapabilities()?.resources?.subscribe) return false
+    await this.request(`subscribing to ${uri}`, (client, options) => client.subscribeResource({uri}, options))
+    return true
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    await this.request(`unsubscribing from ${uri}`, (client, options) => client.unsubscribeResource({uri}, options))
+  }
+
+  /** `ping`: how long the connected server took to answer, in milliseconds. */
+  async ping(signal?: AbortSignal): Promise<number> {
+    const started = performance.now()
+    await this.request('answering ping', (client, options) => client.ping(options), signal)
+    return Math.round(performance.now() - started)
+  }
+
   async close(): Promise<void> {
     this.state = 'closed'
     const clients = [this.client, this.opening].filter((client) => client !== undefined)
@@ -176,11 +196,6 @@ export class McpConnection {
     if (this.crashed && this.options.backoff) await delay(this.options.backoff.nextDelay())
     this.state = 'connecting'
     const timeoutMs = this.options.server.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS
-    const {
-      PromptListChangedNotificationSchema,
-      ResourceListChangedNotificationSchema,
-      ToolListChangedNotificationSchema,
-    } = await import('@modelcontextprotocol/sdk/types.js')
     let timer: NodeJS.Timeout | undefined
     let client: Client | undefined
     try {
@@ -217,16 +232,20 @@ export class McpConnection {
       const connected = await Promise.race([attempt, timeout])
       if ((this.state as ConnectionState) === 'closed')
         throw new McpServerError(this.name, `MCP server "${this.name}" is closed`)
-      connected.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-        this.toolCache = undefined
-        this.options.onToolsChanged?.()
-      })
-      connected.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-        this.lists.delete('resources')
-        this.lists.delete('resource templates')
-      })
-      connected.setNotificationHandler(PromptListChangedNotificationSchema, () => {
-        this.lists.delete('prompts')
+      await followServer(connected, {
+        log: this.log,
+        logLevel: this.options.server.logLevel,
+        promptsChanged: () => this.lists.delete('prompts'),
+        resourceUpdated: (uri) => this.options.onResourceUpdated?.(uri),
+        resourcesChanged: () => {
+          this.lists.delete('resources')
+          this.lists.delete('resource templates')
+        },
+        timeoutMs,
+        toolsChanged: () => {
+          this.toolCache = undefined
+          this.options.onToolsChanged?.()
+        },
       })
       connected.onclose = () => this.closedUnderUs(connected)
       this.client = connected
