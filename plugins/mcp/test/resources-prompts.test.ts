@@ -3,11 +3,15 @@ import {join} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 
+import type {ElicitationRequest} from '@hanzo-dev/sdk'
+
+import {clientRequests} from '../src/client-requests.js'
 import {mentionCandidates} from '../src/mention-completion.js'
 import {promptCommands} from '../src/prompt-commands.js'
 import type {McpServers} from '../src/servers.js'
 import {mcpSlashCommands} from '../src/slash.js'
-import {servers, stdioEverything, tempDir} from './mcp-fixtures.js'
+import {openSessionServers} from '../src/session-servers.js'
+import {library, servers, stdioEverything, tempDir} from './mcp-fixtures.js'
 
 // server-everything from npm, started once for the file: its resources, templates, prompts
 // (with arguments, completions and an embedded resource) and tools that link to resources.
@@ -222,5 +226,41 @@ describe('MCP resources and prompts against server-everything', () => {
     await call.catch(() => {})
     await vi.waitFor(async () => expect(await readFile(marks, 'utf8')).toMatch(/^cancelled \d+$/m))
     await cancel.close()
+  })
+
+  it('a question the server withdraws (notifications/cancelled) stops our handler: the host sees its signal abort', async () => {
+    const fixture = fileURLToPath(new URL('fixtures/withdraw-server.mjs', import.meta.url))
+    let asked!: (request: ElicitationRequest) => void
+    const question = new Promise<ElicitationRequest>((resolve) => (asked = resolve))
+    // A user who never answers: only the server's withdrawal ends the question.
+    const elicit = (request: ElicitationRequest) => {
+      asked(request)
+      return new Promise<never>(() => {})
+    }
+    const withdraw = await openSessionServers(
+      [{disabled: false, name: 'withdraw', transport: {args: [fixture], command: process.execPath, type: 'stdio'}}],
+      {
+        clientRequests: clientRequests({elicit}, () => {}),
+        cwd: temp.dir,
+        dataDir: temp.dir,
+        env: process.env,
+        library,
+        settings: {},
+        warn: () => {},
+      },
+    )
+    try {
+      await withdraw.start()
+      const [ask, stop] = withdraw.tools()
+      const asking = ask.execute({}, context())
+      const {signal} = await question
+      expect(signal?.aborted).toBe(false)
+      const aborted = new Promise<void>((resolve) => signal!.addEventListener('abort', () => resolve()))
+      await stop.execute({}, context())
+      await aborted
+      expect((await asking).output).toMatch(/^no answer: .*withdrew its question/)
+    } finally {
+      await withdraw.close()
+    }
   })
 })

@@ -63,8 +63,12 @@ export interface HostContext {
   sample?: (request: SamplingRequest) => Promise<SamplingAnswer>
 }
 
-/** A server's question to the user: a form typed by `requestedSchema`, or a URL to open. */
-export type ElicitationRequest = {server: string; message: string} & (
+/**
+ * A server's question to the user: a form typed by `requestedSchema`, or a URL to open. `signal`
+ * aborts when the server withdraws it (`notifications/cancelled`): the question should close,
+ * as its answer goes nowhere.
+ */
+export type ElicitationRequest = {server: string; message: string; signal?: AbortSignal} & (
   {mode: 'form'; requestedSchema: ElicitationSchema} | {mode: 'url'; url: string}
 )
 
@@ -89,6 +93,8 @@ export interface SamplingRequest {
   messages: readonly {role: 'user' | 'assistant'; text: string}[]
   systemPrompt?: string
   maxTokens: number
+  /** Aborts when the server withdraws the request (`notifications/cancelled`). */
+  signal?: AbortSignal
 }
 
 export interface SamplingAnswer {
