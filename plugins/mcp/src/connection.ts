@@ -20,9 +20,8 @@ import {callSignal} from './call-signal.js'
 import type {ClientRequests} from './client-requests.js'
 import {followServer, newMcpClient} from './client-setup.js'
 import {listPages, PAGES, type PageReader} from './paged-list.js'
-import {InsufficientScopeError} from './scope-step-up.js'
 import {DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpServerEntry} from './server-config.js'
-import {McpServerError} from './server-error.js'
+import {connectionFailure, McpServerError} from './server-error.js'
 import {ServerLog} from './server-log.js'
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed'
@@ -384,40 +383,11 @@ export class McpConnection {
   }
 
   private failure(error: unknown, doing: string): McpServerError {
-    if (error instanceof McpServerError) return error
-    const message = error instanceof Error ? error.message : String(error)
-    if (error instanceof Error && (error.name === 'UnauthorizedError' || (error as {code?: unknown}).code === 401)) {
-      return new McpServerError(
-        this.name,
-        `MCP server "${this.name}" needs you to log in`,
-        `run hanzo-dev mcp login ${this.name}`,
-      )
-    }
-
-    if (error instanceof InsufficientScopeError) {
-      return new McpServerError(
-        this.name,
-        `MCP server "${this.name}" needs a login with more access (scopes: ${error.scopes.join(' ')})`,
-        `run hanzo-dev mcp login ${this.name} --scope "${error.scopes.join(' ')}"`,
-      )
-    }
-
-    const {transport} = this.options.server
-    if (transport.type === 'stdio' && (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
-      return new McpServerError(
-        this.name,
-        `MCP server "${this.name}" cannot start: ${transport.command} not found`,
-        `install it, or fix mcp_servers.${this.name}.command`,
-      )
-    }
-
-    // fetch says only "fetch failed"; what failed (ECONNREFUSED, a DNS name) is its cause.
-    const cause = (error as {cause?: {code?: string; message?: string}} | undefined)?.cause
-    const why =
-      message === 'fetch failed' && cause
-        ? `cannot reach ${transport.type === 'http' ? transport.url.origin : 'it'} (${cause.code ?? cause.message})`
-        : message
-    return new McpServerError(this.name, `MCP server "${this.name}" failed ${doing}: ${why}`, this.hint())
+    return connectionFailure(error, doing, {
+      hint: this.hint(),
+      server: this.name,
+      transport: this.options.server.transport,
+    })
   }
 }
 
