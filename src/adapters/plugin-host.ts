@@ -222,6 +222,9 @@ function isContribution(value: unknown): value is Contribution {
     optional(value.watchTools, 'function') &&
     optional(value.ready, 'function') &&
     optional(value.watchSlashCommands, 'function') &&
+    optional(value.completeMention, 'function') &&
+    optional(value.pendingContext, 'function') &&
+    optional(value.watchNotices, 'function') &&
     optional(value.dispose, 'function')
   )
 }

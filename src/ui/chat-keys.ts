@@ -4,7 +4,7 @@ import type {ElicitationForms} from './elicitation-form.js'
 import type {KeyChoice} from './key-choice.js'
 import {type Keypress, keyNotations} from './keys.js'
 import {completeArgument} from './argument-completer.js'
-import {MentionCompleter} from './mention-completer.js'
+import {MentionCompleter, type OtherMentions} from './mention-completer.js'
 import {PastedTexts} from './pasted-text.js'
 import type {PermissionQuestions} from './permission-question.js'
 import type {PromptWidget} from './prompt-widget.js'
@@ -20,6 +20,8 @@ export interface ChatKeysHost {
   /** Whether a turn (or a command) runs: Esc and Ctrl-C interrupt it. */
   running(): boolean
   commands(): readonly MenuCommand[]
+  /** What a mention may become besides files (the session's plugins offer it). */
+  mentions?: OtherMentions
   isCommand(name: string): boolean
   /** The line under the prompt (undefined: none). */
   notice(text: string | undefined): void
@@ -53,7 +55,7 @@ export class ChatKeys {
     private readonly host: ChatKeysHost,
     cwd: string,
   ) {
-    this.mentions = new MentionCompleter(cwd)
+    this.mentions = new MentionCompleter(cwd, host.mentions)
     this.menu = new SlashMenu(() => host.commands())
   }
 

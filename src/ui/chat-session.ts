@@ -154,6 +154,7 @@ export class ChatSession {
         exit: () => this.exit(),
         interrupt: () => this.interrupt(),
         isCommand: (name) => options.commands.get(name) !== undefined,
+        mentions: async (prefix, signal) => (await this.session?.completeMention?.(prefix, signal)) ?? [],
         notice: (text) => {
           this.screen.notice = text
         },

@@ -85,6 +85,15 @@ export class ElicitationForms {
           this.host.print(this.host.style.bold(`MCP server ${oneLine(request.server)} asks: `) + text)
           const fields = request.mode === 'form' ? formFields(request.requestedSchema) : []
           this.pending = {content: {}, fields, request, resolve}
+          // The server withdrew its question (notifications/cancelled): the form closes, its answer would go nowhere.
+          if (request.signal?.aborted) return this.settle({action: 'cancel'}, 'withdrawn by the server')
+          request.signal?.addEventListener(
+            'abort',
+            () => {
+              if (this.pending?.request === request) this.settle({action: 'cancel'}, 'withdrawn by the server')
+            },
+            {once: true},
+          )
           this.host.draw()
         }),
     )

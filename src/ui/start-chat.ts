@@ -2,6 +2,7 @@ import {homedir} from 'node:os'
 import {stripVTControlCharacters} from 'node:util'
 
 import type {AgentSession} from '@hanzo-dev/sdk'
+import {oneLine} from '@hanzo-dev/sdk/terminal-text'
 
 import type {OpenAgentSessionOptions} from '../adapters/agent-session/index.js'
 import {registerCommandFiles} from '../adapters/custom-commands.js'
@@ -125,11 +126,15 @@ export async function startChat(options: StartChatOptions): Promise<void> {
     chat.say(done, style.dim)
     return open(options.session)
   })
-  // A plugin's commands that arrive late (an MCP server's prompts) join while this session is the chat's.
-  const followCommands = (opened: AgentSession) =>
+  // A plugin's commands that arrive late (an MCP server's prompts) join, and its notices show, while this session is the chat's.
+  const followCommands = (opened: AgentSession) => {
     opened.onSlashCommandsChanged?.(() => {
       if (session === opened) for (const warning of commands.replaceContributed(opened.slashCommands())) note(warning)
     })
+    opened.onPluginNotice?.((line) => {
+      if (session === opened) chat.say(oneLine(line), style.dim)
+    })
+  }
   const opening = firstOpen.then(async (opened) => {
     session = opened
     facts.session = opened

@@ -31,11 +31,22 @@ describe('hanzo-dev chat: MCP prompts and @server:uri mentions', () => {
     box.cleanup()
   })
 
-  it('runs a prompt as a slash command with its arguments, lists it in /help, and attaches a mentioned resource', async () => {
+  it('runs a prompt as a slash command with its arguments, lists it in /help, completes and attaches a mentioned resource, and follows its changes', async () => {
     const file = join(box.home, 'mcp.json')
     const turns: Script['turns'] = [
       {expect: {last_user_contains: "What's weather in El Paso, Texas?"}, text: 'Sunny in El Paso.'},
       {expect: {last_user_contains: 'Resource 7: This is a plaintext resource'}, text: 'Read resource seven.'},
+      {
+        expect: {last_user_contains: 'turn on updates'},
+        tool_calls: [{name: 'mcp__everything__toggle-subscriber-updates'}],
+      },
+      {expect: {has_tool_result_for: 'mcp__everything__toggle-subscriber-updates'}, text: 'Updates are on.'},
+      {
+        expect: {
+          last_user_contains: 'The MCP resource everything:demo://resource/dynamic/text/7 changed; it now reads',
+        },
+        text: 'Seen the change.',
+      },
     ]
     writeFileSync(file, JSON.stringify({model: 'fake-model', turns}))
     await terminals.open('mcp', `node ${CLI} chat --fake-model ${file}`, {cwd: project, height: 50})
@@ -65,12 +76,30 @@ describe('hanzo-dev chat: MCP prompts and @server:uri mentions', () => {
     await terminals.waitFor('mcp', '› /mcp__everything__completable-prompt Engineering')
     await terminals.keys('mcp', 'C-u')
 
+    // Tab after @ offers the server beside the files, then its resources by URI with their names.
+    await terminals.keys('mcp', 'summarise @ev', 'Tab')
+    await terminals.waitFor('mcp', '› summarise @everything:')
+    await terminals.keys('mcp', 'demo://resource/static/document/', 'Tab')
+    await terminals.waitFor('mcp', 'demo://resource/static/document/architecture.md (architecture.md)')
+    await terminals.keys('mcp', 'arch', 'Tab')
+    await terminals.waitFor('mcp', '› summarise @everything:demo://resource/static/document/architecture.md')
+    await terminals.keys('mcp', 'C-u')
+
     await terminals.keys('mcp', 'summarise @everything:demo://resource/dynamic/text/7', 'Enter')
     // The mention reads through the model's tool, under the same permission rules.
     await terminals.waitFor('mcp', 'Allow mcp_read_resource: everything: demo://resource/dynamic/text/7?')
     await terminals.keys('mcp', 'y')
     const screen = await terminals.waitFor('mcp', 'Read resource seven.')
     expect(screen).toContain('Attached everything:demo://resource/dynamic/text/7')
+
+    // The mentioned resource is followed: server-everything says it changed once its updates are on.
+    await terminals.keys('mcp', 'turn on updates', 'Enter')
+    await terminals.waitFor('mcp', 'Allow mcp__everything__toggle-subscriber-updates')
+    await terminals.keys('mcp', 'y')
+    await terminals.waitFor('mcp', 'Updates are on.')
+    await terminals.waitFor('mcp', 'resource everything:demo://resource/dynamic/text/7 changed')
+    await terminals.keys('mcp', 'what changed?', 'Enter')
+    await terminals.waitFor('mcp', 'Seen the change.')
     await terminals.keys('mcp', 'C-d')
   })
 })

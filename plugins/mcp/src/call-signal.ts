@@ -11,3 +11,17 @@ export function callSignal(turn: AbortSignal | undefined): {signal: AbortSignal 
   else turn.addEventListener('abort', forward, {once: true})
   return {release: () => turn.removeEventListener('abort', forward), signal: call.signal}
 }
+
+/**
+ * `work`, or a rejection with the signal's reason once it aborts: a server's request it withdrew
+ * (`notifications/cancelled`) stops our handler even if the host goes on asking.
+ */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason)
+    if (signal.aborted) stop()
+    signal.addEventListener('abort', stop, {once: true})
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop))
+  })
+}

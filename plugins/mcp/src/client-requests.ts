@@ -29,10 +29,13 @@ export function clientRequests(
     },
     async install(client, server) {
       const {CreateMessageRequestSchema, ElicitRequestSchema} = await import('@modelcontextprotocol/sdk/types.js')
-      client.setRequestHandler(ElicitRequestSchema, (request) => answerElicitation(server, request.params, host, warn))
+      // The SDK aborts `extra.signal` when the server cancels its request: the question is withdrawn.
+      client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+        answerElicitation(server, request.params, host, warn, extra.signal),
+      )
       if (host.sample)
-        client.setRequestHandler(CreateMessageRequestSchema, (request) =>
-          answerSampling(server, request.params, host.sample!),
+        client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+          answerSampling(server, request.params, host.sample!, extra.signal),
         )
     },
   }

@@ -2,7 +2,7 @@ import {basename} from 'node:path'
 import {pathToFileURL} from 'node:url'
 
 import type {Client} from '@modelcontextprotocol/sdk/client/index.js'
-import type {ClientCapabilities, Implementation} from '@modelcontextprotocol/sdk/types.js'
+import type {ClientCapabilities, Implementation, LoggingLevel} from '@modelcontextprotocol/sdk/types.js'
 
 import type {ServerLog} from './server-log.js'
 
@@ -31,4 +31,45 @@ export async function newMcpClient(info: Implementation, setup: ClientSetup): Pr
     setup.log.record(notification.params)
   })
   return client
+}
+
+/** What a connection does when its server says something changed. */
+export interface ServerChanges {
+  toolsChanged(): void
+  resourcesChanged(): void
+  promptsChanged(): void
+  /** A resource we subscribed to changed. */
+  resourceUpdated(uri: string): void
+  /** `mcp_servers.NAME.log_level`: the least a server that logs should send (`logging/setLevel`). */
+  logLevel?: LoggingLevel
+  log: ServerLog
+  timeoutMs: number
+}
+
+/**
+ * Once connected: hears the server's list_changed and resource updates, and sets the level it
+ * logs at. A level refused is a line in its log, not a failed start: the server still works.
+ */
+export async function followServer(client: Client, changes: ServerChanges): Promise<void> {
+  const {
+    PromptListChangedNotificationSchema,
+    ResourceListChangedNotificationSchema,
+    ResourceUpdatedNotificationSchema,
+    ToolListChangedNotificationSchema,
+  } = await import('@modelcontextprotocol/sdk/types.js')
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => changes.toolsChanged())
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => changes.resourcesChanged())
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => changes.promptsChanged())
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) =>
+    changes.resourceUpdated(notification.params.uri),
+  )
+  const {logLevel} = changes
+  if (logLevel && client.getServerCapabilities()?.logging)
+    await client.setLoggingLevel(logLevel, {timeout: changes.timeoutMs}).catch((error: unknown) => {
+      changes.log.record({
+        data: `logging/setLevel ${logLevel} failed: ${error instanceof Error ? error.message : String(error)}`,
+        level: 'warning',
+        logger: 'hanzo-dev',
+      })
+    })
 }

@@ -18,11 +18,10 @@ import type {
 
 import {callSignal} from './call-signal.js'
 import type {ClientRequests} from './client-requests.js'
-import {newMcpClient} from './client-setup.js'
+import {followServer, newMcpClient} from './client-setup.js'
 import {listPages, PAGES, type PageReader} from './paged-list.js'
-import {InsufficientScopeError} from './scope-step-up.js'
 import {DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, type McpServerEntry} from './server-config.js'
-import {McpServerError} from './server-error.js'
+import {connectionFailure, McpServerError} from './server-error.js'
 import {ServerLog} from './server-log.js'
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed'
@@ -43,6 +42,8 @@ export interface McpConnectionOptions {
   backoff?: {nextDelay(): number; reset(): void}
   /** Called when the server says its tools changed, after the cache is dropped. */
   onToolsChanged?: () => void
+  /** Called when a resource we subscribed to changed (`notifications/resources/updated`). */
+  onResourceUpdated?: (uri: string) => void
   /** The server's requests to the client this one answers (elicitation, sampling): declared and installed before connecting. */
   clientRequests?: ClientRequests
   /** The session's workspace roots (absolute directories), answered to `roots/list`; none: no roots capability. */
@@ -164,6 +165,24 @@ export class McpConnection {
     return answer.completion
   }
 
+  /** Asks the server to say when `uri` changes; false when it cannot (no `resources.subscribe`). */
+  async subscribe(uri: string): Promise<boolean> {
+    if (!(await this.connect()).getServerCapabilities()?.resources?.subscribe) return false
+    await this.request(`subscribing to ${uri}`, (client, options) => client.subscribeResource({uri}, options))
+    return true
+  }
+
+  async unsubscribe(uri: string): Promise<void> {
+    await this.request(`unsubscribing from ${uri}`, (client, options) => client.unsubscribeResource({uri}, options))
+  }
+
+  /** `ping`: how long the connected server took to answer, in milliseconds. */
+  async ping(signal?: AbortSignal): Promise<number> {
+    const started = performance.now()
+    await this.request('answering ping', (client, options) => client.ping(options), signal)
+    return Math.round(performance.now() - started)
+  }
+
   async close(): Promise<void> {
     this.state = 'closed'
     const clients = [this.client, this.opening].filter((client) => client !== undefined)
@@ -176,11 +195,6 @@ export class McpConnection {
     if (this.crashed && this.options.backoff) await delay(this.options.backoff.nextDelay())
     this.state = 'connecting'
     const timeoutMs = this.options.server.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS
-    const {
-      PromptListChangedNotificationSchema,
-      ResourceListChangedNotificationSchema,
-      ToolListChangedNotificationSchema,
-    } = await import('@modelcontextprotocol/sdk/types.js')
     let timer: NodeJS.Timeout | undefined
     let client: Client | undefined
     try {
@@ -217,16 +231,20 @@ export class McpConnection {
       const connected = await Promise.race([attempt, timeout])
       if ((this.state as ConnectionState) === 'closed')
         throw new McpServerError(this.name, `MCP server "${this.name}" is closed`)
-      connected.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-        this.toolCache = undefined
-        this.options.onToolsChanged?.()
-      })
-      connected.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
-        this.lists.delete('resources')
-        this.lists.delete('resource templates')
-      })
-      connected.setNotificationHandler(PromptListChangedNotificationSchema, () => {
-        this.lists.delete('prompts')
+      await followServer(connected, {
+        log: this.log,
+        logLevel: this.options.server.logLevel,
+        promptsChanged: () => this.lists.delete('prompts'),
+        resourceUpdated: (uri) => this.options.onResourceUpdated?.(uri),
+        resourcesChanged: () => {
+          this.lists.delete('resources')
+          this.lists.delete('resource templates')
+        },
+        timeoutMs,
+        toolsChanged: () => {
+          this.toolCache = undefined
+          this.options.onToolsChanged?.()
+        },
       })
       connected.onclose = () => this.closedUnderUs(connected)
       this.client = connected
@@ -365,40 +383,11 @@ export class McpConnection {
   }
 
   private failure(error: unknown, doing: string): McpServerError {
-    if (error instanceof McpServerError) return error
-    const message = error instanceof Error ? error.message : String(error)
-    if (error instanceof Error && (error.name === 'UnauthorizedError' || (error as {code?: unknown}).code === 401)) {
-      return new McpServerError(
-        this.name,
-        `MCP server "${this.name}" needs you to log in`,
-        `run hanzo-dev mcp login ${this.name}`,
-      )
-    }
-
-    if (error instanceof InsufficientScopeError) {
-      return new McpServerError(
-        this.name,
-        `MCP server "${this.name}" needs a login with more access (scopes: ${error.scopes.join(' ')})`,
-        `run hanzo-dev mcp login ${this.name} --scope "${error.scopes.join(' ')}"`,
-      )
-    }
-
-    const {transport} = this.options.server
-    if (transport.type === 'stdio' && (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
-      return new McpServerError(
-        this.name,
-        `MCP server "${this.name}" cannot start: ${transport.command} not found`,
-        `install it, or fix mcp_servers.${this.name}.command`,
-      )
-    }
-
-    // fetch says only "fetch failed"; what failed (ECONNREFUSED, a DNS name) is its cause.
-    const cause = (error as {cause?: {code?: string; message?: string}} | undefined)?.cause
-    const why =
-      message === 'fetch failed' && cause
-        ? `cannot reach ${transport.type === 'http' ? transport.url.origin : 'it'} (${cause.code ?? cause.message})`
-        : message
-    return new McpServerError(this.name, `MCP server "${this.name}" failed ${doing}: ${why}`, this.hint())
+    return connectionFailure(error, doing, {
+      hint: this.hint(),
+      server: this.name,
+      transport: this.options.server.transport,
+    })
   }
 }
 

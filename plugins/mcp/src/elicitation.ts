@@ -2,6 +2,8 @@ import type {ElicitationAnswer, ElicitationSchema, HostContext} from '@hanzo-dev
 import type {ElicitRequest, ElicitResult} from '@modelcontextprotocol/sdk/types.js'
 import type {JsonSchemaType} from '@modelcontextprotocol/sdk/validation/types.js'
 
+import {untilAborted} from './call-signal.js'
+
 /**
  * A server's `elicitation/create`: put to the user through the host, the answer checked against
  * the form's schema before the server sees it. Where no one can answer (a headless run), a
@@ -12,6 +14,7 @@ export async function answerElicitation(
   params: ElicitRequest['params'],
   host: Pick<HostContext, 'elicit'>,
   warn: (message: string) => void,
+  signal?: AbortSignal,
 ): Promise<ElicitResult> {
   if (!host.elicit) {
     warn(`MCP server "${server}" asked for input ("${params.message}"); declined: no one can answer in this run`)
@@ -19,12 +22,18 @@ export async function answerElicitation(
   }
 
   if (params.mode === 'url') {
-    const answer = await host.elicit({message: params.message, mode: 'url', server, url: params.url})
+    const answer = await untilAborted(
+      host.elicit({message: params.message, mode: 'url', server, signal, url: params.url}),
+      signal,
+    )
     return {action: answer.action}
   }
 
   const requestedSchema = params.requestedSchema as ElicitationSchema
-  const answer = await host.elicit({message: params.message, mode: 'form', requestedSchema, server})
+  const answer = await untilAborted(
+    host.elicit({message: params.message, mode: 'form', requestedSchema, server, signal}),
+    signal,
+  )
   if (answer.action !== 'accept') return {action: answer.action}
   const content = answer.content ?? {}
   const problem = await invalidAnswer(requestedSchema, content)

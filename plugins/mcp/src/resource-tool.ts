@@ -12,7 +12,11 @@ type ReadInput = {server: string; uri: string}
  * linked to or one the server lists. It only reads, so it runs as a read; its subject is the URI,
  * so rules such as `mcp_read_resource(file:///*)` can hold it.
  */
-export function readResourceTool(withResources: () => McpConnection[]): ToolDefinition<ReadInput> {
+export function readResourceTool(
+  withResources: () => McpConnection[],
+  /** After a read: the session follows what was read (subscriptions), without holding the result. */
+  onRead?: (connection: McpConnection, uri: string) => Promise<unknown>,
+): ToolDefinition<ReadInput> {
   return {
     describe: ({server, uri}) => `${server}: ${uri}`,
     description:
@@ -27,7 +31,9 @@ export function readResourceTool(withResources: () => McpConnection[]): ToolDefi
       }
 
       try {
-        return resourceResult(await connection.readResource(uri, context.signal), server)
+        const result = resourceResult(await connection.readResource(uri, context.signal), server)
+        void onRead?.(connection, uri)
+        return result
       } catch (error) {
         if (error instanceof McpServerError) return serverToolError(error)
         throw error

@@ -1,6 +1,8 @@
 import type {HostContext} from '@hanzo-dev/sdk'
 import type {CreateMessageRequest, CreateMessageResult} from '@modelcontextprotocol/sdk/types.js'
 
+import {untilAborted} from './call-signal.js'
+
 /** MCP's code for a sampling request the user (or a rule) refused. */
 const USER_REJECTED = -1
 
@@ -13,6 +15,7 @@ export async function answerSampling(
   server: string,
   params: CreateMessageRequest['params'],
   sample: NonNullable<HostContext['sample']>,
+  signal?: AbortSignal,
 ): Promise<CreateMessageResult> {
   const {ErrorCode, McpError} = await import('@modelcontextprotocol/sdk/types.js')
   const messages = params.messages.map((message) => {
@@ -23,12 +26,16 @@ export async function answerSampling(
     return {role: message.role, text: parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n')}
   })
   try {
-    const answer = await sample({
-      maxTokens: params.maxTokens,
-      messages,
-      server,
-      ...(params.systemPrompt ? {systemPrompt: params.systemPrompt} : {}),
-    })
+    const answer = await untilAborted(
+      sample({
+        maxTokens: params.maxTokens,
+        messages,
+        server,
+        signal,
+        ...(params.systemPrompt ? {systemPrompt: params.systemPrompt} : {}),
+      }),
+      signal,
+    )
     return {
       content: {text: answer.text, type: 'text'},
       model: answer.model,

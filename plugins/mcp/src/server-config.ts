@@ -1,5 +1,6 @@
 import {isRecord} from '@hanzo-dev/sdk'
 import {expandVariables} from '@hanzo-dev/sdk/mcp-json'
+import type {LoggingLevel} from '@modelcontextprotocol/sdk/types.js'
 
 /** `env` and `headers` only when set: they are where tokens go, so they are never shown. */
 export type McpTransport =
@@ -16,6 +17,8 @@ export interface McpServerEntry {
   toolTimeoutMs?: number
   /** true: a tool the server marks `readOnlyHint` counts as read-only; otherwise every MCP tool counts as mutating. */
   trustReadOnlyHint?: boolean
+  /** What the server should log at least (`logging/setLevel` after connecting, when it logs). */
+  logLevel?: LoggingLevel
   /** The OAuth client of an HTTP server's login (`mcp login`); without one, hanzo-dev registers itself. */
   oauth?: McpOAuthClient
 }
@@ -160,7 +163,19 @@ function parseServer(name: string, entry: unknown): ParsedServer {
   return {disabled, name, server: {disabled, name, transport, ...options}, ...tier}
 }
 
-type ServerOptions = Pick<McpServerEntry, 'startupTimeoutMs' | 'toolTimeoutMs' | 'trustReadOnlyHint'>
+type ServerOptions = Pick<McpServerEntry, 'logLevel' | 'startupTimeoutMs' | 'toolTimeoutMs' | 'trustReadOnlyHint'>
+
+/** MCP's levels (RFC 5424), least severe first. */
+const LOG_LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+]
 
 function parseOptions(entry: Record<string, unknown>): ServerOptions | string {
   const options: ServerOptions = {}
@@ -178,6 +193,12 @@ function parseOptions(entry: Record<string, unknown>): ServerOptions | string {
   if (entry.trust_read_only_hint !== undefined) {
     if (typeof entry.trust_read_only_hint !== 'boolean') return '"trust_read_only_hint" must be true or false'
     options.trustReadOnlyHint = entry.trust_read_only_hint
+  }
+
+  if (entry.log_level !== undefined) {
+    if (!LOG_LEVELS.includes(entry.log_level as LoggingLevel))
+      return `"log_level" must be one of ${LOG_LEVELS.join(', ')}`
+    options.logLevel = entry.log_level as LoggingLevel
   }
 
   return options

@@ -4,6 +4,7 @@ import type {ClientRequests} from './client-requests.js'
 import {type ConnectionState, McpConnection, McpServerError} from './connection.js'
 import {mcpToolDefinitions, type ToolNaming} from './mcp-tools.js'
 import {readResourceTool} from './resource-tool.js'
+import {ResourceSubscriptions} from './resource-subscriptions.js'
 import type {McpServerEntry} from './server-config.js'
 import type {ToolPins} from './tool-pins.js'
 
@@ -48,14 +49,19 @@ export class McpServers {
   private readonly listeners: ((tools: ToolDefinition[]) => void)[] = []
   /** The re-listing a server asked for (list_changed), while it is under way. */
   private readonly refreshing = new Map<string, Promise<void>>()
-  private readonly readResource = readResourceTool(() => this.withResources())
+  /** The resources read in this session that the servers say when they change. */
+  readonly subscriptions = new ResourceSubscriptions()
+  private readonly readResource = readResourceTool(
+    () => this.withResources(),
+    (connection, uri) => this.subscriptions.follow(connection, uri),
+  )
 
   constructor(
     private readonly entries: readonly McpServerEntry[],
     private readonly options: McpServersOptions,
   ) {
     this.connections = entries.map(
-      (server) =>
+      (server, i) =>
         new McpConnection({
           backoff: options.newBackoff?.(),
           bearer: options.bearer?.(server),
@@ -63,6 +69,7 @@ export class McpServers {
           cwd: options.cwd,
           dataDir: options.dataDir,
           env: options.env,
+          onResourceUpdated: (uri) => void this.subscriptions.updated(this.connections[i], uri),
           onToolsChanged: () => this.refresh(server.name),
           roots: () => [options.cwd],
           server,
@@ -106,6 +113,20 @@ export class McpServers {
     return this.connections.find((c) => c.name === name)
   }
 
+  /**
+   * How long each connected server took to answer `ping`, in milliseconds, by name; a string
+   * says why one did not answer. A server not connected is not asked (nothing starts for it).
+   */
+  async pings(signal?: AbortSignal): Promise<Map<string, number | string>> {
+    const connected = this.connections.filter((c) => c.state === 'connected')
+    const answers = await Promise.all(
+      connected.map(async (c) =>
+        c.ping(signal).catch((error: unknown) => (error instanceof Error ? error.message : String(error))),
+      ),
+    )
+    return new Map(connected.map((c, i) => [c.name, answers[i]]))
+  }
+
   status(): ServerStatus[] {
     return this.connections.map((connection, i) => {
       const server = this.entries[i]
@@ -133,6 +154,7 @@ export class McpServers {
   }
 
   async close(): Promise<void> {
+    await this.subscriptions.close()
     await Promise.all(this.connections.map((c) => c.close()))
   }
 

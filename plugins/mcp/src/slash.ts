@@ -13,12 +13,14 @@ export function mcpSlashCommands(servers?: McpServers): SlashCommandDefinition[]
     {
       description: 'The MCP servers of this session: state, tools, why one failed, what they logged',
       name: 'mcp',
-      run() {
+      async run() {
         const status = servers?.status() ?? []
         if (status.length === 0) return {message: 'No MCP servers in this session (hanzo-dev mcp add adds one).'}
+        const pings = await servers!.pings(AbortSignal.timeout(PING_TIMEOUT_MS))
         const width = Math.max(...status.map((s) => s.name.length))
         const lines = status.map((s) => {
-          const what = s.state === 'connected' ? `connected, ${s.tools ?? 0} tool(s)` : s.state
+          const what =
+            s.state === 'connected' ? `connected, ${s.tools ?? 0} tool(s), ${pingText(pings.get(s.name))}` : s.state
           const why = s.error ? `: ${s.error}${s.hint ? ` (${s.hint})` : ''}` : ''
           const line = `  ${s.name.padEnd(width)}  ${s.transport}${s.http ? ` (${s.http})` : ''}  ${what}${why}`
           return [line, ...logLines(s)].join('\n')
@@ -27,6 +29,15 @@ export function mcpSlashCommands(servers?: McpServers): SlashCommandDefinition[]
       },
     },
   ]
+}
+
+/** A server that does not answer `ping` within this long is reported so; /mcp must not hang on it. */
+const PING_TIMEOUT_MS = 5000
+
+/** A `ping` round trip as /mcp and `mcp get` show it; a string is why there was none. */
+export function pingText(ping: number | string | undefined): string {
+  if (ping === undefined) return 'not pinged'
+  return typeof ping === 'number' ? `ping ${ping} ms` : `ping failed: ${oneLine(ping)}`
 }
 
 /** What a server logged: the counts by level, then its last messages, each on one line. */

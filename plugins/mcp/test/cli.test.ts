@@ -101,6 +101,8 @@ describe('hanzo-dev mcp, end to end', () => {
       command: process.execPath,
       enabled: true,
       name: 'everything',
+      // That it answered ping; how fast is the machine's business.
+      ping_ms: expect.any(Number),
       startup_timeout_ms: 30_000,
       status: 'connected',
       tier: 'user',

@@ -3,27 +3,35 @@ import {join} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 
+import type {ElicitationRequest} from '@hanzo-dev/sdk'
+
+import {clientRequests} from '../src/client-requests.js'
+import {mentionCandidates} from '../src/mention-completion.js'
 import {promptCommands} from '../src/prompt-commands.js'
 import type {McpServers} from '../src/servers.js'
 import {mcpSlashCommands} from '../src/slash.js'
-import {servers, stdioEverything, tempDir} from './mcp-fixtures.js'
+import {openSessionServers} from '../src/session-servers.js'
+import {library, servers, stdioEverything, tempDir} from './mcp-fixtures.js'
 
 // server-everything from npm, started once for the file: its resources, templates, prompts
 // (with arguments, completions and an embedded resource) and tools that link to resources.
 describe('MCP resources and prompts against server-everything', () => {
   let temp: Awaited<ReturnType<typeof tempDir>>
   let mcp: McpServers
+  /** A second server-everything, told to log warnings and worse only (mcp_servers.quiet.log_level). */
+  let quiet: McpServers
   const context = () => ({cwd: temp.dir, sessionId: 's', signal: new AbortController().signal})
   const tool = (name: string) => mcp.tools().find((t) => t.name === name)!
 
   beforeAll(async () => {
     temp = await tempDir()
     mcp = await servers([stdioEverything()], temp.dir)
-    await mcp.start()
+    quiet = await servers([stdioEverything('quiet', {logLevel: 'warning'})], temp.dir)
+    await Promise.all([mcp.start(), quiet.start()])
   })
 
   afterAll(async () => {
-    await mcp?.close()
+    await Promise.all([mcp?.close(), quiet?.close()])
     await temp?.remove()
   })
 
@@ -139,7 +147,62 @@ describe('MCP resources and prompts against server-everything', () => {
       cwd: temp.dir,
       signal: new AbortController().signal,
     })
-    expect(shown?.message).toMatch(/\n {6}log: \d+ info\n {8}\[info\] everything-server: Roots updated: 1 root\(s\)/)
+    expect(shown?.message).toMatch(
+      /\n {6}log: \d+ info\n(?: {8}.*\n)* {8}\[info\] everything-server: Roots updated: 1 root\(s\)/,
+    )
+  })
+
+  it('offers @ mentions: server: names, then the resources (named) and templates of that server', async () => {
+    expect(await mentionCandidates(mcp.withResources(), 'ev')).toEqual([{label: 'MCP server', value: 'everything:'}])
+    expect(await mentionCandidates(mcp.withResources(), 'src')).toEqual([])
+    const document = await mentionCandidates(mcp.withResources(), 'everything:demo://resource/static/document/arch')
+    expect(document).toEqual([
+      {label: 'architecture.md', value: 'everything:demo://resource/static/document/architecture.md'},
+    ])
+    const dynamic = await mentionCandidates(mcp.withResources(), 'everything:demo://resource/dynamic/text/')
+    expect(dynamic.map((c) => c.value)).toContain('everything:demo://resource/dynamic/text/{resourceId}')
+    expect(await mentionCandidates(mcp.withResources(), 'nope:demo')).toEqual([])
+  })
+
+  it('follows a resource it read: its change is read again for the next request, with one notice', async () => {
+    const everything = mcp.connection('everything')!
+    const notices: string[] = []
+    mcp.subscriptions.onNotice((line) => notices.push(line))
+    const uri = 'demo://resource/dynamic/text/1'
+    await tool('mcp_read_resource').execute({server: 'everything', uri}, context())
+    // The read subscribed; following it again waits for the server's answer.
+    expect(await mcp.subscriptions.follow(everything, uri)).toBe(true)
+    expect(everything.log.last.join('\n')).toContain(`Received Subscribe Resource request for URI: ${uri}`)
+    expect(mcp.subscriptions.take()).toBeUndefined()
+    // server-everything sends an update for each subscription (the earlier tests read some too) as soon as its
+    // updates are turned on, then every 5 s.
+    const toggle = tool('mcp__everything__toggle-subscriber-updates')
+    await toggle.execute({}, context())
+    try {
+      await vi.waitFor(() => expect(notices).toContain(`resource everything:${uri} changed`))
+      expect(mcp.subscriptions.take()).toMatch(
+        /(?:^|\n)The MCP resource everything:demo:\/\/resource\/dynamic\/text\/1 changed; it now reads:\n\[resource demo:\/\/resource\/dynamic\/text\/1 text\/plain\]\nResource 1:/,
+      )
+      expect(mcp.subscriptions.take()).toBeUndefined()
+    } finally {
+      await toggle.execute({}, context())
+    }
+
+    // The session's end unsubscribes.
+    await mcp.subscriptions.close()
+    await vi.waitFor(() =>
+      expect(everything.log.last.join('\n')).toContain(`Received Unsubscribe Resource request: ${uri}`),
+    )
+  })
+
+  it('sets the log level a server was given (logging/setLevel), and answers ping', async () => {
+    const connection = quiet.connection('quiet')!
+    // server-everything logs an info line before it answers a subscription: below the level, it is not sent.
+    expect(await connection.subscribe('demo://resource/dynamic/text/2')).toBe(true)
+    expect(connection.log.counts.get('info')).toBeUndefined()
+    expect(mcp.connection('everything')!.log.counts.get('info')).toBeGreaterThan(0)
+    const pings = await quiet.pings()
+    expect(typeof pings.get('quiet')).toBe('number')
   })
 
   it('an interrupted call sends notifications/cancelled: the server stops its handler', async () => {
@@ -163,5 +226,41 @@ describe('MCP resources and prompts against server-everything', () => {
     await call.catch(() => {})
     await vi.waitFor(async () => expect(await readFile(marks, 'utf8')).toMatch(/^cancelled \d+$/m))
     await cancel.close()
+  })
+
+  it('a question the server withdraws (notifications/cancelled) stops our handler: the host sees its signal abort', async () => {
+    const fixture = fileURLToPath(new URL('fixtures/withdraw-server.mjs', import.meta.url))
+    let asked!: (request: ElicitationRequest) => void
+    const question = new Promise<ElicitationRequest>((resolve) => (asked = resolve))
+    // A user who never answers: only the server's withdrawal ends the question.
+    const elicit = (request: ElicitationRequest) => {
+      asked(request)
+      return new Promise<never>(() => {})
+    }
+    const withdraw = await openSessionServers(
+      [{disabled: false, name: 'withdraw', transport: {args: [fixture], command: process.execPath, type: 'stdio'}}],
+      {
+        clientRequests: clientRequests({elicit}, () => {}),
+        cwd: temp.dir,
+        dataDir: temp.dir,
+        env: process.env,
+        library,
+        settings: {},
+        warn: () => {},
+      },
+    )
+    try {
+      await withdraw.start()
+      const [ask, stop] = withdraw.tools()
+      const asking = ask.execute({}, context())
+      const {signal} = await question
+      expect(signal?.aborted).toBe(false)
+      const aborted = new Promise<void>((resolve) => signal!.addEventListener('abort', () => resolve()))
+      await stop.execute({}, context())
+      await aborted
+      expect((await asking).output).toMatch(/^no answer: .*withdrew its question/)
+    } finally {
+      await withdraw.close()
+    }
   })
 })

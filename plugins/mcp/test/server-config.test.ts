@@ -46,6 +46,7 @@ describe('parseMcpServers', () => {
     [{url: 'not a url'}, /"url" must be an http/],
     [{url: 'file:///etc/passwd'}, /"url" must be an http/],
     [{command: 'x', disabled: 'yes'}, /"disabled" must be true or false/],
+    [{command: 'x', log_level: 'verbose'}, /"log_level" must be one of debug, info, notice, warning, error/],
     ['npx server', /must be an object/],
     [
       {url: 'https://a', oauth: {grant: 'password'}},
@@ -65,6 +66,12 @@ describe('parseMcpServers', () => {
     const oauth = {client_id: 'c', client_secret: 's', grant: 'client_credentials'}
     expect(parseMcpServers({m2m: {oauth, url: 'https://h/mcp'}}).servers[0]).toMatchObject({
       server: {oauth: {clientId: 'c', clientSecret: 's', grant: 'client_credentials'}},
+    })
+  })
+
+  it('reads the level a server should log at', () => {
+    expect(parseMcpServers({quiet: {command: 'x', log_level: 'warning'}}).servers[0]).toMatchObject({
+      server: {logLevel: 'warning'},
     })
   })
 

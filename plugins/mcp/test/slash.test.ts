@@ -6,8 +6,9 @@ import {mcpSlashCommands, statusItem} from '../src/slash.js'
 const context = {args: '', argv: [], cwd: '/', signal: new AbortController().signal}
 
 describe('/mcp', () => {
-  it("shows each server's state: tools when connected, why when failed", async () => {
+  it("shows each server's state: tools and ping when connected, why when failed", async () => {
     const servers = {
+      pings: async () => new Map([['everything', 3]]),
       status: () => [
         {name: 'everything', state: 'connected', tools: 11, transport: 'stdio'},
         {error: 'connection refused', hint: 'is it running?', name: 'remote', state: 'failed', transport: 'http'},
@@ -16,7 +17,7 @@ describe('/mcp', () => {
     const [command] = mcpSlashCommands(servers)
     expect(await command.run(context)).toEqual({
       message:
-        'MCP servers (2):\n  everything  stdio  connected, 11 tool(s)\n  remote      http  failed: connection refused (is it running?)',
+        'MCP servers (2):\n  everything  stdio  connected, 11 tool(s), ping 3 ms\n  remote      http  failed: connection refused (is it running?)',
     })
   })
 

@@ -1,4 +1,4 @@
-import type {ElicitationAnswer, ElicitationRequest} from './contract.js'
+import type {ElicitationAnswer, ElicitationRequest, MentionCandidate} from './contract.js'
 import type {ContributedSlashCommand} from './slash-commands.js'
 import type {FileChange, ImagePart, TodoItem, ToolKind, ToolLocation} from './tool-description.js'
 import type {JsonSchema, ToolResult} from './tools.js'
@@ -498,6 +498,10 @@ export interface AgentSession {
    * What `mcp serve` offers as MCP prompts. A bad file is left out with a warning.
    */
   customPrompts?(): Promise<CustomPrompts>
+  /** What the plugins offer for an `@` mention starting with `prefix` besides files (Contribution.completeMention). */
+  completeMention?(prefix: string, signal: AbortSignal): Promise<MentionCandidate[]>
+  /** Calls `listener` with each notice a plugin sends during the session (Contribution.watchNotices). */
+  onPluginNotice?(listener: (line: string) => void): void
   /** Ends the session (the root's: plugin contributions disposed, `stop` fired, transcript closed). Idempotent. */
   close(): Promise<void>
 }

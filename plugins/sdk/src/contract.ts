@@ -63,8 +63,12 @@ export interface HostContext {
   sample?: (request: SamplingRequest) => Promise<SamplingAnswer>
 }
 
-/** A server's question to the user: a form typed by `requestedSchema`, or a URL to open. */
-export type ElicitationRequest = {server: string; message: string} & (
+/**
+ * A server's question to the user: a form typed by `requestedSchema`, or a URL to open. `signal`
+ * aborts when the server withdraws it (`notifications/cancelled`): the question should close,
+ * as its answer goes nowhere.
+ */
+export type ElicitationRequest = {server: string; message: string; signal?: AbortSignal} & (
   {mode: 'form'; requestedSchema: ElicitationSchema} | {mode: 'url'; url: string}
 )
 
@@ -89,6 +93,8 @@ export interface SamplingRequest {
   messages: readonly {role: 'user' | 'assistant'; text: string}[]
   systemPrompt?: string
   maxTokens: number
+  /** Aborts when the server withdraws the request (`notifications/cancelled`). */
+  signal?: AbortSignal
 }
 
 export interface SamplingAnswer {
@@ -195,8 +201,31 @@ export interface Contribution {
   notices?: string[]
   /** Called by the host at each session event, in the order plugins answered. */
   onSessionEvent?: (input: SessionEventInput) => Promise<SessionEventVerdict>
+  /**
+   * `@` in the interactive prompt: what a mention starting with `prefix` (what follows the `@`)
+   * may become besides the project's files (an MCP server's `server:`, then its resources'
+   * `server:uri`). Absent: files only.
+   */
+  completeMention?: (prefix: string, signal: AbortSignal) => Promise<MentionCandidate[]>
+  /**
+   * Context that arrived since the model's last request (a mentioned MCP resource that changed):
+   * the host calls it before each prompt runs and puts what it returns ahead of the prompt; the
+   * plugin then forgets it. Undefined: nothing new.
+   */
+  pendingContext?: () => string | undefined
+  /**
+   * For one-line notices during the session (`resource everything:demo://resource/1 changed`):
+   * the host calls it once with `notify` and shows each line, through the printer.
+   */
+  watchNotices?: (notify: (line: string) => void) => void
   /** Called once when the command that asked for the contribution ends. */
   dispose?: () => Promise<void> | void
+}
+
+/** What an `@` mention may become (`value`, without the `@`), with a few words to show beside it. */
+export interface MentionCandidate {
+  value: string
+  label?: string
 }
 
 export type DoctorStatus = 'ok' | 'warn' | 'fail' | 'skip'

@@ -9,6 +9,7 @@ import type {
   Contribution,
   CustomPrompts,
   ListedModel,
+  MentionCandidate,
   Message,
   OfferedTool,
   SessionEventInput,
@@ -39,6 +40,7 @@ import type {Skill} from '../skills.js'
 import {configureCliTracing} from '../tracing-exporter.js'
 import {compactionBudget} from './compaction-budget.js'
 import type {RecordedRun} from './recording.js'
+import {pluginMentions, withPendingContext} from './plugin-live.js'
 import {fireSessionEvent} from './session-events.js'
 import type {Lifetime, NodeSettings, SessionParts} from './session-parts.js'
 
@@ -63,6 +65,7 @@ export class AgentSessionNode implements AgentSession {
   /** The commands a plugin sent after its answer (watchSlashCommands), in place of the answer's. */
   private readonly watchedCommands = new Map<Contribution, SlashCommandDefinition[]>()
   private readonly commandListeners: (() => void)[] = []
+  private readonly noticeListeners: ((line: string) => void)[] = []
 
   constructor(
     private readonly parts: SessionParts,
@@ -72,11 +75,15 @@ export class AgentSessionNode implements AgentSession {
     this.root = lifetime === undefined
     this.shared = lifetime ?? {closed: false, started: false}
     if (this.root)
-      for (const {value} of parts.contributions)
+      for (const {value} of parts.contributions) {
         value.watchSlashCommands?.((commands) => {
           this.watchedCommands.set(value, Array.isArray(commands) ? commands.filter((c) => isSlashCommand(c)) : [])
           for (const listener of this.commandListeners) listener()
         })
+        value.watchNotices?.((line) => {
+          for (const listener of this.noticeListeners) listener(String(line))
+        })
+      }
   }
 
   get id(): string {
@@ -152,7 +159,9 @@ export class AgentSessionNode implements AgentSession {
       const budget = await this.contextBudget()
       this.parts.checkpoints?.promptStarted()
       this.shared.tracing ??= configureCliTracing(config, env) ?? null
-      const result = await Runner.run(new Agent({instructions, model: this.model, name: 'hanzo-dev'}), prompt, {
+      // A child's prompt is its parent's words: what the plugins queued is the root's to take.
+      const input = this.root ? withPendingContext(this.parts.contributions, prompt) : prompt
+      const result = await Runner.run(new Agent({instructions, model: this.model, name: 'hanzo-dev'}), input, {
         canonicalPath: (path) => this.canonicalPath(path),
         client: recorder.wrap(model.client),
         compaction:
@@ -284,6 +293,14 @@ export class AgentSessionNode implements AgentSession {
 
   async customPrompts(): Promise<CustomPrompts> {
     return this.parts.customPrompts()
+  }
+
+  completeMention(prefix: string, signal: AbortSignal): Promise<MentionCandidate[]> {
+    return pluginMentions(this.parts.contributions, prefix, signal)
+  }
+
+  onPluginNotice(listener: (line: string) => void): void {
+    this.noticeListeners.push(listener)
   }
 
   child(options: ChildSessionOptions = {}): AgentSession {

@@ -77,6 +77,12 @@ const mcpServer = {
       default: false,
       description: 'true turns the server off (a later tier can disable a server an earlier one defines).',
     },
+    log_level: {
+      type: 'string',
+      enum: ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'],
+      description:
+        'The least severe message a server that logs should send (logging/setLevel after it connects); unset: its own default.',
+    },
     startup_timeout_ms: {
       type: 'integer',
       minimum: 1,

@@ -41,10 +41,13 @@ export async function forwardElicitation(
   timeoutMs: number,
 ): Promise<ElicitationAnswer> {
   if (!turn || turn.controller.signal.aborted) return {action: 'cancel'}
-  const params = {...request, sessionId, turnId: turn.id}
-  const interrupted = new Promise<undefined>((resolve) =>
-    turn.controller.signal.addEventListener('abort', () => resolve(undefined), {once: true}),
-  )
+  const {signal, ...asked} = request
+  const params = {...asked, sessionId, turnId: turn.id}
+  // The turn's end, or the MCP server withdrawing its question: the client's answer would go nowhere.
+  const interrupted = new Promise<undefined>((resolve) => {
+    turn.controller.signal.addEventListener('abort', () => resolve(undefined), {once: true})
+    signal?.addEventListener('abort', () => resolve(undefined), {once: true})
+  })
   const answer = await Promise.race([turn.connection.request('elicitation/request', params, timeoutMs), interrupted])
   if (answer?.kind !== 'result') return {action: 'cancel'}
   const parsed = ElicitationRequestResult.safeParse(answer.result)

@@ -52,11 +52,17 @@ export default defineContributeHook(async (options) => {
   answered = true
   return {
     apiVersion: PLUGIN_API_VERSION,
+    completeMention: async (prefix) => {
+      const {mentionCandidates} = await import('../mention-completion.js')
+      return mentionCandidates(mcp.withResources(), prefix)
+    },
     dispose: () => mcp.close(),
     notices,
+    pendingContext: () => mcp.subscriptions.take(),
     slashCommands,
     status: () => statusItem(mcp.status()),
     tools: mcp.tools(),
+    watchNotices: (notify) => mcp.subscriptions.onNotice(notify),
     watchSlashCommands: (update) => mcp.onChange(() => void commands().then(update)),
     ready: () => started,
     watchTools: (update) => mcp.onChange(update),

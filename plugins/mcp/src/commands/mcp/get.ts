@@ -4,6 +4,7 @@ import {Command} from '@oclif/core/command'
 import * as Flags from '@oclif/core/flags'
 
 import {commandServers, withSpinner} from '../../command-support.js'
+import {pingText} from '../../slash.js'
 import {
   DEFAULT_STARTUP_TIMEOUT_MS,
   DEFAULT_TOOL_TIMEOUT_MS,
@@ -37,6 +38,9 @@ export interface McpGetResult {
   /** Left out with --no-connect, and for a server that does not start (disabled, invalid, not trusted). */
   status?: 'connected' | 'failed'
   tools?: number
+  /** The round trip of `ping` to the connected server, in milliseconds; `ping_error` when it did not answer. */
+  ping_ms?: number
+  ping_error?: string
   error?: string
   hint?: string
 }
@@ -46,7 +50,7 @@ export default class McpGet extends Command {
 
   static description = `Show one MCP server: its settings and whether it works.
 
-Shows where the server is set (its settings tier), its transport, command and arguments or URL, timeouts and OAuth client, then starts it to show whether it connects and how many tools it offers, or why it failed (--no-connect only reads the settings). Environment and header values, token-like arguments, query values and OAuth secrets are shown as ${REDACTED}. Exit 1 when the server is unknown or failed to start.`
+Shows where the server is set (its settings tier), its transport, command and arguments or URL, timeouts and OAuth client, then starts it to show whether it connects, how many tools it offers and how long it takes to answer ping, or why it failed (--no-connect only reads the settings). Environment and header values, token-like arguments, query values and OAuth secrets are shown as ${REDACTED}. Exit 1 when the server is unknown or failed to start.`
 
   static examples = [
     '<%= config.bin %> mcp get everything',
@@ -99,9 +103,15 @@ Shows where the server is set (its settings tier), its transport, command and ar
           await servers.start()
           return servers.status()
         })
+        const ping = status.state === 'connected' ? (await servers.pings()).get(entry.name) : undefined
         result =
           status.state === 'connected'
-            ? {...result, status: 'connected', tools: status.tools ?? 0}
+            ? {
+                ...result,
+                status: 'connected',
+                tools: status.tools ?? 0,
+                ...(typeof ping === 'number' ? {ping_ms: ping} : {ping_error: ping}),
+              }
             : {
                 ...result,
                 status: 'failed',
@@ -190,7 +200,9 @@ function render(result: McpGetResult): string {
     [
       'status',
       result.status === 'connected'
-        ? paint.green(`connected, ${result.tools} tool${result.tools === 1 ? '' : 's'}`)
+        ? paint.green(
+            `connected, ${result.tools} tool${result.tools === 1 ? '' : 's'}, ${pingText(result.ping_ms ?? result.ping_error)}`,
+          )
         : result.status === 'failed'
           ? paint.red(`failed: ${text(result.error)}`) + (result.hint ? paint.dim(` (${text(result.hint)})`) : '')
           : undefined,
