@@ -71,6 +71,12 @@ export function unmetExpectations(expect: Expectations, view: RequestView): stri
     }
   }
 
+  const most = expect.max_output_tokens_at_most
+  if (most !== undefined && !(view.maxOutputTokens !== undefined && view.maxOutputTokens <= most))
+    failures.push(
+      `max_output_tokens_at_most ${most}: ${view.maxOutputTokens === undefined ? 'the request sets no reply limit' : `the request allows ${view.maxOutputTokens}`}`,
+    )
+
   return failures
 }
 

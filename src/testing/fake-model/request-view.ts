@@ -12,6 +12,8 @@ export interface RequestView {
   tools: string[]
   /** The Authorization header, only to check `authorization_sha256`; never recorded or shown. */
   authorization?: string
+  /** The reply limit the request sets (`max_tokens`, `max_completion_tokens` or `max_output_tokens`). */
+  maxOutputTokens?: number
   /** Characters of all the text the conversation carries (messages, tool arguments, results): the default input usage. */
   textLength: number
 }

@@ -29,6 +29,8 @@ export interface Expectations {
   tools_exclude?: string[]
   /** Hex SHA-256 of the bearer credential the request carries: checks which key or token was sent without writing it down. */
   authorization_sha256?: string
+  /** The request limits the reply to at most this many tokens (whatever the API calls the field). */
+  max_output_tokens_at_most?: number
 }
 
 export interface ScriptToolCall {
@@ -105,6 +107,7 @@ const EXPECT_KEYS = [
   'tools_include',
   'tools_exclude',
   'authorization_sha256',
+  'max_output_tokens_at_most',
 ]
 
 /** A script that cannot run: says which file, which turn and what is wrong. */
@@ -230,6 +233,11 @@ function checkExpect(expect: unknown, where: string, fail: Fail): void {
     if (!EXPECT_KEYS.includes(key)) fail(where, `unknown check "${key}"; known: ${EXPECT_KEYS.join(', ')}`)
     if (key === 'tool_calls_answered') {
       if (value !== true) fail(`${where}.${key}`, 'must be true')
+      continue
+    }
+
+    if (key === 'max_output_tokens_at_most') {
+      if (!isCount(value)) fail(`${where}.${key}`, 'must be a whole number of tokens')
       continue
     }
 

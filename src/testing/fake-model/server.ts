@@ -107,7 +107,16 @@ export async function startFakeModel(source: ScriptSource, options: FakeModelOpt
 
     // Anthropic's API keys travel in x-api-key; `authorization_sha256` checks whichever credential came.
     const authorization = request.headers.authorization ?? singleHeader(request.headers['x-api-key'])
-    await answer(response, cursor.answer({...format.view(body), authorization}), format, body)
+    // Each API names its reply limit its own way; the fake checks whichever came.
+    const limit = [body.max_tokens, body.max_completion_tokens, body.max_output_tokens].find(
+      (value) => typeof value === 'number',
+    )
+    await answer(
+      response,
+      cursor.answer({...format.view(body), authorization, ...(limit === undefined ? {} : {maxOutputTokens: limit})}),
+      format,
+      body,
+    )
   }
 
   await new Promise<void>((resolve, reject) => {
