@@ -6,7 +6,6 @@ import type {
   CompactResult,
   ContextBudget,
   ContributedSlashCommand,
-  Contribution,
   CustomPrompts,
   ListedModel,
   MentionCandidate,
@@ -14,7 +13,6 @@ import type {
   OfferedTool,
   SessionEventInput,
   SessionUsage,
-  SlashCommandDefinition,
   ToolResult,
   ToolScope,
   ToolVerdict,
@@ -31,7 +29,6 @@ import {describeCall} from '../../core/tools/call-description.js'
 import {ToolPipeline} from '../../core/tools/pipeline.js'
 import {trusted} from '../../core/tools/registry.js'
 import {scopedToolNames, unknownToolEntry} from '../../core/tools/scope.js'
-import {isSlashCommand} from '../plugin-host.js'
 import {loadPrices} from '../prices.js'
 import type {BackgroundProcesses} from '../tools/background-processes.js'
 import type {Subagents} from '../tools/subagents.js'
@@ -40,7 +37,7 @@ import type {Skill} from '../skills.js'
 import {configureCliTracing} from '../tracing-exporter.js'
 import {compactionBudget} from './compaction-budget.js'
 import type {RecordedRun} from './recording.js'
-import {pluginMentions, withPendingContext} from './plugin-live.js'
+import {PluginLive} from './plugin-live.js'
 import {fireSessionEvent} from './session-events.js'
 import type {Lifetime, NodeSettings, SessionParts} from './session-parts.js'
 
@@ -62,10 +59,7 @@ export class AgentSessionNode implements AgentSession {
   private readonly root: boolean
   /** Its summary calls that failed in a row: after three, compaction stops making them (no thrash). */
   private readonly summaryFailures = new SummaryFailures()
-  /** The commands a plugin sent after its answer (watchSlashCommands), in place of the answer's. */
-  private readonly watchedCommands = new Map<Contribution, SlashCommandDefinition[]>()
-  private readonly commandListeners: (() => void)[] = []
-  private readonly noticeListeners: ((line: string) => void)[] = []
+  private readonly plugins: PluginLive
 
   constructor(
     private readonly parts: SessionParts,
@@ -74,16 +68,8 @@ export class AgentSessionNode implements AgentSession {
   ) {
     this.root = lifetime === undefined
     this.shared = lifetime ?? {closed: false, started: false}
-    if (this.root)
-      for (const {value} of parts.contributions) {
-        value.watchSlashCommands?.((commands) => {
-          this.watchedCommands.set(value, Array.isArray(commands) ? commands.filter((c) => isSlashCommand(c)) : [])
-          for (const listener of this.commandListeners) listener()
-        })
-        value.watchNotices?.((line) => {
-          for (const listener of this.noticeListeners) listener(String(line))
-        })
-      }
+    this.plugins = new PluginLive(parts.contributions)
+    if (this.root) this.plugins.watch()
   }
 
   get id(): string {
@@ -160,7 +146,7 @@ export class AgentSessionNode implements AgentSession {
       this.parts.checkpoints?.promptStarted()
       this.shared.tracing ??= configureCliTracing(config, env) ?? null
       // A child's prompt is its parent's words: what the plugins queued is the root's to take.
-      const input = this.root ? withPendingContext(this.parts.contributions, prompt) : prompt
+      const input = this.root ? this.plugins.withPendingContext(prompt) : prompt
       const result = await Runner.run(new Agent({instructions, model: this.model, name: 'hanzo-dev'}), input, {
         canonicalPath: (path) => this.canonicalPath(path),
         client: recorder.wrap(model.client),
@@ -258,11 +244,7 @@ export class AgentSessionNode implements AgentSession {
   }
 
   statusItems(): readonly string[] {
-    return this.parts.contributions.flatMap(({value: {status}}) => {
-      // A plugin's function that throws loses its item, not the status line.
-      const text = typeof status === 'function' ? attempt(status) : status
-      return text ? [text] : []
-    })
+    return this.plugins.statusItems()
   }
 
   systemPrompt(): readonly PromptSection[] {
@@ -278,17 +260,11 @@ export class AgentSessionNode implements AgentSession {
   }
 
   slashCommands(): readonly ContributedSlashCommand[] {
-    return this.parts.contributions.flatMap(({plugin, pluginType, value}) =>
-      (this.watchedCommands.get(value) ?? value.slashCommands ?? []).map((definition) => ({
-        definition,
-        plugin,
-        pluginType,
-      })),
-    )
+    return this.plugins.slashCommands()
   }
 
   onSlashCommandsChanged(listener: () => void): void {
-    this.commandListeners.push(listener)
+    this.plugins.onSlashCommandsChanged(listener)
   }
 
   async customPrompts(): Promise<CustomPrompts> {
@@ -296,11 +272,11 @@ export class AgentSessionNode implements AgentSession {
   }
 
   completeMention(prefix: string, signal: AbortSignal): Promise<MentionCandidate[]> {
-    return pluginMentions(this.parts.contributions, prefix, signal)
+    return this.plugins.mentions(prefix, signal)
   }
 
   onPluginNotice(listener: (line: string) => void): void {
-    this.noticeListeners.push(listener)
+    this.plugins.onNotice(listener)
   }
 
   child(options: ChildSessionOptions = {}): AgentSession {
@@ -404,13 +380,5 @@ export class AgentSessionNode implements AgentSession {
       {cwd: this.cwd, event: name, sessionId: this.id, ...extra},
       this.parts.warn,
     )
-  }
-}
-
-function attempt(status: () => string | undefined): string | undefined {
-  try {
-    return status()
-  } catch {
-    return undefined
   }
 }
