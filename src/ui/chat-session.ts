@@ -1,10 +1,8 @@
 import type {AgentSession, Prompter, TodoItem} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
-import {printable} from '@hanzo-dev/sdk/terminal-text'
 
 import {subagentsOf} from '../adapters/agent-session/index.js'
 import type {MemoryFile} from '../adapters/memory-notes.js'
-import {wrapPlain} from '../core/markdown/wrap.js'
 import type {SlashCommandRegistry} from '../core/slash/index.js'
 import {type ChatCommandContext} from './builtin-commands.js'
 import {drawScreen, type ScreenState} from './chat-screen.js'
@@ -19,6 +17,7 @@ import {LiveRegion} from './live-region.js'
 import type {PromptHistory} from './prompt-history.js'
 import {type InputMode, PromptWidget} from './prompt-widget.js'
 import {PromptPipeline} from './prompt-pipeline.js'
+import {Scrollback} from './scrollback.js'
 import {TurnQuestions} from './turn-questions.js'
 
 /** A line of the banner above the first prompt, and how its rows are painted. */
@@ -68,8 +67,7 @@ export class ChatSession {
   private readonly choice = new KeyChoice()
   private readonly keys: ChatKeys
   private readonly hold: TerminalHold
-  /** Lines printed while the terminal was given away: shown when it is back. */
-  private readonly deferred: string[] = []
+  private readonly scrollback: Scrollback
   private readonly view: TurnView
   private session?: AgentSession
   private readonly region: LiveRegion
@@ -93,6 +91,12 @@ export class ChatSession {
     this.hold = new TerminalHold(
       options.terminal,
       (text, key) => this.keys.onKeypress(text, key),
+      () => this.draw(),
+    )
+    this.scrollback = new Scrollback(
+      this.region,
+      this.hold,
+      () => this.closed,
       () => this.draw(),
     )
     this.view = new TurnView(
@@ -213,16 +217,7 @@ export class ChatSession {
    * prompt is erased meanwhile and drawn again after.
    */
   suspend<T>(work: () => Promise<T>): Promise<T> {
-    if (this.closed) return work()
-    return this.hold.suspend(
-      work,
-      () => this.region.draw([]),
-      () => {
-        // What was said meanwhile (a warning) comes now, above the prompt.
-        for (const text of this.deferred.splice(0)) this.region.commit(text)
-        this.draw()
-      },
-    )
+    return this.scrollback.suspend(work)
   }
 
   /** True while the terminal is given to someone else ({@link suspend}). */
@@ -232,24 +227,12 @@ export class ChatSession {
 
   /** A line for good, above the prompt. */
   print(text: string): void {
-    if (this.closed) return
-    if (this.suspended) this.deferred.push(text)
-    else this.region.commit(text)
+    this.scrollback.print(text)
   }
 
-  /**
-   * Plain words for good, above the prompt: wrapped between words at the terminal's width (the
-   * terminal would cut them anywhere), each row painted. Through the printer: the words are often
-   * a plugin's, a server's or a file's (a slash command's answer, an error, a warning).
-   */
+  /** Plain words for good, above the prompt, wrapped at the terminal's width and through the printer (Scrollback.say). */
   say(text: string, paint: (row: string) => string = (row) => row): void {
-    const {width} = this.region
-    this.print(
-      printable(text)
-        .split('\n')
-        .flatMap((line) => wrapPlain(line, width).map((row) => paint(row)))
-        .join('\n'),
-    )
+    this.scrollback.say(text, paint)
   }
 
   /**

@@ -25,17 +25,14 @@ import {Agent, Runner} from '../../core/agent/runner.js'
 import {joinSections, type PromptSection, systemPromptSections} from '../../core/agent/system-prompt.js'
 import {ModelError} from '../../core/agent/types.js'
 import {AgentRunError, ToolFatalError} from '../../core/errors.js'
-import {describeCall} from '../../core/tools/call-description.js'
-import {ToolPipeline} from '../../core/tools/pipeline.js'
-import {trusted} from '../../core/tools/registry.js'
 import {scopedToolNames, unknownToolEntry} from '../../core/tools/scope.js'
 import {loadPrices} from '../prices.js'
 import type {BackgroundProcesses} from '../tools/background-processes.js'
 import type {Subagents} from '../tools/subagents.js'
-import {resolveToolPath} from '../tools/workspace-path.js'
 import type {Skill} from '../skills.js'
 import {configureCliTracing} from '../tracing-exporter.js'
 import {compactionBudget} from './compaction-budget.js'
+import {canonicalPath, DirectTools} from './direct-tools.js'
 import type {RecordedRun} from './recording.js'
 import {PluginLive} from './plugin-live.js'
 import {fireSessionEvent} from './session-events.js'
@@ -60,6 +57,8 @@ export class AgentSessionNode implements AgentSession {
   /** Its summary calls that failed in a row: after three, compaction stops making them (no thrash). */
   private readonly summaryFailures = new SummaryFailures()
   private readonly plugins: PluginLive
+  /** Its tools called outside a run (callTool, verdict). */
+  private readonly direct: DirectTools
 
   constructor(
     private readonly parts: SessionParts,
@@ -70,6 +69,7 @@ export class AgentSessionNode implements AgentSession {
     this.shared = lifetime ?? {closed: false, started: false}
     this.plugins = new PluginLive(parts.contributions)
     if (this.root) this.plugins.watch()
+    this.direct = new DirectTools(parts, settings.tools, parts.recording.id)
   }
 
   get id(): string {
@@ -148,7 +148,7 @@ export class AgentSessionNode implements AgentSession {
       // A child's prompt is its parent's words: what the plugins queued is the root's to take.
       const input = this.root ? this.plugins.withPendingContext(prompt) : prompt
       const result = await Runner.run(new Agent({instructions, model: this.model, name: 'hanzo-dev'}), input, {
-        canonicalPath: (path) => this.canonicalPath(path),
+        canonicalPath: (path) => canonicalPath(cwd, path),
         client: recorder.wrap(model.client),
         compaction:
           budget.tokens === undefined
@@ -306,51 +306,16 @@ export class AgentSessionNode implements AgentSession {
   }
 
   toolSpecs(): OfferedTool[] {
-    return this.settings.tools.flatMap((name) => {
-      const tool = this.parts.registry.get(name)
-      if (!tool) return []
-      const {description, inputSchema, mutating} = tool.definition
-      return [
-        {description, inputSchema, mutating: mutating || !trusted(tool), name, source: tool.origin ?? tool.source},
-      ]
-    })
+    return this.direct.specs()
   }
 
   callTool(name: string, input: Record<string, unknown>, options: {signal?: AbortSignal} = {}): Promise<ToolResult> {
     if (this.closed || this.shared.closed) throw new Error('This agent session is closed')
-    const {cwd, hiddenPaths, middleware, permissions, registry} = this.parts
-    const offered = {has: (tool: string) => this.settings.tools.includes(tool)}
-    const pipeline = new ToolPipeline({
-      canonicalPath: (path) => this.canonicalPath(path),
-      cwd,
-      hiddenPaths,
-      middleware,
-      offered,
-      permissions,
-      registry,
-    })
-    return pipeline.execute(name, input, this.id, options.signal)
+    return this.direct.call(name, input, options.signal)
   }
 
-  async verdict(name: string, input: Record<string, unknown>): Promise<ToolVerdict> {
-    const tool = this.parts.registry.get(name)
-    if (!tool || !this.settings.tools.includes(tool.definition.name))
-      return {decision: 'deny', reason: `${name} is not one of this session's tools`}
-    const {kind, subject} = describeCall(tool.definition, input)
-    const canonicalPath = subject?.kind === 'path' ? await this.canonicalPath(subject.path) : undefined
-    const evaluation = this.parts.verdictPolicy.evaluate(tool.definition.name, {
-      canonicalPath,
-      kind,
-      mutating: !trusted(tool) || tool.definition.mutating,
-      subject,
-      trusted: trusted(tool),
-    })
-    const decision = evaluation.mode === 'prompt' ? 'ask' : evaluation.mode
-    return {
-      decision,
-      ...(evaluation.reason ? {reason: evaluation.reason} : {}),
-      ...(evaluation.rule ? {rule: evaluation.rule.pattern} : {}),
-    }
+  verdict(name: string, input: Record<string, unknown>): Promise<ToolVerdict> {
+    return this.direct.verdict(name, input)
   }
 
   async close(): Promise<void> {
@@ -365,13 +330,6 @@ export class AgentSessionNode implements AgentSession {
     this.parts.checkpoints?.release()
     if (this.shared.started) await this.event('stop')
     for (const {value} of this.parts.contributions) await value.dispose?.()
-  }
-
-  private canonicalPath(path: string): Promise<string | null> {
-    return resolveToolPath(this.parts.cwd, path).then(
-      (resolved) => resolved.relative,
-      () => null,
-    )
   }
 
   private event(name: SessionEventInput['event'], extra: Partial<SessionEventInput> = {}) {
