@@ -1,26 +1,24 @@
 import type {AgentSession, Prompter, TodoItem} from '@hanzo-dev/sdk'
 import type {ChalkInstance} from 'chalk'
-import {printable} from '@hanzo-dev/sdk/terminal-text'
 
 import {subagentsOf} from '../adapters/agent-session/index.js'
 import type {MemoryFile} from '../adapters/memory-notes.js'
-import {wrapPlain} from '../core/markdown/wrap.js'
 import type {SlashCommandRegistry} from '../core/slash/index.js'
 import {type ChatCommandContext} from './builtin-commands.js'
-import {drawScreen, type ScreenState, statusLine} from './chat-screen.js'
+import {drawScreen, type ScreenState} from './chat-screen.js'
 import {BusyLine} from './busy-line.js'
 import {type ChatMode, modeLabel, modePrompter, nextMode} from './chat-modes.js'
 import {ChatKeys} from './chat-keys.js'
-import {ElicitationForms} from './elicitation-form.js'
+import {ChatStatus} from './chat-status.js'
 import {KeyChoice, type KeyOption} from './key-choice.js'
 import {type ChatTerminal, TerminalHold} from './terminal-hold.js'
 import {TurnView} from './turn-view.js'
 import {LiveRegion} from './live-region.js'
 import type {PromptHistory} from './prompt-history.js'
-import {PermissionQuestions} from './permission-question.js'
 import {type InputMode, PromptWidget} from './prompt-widget.js'
 import {PromptPipeline} from './prompt-pipeline.js'
-import {UsageMeter} from './usage-meter.js'
+import {Scrollback} from './scrollback.js'
+import {TurnQuestions} from './turn-questions.js'
 
 /** A line of the banner above the first prompt, and how its rows are painted. */
 export interface BannerLine {
@@ -60,8 +58,8 @@ export interface ChatOptions {
  */
 export class ChatSession {
   readonly prompter: Prompter = modePrompter(() => this.mode, {
-    elicit: (request) => this.forms.ask(request),
-    requestPermission: (tool, input, context) => this.questions.ask(tool, input, context),
+    elicit: (request) => this.questions.forms.ask(request),
+    requestPermission: (tool, input, context) => this.questions.permissions.ask(tool, input, context),
   })
   /** Shift+Tab's mode: over the session's permission mode, it only answers questions or narrows the tools. */
   private mode: ChatMode = 'default'
@@ -69,31 +67,36 @@ export class ChatSession {
   private readonly choice = new KeyChoice()
   private readonly keys: ChatKeys
   private readonly hold: TerminalHold
-  /** Lines printed while the terminal was given away: shown when it is back. */
-  private readonly deferred: string[] = []
+  private readonly scrollback: Scrollback
   private readonly view: TurnView
   private session?: AgentSession
   private readonly region: LiveRegion
   private readonly widget: PromptWidget
-  private readonly screen: Pick<ScreenState, 'notice' | 'status'> = {status: ''}
+  private readonly screen: Pick<ScreenState, 'notice'> = {}
   private running?: AbortController
   private readonly prompts: PromptPipeline
-  private readonly questions: PermissionQuestions
-  private readonly forms: ElicitationForms
+  private readonly questions: TurnQuestions
   private readonly busy = new BusyLine(() => this.draw())
-  private readonly meter = new UsageMeter()
+  private readonly status: ChatStatus
   private closed = false
   private finished?: () => void
   /** Settles when the session is open (or failed to open). */
   private opening?: Promise<void>
 
   constructor(private readonly options: ChatOptions) {
+    this.status = new ChatStatus(options.permissionMode, () => this.session)
     this.region = new LiveRegion(options.terminal.output)
     this.widget = new PromptWidget(options.inputMode, options.history)
     // Drawn anew on a resize, not only rewrapped: the status line is fitted to the new width.
     this.hold = new TerminalHold(
       options.terminal,
       (text, key) => this.keys.onKeypress(text, key),
+      () => this.draw(),
+    )
+    this.scrollback = new Scrollback(
+      this.region,
+      this.hold,
+      () => this.closed,
       () => this.draw(),
     )
     this.view = new TurnView(
@@ -103,48 +106,27 @@ export class ChatSession {
         print: (text) => this.print(text),
         style: options.style,
         usage: (usage) => {
-          this.meter.add(usage)
-          this.updateStatus()
+          this.status.meter.add(usage)
+          this.status.update()
         },
       },
       () => options.terminal.output.columns ?? 80,
     )
-    this.questions = new PermissionQuestions({
-      answered: (decision, interrupt) => {
-        if (interrupt) return this.interrupt()
-        this.busy.start(decision.type === 'allow' ? 'Running' : 'Thinking')
-        this.draw()
-      },
+    this.questions = new TurnQuestions({
+      busy: this.busy,
       draw: () => this.draw(),
       history: options.history,
+      interrupt: () => this.interrupt(),
       interrupted: () => this.running?.signal.aborted ?? false,
-      opening: () => {
-        this.busy.stop()
-        this.view.end()
-      },
       print: (text) => this.print(text),
       style: options.style,
+      view: this.view,
       width: () => this.region.width,
-    })
-    this.forms = new ElicitationForms({
-      answered: () => {
-        this.busy.start('Running')
-        this.draw()
-      },
-      draw: () => this.draw(),
-      history: options.history,
-      opening: () => {
-        this.busy.stop()
-        this.view.end()
-      },
-      openBrowser: async (url) => (await import('../adapters/auth/open-browser.js')).openBrowser(url),
-      print: (text) => this.print(text),
-      style: options.style,
     })
     this.keys = new ChatKeys(
       {
         choice: this.choice,
-        forms: this.forms,
+        forms: this.questions.forms,
         commands: () => options.commands.list().map(({definition}) => definition),
         cycleMode: () => {
           this.mode = nextMode(this.mode)
@@ -158,7 +140,7 @@ export class ChatSession {
         notice: (text) => {
           this.screen.notice = text
         },
-        questions: this.questions,
+        questions: this.questions.permissions,
         running: () => this.running !== undefined,
         submit: (text) => this.prompts.submit(text),
         widget: this.widget,
@@ -173,7 +155,7 @@ export class ChatSession {
       draw: () => this.draw(),
       history: options.history,
       memory: options.memory,
-      meter: this.meter,
+      meter: this.status.meter,
       mode: () => this.mode,
       notice: (text) => {
         this.screen.notice = text
@@ -188,7 +170,7 @@ export class ChatSession {
       },
       settleUsage: () => this.settleUsage(),
       style: options.style,
-      updateStatus: () => this.updateStatus(),
+      updateStatus: () => this.status.update(),
       view: this.view,
       whileBusy: (label, work) => this.whileBusy(label, work),
     })
@@ -203,7 +185,7 @@ export class ChatSession {
     this.hold.take()
     // Wrapped between words like any other text (at 40 columns too), the directory's name through the printer.
     for (const {paint, text} of banner) this.say(text, paint)
-    this.updateStatus()
+    this.status.update()
     this.draw()
     const done = new Promise<void>((resolve) => {
       this.finished = resolve
@@ -213,9 +195,8 @@ export class ChatSession {
         this.session = session
         subagentsOf(session)?.watch((progress) => this.view.subagent(progress))
         this.showPast(past)
-        this.updateStatus()
         this.draw()
-        void this.meter.learnBudget(session).then(() => this.settleStatus())
+        void this.status.meter.learnBudget(session).then(() => this.draw())
       },
       () => {
         // The error is reported under the banner, without a prompt that no longer takes anything.
@@ -236,16 +217,7 @@ export class ChatSession {
    * prompt is erased meanwhile and drawn again after.
    */
   suspend<T>(work: () => Promise<T>): Promise<T> {
-    if (this.closed) return work()
-    return this.hold.suspend(
-      work,
-      () => this.region.draw([]),
-      () => {
-        // What was said meanwhile (a warning) comes now, above the prompt.
-        for (const text of this.deferred.splice(0)) this.region.commit(text)
-        this.draw()
-      },
-    )
+    return this.scrollback.suspend(work)
   }
 
   /** True while the terminal is given to someone else ({@link suspend}). */
@@ -255,24 +227,12 @@ export class ChatSession {
 
   /** A line for good, above the prompt. */
   print(text: string): void {
-    if (this.closed) return
-    if (this.suspended) this.deferred.push(text)
-    else this.region.commit(text)
+    this.scrollback.print(text)
   }
 
-  /**
-   * Plain words for good, above the prompt: wrapped between words at the terminal's width (the
-   * terminal would cut them anywhere), each row painted. Through the printer: the words are often
-   * a plugin's, a server's or a file's (a slash command's answer, an error, a warning).
-   */
+  /** Plain words for good, above the prompt, wrapped at the terminal's width and through the printer (Scrollback.say). */
   say(text: string, paint: (row: string) => string = (row) => row): void {
-    const {width} = this.region
-    this.print(
-      printable(text)
-        .split('\n')
-        .flatMap((line) => wrapPlain(line, width).map((row) => paint(row)))
-        .join('\n'),
-    )
+    this.scrollback.say(text, paint)
   }
 
   /**
@@ -283,9 +243,9 @@ export class ChatSession {
     this.session = session
     subagentsOf(session)?.watch((progress) => this.view.subagent(progress))
     this.prompts.switched()
-    this.meter.reset()
+    this.status.meter.reset()
     if (past) this.showPast(past)
-    void this.meter.learnBudget(session).then(() => this.settleUsage())
+    void this.status.meter.learnBudget(session).then(() => this.settleUsage())
   }
 
   private showPast({earlier, plan}: Earlier): void {
@@ -296,8 +256,8 @@ export class ChatSession {
   /** Starts the conversation over: the next prompt is sent without the earlier ones. What it cost stays counted. */
   clearConversation(): void {
     this.prompts.startOver()
-    this.meter.contextTokens = 0
-    this.updateStatus()
+    this.status.meter.contextTokens = 0
+    this.status.update()
   }
 
   /** Puts `text` into the prompt for the user to edit and send (`/rewind` gives the picked prompt back). */
@@ -371,39 +331,21 @@ export class ChatSession {
   }
 
   private async settleUsage(): Promise<void> {
-    const usage = await this.session?.usage().catch(() => undefined)
-    if (usage) this.meter.settle(usage)
-    this.settleStatus()
-  }
-
-  private settleStatus(): void {
-    this.updateStatus()
+    await this.status.settle()
     this.draw()
-  }
-
-  private updateStatus(): void {
-    const session = this.session
-    this.screen.status = statusLine({
-      contextBudget: this.meter.budget,
-      contextTokens: this.meter.contextTokens,
-      items: session?.statusItems() ?? [],
-      model: session?.model ?? 'starting…',
-      permissionMode: this.options.permissionMode,
-      usage: this.meter.totals,
-    })
   }
 
   private draw(): void {
     // While the terminal is given away (the setup screen), the spinner's turns draw nothing.
     if (this.closed || this.suspended) return
-    // Plugins' items change during the session (an MCP server that connects late).
-    this.updateStatus()
+    this.status.update()
     const {style} = this.options
     drawScreen(
       this.region,
       this.widget,
       {
         ...this.screen,
+        status: this.status.text,
         // A command waiting on the user's answer is not busy: the question is what is on.
         busy: this.choice.active ? undefined : this.busy.text,
         held: this.view.held,
@@ -412,11 +354,11 @@ export class ChatSession {
         subagents: this.view.liveSubagents,
         menu: this.keys.menuLines(style, this.region.width),
         mode: modeLabel(this.mode),
-        question: [...this.questions.lines, ...this.forms.lines, ...this.choice.lines(style)],
+        question: [...this.questions.lines, ...this.choice.lines(style)],
         queued: this.prompts.queued,
       },
       style,
-      this.questions.reasonWidget ?? this.forms.widget,
+      this.questions.widget,
     )
   }
 }

@@ -6,7 +6,6 @@ import type {
   CompactResult,
   ContextBudget,
   ContributedSlashCommand,
-  Contribution,
   CustomPrompts,
   ListedModel,
   MentionCandidate,
@@ -14,7 +13,6 @@ import type {
   OfferedTool,
   SessionEventInput,
   SessionUsage,
-  SlashCommandDefinition,
   ToolResult,
   ToolScope,
   ToolVerdict,
@@ -27,20 +25,16 @@ import {Agent, Runner} from '../../core/agent/runner.js'
 import {joinSections, type PromptSection, systemPromptSections} from '../../core/agent/system-prompt.js'
 import {ModelError} from '../../core/agent/types.js'
 import {AgentRunError, ToolFatalError} from '../../core/errors.js'
-import {describeCall} from '../../core/tools/call-description.js'
-import {ToolPipeline} from '../../core/tools/pipeline.js'
-import {trusted} from '../../core/tools/registry.js'
 import {scopedToolNames, unknownToolEntry} from '../../core/tools/scope.js'
-import {isSlashCommand} from '../plugin-host.js'
 import {loadPrices} from '../prices.js'
 import type {BackgroundProcesses} from '../tools/background-processes.js'
 import type {Subagents} from '../tools/subagents.js'
-import {resolveToolPath} from '../tools/workspace-path.js'
 import type {Skill} from '../skills.js'
 import {configureCliTracing} from '../tracing-exporter.js'
 import {compactionBudget} from './compaction-budget.js'
+import {canonicalPath, DirectTools} from './direct-tools.js'
 import type {RecordedRun} from './recording.js'
-import {pluginMentions, withPendingContext} from './plugin-live.js'
+import {PluginLive} from './plugin-live.js'
 import {fireSessionEvent} from './session-events.js'
 import type {Lifetime, NodeSettings, SessionParts} from './session-parts.js'
 
@@ -62,10 +56,9 @@ export class AgentSessionNode implements AgentSession {
   private readonly root: boolean
   /** Its summary calls that failed in a row: after three, compaction stops making them (no thrash). */
   private readonly summaryFailures = new SummaryFailures()
-  /** The commands a plugin sent after its answer (watchSlashCommands), in place of the answer's. */
-  private readonly watchedCommands = new Map<Contribution, SlashCommandDefinition[]>()
-  private readonly commandListeners: (() => void)[] = []
-  private readonly noticeListeners: ((line: string) => void)[] = []
+  private readonly plugins: PluginLive
+  /** Its tools called outside a run (callTool, verdict). */
+  private readonly direct: DirectTools
 
   constructor(
     private readonly parts: SessionParts,
@@ -74,16 +67,9 @@ export class AgentSessionNode implements AgentSession {
   ) {
     this.root = lifetime === undefined
     this.shared = lifetime ?? {closed: false, started: false}
-    if (this.root)
-      for (const {value} of parts.contributions) {
-        value.watchSlashCommands?.((commands) => {
-          this.watchedCommands.set(value, Array.isArray(commands) ? commands.filter((c) => isSlashCommand(c)) : [])
-          for (const listener of this.commandListeners) listener()
-        })
-        value.watchNotices?.((line) => {
-          for (const listener of this.noticeListeners) listener(String(line))
-        })
-      }
+    this.plugins = new PluginLive(parts.contributions)
+    if (this.root) this.plugins.watch()
+    this.direct = new DirectTools(parts, settings.tools, parts.recording.id)
   }
 
   get id(): string {
@@ -160,9 +146,9 @@ export class AgentSessionNode implements AgentSession {
       this.parts.checkpoints?.promptStarted()
       this.shared.tracing ??= configureCliTracing(config, env) ?? null
       // A child's prompt is its parent's words: what the plugins queued is the root's to take.
-      const input = this.root ? withPendingContext(this.parts.contributions, prompt) : prompt
+      const input = this.root ? this.plugins.withPendingContext(prompt) : prompt
       const result = await Runner.run(new Agent({instructions, model: this.model, name: 'hanzo-dev'}), input, {
-        canonicalPath: (path) => this.canonicalPath(path),
+        canonicalPath: (path) => canonicalPath(cwd, path),
         client: recorder.wrap(model.client),
         compaction:
           budget.tokens === undefined
@@ -258,11 +244,7 @@ export class AgentSessionNode implements AgentSession {
   }
 
   statusItems(): readonly string[] {
-    return this.parts.contributions.flatMap(({value: {status}}) => {
-      // A plugin's function that throws loses its item, not the status line.
-      const text = typeof status === 'function' ? attempt(status) : status
-      return text ? [text] : []
-    })
+    return this.plugins.statusItems()
   }
 
   systemPrompt(): readonly PromptSection[] {
@@ -278,17 +260,11 @@ export class AgentSessionNode implements AgentSession {
   }
 
   slashCommands(): readonly ContributedSlashCommand[] {
-    return this.parts.contributions.flatMap(({plugin, pluginType, value}) =>
-      (this.watchedCommands.get(value) ?? value.slashCommands ?? []).map((definition) => ({
-        definition,
-        plugin,
-        pluginType,
-      })),
-    )
+    return this.plugins.slashCommands()
   }
 
   onSlashCommandsChanged(listener: () => void): void {
-    this.commandListeners.push(listener)
+    this.plugins.onSlashCommandsChanged(listener)
   }
 
   async customPrompts(): Promise<CustomPrompts> {
@@ -296,11 +272,11 @@ export class AgentSessionNode implements AgentSession {
   }
 
   completeMention(prefix: string, signal: AbortSignal): Promise<MentionCandidate[]> {
-    return pluginMentions(this.parts.contributions, prefix, signal)
+    return this.plugins.mentions(prefix, signal)
   }
 
   onPluginNotice(listener: (line: string) => void): void {
-    this.noticeListeners.push(listener)
+    this.plugins.onNotice(listener)
   }
 
   child(options: ChildSessionOptions = {}): AgentSession {
@@ -330,51 +306,16 @@ export class AgentSessionNode implements AgentSession {
   }
 
   toolSpecs(): OfferedTool[] {
-    return this.settings.tools.flatMap((name) => {
-      const tool = this.parts.registry.get(name)
-      if (!tool) return []
-      const {description, inputSchema, mutating} = tool.definition
-      return [
-        {description, inputSchema, mutating: mutating || !trusted(tool), name, source: tool.origin ?? tool.source},
-      ]
-    })
+    return this.direct.specs()
   }
 
   callTool(name: string, input: Record<string, unknown>, options: {signal?: AbortSignal} = {}): Promise<ToolResult> {
     if (this.closed || this.shared.closed) throw new Error('This agent session is closed')
-    const {cwd, hiddenPaths, middleware, permissions, registry} = this.parts
-    const offered = {has: (tool: string) => this.settings.tools.includes(tool)}
-    const pipeline = new ToolPipeline({
-      canonicalPath: (path) => this.canonicalPath(path),
-      cwd,
-      hiddenPaths,
-      middleware,
-      offered,
-      permissions,
-      registry,
-    })
-    return pipeline.execute(name, input, this.id, options.signal)
+    return this.direct.call(name, input, options.signal)
   }
 
-  async verdict(name: string, input: Record<string, unknown>): Promise<ToolVerdict> {
-    const tool = this.parts.registry.get(name)
-    if (!tool || !this.settings.tools.includes(tool.definition.name))
-      return {decision: 'deny', reason: `${name} is not one of this session's tools`}
-    const {kind, subject} = describeCall(tool.definition, input)
-    const canonicalPath = subject?.kind === 'path' ? await this.canonicalPath(subject.path) : undefined
-    const evaluation = this.parts.verdictPolicy.evaluate(tool.definition.name, {
-      canonicalPath,
-      kind,
-      mutating: !trusted(tool) || tool.definition.mutating,
-      subject,
-      trusted: trusted(tool),
-    })
-    const decision = evaluation.mode === 'prompt' ? 'ask' : evaluation.mode
-    return {
-      decision,
-      ...(evaluation.reason ? {reason: evaluation.reason} : {}),
-      ...(evaluation.rule ? {rule: evaluation.rule.pattern} : {}),
-    }
+  verdict(name: string, input: Record<string, unknown>): Promise<ToolVerdict> {
+    return this.direct.verdict(name, input)
   }
 
   async close(): Promise<void> {
@@ -391,26 +332,11 @@ export class AgentSessionNode implements AgentSession {
     for (const {value} of this.parts.contributions) await value.dispose?.()
   }
 
-  private canonicalPath(path: string): Promise<string | null> {
-    return resolveToolPath(this.parts.cwd, path).then(
-      (resolved) => resolved.relative,
-      () => null,
-    )
-  }
-
   private event(name: SessionEventInput['event'], extra: Partial<SessionEventInput> = {}) {
     return fireSessionEvent(
       this.parts.contributions,
       {cwd: this.cwd, event: name, sessionId: this.id, ...extra},
       this.parts.warn,
     )
-  }
-}
-
-function attempt(status: () => string | undefined): string | undefined {
-  try {
-    return status()
-  } catch {
-    return undefined
   }
 }
