@@ -44,7 +44,8 @@ export function drawScreen(
   widget: PromptWidget,
   state: ScreenState,
   style: ChalkInstance,
-  reason?: PromptWidget,
+  /** Typing that answers a question (a denial's reason, a form's field) instead of the prompt. */
+  answer?: {widget: PromptWidget; label: string},
 ): void {
   const lines: string[] = []
   if (state.held) lines.push(style.dim(state.held))
@@ -54,8 +55,8 @@ export function drawScreen(
   if (state.busy) lines.push(style.cyan(state.busy))
   for (const text of state.queued ?? []) lines.push(style.dim(`Queued: ${oneLine(text, 80)}`))
   lines.push(...state.question)
-  const input = reason ?? widget
-  const label = reason ? 'Reason (optional, Enter to send): ' : PROMPT
+  const input = answer?.widget ?? widget
+  const label = answer?.label ?? PROMPT
   // Tab completion puts file names into the prompt: shown, never obeyed, the cursor counted on what is shown.
   const text = printable(input.text).split('\n')
   const before = printable(input.text.slice(0, input.cursor)).split('\n')

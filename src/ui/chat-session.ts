@@ -358,7 +358,7 @@ export class ChatSession {
         queued: this.prompts.queued,
       },
       style,
-      this.questions.widget,
+      this.questions.input,
     )
   }
 }

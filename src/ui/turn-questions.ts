@@ -69,8 +69,11 @@ export class TurnQuestions {
     return [...this.permissions.lines, ...this.forms.lines]
   }
 
-  /** Where typing goes while a question is open: a denial's reason, or a form's field. */
-  get widget(): PromptWidget | undefined {
-    return this.permissions.reasonWidget ?? this.forms.widget
+  /** Where typing goes while a question is open, and its label: a denial's reason, or a form's field. */
+  get input(): {widget: PromptWidget; label: string} | undefined {
+    const reason = this.permissions.reasonWidget
+    if (reason) return {label: 'Reason (optional, Enter to send): ', widget: reason}
+    const field = this.forms.widget
+    return field && {label: 'Answer: ', widget: field}
   }
 }

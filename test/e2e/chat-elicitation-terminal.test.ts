@@ -44,7 +44,9 @@ describe('elicitation and sampling in the chat', () => {
     let screen = await chat.terminals.waitFor('chat', 'Enter fill in the form (13 field(s))')
     expect(screen).toContain('MCP server everything asks: Please provide inputs for the following fields:')
     await chat.terminals.keys('chat', 'Enter')
-    await chat.terminals.waitFor('chat', 'String* (string)')
+    screen = await chat.terminals.waitFor('chat', 'String* (string)')
+    // Typing answers the field, under a label that says so.
+    expect(screen.join('\n')).toMatch(/^Answer:\s*$/m)
     // Required: empty is refused, and the field stays.
     await chat.terminals.keys('chat', 'Enter')
     await chat.terminals.waitFor('chat', 'String is required')

@@ -81,7 +81,12 @@ describe('elicitation and sampling in headless runs', () => {
     const model = script('sampled', [
       {expect: {tools_include: [SAMPLE]}, tool_calls: [{arguments: {maxTokens: 50, prompt: 'a haiku'}, name: SAMPLE}]},
       {
-        expect: {last_user_contains: 'a haiku', system_contains: 'You are a helpful test server.'},
+        // The server's maxTokens is the reply's limit.
+        expect: {
+          last_user_contains: 'a haiku',
+          max_output_tokens_at_most: 50,
+          system_contains: 'You are a helpful test server.',
+        },
         text: 'Autumn moonlight',
         usage: {input_tokens: 30, output_tokens: 4},
       },

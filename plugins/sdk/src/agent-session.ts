@@ -379,6 +379,8 @@ export interface ChildSessionOptions {
   record?: boolean
   /** `sampling`: its requests count in the session's usage as an MCP server's, not as the run's it happens in. */
   kind?: 'sampling'
+  /** The most tokens a reply may have, below the `max_output_tokens` setting (an MCP sampling request's `maxTokens`). */
+  maxOutputTokens?: number
 }
 
 /** A model the session's endpoint serves, as it lists it (`GET /v1/models`). */

@@ -47,6 +47,7 @@ async function sample(
   if (!outcome.allowed) throw new Error(outcome.reason)
   const child = session.child({
     kind: 'sampling',
+    maxOutputTokens: request.maxTokens,
     maxTurns: 1,
     record: false,
     tools: 'none',

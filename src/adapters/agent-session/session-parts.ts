@@ -64,6 +64,8 @@ export interface NodeSettings {
   record?: boolean
   /** What its requests count as (ChildSessionOptions.kind). */
   kind?: 'sampling'
+  /** ChildSessionOptions.maxOutputTokens. */
+  maxOutputTokens?: number
 }
 
 /** The root's lifetime, which its children share: once closed, none of them runs. */

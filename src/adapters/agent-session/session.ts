@@ -165,7 +165,7 @@ export class AgentSessionNode implements AgentSession {
         history,
         images: options.images,
         takesImages: this.takesImages,
-        maxTokens: config.max_output_tokens,
+        maxTokens: outputLimit(config.max_output_tokens, this.settings.maxOutputTokens),
         maxTurns: this.settings.maxTurns,
         middleware: this.parts.middleware,
         offered: options.tools === undefined ? this.settings.tools : this.scoped(options.tools),
@@ -291,6 +291,7 @@ export class AgentSessionNode implements AgentSession {
         model: options.model ?? model,
         record: options.record ?? record,
         ...(options.kind ? {kind: options.kind} : {}),
+        ...(options.maxOutputTokens === undefined ? {} : {maxOutputTokens: options.maxOutputTokens}),
         systemPrompt: options.systemPrompt ?? systemPrompt,
         tools,
       },
@@ -339,4 +340,9 @@ export class AgentSessionNode implements AgentSession {
       this.parts.warn,
     )
   }
+}
+
+/** The lower of the setting's reply limit and the caller's (an MCP server's `maxTokens`): either may be unset. */
+function outputLimit(setting: number | undefined, caller: number | undefined): number | undefined {
+  return setting === undefined || caller === undefined ? (setting ?? caller) : Math.min(setting, caller)
 }

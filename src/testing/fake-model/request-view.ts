@@ -18,6 +18,14 @@ export interface RequestView {
   textLength: number
 }
 
+/** `view` with the request's reply limit: each API names it its own way, the fake checks whichever came. */
+export function withReplyLimit(view: RequestView, body: Record<string, unknown>): RequestView {
+  const limit = [body.max_tokens, body.max_completion_tokens, body.max_output_tokens].find(
+    (value) => typeof value === 'number',
+  )
+  return limit === undefined ? view : {...view, maxOutputTokens: limit}
+}
+
 export function emptyView(): RequestView {
   return {system: [], textLength: 0, toolCalls: [], toolResults: [], tools: [], users: []}
 }

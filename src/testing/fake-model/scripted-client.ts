@@ -12,6 +12,7 @@ import {responsesFormat} from './responses-format.js'
 import {loadScript, parseScript, type Script, type ScriptSource} from './script.js'
 import {isRetryableStatus, type Outcome, ScriptCursor} from './script-cursor.js'
 import {httpErrorBody} from './wire-format.js'
+import {withReplyLimit} from './request-view.js'
 
 export interface ScriptedClientOptions {
   /** The API whose wire format the replay goes through; default `chat_completions`. */
@@ -61,7 +62,7 @@ export class ScriptedApiClient implements ApiClient {
     const api = APIS[this.options.api ?? 'chat_completions']
     // Through JSON, as the body travels: the view is read from exactly what a server receives.
     const request = JSON.parse(JSON.stringify(api.wire.request(messages, tools, options))) as Record<string, unknown>
-    const view = api.format.view(request)
+    const view = withReplyLimit(api.format.view(request), request)
     let outcome = this.cursor.answer(view)
     for (let retries = this.options.maxRetries ?? 2; retries > 0 && willRetry(outcome); retries--)
       outcome = this.cursor.answer(view)

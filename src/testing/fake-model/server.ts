@@ -8,6 +8,7 @@ import {anthropicFormat} from './anthropic-format.js'
 import {chatFormat} from './chat-format.js'
 import {responsesFormat} from './responses-format.js'
 import {modelsAnswer} from './models-route.js'
+import {withReplyLimit} from './request-view.js'
 import {loadScript, type ScriptSource} from './script.js'
 import {type Outcome, ScriptCursor} from './script-cursor.js'
 import {type FakeWireFormat, httpErrorBody} from './wire-format.js'
@@ -107,16 +108,7 @@ export async function startFakeModel(source: ScriptSource, options: FakeModelOpt
 
     // Anthropic's API keys travel in x-api-key; `authorization_sha256` checks whichever credential came.
     const authorization = request.headers.authorization ?? singleHeader(request.headers['x-api-key'])
-    // Each API names its reply limit its own way; the fake checks whichever came.
-    const limit = [body.max_tokens, body.max_completion_tokens, body.max_output_tokens].find(
-      (value) => typeof value === 'number',
-    )
-    await answer(
-      response,
-      cursor.answer({...format.view(body), authorization, ...(limit === undefined ? {} : {maxOutputTokens: limit})}),
-      format,
-      body,
-    )
+    await answer(response, cursor.answer({...withReplyLimit(format.view(body), body), authorization}), format, body)
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -194,6 +194,23 @@ describe('the fake model server', () => {
     expect((await post(`${model.url}/chat/completions`, chatRequest)).status).toBe(200)
   })
 
+  it("checks a request's reply limit, whatever its API calls the field", async () => {
+    const model = await fakeModel({
+      turns: [
+        {expect: {max_output_tokens_at_most: 50}, text: 'never sent'},
+        {expect: {max_output_tokens_at_most: 50}, text: 'never sent'},
+        {expect: {max_output_tokens_at_most: 50}, text: 'within'},
+      ],
+    })
+    const none = await post(`${model.url}/chat/completions`, chatRequest)
+    expect(((await none.json()) as {error: {message: string}}).error.message).toContain(
+      'max_output_tokens_at_most 50: the request sets no reply limit',
+    )
+    const over = await post(`${model.url}/chat/completions`, {...chatRequest, max_completion_tokens: 51})
+    expect(((await over.json()) as {error: {message: string}}).error.message).toContain('the request allows 51')
+    expect((await post(`${model.url}/chat/completions`, {...chatRequest, max_tokens: 50})).status).toBe(200)
+  })
+
   it('answers 500 "script exhausted", not to be retried, once the turns run out', async () => {
     const model = await fakeModel({turns: [{text: 'only'}]})
     await post(`${model.url}/chat/completions`, chatRequest)
@@ -262,6 +279,7 @@ describe('the fake model server', () => {
       'turns[0].tool_calls[0].arguments: must be an object or a string',
     ],
     [{turns: [{expect: {last_user: 'x'}}]}, 'turns[0].expect: unknown check "last_user"'],
+    [{turns: [{expect: {max_output_tokens_at_most: '5'}}]}, 'turns[0].expect.max_output_tokens_at_most: must be'],
     [{turns: [{error_body: {code: 'x'}}]}, 'turns[0].error_body: must be an error object with a "message" string'],
   ])('refuses the script %j', async (script, message) => {
     await expect(startFakeModel(script as never)).rejects.toThrow(message)
