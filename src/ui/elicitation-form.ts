@@ -129,6 +129,7 @@ export class ElicitationForms {
     if (key === 'd') return this.settle({action: 'decline'}, 'declined')
     const {request} = pending
     if (request.mode === 'url' && key === 'o') {
+      if (!/^https?:\/\//i.test(request.url)) return this.settle({action: 'decline'}, 'declined: not a web address')
       void this.host.openBrowser(request.url).then((opened) => {
         this.settle(
           {action: 'accept'},

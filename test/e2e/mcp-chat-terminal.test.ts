@@ -86,7 +86,10 @@ describe('hanzo-dev chat: MCP prompts and @server:uri mentions', () => {
     await terminals.keys('mcp', 'C-u')
 
     await terminals.keys('mcp', 'summarise @everything:demo://resource/dynamic/text/7', 'Enter')
-    // The mention reads through the model's tool, under the same permission rules (reads run unasked).
+    // The mention reads through the model's tool, under the same permission rules: a resource URI
+    // may reach anywhere (a fetch server's), so a read asks unless a rule allows it.
+    await terminals.waitFor('mcp', 'Allow mcp_read_resource: everything: demo://resource/dynamic/text/7?')
+    await terminals.keys('mcp', 'y')
     const screen = await terminals.waitFor('mcp', 'Read resource seven.')
     expect(screen).toContain('Attached everything:demo://resource/dynamic/text/7')
 

@@ -64,7 +64,8 @@ export class ResourceSubscriptions {
     this.followed.clear()
     await Promise.all(
       followed.map(async ({connection, subscribed, uri}) => {
-        if (await subscribed) await connection.unsubscribe(uri).catch(() => {})
+        // A crashed server is not started again just to be told.
+        if ((await subscribed) && connection.state === 'connected') await connection.unsubscribe(uri).catch(() => {})
       }),
     )
   }

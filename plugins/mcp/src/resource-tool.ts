@@ -31,7 +31,7 @@ export function readResourceTool(
       }
 
       try {
-        const result = resourceResult(await connection.readResource(uri, context.signal), server)
+        const result = resourceResult(await connection.readResource(uri, context.signal))
         void onRead?.(connection, uri)
         return result
       } catch (error) {

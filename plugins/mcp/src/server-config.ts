@@ -1,4 +1,5 @@
 import {isRecord} from '@hanzo-dev/sdk'
+import {CREDENTIAL_ENV_VARS} from '@hanzo-dev/sdk/settings'
 import {expandVariables} from '@hanzo-dev/sdk/mcp-json'
 import type {LoggingLevel} from '@modelcontextprotocol/sdk/types.js'
 
@@ -85,10 +86,13 @@ export function enabledServers(
   // Names only: a value would be the very secret the variable keeps out of the file.
   const warnings = [...unset]
     .filter(([name]) => servers.some((s) => s.name === name))
-    .map(
-      ([name, variables]) =>
-        `MCP server "${name}" uses ${[...variables].map((v) => `\${${v}}`).join(', ')}, not set and without a default: left empty`,
-    )
+    .map(([name, variables]) => {
+      const shown = [...variables].map((v) => `\${${v}}`).join(', ')
+      const keys = [...variables].some((v) => (CREDENTIAL_ENV_VARS as readonly string[]).includes(v))
+      return keys
+        ? `MCP server "${name}" uses ${shown}: a project's server is not given hanzo-dev's own keys, nor an unset variable (left empty)`
+        : `MCP server "${name}" uses ${shown}, not set and without a default: left empty`
+    })
   return {problems, servers, warnings}
 }
 
@@ -99,10 +103,13 @@ function expandServers(
   env: Readonly<Record<string, string | undefined>>,
   unset: Map<string, Set<string>>,
 ): Record<string, unknown> {
-  const expand = (value: unknown, names: Set<string>): unknown => {
-    if (typeof value === 'string') return expandVariables(value, env, names)
-    if (Array.isArray(value)) return value.map((item) => expand(item, names))
-    if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expand(v, names)]))
+  // As the redirect guard keeps a project from pointing the model keys elsewhere, its servers'
+  // `${ANTHROPIC_API_KEY}` stays empty: only the user's own settings may hand a key to a server.
+  const projectEnv = {...env, ...Object.fromEntries(CREDENTIAL_ENV_VARS.map((name) => [name, undefined]))}
+  const expand = (value: unknown, vars: typeof env, names: Set<string>): unknown => {
+    if (typeof value === 'string') return expandVariables(value, vars, names)
+    if (Array.isArray(value)) return value.map((item) => expand(item, vars, names))
+    if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expand(v, vars, names)]))
     return value
   }
 
@@ -110,8 +117,9 @@ function expandServers(
     Object.entries(raw).map(([name, entry]) => {
       if (!isRecord(entry)) return [name, entry]
       const names = new Set<string>()
+      const vars = entry.tier === 'project' || entry.tier === 'local' ? projectEnv : env
       const expanded = Object.fromEntries(
-        Object.entries(entry).map(([key, value]) => [key, EXPANDED.includes(key) ? expand(value, names) : value]),
+        Object.entries(entry).map(([key, value]) => [key, EXPANDED.includes(key) ? expand(value, vars, names) : value]),
       )
       if (names.size > 0) unset.set(name, names)
       return [name, expanded]

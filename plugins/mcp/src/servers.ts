@@ -47,6 +47,8 @@ export class McpServers {
   private readonly toolsOf = new Map<string, ToolDefinition[]>()
   private readonly failures = new Map<string, McpServerError>()
   private readonly listeners: ((tools: ToolDefinition[]) => void)[] = []
+  /** How many tool lists the listeners have been sent. */
+  changes = 0
   /** The re-listing a server asked for (list_changed), while it is under way. */
   private readonly refreshing = new Map<string, Promise<void>>()
   /** The resources read in this session that the servers say when they change. */
@@ -105,8 +107,13 @@ export class McpServers {
     return this.connections.filter((c) => c.serverCapabilities?.resources)
   }
 
-  onChange(listener: (tools: ToolDefinition[]) => void): void {
+  /**
+   * `since`: the {@link changes} count the caller last saw; a change made before the listener
+   * was attached (a server up between the session's answer and its watching) is heard at once.
+   */
+  onChange(listener: (tools: ToolDefinition[]) => void, since?: number): void {
     this.listeners.push(listener)
+    if (since !== undefined && since !== this.changes) listener(this.tools())
   }
 
   connection(name: string): McpConnection | undefined {
@@ -201,6 +208,7 @@ export class McpServers {
       this.options.warn(failure.hint ? `${failure.message} (${failure.hint})` : failure.message)
     }
 
+    this.changes++
     const all = this.tools()
     for (const listener of this.listeners) listener(all)
   }

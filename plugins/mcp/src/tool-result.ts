@@ -39,14 +39,15 @@ export function toToolResult(result: CallToolResult, server: string): ToolResult
 }
 
 /** A `resources/read` answer as the model sees it: each part's text, pictures as images, other binaries described. */
-export function resourceResult(result: ReadResourceResult, server: string): ToolResult {
+export function resourceResult(result: ReadResourceResult): ToolResult {
   const images: ImagePart[] = []
-  const text = visibleText(result.contents.map((contents) => resourceText(contents, server, images)).join('\n'))
+  // No hint to read it: this is the read.
+  const text = visibleText(result.contents.map((contents) => resourceText(contents, undefined, images)).join('\n'))
   return withImages(toolOk(text), images)
 }
 
 /** A resource's text as context, or what it is when it has none. */
-export function resourceText(contents: ResourceContents, server: string, images?: ImagePart[]): string {
+export function resourceText(contents: ResourceContents, server: string | undefined, images?: ImagePart[]): string {
   const mime = contents.mimeType ? ` ${contents.mimeType}` : ''
   if ('text' in contents && typeof contents.text === 'string')
     return `[resource ${contents.uri}${mime}]\n${contents.text}`
@@ -56,7 +57,7 @@ export function resourceText(contents: ResourceContents, server: string, images?
     return `[resource ${contents.uri}${mime}: the image follows]`
   }
 
-  return `[resource ${contents.uri}${mime}, ${bytes(blob)} bytes${readHint(server, contents.uri, ' (binary)')}]`
+  return `[resource ${contents.uri}${mime}, ${bytes(blob)} bytes${server ? readHint(server, contents.uri, ' (binary)') : ' (binary)'}]`
 }
 
 function describe(item: Content, server: string, images: ImagePart[]): string {

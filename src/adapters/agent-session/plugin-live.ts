@@ -57,8 +57,15 @@ export class PluginLive {
 
   /** What the plugins offer for an `@` mention besides files, in the order they answered; a plugin that fails offers nothing. */
   async mentions(prefix: string, signal: AbortSignal): Promise<MentionCandidate[]> {
+    // A plugin that does not heed the signal is not waited for past it: Tab must not hang.
+    const abandoned = new Promise<MentionCandidate[]>((resolve) =>
+      signal.addEventListener('abort', () => resolve([]), {once: true}),
+    )
     const offered = await Promise.all(
-      this.contributions.map(async ({value}) => (await value.completeMention?.(prefix, signal).catch(() => [])) ?? []),
+      this.contributions.map(
+        async ({value}) =>
+          (await Promise.race([value.completeMention?.(prefix, signal).catch(() => []), abandoned])) ?? [],
+      ),
     )
     return offered.flat().filter((c) => typeof c?.value === 'string' && c.value.startsWith(prefix))
   }

@@ -61,8 +61,6 @@ export const DEFAULT_PERMISSION_RULES: ReadonlyArray<Omit<DefaultPermissionRule,
   'task',
   ...['git_status', 'git_diff', 'git_log'],
   ...['lsp_diagnostics', 'lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols'],
-  // A configured (and, for a project's, trusted) MCP server's resource: MCP has reads change nothing.
-  'mcp_read_resource',
 ].map((pattern) => ({mode: 'allow', pattern}))
 
 export interface PermissionPolicyOptions {

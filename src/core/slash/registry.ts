@@ -47,7 +47,7 @@ export class SlashCommandRegistry<C extends SlashCommandContext = SlashCommandCo
       !SLASH_NAME.test(definition.name) ||
       definition.name.length > (definition.name.startsWith('mcp__') ? MAX_MCP_NAME : MAX_NAME)
     ) {
-      return `slash command ${shown} from ${from} ignored: a name is a lower-case letter, then up to ${MAX_NAME - 1} lower-case letters, digits or "-"`
+      return `slash command ${shown} from ${from} ignored: a name is a lower-case letter, then up to ${MAX_NAME - 1} lower-case letters, digits or "-" (an MCP prompt's, mcp__server__prompt, up to ${MAX_MCP_NAME} in all)`
     }
 
     if (

@@ -86,7 +86,6 @@ describe('PermissionPolicy', () => {
       ...['lsp_diagnostics', 'lsp_definition', 'lsp_references', 'lsp_hover', 'lsp_symbols'].map(
         (tool) => `${tool}:allow`,
       ),
-      'mcp_read_resource:allow',
     ])
     const policy = new PermissionPolicy([])
     expect(judgingBuiltins(policy).evaluate('fs.read', {path: 'a'})).toEqual({

@@ -48,6 +48,8 @@ export default defineContributeHook(async (options) => {
   const {promptCommands} = await import('../prompt-commands.js')
   // The prompts of the servers up by now; a server that starts later adds its own through watchSlashCommands.
   const commands = async () => [...mcpSlashCommands(mcp), ...(await promptCommands(mcp.connections, warn))]
+  // Read before the answer's lists: a server up while they are made is sent again when watched.
+  const seen = mcp.changes
   const slashCommands = await commands()
   answered = true
   return {
@@ -63,8 +65,8 @@ export default defineContributeHook(async (options) => {
     status: () => statusItem(mcp.status()),
     tools: mcp.tools(),
     watchNotices: (notify) => mcp.subscriptions.onNotice(notify),
-    watchSlashCommands: (update) => mcp.onChange(() => void commands().then(update)),
+    watchSlashCommands: (update) => mcp.onChange(() => void commands().then(update), seen),
     ready: () => started,
-    watchTools: (update) => mcp.onChange(update),
+    watchTools: (update) => mcp.onChange(update, seen),
   }
 })
