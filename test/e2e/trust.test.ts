@@ -70,10 +70,21 @@ describe('hanzo-dev trust', () => {
     })
     expect(hooks.stderr).not.toContain('ignored')
     expect((await json('mcp', 'list', '--offline')).value.servers).toEqual([
-      {enabled: false, name: 'srv', program: 'node', tier: 'project', transport: 'stdio', trusted: false},
+      {
+        // Flags are shown, any other word is not (it may be a secret).
+        args: ['[redacted]', '--token', '[redacted]'],
+        enabled: false,
+        name: 'srv',
+        program: 'node',
+        tier: 'project',
+        transport: 'stdio',
+        trusted: false,
+      },
     ])
     const listed = await run('mcp', 'list')
-    expect(listed.stdout).toMatch(/^srv {2}not trusted {2}stdio node {2}\(project\)$/m)
+    expect(listed.stdout).toMatch(
+      /^srv {2}not trusted {2}stdio node \[redacted\] --token \[redacted\] {2}\(project\)$/m,
+    )
     expect(listed.stdout).toContain('(run hanzo-dev trust to review and trust them)')
     expect(listed.stdout + listed.stderr).not.toContain('SECRET-ARG')
     expect((await run('hooks', 'list')).stdout).toContain('! hooks[0] stop  (project)  not trusted')
@@ -122,7 +133,14 @@ describe('hanzo-dev trust', () => {
       {event: 'stop', program: 'touch', tier: 'project'},
     ])
     expect((await json('mcp', 'list', '--offline')).value.servers).toEqual([
-      {enabled: true, name: 'srv', program: 'node', tier: 'project', transport: 'stdio'},
+      {
+        args: ['[redacted]', '--token', '[redacted]'],
+        enabled: true,
+        name: 'srv',
+        program: 'node',
+        tier: 'project',
+        transport: 'stdio',
+      },
     ])
     expect((await json('trust', '--yes')).value.status).toBe('already-trusted')
   })
